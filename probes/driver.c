@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: MIT */
+/* Driver: is amdgpu loaded (module, built in, DKMS), what stops it (modprobe.d
+ * blacklists with their real precedence, the kernel command line), and what
+ * the kernel log says about firmware and KFD. */
+#include "driver.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "probe.h"
+#include "util.h"
+
+#define MAX_KMSG_RECORDS 512
+
+static const char *const watched_modules[] = { "amdgpu", "radeon", NULL };
+
+/* kmod's search order: the first directory holding a file name wins. */
+static const char *const modprobe_dirs[] = {
+    "/etc/modprobe.d", "/run/modprobe.d", "/usr/local/lib/modprobe.d", "/usr/lib/modprobe.d", "/lib/modprobe.d",
+};
+
+static char *next_token(char **p)
+{
+    while (**p && isspace((unsigned char)**p))
+        (*p)++;
+    if (!**p)
+        return NULL;
+    char *start = *p;
+    while (**p && !isspace((unsigned char)**p))
+        (*p)++;
+    if (**p)
+        *(*p)++ = 0;
+    return start;
+}
+
+int rd_modprobe_parse(const char *text, const char *file, const char *const *modules, rd_modprobe_line **lines,
+                      size_t *n)
+{
+    int lineno = 0;
+    const char *p = text;
+    while (p && *p) {
+        int first = lineno + 1;
+        strbuf logical = { 0 };
+        /* join backslash-continued physical lines */
+        for (;;) {
+            const char *nl = strchr(p, '\n');
+            size_t len = nl ? (size_t)(nl - p) : strlen(p);
+            lineno++;
+            bool cont = len > 0 && p[len - 1] == '\\';
+            strbuf_appendn(&logical, p, cont ? len - 1 : len);
+            p = nl ? nl + 1 : NULL;
+            if (!cont || !p || !*p || lineno > 1000000)
+                break;
+            strbuf_append(&logical, " ");
+        }
+        char *s = logical.s ? logical.s : NULL;
+        char *cur = s;
+        char *directive = cur ? next_token(&cur) : NULL;
+        if (directive && directive[0] != '#') {
+            char *module = next_token(&cur);
+            bool watched = false;
+            for (size_t i = 0; module && modules[i]; i++)
+                watched |= streq(module, modules[i]);
+            if (watched && (streq(directive, "blacklist") || streq(directive, "install") ||
+                            streq(directive, "options") || streq(directive, "softdep") ||
+                            streq(directive, "remove"))) {
+                rd_modprobe_line *l = ARRAY_APPEND(*lines, *n);
+                l->file = xstrdup(file);
+                l->line = first;
+                l->directive = xstrdup(directive);
+                l->module = xstrdup(module);
+                l->args = xstrdup(strstrip(cur));
+            }
+        }
+        free(s);
+    }
+    return 0;
+}
+
+char **rd_cmdline_split(const char *cmdline)
+{
+    char **v = NULL;
+    const char *p = cmdline;
+    while (p && *p) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        strbuf tok = { 0 };
+        bool quoted = false;
+        while (*p && (quoted || !isspace((unsigned char)*p))) {
+            if (*p == '"')
+                quoted = !quoted;
+            else
+                strbuf_appendn(&tok, p, 1);
+            p++;
+        }
+        v = strv_push(v, strbuf_steal(&tok));
+    }
+    return v;
+}
+
+static bool list_has_amdgpu(const char *list)
+{
+    _cleanup_free_ char *copy = xstrdup(list);
+    char *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (streq(t, "amdgpu"))
+            return true;
+    return false;
+}
+
+void rd_cmdline_parse(const char *cmdline, rd_cmdline_info *ret)
+{
+    memset(ret, 0, sizeof(*ret));
+    _cleanup_strv_free_ char **tokens = rd_cmdline_split(cmdline);
+    for (size_t i = 0; tokens && tokens[i]; i++) {
+        const char *t = tokens[i], *v;
+        if (streq(t, "nomodeset"))
+            ret->nomodeset = true;
+        else if ((v = startswith(t, "amdgpu.modeset=")) && (streq(v, "0")))
+            ret->amdgpu_modeset_off = true;
+        else if (((v = startswith(t, "modprobe.blacklist=")) || (v = startswith(t, "module_blacklist=")) ||
+                  (v = startswith(t, "rd.driver.blacklist="))) &&
+                 list_has_amdgpu(v))
+            ret->blacklist_tokens = strv_push(ret->blacklist_tokens, xstrdup(t));
+    }
+}
+
+void rd_cmdline_info_free(rd_cmdline_info *i)
+{
+    strv_free(i->blacklist_tokens);
+    memset(i, 0, sizeof(*i));
+}
+
+int rd_kmsg_parse_record(const char *rec, size_t len, rd_kmsg_record *ret)
+{
+    const char *semi = memchr(rec, ';', len);
+    if (!semi || semi - rec > 128)
+        return -EINVAL;
+    char head[129];
+    memcpy(head, rec, (size_t)(semi - rec));
+    head[semi - rec] = 0;
+    char *save = NULL;
+    char *f_prio = strtok_r(head, ",", &save), *f_seq = strtok_r(NULL, ",", &save),
+         *f_usec = strtok_r(NULL, ",", &save);
+    uint64_t prio, seq, usec;
+    if (!f_prio || !f_seq || !f_usec || safe_atou64(f_prio, 10, &prio) < 0 || safe_atou64(f_seq, 10, &seq) < 0 ||
+        safe_atou64(f_usec, 10, &usec) < 0)
+        return -EINVAL;
+    const char *text = semi + 1;
+    size_t tlen = len - (size_t)(text - rec);
+    const char *nl = memchr(text, '\n', tlen);
+    if (nl)
+        tlen = (size_t)(nl - text);
+    ret->priority = (int64_t)(prio & 7);
+    ret->seq = seq;
+    ret->usec = usec;
+    /* the kernel escapes unprintable bytes as \xNN; keep what we got printable */
+    char *t = xstrndup(text, tlen);
+    for (char *c = t; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    ret->text = t;
+    return 0;
+}
+
+bool rd_kmsg_relevant(const char *t)
+{
+    static const char *const needles[] = {
+        "amdgpu", "kfd", "radeon", "PCI rejects atomics", "atomic ops", "Direct firmware load",
+        "Key was rejected", "nomodeset", "[drm]", "BAR ",
+    };
+    for (size_t i = 0; i < ELEMENTSOF(needles); i++)
+        if (strstr(t, needles[i]))
+            return true;
+    return false;
+}
+
+static void gather_module(rd_driver_facts *d)
+{
+    struct stat st;
+    d->module_present = stat("/sys/module/amdgpu", &st) == 0;
+    d->radeon_loaded = stat("/sys/module/radeon/initstate", &st) == 0 ||
+                       stat("/sys/module/radeon/parameters", &st) == 0;
+    if (!d->module_present)
+        return;
+    char *s = NULL;
+    if (read_line_at(AT_FDCWD, "/sys/module/amdgpu/initstate", &s) == 0)
+        d->initstate = s;
+    else
+        d->builtin = true;
+    if (read_line_at(AT_FDCWD, "/sys/module/amdgpu/version", &s) == 0)
+        d->version = s;
+    if (read_line_at(AT_FDCWD, "/sys/module/amdgpu/srcversion", &s) == 0)
+        d->srcversion = s;
+    _cleanup_closedir_ DIR *dir = opendir("/sys/module/amdgpu/parameters");
+    struct dirent *de;
+    while (dir && (de = readdir(dir))) {
+        if (de->d_name[0] == '.' || d->n_parameters >= 256)
+            continue;
+        _cleanup_free_ char *path = xasprintf("/sys/module/amdgpu/parameters/%s", de->d_name);
+        char *v = NULL;
+        if (read_line_at(AT_FDCWD, path, &v) < 0)
+            continue; /* write-only parameters */
+        rd_param *p = ARRAY_APPEND(d->parameters, d->n_parameters);
+        p->name = xstrdup(de->d_name);
+        p->value = v;
+    }
+}
+
+static void gather_modprobe(const rd_ctx *ctx, rd_driver_facts *d)
+{
+    char **seen_names = NULL, **seen_from = NULL;
+    dev_t seen_dev[ELEMENTSOF(modprobe_dirs)];
+    ino_t seen_ino[ELEMENTSOF(modprobe_dirs)];
+    size_t n_seen = 0;
+    for (size_t i = 0; i < ELEMENTSOF(modprobe_dirs); i++) {
+        int fd = rd_root_open(ctx, modprobe_dirs[i], O_RDONLY | O_DIRECTORY);
+        if (fd < 0)
+            continue;
+        struct stat st;
+        bool dup = fstat(fd, &st) < 0;
+        for (size_t k = 0; !dup && k < n_seen; k++)
+            dup = seen_dev[k] == st.st_dev && seen_ino[k] == st.st_ino;
+        close(fd);
+        if (dup)
+            continue; /* /lib -> /usr/lib on merged-/usr systems */
+        seen_dev[n_seen] = st.st_dev;
+        seen_ino[n_seen++] = st.st_ino;
+
+        _cleanup_strv_free_ char **names = NULL;
+        if (rd_root_list_dir(ctx, modprobe_dirs[i], ".conf", &names) < 0)
+            continue;
+        for (size_t j = 0; names && names[j]; j++) {
+            _cleanup_free_ char *path = xasprintf("%s/%s", modprobe_dirs[i], names[j]);
+            bool hidden = false;
+            for (size_t k = 0; seen_names && seen_names[k]; k++)
+                if (streq(seen_names[k], names[j])) {
+                    d->modprobe_shadowed = strv_push(d->modprobe_shadowed,
+                                                     xasprintf("%s (hidden by %s)", path, seen_from[k]));
+                    hidden = true;
+                    break;
+                }
+            if (hidden)
+                continue;
+            seen_names = strv_push(seen_names, xstrdup(names[j]));
+            seen_from = strv_push(seen_from, xstrdup(path));
+            _cleanup_free_ char *text = NULL;
+            int r = rd_root_read_file(ctx, path, 1024 * 1024, &text);
+            if (r < 0) {
+                if (!d->modprobe_error)
+                    d->modprobe_error = xasprintf("%s: %s", path, strerror(-r));
+                continue;
+            }
+            rd_modprobe_parse(text, path, watched_modules, &d->modprobe, &d->n_modprobe);
+        }
+    }
+    strv_free(seen_names);
+    strv_free(seen_from);
+}
+
+static void gather_kmsg(rd_driver_facts *d)
+{
+    int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        d->kmsg_error = xasprintf("/dev/kmsg: %s", strerror(errno));
+        return;
+    }
+    /* A real /dev/kmsg returns one record per read; a plain file (a saved log,
+     * a test bed) returns many: split on newlines either way. */
+    char buf[16384];
+    strbuf pending = { 0 };
+    size_t total = 0;
+    for (;;) {
+        ssize_t k = read(fd, buf, sizeof buf);
+        if (k < 0) {
+            if (errno == EINTR || errno == EPIPE)
+                continue; /* EPIPE: a record was overwritten while we read */
+            if (errno != EAGAIN && !d->kmsg_error)
+                d->kmsg_error = xasprintf("/dev/kmsg: %s", strerror(errno));
+            break;
+        }
+        if (k == 0)
+            break;
+        total += (size_t)k;
+        if (total > 64u * 1024 * 1024)
+            break; /* a strange kmsg that never ends */
+        strbuf_appendn(&pending, buf, (size_t)k);
+        char *start = pending.s;
+        char *nl;
+        while ((nl = memchr(start, '\n', pending.len - (size_t)(start - pending.s)))) {
+            rd_kmsg_record rec;
+            /* continuation lines (" SUBSYSTEM=...") start with a space */
+            if (*start != ' ' && rd_kmsg_parse_record(start, (size_t)(nl - start), &rec) == 0) {
+                if (rd_kmsg_relevant(rec.text) && d->n_kmsg < MAX_KMSG_RECORDS)
+                    *ARRAY_APPEND(d->kmsg, d->n_kmsg) = rec;
+                else
+                    free(rec.text);
+            }
+            start = nl + 1;
+        }
+        size_t rest = pending.len - (size_t)(start - pending.s);
+        memmove(pending.s, start, rest);
+        pending.len = rest;
+        pending.s[rest] = 0;
+    }
+    free(pending.s);
+    close(fd);
+}
+
+static void driver_gather(const rd_ctx *ctx, rd_facts *facts)
+{
+    rd_driver_facts *d = &facts->driver;
+    gather_module(d);
+    gather_modprobe(ctx, d);
+    char *cmdline = NULL;
+    int r = read_line_at(AT_FDCWD, "/proc/cmdline", &cmdline);
+    if (r < 0)
+        d->cmdline_error = xasprintf("/proc/cmdline: %s", strerror(-r));
+    else
+        d->cmdline = cmdline;
+    gather_kmsg(d);
+}
+
+/* ---- assess ---- */
+
+static bool is_blacklist_line(const rd_modprobe_line *l)
+{
+    if (!streq_ptr(l->module, "amdgpu"))
+        return false;
+    if (streq(l->directive, "blacklist"))
+        return true;
+    /* "install amdgpu /bin/false" is the other way guides disable a module */
+    return streq(l->directive, "install") && l->args &&
+           (strstr(l->args, "/bin/false") || strstr(l->args, "/bin/true"));
+}
+
+static bool looks_deliberate(const rd_assess_input *in, const char *where)
+{
+    if (where && (strcasestr(where, "gpu-operator") || strcasestr(where, "gpu_operator")))
+        return true;
+    return false;
+}
+
+static void assess_blacklist(const rd_assess_input *in, const rd_cmdline_info *ci, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    bool loaded = f->driver.module_present;
+    rd_finding *fd = NULL;
+    const char *first_file = NULL;
+    int64_t first_line = 0;
+    bool deliberate = false, from_usr = false;
+    for (size_t i = 0; i < f->driver.n_modprobe; i++) {
+        const rd_modprobe_line *l = &f->driver.modprobe[i];
+        if (!is_blacklist_line(l))
+            continue;
+        if (!fd)
+            fd = rd_finding_add(out, "driver.blacklisted", loaded ? RD_SEV_WARNING : RD_SEV_ERROR, NULL,
+                                loaded ? "amdgpu is blacklisted and will not load at the next boot"
+                                       : "amdgpu is blacklisted, so it does not load");
+        rd_finding_evidence(fd, "%s:%" PRId64 ": %s %s%s%s", l->file, l->line, l->directive, l->module,
+                            l->args && *l->args ? " " : "", strempty(l->args));
+        if (!first_file) {
+            first_file = l->file;
+            first_line = l->line;
+        }
+        deliberate |= looks_deliberate(in, l->file);
+        from_usr |= startswith(l->file, "/usr/") || startswith(l->file, "/lib/");
+    }
+    for (size_t i = 0; ci->blacklist_tokens && ci->blacklist_tokens[i]; i++) {
+        if (!fd)
+            fd = rd_finding_add(out, "driver.blacklisted", loaded ? RD_SEV_WARNING : RD_SEV_ERROR, NULL,
+                                "amdgpu is blacklisted on the kernel command line");
+        rd_finding_evidence(fd, "/proc/cmdline: %s", ci->blacklist_tokens[i]);
+    }
+    if (!fd)
+        return;
+    bool instinct = false;
+    for (size_t i = 0; i < in->gpus->n_gpus; i++)
+        instinct |= streq(in->gpus->gpus[i].gfx, "gfx942") || streq(in->gpus->gpus[i].gfx, "gfx950");
+    strbuf r = { 0 };
+    if (first_file && from_usr)
+        strbuf_printf(&r, "%s belongs to a package: override it with a file of the same name in "
+                          "/etc/modprobe.d/ that omits the blacklist line",
+                      first_file);
+    else if (first_file)
+        strbuf_printf(&r, "Delete line %" PRId64 " of %s (keep a copy)", first_line, first_file);
+    if (ci->blacklist_tokens)
+        strbuf_printf(&r, "%sremove %s from GRUB_CMDLINE_LINUX in /etc/default/grub and run `sudo update-grub`",
+                      r.len ? "; " : "Remove the blacklist: ", ci->blacklist_tokens[0]);
+    strbuf_append(&r, first_file ? ", then `sudo update-initramfs -u` and reboot." : ", then reboot.");
+    if (deliberate || (ci->blacklist_tokens && instinct))
+        strbuf_append(&r, " This blacklist looks deliberate (GPU Operator's driver, or AMD's deferred loading "
+                          "on MI300X): check with whoever set it before removing it.");
+    fd->remedy = strbuf_steal(&r);
+    rd_finding_set_fix(fd, "modprobe");
+}
+
+static void driver_assess(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    if (in->gpus->n_gpus == 0)
+        return;
+    size_t unbound = 0, on_amdgpu = 0;
+    for (size_t i = 0; i < in->gpus->n_gpus; i++) {
+        unbound += in->gpus->gpus[i].pci->driver == NULL;
+        on_amdgpu += streq_ptr(in->gpus->gpus[i].pci->driver, "amdgpu");
+    }
+    rd_cmdline_info ci;
+    rd_cmdline_parse(f->driver.cmdline, &ci);
+
+    if (!f->driver.module_present && unbound > 0) {
+        rd_finding *fd = rd_finding_add(out, "driver.not-loaded", RD_SEV_ERROR, NULL,
+                                        "The amdgpu driver is not loaded: %zu AMD GPU%s without a driver", unbound,
+                                        unbound == 1 ? "" : "s");
+        rd_finding_evidence(fd, "/sys/module/amdgpu: absent");
+        for (size_t i = 0; i < in->gpus->n_gpus; i++)
+            if (!in->gpus->gpus[i].pci->driver)
+                rd_finding_evidence(fd, "%s %s: no driver bound", in->gpus->gpus[i].pci->address,
+                                    in->gpus->gpus[i].name);
+        bool cause = ci.nomodeset || ci.amdgpu_modeset_off || ci.blacklist_tokens;
+        for (size_t i = 0; i < f->driver.n_modprobe; i++)
+            cause |= is_blacklist_line(&f->driver.modprobe[i]);
+        if (cause)
+            rd_finding_remedy(fd, "Remove what stops it (reported below), then reboot.");
+        else
+            rd_finding_remedy(fd, "Load it with `sudo modprobe amdgpu` and read `sudo dmesg | grep -i amdgpu` "
+                                  "if it fails; install the kernel's extra modules package (Ubuntu: "
+                                  "linux-modules-extra-$(uname -r)) if modprobe cannot find it.");
+    }
+
+    assess_blacklist(in, &ci, out);
+
+    if (ci.nomodeset || ci.amdgpu_modeset_off) {
+        rd_finding *fd = rd_finding_add(out, "driver.nomodeset", on_amdgpu ? RD_SEV_WARNING : RD_SEV_ERROR, NULL,
+                                        "%s on the kernel command line keeps amdgpu from loading",
+                                        ci.nomodeset ? "nomodeset" : "amdgpu.modeset=0");
+        rd_finding_evidence(fd, "/proc/cmdline: %s", f->driver.cmdline);
+        rd_finding_remedy(fd, "Remove %s from GRUB_CMDLINE_LINUX_DEFAULT and GRUB_CMDLINE_LINUX in "
+                              "/etc/default/grub (and /etc/default/grub.d/), run `sudo update-grub`, reboot.",
+                          ci.nomodeset ? "nomodeset" : "amdgpu.modeset=0");
+    }
+    rd_cmdline_info_free(&ci);
+
+    rd_finding *fw = NULL;
+    for (size_t i = 0; i < f->driver.n_kmsg; i++) {
+        const char *t = f->driver.kmsg[i].text;
+        const char *p = strstr(t, "Direct firmware load for ");
+        if (!p || !strstr(p, "amdgpu/") || !strstr(p, "failed"))
+            continue;
+        if (!fw)
+            fw = rd_finding_add(out, "driver.firmware-missing", RD_SEV_ERROR, NULL,
+                                "amdgpu could not load firmware it needs");
+        rd_finding_evidence(fw, "kernel: %s", t);
+    }
+    if (fw) {
+        for (size_t i = 0; i < f->driver.n_kmsg; i++)
+            if (strstr(f->driver.kmsg[i].text, "Fatal error during GPU init"))
+                rd_finding_evidence(fw, "kernel: %s", f->driver.kmsg[i].text);
+        bool debian = streq_ptr(f->os.id, "debian");
+        rd_finding_remedy(fw, "Install current GPU firmware: `sudo apt install %s` (a newer one from "
+                              "backports if the blob is still missing), then `sudo update-initramfs -u` and reboot.",
+                          debian ? "firmware-amd-graphics" : "--reinstall linux-firmware");
+    }
+}
+
+const rd_probe rd_probe_driver = {
+    .id = "driver",
+    .title = "amdgpu driver, blacklists and kernel log",
+    .gather = driver_gather,
+    .assess = driver_assess,
+};

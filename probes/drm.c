@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/* DRM: card and render nodes per GPU (drmGetDevices2), the GPU's amdgpu sysfs
+ * attributes (libudev), and render nodes of partitions, which hang off
+ * platform devices instead of the PCI function. */
+#include <fcntl.h>
+#include <libudev.h>
+#include <sys/sysmacros.h>
+#include <xf86drm.h>
+#include "probe.h"
+#include "util.h"
+
+static char *attr(struct udev_device *d, const char *name)
+{
+    const char *v = udev_device_get_sysattr_value(d, name);
+    if (!v)
+        return NULL;
+    char *s = xstrdup(v);
+    char *t = strstrip(s);
+    if (t != s)
+        memmove(s, t, strlen(t) + 1);
+    return s;
+}
+
+static void fill_from_sysfs(struct udev *u, rd_drm_device *d)
+{
+    _cleanup_free_ char *syspath = xasprintf("/sys/bus/pci/devices/%s", d->pci_address);
+    struct udev_device *pci = udev_device_new_from_syspath(u, syspath);
+    if (!pci)
+        return;
+    const char *drv = udev_device_get_driver(pci);
+    d->driver = xstrdup_or_null(drv);
+    d->product_name = attr(pci, "product_name");
+    d->unique_id = attr(pci, "unique_id");
+    _cleanup_free_ char *vram = attr(pci, "mem_info_vram_total");
+    uint64_t v;
+    if (vram && safe_atou64(vram, 10, &v) == 0)
+        d->vram_total = v;
+    _cleanup_free_ char *ma = attr(pci, "ip_discovery/die/0/GC/0/major");
+    _cleanup_free_ char *mi = attr(pci, "ip_discovery/die/0/GC/0/minor");
+    _cleanup_free_ char *rv = attr(pci, "ip_discovery/die/0/GC/0/revision");
+    if (ma && mi && rv)
+        d->gc_version = xasprintf("%s.%s.%s", ma, mi, rv);
+    udev_device_unref(pci);
+}
+
+static int64_t minor_of(const char *node)
+{
+    const char *p = node ? strrchr(node, 'D') : NULL;
+    int v;
+    return p && safe_atoi(p + 1, &v) == 0 ? v : -1;
+}
+
+static void add_partition_nodes(struct udev *u, rd_drm_facts *df)
+{
+    struct udev_enumerate *e = udev_enumerate_new(u);
+    if (!e)
+        return;
+    udev_enumerate_add_match_subsystem(e, "drm");
+    udev_enumerate_add_match_sysname(e, "renderD*");
+    udev_enumerate_scan_devices(e);
+    struct udev_list_entry *l;
+    udev_list_entry_foreach(l, udev_enumerate_get_list_entry(e)) {
+        struct udev_device *d = udev_device_new_from_syspath(u, udev_list_entry_get_name(l));
+        if (!d)
+            continue;
+        const char *node = udev_device_get_devnode(d);
+        bool on_pci = udev_device_get_parent_with_subsystem_devtype(d, "pci", NULL) != NULL;
+        bool known = false;
+        for (size_t i = 0; node && i < df->n_devices; i++)
+            known |= streq_ptr(df->devices[i].render, node);
+        if (node && !on_pci && !known) {
+            rd_drm_device *r = ARRAY_APPEND(df->devices, df->n_devices);
+            r->render = xstrdup(node);
+            r->render_minor = minor_of(node);
+            struct udev_device *parent = udev_device_get_parent(d);
+            const char *drv = parent ? udev_device_get_driver(parent) : NULL;
+            r->driver = xstrdup_or_null(drv);
+        }
+        udev_device_unref(d);
+    }
+    udev_enumerate_unref(e);
+}
+
+static void drm_gather(const rd_ctx *ctx, rd_facts *facts)
+{
+    rd_drm_facts *df = &facts->drm;
+    struct udev *u = udev_new();
+    int n = drmGetDevices2(0, NULL, 0);
+    if (n < 0 && n != -ENOENT) {
+        df->error = xasprintf("drmGetDevices2: %s", strerror(-n));
+    } else if (n > 0) {
+        drmDevicePtr *devs = xcalloc((size_t)n, sizeof(drmDevicePtr));
+        int got = drmGetDevices2(0, devs, n);
+        for (int i = 0; i < got; i++) {
+            drmDevicePtr dv = devs[i];
+            rd_drm_device *d = ARRAY_APPEND(df->devices, df->n_devices);
+            d->render_minor = -1;
+            if (dv->bustype == DRM_BUS_PCI)
+                d->pci_address = xasprintf("%04x:%02x:%02x.%x", dv->businfo.pci->domain, dv->businfo.pci->bus,
+                                           dv->businfo.pci->dev, dv->businfo.pci->func);
+            if (dv->available_nodes & (1 << DRM_NODE_PRIMARY))
+                d->card = xstrdup(dv->nodes[DRM_NODE_PRIMARY]);
+            if (dv->available_nodes & (1 << DRM_NODE_RENDER)) {
+                d->render = xstrdup(dv->nodes[DRM_NODE_RENDER]);
+                d->render_minor = minor_of(d->render);
+            }
+            if (d->pci_address && u)
+                fill_from_sysfs(u, d);
+        }
+        if (got > 0)
+            drmFreeDevices(devs, got);
+        free(devs);
+    }
+    if (u) {
+        add_partition_nodes(u, df);
+        udev_unref(u);
+    } else if (!df->error)
+        df->error = xstrdup("libudev: cannot initialise");
+}
+
+const rd_probe rd_probe_drm = {
+    .id = "drm",
+    .title = "DRM card and render nodes",
+    .gather = drm_gather,
+    .assess = NULL,
+};

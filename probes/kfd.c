@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/* KFD: the compute driver's topology, the authority on which GPUs ROCm sees. */
+#include "kfd.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "probe.h"
+#include "util.h"
+
+#define KFD_TOPOLOGY "/sys/class/kfd/kfd/topology"
+#define MAX_PROPERTY_LINES 1024
+#define MAX_NODES 1024
+
+int rd_kfd_parse_properties(const char *text, rd_kv **ret, size_t *ret_n, size_t *ret_bad)
+{
+    rd_kv *kv = NULL;
+    size_t n = 0, bad = 0, lines = 0;
+    for (const char *line = text; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        if (++lines > MAX_PROPERTY_LINES) {
+            for (size_t i = 0; i < n; i++)
+                free(kv[i].key);
+            free(kv);
+            return -E2BIG;
+        }
+        size_t k = 0;
+        while (k < len && (isalnum((unsigned char)line[k]) || line[k] == '_'))
+            k++;
+        size_t v = k;
+        while (v < len && line[v] == ' ')
+            v++;
+        uint64_t value;
+        char num[24];
+        size_t vlen = len - v;
+        if (len == 0)
+            ; /* blank line */
+        else if (k == 0 || v == k || vlen == 0 || vlen >= sizeof num) {
+            bad++;
+        } else {
+            memcpy(num, line + v, vlen);
+            num[vlen] = 0;
+            if (safe_atou64(num, 10, &value) < 0 || !isdigit((unsigned char)num[0]))
+                bad++;
+            else {
+                rd_kv *e = ARRAY_APPEND(kv, n);
+                e->key = xstrndup(line, k);
+                e->value = value;
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    *ret = kv;
+    *ret_n = n;
+    if (ret_bad)
+        *ret_bad = bad;
+    return 0;
+}
+
+static char *reason(int err)
+{
+    if (err == -EPERM || err == -EACCES)
+        return xasprintf("%s: hidden by the device cgroup (container or scheduler)", errno_name(err));
+    return xasprintf("%s: %s", errno_name(err), strerror(-err));
+}
+
+static uint64_t node_vram(const char *dir)
+{
+    uint64_t total = 0;
+    _cleanup_free_ char *banks = xasprintf("%s/mem_banks", dir);
+    _cleanup_closedir_ DIR *d = opendir(banks);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        _cleanup_free_ char *path = xasprintf("%s/%s/properties", banks, de->d_name);
+        _cleanup_free_ char *text = NULL;
+        if (read_file_at(AT_FDCWD, path, 64 * 1024, &text, NULL) < 0)
+            continue;
+        rd_kv *kv;
+        size_t n;
+        if (rd_kfd_parse_properties(text, &kv, &n, NULL) < 0)
+            continue;
+        uint64_t heap = UINT64_MAX, size = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (streq(kv[i].key, "heap_type"))
+                heap = kv[i].value;
+            else if (streq(kv[i].key, "size_in_bytes"))
+                size = kv[i].value;
+            free(kv[i].key);
+        }
+        free(kv);
+        /* 1: frame buffer public, 2: frame buffer private */
+        if ((heap == 1 || heap == 2) && size <= UINT64_MAX - total)
+            total += size;
+    }
+    return total;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+    int64_t x = ((const rd_kfd_node *)a)->node_id, y = ((const rd_kfd_node *)b)->node_id;
+    return (x > y) - (x < y);
+}
+
+static void kfd_gather(const rd_ctx *ctx, rd_facts *facts)
+{
+    rd_kfd_facts *kf = &facts->kfd;
+    struct stat st;
+    kf->present = stat("/sys/class/kfd/kfd", &st) == 0;
+    if (!kf->present)
+        return;
+    uint64_t gen;
+    if (read_u64_at(AT_FDCWD, KFD_TOPOLOGY "/generation_id", 10, &gen) == 0)
+        kf->generation_id = (int64_t)gen;
+
+    _cleanup_closedir_ DIR *d = opendir(KFD_TOPOLOGY "/nodes");
+    if (!d) {
+        kf->error = reason(-errno);
+        return;
+    }
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        int id;
+        if (de->d_name[0] == '.' || safe_atoi(de->d_name, &id) < 0 || id < 0)
+            continue;
+        if (kf->n_nodes >= MAX_NODES) {
+            kf->error = xasprintf("more than %d topology nodes; the rest were ignored", MAX_NODES);
+            break;
+        }
+        rd_kfd_node *n = ARRAY_APPEND(kf->nodes, kf->n_nodes);
+        n->node_id = id;
+        _cleanup_free_ char *dir = xasprintf(KFD_TOPOLOGY "/nodes/%d", id);
+        _cleanup_free_ char *name_path = xasprintf("%s/name", dir);
+        _cleanup_free_ char *gpu_id_path = xasprintf("%s/gpu_id", dir);
+        _cleanup_free_ char *props_path = xasprintf("%s/properties", dir);
+        char *name = NULL;
+        if (read_line_at(AT_FDCWD, name_path, &name) == 0)
+            n->name = name;
+        uint64_t gpu_id;
+        if (read_u64_at(AT_FDCWD, gpu_id_path, 10, &gpu_id) == 0)
+            n->gpu_id = (int64_t)gpu_id;
+        _cleanup_free_ char *text = NULL;
+        int r = read_file_at(AT_FDCWD, props_path, 256 * 1024, &text, NULL);
+        if (r < 0) {
+            n->error = reason(r);
+            continue;
+        }
+        size_t bad = 0;
+        r = rd_kfd_parse_properties(text, &n->properties, &n->n_properties, &bad);
+        if (r < 0)
+            n->error = xasprintf("%s: too many lines", props_path);
+        else if (bad)
+            n->error = xasprintf("%s: %zu malformed lines skipped", props_path, bad);
+        n->vram_bytes = node_vram(dir);
+    }
+    if (kf->n_nodes > 1)
+        qsort(kf->nodes, kf->n_nodes, sizeof(rd_kfd_node), cmp_node);
+}
+
+static const rd_dev_node *find_node(const rd_facts *f, const char *path)
+{
+    for (size_t i = 0; i < f->access.n_nodes; i++)
+        if (streq_ptr(f->access.nodes[i].path, path))
+            return &f->access.nodes[i];
+    return NULL;
+}
+
+static bool finding_for_gpu(const rd_findings *out, const char *id, const char *gpu)
+{
+    for (size_t i = 0; i < out->n; i++)
+        if (streq(out->items[i].id, id) && streq_ptr(out->items[i].gpu, gpu))
+            return true;
+    return false;
+}
+
+static void kfd_assess(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    size_t bound = 0;
+    for (size_t i = 0; i < in->gpus->n_gpus; i++)
+        bound += streq_ptr(in->gpus->gpus[i].pci->driver, "amdgpu");
+    if (bound == 0)
+        return;
+
+    const rd_dev_node *dev = find_node(f, "/dev/kfd");
+    bool dev_missing = dev && !dev->exists;
+    if (!f->kfd.present || dev_missing) {
+        rd_finding *fd = rd_finding_add(out, "kfd.missing", RD_SEV_ERROR, NULL,
+                                        "amdgpu drives %zu GPU%s but the compute interface (KFD) is missing",
+                                        bound, bound == 1 ? "" : "s");
+        if (!f->kfd.present)
+            rd_finding_evidence(fd, "/sys/class/kfd/kfd: absent");
+        if (dev_missing)
+            rd_finding_evidence(fd, "/dev/kfd: absent");
+        for (size_t i = 0; i < f->driver.n_kmsg; i++)
+            if (strstr(f->driver.kmsg[i].text, "kfd"))
+                rd_finding_evidence(fd, "kernel: %s", f->driver.kmsg[i].text);
+        if (f->os.container && f->kfd.present)
+            rd_finding_remedy(fd, "The host has KFD but this %s container was not given it: start it with "
+                                  "--device=/dev/kfd --device=/dev/dri.",
+                              f->os.container);
+        else
+            rd_finding_remedy(fd, "This kernel was built without KFD (CONFIG_HSA_AMD) or KFD failed to start: "
+                                  "boot a distribution kernel (Ubuntu generic/HWE, Debian's linux-image-amd64) "
+                                  "and check `sudo dmesg | grep -i kfd`.");
+        return;
+    }
+    if (f->kfd.error && f->kfd.n_nodes == 0)
+        return; /* topology unreadable: nothing can be concluded */
+
+    for (size_t i = 0; i < in->gpus->n_gpus; i++) {
+        const rd_gpu *g = &in->gpus->gpus[i];
+        if (g->n_kfd > 0 || !streq_ptr(g->pci->driver, "amdgpu"))
+            continue;
+        if (finding_for_gpu(out, "pcie.atomics-missing", g->pci->address))
+            continue; /* the reason KFD skipped it is already reported */
+        bool hidden = false;
+        for (size_t j = 0; j < f->kfd.n_nodes; j++)
+            hidden |= f->kfd.nodes[j].error && f->kfd.nodes[j].n_properties == 0;
+        if (hidden)
+            continue;
+        rd_finding *fd = rd_finding_add(out, "driver.kfd-unsupported", RD_SEV_ERROR, g->pci->address,
+                                        "%s %s is driven by amdgpu but KFD does not offer it for compute",
+                                        g->pci->address, g->name);
+        rd_finding_evidence(fd, "no KFD topology node has location %s", g->pci->address);
+        for (size_t j = 0; j < f->driver.n_kmsg; j++)
+            if (strstr(f->driver.kmsg[j].text, "not supported in kfd") ||
+                strstr(f->driver.kmsg[j].text, "skipped device"))
+                rd_finding_evidence(fd, "kernel: %s", f->driver.kmsg[j].text);
+        if (g->gfx[0])
+            rd_finding_evidence(fd, "%04x:%04x is %s", (unsigned)g->pci->vendor_id, (unsigned)g->pci->device_id,
+                                g->gfx);
+        rd_finding_remedy(fd, "This kernel's KFD does not support the GPU: install a newer kernel (Ubuntu: the "
+                              "HWE kernel, linux-generic-hwe-%s) or AMD's amdgpu-dkms driver.",
+                          f->os.version_id ? f->os.version_id : "<release>");
+    }
+}
+
+const rd_probe rd_probe_kfd = {
+    .id = "kfd",
+    .title = "KFD compute topology",
+    .gather = kfd_gather,
+    .assess = kfd_assess,
+};

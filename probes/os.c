@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* OS: release, kernel, virtualization, container and WSL. */
+#include "os.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "probe.h"
+#include "util.h"
+
+char *rd_os_release_get(const char *text, const char *key)
+{
+    size_t klen = strlen(key);
+    for (const char *line = text; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        while (len > 0 && isspace((unsigned char)*line)) {
+            line++;
+            len--;
+        }
+        if (len > klen && memcmp(line, key, klen) == 0 && line[klen] == '=') {
+            const char *v = line + klen + 1;
+            size_t vlen = len - klen - 1;
+            while (vlen > 0 && isspace((unsigned char)v[vlen - 1]))
+                vlen--;
+            char quote = vlen >= 2 && (v[0] == '"' || v[0] == '\'') && v[vlen - 1] == v[0] ? v[0] : 0;
+            if (quote) {
+                v++;
+                vlen -= 2;
+            }
+            strbuf b = { 0 };
+            for (size_t i = 0; i < vlen; i++) {
+                if (quote == '"' && v[i] == '\\' && i + 1 < vlen)
+                    i++;
+                strbuf_appendn(&b, &v[i], 1);
+            }
+            return strbuf_steal(&b);
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    return NULL;
+}
+
+static char *detect_virtualization(void)
+{
+    static const struct {
+        const char *needle, *name;
+    } vendors[] = {
+        { "QEMU", "qemu" }, { "KVM", "kvm" }, { "VMware", "vmware" }, { "Microsoft Corporation", "microsoft" },
+        { "Xen", "xen" }, { "Amazon EC2", "amazon" }, { "Google", "google" }, { "innotek", "oracle" },
+    };
+    static const char *const attrs[] = { "/sys/class/dmi/id/sys_vendor", "/sys/class/dmi/id/product_name" };
+    for (size_t a = 0; a < ELEMENTSOF(attrs); a++) {
+        _cleanup_free_ char *v = NULL;
+        if (read_line_at(AT_FDCWD, attrs[a], &v) < 0)
+            continue;
+        for (size_t i = 0; i < ELEMENTSOF(vendors); i++)
+            if (strstr(v, vendors[i].needle))
+                return xstrdup(vendors[i].name);
+    }
+    _cleanup_free_ char *hv = NULL;
+    if (read_line_at(AT_FDCWD, "/sys/hypervisor/type", &hv) == 0 && *hv)
+        return xstrdup(hv);
+    return NULL;
+}
+
+static void detect_container(const rd_ctx *ctx, rd_os_facts *o)
+{
+    int fd;
+    if ((fd = rd_root_open(ctx, "/.dockerenv", O_RDONLY)) >= 0) {
+        close(fd);
+        o->container = xstrdup("docker");
+        o->container_evidence = xstrdup("/.dockerenv exists");
+    } else if ((fd = rd_root_open(ctx, "/run/.containerenv", O_RDONLY)) >= 0) {
+        close(fd);
+        o->container = xstrdup("podman");
+        o->container_evidence = xstrdup("/run/.containerenv exists");
+    } else if (!rd_ctx_has_root(ctx) && secure_getenv("KUBERNETES_SERVICE_HOST")) {
+        o->container = xstrdup("kubernetes");
+        o->container_evidence = xstrdup("KUBERNETES_SERVICE_HOST is set");
+    } else if (!rd_ctx_has_root(ctx) && secure_getenv("container")) {
+        o->container = xstrdup(secure_getenv("container"));
+        o->container_evidence = xasprintf("container=%s in the environment", o->container);
+    }
+}
+
+static void os_gather(const rd_ctx *ctx, rd_facts *facts)
+{
+    rd_os_facts *o = &facts->os;
+    _cleanup_free_ char *text = NULL;
+    int r = rd_root_read_file(ctx, "/etc/os-release", 64 * 1024, &text);
+    if (r < 0)
+        r = rd_root_read_file(ctx, "/usr/lib/os-release", 64 * 1024, &text);
+    if (r < 0)
+        o->os_release_error = xasprintf("/etc/os-release: %s", strerror(-r));
+    else {
+        o->id = rd_os_release_get(text, "ID");
+        o->id_like = rd_os_release_get(text, "ID_LIKE");
+        o->version_id = rd_os_release_get(text, "VERSION_ID");
+        o->version_codename = rd_os_release_get(text, "VERSION_CODENAME");
+        o->pretty_name = rd_os_release_get(text, "PRETTY_NAME");
+    }
+    char *s = NULL;
+    if (read_line_at(AT_FDCWD, "/proc/sys/kernel/osrelease", &s) == 0)
+        o->kernel_release = s;
+    if (read_line_at(AT_FDCWD, "/proc/version", &s) == 0)
+        o->proc_version = s;
+    o->virtualization = detect_virtualization();
+    detect_container(ctx, o);
+
+    struct stat st;
+    if (o->proc_version && (strcasestr(o->proc_version, "microsoft") || strcasestr(o->proc_version, "WSL"))) {
+        o->wsl = true;
+        o->wsl_evidence = xasprintf("/proc/version: %s", o->proc_version);
+    } else if (stat("/dev/dxg", &st) == 0) {
+        o->wsl = true;
+        o->wsl_evidence = xstrdup("/dev/dxg exists");
+    }
+}
+
+static void os_assess(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_os_facts *o = &in->facts->os;
+    if (!o->wsl)
+        return;
+    rd_finding *fd = rd_finding_add(out, "host.wsl", RD_SEV_ERROR, NULL,
+                                    "This is Windows Subsystem for Linux: ROCm here uses AMD's WSL stack, "
+                                    "not amdgpu/KFD");
+    rd_finding_evidence(fd, "%s", o->wsl_evidence);
+    rd_finding_remedy(fd, "Install AMD's Adrenalin driver on Windows and ROCm for WSL (amdgpu-install "
+                          "--usecase=wsl,rocm --no-dkms) inside; the Linux driver checks do not apply here.");
+}
+
+const rd_probe rd_probe_os = {
+    .id = "os",
+    .title = "Operating system, kernel, container",
+    .gather = os_gather,
+    .assess = os_assess,
+};

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include "knowledge.h"
+
+/* What a run inspects: the OS installation under `root` (every /etc, /usr,
+ * /opt, /var, /lib file is read there) and the running kernel's /sys, /dev
+ * and /proc, which are always the live ones. */
+typedef struct {
+    char *root;           /* "/" or the --root directory, absolute */
+    int root_fd;
+    char *user;           /* --user NAME, or NULL */
+    uid_t uid;            /* real uid of the process */
+    char *sudo_user;      /* SUDO_USER, when set */
+    rd_knowledge knowledge;
+} rd_ctx;
+
+int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_error);
+void rd_ctx_free(rd_ctx *ctx);
+static inline bool rd_ctx_has_root(const rd_ctx *ctx) { return ctx->root[1] != 0; }
+
+/* Opens an OS file (absolute path as on the inspected system) inside the
+ * root; symlinks resolve inside the root and never escape it. */
+int rd_root_open(const rd_ctx *ctx, const char *path, int flags);
+int rd_root_read_file(const rd_ctx *ctx, const char *path, size_t max, char **ret);
+/* Directory listing inside the root: sorted names of regular entries whose
+ * name ends in suffix (NULL for any), dot-files skipped. */
+int rd_root_list_dir(const rd_ctx *ctx, const char *path, const char *suffix, char ***ret);
+
+/* The directory with the knowledge tables: $ROCM_DOCTOR_DATA_DIR (tests),
+ * else the installed data dir, else the source tree's conf/ for a build that
+ * has not been installed. */
+const char *rd_data_dir(void);

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+#include "facts.h"
+
+#include "config.h"
+#include "facts-json.h"
+#include "util.h"
+
+void rd_facts_init(rd_facts *f)
+{
+    memset(f, 0, sizeof(*f));
+    f->schema = xstrdup(RD_FACTS_SCHEMA);
+    f->tool_version = xstrdup(PACKAGE_VERSION);
+}
+
+void rd_facts_free(rd_facts *f)
+{
+    rd_struct_free(&rd_facts_schema, f);
+}
+
+const rd_pci_device *rd_pci_find(const rd_facts *f, const char *address)
+{
+    if (!address)
+        return NULL;
+    for (size_t i = 0; i < f->pci.n_devices; i++)
+        if (f->pci.devices[i].address && streq(f->pci.devices[i].address, address))
+            return &f->pci.devices[i];
+    return NULL;
+}
+
+bool rd_kfd_prop(const rd_kfd_node *n, const char *key, uint64_t *ret)
+{
+    for (size_t i = 0; i < n->n_properties; i++)
+        if (streq(n->properties[i].key, key)) {
+            *ret = n->properties[i].value;
+            return true;
+        }
+    return false;
+}
+
+uint64_t rd_kfd_prop_or(const rd_kfd_node *n, const char *key, uint64_t fallback)
+{
+    uint64_t v;
+    return rd_kfd_prop(n, key, &v) ? v : fallback;
+}

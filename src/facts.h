@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/* The facts model: everything the probes learned about a host, as plain C
+ * structs. Facts round-trip through JSON (facts-json.c), so every field here
+ * has an entry in the schema tables there; add fields, never rename them. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RD_FACTS_SCHEMA "rocm-doctor-facts/1"
+
+typedef struct {
+    char *key;
+    uint64_t value;
+} rd_kv;
+
+typedef struct {
+    char *name;
+    char *value;
+} rd_param;
+
+typedef struct {
+    char *id, *id_like, *version_id, *version_codename, *pretty_name;
+    char *os_release_error;
+    char *kernel_release;
+    char *proc_version;
+    char *virtualization;     /* "kvm", "vmware", ...; NULL on bare metal or unknown */
+    char *container;          /* "docker", "podman", "kubernetes", "lxc"; NULL if none */
+    char *container_evidence;
+    bool wsl;
+    char *wsl_evidence;
+} rd_os_facts;
+
+typedef struct {
+    char *address;            /* 0000:03:00.0 */
+    int64_t vendor_id, device_id, subsystem_vendor_id, subsystem_device_id;
+    int64_t revision, class_code; /* class_code: 24-bit, 0x030000 */
+    char *vendor_name, *device_name; /* pci.ids */
+    char *marketing_name;     /* libdrm amdgpu.ids, AMD GPUs only */
+    char *driver;             /* bound driver, NULL when none */
+    char *parent;             /* upstream bridge, NULL at a root bus */
+    bool display;             /* class 0x03xxxx; other entries are bridges on a path */
+    int64_t pcie_type;        /* PCI_EXP_TYPE_*, -1: no PCIe capability */
+    bool caps_readable;       /* config space past 64 bytes was readable */
+    bool atomic_routing, atomic_comp32, atomic_comp64, atomic_comp128;
+    bool atomic_requester, atomic_egress_blocking;
+    double current_link_speed, max_link_speed; /* GT/s, 0 unknown */
+    int64_t current_link_width, max_link_width; /* lanes, 0 unknown */
+    uint64_t *bar_sizes;      /* memory BARs, bytes */
+    size_t n_bar_sizes;
+    bool resizable_bar;       /* extended capability present */
+    int64_t numa_node;
+} rd_pci_device;
+
+typedef struct {
+    rd_pci_device *devices;
+    size_t n_devices;
+    char *error;
+} rd_pci_facts;
+
+typedef struct {
+    char *pci_address;        /* NULL for partition nodes on platform devices */
+    char *card;               /* /dev/dri/card0, NULL if none */
+    char *render;             /* /dev/dri/renderD128, NULL if none */
+    int64_t render_minor;     /* -1: none */
+    char *driver;
+    char *product_name;
+    uint64_t vram_total;
+    char *unique_id;          /* hex, as in sysfs */
+    char *gc_version;         /* "11.0.0" from IP discovery */
+} rd_drm_device;
+
+typedef struct {
+    rd_drm_device *devices;
+    size_t n_devices;
+    char *error;
+} rd_drm_facts;
+
+typedef struct {
+    int64_t node_id;
+    char *name;
+    int64_t gpu_id;
+    rd_kv *properties;        /* every key, in file order, unknown ones too */
+    size_t n_properties;
+    uint64_t vram_bytes;      /* sum of the frame-buffer memory banks */
+    char *error;              /* e.g. "EPERM: hidden by the device cgroup" */
+} rd_kfd_node;
+
+typedef struct {
+    bool present;             /* /sys/class/kfd/kfd exists */
+    int64_t generation_id;
+    rd_kfd_node *nodes;
+    size_t n_nodes;
+    char *error;
+} rd_kfd_facts;
+
+typedef struct {
+    char *file;               /* path as on the host, e.g. /etc/modprobe.d/x.conf */
+    int64_t line;
+    char *directive;          /* blacklist, install, options, softdep */
+    char *module;
+    char *args;
+} rd_modprobe_line;
+
+typedef struct {
+    int64_t priority;
+    uint64_t seq, usec;
+    char *text;
+} rd_kmsg_record;
+
+typedef struct {
+    bool module_present;      /* /sys/module/amdgpu exists */
+    char *initstate;          /* "live", "coming", "going"; NULL when built in */
+    bool builtin;
+    char *version;            /* DKMS driver only */
+    char *srcversion;
+    rd_param *parameters;
+    size_t n_parameters;
+    bool radeon_loaded;
+    rd_modprobe_line *modprobe;  /* effective lines about amdgpu and radeon */
+    size_t n_modprobe;
+    char **modprobe_shadowed;    /* "/usr/lib/... hidden by /etc/..." */
+    char *modprobe_error;
+    char *cmdline;
+    char *cmdline_error;
+    rd_kmsg_record *kmsg;     /* only records that concern the GPU stack */
+    size_t n_kmsg;
+    char *kmsg_error;
+} rd_driver_facts;
+
+typedef struct {
+    char *tag;                /* user_obj, user, group_obj, group, mask, other */
+    int64_t id;               /* uid/gid for user/group entries, else -1 */
+    int64_t perm;             /* rwx bits */
+} rd_acl_entry;
+
+typedef struct {
+    char *path;
+    char *role;               /* "kfd", "render", "card" */
+    bool exists;
+    int64_t mode, uid, gid;   /* mode: permission bits only */
+    char *group;              /* name of gid, NULL if unknown */
+    rd_acl_entry *acl;
+    size_t n_acl;
+    char *error;
+} rd_dev_node;
+
+typedef struct {
+    char *name;
+    int64_t uid, gid;
+    char *source;             /* "--user", "SUDO_USER", "invoking user" */
+    int64_t *groups;          /* from the group database, primary gid included */
+    size_t n_groups;
+    bool session_known;       /* the process runs as this user */
+    int64_t *session_groups;
+    size_t n_session_groups;
+    char *error;
+} rd_user_facts;
+
+typedef struct {
+    rd_dev_node *nodes;
+    size_t n_nodes;
+    rd_user_facts *users;
+    size_t n_users;
+    char *not_checked;        /* why no user was checked */
+} rd_access_facts;
+
+typedef struct {
+    char *schema;
+    char *tool_version;
+    char *root;
+    rd_os_facts os;
+    rd_pci_facts pci;
+    rd_drm_facts drm;
+    rd_kfd_facts kfd;
+    rd_driver_facts driver;
+    rd_access_facts access;
+} rd_facts;
+
+void rd_facts_init(rd_facts *f);
+void rd_facts_free(rd_facts *f);
+
+/* Look-ups shared by assess functions and renderers. */
+const rd_pci_device *rd_pci_find(const rd_facts *f, const char *address);
+bool rd_kfd_prop(const rd_kfd_node *n, const char *key, uint64_t *ret);
+uint64_t rd_kfd_prop_or(const rd_kfd_node *n, const char *key, uint64_t fallback);

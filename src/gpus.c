@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+#include "gpus.h"
+
+#include <stdio.h>
+#include "util.h"
+
+#define PCI_VENDOR_AMD_GPU 0x1002
+#define PCIE_TYPE_UPSTREAM 5
+#define PCIE_TYPE_DOWNSTREAM 6
+
+bool rd_kfd_node_is_gpu(const rd_kfd_node *n)
+{
+    return rd_kfd_prop_or(n, "simd_count", 0) > 0;
+}
+
+bool rd_pci_parse_address(const char *s, unsigned *domain, unsigned *bus, unsigned *dev, unsigned *fn)
+{
+    unsigned d, b, v, f;
+    int end = 0;
+    if (!s || sscanf(s, "%4x:%2x:%2x.%1x%n", &d, &b, &v, &f, &end) != 4 || s[end] || v > 31 || f > 7)
+        return false;
+    *domain = d;
+    *bus = b;
+    *dev = v;
+    *fn = f;
+    return true;
+}
+
+bool rd_pci_is_amd_gpu(const rd_pci_device *d)
+{
+    return d->display && d->vendor_id == PCI_VENDOR_AMD_GPU;
+}
+
+/* KFD location_id is (bus << 8) | devfn; MI300 partitions put their index
+ * into the function bits, so a partition matches its GPU by bus and slot. */
+static bool kfd_matches_pci(const rd_kfd_node *n, const rd_pci_device *p, bool exact)
+{
+    unsigned d, b, v, f;
+    if (!rd_pci_parse_address(p->address, &d, &b, &v, &f))
+        return false;
+    uint64_t loc = rd_kfd_prop_or(n, "location_id", UINT64_MAX);
+    if (loc == UINT64_MAX || rd_kfd_prop_or(n, "domain", 0) != d)
+        return false;
+    unsigned kb = (unsigned)(loc >> 8) & 0xff, kdevfn = (unsigned)loc & 0xff;
+    if (kb != b)
+        return false;
+    if (exact)
+        return kdevfn == ((v << 3) | f);
+    return (kdevfn >> 3) == v;
+}
+
+static const char *pick_name(const rd_gpu *g)
+{
+    if (g->pci->marketing_name)
+        return g->pci->marketing_name;
+    if (g->drm && g->drm->product_name && *g->drm->product_name)
+        return g->drm->product_name;
+    if (g->pci->device_name)
+        return g->pci->device_name;
+    return "AMD GPU";
+}
+
+static const rd_pci_device *link_device(const rd_facts *f, const rd_pci_device *gpu)
+{
+    /* Radeon cards put an AMD switch between the slot and the GPU; the
+     * endpoint's link is internal, the switch upstream port's is the slot's. */
+    const rd_pci_device *best = gpu, *p = rd_pci_find(f, gpu->parent);
+    for (int depth = 0; p && depth < 8; depth++) {
+        if (p->vendor_id != PCI_VENDOR_AMD_GPU ||
+            (p->pcie_type != PCIE_TYPE_UPSTREAM && p->pcie_type != PCIE_TYPE_DOWNSTREAM))
+            break;
+        if (p->pcie_type == PCIE_TYPE_UPSTREAM && p->max_link_width > 0)
+            best = p;
+        p = rd_pci_find(f, p->parent);
+    }
+    return best;
+}
+
+void rd_gpu_view_build(const rd_facts *f, const rd_knowledge *k, rd_gpu_view *ret)
+{
+    rd_gpu_view v = { 0 };
+    bool *used = xcalloc(f->kfd.n_nodes, sizeof(bool));
+
+    for (size_t i = 0; i < f->pci.n_devices; i++) {
+        const rd_pci_device *p = &f->pci.devices[i];
+        if (!rd_pci_is_amd_gpu(p))
+            continue;
+        rd_gpu *g = ARRAY_APPEND(v.gpus, v.n_gpus);
+        g->pci = p;
+        for (size_t j = 0; j < f->drm.n_devices; j++)
+            if (streq_ptr(f->drm.devices[j].pci_address, p->address)) {
+                g->drm = &f->drm.devices[j];
+                break;
+            }
+    }
+
+    /* exact location first, then partitions by bus and slot */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t j = 0; j < f->kfd.n_nodes; j++) {
+            const rd_kfd_node *n = &f->kfd.nodes[j];
+            if (used[j] || !rd_kfd_node_is_gpu(n))
+                continue;
+            for (size_t i = 0; i < v.n_gpus; i++)
+                if (kfd_matches_pci(n, v.gpus[i].pci, pass == 0)) {
+                    rd_gpu *g = &v.gpus[i];
+                    g->kfd = xrealloc(g->kfd, (g->n_kfd + 1) * sizeof(*g->kfd));
+                    g->kfd[g->n_kfd++] = n;
+                    used[j] = true;
+                    break;
+                }
+        }
+
+    for (size_t j = 0; j < f->kfd.n_nodes; j++)
+        if (!used[j] && rd_kfd_node_is_gpu(&f->kfd.nodes[j])) {
+            v.unmatched = xrealloc(v.unmatched, (v.n_unmatched + 1) * sizeof(*v.unmatched));
+            v.unmatched[v.n_unmatched++] = &f->kfd.nodes[j];
+        }
+    free(used);
+
+    for (size_t i = 0; i < v.n_gpus; i++) {
+        rd_gpu *g = &v.gpus[i];
+        /* keep partitions in node order */
+        for (size_t a = 1; a < g->n_kfd; a++)
+            for (size_t b = a; b > 0 && g->kfd[b - 1]->node_id > g->kfd[b]->node_id; b--) {
+                const rd_kfd_node *t = g->kfd[b];
+                g->kfd[b] = g->kfd[b - 1];
+                g->kfd[b - 1] = t;
+            }
+        uint64_t gtv;
+        if (g->n_kfd > 0 && rd_kfd_prop(g->kfd[0], "gfx_target_version", &gtv) &&
+            rd_gfx_name(gtv, g->gfx, sizeof g->gfx)) {
+            g->gfx_from_kfd = true;
+        } else {
+            const char *hint = rd_knowledge_gfx_for_pci_id(k, (uint16_t)g->pci->device_id);
+            if (hint)
+                snprintf(g->gfx, sizeof g->gfx, "%s", hint);
+        }
+        g->arch = rd_knowledge_arch(k, g->gfx);
+        g->integrated = (g->arch && g->arch->apu) || rd_knowledge_is_apu_pci_id(k, (uint16_t)g->pci->device_id);
+        /* partitions may each report the whole device's memory: never sum them */
+        if (g->drm && g->drm->vram_total)
+            g->vram_bytes = g->drm->vram_total;
+        for (size_t j = 0; j < g->n_kfd && !g->vram_bytes; j++)
+            g->vram_bytes = g->kfd[j]->vram_bytes;
+        g->name = pick_name(g);
+        g->link = link_device(f, g->pci);
+    }
+    *ret = v;
+}
+
+void rd_gpu_view_free(rd_gpu_view *v)
+{
+    for (size_t i = 0; i < v->n_gpus; i++)
+        free(v->gpus[i].kfd);
+    free(v->gpus);
+    free(v->unmatched);
+    memset(v, 0, sizeof(*v));
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "facts.h"
+#include "findings.h"
+#include "gpus.h"
+
+#define RD_REPORT_SCHEMA "rocm-doctor/1"
+
+json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs, int level);
+void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs, bool color);
+
+/* Human size: 25753026560 -> "24 GiB". */
+void rd_format_bytes(uint64_t bytes, char *buf, size_t size);

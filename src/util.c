@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+#include "util.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <limits.h>
+
+const char *startswith(const char *s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strncmp(s, prefix, n) == 0 ? s + n : NULL;
+}
+
+bool endswith(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+static void *oom(void)
+{
+    fputs("rocm-doctor: out of memory\n", stderr);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    return p ? p : oom();
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    return p ? p : oom();
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    return q ? q : oom();
+}
+
+char *xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    return p ? p : oom();
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *p = strndup(s, n);
+    return p ? p : oom();
+}
+
+char *xstrdup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    int r = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    return r < 0 ? oom() : s;
+}
+
+void *array_append(void *array_ptr, size_t *n, size_t size)
+{
+    char **arr = array_ptr;
+    if (*n > SIZE_MAX / size - 1)
+        oom();
+    *arr = xrealloc(*arr, (*n + 1) * size);
+    char *elem = *arr + *n * size;
+    memset(elem, 0, size);
+    (*n)++;
+    return elem;
+}
+
+size_t strv_length(char *const *v)
+{
+    size_t n = 0;
+    while (v && v[n])
+        n++;
+    return n;
+}
+
+void strv_free(char **v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
+char **strv_push(char **v, char *s)
+{
+    size_t n = strv_length(v);
+    v = xrealloc(v, (n + 2) * sizeof(char *));
+    v[n] = s;
+    v[n + 1] = NULL;
+    return v;
+}
+
+bool strv_contains(char *const *v, const char *s)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        if (streq(v[i], s))
+            return true;
+    return false;
+}
+
+void strbuf_appendn(strbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        b->s = xrealloc(b->s, cap);
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+void strbuf_append(strbuf *b, const char *s)
+{
+    strbuf_appendn(b, s, strlen(s));
+}
+
+void strbuf_printf(strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    int r = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (r < 0)
+        oom();
+    strbuf_appendn(b, s, (size_t)r);
+    free(s);
+}
+
+char *strbuf_steal(strbuf *b)
+{
+    char *s = b->s ? b->s : xstrdup("");
+    b->s = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+int read_file_at(int dirfd, const char *path, size_t max_size, char **ret, size_t *ret_size)
+{
+    _cleanup_close_ int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return -errno;
+
+    size_t cap = 4096, len = 0;
+    _cleanup_free_ char *buf = xmalloc(cap + 1);
+    for (;;) {
+        if (len == cap) {
+            if (cap >= max_size)
+                return -EFBIG;
+            cap = cap * 2 > max_size ? max_size : cap * 2;
+            buf = xrealloc(buf, cap + 1);
+        }
+        ssize_t k = read(fd, buf + len, cap - len);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        if (k == 0)
+            break;
+        len += (size_t)k;
+    }
+    buf[len] = 0;
+    if (ret_size)
+        *ret_size = len;
+    *ret = TAKE_PTR(buf);
+    return 0;
+}
+
+char *strstrip(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    return s;
+}
+
+int read_line_at(int dirfd, const char *path, char **ret)
+{
+    _cleanup_free_ char *buf = NULL;
+    int r = read_file_at(dirfd, path, 64 * 1024, &buf, NULL);
+    if (r < 0)
+        return r;
+    char *nl = strchr(buf, '\n');
+    if (nl)
+        *nl = 0;
+    *ret = xstrdup(strstrip(buf));
+    return 0;
+}
+
+int safe_atou64(const char *s, int base, uint64_t *ret)
+{
+    if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+        return -EINVAL;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, base);
+    if (errno)
+        return -errno;
+    if (end == s || *end)
+        return -EINVAL;
+    *ret = v;
+    return 0;
+}
+
+int safe_atoi(const char *s, int *ret)
+{
+    if (!s || !*s)
+        return -EINVAL;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno)
+        return -errno;
+    if (end == s || *end || v < INT_MIN || v > INT_MAX)
+        return -EINVAL;
+    *ret = (int)v;
+    return 0;
+}
+
+int read_u64_at(int dirfd, const char *path, int base, uint64_t *ret)
+{
+    _cleanup_free_ char *line = NULL;
+    int r = read_line_at(dirfd, path, &line);
+    if (r < 0)
+        return r;
+    return safe_atou64(line, base, ret);
+}
+
+const char *errno_name(int err)
+{
+    if (err < 0)
+        err = -err;
+    const char *n = strerrorname_np(err);
+    return n ? n : "unknown error";
+}
