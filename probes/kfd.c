@@ -104,21 +104,19 @@ static int cmp_node(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void kfd_gather(const rd_ctx *ctx, rd_facts *facts)
+int rd_kfd_read_topology(const char *topology, rd_kfd_facts *kf)
 {
-    rd_kfd_facts *kf = &facts->kfd;
-    struct stat st;
-    kf->present = stat("/sys/class/kfd/kfd", &st) == 0;
-    if (!kf->present)
-        return;
+    _cleanup_free_ char *gen_path = xasprintf("%s/generation_id", topology);
+    _cleanup_free_ char *nodes_path = xasprintf("%s/nodes", topology);
     uint64_t gen;
-    if (read_u64_at(AT_FDCWD, KFD_TOPOLOGY "/generation_id", 10, &gen) == 0)
+    if (read_u64_at(AT_FDCWD, gen_path, 10, &gen) == 0)
         kf->generation_id = (int64_t)gen;
 
-    _cleanup_closedir_ DIR *d = opendir(KFD_TOPOLOGY "/nodes");
+    _cleanup_closedir_ DIR *d = opendir(nodes_path);
     if (!d) {
-        kf->error = reason(-errno);
-        return;
+        int r = -errno;
+        kf->error = reason(r);
+        return r;
     }
     struct dirent *de;
     while ((de = readdir(d))) {
@@ -131,7 +129,7 @@ static void kfd_gather(const rd_ctx *ctx, rd_facts *facts)
         }
         rd_kfd_node *n = ARRAY_APPEND(kf->nodes, kf->n_nodes);
         n->node_id = id;
-        _cleanup_free_ char *dir = xasprintf(KFD_TOPOLOGY "/nodes/%d", id);
+        _cleanup_free_ char *dir = xasprintf("%s/%d", nodes_path, id);
         _cleanup_free_ char *name_path = xasprintf("%s/name", dir);
         _cleanup_free_ char *gpu_id_path = xasprintf("%s/gpu_id", dir);
         _cleanup_free_ char *props_path = xasprintf("%s/properties", dir);
@@ -157,6 +155,15 @@ static void kfd_gather(const rd_ctx *ctx, rd_facts *facts)
     }
     if (kf->n_nodes > 1)
         qsort(kf->nodes, kf->n_nodes, sizeof(rd_kfd_node), cmp_node);
+    return 0;
+}
+
+static void kfd_gather(const rd_ctx *ctx, rd_facts *facts)
+{
+    struct stat st;
+    facts->kfd.present = stat("/sys/class/kfd/kfd", &st) == 0;
+    if (facts->kfd.present)
+        (void)rd_kfd_read_topology(KFD_TOPOLOGY, &facts->kfd);
 }
 
 static const rd_dev_node *find_node(const rd_facts *f, const char *path)
