@@ -211,6 +211,13 @@ static char *lookup_device(struct pci_access *pacc, int vendor, int device)
     return r ? xstrdup(r) : NULL;
 }
 
+/* Display controllers, and AMD's accelerators that present themselves as
+ * "processing accelerators" (class 0x12: MI300X and later). */
+static bool is_gpu_class(unsigned vendor, unsigned base_class)
+{
+    return base_class == 0x03 || (vendor == 0x1002 && base_class == 0x12);
+}
+
 static void fill_device(struct pci_access *pacc, struct pci_dev *p, rd_pci_device *d, const char *amdgpu_ids)
 {
     pci_fill_info(p, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_SIZES | PCI_FILL_BASES | PCI_FILL_DRIVER);
@@ -220,7 +227,7 @@ static void fill_device(struct pci_access *pacc, struct pci_dev *p, rd_pci_devic
     uint64_t v;
     _cleanup_free_ char *cls = sysfs_attr(d->address, "class");
     d->class_code = cls && safe_atou64(cls, 16, &v) == 0 ? (int64_t)v : (int64_t)p->device_class << 8;
-    d->display = (d->class_code >> 16) == 0x03;
+    d->display = is_gpu_class(p->vendor_id, (unsigned)(d->class_code >> 16));
     _cleanup_free_ char *rev = sysfs_attr(d->address, "revision");
     _cleanup_free_ char *sv = sysfs_attr(d->address, "subsystem_vendor");
     _cleanup_free_ char *sd = sysfs_attr(d->address, "subsystem_device");
@@ -315,7 +322,7 @@ static void pci_gather(const rd_ctx *ctx, rd_facts *facts)
 
     for (struct pci_dev *p = pacc->devices; p; p = p->next) {
         pci_fill_info(p, PCI_FILL_IDENT | PCI_FILL_CLASS);
-        if ((p->device_class >> 8) != 0x03)
+        if (!is_gpu_class(p->vendor_id, p->device_class >> 8))
             continue;
         rd_pci_device *d = ARRAY_APPEND(pf->devices, pf->n_devices);
         fill_device(pacc, p, d, amdgpu_ids);
@@ -516,7 +523,10 @@ static void assess_link(const rd_gpu *g, const rd_facts *f, rd_findings *out)
                               "lane sharing (M.2 slots often take lanes from a x16 slot).");
 }
 
-static void assess_bar(const rd_gpu *g, rd_findings *out)
+/* A BAR smaller than VRAM is normal on consumer boards without Resizable BAR
+ * and ROCm copes; it is a fault when the kernel could not place the BAR, and
+ * Instinct parts expect their whole memory mapped. */
+static void assess_bar(const rd_assess_input *in, const rd_gpu *g, rd_findings *out)
 {
     if (g->integrated || !g->vram_bytes || g->pci->n_bar_sizes == 0)
         return;
@@ -524,7 +534,16 @@ static void assess_bar(const rd_gpu *g, rd_findings *out)
     for (size_t i = 0; i < g->pci->n_bar_sizes; i++)
         if (g->pci->bar_sizes[i] > largest)
             largest = g->pci->bar_sizes[i];
-    if (largest >= g->vram_bytes)
+    const char *log = NULL;
+    for (size_t i = 0; i < in->facts->driver.n_kmsg && !log; i++) {
+        const char *t = in->facts->driver.kmsg[i].text;
+        if (strstr(t, g->pci->address) && strstr(t, "BAR") &&
+            (strstr(t, "no space") || strstr(t, "failed to assign")))
+            log = t;
+    }
+    bool instinct = g->arch && (startswith(g->arch->family, "gfx9.4") || startswith(g->arch->family, "gfx9.5") ||
+                                streq(g->arch->gfx, "gfx90a") || streq(g->arch->gfx, "gfx908"));
+    if (largest >= g->vram_bytes || (!log && !instinct))
         return;
     rd_finding *fd = rd_finding_add(out, "pcie.bar-small", RD_SEV_WARNING, g->pci->address,
                                     "%s %s: the CPU can map only %" PRIu64 " MiB of its %" PRIu64 " MiB VRAM",
@@ -532,6 +551,8 @@ static void assess_bar(const rd_gpu *g, rd_findings *out)
     rd_finding_evidence(fd, "%s: largest memory BAR %" PRIu64 " MiB, VRAM %" PRIu64 " MiB%s", g->pci->address,
                         largest >> 20, g->vram_bytes >> 20,
                         g->pci->resizable_bar ? ", Resizable BAR capability present" : "");
+    if (log)
+        rd_finding_evidence(fd, "kernel: %s", log);
     rd_finding_remedy(fd, "Enable \"Above 4G Decoding\" and \"Resizable BAR\" (Re-Size BAR Support) in the "
                           "firmware setup, then reboot.");
 }
@@ -596,7 +617,7 @@ static void pci_assess(const rd_assess_input *in, rd_findings *out)
         assess_binding(in, g, out);
         assess_atomics(in, g, out);
         assess_link(g, in->facts, out);
-        assess_bar(g, out);
+        assess_bar(in, g, out);
     }
 }
 

@@ -76,6 +76,11 @@ static const rd_pci_device *link_device(const rd_facts *f, const rd_pci_device *
     return best;
 }
 
+static int cmp_gpu(const void *a, const void *b)
+{
+    return strcmp(((const rd_gpu *)a)->pci->address, ((const rd_gpu *)b)->pci->address);
+}
+
 void rd_gpu_view_build(const rd_facts *f, const rd_knowledge *k, rd_gpu_view *ret)
 {
     rd_gpu_view v = { 0 };
@@ -93,6 +98,10 @@ void rd_gpu_view_build(const rd_facts *f, const rd_knowledge *k, rd_gpu_view *re
                 break;
             }
     }
+
+    /* sysfs lists devices in hash order; people and tools expect bus order */
+    if (v.n_gpus > 1)
+        qsort(v.gpus, v.n_gpus, sizeof(rd_gpu), cmp_gpu);
 
     /* exact location first, then partitions by bus and slot */
     for (int pass = 0; pass < 2; pass++)

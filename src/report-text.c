@@ -30,8 +30,8 @@ void rd_format_bytes(uint64_t b, char *buf, size_t size)
         v /= 1024;
         u++;
     }
-    if (v == (double)(uint64_t)v)
-        snprintf(buf, size, "%" PRIu64 " %s", (uint64_t)v, units[u]);
+    if (v >= 10 || v == (double)(uint64_t)v)
+        snprintf(buf, size, "%.0f %s", v, units[u]);
     else
         snprintf(buf, size, "%.1f %s", v, units[u]);
 }
@@ -96,20 +96,20 @@ static void print_gpu(const term *t, const rd_gpu *g)
     strbuf_printf(&b, ", driver %s", g->pci->driver ? g->pci->driver : "none");
     if (g->n_kfd > 1)
         strbuf_printf(&b, ", %zu partitions", g->n_kfd);
-    const rd_pci_device *l = g->link;
-    if (!g->integrated && l->max_link_width > 0) {
-        const char *gen = pcie_gen(l->max_link_speed);
-        strbuf_printf(&b, ", %s%sx%" PRId64 " (now %.1f GT/s x%" PRId64 ")", gen ? gen : "", gen ? " " : "",
-                      l->max_link_width, l->current_link_speed, l->current_link_width);
-    }
     if (g->vram_bytes) {
         char sz[32];
         rd_format_bytes(g->vram_bytes, sz, sizeof sz);
         strbuf_printf(&b, ", %s VRAM", sz);
     }
-    fprintf(t->out, "                ");
+    fprintf(t->out, "%16s", "");
     wrap(t, b.s, 16, 16);
     free(b.s);
+    const rd_pci_device *l = g->link;
+    if (!g->integrated && l->max_link_width > 0) {
+        const char *gen = pcie_gen(l->max_link_speed);
+        fprintf(t->out, "%16s%s%sx%" PRId64 ", now %.1f GT/s x%" PRId64 "\n", "", gen ? gen : "link", " ",
+                l->max_link_width, l->current_link_speed, l->current_link_width);
+    }
 }
 
 void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs, bool color)
@@ -117,7 +117,7 @@ void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd
     term t = { out, color };
     strbuf h = { 0 };
     strbuf_printf(&h, "rocm-doctor %s: %s, kernel %s", PACKAGE_VERSION,
-                  f->os.pretty_name ? f->os.pretty_name : "unknown OS",
+                  f->os.pretty_name ? f->os.pretty_name : f->os.id ? f->os.id : "unknown OS",
                   f->os.kernel_release ? f->os.kernel_release : "unknown");
     if (f->os.container)
         strbuf_printf(&h, ", %s container", f->os.container);
@@ -143,6 +143,8 @@ void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd
                 c(&t, RESET));
     for (size_t i = 0; i < fs->n; i++) {
         const rd_finding *fd = &fs->items[i];
+        if (i > 0)
+            fputc('\n', out);
         const char *mark = fd->severity == RD_SEV_ERROR ? "✗" : fd->severity == RD_SEV_WARNING ? "!" : "i";
         const char *col = fd->severity == RD_SEV_ERROR ? RED : fd->severity == RD_SEV_WARNING ? YELLOW : BLUE;
         fprintf(out, "%s%s%s ", c(&t, col), mark, c(&t, RESET));

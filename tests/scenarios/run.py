@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Run one scenario test: build its testbed, run the tool inside it, compare.
+
+    run.py --list
+    run.py NAME --binary PATH --tb-run PATH       run the tool, compare (exit 0/1/77)
+    run.py NAME --tb-run PATH -- CMD [ARGS...]    run CMD in the testbed instead
+    run.py NAME --write DIR                       only write the testbed to DIR
+
+Set ROCM_DOCTOR_KEEP_TESTBED=1 to keep the temporary directory.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+
+# The runner is started from the source tree; keep it free of __pycache__.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import scenarios  # noqa: E402
+
+EXIT_SKIP = 77
+SEVERITIES = ("ok", "info", "warning", "error")
+
+# Variables that change what the ROCm stack (and so the tool) sees; the host's
+# values must not leak into a scenario.
+SCRUB_PREFIXES = ("HSA_", "ROCR_", "HIP_", "GPU_DEVICE_ORDINAL", "CUDA_VISIBLE_DEVICES",
+                  "AMD_LOG_LEVEL", "AMD_SERIALIZE", "PYTORCH_ROCM_ARCH", "UMOCKDEV_")
+
+
+def tb_run_command(tb_run, paths, tb, cmd):
+    return ([tb_run, "-d", paths["umockdev"], "-o", paths["overlay"]]
+            + tb.node_args() + ["--"] + cmd)
+
+
+def child_env(extra):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUB_PREFIXES)}
+    env["NO_COLOR"] = "1"
+    env.update(extra)
+    return env
+
+
+def other_users_can_run(path):
+    """True if a process of another uid, without groups, can reach and execute path."""
+    path = os.path.abspath(path)
+    d = path
+    while True:
+        d = os.path.dirname(d)
+        try:
+            if not os.stat(d).st_mode & stat.S_IXOTH:
+                return False
+        except OSError:
+            return False
+        if d == "/":
+            break
+    try:
+        m = os.stat(path).st_mode
+    except OSError:
+        return False
+    return bool(m & stat.S_IXOTH and m & stat.S_IROTH)
+
+
+def lookup(d, dotted):
+    for part in dotted.split("."):
+        if not isinstance(d, dict) or part not in d:
+            return KeyError
+        d = d[part]
+    return d
+
+
+def compare(sc, report, status):
+    """Return a list of mismatch descriptions (empty when everything matches)."""
+    problems = []
+    levels = {"warning", "error"} | ({"info"} if sc.compare_info else set())
+    findings = report.get("findings", [])
+    got = sorted((f.get("id"), f.get("severity")) for f in findings
+                 if f.get("severity") in levels)
+    if got != sc.findings:
+        problems.append("findings: expected %s, got %s" % (sc.findings, got))
+    if status != sc.exit_status:
+        problems.append("exit status: expected %d, got %d" % (sc.exit_status, status))
+    if report.get("exit_status") != status:
+        problems.append("report exit_status %r differs from the process's %d"
+                        % (report.get("exit_status"), status))
+    for f in findings:
+        if f.get("severity") not in SEVERITIES:
+            problems.append("finding %s: unknown severity %r" % (f.get("id"), f.get("severity")))
+
+    def by_id(fid):
+        return [f for f in findings if f.get("id") == fid]
+
+    def check_text(kind, fid, text, fields):
+        hay = []
+        for f in by_id(fid):
+            for field in fields:
+                v = f.get(field)
+                if isinstance(v, list):
+                    hay += [x for x in v if isinstance(x, str)]
+                elif isinstance(v, str):
+                    hay.append(v)
+        if not any(text in h for h in hay):
+            problems.append("%s of %s: expected a string containing %r, got %r"
+                            % (kind, fid, text, hay))
+
+    for fid, text in sc.evidence:
+        check_text("evidence", fid, text, ("evidence",))
+    for fid, text in sc.remedy:
+        check_text("remedy", fid, text, ("remedy",))
+    for fid, text in sc.text:
+        check_text("summary/evidence/remedy", fid, text, ("summary", "evidence", "remedy"))
+
+    gpus = report.get("gpus", [])
+    if sc.gpu_count is not None and len(gpus) != sc.gpu_count:
+        problems.append("gpus: expected %d, got %d" % (sc.gpu_count, len(gpus)))
+    for key, want in sc.gpus_all.items():
+        for g in gpus:
+            have = lookup(g, key)
+            if have is KeyError or not want == have:
+                problems.append("gpu %s: %s expected %r, got %r"
+                                % (g.get("pci_address"), key, want,
+                                   "<missing>" if have is KeyError else have))
+    for selector, expected in sc.gpus:
+        match = [g for g in gpus if all(lookup(g, k) == v for k, v in selector.items())]
+        if len(match) != 1:
+            problems.append("gpus matching %s: expected 1, got %d" % (selector, len(match)))
+            continue
+        for key, want in expected.items():
+            have = lookup(match[0], key)
+            if have is KeyError or not want == have:
+                problems.append("gpu %s: %s expected %r, got %r"
+                                % (selector, key, want,
+                                   "<missing>" if have is KeyError else have))
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--list", action="store_true", help="print the scenario names")
+    ap.add_argument("name", nargs="?")
+    ap.add_argument("--binary", help="the rocm-doctor binary")
+    ap.add_argument("--tb-run", help="the tb-run helper")
+    ap.add_argument("--write", metavar="DIR", help="only write the testbed into DIR")
+    argv = sys.argv[1:]
+    # Everything after "--" is a command to run in the testbed instead of the tool.
+    cmd = []
+    if "--" in argv:
+        cmd = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
+    args = ap.parse_args(argv)
+
+    if args.list:
+        print("\n".join(scenarios.SCENARIOS))
+        return 0
+    if not args.name:
+        ap.error("a scenario name is needed (see --list)")
+    if args.name not in scenarios.SCENARIOS:
+        ap.error("no scenario %r (see --list)" % args.name)
+    sc = scenarios.build(args.name)
+
+    if args.write:
+        paths = sc.tb.write(args.write)
+        print(" ".join(tb_run_command("tb-run", paths, sc.tb, ["CMD"])))
+        return 0
+
+    if not args.tb_run or not (cmd or args.binary):
+        ap.error("--tb-run and either --binary or -- CMD are needed")
+
+    if sc.needs_root and not cmd:
+        if os.geteuid() != 0:
+            print("SKIP %s: needs root (to run the tool under another uid)" % args.name)
+            return EXIT_SKIP
+        if not shutil.which(sc.wrap[0]):
+            print("SKIP %s: %s is not installed" % (args.name, sc.wrap[0]))
+            return EXIT_SKIP
+        for p in (args.binary, args.tb_run):
+            if not other_users_can_run(p):
+                print("SKIP %s: %s is not reachable by an unprivileged uid" % (args.name, p))
+                return EXIT_SKIP
+
+    keep = bool(os.environ.get("ROCM_DOCTOR_KEEP_TESTBED"))
+    tmp = tempfile.mkdtemp(prefix="rocm-doctor-%s-" % args.name)
+    # Scenarios may run the tool under an unprivileged uid; it must read the root tree.
+    os.chmod(tmp, 0o755)
+    try:
+        paths = sc.tb.write(tmp)
+        if cmd:
+            full = tb_run_command(args.tb_run, paths, sc.tb, cmd)
+            return subprocess.call(full, env=child_env(sc.env))
+
+        tool = sc.wrap + [os.path.abspath(args.binary), "check", "--json",
+                          "--root", paths["root"]] + sc.args
+        full = tb_run_command(os.path.abspath(args.tb_run), paths, sc.tb, tool)
+        try:
+            proc = subprocess.run(full, env=child_env(sc.env), stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, timeout=300)
+        except subprocess.TimeoutExpired:
+            print("FAIL %s: timed out\ncommand: %s" % (args.name, " ".join(full)))
+            return 1
+        out = proc.stdout.decode("utf-8", "replace")
+        err = proc.stderr.decode("utf-8", "replace")
+        try:
+            report = json.loads(out)
+        except ValueError as e:
+            print("FAIL %s: stdout is not JSON (%s), exit status %d\ncommand: %s\n"
+                  "--- stdout\n%s\n--- stderr\n%s"
+                  % (args.name, e, proc.returncode, " ".join(full), out, err))
+            return 1
+        problems = compare(sc, report, proc.returncode)
+        if problems:
+            print("FAIL %s" % args.name)
+            for p in problems:
+                print("  " + p)
+            print("command: %s" % " ".join(full))
+            print("--- report\n%s" % json.dumps(report, indent=2))
+            if err.strip():
+                print("--- stderr\n%s" % err)
+            return 1
+        print("PASS %s: %s, exit %d" % (args.name, sc.findings or "no findings",
+                                        proc.returncode))
+        return 0
+    finally:
+        if keep:
+            print("testbed kept in %s" % tmp, file=sys.stderr)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
