@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* DRM: card and render nodes per GPU (drmGetDevices2), the GPU's amdgpu sysfs
- * attributes (libudev), and render nodes of partitions, which hang off
- * platform devices instead of the PCI function. */
+/* DRM: card and render nodes per GPU (drmGetDevices2) and the GPU's amdgpu
+ * sysfs attributes (libudev). */
 #include <fcntl.h>
 #include <libudev.h>
 #include <sys/sysmacros.h>
@@ -50,37 +49,6 @@ static int64_t minor_of(const char *node)
     return p && safe_atoi(p + 1, &v) == 0 ? v : -1;
 }
 
-static void add_partition_nodes(struct udev *u, rd_drm_facts *df)
-{
-    struct udev_enumerate *e = udev_enumerate_new(u);
-    if (!e)
-        return;
-    udev_enumerate_add_match_subsystem(e, "drm");
-    udev_enumerate_add_match_sysname(e, "renderD*");
-    udev_enumerate_scan_devices(e);
-    struct udev_list_entry *l;
-    udev_list_entry_foreach(l, udev_enumerate_get_list_entry(e)) {
-        struct udev_device *d = udev_device_new_from_syspath(u, udev_list_entry_get_name(l));
-        if (!d)
-            continue;
-        const char *node = udev_device_get_devnode(d);
-        bool on_pci = udev_device_get_parent_with_subsystem_devtype(d, "pci", NULL) != NULL;
-        bool known = false;
-        for (size_t i = 0; node && i < df->n_devices; i++)
-            known |= streq_ptr(df->devices[i].render, node);
-        if (node && !on_pci && !known) {
-            rd_drm_device *r = ARRAY_APPEND(df->devices, df->n_devices);
-            r->render = xstrdup(node);
-            r->render_minor = minor_of(node);
-            struct udev_device *parent = udev_device_get_parent(d);
-            const char *drv = parent ? udev_device_get_driver(parent) : NULL;
-            r->driver = xstrdup_or_null(drv);
-        }
-        udev_device_unref(d);
-    }
-    udev_enumerate_unref(e);
-}
-
 static void drm_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_drm_facts *df = &facts->drm;
@@ -111,10 +79,11 @@ static void drm_gather(const rd_ctx *ctx, rd_facts *facts)
             drmFreeDevices(devs, got);
         free(devs);
     }
-    if (u) {
-        add_partition_nodes(u, df);
+    /* Partition render nodes (MI300 CPX) hang off platform devices; the KFD
+     * topology names them (drm_render_minor), which is where access looks. */
+    if (u)
         udev_unref(u);
-    } else if (!df->error)
+    else if (!df->error)
         df->error = xstrdup("libudev: cannot initialise");
 }
 

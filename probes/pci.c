@@ -196,19 +196,61 @@ static struct pci_dev *find_dev(struct pci_access *pacc, const char *address)
     return NULL;
 }
 
-static char *lookup_vendor(struct pci_access *pacc, int vendor)
+static bool hex4(const char *p, const char *end, unsigned *ret)
 {
-    char buf[512];
-    const char *r = pci_lookup_name(pacc, buf, sizeof buf, PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS, vendor);
-    return r ? xstrdup(r) : NULL;
+    unsigned v = 0;
+    if (end - p < 4)
+        return false;
+    for (int i = 0; i < 4; i++) {
+        int c = p[i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return false;
+        v = v << 4 | (unsigned)d;
+    }
+    *ret = v;
+    return true;
 }
 
-static char *lookup_device(struct pci_access *pacc, int vendor, int device)
+static char *id_name(const char *p, const char *eol)
 {
-    char buf[512];
-    const char *r = pci_lookup_name(pacc, buf, sizeof buf, PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS, vendor,
-                                    device);
-    return r ? xstrdup(r) : NULL;
+    while (p < eol && (*p == ' ' || *p == '\t'))
+        p++;
+    const char *e = eol;
+    while (e > p && (e[-1] == ' ' || e[-1] == '\r'))
+        e--;
+    return e > p ? xstrndup(p, (size_t)(e - p)) : NULL;
+}
+
+void rd_pci_ids_lookup(const char *text, size_t len, unsigned vendor, unsigned device, char **ret_vendor,
+                       char **ret_device)
+{
+    const char *p = text, *end = text + len;
+    bool in_vendor = false;
+    char *vname = NULL, *dname = NULL;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol)
+            eol = end;
+        unsigned id;
+        if (p[0] == 'C' && p + 1 < eol && p[1] == ' ')
+            break; /* the class list follows the vendors */
+        if (p[0] != '\t' && p[0] != '#' && hex4(p, eol, &id)) {
+            if (in_vendor)
+                break;
+            if (id == vendor) {
+                in_vendor = true;
+                vname = id_name(p + 4, eol);
+            }
+        } else if (in_vendor && p[0] == '\t' && p + 1 < eol && p[1] != '\t' && hex4(p + 1, eol, &id) &&
+                   id == device) {
+            dname = id_name(p + 5, eol);
+            break;
+        }
+        p = eol + 1;
+    }
+    *ret_vendor = vname;
+    *ret_device = dname;
 }
 
 /* Display controllers, and AMD's accelerators that present themselves as
@@ -218,7 +260,13 @@ static bool is_gpu_class(unsigned vendor, unsigned base_class)
     return base_class == 0x03 || (vendor == 0x1002 && base_class == 0x12);
 }
 
-static void fill_device(struct pci_access *pacc, struct pci_dev *p, rd_pci_device *d, const char *amdgpu_ids)
+typedef struct {
+    const char *amdgpu_ids;
+    const char *pci_ids;
+    size_t pci_ids_len;
+} name_db;
+
+static void fill_device(struct pci_access *pacc, struct pci_dev *p, rd_pci_device *d, const name_db *names)
 {
     pci_fill_info(p, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_SIZES | PCI_FILL_BASES | PCI_FILL_DRIVER);
     d->address = xasprintf("%04x:%02x:%02x.%x", p->domain, p->bus, p->dev, p->func);
@@ -243,10 +291,12 @@ static void fill_device(struct pci_access *pacc, struct pci_dev *p, rd_pci_devic
         d->numa_node = numa_v;
 
     if (d->display) {
-        d->vendor_name = lookup_vendor(pacc, p->vendor_id);
-        d->device_name = lookup_device(pacc, p->vendor_id, p->device_id);
-        if (d->vendor_id == 0x1002 && amdgpu_ids)
-            d->marketing_name = rd_amdgpu_ids_lookup(amdgpu_ids, (unsigned)d->device_id, (unsigned)d->revision);
+        if (names->pci_ids)
+            rd_pci_ids_lookup(names->pci_ids, names->pci_ids_len, p->vendor_id, p->device_id, &d->vendor_name,
+                              &d->device_name);
+        if (d->vendor_id == 0x1002 && names->amdgpu_ids)
+            d->marketing_name = rd_amdgpu_ids_lookup(names->amdgpu_ids, (unsigned)d->device_id,
+                                                     (unsigned)d->revision);
         for (int i = 0; i < 6; i++)
             if (p->size[i] && !(p->base_addr[i] & PCI_BASE_ADDRESS_SPACE_IO)) {
                 d->bar_sizes = xrealloc(d->bar_sizes, (d->n_bar_sizes + 1) * sizeof(uint64_t));
@@ -289,29 +339,14 @@ static void pci_gather(const rd_ctx *ctx, rd_facts *facts)
         pf->error = xstrdup("libpci: cannot allocate");
         return;
     }
-    _cleanup_free_ char *amdgpu_ids = NULL;
-    (void)rd_root_read_file(ctx, "/usr/share/libdrm/amdgpu.ids", 4 * 1024 * 1024, &amdgpu_ids);
+    _cleanup_free_ char *amdgpu_ids = NULL, *pci_ids = NULL;
+    name_db names = { 0 };
 
-    int ids_fd = -1;
-    char ids_path[64];
     pacc->method = PCI_ACCESS_SYS_BUS_PCI;
     pacc->error = pci_error_hook;
     pacc->warning = pci_quiet_hook;
     pacc->debug = pci_quiet_hook;
-    /* Names come from the inspected OS's pci.ids; /proc/self/fd keeps libpci
-     * inside the root even when the file is a symlink. */
-    static const char *const id_files[] = { "/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids",
-                                            "/usr/share/pci.ids" };
-    for (size_t i = 0; i < ELEMENTSOF(id_files) && ids_fd < 0; i++) {
-        int fd = rd_root_open(ctx, id_files[i], O_RDONLY);
-        if (fd >= 0)
-            ids_fd = fd;
-    }
-    if (ids_fd >= 0) {
-        snprintf(ids_path, sizeof ids_path, "/proc/self/fd/%d", ids_fd);
-        pci_set_name_list_path(pacc, ids_path, 0);
-    } else
-        pacc->numeric_ids = 1;
+    pacc->numeric_ids = 1;
 
     if (setjmp(pci_jump)) {
         pf->error = xasprintf("libpci: %s", pci_error_msg);
@@ -324,8 +359,21 @@ static void pci_gather(const rd_ctx *ctx, rd_facts *facts)
         pci_fill_info(p, PCI_FILL_IDENT | PCI_FILL_CLASS);
         if (!is_gpu_class(p->vendor_id, p->device_class >> 8))
             continue;
+        /* names come from the inspected OS's databases, read once and only
+         * when there is something to name */
+        if (!names.pci_ids) {
+            static const char *const id_files[] = { "/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids",
+                                                    "/usr/share/pci.ids" };
+            for (size_t i = 0; i < ELEMENTSOF(id_files) && !pci_ids; i++)
+                if (rd_root_read_file(ctx, id_files[i], 64 * 1024 * 1024, &pci_ids) < 0)
+                    pci_ids = NULL;
+            (void)rd_root_read_file(ctx, "/usr/share/libdrm/amdgpu.ids", 4 * 1024 * 1024, &amdgpu_ids);
+            names.pci_ids = pci_ids ? pci_ids : "";
+            names.pci_ids_len = pci_ids ? strlen(pci_ids) : 0;
+            names.amdgpu_ids = amdgpu_ids;
+        }
         rd_pci_device *d = ARRAY_APPEND(pf->devices, pf->n_devices);
-        fill_device(pacc, p, d, amdgpu_ids);
+        fill_device(pacc, p, d, &names);
     }
     /* the bridges on each display device's path, once each */
     size_t n_display = pf->n_devices;
@@ -340,15 +388,13 @@ static void pci_gather(const rd_ctx *ctx, rd_facts *facts)
             if (!p)
                 break;
             rd_pci_device *d = ARRAY_APPEND(pf->devices, pf->n_devices);
-            fill_device(pacc, p, d, NULL);
+            fill_device(pacc, p, d, &names);
             if (up[j + 1])
                 d->parent = xstrdup(up[j + 1]);
         }
     }
 out:
     pci_cleanup(pacc);
-    if (ids_fd >= 0)
-        close(ids_fd);
 }
 
 static const char *short_vendor(const rd_pci_device *d)

@@ -36,3 +36,9 @@ double rd_parse_link_speed(const char *s);
 int rd_amdgpu_ids_parse_line(const char *line, unsigned *ret_device, unsigned *ret_revision, char **ret_name);
 /* The marketing name for device+revision, or NULL. Malformed lines are skipped. */
 char *rd_amdgpu_ids_lookup(const char *text, unsigned device, unsigned revision);
+
+/* pci.ids: the vendor and device names for vendor:device, by scanning the
+ * file (one pass, no index: a run looks up a handful of devices). Either
+ * output may be NULL when absent. */
+void rd_pci_ids_lookup(const char *text, size_t len, unsigned vendor, unsigned device, char **ret_vendor,
+                       char **ret_device);
