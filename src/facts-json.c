@@ -503,10 +503,7 @@ int rd_facts_from_json_string(const char *text, rd_facts *ret, char **ret_error)
         return -EINVAL;
     }
 
-    rd_facts f;
-    rd_facts_init(&f);
-    free(f.schema);
-    f.schema = NULL;
+    rd_facts f = { 0 };
     int r = rd_struct_from_json(&rd_facts_schema, &f, j, "", ret_error);
     json_object_put(j);
     if (r < 0) {
