@@ -248,8 +248,10 @@ json_object *rd_struct_to_json(const rd_schema *s, const void *p)
         case RD_FT_KV: {
             const rd_kv *a = *CAT(p, fd->offset, rd_kv *);
             v = json_object_new_object();
+            /* a repeated key keeps its first value, as rd_kfd_prop() reads it */
             for (size_t k = 0; k < n; k++)
-                json_object_object_add(v, a[k].key, json_object_new_uint64(a[k].value));
+                if (!json_object_object_get_ex(v, a[k].key, NULL))
+                    json_object_object_add(v, a[k].key, json_object_new_uint64(a[k].value));
             break;
         }
         case RD_FT_OBJ:
@@ -318,7 +320,8 @@ int rd_struct_from_json(const rd_schema *s, void *p, json_object *j, const char 
                 return type_error(ret_error, path, fd->name, "an integer");
             errno = 0;
             *AT(p, fd->offset, int64_t) = json_object_get_int64(v);
-            if (errno)
+            /* json-c clamps values above INT64_MAX instead of failing */
+            if (errno || (*AT(p, fd->offset, int64_t) == INT64_MAX && json_object_get_uint64(v) > INT64_MAX))
                 return type_error(ret_error, path, fd->name, "an integer in range");
             break;
         case RD_FT_U64:

@@ -138,8 +138,9 @@ static int load_table(const char *path, parse_state *st, ini_handler h, char **r
 {
     FILE *f = fopen(path, "re");
     if (!f) {
-        *ret_error = xasprintf("%s: %s", path, strerror(errno));
-        return -errno;
+        int err = errno;
+        *ret_error = xasprintf("%s: %s", path, strerror(err));
+        return -err;
     }
     int line = ini_parse_file(f, h, st);
     fclose(f);

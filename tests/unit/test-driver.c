@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: MIT */
+/* The driver probe's parsers: modprobe.d, the kernel command line and
+ * /dev/kmsg records. */
+#include <glib.h>
+
+#include "driver.h"
+#include "util.h"
+
+static const char *const watched[] = { "amdgpu", "radeon", NULL };
+
+typedef struct {
+    rd_modprobe_line *l;
+    size_t n;
+} mp_lines;
+
+static void mp_free(mp_lines *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->l[i].file);
+        free(m->l[i].directive);
+        free(m->l[i].module);
+        free(m->l[i].args);
+    }
+    free(m->l);
+    m->l = NULL;
+    m->n = 0;
+}
+
+static void mp_parse(mp_lines *m, const char *text, const char *file)
+{
+    g_assert_cmpint(rd_modprobe_parse(text, file, watched, &m->l, &m->n), ==, 0);
+}
+
+static void assert_line(const rd_modprobe_line *l, const char *file, int64_t line, const char *directive,
+                        const char *module, const char *args)
+{
+    g_assert_cmpstr(l->file, ==, file);
+    g_assert_cmpint(l->line, ==, line);
+    g_assert_cmpstr(l->directive, ==, directive);
+    g_assert_cmpstr(l->module, ==, module);
+    g_assert_cmpstr(l->args, ==, args);
+}
+
+static void test_modprobe_directives(void)
+{
+    mp_lines m = { 0 };
+    mp_parse(&m,
+             "# Blacklist the open driver, we use the vendor one\n" /* 1 */
+             "blacklist amdgpu\n"                                   /* 2 */
+             "blacklist nouveau\n"                                  /* 3 */
+             "\n"                                                   /* 4 */
+             "install amdgpu /bin/false\n"                          /* 5 */
+             "options amdgpu si_support=1 cik_support=1\n"          /* 6 */
+             "options radeon si_support=0\n"                        /* 7 */
+             "blacklist amdgpu_foo\n"                               /* 8 */
+             "blacklist amdgpuX\n"                                  /* 9 */
+             "alias pci:v00001002d* amdgpu\n"                       /* 10 */
+             "#blacklist amdgpu\n"                                  /* 11 */
+             "   # blacklist radeon\n"                              /* 12 */
+             "softdep amdgpu pre: amd_iommu_v2\n"                   /* 13 */
+             "remove radeon /bin/true\n"                            /* 14 */
+             "\tblacklist\tradeon   \n"                             /* 15 */
+             "blacklist\n"                                          /* 16 */
+             "options amdgpu\n",                                    /* 17 */
+             "/etc/modprobe.d/blacklist.conf");
+    g_assert_cmpuint(m.n, ==, 8);
+    const char *f = "/etc/modprobe.d/blacklist.conf";
+    assert_line(&m.l[0], f, 2, "blacklist", "amdgpu", "");
+    assert_line(&m.l[1], f, 5, "install", "amdgpu", "/bin/false");
+    assert_line(&m.l[2], f, 6, "options", "amdgpu", "si_support=1 cik_support=1");
+    assert_line(&m.l[3], f, 7, "options", "radeon", "si_support=0");
+    assert_line(&m.l[4], f, 13, "softdep", "amdgpu", "pre: amd_iommu_v2");
+    assert_line(&m.l[5], f, 14, "remove", "radeon", "/bin/true");
+    assert_line(&m.l[6], f, 15, "blacklist", "radeon", "");
+    assert_line(&m.l[7], f, 17, "options", "amdgpu", "");
+    mp_free(&m);
+}
+
+static void test_modprobe_appends(void)
+{
+    mp_lines m = { 0 };
+    mp_parse(&m, "blacklist amdgpu\n", "/etc/modprobe.d/a.conf");
+    mp_parse(&m, "\n\nblacklist radeon", "/usr/lib/modprobe.d/b.conf");
+    g_assert_cmpuint(m.n, ==, 2);
+    assert_line(&m.l[0], "/etc/modprobe.d/a.conf", 1, "blacklist", "amdgpu", "");
+    assert_line(&m.l[1], "/usr/lib/modprobe.d/b.conf", 3, "blacklist", "radeon", "");
+    mp_free(&m);
+}
+
+static void test_modprobe_continuation(void)
+{
+    mp_lines m = { 0 };
+    mp_parse(&m,
+             "options radeon si_support=0\n"    /* 1 */
+             "options amdgpu\\\n"               /* 2 */
+             "si_support=1 \\\n"                /* 3 */
+             "cik_support=1\n"                  /* 4 */
+             "blacklist \\\n"                   /* 5 */
+             "amdgpu\n"                         /* 6 */
+             "blacklist amdgpu\n",              /* 7 */
+             "/etc/modprobe.d/amdgpu.conf");
+    g_assert_cmpuint(m.n, ==, 4);
+    const char *f = "/etc/modprobe.d/amdgpu.conf";
+    assert_line(&m.l[0], f, 1, "options", "radeon", "si_support=0");
+    /* joined lines carry the first physical line's number */
+    assert_line(&m.l[1], f, 2, "options", "amdgpu", "si_support=1  cik_support=1");
+    assert_line(&m.l[2], f, 5, "blacklist", "amdgpu", "");
+    /* numbering continues after a joined line */
+    assert_line(&m.l[3], f, 7, "blacklist", "amdgpu", "");
+    mp_free(&m);
+
+    /* a continuation at the end of the file ends the line */
+    mp_parse(&m, "blacklist amdgpu \\", "x.conf");
+    g_assert_cmpuint(m.n, ==, 1);
+    assert_line(&m.l[0], "x.conf", 1, "blacklist", "amdgpu", "");
+    mp_free(&m);
+
+    mp_parse(&m, "blacklist amdgpu \\\n", "x.conf");
+    g_assert_cmpuint(m.n, ==, 1);
+    mp_free(&m);
+}
+
+static void test_modprobe_hostile(void)
+{
+    mp_lines m = { 0 };
+    mp_parse(&m, "", "empty.conf");
+    g_assert_cmpuint(m.n, ==, 0);
+    g_assert_null(m.l);
+
+    mp_parse(&m, "\\\n\\\n\\\n\\", "slashes.conf");
+    g_assert_cmpuint(m.n, ==, 0);
+
+    mp_parse(&m, "\xff\xfe amdgpu\nblacklist \xff\nblacklist amdgpu\xff\n", "bin.conf");
+    g_assert_cmpuint(m.n, ==, 0);
+
+    static const char with_nul[] = "blacklist radeon\n\0blacklist amdgpu\n";
+    mp_parse(&m, with_nul, "nul.conf");
+    g_assert_cmpuint(m.n, ==, 1);
+    g_assert_cmpstr(m.l[0].module, ==, "radeon");
+    mp_free(&m);
+
+    /* 10000 continued lines become one logical line numbered 1 */
+    GString *s = g_string_new("options amdgpu");
+    for (int i = 0; i < 10000; i++)
+        g_string_append(s, " \\\nx=1");
+    g_string_append(s, "\nblacklist amdgpu\n");
+    mp_parse(&m, s->str, "long.conf");
+    g_string_free(s, TRUE);
+    g_assert_cmpuint(m.n, ==, 2);
+    g_assert_cmpint(m.l[0].line, ==, 1);
+    g_assert_cmpstr(m.l[0].directive, ==, "options");
+    g_assert_true(g_str_has_prefix(m.l[0].args, "x=1"));
+    g_assert_true(g_str_has_suffix(m.l[0].args, "x=1"));
+    assert_line(&m.l[1], "long.conf", 10002, "blacklist", "amdgpu", "");
+    mp_free(&m);
+
+    /* only the listed modules are reported */
+    static const char *const only_radeon[] = { "radeon", NULL };
+    g_assert_cmpint(rd_modprobe_parse("blacklist amdgpu\nblacklist radeon\n", "f", only_radeon, &m.l, &m.n), ==, 0);
+    g_assert_cmpuint(m.n, ==, 1);
+    g_assert_cmpstr(m.l[0].module, ==, "radeon");
+    mp_free(&m);
+}
+
+static void assert_split(const char *cmdline, const char *const *expected)
+{
+    g_auto(GStrv) v = rd_cmdline_split(cmdline);
+    g_assert_cmpuint(strv_length(v), ==, g_strv_length((char **)expected));
+    for (size_t i = 0; expected[i]; i++)
+        g_assert_cmpstr(v[i], ==, expected[i]);
+}
+
+static void test_cmdline_split(void)
+{
+    assert_split("BOOT_IMAGE=/vmlinuz-6.8.0-45-generic root=UUID=1234 ro quiet splash",
+                 (const char *const[]){ "BOOT_IMAGE=/vmlinuz-6.8.0-45-generic", "root=UUID=1234", "ro", "quiet",
+                                        "splash", NULL });
+    assert_split("  a\t\tb\nc  ", (const char *const[]){ "a", "b", "c", NULL });
+    assert_split("foo=\"a b\" bar", (const char *const[]){ "foo=a b", "bar", NULL });
+    assert_split("\"quoted whole\" x", (const char *const[]){ "quoted whole", "x", NULL });
+    /* an unterminated quote runs to the end, as in the kernel */
+    assert_split("a=\"b c d", (const char *const[]){ "a=b c d", NULL });
+    assert_split("a=\"\" b", (const char *const[]){ "a=", "b", NULL });
+
+    g_auto(GStrv) empty = rd_cmdline_split("");
+    g_assert_null(empty);
+    g_auto(GStrv) blank = rd_cmdline_split("   \n");
+    g_assert_null(blank);
+    g_auto(GStrv) none = rd_cmdline_split(NULL);
+    g_assert_null(none);
+}
+
+static void test_cmdline_parse(void)
+{
+    rd_cmdline_info ci;
+
+    rd_cmdline_parse("BOOT_IMAGE=/vmlinuz ro quiet splash nomodeset", &ci);
+    g_assert_true(ci.nomodeset);
+    g_assert_false(ci.amdgpu_modeset_off);
+    g_assert_null(ci.blacklist_tokens);
+    rd_cmdline_info_free(&ci);
+
+    rd_cmdline_parse("ro amdgpu.modeset=0", &ci);
+    g_assert_false(ci.nomodeset);
+    g_assert_true(ci.amdgpu_modeset_off);
+    rd_cmdline_info_free(&ci);
+
+    rd_cmdline_parse("amdgpu.modeset=1 radeon.modeset=0 amdgpu.modeset=00 nomodeset=1 xnomodeset", &ci);
+    g_assert_false(ci.nomodeset);
+    g_assert_false(ci.amdgpu_modeset_off);
+    g_assert_null(ci.blacklist_tokens);
+    rd_cmdline_info_free(&ci);
+
+    rd_cmdline_parse("root=/dev/sda1 modprobe.blacklist=nouveau,amdgpu module_blacklist=amdgpu "
+                     "rd.driver.blacklist=radeon,amdgpu,nouveau quiet",
+                     &ci);
+    g_assert_cmpuint(strv_length(ci.blacklist_tokens), ==, 3);
+    g_assert_cmpstr(ci.blacklist_tokens[0], ==, "modprobe.blacklist=nouveau,amdgpu");
+    g_assert_cmpstr(ci.blacklist_tokens[1], ==, "module_blacklist=amdgpu");
+    g_assert_cmpstr(ci.blacklist_tokens[2], ==, "rd.driver.blacklist=radeon,amdgpu,nouveau");
+    rd_cmdline_info_free(&ci);
+    g_assert_null(ci.blacklist_tokens);
+
+    rd_cmdline_parse("modprobe.blacklist=amdgpu2 modprobe.blacklist=xamdgpu module_blacklist=amdgpu_foo,radeon "
+                     "rd.driver.blacklist= modprobe.blacklist=, modprobe.blacklist=nouveau amdgpu",
+                     &ci);
+    g_assert_null(ci.blacklist_tokens);
+    rd_cmdline_info_free(&ci);
+
+    /* quotes group and are dropped from the recorded token */
+    rd_cmdline_parse("modprobe.blacklist=\"radeon,amdgpu\" foo=\"nomodeset bar\"", &ci);
+    g_assert_false(ci.nomodeset);
+    g_assert_cmpuint(strv_length(ci.blacklist_tokens), ==, 1);
+    g_assert_cmpstr(ci.blacklist_tokens[0], ==, "modprobe.blacklist=radeon,amdgpu");
+    rd_cmdline_info_free(&ci);
+
+    rd_cmdline_parse(NULL, &ci);
+    g_assert_false(ci.nomodeset);
+    g_assert_null(ci.blacklist_tokens);
+    rd_cmdline_info_free(&ci);
+
+    rd_cmdline_parse("\xff\xfe nomodeset \x01", &ci);
+    g_assert_true(ci.nomodeset);
+    rd_cmdline_info_free(&ci);
+}
+
+static int kmsg(const char *rec, rd_kmsg_record *ret)
+{
+    return rd_kmsg_parse_record(rec, strlen(rec), ret);
+}
+
+static void test_kmsg_real(void)
+{
+    rd_kmsg_record r = { 0 };
+    g_assert_cmpint(kmsg("4,1234,5678901,-;kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics 730<0",
+                         &r),
+                    ==, 0);
+    g_assert_cmpint(r.priority, ==, 4);
+    g_assert_cmpuint(r.seq, ==, 1234);
+    g_assert_cmpuint(r.usec, ==, 5678901);
+    g_assert_cmpstr(r.text, ==, "kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics 730<0");
+    g_free(r.text);
+
+    /* the facility sits above the level: 14 is user.info */
+    g_assert_cmpint(kmsg("14,2,3,-;hello", &r), ==, 0);
+    g_assert_cmpint(r.priority, ==, 6);
+    g_assert_cmpstr(r.text, ==, "hello");
+    g_free(r.text);
+
+    g_assert_cmpint(kmsg("3,877,9301123,c,caller=T1;amdgpu 0000:03:00.0: Fatal error during GPU init\n"
+                         " SUBSYSTEM=pci\n DEVICE=+pci:0000:03:00.0\n",
+                         &r),
+                    ==, 0);
+    g_assert_cmpint(r.priority, ==, 3);
+    g_assert_cmpuint(r.seq, ==, 877);
+    g_assert_cmpstr(r.text, ==, "amdgpu 0000:03:00.0: Fatal error during GPU init");
+    g_free(r.text);
+
+    /* flags are optional */
+    g_assert_cmpint(kmsg("0,18446744073709551615,0;", &r), ==, 0);
+    g_assert_cmpint(r.priority, ==, 0);
+    g_assert_cmpuint(r.seq, ==, UINT64_MAX);
+    g_assert_cmpstr(r.text, ==, "");
+    g_free(r.text);
+}
+
+static void test_kmsg_text_cleaning(void)
+{
+    rd_kmsg_record r = { 0 };
+    g_assert_cmpint(kmsg("6,1,2,-;tab\there\x1b[31m\x7f\xff end", &r), ==, 0);
+    g_assert_cmpstr(r.text, ==, "tab?here?[31m?\xff end");
+    g_free(r.text);
+
+    /* the length bounds the record; the buffer need not be NUL-terminated */
+    static const char buf[] = "6,1,2;hello world";
+    g_assert_cmpint(rd_kmsg_parse_record(buf, 11, &r), ==, 0);
+    g_assert_cmpstr(r.text, ==, "hello");
+    g_free(r.text);
+
+    static const char with_nul[] = "6,1,2;ab\0cd";
+    g_assert_cmpint(rd_kmsg_parse_record(with_nul, sizeof with_nul - 1, &r), ==, 0);
+    g_assert_cmpstr(r.text, ==, "ab");
+    g_free(r.text);
+}
+
+static void test_kmsg_malformed(void)
+{
+    static const char *const bad[] = {
+        "",
+        "no semicolon at all",
+        "6,1,2,-",
+        ";text",
+        "6;text",
+        "6,1;text",
+        "x,1,2,-;text",
+        "6,y,2,-;text",
+        "6,1,z,-;text",
+        "-6,1,2,-;text",
+        "6,-1,2,-;text",
+        " 6,1,2,-;text",
+        "6 ,1,2,-;text",
+        "0x6,1,2,-;text",
+        "99999999999999999999999,1,2,-;text",
+        "\xff,1,2,-;text",
+        " SUBSYSTEM=pci",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        rd_kmsg_record r = { .priority = 99, .text = NULL };
+        g_test_message("record %zu: %s", i, bad[i]);
+        g_assert_cmpint(kmsg(bad[i], &r), ==, -EINVAL);
+        g_assert_cmpint(r.priority, ==, 99);
+        g_assert_null(r.text);
+    }
+
+    /* a header over 128 bytes is not a kmsg header */
+    g_autofree char *pad = g_strnfill(140, '0');
+    g_autofree char *long_head = g_strconcat("6,1,", pad, ";text", NULL);
+    rd_kmsg_record r = { 0 };
+    g_assert_cmpint(kmsg(long_head, &r), ==, -EINVAL);
+
+    /* the semicolon past len does not count */
+    g_assert_cmpint(rd_kmsg_parse_record("6,1,2;x", 5, &r), ==, -EINVAL);
+    g_assert_cmpint(rd_kmsg_parse_record("6,1,2;x", 0, &r), ==, -EINVAL);
+
+    /* long text is kept whole */
+    g_autofree char *body = g_strnfill(100000, 'a');
+    g_autofree char *long_text = g_strconcat("6,1,2,-;", body, NULL);
+    g_assert_cmpint(kmsg(long_text, &r), ==, 0);
+    g_assert_cmpuint(strlen(r.text), ==, 100000);
+    g_free(r.text);
+}
+
+static void test_kmsg_relevant(void)
+{
+    static const char *const yes[] = {
+        "amdgpu 0000:03:00.0: amdgpu: SMU is initialized successfully!",
+        "kfd kfd: amdgpu: added device 1002:744c",
+        "[drm] radeon kernel modesetting enabled.",
+        "[drm] Initialized simpledrm 1.0.0 20200625 for simple-framebuffer.0 on minor 0",
+        "pcieport 0000:00:01.1: PCI rejects atomics",
+        "PCIE atomic ops is not supported",
+        "Direct firmware load for amdgpu/psp_13_0_0_sos.bin failed with error -2",
+        "Loading of module with unavailable key is rejected; Key was rejected by service",
+        "Command line: BOOT_IMAGE=/vmlinuz ro nomodeset",
+        "pci 0000:03:00.0: BAR 0: assigned [mem 0x7000000000-0x77ffffffff 64bit pref]",
+    };
+    static const char *const no[] = {
+        "usb 1-1: new high-speed USB device number 2 using xhci_hcd",
+        "nouveau 0000:01:00.0: DRM: VRAM: 8192 MiB",
+        "AMDGPU in upper case",
+        "BARx",
+        "",
+        "\xff\xfe",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(yes); i++)
+        g_assert_true(rd_kmsg_relevant(yes[i]));
+    for (size_t i = 0; i < G_N_ELEMENTS(no); i++)
+        g_assert_false(rd_kmsg_relevant(no[i]));
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    /* a failed check marks its test and lets the others run */
+    g_test_set_nonfatal_assertions();
+    g_test_add_func("/driver/modprobe/directives", test_modprobe_directives);
+    g_test_add_func("/driver/modprobe/appends", test_modprobe_appends);
+    g_test_add_func("/driver/modprobe/continuation", test_modprobe_continuation);
+    g_test_add_func("/driver/modprobe/hostile", test_modprobe_hostile);
+    g_test_add_func("/driver/cmdline/split", test_cmdline_split);
+    g_test_add_func("/driver/cmdline/parse", test_cmdline_parse);
+    g_test_add_func("/driver/kmsg/real", test_kmsg_real);
+    g_test_add_func("/driver/kmsg/text-cleaning", test_kmsg_text_cleaning);
+    g_test_add_func("/driver/kmsg/malformed", test_kmsg_malformed);
+    g_test_add_func("/driver/kmsg/relevant", test_kmsg_relevant);
+    return g_test_run();
+}

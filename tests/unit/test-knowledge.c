@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: MIT */
+/* The knowledge tables: gfx target names, the shipped conf/ tables, and
+ * error messages for malformed ones (file and line). */
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "knowledge.h"
+#include "util.h"
+
+static void assert_gfx(uint64_t v, const char *expected)
+{
+    char buf[16] = "untouched";
+    bool ok = rd_gfx_name(v, buf, sizeof buf);
+    if (expected) {
+        g_assert_true(ok);
+        g_assert_cmpstr(buf, ==, expected);
+    } else {
+        g_assert_false(ok);
+        g_assert_cmpstr(buf, ==, "untouched");
+    }
+}
+
+static void test_gfx_name(void)
+{
+    assert_gfx(90010, "gfx90a");
+    assert_gfx(90012, "gfx90c");
+    assert_gfx(110501, "gfx1151");
+    assert_gfx(110000, "gfx1100");
+    assert_gfx(90402, "gfx942");
+    assert_gfx(80003, "gfx803");
+    assert_gfx(60000, "gfx600");
+    assert_gfx(100300, "gfx1030");
+    assert_gfx(120001, "gfx1201");
+    assert_gfx(91515, "gfx9ff");
+    assert_gfx(0, NULL);           /* a CPU node */
+    assert_gfx(1000000, NULL);
+    assert_gfx(999999, NULL);
+    assert_gfx(90016, NULL);       /* stepping is one hex digit */
+    assert_gfx(91600, NULL);       /* so is minor */
+    assert_gfx(50000, NULL);       /* no gfx5 targets */
+    assert_gfx(59999, NULL);
+    assert_gfx(UINT64_MAX, NULL);
+}
+
+static void test_shipped_tables(void)
+{
+    const char *dir = g_getenv("ROCM_DOCTOR_DATA_DIR");
+    if (!dir) {
+        g_test_skip("ROCM_DOCTOR_DATA_DIR is not set");
+        return;
+    }
+    rd_knowledge shipped;
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_knowledge_load(dir, &shipped, &err), ==, 0);
+    g_assert_null(err);
+    g_assert_cmpstr(shipped.archs_info.name, ==, "archs");
+    g_assert_cmpstr(shipped.pci_ids_info.name, ==, "pci-ids");
+    g_assert_nonnull(shipped.archs_info.version);
+    g_assert_nonnull(shipped.archs_info.date);
+
+    const rd_arch *a = rd_knowledge_arch(&shipped, "gfx1100");
+    g_assert_nonnull(a);
+    g_assert_cmpuint(a->gfx_target_version, ==, 110000);
+    g_assert_cmpint(a->atomics, ==, RD_ATOMICS_FIRMWARE);
+    g_assert_cmpuint(a->atomics_fw, ==, 509);
+    g_assert_cmpstr(a->family, ==, "gfx11");
+    g_assert_cmpstr(a->override, ==, "11.0.0");
+    g_assert_false(a->apu);
+
+    a = rd_knowledge_arch(&shipped, "gfx803");
+    g_assert_nonnull(a);
+    g_assert_cmpint(a->atomics, ==, RD_ATOMICS_REQUIRED);
+    g_assert_cmpstr(a->family, ==, "gfx8");
+
+    a = rd_knowledge_arch(&shipped, "gfx942");
+    g_assert_nonnull(a);
+    g_assert_cmpint(a->atomics, ==, RD_ATOMICS_NOT_REQUIRED);
+    g_assert_cmpuint(a->gfx_target_version, ==, 90402);
+
+    a = rd_knowledge_arch(&shipped, "gfx601");
+    g_assert_nonnull(a);
+    g_assert_cmpstr(a->family, ==, "gfx6");
+
+    a = rd_knowledge_arch(&shipped, "gfx1151");
+    g_assert_nonnull(a);
+    g_assert_true(a->apu);
+
+    a = rd_knowledge_arch_by_version(&shipped, 90010);
+    g_assert_nonnull(a);
+    g_assert_cmpstr(a->gfx, ==, "gfx90a");
+    g_assert_null(rd_knowledge_arch_by_version(&shipped, 0));
+    g_assert_null(rd_knowledge_arch(&shipped, "gfx9999"));
+    g_assert_null(rd_knowledge_arch(&shipped, NULL));
+
+    /* every section's version spells its own name */
+    for (size_t i = 0; i < shipped.n_archs; i++) {
+        char buf[16];
+        g_assert_true(rd_gfx_name(shipped.archs[i].gfx_target_version, buf, sizeof buf));
+        g_assert_cmpstr(buf, ==, shipped.archs[i].gfx);
+    }
+
+    g_assert_cmpstr(rd_knowledge_gfx_for_pci_id(&shipped, 0x744c), ==, "gfx1100");
+    g_assert_cmpstr(rd_knowledge_gfx_for_pci_id(&shipped, 0x6818), ==, "gfx601");
+    g_assert_cmpstr(rd_knowledge_gfx_for_pci_id(&shipped, 0x67df), ==, "gfx803");
+    g_assert_null(rd_knowledge_gfx_for_pci_id(&shipped, 0x0000));
+    g_assert_true(rd_knowledge_is_apu_pci_id(&shipped, 0x74a0));
+    g_assert_false(rd_knowledge_is_apu_pci_id(&shipped, 0x744c));
+    /* the APU list is separate from the gfx list */
+    g_assert_null(rd_knowledge_gfx_for_pci_id(&shipped, 0x74a0));
+
+    rd_knowledge_free(&shipped);
+    g_assert_cmpuint(shipped.n_archs, ==, 0);
+    g_assert_null(shipped.archs);
+}
+
+static const char good_archs[] =
+    "[table]\n"                     /* 1 */
+    "name = archs\n"                /* 2 */
+    "version = 7\n"                 /* 3 */
+    "date = 2026-01-01\n"           /* 4 */
+    "\n"                            /* 5 */
+    "[gfx900]\n"                    /* 6 */
+    "gfx_target_version = 90000\n"  /* 7 */
+    "family = gfx9\n"               /* 8 */
+    "atomics = not-required\n";     /* 9 */
+
+static const char good_pci_ids[] =
+    "[table]\n"
+    "name = pci-ids\n"
+    "version = 3\n"
+    "date = 2026-01-01\n"
+    "\n"
+    "[pci-ids]\n"
+    "687f = gfx900\n"
+    "\n"
+    "[apu-pci-ids]\n"
+    "74a0 = MI300A\n";
+
+typedef struct {
+    char *dir;
+} tmpdir;
+
+static void tmpdir_setup(tmpdir *t, gconstpointer data)
+{
+    GError *error = NULL;
+    t->dir = g_dir_make_tmp("rocm-doctor-test-XXXXXX", &error);
+    g_assert_no_error(error);
+}
+
+static void tmpdir_teardown(tmpdir *t, gconstpointer data)
+{
+    g_autoptr(GDir) d = g_dir_open(t->dir, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name(d))) {
+        g_autofree char *path = g_build_filename(t->dir, name, NULL);
+        g_unlink(path);
+    }
+    g_rmdir(t->dir);
+    g_free(t->dir);
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    g_autofree char *path = g_build_filename(dir, name, NULL);
+    GError *error = NULL;
+    g_file_set_contents(path, text, -1, &error);
+    g_assert_no_error(error);
+}
+
+static void test_good_table(tmpdir *t, gconstpointer data)
+{
+    write_file(t->dir, "archs.ini",
+               "# comment\n"
+               "[table]\n"
+               "name = archs\n"
+               "version = 7\n"
+               "date = 2026-01-01\n"
+               "[gfx90c]\n"
+               "gfx_target_version = 90012\n"
+               "codename = Renoir\n"
+               "family = gfx9\n"
+               "apu = yes\n"
+               "atomics = firmware 4294967294\n"
+               "override = 9.0.0\n"
+               "[gfx1100]\n"
+               "gfx_target_version=110000\n"
+               "family=gfx11\n"
+               "apu = false\n"
+               "atomics = required\n");
+    write_file(t->dir, "pci-ids.ini", good_pci_ids);
+    rd_knowledge k;
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, 0);
+    g_assert_cmpstr(k.archs_info.version, ==, "7");
+    g_assert_cmpstr(k.pci_ids_info.version, ==, "3");
+    g_assert_cmpuint(k.n_archs, ==, 2);
+    g_assert_cmpstr(k.archs[0].gfx, ==, "gfx90c");
+    g_assert_cmpstr(k.archs[0].codename, ==, "Renoir");
+    g_assert_true(k.archs[0].apu);
+    g_assert_cmpint(k.archs[0].atomics, ==, RD_ATOMICS_FIRMWARE);
+    g_assert_cmpuint(k.archs[0].atomics_fw, ==, 4294967294u);
+    g_assert_cmpstr(k.archs[0].override, ==, "9.0.0");
+    g_assert_cmpstr(k.archs[1].gfx, ==, "gfx1100");
+    g_assert_null(k.archs[1].codename);
+    g_assert_false(k.archs[1].apu);
+    g_assert_cmpint(k.archs[1].atomics, ==, RD_ATOMICS_REQUIRED);
+    g_assert_cmpuint(k.n_pci_ids, ==, 1);
+    g_assert_cmphex(k.pci_ids[0].device_id, ==, 0x687f);
+    g_assert_cmpstr(k.pci_ids[0].gfx, ==, "gfx900");
+    g_assert_cmpuint(k.n_apu_pci_ids, ==, 1);
+    g_assert_cmpstr(k.apu_pci_ids[0].gfx, ==, "MI300A");
+    rd_knowledge_free(&k);
+}
+
+/* Loads the directory and checks the whole message: "<dir>/<file><rest>". */
+static void expect_error(tmpdir *t, const char *archs, const char *pci_ids, const char *file, const char *rest)
+{
+    write_file(t->dir, "archs.ini", archs);
+    write_file(t->dir, "pci-ids.ini", pci_ids);
+    rd_knowledge k = { .n_archs = 12345 };
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, -EINVAL);
+    g_autofree char *expected = g_strdup_printf("%s/%s%s", t->dir, file, rest);
+    g_assert_cmpstr(err, ==, expected);
+    /* the caller's struct is not written on failure */
+    g_assert_cmpuint(k.n_archs, ==, 12345);
+}
+
+static void expect_archs_error(tmpdir *t, const char *archs, const char *rest)
+{
+    expect_error(t, archs, good_pci_ids, "archs.ini", rest);
+}
+
+static void expect_pci_ids_error(tmpdir *t, const char *pci_ids, const char *rest)
+{
+    expect_error(t, good_archs, pci_ids, "pci-ids.ini", rest);
+}
+
+static void test_archs_unknown_key(tmpdir *t, gconstpointer data)
+{
+    g_autofree char *text = g_strconcat(good_archs, "colour = red\n", NULL);
+    expect_archs_error(t, text, ":10: unknown key \"colour\" in [gfx900]");
+}
+
+static void test_archs_bad_section(tmpdir *t, gconstpointer data)
+{
+    g_autofree char *text = g_strconcat(good_archs, "\n[foo]\nfamily = gfx9\n", NULL);
+    expect_archs_error(t, text, ":12: section [foo] is not a gfx target name");
+    g_autofree char *long_name = g_strconcat(good_archs, "[gfx123456]\nfamily = gfx9\n", NULL);
+    expect_archs_error(t, long_name, ":11: section [gfx123456] is not a gfx target name");
+    g_autofree char *short_name = g_strconcat(good_archs, "[gfx9]\nfamily = gfx9\n", NULL);
+    expect_archs_error(t, short_name, ":11: section [gfx9] is not a gfx target name");
+    expect_archs_error(t, "family = gfx9\n", ":1: section [] is not a gfx target name");
+}
+
+static void test_archs_version_mismatch(tmpdir *t, gconstpointer data)
+{
+    expect_archs_error(t,
+                       "[table]\nname = archs\nversion = 1\ndate = 2026-01-01\n"
+                       "[gfx900]\n"
+                       "gfx_target_version = 90010\n",
+                       ":6: gfx_target_version 90010 is gfx90a, not gfx900");
+    expect_archs_error(t,
+                       "[table]\nname = archs\nversion = 1\ndate = 2026-01-01\n"
+                       "[gfx900]\n"
+                       "gfx_target_version = 0x15f90\n",
+                       ":6: gfx_target_version \"0x15f90\" is not a decimal target version");
+    expect_archs_error(t, "[gfx900]\ngfx_target_version = 90016\n",
+                       ":2: gfx_target_version \"90016\" is not a decimal target version");
+    expect_archs_error(t, "[gfx900]\ngfx_target_version = -90000\n",
+                       ":2: gfx_target_version \"-90000\" is not a decimal target version");
+}
+
+static void test_archs_bad_values(tmpdir *t, gconstpointer data)
+{
+    g_autofree char *a = g_strconcat(good_archs, "atomics = sometimes\n", NULL);
+    expect_archs_error(t, a,
+                       ":10: atomics must be required, not-required or \"firmware N\", not \"sometimes\"");
+    g_autofree char *fw = g_strconcat(good_archs, "atomics = firmware\n", NULL);
+    expect_archs_error(t, fw, ":10: atomics must be required, not-required or \"firmware N\", not \"firmware\"");
+    g_autofree char *fw_big = g_strconcat(good_archs, "atomics = firmware 4294967295\n", NULL);
+    expect_archs_error(t, fw_big,
+                       ":10: atomics must be required, not-required or \"firmware N\", not \"firmware 4294967295\"");
+    g_autofree char *apu = g_strconcat(good_archs, "apu = maybe\n", NULL);
+    expect_archs_error(t, apu, ":10: apu must be yes or no, not \"maybe\"");
+    g_autofree char *ovr = g_strconcat(good_archs, "override = 10.3\n", NULL);
+    expect_archs_error(t, ovr, ":10: override \"10.3\" is not a version like 10.3.0");
+    g_autofree char *ovr2 = g_strconcat(good_archs, "override = 10.3.0x\n", NULL);
+    expect_archs_error(t, ovr2, ":10: override \"10.3.0x\" is not a version like 10.3.0");
+    g_autofree char *ovr3 = g_strconcat(good_archs, "override = 64.0.0\n", NULL);
+    expect_archs_error(t, ovr3, ":10: override \"64.0.0\" is not a version like 10.3.0");
+}
+
+static void test_archs_table_section(tmpdir *t, gconstpointer data)
+{
+    expect_archs_error(t,
+                       "[table]\nname = archs\ndate = 2026-01-01\n"
+                       "[gfx900]\ngfx_target_version = 90000\nfamily = gfx9\natomics = required\n",
+                       ": the [table] section must state name, version and date");
+    expect_archs_error(t, "[gfx900]\ngfx_target_version = 90000\nfamily = gfx9\natomics = required\n",
+                       ": the [table] section must state name, version and date");
+    expect_archs_error(t, "", ": the [table] section must state name, version and date");
+    expect_archs_error(t, "[table]\nname = archs\nversion = 1\nauthor = me\n",
+                       ":4: unknown key \"author\" in [table]");
+}
+
+static void test_archs_incomplete_section(tmpdir *t, gconstpointer data)
+{
+    expect_archs_error(t,
+                       "[table]\nname = archs\nversion = 1\ndate = 2026-01-01\n"
+                       "[gfx906]\ngfx_target_version = 90006\natomics = required\n",
+                       ": [gfx906] needs gfx_target_version, family and atomics");
+}
+
+static void test_archs_duplicate_section(tmpdir *t, gconstpointer data)
+{
+    g_autofree char *text = g_strconcat(good_archs,
+                                        "[gfx906]\n"                     /* 10 */
+                                        "gfx_target_version = 90006\n"   /* 11 */
+                                        "family = gfx9\n"                /* 12 */
+                                        "atomics = not-required\n"       /* 13 */
+                                        "[gfx900]\n"                     /* 14 */
+                                        "codename = again\n",            /* 15 */
+                                        NULL);
+    expect_archs_error(t, text, ":15: section [gfx900] appears twice");
+}
+
+static void test_archs_syntax(tmpdir *t, gconstpointer data)
+{
+    g_autofree char *text = g_strconcat(good_archs, "\nthis line is not key equals value\n", NULL);
+    expect_archs_error(t, text, ":11: syntax error (expected [section] or key = value)");
+    g_autofree char *section = g_strconcat(good_archs, "[unterminated\n", NULL);
+    expect_archs_error(t, section, ":10: syntax error (expected [section] or key = value)");
+}
+
+static void test_archs_first_error_wins(tmpdir *t, gconstpointer data)
+{
+    g_autofree char *text = g_strconcat(good_archs, "apu = maybe\ncolour = red\n[foo]\nx = y\n", NULL);
+    expect_archs_error(t, text, ":10: apu must be yes or no, not \"maybe\"");
+}
+
+static void test_pci_ids_errors(tmpdir *t, gconstpointer data)
+{
+    g_autofree char *dup = g_strconcat(good_pci_ids, "[pci-ids]\n687F = gfx900\n", NULL);
+    expect_pci_ids_error(t, dup, ":12: device id 687F listed twice");
+    g_autofree char *dup_apu = g_strconcat(good_pci_ids, "74a0 = MI300A again\n", NULL);
+    expect_pci_ids_error(t, dup_apu, ":11: device id 74a0 listed twice");
+    g_autofree char *short_id = g_strconcat(good_pci_ids, "[pci-ids]\n67f = gfx803\n", NULL);
+    expect_pci_ids_error(t, short_id, ":12: \"67f\" is not a 4-digit hex PCI device id");
+    g_autofree char *bad_hex = g_strconcat(good_pci_ids, "[pci-ids]\n67gz = gfx803\n", NULL);
+    expect_pci_ids_error(t, bad_hex, ":12: \"67gz\" is not a 4-digit hex PCI device id");
+    g_autofree char *long_id = g_strconcat(good_pci_ids, "[pci-ids]\n1744c = gfx1100\n", NULL);
+    expect_pci_ids_error(t, long_id, ":12: \"1744c\" is not a 4-digit hex PCI device id");
+    g_autofree char *bad_gfx = g_strconcat(good_pci_ids, "[pci-ids]\n67df = polaris\n", NULL);
+    expect_pci_ids_error(t, bad_gfx, ":12: \"polaris\" is not a gfx target");
+    g_autofree char *bad_section = g_strconcat(good_pci_ids, "[vendors]\n1002 = AMD\n", NULL);
+    expect_pci_ids_error(t, bad_section, ":12: unknown section [vendors]");
+    g_autofree char *syntax = g_strconcat(good_pci_ids, "[pci-ids]\n67df\n", NULL);
+    expect_pci_ids_error(t, syntax, ":12: syntax error (expected [section] or key = value)");
+    expect_pci_ids_error(t, "[pci-ids]\n687f = gfx900\n", ": the [table] section must state name, version and date");
+}
+
+static void test_missing_files(tmpdir *t, gconstpointer data)
+{
+    rd_knowledge k;
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, -ENOENT);
+    g_autofree char *expected = g_strdup_printf("%s/archs.ini: No such file or directory", t->dir);
+    g_assert_cmpstr(err, ==, expected);
+
+    write_file(t->dir, "archs.ini", good_archs);
+    g_clear_pointer(&err, g_free);
+    g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, -ENOENT);
+    g_autofree char *expected2 = g_strdup_printf("%s/pci-ids.ini: No such file or directory", t->dir);
+    g_assert_cmpstr(err, ==, expected2);
+}
+
+static void test_binary_table(tmpdir *t, gconstpointer data)
+{
+    /* a NUL byte and 0xff bytes in place of a key */
+    static const char bin[] = "[table]\nname = archs\nversion = 1\ndate = x\n[gfx900]\n\xff\xfe = \0\n";
+    g_autofree char *path = g_build_filename(t->dir, "archs.ini", NULL);
+    GError *error = NULL;
+    g_file_set_contents(path, bin, sizeof bin - 1, &error);
+    g_assert_no_error(error);
+    rd_knowledge k = { 0 };
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_knowledge_load_archs(path, &k, &err), ==, -EINVAL);
+    g_autofree char *expected = g_strdup_printf("%s:6: unknown key \"\xff\xfe\" in [gfx900]", path);
+    g_assert_cmpstr(err, ==, expected);
+    rd_knowledge_free(&k);
+}
+
+#define ADD_TMP(path, fn) g_test_add(path, tmpdir, NULL, tmpdir_setup, fn, tmpdir_teardown)
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    /* a failed check marks its test and lets the others run */
+    g_test_set_nonfatal_assertions();
+    g_test_add_func("/knowledge/gfx-name", test_gfx_name);
+    g_test_add_func("/knowledge/shipped-tables", test_shipped_tables);
+    ADD_TMP("/knowledge/load/good", test_good_table);
+    ADD_TMP("/knowledge/archs/unknown-key", test_archs_unknown_key);
+    ADD_TMP("/knowledge/archs/bad-section", test_archs_bad_section);
+    ADD_TMP("/knowledge/archs/version-mismatch", test_archs_version_mismatch);
+    ADD_TMP("/knowledge/archs/bad-values", test_archs_bad_values);
+    ADD_TMP("/knowledge/archs/table-section", test_archs_table_section);
+    ADD_TMP("/knowledge/archs/incomplete-section", test_archs_incomplete_section);
+    ADD_TMP("/knowledge/archs/duplicate-section", test_archs_duplicate_section);
+    ADD_TMP("/knowledge/archs/syntax", test_archs_syntax);
+    ADD_TMP("/knowledge/archs/first-error-wins", test_archs_first_error_wins);
+    ADD_TMP("/knowledge/pci-ids/errors", test_pci_ids_errors);
+    ADD_TMP("/knowledge/load/missing-files", test_missing_files);
+    ADD_TMP("/knowledge/load/binary", test_binary_table);
+    return g_test_run();
+}

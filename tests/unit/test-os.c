@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/* rd_os_release_get: os-release(5) values. */
+#include <glib.h>
+
+#include "os.h"
+#include "util.h"
+
+static void assert_value(const char *text, const char *key, const char *expected)
+{
+    g_autofree char *v = rd_os_release_get(text, key);
+    g_assert_cmpstr(v, ==, expected);
+}
+
+static const char ubuntu[] =
+    "PRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\n"
+    "NAME=\"Ubuntu\"\n"
+    "VERSION_ID=\"24.04\"\n"
+    "VERSION=\"24.04.1 LTS (Noble Numbat)\"\n"
+    "VERSION_CODENAME=noble\n"
+    "ID=ubuntu\n"
+    "ID_LIKE=debian\n"
+    "HOME_URL=\"https://www.ubuntu.com/\"\n"
+    "UBUNTU_CODENAME=noble\n";
+
+static void test_ubuntu(void)
+{
+    assert_value(ubuntu, "ID", "ubuntu");
+    assert_value(ubuntu, "ID_LIKE", "debian");
+    assert_value(ubuntu, "VERSION_ID", "24.04");
+    assert_value(ubuntu, "VERSION_CODENAME", "noble");
+    assert_value(ubuntu, "PRETTY_NAME", "Ubuntu 24.04.1 LTS");
+    assert_value(ubuntu, "HOME_URL", "https://www.ubuntu.com/");
+    assert_value(ubuntu, "BUILD_ID", NULL);
+}
+
+static void test_prefix_collision(void)
+{
+    /* ID must not match ID_LIKE or VERSION_ID, whichever comes first */
+    static const char text[] = "ID_LIKE=\"rhel centos fedora\"\n"
+                               "VERSION_ID=\"9.4\"\n"
+                               "IDX=wrong\n"
+                               "ID=\"rocky\"\n";
+    assert_value(text, "ID", "rocky");
+    assert_value(text, "ID_LIKE", "rhel centos fedora");
+    assert_value(text, "VERSION_ID", "9.4");
+    assert_value(text, "VERSION", NULL);
+    assert_value(text, "I", NULL);
+    assert_value("ID_LIKE=debian\n", "ID", NULL);
+}
+
+static void test_quoting(void)
+{
+    assert_value("NAME='Single Quoted'\n", "NAME", "Single Quoted");
+    assert_value("NAME=\"a \\\"quoted\\\" word\"\n", "NAME", "a \"quoted\" word");
+    assert_value("NAME=\"back\\\\slash \\$dollar \\`tick\"\n", "NAME", "back\\slash $dollar `tick");
+    /* shell escapes apply inside double quotes only */
+    assert_value("NAME='no \\escape'\n", "NAME", "no \\escape");
+    assert_value("NAME=bare\\value\n", "NAME", "bare\\value");
+    /* mismatched quotes are kept as written */
+    assert_value("NAME=\"open\n", "NAME", "\"open");
+    assert_value("NAME='mixed\"\n", "NAME", "'mixed\"");
+    assert_value("NAME=\"\"\n", "NAME", "");
+    assert_value("NAME=\"\n", "NAME", "\"");
+    /* a trailing backslash has nothing to escape */
+    assert_value("NAME=\"end\\\"\n", "NAME", "end\\");
+    assert_value("NAME=\n", "NAME", "");
+}
+
+static void test_whitespace(void)
+{
+    assert_value("ID=debian   \n", "ID", "debian");
+    assert_value("ID=\"debian\"  \t\n", "ID", "debian");
+    assert_value("  ID=arch\n", "ID", "arch");
+    assert_value("ID=fedora", "ID", "fedora");
+    assert_value("NAME=x\nID=fedora", "ID", "fedora");
+    assert_value("ID=crlf\r\n", "ID", "crlf");
+    /* a space before "=" is not os-release syntax */
+    assert_value("ID =debian\n", "ID", NULL);
+}
+
+static void test_comments_and_first_wins(void)
+{
+    assert_value("#ID=commented\nID=real\n", "ID", "real");
+    assert_value("ID=first\nID=second\n", "ID", "first");
+}
+
+static void test_missing_and_empty(void)
+{
+    assert_value("", "ID", NULL);
+    assert_value("\n\n\n", "ID", NULL);
+    assert_value("ID", "ID", NULL);
+    assert_value("garbage without equals\n", "ID", NULL);
+}
+
+static void test_binary(void)
+{
+    static const char with_nul[] = "NAME=x\n\0ID=hidden\n";
+    assert_value(with_nul, "ID", NULL);
+    assert_value("ID=\xff\xfe\n", "ID", "\xff\xfe");
+    assert_value("\xff\xff\xff\nID=ok\n", "ID", "ok");
+}
+
+static void test_oversized(void)
+{
+    g_autofree char *big = g_strnfill(1 << 20, 'a');
+    g_autofree char *text = g_strconcat("PRETTY_NAME=\"", big, "\"\nID=last\n", NULL);
+    g_autofree char *v = rd_os_release_get(text, "PRETTY_NAME");
+    g_assert_nonnull(v);
+    g_assert_cmpuint(strlen(v), ==, 1 << 20);
+    g_assert_true(v[0] == 'a' && v[(1 << 20) - 1] == 'a');
+    assert_value(text, "ID", "last");
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    /* a failed check marks its test and lets the others run */
+    g_test_set_nonfatal_assertions();
+    g_test_add_func("/os/release/ubuntu", test_ubuntu);
+    g_test_add_func("/os/release/prefix-collision", test_prefix_collision);
+    g_test_add_func("/os/release/quoting", test_quoting);
+    g_test_add_func("/os/release/whitespace", test_whitespace);
+    g_test_add_func("/os/release/comments-first-wins", test_comments_and_first_wins);
+    g_test_add_func("/os/release/missing", test_missing_and_empty);
+    g_test_add_func("/os/release/binary", test_binary);
+    g_test_add_func("/os/release/oversized", test_oversized);
+    return g_test_run();
+}
