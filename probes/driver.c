@@ -337,7 +337,7 @@ static bool is_blacklist_line(const rd_modprobe_line *l)
            (strstr(l->args, "/bin/false") || strstr(l->args, "/bin/true"));
 }
 
-static bool looks_deliberate(const rd_assess_input *in, const char *where)
+static bool looks_deliberate(const char *where)
 {
     if (where && (strcasestr(where, "gpu-operator") || strcasestr(where, "gpu_operator")))
         return true;
@@ -366,7 +366,7 @@ static void assess_blacklist(const rd_assess_input *in, const rd_cmdline_info *c
             first_file = l->file;
             first_line = l->line;
         }
-        deliberate |= looks_deliberate(in, l->file);
+        deliberate |= looks_deliberate(l->file);
         from_usr |= startswith(l->file, "/usr/") || startswith(l->file, "/lib/");
     }
     for (size_t i = 0; ci->blacklist_tokens && ci->blacklist_tokens[i]; i++) {

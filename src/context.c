@@ -84,38 +84,10 @@ int rd_root_open(const rd_ctx *ctx, const char *path, int flags)
 
 int rd_root_read_file(const rd_ctx *ctx, const char *path, size_t max, char **ret)
 {
-    int fd = rd_root_open(ctx, path, O_RDONLY);
+    _cleanup_close_ int fd = rd_root_open(ctx, path, O_RDONLY);
     if (fd < 0)
         return fd;
-    size_t size = 0;
-    FILE *f = fdopen(fd, "re");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        return -e;
-    }
-    strbuf b = { 0 };
-    char chunk[4096];
-    for (;;) {
-        size_t k = fread(chunk, 1, sizeof chunk, f);
-        if (k == 0)
-            break;
-        size += k;
-        if (size > max) {
-            fclose(f);
-            free(b.s);
-            return -EFBIG;
-        }
-        strbuf_appendn(&b, chunk, k);
-    }
-    int err = ferror(f) ? -EIO : 0;
-    fclose(f);
-    if (err) {
-        free(b.s);
-        return err;
-    }
-    *ret = strbuf_steal(&b);
-    return 0;
+    return read_fd(fd, max, ret, NULL);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -157,7 +157,11 @@ int read_file_at(int dirfd, const char *path, size_t max_size, char **ret, size_
     _cleanup_close_ int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return -errno;
+    return read_fd(fd, max_size, ret, ret_size);
+}
 
+int read_fd(int fd, size_t max_size, char **ret, size_t *ret_size)
+{
     size_t cap = 4096, len = 0;
     _cleanup_free_ char *buf = xmalloc(cap + 1);
     for (;;) {

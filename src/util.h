@@ -88,6 +88,7 @@ char *strbuf_steal(strbuf *b);
 /* Reads a whole file (at most max_size bytes; -EFBIG beyond) relative to dirfd.
  * The result is NUL-terminated; *ret_size excludes the NUL. */
 int read_file_at(int dirfd, const char *path, size_t max_size, char **ret, size_t *ret_size);
+int read_fd(int fd, size_t max_size, char **ret, size_t *ret_size);
 /* Reads a one-line sysfs-style attribute, trailing whitespace stripped. */
 int read_line_at(int dirfd, const char *path, char **ret);
 int read_u64_at(int dirfd, const char *path, int base, uint64_t *ret);
