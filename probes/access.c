@@ -428,8 +428,11 @@ static void access_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
+static const char *const access_findings[] = { "kfd.no-access", "render.no-access", "group.relogin-needed", "access.world-writable", NULL };
+
 const rd_probe rd_probe_access = {
     .id = "access",
+    .findings = access_findings,
     .title = "Device access for the target user",
     .gather = access_gather,
     .assess = access_assess,

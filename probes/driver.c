@@ -466,8 +466,11 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
+static const char *const driver_findings[] = { "driver.not-loaded", "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", NULL };
+
 const rd_probe rd_probe_driver = {
     .id = "driver",
+    .findings = driver_findings,
     .title = "amdgpu driver, blacklists and kernel log",
     .gather = driver_gather,
     .assess = driver_assess,

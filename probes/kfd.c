@@ -245,8 +245,11 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
+static const char *const kfd_findings[] = { "kfd.missing", "driver.kfd-unsupported", NULL };
+
 const rd_probe rd_probe_kfd = {
     .id = "kfd",
+    .findings = kfd_findings,
     .title = "KFD compute topology",
     .gather = kfd_gather,
     .assess = kfd_assess,

@@ -131,8 +131,11 @@ static void os_assess(const rd_assess_input *in, rd_findings *out)
                           "--usecase=wsl,rocm --no-dkms) inside; the Linux driver checks do not apply here.");
 }
 
+static const char *const os_findings[] = { "host.wsl", NULL };
+
 const rd_probe rd_probe_os = {
     .id = "os",
+    .findings = os_findings,
     .title = "Operating system, kernel, container",
     .gather = os_gather,
     .assess = os_assess,

@@ -667,8 +667,11 @@ static void pci_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
+static const char *const pci_findings[] = { "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "pcie.atomics-missing", "pcie.link-degraded", "pcie.bar-small", NULL };
+
 const rd_probe rd_probe_pci = {
     .id = "pci",
+    .findings = pci_findings,
     .title = "PCI devices, links and AtomicOps",
     .gather = pci_gather,
     .assess = pci_assess,

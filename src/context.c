@@ -6,7 +6,7 @@
 #include <linux/openat2.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include "config.h"
+#include "build-config.h"
 #include "util.h"
 
 int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_error)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include "knowledge.h"
 
@@ -15,6 +16,10 @@ typedef struct {
     uid_t uid;            /* real uid of the process */
     char *sudo_user;      /* SUDO_USER, when set */
     rd_knowledge knowledge;
+    /* Set by the caller after rd_ctx_init (rd_run_check does): */
+    const struct rd_config *config; /* never NULL once a run has started */
+    bool with_python;     /* --with-python or config: import torch */
+    int64_t runtime_timeout_s; /* level 2: limit for the child, seconds */
 } rd_ctx;
 
 int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_error);

@@ -5,12 +5,6 @@
 #include <math.h>
 #include "util.h"
 
-#define F(st, field, t) { #field, t, offsetof(st, field), 0, NULL }
-#define FN(st, field, t, cnt) { #field, t, offsetof(st, field), offsetof(st, cnt), NULL }
-#define FS(st, field, sub) { #field, RD_FT_OBJ, offsetof(st, field), 0, &sub }
-#define FA(st, field, cnt, sub) { #field, RD_FT_ARR, offsetof(st, field), offsetof(st, cnt), &sub }
-#define SCHEMA(var, st, tbl) const rd_schema var = { #st, sizeof(st), tbl, ELEMENTSOF(tbl) }
-
 static const rd_field os_fields[] = {
     F(rd_os_facts, id, RD_FT_STR),
     F(rd_os_facts, id_like, RD_FT_STR),
@@ -193,6 +187,14 @@ static const rd_field facts_fields[] = {
     FS(rd_facts, kfd, kfd_schema),
     FS(rd_facts, driver, driver_schema),
     FS(rd_facts, access, access_schema),
+    FS(rd_facts, rocm, rd_rocm_facts_schema),
+    FS(rd_facts, apt, rd_apt_facts_schema),
+    FS(rd_facts, boot, rd_boot_facts_schema),
+    FS(rd_facts, env, rd_env_facts_schema),
+    FS(rd_facts, container_env, rd_container_facts_schema),
+    FS(rd_facts, tuning, rd_tuning_facts_schema),
+    FS(rd_facts, torch, rd_torch_facts_schema),
+    FS(rd_facts, runtime, rd_runtime_facts_schema),
 };
 SCHEMA(rd_facts_schema, rd_facts, facts_fields);
 

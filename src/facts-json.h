@@ -2,7 +2,9 @@
 #pragma once
 
 #include <json-c/json.h>
+#include <stddef.h>
 #include "facts.h"
+#include "util.h"
 
 /* Field descriptors: one table per struct drives JSON out, JSON in and free,
  * so the three can never disagree about a field. */
@@ -38,6 +40,20 @@ struct rd_schema {
 };
 
 extern const rd_schema rd_facts_schema;
+/* Schemas of the areas kept in their own files (facts-json-*.c). */
+extern const rd_schema rd_rocm_facts_schema, rd_apt_facts_schema, rd_boot_facts_schema;
+extern const rd_schema rd_env_facts_schema, rd_container_facts_schema, rd_tuning_facts_schema,
+    rd_torch_facts_schema;
+extern const rd_schema rd_runtime_facts_schema;
+
+/* Building blocks for the tables: F a scalar, FN a vector with its count,
+ * FS an embedded struct, FA an array of structs with its count. */
+#define F(st, field, t) { #field, t, offsetof(st, field), 0, NULL }
+#define FN(st, field, t, cnt) { #field, t, offsetof(st, field), offsetof(st, cnt), NULL }
+#define FS(st, field, sub) { #field, RD_FT_OBJ, offsetof(st, field), 0, &sub }
+#define FA(st, field, cnt, sub) { #field, RD_FT_ARR, offsetof(st, field), offsetof(st, cnt), &sub }
+#define SCHEMA(var, st, tbl) const rd_schema var = { #st, sizeof(st), tbl, ELEMENTSOF(tbl) }
+
 
 json_object *rd_struct_to_json(const rd_schema *s, const void *p);
 /* Fills *p (zeroed by the caller) from j; on error returns -EINVAL and sets

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts.h"
 
-#include "config.h"
+#include "build-config.h"
 #include "facts-json.h"
 #include "util.h"
 

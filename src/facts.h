@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "facts-compat.h"
+#include "facts-env.h"
+#include "facts-runtime.h"
 
 #define RD_FACTS_SCHEMA "rocm-doctor-facts/1"
 
@@ -176,6 +179,14 @@ typedef struct {
     rd_kfd_facts kfd;
     rd_driver_facts driver;
     rd_access_facts access;
+    rd_rocm_facts rocm;
+    rd_apt_facts apt;
+    rd_boot_facts boot;
+    rd_env_facts env;
+    rd_container_facts container_env;
+    rd_tuning_facts tuning;
+    rd_torch_facts torch;
+    rd_runtime_facts runtime;
 } rd_facts;
 
 void rd_facts_init(rd_facts *f);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "report.h"
 
-#include "config.h"
+#include "build-config.h"
 #include "util.h"
 
 static json_object *str_or_null(const char *s)

@@ -2,7 +2,7 @@
 #include "report.h"
 
 #include <inttypes.h>
-#include "config.h"
+#include "build-config.h"
 #include "util.h"
 
 #define WIDTH 80

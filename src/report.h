@@ -15,3 +15,8 @@ void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd
 
 /* Human size: 25753026560 -> "24 GiB". */
 void rd_format_bytes(uint64_t bytes, char *buf, size_t size);
+
+/* Prometheus text exposition (report-prom.c) and a Kubernetes Node Feature
+ * Discovery features file (report-nfd.c). Return 0 or -errno. */
+int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs);
+int rd_report_nfd(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs);

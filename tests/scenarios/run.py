@@ -22,7 +22,15 @@ import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import glob  # noqa: E402
+import importlib  # noqa: E402
+
 import scenarios  # noqa: E402
+
+# Each area adds its scenarios in its own module, scenarios_AREA.py, which
+# registers them with scenarios.scenario() on import.
+for _path in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios_*.py"))):
+    importlib.import_module(os.path.basename(_path)[:-3])
 
 EXIT_SKIP = 77
 SEVERITIES = ("ok", "info", "warning", "error")

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* rocm-doctor.conf: policy for checks, fixes, the daemon and its outputs.
+ * Read from the vendor directory, then /etc/rocm-doctor/rocm-doctor.conf,
+ * then /etc/rocm-doctor/conf.d/ (see rocm-doctor.conf(5)). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "findings.h"
+
+typedef struct {
+    char *id;
+    rd_severity severity;
+} rd_severity_override;
+
+typedef struct rd_config {
+    char **files;                 /* the files read, in order */
+    /* [check] */
+    int64_t expected_gpus;        /* -1: not set (gpu.count-mismatch off) */
+    char **users;                 /* whose access to check; NULL: the invoking user */
+    char **ignore;                /* finding ids never reported */
+    rd_severity_override *severity;
+    size_t n_severity;
+    int level;                    /* 1 or 2 (boot check and daemon) */
+    int64_t runtime_timeout_s;    /* level-2 child limit, default 20 */
+    bool with_python;             /* PyTorch check */
+    /* [fix] */
+    char **allowed_fixes;         /* NULL: all */
+    char *access_group;           /* group given the device nodes, default "render" */
+    bool udev_all_users;          /* AMD's 0666 rule; only when asked */
+    bool allow_overrides;         /* HSA_OVERRIDE_GFX_VERSION_<N> drop-ins */
+    char *rocm_release;           /* NULL: newest release supporting every GPU here */
+    char *apt_key_file;
+    char *apt_key_fingerprint;
+    char *apt_key_url;
+    bool apt_graphics;            /* also the graphics repository */
+    bool apt_driver;              /* also the amdgpu driver repository */
+    /* [output] */
+    char *status_file;            /* default /run/rocm-doctor/status.json */
+    char *prometheus_file;        /* NULL: none */
+    char *nfd_file;               /* NULL: none */
+    /* [daemon] */
+    int64_t debounce_ms;          /* default 500 */
+} rd_config;
+
+/* Defaults only, no file read. */
+void rd_config_init(rd_config *c);
+/* Loads the configuration for the installation under root_fd's tree, or
+ * only explicit_file when given. An unknown section or key, or a bad value,
+ * fails with *ret_error naming file, line and key. */
+int rd_config_load(const char *root, const char *explicit_file, rd_config *ret, char **ret_error);
+void rd_config_free(rd_config *c);
+/* Policy after assessment: gpu.count-mismatch, ignored ids, severity
+ * overrides. n_gpus is the number of AMD GPUs seen. */
+void rd_config_apply(const rd_config *c, size_t n_gpus, rd_findings *findings);

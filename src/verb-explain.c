@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+#include "cli.h"
+
+int rd_verb_explain(const rd_options *o, char **args, size_t n_args)
+{
+    return rd_fail("the explain command is not available in this version");
+}
