@@ -268,3 +268,14 @@ bool rd_knowledge_is_apu_pci_id(const rd_knowledge *k, uint16_t device_id)
             return true;
     return false;
 }
+
+const char *rd_knowledge_pick_release(const rd_knowledge *k, const char *os_id, const char *os_version_id,
+                                      char *const *gfx, size_t n_gfx)
+{
+    return NULL; /* until conf/support.ini is loaded */
+}
+
+const char *rd_knowledge_apt_suite(const rd_knowledge *k, const char *release, const char *codename)
+{
+    return NULL;
+}

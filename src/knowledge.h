@@ -60,3 +60,13 @@ bool rd_knowledge_is_apu_pci_id(const rd_knowledge *k, uint16_t device_id);
  * in hex, as KFD and the compiler spell targets. Returns false for 0 (CPU)
  * and for values that do not encode a target. */
 bool rd_gfx_name(uint64_t gfx_target_version, char *buf, size_t size);
+
+/* The support matrix (conf/support.ini). The newest ROCm release that
+ * supports every gfx target in gfx[] on this OS (os-release ID and
+ * VERSION_ID), e.g. "6.2.4"; NULL when none does or the table does not say. */
+const char *rd_knowledge_pick_release(const rd_knowledge *k, const char *os_id, const char *os_version_id,
+                                      char *const *gfx, size_t n_gfx);
+/* The apt suite of repo.radeon.com for a ROCm release on an OS codename:
+ * the codename ("noble", "jammy") for 6.x, "ubuntu" for 5.x; NULL when the
+ * table has no such release. */
+const char *rd_knowledge_apt_suite(const rd_knowledge *k, const char *release, const char *codename);
