@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* Environment variables that steer ROCm: where they are set (process,
+ * /etc/environment, environment.d, profile.d, the user's shell files), and
+ * what they mean for the GPUs present. The parsers and the agent list are
+ * shared by the env, apu and torch probes and by the unit tests. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "facts.h"
+#include "probe.h"
+
+#define RD_ENV_PROCESS "process environment"
+
+typedef enum {
+    RD_ENV_SYNTAX_PAM,      /* /etc/environment: KEY=VALUE, optional quotes */
+    RD_ENV_SYNTAX_SYSTEMD,  /* environment.d/NAME.conf: KEY=VALUE */
+    RD_ENV_SYNTAX_SHELL,    /* profile.d/NAME.sh, ~/.profile: [export] KEY=VALUE ... */
+} rd_env_syntax;
+
+/* Whether ROCm programs read this variable (and so the probe records it). */
+bool rd_env_is_relevant(const char *name);
+
+/* Appends every literal assignment of a relevant variable in text to *vars,
+ * with source and its line number. Values that need a shell to evaluate
+ * ($VAR, $(...), `...`) are skipped: they are not literals. */
+void rd_env_parse_text(const char *text, rd_env_syntax syntax, const char *source, rd_env_var **vars,
+                       size_t *n_vars);
+
+/* HSA_OVERRIDE_GFX_VERSION: "MAJOR.MINOR.STEP", decimal, as libhsakmt reads
+ * it (nothing after the third number). -EINVAL for the format, -ERANGE when
+ * major > 63 or minor/step > 255. */
+int rd_gfx_override_parse(const char *s, unsigned *ret_major, unsigned *ret_minor, unsigned *ret_step);
+
+/* The ROCm GPU agents: KFD GPU nodes in node order, each joined with its GPU. */
+typedef struct {
+    int64_t node_id;
+    char gfx[16];             /* native target, "" when unknown */
+    const rd_arch *arch;
+    bool integrated;
+    uint64_t unique_id;       /* 0: the GPU has none (no UUID) */
+    const char *pci_address;  /* NULL for a node with no PCI device */
+    const char *name;
+} rd_agent;
+
+void rd_agents_build(const rd_assess_input *in, rd_agent **ret, size_t *ret_n);
+/* "GPU-" and 16 hex digits, as ROCm spells a GPU's UUID; "" when unique_id is 0. */
+void rd_agent_uuid(const rd_agent *a, char *buf, size_t size);
+
+/* Which agents a ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES value keeps:
+ * comma-separated indices (into agents[]) or GPU UUIDs; parsing stops at the
+ * first token that names no agent, as the runtime does. keep[] gets n_agents
+ * flags; returns how many are kept. *ret_bad (may be NULL) receives the first
+ * token that matched nothing (owned by the caller), else NULL. */
+size_t rd_visible_devices_apply(const char *value, const rd_agent *agents, size_t n_agents, bool *keep,
+                                char **ret_bad);
+
+/* Splits a PYTORCH_ROCM_ARCH / AMDGPU_TARGETS list (";", "," or blanks) into
+ * gfx names with feature suffixes (":xnack-") dropped. */
+char **rd_gfx_list_split(const char *value);
+
+/* Where a definition came from, for evidence: "/etc/environment:3" or
+ * "process environment". */
+char *rd_env_where(const rd_env_var *v);
