@@ -44,9 +44,9 @@ static void apu_assess(const rd_assess_input *in, rd_findings *out)
             goto done;
 
     rd_finding *fd = rd_finding_add(out, "apu.igpu-conflict", RD_SEV_WARNING, igpu->pci_address,
-                                    "ROCm sees the integrated GPU (%s) next to the discrete one: programs may pick "
-                                    "it or crash on it",
-                                    igpu->name);
+                                    "ROCm sees the integrated GPU (%s at %s) next to the discrete one: programs "
+                                    "may pick it or crash on it",
+                                    *igpu->gfx ? igpu->gfx : "gfx unknown", igpu->pci_address ? igpu->pci_address : "?");
     strbuf uuids = { 0 };
     bool all_uuid = true;
     for (size_t i = 0; i < n; i++) {

@@ -685,8 +685,7 @@ static bool gfx_in_list(char *const *list, const char *gfx)
     return false;
 }
 
-/* The target an override makes a node report, "" when none applies. */
-static void override_target(const rd_env_facts *e, int64_t node_id, char *buf, size_t size)
+void rd_env_override_target(const rd_env_facts *e, int64_t node_id, char *buf, size_t size)
 {
     buf[0] = 0;
     for (int pass = 0; pass < 2 && !buf[0]; pass++)
@@ -728,7 +727,7 @@ static void assess_targets(const rd_assess_input *in, const rd_agent *agents, si
             if (!*a->gfx || (a->integrated && has_dgpu))
                 continue;
             char over[16];
-            override_target(e, a->node_id, over, sizeof over);
+            rd_env_override_target(e, a->node_id, over, sizeof over);
             const char *need = *over ? over : a->gfx;
             if (!strv_contains(want, need))
                 want = strv_push(want, xstrdup(need));

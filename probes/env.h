@@ -60,6 +60,10 @@ size_t rd_visible_devices_apply(const char *value, const rd_agent *agents, size_
  * gfx names with feature suffixes (":xnack-") dropped. */
 char **rd_gfx_list_split(const char *value);
 
+/* The target an override makes KFD node node_id report ("gfx1030"): the
+ * per-node variable first, then the global one; "" when none applies. */
+void rd_env_override_target(const rd_env_facts *e, int64_t node_id, char *buf, size_t size);
+
 /* Where a definition came from, for evidence: "/etc/environment:3" or
  * "process environment". */
 char *rd_env_where(const rd_env_var *v);

@@ -1,8 +1,295 @@
 /* SPDX-License-Identifier: MIT */
+/* PyTorch, only when asked (--with-python): which build is installed (ROCm,
+ * CUDA or CPU) and which GPU targets it has kernels for. Python runs in a
+ * child process with a time limit and imports torch and nothing else. */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include "env.h"
 #include "probe.h"
+#include "util.h"
+
+#define PYTHON "python3"
+#define OUTPUT_MAX (64 * 1024)
+
+/* get_arch_list() is empty when no GPU is usable; the build's own list of
+ * targets is still there behind it. */
+static const char torch_script[] =
+    "import torch\n"
+    "print('version\\t' + str(torch.__version__))\n"
+    "print('hip\\t' + str(getattr(torch.version, 'hip', None)))\n"
+    "print('cuda\\t' + str(getattr(torch.version, 'cuda', None)))\n"
+    "try:\n"
+    "    ok = bool(torch.cuda.is_available())\n"
+    "    print('available\\t' + ('1' if ok else '0'))\n"
+    "except Exception:\n"
+    "    ok = False\n"
+    "archs = None\n"
+    "try:\n"
+    "    archs = list(torch.cuda.get_arch_list()) if ok else None\n"
+    "except Exception:\n"
+    "    pass\n"
+    "if not archs:\n"
+    "    try:\n"
+    "        flags = torch._C._cuda_getArchFlags()\n"
+    "        archs = flags.split() if flags else []\n"
+    "    except Exception:\n"
+    "        pass\n"
+    "if archs is not None:\n"
+    "    print('archs\\t' + ' '.join(archs))\n";
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void drain(int *fd, strbuf *b)
+{
+    char buf[4096];
+    ssize_t n = read(*fd, buf, sizeof buf);
+    if (n > 0) {
+        if (b->len + (size_t)n <= OUTPUT_MAX)
+            strbuf_appendn(b, buf, (size_t)n);
+    } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
+static char *none_to_null(const char *v)
+{
+    return (!*v || streq(v, "None")) ? NULL : xstrdup(v);
+}
+
+static void parse_output(rd_torch_facts *t, const char *out)
+{
+    for (const char *p = out; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        _cleanup_free_ char *l = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+        p = nl ? nl + 1 : NULL;
+        char *tab = strchr(l, '\t');
+        if (!tab)
+            continue;
+        *tab++ = 0;
+        if (streq(l, "version")) {
+            free(t->version);
+            t->version = none_to_null(tab);
+            t->imported = true;
+        } else if (streq(l, "hip")) {
+            free(t->hip);
+            t->hip = none_to_null(tab);
+        } else if (streq(l, "cuda")) {
+            free(t->cuda);
+            t->cuda = none_to_null(tab);
+        } else if (streq(l, "available"))
+            t->available = streq(tab, "1");
+        else if (streq(l, "archs")) {
+            strv_free(t->arch_list);
+            t->arch_list = NULL;
+            char *save = NULL;
+            for (char *a = strtok_r(tab, " ", &save); a; a = strtok_r(NULL, " ", &save))
+                t->arch_list = strv_push(t->arch_list, xstrdup(a));
+            t->arch_list_known = true;
+        }
+    }
+}
+
+static char *last_line(char *text)
+{
+    char *last = NULL;
+    char *save = NULL;
+    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+        if (*strstrip(l))
+            last = l;
+    return last ? xstrdup(strstrip(last)) : NULL;
+}
+
+static void torch_gather(const rd_ctx *ctx, rd_facts *facts)
+{
+    rd_torch_facts *t = &facts->torch;
+    t->exit_status = -1;
+    t->available = -1;
+    if (!ctx->with_python)
+        return;
+    int64_t limit_s = (ctx->runtime_timeout_s > 0 ? ctx->runtime_timeout_s : 20) * 3;
+    int out[2] = { -1, -1 }, err[2] = { -1, -1 };
+    if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+        t->error = xasprintf("pipe: %s", strerror(errno));
+        goto fail;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        t->error = xasprintf("fork: %s", strerror(errno));
+        goto fail;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (null < 0 || dup2(null, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
+            _exit(126);
+        execlp(PYTHON, PYTHON, "-c", torch_script, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    t->ran = true;
+    t->python = xstrdup(PYTHON);
+    close(out[1]);
+    close(err[1]);
+    out[1] = err[1] = -1;
+    strbuf ob = { 0 }, eb = { 0 };
+    strbuf_append(&ob, "");
+    strbuf_append(&eb, "");
+    int64_t deadline = now_ms() + limit_s * 1000;
+    while (out[0] >= 0 || err[0] >= 0) {
+        int64_t left = deadline - now_ms();
+        if (left <= 0) {
+            t->timed_out = true;
+            break;
+        }
+        struct pollfd p[2] = { { .fd = out[0], .events = POLLIN }, { .fd = err[0], .events = POLLIN } };
+        int r = poll(p, 2, (int)(left > 1000 ? 1000 : left));
+        if (r < 0 && errno != EINTR)
+            break;
+        if (out[0] >= 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(&out[0], &ob);
+        if (err[0] >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(&err[0], &eb);
+    }
+    if (t->timed_out)
+        kill(-pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (t->timed_out) {
+        t->exit_status = -1;
+        t->error = xasprintf("%s did not finish within %" PRId64 " seconds (killed)", PYTHON, limit_s);
+    } else if (WIFEXITED(status)) {
+        t->exit_status = WEXITSTATUS(status);
+        if (t->exit_status == 127 && !*ob.s)
+            t->error = xasprintf("%s: not found", PYTHON);
+        else if (t->exit_status != 0)
+            t->error = last_line(eb.s);
+    } else if (WIFSIGNALED(status))
+        t->error = xasprintf("%s was killed by signal %d (%s)", PYTHON, WTERMSIG(status), strsignal(WTERMSIG(status)));
+    parse_output(t, ob.s);
+    free(ob.s);
+    free(eb.s);
+fail:
+    for (int i = 0; i < 2; i++) {
+        if (out[i] >= 0)
+            close(out[i]);
+        if (err[i] >= 0)
+            close(err[i]);
+    }
+}
+
+/* The PyTorch wheel index of a ROCm series, from the installed ROCm version
+ * ("6.2.4" -> rocm6.2); NULL when no ROCm version is known. */
+static char *wheel_index(const rd_facts *f)
+{
+    unsigned ma, mi;
+    if (!f->rocm.default_version || sscanf(f->rocm.default_version, "%u.%u", &ma, &mi) != 2)
+        return NULL;
+    return xasprintf("https://download.pytorch.org/whl/rocm%u.%u", ma, mi);
+}
+
+static bool in_list(char *const *l, const char *gfx)
+{
+    for (; l && *l; l++) {
+        const char *colon = strchr(*l, ':');
+        size_t n = colon ? (size_t)(colon - *l) : strlen(*l);
+        if (strlen(gfx) == n && strncasecmp(*l, gfx, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void torch_assess(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    const rd_torch_facts *t = &f->torch;
+    if (!t->ran || !t->imported)
+        return;
+    _cleanup_free_ char *index = wheel_index(f);
+    _cleanup_free_ char *install =
+        index ? xasprintf("pip3 install --force-reinstall torch --index-url %s", index)
+              : xstrdup("pip3 install --force-reinstall torch --index-url https://download.pytorch.org/whl/rocmX.Y "
+                        "(X.Y: the ROCm series of this host's driver)");
+
+    rd_agent *agents = NULL;
+    size_t n = 0;
+    rd_agents_build(in, &agents, &n);
+    if (n == 0 && in->gpus->n_gpus == 0)
+        goto done;
+
+    if (!t->hip) {
+        rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, NULL,
+                                        "PyTorch %s is a %s build: it has no kernels for AMD GPUs", strempty(t->version),
+                                        t->cuda ? "CUDA" : "CPU-only");
+        rd_finding_evidence(fd, "torch.__version__ %s, torch.version.hip None, torch.version.cuda %s",
+                            strempty(t->version), t->cuda ? t->cuda : "None");
+        rd_finding_remedy(fd, "Install the ROCm build instead: %s. In PyTorch the AMD GPU is still the \"cuda\" "
+                              "device.",
+                          install);
+        goto done;
+    }
+    if (!t->arch_list_known || !t->arch_list)
+        goto done;
+
+    bool has_dgpu = false;
+    for (size_t i = 0; i < n; i++)
+        has_dgpu |= !agents[i].integrated;
+    strbuf list = { 0 };
+    for (char **a = t->arch_list; *a; a++)
+        strbuf_printf(&list, "%s%s", a == t->arch_list ? "" : " ", *a);
+    for (size_t i = 0; i < n; i++) {
+        const rd_agent *a = &agents[i];
+        if (!*a->gfx || (a->integrated && has_dgpu) || in_list(t->arch_list, a->gfx))
+            continue;
+        char over[16];
+        rd_env_override_target(&f->env, a->node_id, over, sizeof over);
+        if (*over && in_list(t->arch_list, over))
+            continue;
+        rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, a->pci_address,
+                                        "PyTorch %s (ROCm %s) has no kernels for %s (%s)", strempty(t->version),
+                                        t->hip, a->name, a->gfx);
+        rd_finding_evidence(fd, "torch.cuda.get_arch_list(): %s", list.s ? list.s : "(empty)");
+        rd_finding_evidence(fd, "KFD node %" PRId64 ": %s", a->node_id, a->gfx);
+        if (a->arch && a->arch->override) {
+            char fam[16] = "";
+            unsigned ma, mi, st;
+            if (rd_gfx_override_parse(a->arch->override, &ma, &mi, &st) == 0)
+                (void)rd_gfx_name((uint64_t)ma * 10000 + mi * 100 + st, fam, sizeof fam);
+            if (*fam && in_list(t->arch_list, fam)) {
+                rd_finding_remedy(fd, "The wheel has kernels for %s, of the same family: set %s_%" PRId64 "=%s "
+                                      "(this GPU only) and confirm with rocm-doctor --level 2; or install a wheel "
+                                      "built for %s.",
+                                  fam, "HSA_OVERRIDE_GFX_VERSION", a->node_id, a->arch->override, a->gfx);
+                rd_finding_set_fix(fd, "env");
+                continue;
+            }
+        }
+        rd_finding_remedy(fd, "Install a wheel built for %s (a newer ROCm series: %s), or build PyTorch from source "
+                              "with PYTORCH_ROCM_ARCH=%s.",
+                          a->gfx, install, a->gfx);
+    }
+    free(list.s);
+done:
+    free(agents);
+}
+
+static const char *const torch_findings[] = { "arch.no-kernels", NULL };
 
 const rd_probe rd_probe_torch = {
     .id = "torch",
     .title = "PyTorch build and GPU targets",
     .flags = 0,
+    .findings = torch_findings,
+    .gather = torch_gather,
+    .assess = torch_assess,
 };

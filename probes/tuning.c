@@ -7,6 +7,11 @@
 #include "probe.h"
 #include "util.h"
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
 static void tuning_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_tuning_facts *t = &facts->tuning;
@@ -30,6 +35,9 @@ static void tuning_gather(const rd_ctx *ctx, rd_facts *facts)
     while ((de = readdir(d)))
         if (de->d_name[0] != '.')
             t->iommu_units = strv_push(t->iommu_units, xstrdup(de->d_name));
+    size_t n = strv_length(t->iommu_units);
+    if (n > 1)
+        qsort(t->iommu_units, n, sizeof(char *), cmp_name);
 }
 
 /* The value of a kernel parameter on the command line (last one wins), "" for

@@ -628,7 +628,8 @@ def apu_plus_dgpu():
            major=237)
     tb.kmsg(amdgpu_boot_log(igpu, "0x1002:0x15BF 0x17AA:0x50DA 0xDD", 512, minor=0)
             + amdgpu_boot_log(dgpu, "0x1002:0x744C 0x1DA2:0xE471 0xC8", 24560, minor=1)[2:])
-    return Scenario(tb, [], 0, gpu_count=2,
+    return Scenario(tb, [("apu.igpu-conflict", "warning")], 1, gpu_count=2,
+                    remedy=[("apu.igpu-conflict", "ROCR_VISIBLE_DEVICES=GPU-a1ffc9d1799c317f")],
                     gpus=[({"device_id": 0x15bf}, {"integrated": True, "gfx": "gfx1103",
                                                    "kfd_nodes": [1]}),
                           ({"device_id": 0x744c}, {"integrated": False, "gfx": "gfx1100",
