@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/* The environment area: the parsers of environment files, override values,
+ * visible-devices lists and target lists, and the assess rules of the env,
+ * container, tuning and torch probes (facts in, findings out). */
+#include <glib.h>
+
+#include "check.h"
+#include "context.h"
+#include "env.h"
+#include "facts.h"
+#include "findings.h"
+#include "util.h"
+
+static rd_knowledge knowledge;
+
+static void free_vars(rd_env_var *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].name);
+        free(v[i].value);
+        free(v[i].source);
+    }
+    free(v);
+}
+
+static void check_var(const rd_env_var *v, const char *name, const char *value, int64_t line)
+{
+    g_assert_cmpstr(v->name, ==, name);
+    g_assert_cmpstr(v->value, ==, value);
+    g_assert_cmpint(v->line, ==, line);
+}
+
+static void test_parse_pam(void)
+{
+    rd_env_var *v = NULL;
+    size_t n = 0;
+    rd_env_parse_text("PATH=\"/usr/bin:/bin\"\n"
+                      "# HSA_OVERRIDE_GFX_VERSION=9.0.0\n"
+                      "HSA_OVERRIDE_GFX_VERSION=\"10.3.0\"\n"
+                      "  export ROCR_VISIBLE_DEVICES=0\n"
+                      "HSA_OVERRIDE_GFX_VERSION_OLLAMA=11.0.0\n"
+                      "HIP_VISIBLE_DEVICES='1'\n"
+                      "GPU_TARGETS=$X\n",
+                      RD_ENV_SYNTAX_PAM, "/etc/environment", &v, &n);
+    g_assert_cmpuint(n, ==, 4);
+    check_var(&v[0], "HSA_OVERRIDE_GFX_VERSION", "10.3.0", 3);
+    check_var(&v[1], "ROCR_VISIBLE_DEVICES", "0", 4);
+    check_var(&v[2], "HIP_VISIBLE_DEVICES", "1", 6);
+    /* pam_env does not expand: the value is what the process gets */
+    check_var(&v[3], "GPU_TARGETS", "$X", 7);
+    g_assert_cmpstr(v[0].source, ==, "/etc/environment");
+    free_vars(v, n);
+}
+
+static void test_parse_systemd(void)
+{
+    rd_env_var *v = NULL;
+    size_t n = 0;
+    rd_env_parse_text("PYTORCH_ROCM_ARCH=gfx1030\nAMDGPU_TARGETS=${PYTORCH_ROCM_ARCH}\n; comment\n",
+                      RD_ENV_SYNTAX_SYSTEMD, "/etc/environment.d/90-rocm.conf", &v, &n);
+    g_assert_cmpuint(n, ==, 1);
+    check_var(&v[0], "PYTORCH_ROCM_ARCH", "gfx1030", 1);
+    free_vars(v, n);
+}
+
+static void test_parse_shell(void)
+{
+    rd_env_var *v = NULL;
+    size_t n = 0;
+    rd_env_parse_text("export HSA_OVERRIDE_GFX_VERSION=10.3.0 ROCR_VISIBLE_DEVICES=GPU-a1ffc9d1799c317f\n"
+                      "HIP_VISIBLE_DEVICES=1 python3 train.py\n"
+                      "if [ -d /opt/rocm ]; then export PYTORCH_ROCM_ARCH=\"gfx90a;gfx942\"; fi\n"
+                      "export AMDGPU_TARGETS=$(rocm_agent_enumerator)\n"
+                      "declare -x HSA_OVERRIDE_GFX_VERSION_1='11.0.0'  # the 7900 XTX\n"
+                      "export GPU_TARGETS=\"gfx1100\\\"\" \n"
+                      "echo HIP_VISIBLE_DEVICES=0\n"
+                      "CUDA_VISIBLE_DEVICES=0; export CUDA_VISIBLE_DEVICES\n",
+                      RD_ENV_SYNTAX_SHELL, "/home/alice/.bashrc", &v, &n);
+    g_assert_cmpuint(n, ==, 6);
+    check_var(&v[0], "HSA_OVERRIDE_GFX_VERSION", "10.3.0", 1);
+    check_var(&v[1], "ROCR_VISIBLE_DEVICES", "GPU-a1ffc9d1799c317f", 1);
+    check_var(&v[2], "PYTORCH_ROCM_ARCH", "gfx90a;gfx942", 3);
+    check_var(&v[3], "HSA_OVERRIDE_GFX_VERSION_1", "11.0.0", 5);
+    check_var(&v[4], "GPU_TARGETS", "gfx1100\"", 6);
+    check_var(&v[5], "CUDA_VISIBLE_DEVICES", "0", 8);
+    free_vars(v, n);
+}
+
+static void test_override_parse(void)
+{
+    unsigned a, b, c;
+    g_assert_cmpint(rd_gfx_override_parse("10.3.0", &a, &b, &c), ==, 0);
+    g_assert_cmpuint(a, ==, 10);
+    g_assert_cmpuint(b, ==, 3);
+    g_assert_cmpuint(c, ==, 0);
+    g_assert_cmpint(rd_gfx_override_parse(" 11.0.2", &a, &b, &c), ==, 0);
+    g_assert_cmpuint(c, ==, 2);
+    g_assert_cmpint(rd_gfx_override_parse("10.3", &a, &b, &c), ==, -EINVAL);
+    g_assert_cmpint(rd_gfx_override_parse("10.3.0 ", &a, &b, &c), ==, -EINVAL);
+    g_assert_cmpint(rd_gfx_override_parse("gfx1030", &a, &b, &c), ==, -EINVAL);
+    g_assert_cmpint(rd_gfx_override_parse("10.3.0.1", &a, &b, &c), ==, -EINVAL);
+    g_assert_cmpint(rd_gfx_override_parse("", &a, &b, &c), ==, -EINVAL);
+    g_assert_cmpint(rd_gfx_override_parse("64.0.0", &a, &b, &c), ==, -ERANGE);
+    g_assert_cmpint(rd_gfx_override_parse("11.0.256", &a, &b, &c), ==, -ERANGE);
+    g_assert_cmpint(rd_gfx_override_parse("99999999999.0.0", &a, &b, &c), ==, -ERANGE);
+}
+
+static void test_visible_devices(void)
+{
+    rd_agent agents[3] = {
+        { .node_id = 1, .unique_id = 0 },
+        { .node_id = 2, .unique_id = UINT64_C(0xa1ffc9d1799c317f) },
+        { .node_id = 3, .unique_id = UINT64_C(0x946d7e1ef9b172dd) },
+    };
+    bool keep[3];
+    char *bad = NULL;
+    g_assert_cmpuint(rd_visible_devices_apply("0,2", agents, 3, keep, &bad), ==, 2);
+    g_assert_true(keep[0] && !keep[1] && keep[2]);
+    g_assert_null(bad);
+    g_assert_cmpuint(rd_visible_devices_apply("GPU-A1FFC9D1799C317F", agents, 3, keep, &bad), ==, 1);
+    g_assert_true(keep[1]);
+    /* the runtime stops at the first entry that names no device */
+    g_assert_cmpuint(rd_visible_devices_apply("1,5,2", agents, 3, keep, &bad), ==, 1);
+    g_assert_cmpstr(bad, ==, "5");
+    free(bad);
+    g_assert_cmpuint(rd_visible_devices_apply("3", agents, 3, keep, &bad), ==, 0);
+    g_assert_cmpstr(bad, ==, "3");
+    free(bad);
+    g_assert_cmpuint(rd_visible_devices_apply("", agents, 3, keep, &bad), ==, 0);
+    g_assert_null(bad);
+    char uuid[32];
+    rd_agent_uuid(&agents[1], uuid, sizeof uuid);
+    g_assert_cmpstr(uuid, ==, "GPU-a1ffc9d1799c317f");
+    rd_agent_uuid(&agents[0], uuid, sizeof uuid);
+    g_assert_cmpstr(uuid, ==, "");
+}
+
+static void test_gfx_list(void)
+{
+    _cleanup_strv_free_ char **l = rd_gfx_list_split("gfx90a:xnack-;gfx1030 gfx1100,,gfx1100");
+    g_assert_cmpuint(strv_length(l), ==, 3);
+    g_assert_cmpstr(l[0], ==, "gfx90a");
+    g_assert_cmpstr(l[1], ==, "gfx1030");
+    g_assert_cmpstr(l[2], ==, "gfx1100");
+}
+
+/* ---- assess ---- */
+
+static void kv_add(rd_kfd_node *n, const char *key, uint64_t value)
+{
+    rd_kv *kv = ARRAY_APPEND(n->properties, n->n_properties);
+    kv->key = xstrdup(key);
+    kv->value = value;
+}
+
+static void add_gpu(rd_facts *f, unsigned bus, int64_t class_code, uint64_t gfx_target_version, uint64_t device_id)
+{
+    rd_pci_device *d = ARRAY_APPEND(f->pci.devices, f->pci.n_devices);
+    d->address = xasprintf("0000:%02x:00.0", bus);
+    d->vendor_id = 0x1002;
+    d->device_id = (int64_t)device_id;
+    d->class_code = class_code;
+    d->display = true;
+    d->driver = xstrdup("amdgpu");
+    d->pcie_type = -1;
+    d->numa_node = -1;
+    if (f->kfd.n_nodes == 0) {
+        rd_kfd_node *c = ARRAY_APPEND(f->kfd.nodes, f->kfd.n_nodes);
+        kv_add(c, "cpu_cores_count", 96);
+        kv_add(c, "simd_count", 0);
+    }
+    f->kfd.present = true;
+    rd_kfd_node *n = ARRAY_APPEND(f->kfd.nodes, f->kfd.n_nodes);
+    n->node_id = (int64_t)f->kfd.n_nodes - 1;
+    kv_add(n, "simd_count", 1216);
+    kv_add(n, "gfx_target_version", gfx_target_version);
+    kv_add(n, "location_id", (uint64_t)bus << 8);
+    kv_add(n, "domain", 0);
+    kv_add(n, "unique_id", 0x1000 + bus);
+}
+
+static void assess(const rd_facts *f, rd_findings *out)
+{
+    rd_gpu_view view;
+    rd_assess(f, &knowledge, &view, out);
+    rd_gpu_view_free(&view);
+}
+
+static void add_node(rd_facts *f, const char *path, const char *role, bool exists, int64_t gid)
+{
+    rd_dev_node *n = ARRAY_APPEND(f->access.nodes, f->access.n_nodes);
+    n->path = xstrdup(path);
+    n->role = xstrdup(role);
+    n->exists = exists;
+    n->mode = 0660;
+    n->gid = gid;
+}
+
+static void test_container_kubernetes(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x05, 0x120000, 90402, 0x74a1);
+    f.os.container = xstrdup("kubernetes");
+    add_node(&f, "/dev/kfd", "kfd", false, 0);
+    add_node(&f, "/dev/dri/renderD128", "render", false, 0);
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    const rd_finding *fd = rd_findings_get(&out, "container.devices-missing");
+    g_assert_nonnull(fd);
+    g_assert_cmpint(fd->severity, ==, RD_SEV_ERROR);
+    g_assert_nonnull(strstr(fd->remedy, "amd.com/gpu"));
+    g_assert_cmpstr(fd->evidence[1], ==, "/dev/kfd: absent in the container");
+    g_assert_false(rd_findings_has(&out, "container.gid-mismatch"));
+    rd_findings_free(&out);
+
+    /* devices passed, process in the right group: nothing */
+    f.access.nodes[0].exists = f.access.nodes[1].exists = true;
+    f.access.nodes[0].gid = f.access.nodes[1].gid = 109;
+    f.container_env.uid = 1000;
+    f.container_env.groups = xcalloc(2, sizeof(int64_t));
+    f.container_env.groups[0] = 1000;
+    f.container_env.groups[1] = 109;
+    f.container_env.n_groups = 2;
+    assess(&f, &out);
+    g_assert_false(rd_findings_has(&out, "container.devices-missing"));
+    g_assert_false(rd_findings_has(&out, "container.gid-mismatch"));
+    rd_findings_free(&out);
+
+    /* without the gid: supplemental group 109 */
+    f.container_env.n_groups = 1;
+    assess(&f, &out);
+    fd = rd_findings_get(&out, "container.gid-mismatch");
+    g_assert_nonnull(fd);
+    g_assert_nonnull(strstr(fd->remedy, "supplementalGroups: [109]"));
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
+static void test_tuning(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    for (unsigned i = 0; i < 2; i++)
+        add_gpu(&f, 0x05 + 0x20 * i, 0x120000, 90402, 0x74a1);
+    f.tuning.numa_balancing = 1;
+    f.driver.cmdline = xstrdup("BOOT_IMAGE=/vmlinuz ro amd_iommu=on");
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    g_assert_true(rd_findings_has(&out, "tuning.numa-balancing"));
+    const rd_finding *fd = rd_findings_get(&out, "tuning.iommu-pt");
+    g_assert_nonnull(fd);
+    g_assert_cmpstr(fd->fix, ==, "cmdline");
+    rd_findings_free(&out);
+
+    free(f.driver.cmdline);
+    f.driver.cmdline = xstrdup("BOOT_IMAGE=/vmlinuz ro amd_iommu=on iommu=pt -- iommu=off");
+    f.tuning.numa_balancing = 0;
+    assess(&f, &out);
+    g_assert_false(rd_findings_has(&out, "tuning.numa-balancing"));
+    g_assert_false(rd_findings_has(&out, "tuning.iommu-pt"));
+    rd_findings_free(&out);
+
+    /* one Instinct GPU is not a multi-GPU host */
+    f.pci.n_devices = 1;
+    f.tuning.numa_balancing = 1;
+    assess(&f, &out);
+    g_assert_false(rd_findings_has(&out, "tuning.numa-balancing"));
+    f.pci.n_devices = 2;
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
+static void test_torch_override_remedy(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x03, 0x030000, 100301, 0x73df); /* RX 6700 XT, gfx1031 */
+    f.torch.ran = f.torch.imported = true;
+    f.torch.version = xstrdup("2.5.1+rocm6.2");
+    f.torch.hip = xstrdup("6.2.41133");
+    f.torch.arch_list_known = true;
+    f.torch.arch_list = strv_push(strv_push(NULL, xstrdup("gfx90a")), xstrdup("gfx1030"));
+    f.rocm.default_version = xstrdup("6.2.4");
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    const rd_finding *fd = rd_findings_get(&out, "arch.no-kernels");
+    g_assert_nonnull(fd);
+    g_assert_nonnull(strstr(fd->remedy, "HSA_OVERRIDE_GFX_VERSION_1=10.3.0"));
+    rd_findings_free(&out);
+
+    /* the same-family override in place: the wheel's gfx1030 kernels run */
+    rd_env_var *v = ARRAY_APPEND(f.env.vars, f.env.n_vars);
+    v->name = xstrdup("HSA_OVERRIDE_GFX_VERSION_1");
+    v->value = xstrdup("10.3.0");
+    v->source = xstrdup(RD_ENV_PROCESS);
+    assess(&f, &out);
+    g_assert_false(rd_findings_has(&out, "arch.no-kernels"));
+    g_assert_false(rd_findings_has(&out, "arch.override-wrong-family"));
+    rd_findings_free(&out);
+
+    /* a CPU wheel, with the index of the installed ROCm series */
+    free(f.torch.hip);
+    f.torch.hip = NULL;
+    assess(&f, &out);
+    fd = rd_findings_get(&out, "arch.no-kernels");
+    g_assert_nonnull(fd);
+    g_assert_nonnull(strstr(fd->remedy, "https://download.pytorch.org/whl/rocm6.2"));
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_set_nonfatal_assertions();
+    g_autofree char *err = NULL;
+    if (rd_knowledge_load(rd_data_dir(), &knowledge, &err) < 0) {
+        g_printerr("cannot load the knowledge tables: %s\n", err);
+        return 1;
+    }
+    g_test_add_func("/env/parse/pam", test_parse_pam);
+    g_test_add_func("/env/parse/systemd", test_parse_systemd);
+    g_test_add_func("/env/parse/shell", test_parse_shell);
+    g_test_add_func("/env/parse/override", test_override_parse);
+    g_test_add_func("/env/parse/visible-devices", test_visible_devices);
+    g_test_add_func("/env/parse/gfx-list", test_gfx_list);
+    g_test_add_func("/env/assess/container-kubernetes", test_container_kubernetes);
+    g_test_add_func("/env/assess/tuning", test_tuning);
+    g_test_add_func("/env/assess/torch-override", test_torch_override_remedy);
+    int r = g_test_run();
+    rd_knowledge_free(&knowledge);
+    return r;
+}
