@@ -88,7 +88,8 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
         if (streq(node->role, "card"))
             continue;
         kfd_seen |= streq(node->role, "kfd");
-        if (node->exists)
+        /* kfd.missing (assessed earlier) already tells how to pass /dev/kfd */
+        if (node->exists || (streq(node->role, "kfd") && rd_findings_has(out, "kfd.missing")))
             continue;
         if (!missing) {
             missing = rd_finding_add(out, "container.devices-missing", RD_SEV_ERROR, NULL,

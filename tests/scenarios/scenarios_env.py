@@ -166,29 +166,27 @@ def apu_igpu_hidden_by_uuid():
 
 # -- containers ---------------------------------------------------------------
 
-def without_kfd_node(tb):
-    """The host's KFD is visible in sysfs, but /dev/kfd was not passed in."""
-    build = tb._kfd_record
-
-    def record():
-        r = build()
-        r.nodes = []
-        return r
-    tb._kfd_record = record
-    tb.nodes.pop("dev/kfd", None)
+def without_render_nodes(tb):
+    """/dev/kfd was passed into the container, /dev/dri was not: sysfs still
+    shows the host's DRM devices."""
+    for r in tb.extra_records:
+        if "/drm/renderD" in r.path:
+            r.nodes = []
+    for path in [p for p in tb.nodes if p.startswith("dev/dri/")]:
+        del tb.nodes[path]
 
 
 @scenario("container-devices-missing")
 def container_devices_missing():
-    """docker run without --device=/dev/kfd: sysfs shows the host's GPU and KFD."""
+    """docker run --device=/dev/kfd, without --device=/dev/dri."""
     tb = Testbed()
     healthy_rx7900xtx_box(tb)
-    without_kfd_node(tb)
+    without_render_nodes(tb)
     tb.root_file(".dockerenv", "")
-    return Scenario(tb, [("container.devices-missing", "error"), ("kfd.missing", "error")], 2,
-                    evidence=[("container.devices-missing", "/dev/kfd: absent in the container")],
+    return Scenario(tb, [("container.devices-missing", "error")], 2,
+                    evidence=[("container.devices-missing", "/dev/dri/renderD128: absent in the container")],
                     remedy=[("container.devices-missing", "docker run --device=/dev/kfd --device=/dev/dri "
-                                                          "--group-add 992")])
+                                                          "--group-add 992 ...")])
 
 
 @scenario("container-gid-mismatch")
