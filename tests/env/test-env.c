@@ -213,7 +213,8 @@ static void test_container_kubernetes(void)
     /* kfd.missing tells about /dev/kfd; this one about the render node */
     g_assert_true(rd_findings_has(&out, "kfd.missing"));
     g_assert_cmpstr(fd->evidence[1], ==, "/dev/dri/renderD128: absent in the container");
-    g_assert_null(fd->evidence[2]);
+    g_assert_cmpstr(fd->evidence[2], ==, "/sys/class/kfd/kfd: present (the host has KFD)");
+    g_assert_null(fd->evidence[3]);
     g_assert_false(rd_findings_has(&out, "container.gid-mismatch"));
     rd_findings_free(&out);
 
