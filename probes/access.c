@@ -374,6 +374,11 @@ static void access_assess(const rd_assess_input *in, rd_findings *out)
         const rd_user_facts *user = &a->users[u];
         if (user->error)
             continue;
+        /* In a container, the process's groups are fixed when it starts:
+         * container.gid-mismatch gives the --group-add flags, and usermod
+         * inside the container would change nothing. */
+        if (in->facts->os.container && user->session_known)
+            continue;
         const int64_t *now = user->session_known ? user->session_groups : user->groups;
         size_t n_now = user->session_known ? user->n_session_groups : user->n_groups;
         rd_finding *relogin = NULL;

@@ -977,6 +977,8 @@ class Testbed:
         for seq, (secs, text, level) in enumerate(self.kmsg_records):
             kmsg.append("%d,%d,%d,-;%s\n" % (level, seq, int(round(secs * 1e6)), text))
         files["dev/kmsg"] = "".join(kmsg)
+        # Tuning reads it; without a default the host's value would leak in.
+        files["proc/sys/kernel/numa_balancing"] = "0\n"
         files.update(self.overlay_files)
         return files, links, dirs
 
