@@ -37,7 +37,7 @@ static char *read_line(char *str, int num, void *stream)
 
 typedef struct {
     rd_error_table *t;
-    char *const *known_ids;
+    const char *const *known_ids;
     line_reader *lr;
     rd_error_entry *cur;
     char *error;
@@ -138,6 +138,14 @@ static void append_text(char **slot, const char *value)
     *slot = s;
 }
 
+static bool known(const char *const *ids, const char *id)
+{
+    for (size_t i = 0; ids[i]; i++)
+        if (streq(ids[i], id))
+            return true;
+    return false;
+}
+
 static int add_causes(load_state *st, rd_error_entry *e, const char *value)
 {
     _cleanup_free_ char *copy = xstrdup(value);
@@ -146,7 +154,7 @@ static int add_causes(load_state *st, rd_error_entry *e, const char *value)
         char *id = strstrip(tok);
         if (!valid_finding_id(id))
             return fail(st, xasprintf("cause \"%s\" is not a finding id (area.name)", id));
-        if (st->known_ids && !strv_contains(st->known_ids, id))
+        if (st->known_ids && !known(st->known_ids, id))
             return fail(st, xasprintf("cause \"%s\" is not a known finding id", id));
         if (strv_contains(e->causes, id))
             return fail(st, xasprintf("cause %s is listed twice in [%s]", id, e->id));
@@ -216,7 +224,7 @@ static int handler(void *user, const char *section, const char *name, const char
     return 1;
 }
 
-int rd_error_table_load(const char *path, char *const *known_ids, rd_error_table *ret, char **ret_error)
+int rd_error_table_load(const char *path, const char *const *known_ids, rd_error_table *ret, char **ret_error)
 {
     rd_error_table t = { 0 };
     FILE *f = fopen(path, "re");
@@ -432,7 +440,9 @@ void rd_error_match_text(const rd_error_table *t, const char *text, rd_error_mat
         for (size_t k = 0; e->normalized && e->normalized[k]; k++) {
             size_t s, end;
             if (find_pattern(norm, e->normalized[k], &s, &end))
-                offer(&best[i], e, s, end, xstrdup(e->patterns[k]));
+                /* a pattern with a wildcard is shown as the text it matched */
+                offer(&best[i], e, s, end,
+                      strchr(e->patterns[k], '*') ? xstrndup(norm + s, end - s) : xstrdup(e->patterns[k]));
         }
     }
     match_codes(t, norm, best);

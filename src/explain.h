@@ -42,7 +42,7 @@ typedef struct {
 /* Loads an errors table. known_ids (NULL-terminated), when given, is the
  * list of finding ids causes may name; without it only their form is
  * checked. A malformed table fails with *ret_error naming file and line. */
-int rd_error_table_load(const char *path, char *const *known_ids, rd_error_table *ret, char **ret_error);
+int rd_error_table_load(const char *path, const char *const *known_ids, rd_error_table *ret, char **ret_error);
 void rd_error_table_free(rd_error_table *t);
 const rd_error_entry *rd_error_table_get(const rd_error_table *t, const char *id);
 
