@@ -133,8 +133,8 @@ static int render_text(const rd_options *opt, const rd_run *run, const rd_error_
         if (s > status)
             status = s;
         if (n > 0) {
-            fprintf(o.out, "\n  %s%s on this host:%s\n", c(&o, BOLD), n == 1 ? "The cause" : "Causes, most likely first,",
-                    c(&o, RESET));
+            fprintf(o.out, "\n  %s%s:%s\n", c(&o, BOLD),
+                    n == 1 ? "The cause on this host" : "Causes on this host, most likely first", c(&o, RESET));
             for (size_t k = 0; k < n; k++) {
                 print_finding(&o, picked[k], seen_before(shown, n_shown, picked[k]));
                 if (!seen_before(shown, n_shown, picked[k]))

@@ -167,7 +167,7 @@ CASES = {
     # the text report
     "text-report": Case("hipErrorNoDevice", ACCESS, 2, ["hip-no-device"], scenario="user-not-in-render",
                         json=False,
-                        stdout=["hipErrorNoDevice\n", "Causes, most likely first, on this host:",
+                        stdout=["hipErrorNoDevice\n", "Causes on this host, most likely first:",
                                 "[kfd.no-access]", "[render.no-access]", "Fix:"]),
     "text-report-none": Case("PCI rejects atomics", [], 0, ["pci-atomics"], scenario="healthy-rx7900xtx",
                              json=False,
