@@ -13,7 +13,7 @@
 
 #define EXPLAIN_SCHEMA "rocm-doctor-explain/1"
 #define WIDTH 80
-#define MAX_TEXT (1024 * 1024)
+#define MAX_TEXT (16 * 1024 * 1024)
 
 #define RED "\033[1;31m"
 #define YELLOW "\033[1;33m"
