@@ -100,6 +100,16 @@ static void split_causes(const rd_error_entry *e, int level, char ***ret_checked
     *ret_unchecked = no;
 }
 
+static void print_ids(const out_t *o, const char *label, char *const *ids, size_t n)
+{
+    if (n == 0)
+        return;
+    _cleanup_free_ char *list = join_ids(ids, n);
+    _cleanup_free_ char *line = xasprintf("%s: %s.", label, list);
+    fputs("    ", o->out);
+    wrap(o, line, 4, 6);
+}
+
 static bool seen_before(const rd_finding *const *seen, size_t n, const rd_finding *f)
 {
     for (size_t i = 0; i < n; i++)
@@ -144,20 +154,26 @@ static int render_text(const rd_options *opt, const rd_run *run, const rd_error_
             _cleanup_free_ char **yes = NULL, **no = NULL;
             size_t ny, nn;
             split_causes(e, run->level, &yes, &ny, &no, &nn);
-            fprintf(o.out, "\n  %s✓%s None of its known causes applies on this host.\n", c(&o, GREEN), c(&o, RESET));
             if (ny > 0) {
-                _cleanup_free_ char *ids = join_ids(yes, ny);
-                _cleanup_free_ char *line = xasprintf("Checked: %s.", ids);
-                fputs("    ", o.out);
-                wrap(&o, line, 4, 6);
+                fprintf(o.out, "\n  %s✓%s None of its known causes applies on this host.\n", c(&o, GREEN),
+                        c(&o, RESET));
+                print_ids(&o, "Checked", yes, ny);
+            } else
+                fprintf(o.out, "\n  %si%s This version has no check for its causes yet.\n", c(&o, BOLD), c(&o, RESET));
+            /* the unchecked causes: those a level-2 run would check, and the rest */
+            _cleanup_free_ char **l2 = NULL, **none = NULL;
+            size_t n2 = 0, n0 = 0;
+            for (size_t k = 0; k < nn; k++) {
+                if (rd_explain_can_check(no[k], 2)) {
+                    l2 = strv_push(l2, no[k]);
+                    n2++;
+                } else {
+                    none = strv_push(none, no[k]);
+                    n0++;
+                }
             }
-            if (nn > 0) {
-                _cleanup_free_ char *ids = join_ids(no, nn);
-                _cleanup_free_ char *line = xasprintf("Not checked by this version%s: %s.",
-                                                      run->level < 2 ? " (or only with --level 2)" : "", ids);
-                fputs("    ", o.out);
-                wrap(&o, line, 4, 6);
-            }
+            print_ids(&o, "Checked only with --level 2", l2, n2);
+            print_ids(&o, "Not checked by this version", none, n0);
         }
     }
     free(shown);
