@@ -176,7 +176,7 @@ CASES = {
     "text-report-unknown": Case("the printer is on fire", [], 0, [], scenario="healthy-rx7900xtx",
                                 json=False,
                                 stdout=["rocm-doctor does not know this message",
-                                        "0000:03:00.0", "AMD Radeon RX 7900 XTX"]),
+                                        "0000:03:00.0", "gfx1100"]),
 }
 
 
