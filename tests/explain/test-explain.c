@@ -318,6 +318,18 @@ static const char *const non_matches[] = {
     "everything is fine",
     "rocm",
     "the TensileLib is fine",
+    /* near misses of the messages listed first above */
+    "hipErrorNoDevices",
+    "HIP_ERROR_NoDeviceFound",
+    "HIP_ERROR_InvalidDevicePointer",
+    "HIP_ERROR_ILLEGAL_ADDRESS",
+    "HSA_STATUS_ERROR_OUT_OF_REGISTERS",
+    "HSA_STATUS_ERROR_INVALID_AGENT",
+    "hipErrorNoBinary",
+    "HIP GPUs are available",
+    "invalid device functions",
+    "Able to open /dev/kfd read-write",
+    "Key was accepted by service",
 };
 
 static void expect_match(const char *text, const char *entry)
