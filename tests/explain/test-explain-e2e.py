@@ -69,7 +69,7 @@ CASES = {
                                        ["hip-no-device"], scenario="link-idle-gen1"),
     "hip-no-device-other-warning": Case("hipErrorNoDevice", [], 0, ["hip-no-device"],
                                         scenario="link-x4"),
-    "hip-no-device-wsl": Case("hipErrorNoDevice", ["host.wsl"], 2, ["hip-no-device"], scenario="wsl2"),
+    "hip-no-device-wsl": Case("hipErrorNoDevice", ["host.wsl"], 2, ["hip-no-device"], scenario="wsl2-kernel"),
     # HIP_ERROR_InvalidDevice as TensorFlow logs it
     "hip-invalid-device-no-gpu": Case(
         "2024-02-26 07:35:02.170205: E tensorflow/compiler/xla/stream_executor/rocm/rocm_driver.cc:302] "

@@ -76,8 +76,8 @@ def navi21_bar_no_space():
                     evidence=[("pcie.bar-small", "BAR 0: no space")])
 
 
-@scenario("wsl2")
-def wsl2():
+@scenario("wsl2-kernel")
+def wsl2_kernel():
     """Windows Subsystem for Linux 2: no AMD PCI device, /proc/version names
     the Microsoft kernel."""
     tb = Testbed()
