@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""`rocm-doctor explain` end to end: the real binary, on a scenario test bed
+(tests/scenarios) or on a saved facts file, compared with the causes it must
+name and its exit status.
+
+    test-explain-e2e.py --list
+    test-explain-e2e.py NAME --binary PATH [--tb-run PATH]
+
+Exit status: 0 pass, 1 fail, 77 skipped (no tb-run, or not root for a case
+that switches uid).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(SRC, "tests", "scenarios"))
+
+import run as scenario_run  # noqa: E402  (imports every scenarios_*.py)
+import scenarios  # noqa: E402
+
+EXIT_SKIP = 77
+CLI_FACTS = os.path.join(SRC, "tests", "cli", "facts")
+
+
+class Case:
+    """text: the message; scenario or facts: where; causes: the ids of the
+    findings explain must name as applying, in order; exit_status; errors: the
+    table entries it must recognise, in order; evidence: (id, text) that must be
+    in that finding's evidence; stdout: strings the output must contain (text
+    format, when json=False); args: more arguments."""
+
+    def __init__(self, text, causes, exit_status, errors, scenario=None, facts=None,
+                 evidence=(), json=True, stdout=(), args=(), unknown_findings=None):
+        self.text = text
+        self.causes = list(causes)
+        self.exit_status = exit_status
+        self.errors = list(errors)
+        self.scenario = scenario
+        self.facts = facts
+        self.evidence = list(evidence)
+        self.json = json
+        self.stdout = list(stdout)
+        self.args = list(args)
+        self.unknown_findings = unknown_findings
+
+
+ACCESS = ["kfd.no-access", "render.no-access"]
+CASES = {
+    # hipErrorNoDevice: the access problem, a blacklist, the legacy driver; a
+    # healthy box; a finding that is no cause of it (link-x4) gives exit 0.
+    "hip-no-device-no-access": Case("hipErrorNoDevice", ACCESS, 2, ["hip-no-device"],
+                                    scenario="user-not-in-render",
+                                    evidence=[("kfd.no-access", "/dev/kfd")]),
+    "hip-no-device-radeon": Case("HIP_ERROR_NoDevice", ["gpu.radeon-bound"], 2, ["hip-no-device"],
+                                 scenario="radeon-gcn1"),
+    "hip-no-device-code": Case("hipGetDeviceCount returned hipError 100", ["kfd.missing"], 2,
+                               ["hip-no-device"], scenario="kfd-missing"),
+    "hip-no-device-healthy": Case("hipErrorNoDevice", [], 0, ["hip-no-device"],
+                                  scenario="healthy-rx7900xtx"),
+    "hip-error-nodevice-healthy": Case("failed call to hipInit: HIP_ERROR_NoDevice", [], 0,
+                                       ["hip-no-device"], scenario="link-idle-gen1"),
+    "hip-no-device-other-warning": Case("hipErrorNoDevice", [], 0, ["hip-no-device"],
+                                        scenario="link-x4"),
+    "hip-no-device-wsl": Case("hipErrorNoDevice", ["host.wsl"], 2, ["hip-no-device"], scenario="wsl2-kernel"),
+    # HIP_ERROR_InvalidDevice as TensorFlow logs it
+    "hip-invalid-device-no-gpu": Case(
+        "2024-02-26 07:35:02.170205: E tensorflow/compiler/xla/stream_executor/rocm/rocm_driver.cc:302] "
+        "failed call to hipInit: HIP_ERROR_InvalidDevice", ["gpu.none"], 2, ["hip-invalid-device"],
+        scenario="no-gpu"),
+    "hip-invalid-device-healthy": Case("HIP_ERROR_InvalidDevice", [], 0, ["hip-invalid-device"],
+                                       scenario="healthy-8x-mi300x"),
+    # HSA_STATUS_ERROR_OUT_OF_RESOURCES, by name and by code
+    "hsa-oor-no-access": Case("Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES", ACCESS, 2,
+                              ["hsa-out-of-resources"], scenario="user-not-in-render"),
+    "hsa-oor-code-kfd-missing": Case("hsa_init failed: 0x1008", ["kfd.missing"], 2,
+                                     ["hsa-out-of-resources"], scenario="kfd-missing"),
+    "hsa-oor-healthy": Case("HSA_STATUS_ERROR_OUT_OF_RESOURCES", [], 0, ["hsa-out-of-resources"],
+                            scenario="mi300x-cpx"),
+    # PyTorch
+    "no-hip-gpus-blacklisted": Case("RuntimeError: No HIP GPUs are available",
+                                    ["driver.blacklisted", "driver.not-loaded"], 2, ["no-hip-gpus"],
+                                    scenario="blacklisted-etc",
+                                    evidence=[("driver.blacklisted",
+                                               "/etc/modprobe.d/blacklist-amdgpu.conf:3")]),
+    "no-hip-gpus-healthy": Case("No HIP GPUs are available", [], 0, ["no-hip-gpus"],
+                                scenario="apu-plus-dgpu"),
+    # /dev/kfd and the render node
+    "kfd-open-no-access": Case("Unable to open /dev/kfd read-write: Permission denied",
+                               ["kfd.no-access"], 2, ["kfd-open-failed"], scenario="user-not-in-render"),
+    "kfd-open-relogin": Case("Unable to open /dev/kfd read-write: Permission denied",
+                             ["group.relogin-needed"], 1, ["kfd-open-failed"], scenario="relogin-needed"),
+    "kfd-open-healthy": Case("Unable to open /dev/kfd read-write: Permission denied", [], 0,
+                             ["kfd-open-failed"], scenario="healthy-rx7900xtx"),
+    "kfd-missing-docker": Case(
+        "docker: Error response from daemon: error gathering device information while adding custom "
+        "device \"/dev/kfd\": no such file or directory.", ["kfd.missing"], 2, ["kfd-missing"],
+        scenario="kfd-missing"),
+    "kfd-missing-container-no-gpu": Case("Unable to open /dev/kfd read-write: No such file or directory",
+                                         ["gpu.none"], 2, ["kfd-missing"], scenario="no-gpu-container"),
+    "kfd-missing-healthy": Case("/dev/kfd: no such file or directory", [], 0, ["kfd-missing"],
+                                scenario="healthy-rx7900xtx"),
+    "render-open-no-access": Case("Failed to open /dev/dri/renderD128: Permission denied",
+                                  ["render.no-access"], 2, ["render-open-failed"],
+                                  scenario="user-not-in-render"),
+    "render-open-healthy": Case("Failed to open /dev/dri/renderD128", [], 0, ["render-open-failed"],
+                                scenario="healthy-rx7900xtx"),
+    # PCIe atomics
+    "pci-atomics-rx580": Case("kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics 730<0",
+                              ["pcie.atomics-missing"], 2, ["pci-atomics"], scenario="rx580-no-atomics",
+                              evidence=[("pcie.atomics-missing", "PCI rejects atomics")]),
+    "pci-atomics-healthy": Case("PCI rejects atomics", [], 0, ["pci-atomics"], scenario="link-idle-gen1"),
+    # the driver
+    "rock-not-loaded-nomodeset": Case("ROCk module is NOT loaded, possibly no GPU devices",
+                                      ["driver.nomodeset", "driver.not-loaded"], 2, ["rock-not-loaded"],
+                                      scenario="nomodeset"),
+    "rock-not-loaded-no-driver": Case("ROCk module is NOT loaded", ["gpu.no-driver"], 2,
+                                      ["rock-not-loaded"], scenario="no-driver"),
+    "rock-not-loaded-healthy": Case("ROCk module is NOT loaded", [], 0, ["rock-not-loaded"],
+                                    scenario="etc-overrides-usr-blacklist"),
+    "firmware-missing": Case("amdgpu 0000:0c:00.0: amdgpu: Fatal error during GPU init",
+                             ["driver.firmware-missing", "gpu.no-driver"], 2, ["firmware-load-failed"],
+                             scenario="navi21-firmware-missing",
+                             evidence=[("driver.firmware-missing", "sienna_cichlid_smc.bin")]),
+    "firmware-healthy": Case("Direct firmware load for amdgpu/sienna_cichlid_smc.bin failed with error -2",
+                             [], 0, ["firmware-load-failed"], scenario="link-idle-gen1"),
+    "bar-no-space": Case("pci 0000:0c:00.0: BAR 0: no space for [mem size 0x400000000 64bit pref]",
+                         ["pcie.bar-small"], 1, ["bar-no-space"], scenario="navi21-bar-no-space",
+                         evidence=[("pcie.bar-small", "BAR 0: no space")]),
+    "bar-no-space-healthy": Case("BAR 0: no space", [], 0, ["bar-no-space"], scenario="healthy-8x-mi300x"),
+    "kfd-unsupported": Case("amdgpu: GC IP 0b0000 not supported in kfd", ["driver.kfd-unsupported"], 2,
+                            ["kfd-unsupported"], scenario="rx7900xtx-kfd-unsupported"),
+    "kfd-unsupported-healthy": Case("not supported in kfd", [], 0, ["kfd-unsupported"],
+                                    scenario="healthy-rx7900xtx"),
+    "key-rejected-healthy": Case("modprobe: ERROR: could not insert 'amdgpu': Key was rejected by service",
+                                 [], 0, ["secure-boot-key-rejected"], scenario="healthy-rx7900xtx"),
+    # messages whose causes other checks report: none applies on a healthy box
+    "no-binary-healthy": Case("hipErrorNoBinaryForGpu", [], 0, ["no-binary-for-gpu"],
+                              scenario="healthy-rx7900xtx"),
+    "invalid-device-function-healthy": Case("RuntimeError: HIP error: invalid device function", [], 0,
+                                            ["invalid-device-function"], scenario="healthy-rx7900xtx"),
+    "invalid-isa-healthy": Case("HSA_STATUS_ERROR_INVALID_ISA", [], 0, ["hsa-invalid-isa"],
+                                scenario="apu-plus-dgpu"),
+    "illegal-instruction-healthy": Case("HIP_ERROR_ILLEGAL_INSTRUCTION", [], 0, ["illegal-instruction"],
+                                        scenario="healthy-rx7900xtx"),
+    "no-pubkey-healthy": Case("W: GPG error: NO_PUBKEY 9386B48A1A693C5C", [], 0, ["apt-no-pubkey"],
+                              scenario="healthy-rx7900xtx"),
+    # a pasted log with three messages: one cause, named once
+    "log-three-messages": Case(
+        "Unable to open /dev/kfd read-write: Permission denied\n"
+        "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES\n"
+        "RuntimeError: No HIP GPUs are available\n", ACCESS, 2,
+        ["kfd-open-failed", "hsa-out-of-resources", "no-hip-gpus"], scenario="user-not-in-render"),
+    # a saved facts file instead of a test bed
+    "facts-no-access": Case("hipErrorNoDevice", ACCESS, 2, ["hip-no-device"],
+                            facts="rx7900xtx-no-access.json"),
+    "facts-nvidia-only": Case("hipErrorNoDevice", ["gpu.none"], 2, ["hip-no-device"],
+                              facts="nvidia-h200.json"),
+    "facts-not-a-cause": Case("PCI rejects atomics", [], 0, ["pci-atomics"],
+                              facts="rx7900xtx-no-access.json"),
+    # unknown text: said so, the whole check instead, with its exit status
+    "unknown-text": Case("the printer is on fire", [], 2, [], scenario="no-gpu",
+                         unknown_findings=["gpu.none"]),
+    "unknown-text-healthy": Case("everything is slow today", [], 0, [], scenario="healthy-rx7900xtx",
+                                 unknown_findings=[]),
+    # the text report
+    "text-report": Case("hipErrorNoDevice", ACCESS, 2, ["hip-no-device"], scenario="user-not-in-render",
+                        json=False,
+                        stdout=["hipErrorNoDevice\n", "Causes on this host, most likely first:",
+                                "[kfd.no-access]", "[render.no-access]", "Fix:"]),
+    "text-report-none": Case("PCI rejects atomics", [], 0, ["pci-atomics"], scenario="healthy-rx7900xtx",
+                             json=False,
+                             stdout=["None of its known causes applies on this host.",
+                                     "Checked: pcie.atomics-missing."]),
+    "text-report-unknown": Case("the printer is on fire", [], 0, [], scenario="healthy-rx7900xtx",
+                                json=False,
+                                stdout=["rocm-doctor does not know this message",
+                                        "0000:03:00.0", "gfx1100"]),
+}
+
+
+def compare(case, out, status):
+    problems = []
+    if status != case.exit_status:
+        problems.append("exit status: expected %d, got %d" % (case.exit_status, status))
+    if not case.json:
+        for s in case.stdout:
+            if s not in out:
+                problems.append("output lacks %r" % s)
+        return problems
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        return problems + ["stdout is not JSON: %s" % e]
+    if doc.get("schema") != "rocm-doctor-explain/1":
+        problems.append("schema %r" % doc.get("schema"))
+    got_errors = [e.get("id") for e in doc.get("errors", [])]
+    if got_errors != case.errors:
+        problems.append("errors: expected %s, got %s" % (case.errors, got_errors))
+    if doc.get("known") != bool(case.errors):
+        problems.append("known: expected %s, got %r" % (bool(case.errors), doc.get("known")))
+    got = [f.get("id") for f in doc.get("findings", [])]
+    if got != case.causes:
+        problems.append("causes: expected %s, got %s" % (case.causes, got))
+    if doc.get("exit_status") != status:
+        problems.append("exit_status %r differs from the process's %d" % (doc.get("exit_status"), status))
+    for e in doc.get("errors", []):
+        for key in ("title", "matched", "meaning", "causes", "checked", "not_checked", "applying"):
+            if key not in e:
+                problems.append("error %s lacks %r" % (e.get("id"), key))
+        if sorted(e.get("checked", []) + e.get("not_checked", [])) != sorted(e.get("causes", [])):
+            problems.append("error %s: checked + not_checked != causes" % e.get("id"))
+        for fid in e.get("applying", []):
+            if fid not in e.get("causes", []) or fid not in e.get("checked", []):
+                problems.append("error %s: %s applies but is no checked cause" % (e.get("id"), fid))
+    for fid, text in case.evidence:
+        ev = [x for f in doc.get("findings", []) if f.get("id") == fid for x in f.get("evidence", [])]
+        if not any(text in x for x in ev):
+            problems.append("evidence of %s: expected %r in %r" % (fid, text, ev))
+    if case.unknown_findings is not None:
+        report = doc.get("report")
+        if not isinstance(report, dict):
+            problems.append("unknown text: no report")
+        else:
+            ids = sorted(f["id"] for f in report.get("findings", [])
+                         if f.get("severity") in ("warning", "error"))
+            if ids != sorted(case.unknown_findings):
+                problems.append("report findings: expected %s, got %s" % (case.unknown_findings, ids))
+    elif doc.get("report") is not None:
+        problems.append("a known message carries the whole report")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("name", nargs="?")
+    ap.add_argument("--binary")
+    ap.add_argument("--tb-run")
+    args = ap.parse_args()
+    if args.list:
+        print("\n".join(CASES))
+        return 0
+    if args.name not in CASES or not args.binary:
+        ap.error("a case name (see --list) and --binary are needed")
+    case = CASES[args.name]
+    binary = os.path.abspath(args.binary)
+    fmt = ["--json"] if case.json else []
+    env = scenario_run.child_env({})
+
+    if case.facts:
+        cmd = [binary, "explain"] + fmt + ["--facts", os.path.join(CLI_FACTS, case.facts)] + case.args
+        proc = subprocess.run(cmd + ["--", case.text], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=120)
+        return report(args.name, case, proc, cmd)
+
+    if not args.tb_run:
+        print("SKIP %s: no tb-run (umockdev is not installed)" % args.name)
+        return EXIT_SKIP
+    sc = scenarios.build(case.scenario)
+    if sc.needs_root:
+        if os.geteuid() != 0:
+            print("SKIP %s: needs root (to run the tool under another uid)" % args.name)
+            return EXIT_SKIP
+        if not shutil.which(sc.wrap[0]):
+            print("SKIP %s: %s is not installed" % (args.name, sc.wrap[0]))
+            return EXIT_SKIP
+        for p in (binary, args.tb_run):
+            if not scenario_run.other_users_can_run(p):
+                print("SKIP %s: %s is not reachable by an unprivileged uid" % (args.name, p))
+                return EXIT_SKIP
+    tmp = tempfile.mkdtemp(prefix="rocm-doctor-explain-%s-" % args.name)
+    os.chmod(tmp, 0o755)
+    try:
+        paths = sc.tb.write(tmp)
+        tool = (sc.wrap + [binary, "explain"] + fmt + ["--root", paths["root"]] + sc.args
+                + case.args + ["--", case.text])
+        cmd = scenario_run.tb_run_command(os.path.abspath(args.tb_run), paths, sc.tb, tool)
+        proc = subprocess.run(cmd, env=scenario_run.child_env(sc.env), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=120)
+        return report(args.name, case, proc, cmd)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def report(name, case, proc, cmd):
+    out = proc.stdout.decode("utf-8", "replace")
+    err = proc.stderr.decode("utf-8", "replace")
+    problems = compare(case, out, proc.returncode)
+    if problems:
+        print("FAIL %s" % name)
+        for p in problems:
+            print("  " + p)
+        print("command: %s\n--- stdout\n%s\n--- stderr\n%s" % (" ".join(cmd), out, err))
+        return 1
+    print("PASS %s: causes %s, exit %d" % (name, case.causes or "none", proc.returncode))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
