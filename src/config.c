@@ -593,58 +593,60 @@ static int load_root_file(const rd_ctx *root, const char *path, rd_config *c, ch
     return rd_config_parse(c, shown, text, size, ret_error);
 }
 
+static int load_tree(const char *root, rd_config *c, char **ret_error)
+{
+    rd_ctx tree = { .root = (char *)(root ? root : "/") };
+    _cleanup_close_ int root_fd = tree.root_fd = open(tree.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root_fd < 0) {
+        int r = -errno;
+        *ret_error = xasprintf("%s: %s", tree.root, strerror(-r));
+        return r;
+    }
+    const char *const files[] = { RD_VENDOR_CONFIG_FILE, RD_CONFIG_FILE };
+    for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+        int r = load_root_file(&tree, files[i], c, ret_error);
+        if (r < 0 && r != -ENOENT)
+            return r;
+    }
+    _cleanup_strv_free_ char **dropins = NULL;
+    int r = rd_root_list_dir(&tree, RD_CONFIG_DROPIN_DIR, ".conf", &dropins);
+    if (r == -ENOENT || r == -ENOTDIR)
+        return 0;
+    if (r < 0) {
+        _cleanup_free_ char *shown = display_path(&tree, RD_CONFIG_DROPIN_DIR);
+        *ret_error = xasprintf("%s: %s", shown, strerror(-r));
+        return r;
+    }
+    for (char **d = dropins; d && *d; d++) {
+        _cleanup_free_ char *path = xasprintf("%s/%s", RD_CONFIG_DROPIN_DIR, *d);
+        r = load_root_file(&tree, path, c, ret_error);
+        if (r < 0 && r != -ENOENT) /* -ENOENT: removed while we read the directory */
+            return r;
+    }
+    return 0;
+}
+
+static int load_explicit(const char *path, rd_config *c, char **ret_error)
+{
+    _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    _cleanup_free_ char *text = NULL;
+    size_t size = 0;
+    int r = fd < 0 ? -errno : read_fd(fd, CONFIG_MAX_SIZE, &text, &size);
+    if (r == -EFBIG)
+        *ret_error = xasprintf("--config %s: larger than %d KiB; not a configuration file", path,
+                               CONFIG_MAX_SIZE / 1024);
+    else if (r < 0)
+        *ret_error = xasprintf("--config %s: %s", path, strerror(-r));
+    else
+        r = rd_config_parse(c, path, text, size, ret_error);
+    return r;
+}
+
 int rd_config_load(const char *root, const char *explicit_file, rd_config *ret, char **ret_error)
 {
     rd_config c;
     rd_config_init(&c);
-    int r = 0;
-
-    if (explicit_file) {
-        _cleanup_close_ int fd = open(explicit_file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        _cleanup_free_ char *text = NULL;
-        size_t size = 0;
-        r = fd < 0 ? -errno : read_fd(fd, CONFIG_MAX_SIZE, &text, &size);
-        if (r < 0)
-            *ret_error = r == -EFBIG ? xasprintf("--config %s: larger than %d KiB; not a configuration file",
-                                                 explicit_file, CONFIG_MAX_SIZE / 1024)
-                                     : xasprintf("--config %s: %s", explicit_file, strerror(-r));
-        else
-            r = rd_config_parse(&c, explicit_file, text, size, ret_error);
-        goto finish;
-    }
-
-    rd_ctx tree = { .root = (char *)(root ? root : "/") };
-    tree.root_fd = open(tree.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (tree.root_fd < 0) {
-        r = -errno;
-        *ret_error = xasprintf("%s: %s", tree.root, strerror(-r));
-        goto finish;
-    }
-    const char *const files[] = { RD_VENDOR_CONFIG_FILE, RD_CONFIG_FILE };
-    for (size_t i = 0; i < ELEMENTSOF(files) && r >= 0; i++) {
-        r = load_root_file(&tree, files[i], &c, ret_error);
-        if (r == -ENOENT)
-            r = 0;
-    }
-    _cleanup_strv_free_ char **dropins = NULL;
-    if (r >= 0) {
-        r = rd_root_list_dir(&tree, RD_CONFIG_DROPIN_DIR, ".conf", &dropins);
-        if (r == -ENOENT || r == -ENOTDIR)
-            r = 0;
-        else if (r < 0) {
-            _cleanup_free_ char *shown = display_path(&tree, RD_CONFIG_DROPIN_DIR);
-            *ret_error = xasprintf("%s: %s", shown, strerror(-r));
-        }
-    }
-    for (char **d = dropins; r >= 0 && d && *d; d++) {
-        _cleanup_free_ char *path = xasprintf("%s/%s", RD_CONFIG_DROPIN_DIR, *d);
-        r = load_root_file(&tree, path, &c, ret_error);
-        if (r == -ENOENT) /* removed while we read the directory */
-            r = 0;
-    }
-    close(tree.root_fd);
-
-finish:
+    int r = explicit_file ? load_explicit(explicit_file, &c, ret_error) : load_tree(root, &c, ret_error);
     if (r < 0) {
         rd_config_free(&c);
         return r;
@@ -729,12 +731,16 @@ void rd_config_apply(const rd_config *c, size_t n_gpus, rd_findings *findings)
         rd_finding_evidence(f, "expected_gpus = %" PRId64 " (%s)", c->expected_gpus,
                             c->expected_gpus_source ? c->expected_gpus_source : "configuration");
         rd_finding_evidence(f, "found %zu AMD GPU%s", n_gpus, n_gpus == 1 ? "" : "s");
-        if (fewer)
-            rd_finding_remedy(f, "Find the missing GPU: `lspci -d 1002:` lists what is on the bus, the kernel log "
+        if (fewer && n_gpus > 0)
+            rd_finding_remedy(f, "Find the missing GPUs: `lspci -d 1002:` lists what is on the bus, the kernel log "
                                  "(`journalctl -k | grep -i amdgpu`) shows GPUs that failed to initialize; check "
                                  "seating, power cables and the BIOS slot settings. If the machine really has %zu "
                                  "now, set expected_gpus = %zu.",
                               n_gpus, n_gpus);
+        else if (fewer)
+            rd_finding_remedy(f, "Find the missing GPUs: `lspci -d 1002:` lists what is on the bus, the kernel log "
+                                 "(`journalctl -k | grep -i amdgpu`) shows GPUs that failed to initialize; check "
+                                 "seating, power cables and the BIOS slot settings.");
         else
             rd_finding_remedy(f, "The machine has more AMD GPUs than configured: set expected_gpus = %zu.", n_gpus);
     }
