@@ -295,11 +295,13 @@ typedef struct {
     unsigned set_on[ELEMENTSOF(keys)]; /* line each key was set on in this file */
     const key_def *last;         /* the key of the previous assignment */
     char *error;
+    unsigned error_line;
 } parse_state;
 
 static int fail_at(parse_state *st, const key_def *k, const char *key_name, char *msg)
 {
     if (!st->error) {
+        st->error_line = st->line;
         if (k)
             st->error = xasprintf("%s:%u: [%s] %s: %s", st->name, st->line, k->section, k->name, msg);
         else if (key_name)
@@ -551,7 +553,10 @@ int rd_config_parse(rd_config *c, const char *name, const char *text, size_t siz
     }
     parse_state st = { .c = c, .name = name, .text = text, .pos = text, .end = text + size };
     int line = ini_parse_stream(reader, &st, handler, &st);
-    if (!st.error && line > 0) {
+    if (line > 0 && (!st.error || (unsigned)line < st.error_line)) {
+        /* inih's own syntax error came first */
+        free(st.error);
+        st.error = NULL;
         st.line = (unsigned)line;
         fail_at(&st, NULL, NULL, xasprintf("syntax error (expected [section], key = value, or a comment "
                                            "starting with # or ;)"));
