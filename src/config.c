@@ -615,7 +615,7 @@ static int load_tree(const char *root, rd_config *c, char **ret_error)
     }
     _cleanup_strv_free_ char **dropins = NULL;
     int r = rd_root_list_dir(&tree, RD_CONFIG_DROPIN_DIR, ".conf", &dropins);
-    if (r == -ENOENT || r == -ENOTDIR)
+    if (r == -ENOENT)
         return 0;
     if (r < 0) {
         _cleanup_free_ char *shown = display_path(&tree, RD_CONFIG_DROPIN_DIR);

@@ -205,6 +205,14 @@ static void test_unreadable(fixture *f, gconstpointer data)
     g_assert_cmpint(g_mkdir_with_parents(d, 0755), ==, 0);
     g_autofree char *want = g_strdup_printf("%s: Is a directory", d);
     load_fails(f->root, want);
+    rm_rf(d);
+
+    /* a file where the drop-in directory belongs */
+    g_autofree char *dropins = path_in(f->root, "etc/rocm-doctor/conf.d");
+    rm_rf(dropins);
+    put(f->root, "etc/rocm-doctor/conf.d", "[check]\nlevel = 2\n");
+    g_autofree char *want2 = g_strdup_printf("%s: Not a directory", dropins);
+    load_fails(f->root, want2);
 }
 
 static void test_symlink_stays_in_root(fixture *f, gconstpointer data)
