@@ -154,17 +154,18 @@ typedef struct {
     const char *name;
     key_type type;
     size_t offset;
+    size_t size;                 /* KEY_INT: of the field, int or int64_t */
     int64_t min, max;            /* KEY_INT */
     char *(*check)(const char *value);
     const char *unit;            /* KEY_INT: for messages */
 } key_def;
 
-#define FIELD(f) offsetof(rd_config, f)
+#define FIELD(f) offsetof(rd_config, f), sizeof(((rd_config *)NULL)->f)
 static const key_def keys[] = {
     { "check", "expected_gpus", KEY_INT, FIELD(expected_gpus), 1, 65535, NULL, "a number of GPUs" },
     { "check", "users", KEY_LIST, FIELD(users), 0, 0, check_user, NULL },
     { "check", "ignore", KEY_LIST, FIELD(ignore), 0, 0, check_finding, NULL },
-    { "check", "severity", KEY_SEVERITY, 0, 0, 0, NULL, NULL },
+    { "check", "severity", KEY_SEVERITY, 0, 0, 0, 0, NULL, NULL },
     { "check", "level", KEY_INT, FIELD(level), 1, 2, NULL, "a level" },
     { "check", "runtime_timeout_s", KEY_INT, FIELD(runtime_timeout_s), 1, 3600, NULL, "seconds" },
     { "check", "with_python", KEY_BOOL, FIELD(with_python), 0, 0, NULL, NULL },
@@ -186,6 +187,19 @@ static const key_def keys[] = {
 static const char *const sections[] = { "check", "fix", "output", "daemon" };
 
 #define AT(c, k, T) ((T *)(void *)((char *)(c) + (k)->offset))
+
+static int64_t get_int(const rd_config *c, const key_def *k)
+{
+    return k->size == sizeof(int) ? *AT(c, k, int) : *AT(c, k, int64_t);
+}
+
+static void set_int(rd_config *c, const key_def *k, int64_t v)
+{
+    if (k->size == sizeof(int))
+        *AT(c, k, int) = (int)v; /* the table's ranges fit an int */
+    else
+        *AT(c, k, int64_t) = v;
+}
 
 /* A v4 (40 hex digits) or v5 (64) OpenPGP fingerprint, spaces allowed
  * between groups as gpg prints them; stored upper case without spaces. */
@@ -262,8 +276,8 @@ static void reset_key(rd_config *c, const key_def *k)
         *AT(c, k, bool) = *AT(&d, k, bool);
         break;
     case KEY_INT:
-        *AT(c, k, int64_t) = *AT(&d, k, int64_t);
-        if (k->offset == FIELD(expected_gpus)) {
+        set_int(c, k, get_int(&d, k));
+        if (k->offset == offsetof(rd_config, expected_gpus)) {
             free(c->expected_gpus_source);
             c->expected_gpus_source = NULL;
         }
@@ -460,8 +474,8 @@ static int set_value(parse_state *st, const key_def *k, const char *value)
             v > (uint64_t)k->max)
             return fail_at(st, k, NULL, xasprintf("\"%s\" is not %s from %" PRId64 " to %" PRId64, value,
                                                   k->unit, k->min, k->max));
-        *AT(c, k, int64_t) = (int64_t)v;
-        if (k->offset == FIELD(expected_gpus)) {
+        set_int(c, k, (int64_t)v);
+        if (k->offset == offsetof(rd_config, expected_gpus)) {
             free(c->expected_gpus_source);
             c->expected_gpus_source = xasprintf("%s:%u", st->name, st->line);
         }
@@ -469,7 +483,7 @@ static int set_value(parse_state *st, const key_def *k, const char *value)
     }
     case KEY_STRING: {
         char *v = NULL, *e = NULL;
-        if (k->offset == FIELD(apt_key_fingerprint)) {
+        if (k->offset == offsetof(rd_config, apt_key_fingerprint)) {
             if (parse_fingerprint(value, &v, &e) < 0)
                 return fail_at(st, k, NULL, e);
         } else {
@@ -695,8 +709,8 @@ char *rd_config_dump(const rd_config *c)
             strbuf_append(&b, *AT(c, k, bool) ? " yes" : " no");
             break;
         case KEY_INT:
-            if (*AT(c, k, int64_t) >= 0)
-                strbuf_printf(&b, " %" PRId64, *AT(c, k, int64_t));
+            if (get_int(c, k) >= 0)
+                strbuf_printf(&b, " %" PRId64, get_int(c, k));
             break;
         case KEY_STRING:
             if (*AT(c, k, char *))

@@ -355,6 +355,7 @@ static void test_comments_and_values(void)
     g_assert_cmpstr(c.rocm_release, ==, "6.4.1");
     g_assert_cmpstr(c.apt_key_fingerprint, ==, "123456789ABCDEF0123456789ABCDEF012345678");
     g_assert_cmpint(c.level, ==, 2);
+    g_assert_cmpint(c.runtime_timeout_s, ==, 20); /* level is an int: its neighbour is untouched */
     g_assert_cmpint(c.debounce_ms, ==, 0);
     rd_config_free(&c);
 
