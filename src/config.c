@@ -89,6 +89,8 @@ static const char *const fix_ids[] = { "group", "udev", "apt", "modprobe", "env"
 
 static char *check_fix(const char *v)
 {
+    if (streq(v, "all") || streq(v, "none"))
+        return xasprintf("\"%s\" stands alone; it cannot be combined with other fixes", v);
     for (size_t i = 0; fix_ids[i]; i++)
         if (streq(v, fix_ids[i]))
             return NULL;
@@ -368,8 +370,11 @@ static char *reader(char *buf, int size, void *user)
         char *close = strchr(s, ']');
         if (close) {
             _cleanup_free_ char *name = xstrndup(s + 1, (size_t)(close - s - 1));
+            const char *rest = close + 1 + strspn(close + 1, " \t\r\n");
             if (!known_section(name))
                 fail_at(st, NULL, NULL, unknown_section_msg(name));
+            else if (*rest && *rest != '#' && *rest != ';') /* inih would drop it */
+                fail_at(st, NULL, NULL, xasprintf("text after [%s]; put each key on its own line", name));
         }
         st->last = NULL;
     }
@@ -400,9 +405,9 @@ static int set_fixes(parse_state *st, const key_def *k, const char *value, bool 
     char ***slot = AT(st->c, k, char **);
     _cleanup_strv_free_ char **items = split_list(value);
     bool word = items && (streq(items[0], "all") || streq(items[0], "none"));
-    if (word && items[1])
+    if (word && (items[1] || append))
         return fail_at(st, k, NULL, xasprintf("\"%s\" stands alone; it cannot be combined with other fixes", items[0]));
-    if (append && (word || !*slot))
+    if (append && (!*slot || !**slot))
         return fail_at(st, k, NULL, xasprintf("a continuation line can only add fixes to a list of fixes"));
     if (word) {
         strv_free(*slot);

@@ -279,6 +279,7 @@ static void test_unknown_section_and_key(void)
                                                    "comment starting with # or ;)");
     assert_parse_error("[check\nlevel = 1\n", "t.conf:1: syntax error (expected [section], key = value, or a "
                                               "comment starting with # or ;)");
+    assert_parse_error("[check] level = 2\n", "t.conf:1: text after [check]; put each key on its own line");
     assert_parse_error("[Check]\nlevel = 1\n",
                        "t.conf:1: unknown section [Check] (the sections are [check], [fix], [output] and [daemon])");
 }
@@ -309,6 +310,7 @@ static void test_bad_values(void)
         { "[check]\nusers = alice # the admin\n", "t.conf:2: [check] users: \"#\" is not a user name" },
         { "[fix]\nallowed_fixes = group chmod\n", "t.conf:2: [fix] allowed_fixes: \"chmod\" is not a fix (group, udev, apt, modprobe, env, cmdline; or all, none)" },
         { "[fix]\nallowed_fixes = all group\n", "t.conf:2: [fix] allowed_fixes: \"all\" stands alone; it cannot be combined with other fixes" },
+        { "[fix]\nallowed_fixes = group none\n", "t.conf:2: [fix] allowed_fixes: \"none\" stands alone; it cannot be combined with other fixes" },
         /* severity overrides */
         { "[check]\nseverity = kfd.no-access\n", "t.conf:2: [check] severity: \"kfd.no-access\" is not ID:SEVERITY (such as pcie.bar-small:info)" },
         { "[check]\nseverity = kfd.no-access:fatal\n", "t.conf:2: [check] severity: \"fatal\" is not a severity (ok, info, warning, error)" },
@@ -418,6 +420,14 @@ static void test_continuation(void)
     assert_parse_error("[check]\nseverity = host.wsl:ok\n  host.wsl:info\n", "t.conf:3: [check] severity: host.wsl is given twice");
     assert_parse_error("[fix]\nallowed_fixes = all\n  group\n",
                        "t.conf:3: [fix] allowed_fixes: a continuation line can only add fixes to a list of fixes");
+    assert_parse_error("[fix]\nallowed_fixes = none\n  group\n",
+                       "t.conf:3: [fix] allowed_fixes: a continuation line can only add fixes to a list of fixes");
+    assert_parse_error("[fix]\nallowed_fixes = group\n  all\n",
+                       "t.conf:3: [fix] allowed_fixes: \"all\" stands alone; it cannot be combined with other fixes");
+    parse_ok("[fix]\nallowed_fixes = group ; comment\n  udev\n[check] # comment\nlevel = 2\n", &c);
+    g_assert_cmpuint(strv_length(c.allowed_fixes), ==, 2);
+    g_assert_cmpint(c.level, ==, 2);
+    rd_config_free(&c);
     /* an indented key right after a section header is an ordinary key */
     parse_ok("[check]\n  level = 2\n", &c);
     g_assert_cmpint(c.level, ==, 2);
