@@ -57,9 +57,13 @@ typedef struct rd_config {
 
 /* Defaults only, no file read. */
 void rd_config_init(rd_config *c);
-/* Loads the configuration for the installation under root_fd's tree, or
- * only explicit_file when given. An unknown section or key, or a bad value,
- * fails with *ret_error naming file, line and key. */
+/* Loads the configuration of the installation under root ("/" or the
+ * --root directory; NULL is "/"): the vendor file, the /etc file, then the
+ * drop-ins, each resolved inside root as rd_root_open does. With
+ * explicit_file (--config), only that file, opened as given. An unknown
+ * section or key, a key twice in one file, or a bad value fails with
+ * *ret_error naming file, line and key; *ret is written only on success.
+ * An empty value sets a key back to its default. */
 int rd_config_load(const char *root, const char *explicit_file, rd_config *ret, char **ret_error);
 /* Parses one file's text into c on top of what c holds (name is used in
  * messages only). The building block of rd_config_load, for tests. */
