@@ -5,8 +5,10 @@ expected_gpus change the findings and the exit status.
 
     test-config-cli.py ROCM_DOCTOR SOURCE_ROOT
 """
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,6 +19,7 @@ NVIDIA = os.path.join(FACTS, "nvidia-h200.json")        # gpu.none (error), exit
 NO_ACCESS = os.path.join(FACTS, "rx7900xtx-no-access.json")  # one GPU, kfd/render.no-access
 passed = failed = 0
 tmp = tempfile.mkdtemp(prefix="rd-config-cli-")
+atexit.register(shutil.rmtree, tmp, ignore_errors=True)
 
 
 def check(name, cond, detail=""):
