@@ -10,6 +10,7 @@
 #include <pwd.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include "config.h"
 #include "probe.h"
 #include "util.h"
 
@@ -279,6 +280,26 @@ static void resolve_user(const rd_ctx *ctx, rd_user_facts *u, const char *name, 
     free(gl);
 }
 
+static void add_user(const rd_ctx *ctx, rd_access_facts *a, const char *name, const char *source,
+                     const char *passwd_text, const char *group_text)
+{
+    rd_user_facts *u = ARRAY_APPEND(a->users, a->n_users);
+    u->source = xstrdup(source);
+    resolve_user(ctx, u, name, ctx->uid, passwd_text, group_text);
+    if (!u->error && u->uid == (int64_t)ctx->uid) {
+        int n = getgroups(0, NULL);
+        gid_t *gl = xcalloc((size_t)(n > 0 ? n : 1), sizeof(gid_t));
+        n = getgroups(n, gl);
+        u->session_known = n >= 0;
+        u->session_groups = xcalloc((size_t)(n > 0 ? n : 0) + 1, sizeof(int64_t));
+        u->session_groups[u->n_session_groups++] = getgid();
+        for (int i = 0; i < n; i++)
+            if (!in_groups(gl[i], u->session_groups, u->n_session_groups))
+                u->session_groups[u->n_session_groups++] = gl[i];
+        free(gl);
+    }
+}
+
 static void access_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_access_facts *a = &facts->access;
@@ -306,6 +327,10 @@ static void access_gather(const rd_ctx *ctx, rd_facts *facts)
     if (ctx->user) {
         name = ctx->user;
         source = "--user";
+    } else if (ctx->config && ctx->config->users) {
+        for (char **n = ctx->config->users; *n; n++)
+            add_user(ctx, a, *n, "users in rocm-doctor.conf", passwd_text, group_text);
+        return;
     } else if (ctx->uid == 0 && ctx->sudo_user && *ctx->sudo_user && !streq(ctx->sudo_user, "root")) {
         name = ctx->sudo_user;
         source = "SUDO_USER";
@@ -316,21 +341,7 @@ static void access_gather(const rd_ctx *ctx, rd_facts *facts)
                                  "checked (pass --user NAME)");
         return;
     }
-    rd_user_facts *u = ARRAY_APPEND(a->users, a->n_users);
-    u->source = xstrdup(source);
-    resolve_user(ctx, u, name, ctx->uid, passwd_text, group_text);
-    if (!u->error && u->uid == (int64_t)ctx->uid) {
-        int n = getgroups(0, NULL);
-        gid_t *gl = xcalloc((size_t)(n > 0 ? n : 1), sizeof(gid_t));
-        n = getgroups(n, gl);
-        u->session_known = n >= 0;
-        u->session_groups = xcalloc((size_t)(n > 0 ? n : 0) + 1, sizeof(int64_t));
-        u->session_groups[u->n_session_groups++] = getgid();
-        for (int i = 0; i < n; i++)
-            if (!in_groups(gl[i], u->session_groups, u->n_session_groups))
-                u->session_groups[u->n_session_groups++] = gl[i];
-        free(gl);
-    }
+    add_user(ctx, a, name, source, passwd_text, group_text);
 }
 
 /* ---- assess ---- */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* rocm-doctor.conf: policy for checks, fixes, the daemon and its outputs.
- * Read from the vendor directory, then /etc/rocm-doctor/rocm-doctor.conf,
- * then /etc/rocm-doctor/conf.d/ (see rocm-doctor.conf(5)). */
+ * Read from the vendor directory (/usr/lib/rocm-doctor/rocm-doctor.conf),
+ * then /etc/rocm-doctor/rocm-doctor.conf, then /etc/rocm-doctor/conf.d/
+ * *.conf in name order; a later file's key replaces an earlier one's (see
+ * rocm-doctor.conf(5)). */
 #pragma once
 
 #include <stdbool.h>
@@ -18,6 +20,7 @@ typedef struct rd_config {
     char **files;                 /* the files read, in order */
     /* [check] */
     int64_t expected_gpus;        /* -1: not set (gpu.count-mismatch off) */
+    char *expected_gpus_source;   /* "FILE:LINE" that set it, or NULL */
     char **users;                 /* whose access to check; NULL: the invoking user */
     char **ignore;                /* finding ids never reported */
     rd_severity_override *severity;
@@ -44,13 +47,32 @@ typedef struct rd_config {
     int64_t debounce_ms;          /* default 500 */
 } rd_config;
 
+#define RD_CONFIG_FILE "/etc/rocm-doctor/rocm-doctor.conf"
+#define RD_CONFIG_DROPIN_DIR "/etc/rocm-doctor/conf.d"
+/* The vendor file, under the same root as the others. */
+#ifndef RD_VENDOR_CONFDIR
+#define RD_VENDOR_CONFDIR "/usr/lib/rocm-doctor"
+#endif
+#define RD_VENDOR_CONFIG_FILE RD_VENDOR_CONFDIR "/rocm-doctor.conf"
+
 /* Defaults only, no file read. */
 void rd_config_init(rd_config *c);
-/* Loads the configuration for the installation under root_fd's tree, or
- * only explicit_file when given. An unknown section or key, or a bad value,
- * fails with *ret_error naming file, line and key. */
+/* Loads the configuration of the installation under root ("/" or the
+ * --root directory; NULL is "/"): the vendor file, the /etc file, then the
+ * drop-ins, each resolved inside root as rd_root_open does. With
+ * explicit_file (--config), only that file, opened as given. An unknown
+ * section or key, a key twice in one file, or a bad value fails with
+ * *ret_error naming file, line and key; *ret is written only on success.
+ * An empty value sets a key back to its default. */
 int rd_config_load(const char *root, const char *explicit_file, rd_config *ret, char **ret_error);
+/* Parses one file's text into c on top of what c holds (name is used in
+ * messages only). The building block of rd_config_load, for tests. */
+int rd_config_parse(rd_config *c, const char *name, const char *text, size_t size, char **ret_error);
 void rd_config_free(rd_config *c);
-/* Policy after assessment: gpu.count-mismatch, ignored ids, severity
- * overrides. n_gpus is the number of AMD GPUs seen. */
+/* Every key with its effective value, as rocm-doctor.conf text: one
+ * "key = value" line per key under its section, in table order. */
+char *rd_config_dump(const rd_config *c);
+/* Policy after assessment: gpu.count-mismatch (an error when fewer AMD GPUs
+ * than expected_gpus are seen, info when more), then severity overrides,
+ * then ignored ids. n_gpus is the number of AMD GPUs seen. */
 void rd_config_apply(const rd_config *c, size_t n_gpus, rd_findings *findings);
