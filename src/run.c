@@ -33,7 +33,7 @@ int rd_run_check(const rd_options *o, rd_run *r)
         for (size_t i = 0; i < rd_n_probes; i++)
             have |= (rd_probes[i]->flags & RD_PROBE_LEVEL2) && rd_probes[i]->gather;
         if (!have)
-            return rd_fail("--level 2 (running a GPU kernel) is not available in this version");
+            return rd_fail("level 2 (running a GPU kernel) is not available in this version");
     }
     if (o->facts_file) {
         rd_facts_free(&r->facts);
