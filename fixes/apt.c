@@ -179,7 +179,7 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
 }
 
 /* Whether a keyring file in the root holds AMD's key, and only it. */
-static int keyring_has_rocm(const rd_fix_input *in, const char *path, bool *ret_only)
+static int keyring_has_rocm(const rd_fix_input *in, const char *path, const char *want, bool *ret_only)
 {
     _cleanup_free_ char *content = NULL;
     size_t size = 0;
@@ -199,7 +199,7 @@ static int keyring_has_rocm(const rd_fix_input *in, const char *path, bool *ret_
     if (ok && gpg_fingerprints(&g, tmp, &fprs, &reason) == 0) {
         size_t n = 0, match = 0;
         for (; fprs[n]; n++)
-            match += endswith(fprs[n], ROCM_KEY_ID);
+            match += fpr_matches(fprs[n], want);
         found = match > 0;
         *ret_only = match == n;
     }
@@ -216,6 +216,7 @@ static bool valid_release(const char *s)
 static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
 {
     const rd_os_facts *os = &in->facts->os;
+    const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint : ROCM_KEY_ID;
     const char *release = in->config ? in->config->rocm_release : NULL;
     if (!release) {
         char **gfx = NULL;
@@ -346,7 +347,7 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     for (size_t i = 0; names && names[i]; i++) {
         _cleanup_free_ char *path = xasprintf("/etc/apt/trusted.gpg.d/%s", names[i]);
         bool only = false;
-        if (!keyring_has_rocm(in, path, &only))
+        if (!keyring_has_rocm(in, path, want, &only))
             continue;
         if (only) {
             r = rd_step_move_aside(p, s, in, path, ret_reason);
@@ -356,7 +357,7 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
             strbuf_printf(&notes, "%s%s holds AMD's key among others: left alone", notes.len ? "; " : "", path);
     }
     bool only = false;
-    if (keyring_has_rocm(in, "/etc/apt/trusted.gpg", &only)) {
+    if (keyring_has_rocm(in, "/etc/apt/trusted.gpg", want, &only)) {
         if (only) {
             r = rd_step_move_aside(p, s, in, "/etc/apt/trusted.gpg", ret_reason);
             if (r < 0)

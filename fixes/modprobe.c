@@ -65,7 +65,7 @@ static bool deliberate(const char *path, const char *text)
 static int plan_blacklists(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_reason)
 {
     const rd_driver_facts *d = &in->facts->driver;
-    bool forced = rd_fix_named(in, "modprobe") || rd_fix_named(in, "driver.blacklisted");
+    bool forced = rd_fix_named(in, "modprobe");
     _cleanup_strv_free_ char **files = NULL;
     for (size_t i = 0; i < d->n_modprobe; i++) {
         const rd_modprobe_line *l = &d->modprobe[i];

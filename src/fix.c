@@ -165,6 +165,17 @@ int rd_plan_snapshot(rd_plan *p, const rd_fix_input *in, const char *path, rd_sn
     size_t size = 0;
     struct stat st = { 0 };
     int r = rd_fix_read(in->root_fd, path, &content, &size, &st);
+    if (r == -EACCES) {
+        /* /etc/shadow and /etc/gshadow: planning needs no root; applying
+         * (as root) reads and journals them */
+        s = ARRAY_APPEND(p->snapshots, p->n_snapshots);
+        s->path = xstrdup(path);
+        s->exists = true;
+        s->unreadable = true;
+        s->content = xstrdup("");
+        *ret = s;
+        return 0;
+    }
     if (r < 0 && r != -ENOENT && r != -ENOTDIR) {
         *ret_reason = xasprintf("%s: %s", path, rd_fix_describe_error(-r));
         return r;
@@ -507,8 +518,14 @@ static char *action_diff(const rd_plan *p, const rd_action *a)
     bool before_exists = s && s->exists;
     const char *before = s ? s->content : "";
     size_t before_size = s ? s->size : 0;
-    if (a->kind == RD_ACT_REMOVE)
+    if (a->kind == RD_ACT_REMOVE) {
+        if (before_exists && !rd_is_text(before, before_size)) {
+            char h[65];
+            rd_sha256_hex(before, before_size, h);
+            return xasprintf("Binary file %s removed: %zu bytes, sha256 %s\n", a->path, before_size, h);
+        }
         return rd_unified_diff(a->path, before, before_size, before_exists, "", 0, false);
+    }
     if (!rd_is_text(a->content, a->size) || (before_exists && !rd_is_text(before, before_size))) {
         char h[65];
         rd_sha256_hex(a->content, a->size, h);

@@ -59,6 +59,7 @@ typedef struct {
     uid_t uid;
     gid_t gid;
     bool touched;          /* an action changes it: journaled */
+    bool unreadable;       /* planning without root: /etc/gshadow; read when applying */
 } rd_snapshot;
 
 typedef struct {

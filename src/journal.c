@@ -248,6 +248,8 @@ static int verify_unchanged(const rd_plan *p, int root_fd, char **ret_error)
 {
     for (size_t i = 0; i < p->n_snapshots; i++) {
         const rd_snapshot *s = &p->snapshots[i];
+        if (s->unreadable)
+            continue;
         _cleanup_free_ char *content = NULL;
         size_t size = 0;
         int r = rd_fix_read(root_fd, s->path, &content, &size, NULL);
@@ -296,10 +298,23 @@ int rd_plan_apply(const rd_plan *p, int root_fd, rd_apply_result *ret, char **re
     set_state(j, "applying");
     json_object *jfiles = json_object_new_array();
     json_object_object_add(j, "files", jfiles);
+    /* the before-state, read again now (as root: /etc/gshadow too) */
+    rd_snapshot *before = xcalloc(p->n_snapshots + 1, sizeof(rd_snapshot));
     for (size_t i = 0; i < p->n_snapshots && r >= 0; i++) {
-        const rd_snapshot *s = &p->snapshots[i];
-        if (!s->touched)
+        if (!p->snapshots[i].touched)
             continue;
+        rd_snapshot *s = &before[i];
+        struct stat st = { 0 };
+        s->path = p->snapshots[i].path;
+        int q = rd_fix_read(root_fd, s->path, &s->content, &s->size, &st);
+        if (q < 0 && q != -ENOENT && q != -ENOTDIR) {
+            r = q;
+            break;
+        }
+        s->exists = q >= 0;
+        s->mode = st.st_mode & 07777;
+        s->uid = st.st_uid;
+        s->gid = st.st_gid;
         json_object *jf = json_object_new_object();
         json_object_object_add(jf, "path", json_object_new_string(s->path));
         json_object_object_add(jf, "existed", json_object_new_boolean(s->exists));
@@ -334,6 +349,9 @@ int rd_plan_apply(const rd_plan *p, int root_fd, rd_apply_result *ret, char **re
     if (r >= 0)
         r = journal_write_json(root_fd, dir, j);
     if (r < 0) {
+        for (size_t i = 0; i < p->n_snapshots; i++)
+            free(before[i].content);
+        free(before);
         *ret_error = xasprintf("cannot write the journal %s%s: %s; nothing was written",
                                is_root(p->root) ? "" : p->root, dir, rd_fix_describe_error(-r));
         json_object_put(j);
@@ -415,7 +433,12 @@ int rd_plan_apply(const rd_plan *p, int root_fd, rd_apply_result *ret, char **re
         size_t nf = json_object_array_length(jfiles);
         for (size_t i = nf; i-- > 0;) {
             json_object *jf = json_object_array_get_idx(jfiles, i);
-            const rd_snapshot *s = rd_plan_find_snapshot(p, jstr(jf, "path"));
+            const rd_snapshot *s = NULL;
+            for (size_t k = 0; k < p->n_snapshots && !s; k++)
+                if (before[k].path && streq(before[k].path, jstr(jf, "path")))
+                    s = &before[k];
+            if (!s)
+                continue;
             _cleanup_free_ char *cur = NULL;
             size_t size = 0;
             int q = rd_fix_read(root_fd, s->path, &cur, &size, NULL);
@@ -442,6 +465,9 @@ int rd_plan_apply(const rd_plan *p, int root_fd, rd_apply_result *ret, char **re
         json_object_put(j);
         strv_free(created);
         free(ran);
+        for (size_t i = 0; i < p->n_snapshots; i++)
+            free(before[i].content);
+        free(before);
         rd_apply_result_free(&res);
         return -EIO;
     }
@@ -455,6 +481,9 @@ int rd_plan_apply(const rd_plan *p, int root_fd, rd_apply_result *ret, char **re
     json_object_put(j);
     strv_free(created);
     free(ran);
+    for (size_t i = 0; i < p->n_snapshots; i++)
+        free(before[i].content);
+    free(before);
     if (r < 0) {
         *ret_error = xasprintf("the changes were made, but the journal %s could not be completed: %s", dir,
                                rd_fix_describe_error(-r));

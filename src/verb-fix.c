@@ -117,9 +117,15 @@ int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
             r = rd_cli_print_json(j) < 0 ? rd_fail("cannot write to standard output") : 0;
         } else {
             rd_plan_print(&plan, stdout);
-            if (plan.n_steps > 0)
-                printf("\nTo carry it out: sudo rocm-doctor fix --apply%s%s%s\n", o->root ? " --root " : "",
-                       o->root ? root : "", only ? " --only ..." : "");
+            if (plan.n_steps > 0) {
+                printf("\nTo carry it out: sudo rocm-doctor fix --apply");
+                const char *names[] = { "--root", "--user", "--facts", "--only" };
+                const char *values[] = { o->root ? root : NULL, o->user, o->facts_file, o->only };
+                for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                    if (values[i])
+                        printf(" %s %s", names[i], values[i]);
+                putchar('\n');
+            }
             r = fflush(stdout) == 0 ? 0 : rd_fail("cannot write to standard output");
         }
         if (r == 0)
