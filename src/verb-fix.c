@@ -176,16 +176,27 @@ int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
         const rd_step *s = &plan.steps[i];
         for (size_t k = 0; s->findings && s->findings[k]; k++) {
             const rd_finding *f = rc == 0 ? rd_findings_get(&again.findings, s->findings[k]) : NULL;
-            result_kind kind = RES_FIXED;
+            rd_effect e = s->effect;
+            bool deferred = false;
+            for (size_t a = 0; a < s->n_actions; a++)
+                deferred |= s->actions[a].kind == RD_ACT_COMMAND && !streq(root, "/");
+            if (deferred)
+                e = RD_EFFECT_REBOOT; /* its commands run on the first boot */
+            result_kind kind;
             const char *why = NULL;
             if (rc != 0) {
                 kind = RES_FAILING;
                 why = "the check could not run again";
-            } else if (f) {
-                rd_effect e = s->effect;
-                if (e == RD_EFFECT_NOW && !streq(root, "/"))
-                    e = RD_EFFECT_REBOOT; /* its commands run on the first boot */
-                kind = e == RD_EFFECT_RELOGIN ? RES_RELOGIN : e == RD_EFFECT_REBOOT ? RES_REBOOT : RES_FAILING;
+            } else if (!f || o->facts_file || e == RD_EFFECT_REBOOT) {
+                /* gone from the check; or not re-gathered (--facts); or
+                 * the running kernel shows the old state until the reboot */
+                kind = e == RD_EFFECT_RELOGIN ? RES_RELOGIN : e == RD_EFFECT_REBOOT ? RES_REBOOT : RES_FIXED;
+                if (f && e == RD_EFFECT_NOW) {
+                    kind = RES_FAILING;
+                    why = o->facts_file ? "not checked again: the diagnosis comes from --facts" : f->summary;
+                }
+            } else {
+                kind = RES_FAILING;
                 why = f->summary;
             }
             failing |= kind == RES_FAILING;
