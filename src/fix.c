@@ -390,7 +390,15 @@ int rd_step_group_add(rd_plan *p, rd_step *s, const rd_fix_input *in, const char
         if (streq(groups[i].name, group))
             g = &groups[i];
     int64_t primary = -1;
-    if (!g) {
+    bool planned = false; /* by an earlier step of this plan */
+    for (size_t i = 0; i < p->n_steps; i++)
+        for (size_t k = 0; k < p->steps[i].n_actions; k++) {
+            const rd_action *a = &p->steps[i].actions[k];
+            planned |= a->kind == RD_ACT_GROUP_ADD && streq(a->user, user) && streq(a->group, group);
+        }
+    if (planned) {
+        r = 0;
+    } else if (!g) {
         r = -ENOENT;
         *ret_reason = xasprintf("group %s does not exist in %s/etc/group", group, streq(in->root, "/") ? "" : in->root);
     } else if (!rd_fix_user_exists(in, user, &primary)) {

@@ -117,6 +117,13 @@ int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
             r = rd_cli_print_json(j) < 0 ? rd_fail("cannot write to standard output") : 0;
         } else {
             rd_plan_print(&plan, stdout);
+            size_t unfixable = 0;
+            for (size_t i = 0; i < run.findings.n; i++)
+                unfixable += run.findings.items[i].severity >= RD_SEV_WARNING && !run.findings.items[i].fix;
+            if (unfixable)
+                printf("%s%zu problem%s found by the check %s no automatic fix: see `rocm-doctor check`.\n",
+                       plan.n_steps || plan.n_not_planned ? "\n" : "", unfixable, unfixable == 1 ? "" : "s",
+                       unfixable == 1 ? "has" : "have");
             if (plan.n_steps > 0) {
                 printf("\nTo carry it out: sudo rocm-doctor fix --apply");
                 const char *names[] = { "--root", "--user", "--facts", "--only" };

@@ -62,6 +62,20 @@ int main(int argc, char **argv)
         return 3;
     }
     const char *root_arg = argv[optind], *facts_file = argv[optind + 1], *verb = argv[optind + 2];
+    if (streq(verb, "diff")) {
+        /* fix-driver A B diff: the plan's diff of file A (before) to B */
+        char *a = NULL, *b = NULL;
+        size_t na = 0, nb = 0;
+        if (read_file_at(AT_FDCWD, root_arg, 1u << 24, &a, &na) < 0 ||
+            read_file_at(AT_FDCWD, facts_file, 1u << 24, &b, &nb) < 0)
+            return 3;
+        char *d = rd_unified_diff("file", a, na, true, b, nb, true);
+        fputs(d, stdout);
+        free(d);
+        free(a);
+        free(b);
+        return 0;
+    }
     char *err = NULL;
     rd_ctx ctx;
     if (rd_ctx_init(&ctx, root_arg, NULL, &err) < 0) {

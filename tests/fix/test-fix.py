@@ -705,6 +705,68 @@ def usage_errors():
     check("needs --yes" in p.stderr, p.stderr)
 
 
+# ---- the diff itself ----
+
+DIFF_EXACT = [
+    ("a\nb\nc\n", "a\nB\nc\n", "--- a/file\n+++ b/file\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"),
+    ("a\n", "a", "--- a/file\n+++ b/file\n@@ -1 +1 @@\n-a\n+a\n\\ No newline at end of file\n"),
+    ("".join("%d\n" % i for i in range(1, 21)), "".join("%d\n" % i for i in range(1, 21) if i not in (2, 19)),
+     "--- a/file\n+++ b/file\n@@ -1,5 +1,4 @@\n 1\n-2\n 3\n 4\n 5\n@@ -16,5 +15,4 @@\n 16\n 17\n 18\n-19\n 20\n"),
+    ("x\n", "x\n", "--- a/file\n+++ b/file\n"),
+]
+
+
+@test
+def diff_exact_cases():
+    d = tempfile.mkdtemp(prefix="rd-diff.")
+    for i, (a, b, want) in enumerate(DIFF_EXACT):
+        fa, fb = os.path.join(d, "a%d" % i), os.path.join(d, "b%d" % i)
+        with open(fa, "w") as f:
+            f.write(a)
+        with open(fb, "w") as f:
+            f.write(b)
+        eq(run([fa, fb, "diff"], prog=DRIVER).stdout, want, "diff case %d" % i)
+
+
+@test
+def diff_applies_with_patch():
+    """Random edits of a configuration-like file: patch(1) turns the old
+    file into the new one with the diff, so every hunk is right."""
+    if not shutil.which("patch"):
+        raise Skip("needs patch")
+    import random
+    rnd = random.Random(4)
+    d = tempfile.mkdtemp(prefix="rd-diff.")
+    words = ["blacklist amdgpu", "options amdgpu x=1", "", "# comment", "Types: deb", "Suites: noble", "a", "b"]
+    for case in range(60):
+        a = [rnd.choice(words) for _ in range(rnd.randint(0, 40))]
+        b = list(a)
+        for _ in range(rnd.randint(1, 6)):
+            op = rnd.randint(0, 2)
+            pos = rnd.randint(0, len(b))
+            if op == 0:
+                b.insert(pos, rnd.choice(words) + " new")
+            elif op == 1 and b:
+                del b[min(pos, len(b) - 1)]
+            elif b:
+                b[min(pos, len(b) - 1)] += " changed"
+        ta = "\n".join(a) + ("\n" if a and rnd.random() < 0.8 else "")
+        tb = "\n".join(b) + ("\n" if b and rnd.random() < 0.8 else "")
+        fa, fb, out = os.path.join(d, "a"), os.path.join(d, "b"), os.path.join(d, "out")
+        with open(fa, "w") as f:
+            f.write(ta)
+        with open(fb, "w") as f:
+            f.write(tb)
+        diff = run([fa, fb, "diff"], prog=DRIVER).stdout
+        if ta == tb:
+            continue
+        p = subprocess.run(["patch", "--quiet", "--force", "-o", out, fa], input=diff, capture_output=True,
+                           text=True)
+        eq(p.returncode, 0, "patch case %d: %s\n%s" % (case, p.stdout + p.stderr, diff))
+        with open(out) as f:
+            eq(f.read(), tb, "patched case %d\n%s" % (case, diff))
+
+
 # ---- live: the hardware from a umockdev testbed, the OS from its root ----
 
 def testbed(name):
@@ -768,8 +830,9 @@ def live_blacklist_roundtrip():
     eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
     check(re.search(r"driver\.blacklisted +fixed after reboot", p.stdout), p.stdout)
     check(not r.exists("/etc/modprobe.d/blacklist-amdgpu.conf"), "file removed")
-    eq(live(prefix, ["fix", "--root", root, "--apply", "--yes"]).stdout, "Nothing to do in this root.\n",
-       "apply again")
+    eq(live(prefix, ["fix", "--root", root, "--apply", "--yes"]).stdout,
+       "Nothing to do in this root.\n1 problem found by the check has no automatic fix: see `rocm-doctor check`.\n",
+       "apply again (driver.not-loaded stays until the reboot, and has no fix of its own)")
     eq(run(["undo", "--root", root]).returncode, 0, "undo")
     eq(r.tree(), before, "tree after undo")
 
