@@ -83,6 +83,8 @@ int rd_fix_open_dir(int root_fd, const char *dir, char ***created)
             free(prefix.s);
             return -e;
         }
+        /* whatever the umask: /etc/profile.d and friends must be readable */
+        (void)fchmodat(pfd, comp, 0755, AT_SYMLINK_NOFOLLOW);
         (void)fsync(pfd);
         *created = strv_push(*created, xasprintf("/%s", prefix.s));
     }

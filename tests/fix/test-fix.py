@@ -151,6 +151,44 @@ def group_relogin_when_groups_changed_meanwhile():
     check("video:x:44:bob\n" in g and "render:x:992:\n" in g, g)
 
 
+@test
+def group_apply_json():
+    need_root()
+    import json
+    r, facts = setup(base_facts())
+    p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes", "--json"])
+    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    j = json.loads(p.stdout)
+    eq(j["applied"], True, "applied")
+    check(re.fullmatch(r"\d{8}-\d{6}(-\d+)?", j["run_id"]), j["run_id"])
+    eq([(x["finding"], x["fix"], x["status"]) for x in j["results"]],
+       [("kfd.no-access", "group", "fixed-after-relogin"), ("render.no-access", "group", "fixed-after-relogin")],
+       "results")
+    with open(r.p("/var/lib/rocm-doctor/journal/%s/journal.json" % j["run_id"])) as f:
+        jr = json.load(f)
+    eq((jr["schema"], jr["state"]), ("rocm-doctor-journal/1", "applied"), "journal")
+    eq(sorted(x["path"] for x in jr["files"] if x["existed"]),
+       ["/etc/group", "/etc/gshadow", "/etc/passwd", "/etc/shadow"], "journaled files")
+    eq(oct(os.stat(r.p("/var/lib/rocm-doctor/journal/%s" % j["run_id"])).st_mode & 0o777), "0o700",
+       "the journal keeps copies of /etc/shadow: root only")
+    p = run(["undo", "--root", r.path, j["run_id"], "--json"])
+    eq(json.loads(p.stdout)["run_id"], j["run_id"], "undo by id")
+
+
+@test
+def created_directories_ignore_umask():
+    need_root()
+    r, facts = setup(base_facts())
+    old = os.umask(0o077)
+    try:
+        p = run(["fix", "--root", r.path, "--facts", facts, "--only", "env", "--apply", "--yes"])
+    finally:
+        os.umask(old)
+    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    eq(oct(os.stat(r.p("/etc/profile.d")).st_mode & 0o777), "0o755", "/etc/profile.d mode")
+    eq(oct(os.stat(r.p("/etc/profile.d/rocm-doctor.sh")).st_mode & 0o777), "0o644", "drop-in mode")
+
+
 # ---- udev ----
 
 UDEV_PLAN = """Plan for ROOT: 1 step
