@@ -368,7 +368,9 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
                           notes.len ? "; " : "");
     }
     if (rd_step_changes(s))
-        s->note = xasprintf("run `apt-get update`%s", key_source ? "" : " (the key already installed is kept)");
+        s->note = xasprintf("run `apt-get update`, then install what you need (for example `apt-get install "
+                            "rocm`)%s",
+                            key_source ? "" : "; the key already in " KEYRING " is kept");
     rd_plan_drop_empty_step(p);
     if (notes.len)
         *ret_reason = strbuf_steal(&notes);

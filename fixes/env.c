@@ -70,7 +70,8 @@ static int env_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     /* per-node overrides, same family only */
     for (size_t i = 0; i < v->n_gpus && n < ELEMENTSOF(vars) - 1; i++) {
         const rd_gpu *g = &v->gpus[i];
-        if (!finding_on(in, "arch.no-kernels", g->pci->address))
+        if (g->integrated || (!finding_on(in, "arch.no-kernels", g->pci->address) &&
+                              !finding_on(in, "arch.override-wrong-family", g->pci->address)))
             continue;
         if (!in->config || !in->config->allow_overrides) {
             strbuf_printf(&skipped, "%sno HSA_OVERRIDE_GFX_VERSION for %s: overrides are off (allow_overrides in "

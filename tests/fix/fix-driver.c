@@ -7,7 +7,12 @@
  *
  *   fix-driver ROOT FACTS plan|apply|undo [--release R] [--key-file F]
  *              [--fingerprint FPR] [--graphics] [--driver] [--allow-overrides]
- *              [--all-users] [--group G] [--only IDS] [--users A,B] */
+ *              [--all-users] [--group G] [--only IDS] [--users A,B]
+ *              [--finding ID:FIX:GPU]...
+ *
+ * --finding adds a finding as a check of another area would report it
+ * (GPU: a PCI address, or empty), for fixes whose findings come from checks
+ * that are not part of this build. */
 #include <fcntl.h>
 #include <getopt.h>
 #include "check.h"
@@ -35,12 +40,14 @@ int main(int argc, char **argv)
         { "fingerprint", required_argument, NULL, 'f' }, { "graphics", no_argument, NULL, 'g' },
         { "driver", no_argument, NULL, 'd' }, { "allow-overrides", no_argument, NULL, 'o' },
         { "all-users", no_argument, NULL, 'a' }, { "group", required_argument, NULL, 'G' },
-        { "only", required_argument, NULL, 'O' }, { "users", required_argument, NULL, 'u' }, { 0 },
+        { "only", required_argument, NULL, 'O' }, { "users", required_argument, NULL, 'u' },
+        { "finding", required_argument, NULL, 'F' }, { 0 },
     };
     rd_config config;
     rd_config_init(&config);
     char **only = NULL;
     const char *key_file = NULL;
+    char **extra = NULL;
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -54,6 +61,7 @@ int main(int argc, char **argv)
         case 'G': free(config.access_group); config.access_group = xstrdup(optarg); break;
         case 'O': only = split_commas(optarg); break;
         case 'u': config.users = split_commas(optarg); break;
+        case 'F': extra = strv_push(extra, xstrdup(optarg)); break;
         default: return 3;
         }
     }
@@ -74,6 +82,8 @@ int main(int argc, char **argv)
         free(d);
         free(a);
         free(b);
+        rd_config_free(&config);
+        strv_free(only);
         return 0;
     }
     char *err = NULL;
@@ -92,6 +102,9 @@ int main(int argc, char **argv)
         }
         printf("Undid run %s.\n", res.run_id);
         rd_apply_result_free(&res);
+        rd_config_free(&config);
+        strv_free(only);
+        rd_ctx_free(&ctx);
         return 0;
     }
     rd_facts facts;
@@ -102,6 +115,18 @@ int main(int argc, char **argv)
     rd_gpu_view view;
     rd_findings findings;
     rd_assess(&facts, &ctx.knowledge, &view, &findings);
+    for (size_t i = 0; extra && extra[i]; i++) {
+        char *id = extra[i], *fix = strchr(id, ':'), *gpu = fix ? strchr(fix + 1, ':') : NULL;
+        if (!gpu) {
+            fprintf(stderr, "fix-driver: --finding wants ID:FIX:GPU, not %s\n", id);
+            return 3;
+        }
+        *fix++ = 0;
+        *gpu++ = 0;
+        rd_finding *f = rd_finding_add(&findings, id, RD_SEV_ERROR, *gpu ? gpu : NULL, "injected by the test");
+        rd_finding_set_fix(f, fix);
+    }
+    strv_free(extra);
     rd_fix_input in = {
         .root = ctx.root, .root_fd = ctx.root_fd, .config = &config, .facts = &facts, .gpus = &view,
         .findings = &findings, .knowledge = &ctx.knowledge, .only = only, .key_file = key_file,

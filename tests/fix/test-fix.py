@@ -262,6 +262,13 @@ def udev_all_users_only_when_asked():
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
     p = run([r.path, facts, "plan"], prog=DRIVER)
     check('MODE="0666"' not in p.stdout, p.stdout)
+    import json
+    import hashlib
+    p = run(["fix", "--root", r.path, "--facts", facts, "--json"])
+    w = [a for a in json.loads(p.stdout)["steps"][0]["actions"] if a["action"] == "write"][0]
+    eq((w["path"], w["mode"], w["sha256"]),
+       ("/etc/udev/rules.d/70-rocm-doctor-gpu.rules", "0644", hashlib.sha256(UDEV_RULE.encode()).hexdigest()),
+       "write action in JSON")
     p = run(["--all-users", r.path, facts, "plan"], prog=DRIVER)
     check('KERNEL=="kfd", GROUP="render", MODE="0666"' in p.stdout, p.stdout)
     check("usermod" not in p.stdout, "no group change needed with the all-users rule")
@@ -413,6 +420,30 @@ def env_override_per_node_only_when_allowed():
     p = run(["--only", "env", "--allow-overrides", r.path, facts, "plan"], prog=DRIVER)
     check("PYTORCH_ROCM_ARCH=gfx1102\n" in p.stdout, p.stdout)
     check("HSA_OVERRIDE_GFX_VERSION" not in p.stdout, "no override without a finding")
+    # with the finding the environment checks report (injected here): a
+    # per-node override of the gfx11 family, never the global one
+    inject = ["--finding", "arch.no-kernels:env:0000:03:00.0"]
+    p = run(inject + ["--allow-overrides", r.path, facts, "plan"], prog=DRIVER)
+    check("   Fixes: arch.no-kernels\n" in p.stdout, p.stdout)
+    check("+HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n" in p.stdout, p.stdout)
+    check("+export HSA_OVERRIDE_GFX_VERSION_1='11.0.0'\n" in p.stdout, p.stdout)
+    check("HSA_OVERRIDE_GFX_VERSION=" not in p.stdout, "never the global override")
+    p = run(inject + [r.path, facts, "plan"], prog=DRIVER)
+    check("HSA_OVERRIDE_GFX_VERSION" not in p.stdout.split("Not planned:")[0], p.stdout)
+    check("env: no HSA_OVERRIDE_GFX_VERSION for gfx1102: overrides are off (allow_overrides in the configuration)"
+          in p.stdout, p.stdout)
+
+
+@test
+def cmdline_from_finding():
+    r, facts = setup(base_facts())
+    p = run(["--only", "tuning.iommu-pt", "--finding", "tuning.iommu-pt:cmdline:", r.path, facts, "plan"], prog=DRIVER)
+    check("1. cmdline: add iommu=pt to the kernel command line\n   Fixes: tuning.iommu-pt\n" in p.stdout, p.stdout)
+    f = base_facts()
+    f["driver"]["cmdline"] = "BOOT_IMAGE=/vmlinuz ro iommu=pt quiet"
+    r2, facts2 = setup(f)
+    p = run(["--only", "tuning.iommu-pt", "--finding", "tuning.iommu-pt:cmdline:", r2.path, facts2, "plan"], prog=DRIVER)
+    eq(p.stdout, "Nothing to do in this root.\n", "iommu=pt already on the command line")
 
 
 # ---- cmdline ----
@@ -558,7 +589,8 @@ def apt_roundtrip_real_apt():
     h = hashlib.sha256(binary).hexdigest()
     tail = ("Binary file /etc/apt/trusted.gpg.d/rocm.gpg.disabled: %d bytes, sha256 %s\n"
             "Binary file /etc/apt/trusted.gpg.d/rocm.gpg removed: %d bytes, sha256 %s\n"
-            "   Afterwards: run `apt-get update`\n" % (len(binary), h, len(binary), h))
+            "   Afterwards: run `apt-get update`, then install what you need (for example `apt-get install "
+            "rocm`)\n" % (len(binary), h, len(binary), h))
     got = p.stdout.replace(r.path, "ROOT")
     eq(got, head + APT_PLAN_TAIL + tail, "apt plan")
     check("apt-key" not in p.stdout, "never apt-key")
