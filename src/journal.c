@@ -529,10 +529,18 @@ int rd_journal_undo(const char *root, int root_fd, const char *run_id, rd_apply_
         *ret_error = xasprintf("\"%s\" is not a run id (they look like 20261130-105800)", run_id);
         return -EINVAL;
     }
+    _cleanup_free_ char *jdir = shown(root, RD_JOURNAL_DIR);
+    {
+        /* no journal, nothing to undo: create no state directory for it */
+        _cleanup_close_ int t = rd_fix_open_dir(root_fd, RD_JOURNAL_DIR, NULL);
+        if (t == -ENOENT) {
+            *ret_error = xasprintf("no applied run to undo in %s", jdir);
+            return -ENOENT;
+        }
+    }
     _cleanup_close_ int lock = rd_journal_lock(root, root_fd, ret_error);
     if (lock < 0)
         return lock;
-    _cleanup_free_ char *jdir = shown(root, RD_JOURNAL_DIR);
     json_object *j = NULL;
     if (run_id) {
         int r = load_journal(root_fd, run_id, &j);

@@ -773,6 +773,12 @@ def usage_errors():
     eq(p.returncode, 3, "--last and an id")
     p = run(["fix", "--apply", "--json"])
     check("needs --yes" in p.stderr, p.stderr)
+    if IS_ROOT:
+        r = fixlib.Root()
+        p = run(["undo", "--root", r.path])
+        eq((p.returncode, p.stderr), (3, "rocm-doctor: no applied run to undo in %s/var/lib/rocm-doctor/journal\n"
+                                      % r.path), "undo without a journal")
+        check(not r.exists("/var/lib/rocm-doctor"), "undo without a journal creates nothing")
 
 
 # ---- the diff itself ----
