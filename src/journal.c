@@ -242,6 +242,39 @@ static int fail_after(void)
     return (int)n;
 }
 
+
+/* The shadow tools' lock (what lckpwdf(3) takes, under the root): held
+ * while the group files are put back, so that no usermod, groupadd or
+ * passwd of the root writes them meanwhile. -1 when there is no lock file,
+ * which means no shadow tool ran there. */
+static int shadow_lock(int root_fd)
+{
+    _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, "/etc", NULL);
+    if (dfd < 0)
+        return -1;
+    int fd = openat(dfd, ".pwd.lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    for (int i = 0; i < 150; i++) {
+        if (fcntl(fd, F_SETLK, &fl) == 0)
+            return fd;
+        if (errno != EACCES && errno != EAGAIN)
+            break;
+        usleep(100 * 1000);
+    }
+    close(fd);
+    return -1;
+}
+
+static bool is_group_file(const char *path)
+{
+    for (size_t g = 0; rd_group_files[g]; g++)
+        if (streq(rd_group_files[g], path))
+            return true;
+    return false;
+}
+
 /* ---- apply ---- */
 
 static int verify_unchanged(const rd_plan *p, int root_fd, char **ret_error)
@@ -430,6 +463,7 @@ int rd_plan_apply(const rd_plan *p, int root_fd, rd_apply_result *ret, char **re
     if (error) {
         /* roll back: every touched file to its before-state */
         strbuf problems = { 0 };
+        _cleanup_close_ int pwlock = shadow_lock(root_fd);
         size_t nf = json_object_array_length(jfiles);
         for (size_t i = nf; i-- > 0;) {
             json_object *jf = json_object_array_get_idx(jfiles, i);
@@ -614,9 +648,7 @@ int rd_journal_undo(const char *root, int root_fd, const char *run_id, rd_apply_
         if (q >= 0)
             rd_sha256_hex(cur, size, h);
         bool same = (q >= 0) == jbool(jf, "after_exists") && (q < 0 || streq_ptr(h, jstr(jf, "after_sha256")));
-        bool group_file = false;
-        for (size_t g = 0; rd_group_files[g]; g++)
-            group_file |= streq(rd_group_files[g], path);
+        bool group_file = is_group_file(path);
         if (!same && group_file) {
             groups_changed = true;
         } else if (!same) {
@@ -646,13 +678,14 @@ int rd_journal_undo(const char *root, int root_fd, const char *run_id, rd_apply_
     }
     strbuf problems = { 0 };
     if (r == 0) {
+        _cleanup_close_ int pwlock = -1;
+        for (size_t i = 0; i < nf && pwlock < 0 && !groups_changed; i++)
+            if (is_group_file(strempty(jstr(json_object_array_get_idx(jfiles, i), "path"))))
+                pwlock = shadow_lock(root_fd);
         for (size_t i = nf; i-- > 0;) {
             json_object *jf = json_object_array_get_idx(jfiles, i);
             const char *path = jstr(jf, "path");
-            bool group_file = false;
-            for (size_t g = 0; rd_group_files[g]; g++)
-                group_file |= streq(rd_group_files[g], path);
-            if (group_file && groups_changed)
+            if (is_group_file(path) && groups_changed)
                 continue;
             int q = restore_file(root_fd, jf, before[i] ? before[i] : "", before_size[i]);
             if (q < 0)
