@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Temporary roots, facts files and tree snapshots for the fixer tests."""
+import atexit
 import copy
 import hashlib
+import shutil
 import json
 import os
 import stat
@@ -15,11 +17,29 @@ GROUP = "root:x:0:\nvideo:x:44:\nrender:x:992:\nalice:x:1000:\nbob:x:1001:\n"
 GSHADOW = "root:*::\nvideo:*::\nrender:!::\nalice:!::\nbob:!::\n"
 
 
+_TEMP_DIRS = []
+
+
+def temp_dir(prefix):
+    """A temporary directory removed when the test program exits."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    _TEMP_DIRS.append(d)
+    return d
+
+
+@atexit.register
+def _cleanup():
+    if os.environ.get("ROCM_DOCTOR_KEEP_TESTBED"):
+        return
+    for d in _TEMP_DIRS:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 class Root:
     """A small Debian-like OS tree: users, groups, /var/lib."""
 
     def __init__(self):
-        self.path = tempfile.mkdtemp(prefix="rd-fix-root.")
+        self.path = temp_dir("rd-fix-root.")
         for d in ("etc", "var/lib", "usr/lib"):
             os.makedirs(os.path.join(self.path, d))
         self.write("/etc/passwd", PASSWD)

@@ -58,7 +58,7 @@ def eq(got, want, what):
 
 def setup(facts, root=None):
     r = root or fixlib.Root()
-    factsdir = tempfile.mkdtemp(prefix="rd-fix-facts.")
+    factsdir = fixlib.temp_dir("rd-fix-facts.")
     return r, fixlib.write_facts(facts, factsdir)
 
 
@@ -497,7 +497,7 @@ def gpg(home, *args, stdin=None):
 
 
 def make_key(name):
-    home = tempfile.mkdtemp(prefix="rd-gpg.")
+    home = fixlib.temp_dir("rd-gpg.")
     gpg(home, "--passphrase", "", "--quick-gen-key", "%s <%s@example.invalid>" % (name, name), "ed25519", "sign",
         "never")
     out = gpg(home, "--with-colons", "--list-keys").stdout.decode()
@@ -727,7 +727,7 @@ def concurrent_runs_serialised():
 
 @test
 def symlink_out_of_root_refused():
-    outside = tempfile.mkdtemp(prefix="rd-outside.")
+    outside = fixlib.temp_dir("rd-outside.")
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
     os.makedirs(r.p("/etc/udev"))
     os.symlink(outside, r.p("/etc/udev/rules.d"))
@@ -799,7 +799,7 @@ DIFF_EXACT = [
 
 @test
 def diff_exact_cases():
-    d = tempfile.mkdtemp(prefix="rd-diff.")
+    d = fixlib.temp_dir("rd-diff.")
     for i, (a, b, want) in enumerate(DIFF_EXACT):
         fa, fb = os.path.join(d, "a%d" % i), os.path.join(d, "b%d" % i)
         with open(fa, "w") as f:
@@ -817,7 +817,7 @@ def diff_applies_with_patch():
         raise Skip("needs patch")
     import random
     rnd = random.Random(4)
-    d = tempfile.mkdtemp(prefix="rd-diff.")
+    d = fixlib.temp_dir("rd-diff.")
     words = ["blacklist amdgpu", "options amdgpu x=1", "", "# comment", "Types: deb", "Suites: noble", "a", "b"]
     for case in range(60):
         a = [rnd.choice(words) for _ in range(rnd.randint(0, 40))]
@@ -855,7 +855,7 @@ def testbed(name):
     program inside the testbed)."""
     if not TB_RUN:
         raise Skip("umockdev is not available")
-    d = tempfile.mkdtemp(prefix="rd-fix-tb.")
+    d = fixlib.temp_dir("rd-fix-tb.")
     os.chmod(d, 0o755)
     runner = os.path.join(SRC, "..", "scenarios", "run.py")
     out = subprocess.run([sys.executable, runner, name, "--write", d], capture_output=True, text=True,
