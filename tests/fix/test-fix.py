@@ -613,6 +613,19 @@ def apt_roundtrip_real_apt():
     eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
     eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
     eq(r.tree(), before, "tree after undo")
+    # the graphics and driver repositories, when the configuration asks
+    p = run(opts + ["--graphics", "--driver", r.path, facts, "apply"], prog=DRIVER)
+    eq(p.returncode, 0, "apply with graphics and driver (stderr %s)" % p.stderr)
+    src = r.read("/etc/apt/sources.list.d/rocm.sources")
+    check("\nURIs: https://repo.radeon.com/graphics/6.2.4/ubuntu\nSuites: noble\n" in src and
+          "\nURIs: https://repo.radeon.com/amdgpu/6.2.4/ubuntu\nSuites: noble\n" in src, src)
+    q = apt_cmd(r.path, "apt-get", "update", "--print-uris")
+    eq(q.returncode, 0, "apt-get: " + q.stderr)
+    for uri in ("rocm/apt/6.2.4/dists/noble/InRelease", "graphics/6.2.4/ubuntu/dists/noble/InRelease",
+                "amdgpu/6.2.4/ubuntu/dists/noble/InRelease"):
+        check("'https://repo.radeon.com/%s'" % uri in q.stdout, q.stdout)
+    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    eq(r.tree(), before, "tree after the second undo")
 
 
 @test
