@@ -8,7 +8,7 @@
  *   fix-driver ROOT FACTS plan|apply|undo [--release R] [--key-file F]
  *              [--fingerprint FPR] [--graphics] [--driver] [--allow-overrides]
  *              [--all-users] [--group G] [--only IDS] [--users A,B]
- *              [--finding ID:FIX:GPU]...
+ *              [--finding ID:FIX:GPU]... [--key-url URL]
  *
  * --finding adds a finding as a check of another area would report it
  * (GPU: a PCI address, or empty), for fixes whose findings come from checks
@@ -41,7 +41,7 @@ int main(int argc, char **argv)
         { "driver", no_argument, NULL, 'd' }, { "allow-overrides", no_argument, NULL, 'o' },
         { "all-users", no_argument, NULL, 'a' }, { "group", required_argument, NULL, 'G' },
         { "only", required_argument, NULL, 'O' }, { "users", required_argument, NULL, 'u' },
-        { "finding", required_argument, NULL, 'F' }, { 0 },
+        { "finding", required_argument, NULL, 'F' }, { "key-url", required_argument, NULL, 'U' }, { 0 },
     };
     rd_config config;
     rd_config_init(&config);
@@ -62,6 +62,7 @@ int main(int argc, char **argv)
         case 'O': only = split_commas(optarg); break;
         case 'u': config.users = split_commas(optarg); break;
         case 'F': extra = strv_push(extra, xstrdup(optarg)); break;
+        case 'U': config.apt_key_url = xstrdup(optarg); break;
         default: return 3;
         }
     }

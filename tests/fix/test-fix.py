@@ -629,6 +629,55 @@ def apt_roundtrip_real_apt():
 
 
 @test
+def apt_key_downloaded_and_checked():
+    """apt_key_url: the key is fetched over https (a local server with a
+    throw-away certificate here) and checked before it is planned."""
+    for tool in ("gpg", "openssl", "curl"):
+        if not shutil.which(tool):
+            raise Skip("needs " + tool)
+    import http.server
+    import ssl
+    import threading
+    fpr, armored, binary = make_key("rocm-download")
+    d = fixlib.temp_dir("rd-https.")
+    cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                    "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+                   capture_output=True, check=True)
+    shutil.copy(armored, os.path.join(d, "rocm.gpg.key"))
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, directory=d, **kw)
+
+        def log_message(self, *a):
+            pass
+
+    httpd = http.server.HTTPServer(("localhost", 0), Quiet)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    httpd.socket = ctx.wrap_socket(httpd.socket, server_side=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = "https://localhost:%d/rocm.gpg.key" % httpd.server_address[1]
+        r, facts = setup(base_facts())
+        env = {"CURL_CA_BUNDLE": cert}
+        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url, "--fingerprint", fpr, r.path, facts,
+                 "plan"], prog=DRIVER, env_extra=env)
+        check("Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
+              % (len(binary), __import__("hashlib").sha256(binary).hexdigest()) in p.stdout, p.stdout)
+        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url, "--fingerprint", "9386B48A1A693C5C",
+                 r.path, facts, "plan"], prog=DRIVER, env_extra=env)
+        check("apt: %s holds key %s, not the expected 9386B48A1A693C5C: not installed" % (url, fpr) in p.stdout,
+              p.stdout)
+        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url.replace("rocm.gpg.key", "missing"),
+                 "--fingerprint", fpr, r.path, facts, "plan"], prog=DRIVER, env_extra=env)
+        check("apt: cannot download the key from" in p.stdout and "404" in p.stdout, p.stdout)
+    finally:
+        httpd.shutdown()
+
+
+@test
 def apt_wrong_key_refused():
     if not shutil.which("gpg"):
         raise Skip("needs gpg")
