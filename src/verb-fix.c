@@ -118,7 +118,7 @@ int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
         } else {
             rd_plan_print(&plan, stdout);
             size_t unfixable = 0;
-            for (size_t i = 0; i < run.findings.n; i++)
+            for (size_t i = 0; !only && i < run.findings.n; i++)
                 unfixable += run.findings.items[i].severity >= RD_SEV_WARNING && !run.findings.items[i].fix;
             if (unfixable)
                 printf("%s%zu problem%s found by the check %s no automatic fix: see `rocm-doctor check`.\n",
