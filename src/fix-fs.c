@@ -272,7 +272,7 @@ const char *rd_fix_describe_error(int err)
 {
     switch (err) {
     case EXDEV:
-        return "a symlink leads out of the root; refusing to follow it";
+        return "a symlink on the way is absolute or leads out of the root; refusing to follow it";
     case ELOOP:
         return "is a symlink; refusing to replace or follow it";
     case EISDIR:
