@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: MIT */
+/* apt: AMD's repository for one ROCm release as a deb822 .sources file with
+ * Signed-By, the key in /etc/apt/keyrings (checked against the configured
+ * fingerprint first), and the 600 pin. Old one-line .list files and keys
+ * that apt-key left in trusted.gpg(.d) are moved aside. Never apt-key. */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "fixes.h"
+#include "util.h"
+
+#define SOURCES_FILE "/etc/apt/sources.list.d/rocm.sources"
+#define PIN_FILE "/etc/apt/preferences.d/rocm-pin-600"
+#define KEYRING "/etc/apt/keyrings/rocm.gpg"
+/* AMD's ROCm signing key ("AMD MLSE DevOps"): the long key id, used when
+ * the configuration names no full fingerprint. */
+#define ROCM_KEY_ID "9386B48A1A693C5C"
+#define ROCM_KEY_URL_DOC "https://repo.radeon.com/rocm/rocm.gpg.key"
+
+static void rm_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d))) {
+            if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                continue;
+            _cleanup_free_ char *p = xasprintf("%s/%s", dir, de->d_name);
+            struct stat st;
+            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+                rm_tree(p);
+            else
+                (void)unlink(p);
+        }
+        closedir(d);
+    }
+    (void)rmdir(dir);
+}
+
+typedef struct {
+    char home[64];
+} gpg_env;
+
+static int gpg_begin(gpg_env *g)
+{
+    snprintf(g->home, sizeof g->home, "/tmp/rocm-doctor-gpg.XXXXXX");
+    return mkdtemp(g->home) ? 0 : -errno;
+}
+
+/* Primary-key fingerprints in a key file (armored or binary). */
+static int gpg_fingerprints(gpg_env *g, const char *file, char ***ret, char **ret_reason)
+{
+    char *argv[] = { (char *)"gpg", (char *)"--homedir", g->home, (char *)"--batch", (char *)"--no-tty",
+                     (char *)"--with-colons", (char *)"--show-keys", (char *)file, NULL };
+    _cleanup_free_ char *out = NULL;
+    int r = rd_fix_spawn(argv, &out);
+    if (r != 0) {
+        *ret_reason = r < 0 ? xasprintf("cannot run gpg to read %s: %s", file, strerror(-r))
+                            : xasprintf("%s is not an OpenPGP key file (gpg: %s)", file, out ? out : "");
+        return -EINVAL;
+    }
+    char **v = NULL;
+    bool want_fpr = false;
+    char *save = NULL;
+    for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (startswith(l, "pub:"))
+            want_fpr = true;
+        else if (startswith(l, "fpr:") && want_fpr) {
+            /* fpr:::::::::FINGERPRINT: */
+            char *f = l;
+            for (int i = 0; i < 9 && f; i++)
+                f = strchr(f + 1, ':');
+            if (f) {
+                char *e = strchr(f + 1, ':');
+                v = strv_push(v, e ? xstrndup(f + 1, (size_t)(e - f - 1)) : xstrdup(f + 1));
+            }
+            want_fpr = false;
+        }
+    }
+    if (!v) {
+        *ret_reason = xasprintf("%s holds no OpenPGP public key", file);
+        return -EINVAL;
+    }
+    *ret = v;
+    return 0;
+}
+
+static char *normalize_fpr(const char *s)
+{
+    strbuf b = { 0 };
+    for (; *s; s++)
+        if (*s != ' ' && *s != ':') {
+            char c = (char)(*s >= 'a' && *s <= 'z' ? *s - 32 : *s);
+            strbuf_appendn(&b, &c, 1);
+        }
+    return strbuf_steal(&b);
+}
+
+static bool fpr_matches(const char *fpr, const char *want)
+{
+    _cleanup_free_ char *w = normalize_fpr(want);
+    if (strlen(w) == 16)
+        return endswith(fpr, w);
+    return streq(fpr, w);
+}
+
+/* The key to install: from --key-file or apt_key_file, else downloaded
+ * from apt_key_url; checked against the fingerprint, dearmored. */
+static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char **ret_source, char **ret_reason)
+{
+    const char *file = in->key_file ? in->key_file : in->config ? in->config->apt_key_file : NULL;
+    const char *url = in->config ? in->config->apt_key_url : NULL;
+    const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint : ROCM_KEY_ID;
+    gpg_env g;
+    int r = gpg_begin(&g);
+    if (r < 0) {
+        *ret_reason = xasprintf("cannot create a temporary directory for gpg: %s", strerror(-r));
+        return r;
+    }
+    _cleanup_free_ char *downloaded = NULL;
+    if (!file && url) {
+        downloaded = xasprintf("%s/downloaded.key", g.home);
+        char *argv[] = { (char *)"curl", (char *)"-fsSL", (char *)"--proto", (char *)"=https", (char *)"--max-time",
+                         (char *)"60", (char *)"-o", downloaded, (char *)url, NULL };
+        _cleanup_free_ char *out = NULL;
+        r = rd_fix_spawn(argv, &out);
+        if (r != 0) {
+            *ret_reason = xasprintf("cannot download the key from %s: %s", url,
+                                    r < 0 ? strerror(-r) : out && *out ? out : "curl failed");
+            rm_tree(g.home);
+            return -EIO;
+        }
+        file = downloaded;
+    }
+    _cleanup_strv_free_ char **fprs = NULL;
+    r = gpg_fingerprints(&g, file, &fprs, ret_reason);
+    if (r < 0) {
+        rm_tree(g.home);
+        return r;
+    }
+    for (size_t i = 0; fprs[i]; i++)
+        if (!fpr_matches(fprs[i], want)) {
+            *ret_reason = xasprintf("%s holds key %s, not the expected %s: not installed", downloaded ? url : file,
+                                    fprs[i], want);
+            rm_tree(g.home);
+            return -EPERM;
+        }
+    _cleanup_free_ char *raw = NULL;
+    size_t raw_size = 0;
+    r = read_file_at(AT_FDCWD, file, 1u << 20, &raw, &raw_size);
+    if (r < 0) {
+        *ret_reason = xasprintf("cannot read %s: %s", file, strerror(-r));
+        rm_tree(g.home);
+        return r;
+    }
+    if (startswith(raw, "-----BEGIN PGP")) {
+        _cleanup_free_ char *bin = xasprintf("%s/key.gpg", g.home);
+        char *argv[] = { (char *)"gpg", (char *)"--homedir", g.home, (char *)"--batch", (char *)"--no-tty",
+                         (char *)"--dearmor", (char *)"-o", bin, (char *)file, NULL };
+        _cleanup_free_ char *out = NULL;
+        if (rd_fix_spawn(argv, &out) != 0) {
+            *ret_reason = xasprintf("gpg --dearmor %s failed: %s", file, strempty(out));
+            rm_tree(g.home);
+            return -EIO;
+        }
+        free(raw);
+        raw = NULL;
+        r = read_file_at(AT_FDCWD, bin, 1u << 20, &raw, &raw_size);
+        if (r < 0) {
+            *ret_reason = xasprintf("cannot read the dearmored key: %s", strerror(-r));
+            rm_tree(g.home);
+            return r;
+        }
+    }
+    rm_tree(g.home);
+    *ret_source = xstrdup(downloaded ? url : file);
+    *ret = TAKE_PTR(raw);
+    *ret_size = raw_size;
+    return 0;
+}
+
+/* Whether a keyring file in the root holds AMD's key, and only it. */
+static int keyring_has_rocm(const rd_fix_input *in, const char *path, const char *want, bool *ret_only)
+{
+    _cleanup_free_ char *content = NULL;
+    size_t size = 0;
+    if (rd_fix_read(in->root_fd, path, &content, &size, NULL) < 0)
+        return 0;
+    gpg_env g;
+    if (gpg_begin(&g) < 0)
+        return 0;
+    _cleanup_free_ char *tmp = xasprintf("%s/keyring%s", g.home, endswith(path, ".asc") ? ".asc" : ".gpg");
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    bool ok = fd >= 0 && write(fd, content, size) == (ssize_t)size;
+    if (fd >= 0)
+        close(fd);
+    char **fprs = NULL;
+    _cleanup_free_ char *reason = NULL;
+    int found = 0;
+    if (ok && gpg_fingerprints(&g, tmp, &fprs, &reason) == 0) {
+        size_t n = 0, match = 0;
+        for (; fprs[n]; n++)
+            match += fpr_matches(fprs[n], want);
+        found = match > 0;
+        *ret_only = match == n;
+    }
+    strv_free(fprs);
+    rm_tree(g.home);
+    return found;
+}
+
+static bool valid_release(const char *s)
+{
+    return *s && strspn(s, "0123456789.") == strlen(s) && s[0] != '.';
+}
+
+static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
+{
+    const rd_os_facts *os = &in->facts->os;
+    const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint : ROCM_KEY_ID;
+    const char *release = in->config ? in->config->rocm_release : NULL;
+    if (!release) {
+        char **gfx = NULL;
+        size_t n = 0;
+        for (size_t i = 0; i < in->gpus->n_gpus; i++)
+            if (in->gpus->gpus[i].gfx[0]) {
+                gfx = strv_push(gfx, xstrdup(in->gpus->gpus[i].gfx));
+                n++;
+            }
+        release = rd_knowledge_pick_release(in->knowledge, os->id, os->version_id, gfx, n);
+        strv_free(gfx);
+    }
+    if (!release) {
+        *ret_reason = xasprintf("no ROCm release is known to support every GPU here on %s %s: set rocm_release in "
+                                "the [fix] section of rocm-doctor.conf",
+                                os->id ? os->id : "this OS", strempty(os->version_id));
+        return -ENOENT;
+    }
+    if (!valid_release(release)) {
+        *ret_reason = xasprintf("rocm_release \"%s\" is not a release number such as 6.2.4", release);
+        return -EINVAL;
+    }
+    if (!os->version_codename) {
+        *ret_reason = xstrdup("the OS release codename is unknown (/etc/os-release has no VERSION_CODENAME)");
+        return -ENOENT;
+    }
+    const char *suite = rd_knowledge_apt_suite(in->knowledge, release, os->version_codename);
+    if (!suite)
+        suite = startswith(release, "5.") ? "ubuntu" : os->version_codename;
+
+    rd_step *s = rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (%s)", release, suite);
+    rd_step_address_findings(s, in, "apt");
+
+    /* the key first: without a usable key nothing else is worth writing */
+    rd_snapshot *ks;
+    int r = rd_plan_snapshot(p, in, KEYRING, &ks, ret_reason);
+    if (r < 0)
+        return r;
+    bool have_keyring = ks->exists;
+    _cleanup_free_ char *key = NULL, *key_source = NULL;
+    size_t key_size = 0;
+    if (in->key_file || (in->config && (in->config->apt_key_file || in->config->apt_key_url))) {
+        r = load_key(in, &key, &key_size, &key_source, ret_reason);
+        if (r < 0)
+            return r;
+    } else if (!have_keyring) {
+        *ret_reason = xasprintf("no signing key: pass --key-file FILE (AMD's key is published at %s; check its "
+                                "fingerprint) or set apt_key_file or apt_key_url in the configuration",
+                                ROCM_KEY_URL_DOC);
+        return -ENOKEY;
+    }
+    if (key) {
+        r = rd_step_write(p, s, in, KEYRING, key, key_size, 0644, ret_reason);
+        if (r < 0)
+            return r;
+    }
+
+    strbuf src = { 0 };
+    strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository.\n"
+                        "Types: deb\nURIs: https://repo.radeon.com/rocm/apt/%s\nSuites: %s\nComponents: main\n"
+                        "Architectures: amd64\nSigned-By: " KEYRING "\n",
+                  release, release, suite);
+    if (in->config && in->config->apt_graphics)
+        strbuf_printf(&src, "\nTypes: deb\nURIs: https://repo.radeon.com/graphics/%s/ubuntu\nSuites: %s\n"
+                            "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
+                      release, os->version_codename);
+    if (in->config && in->config->apt_driver)
+        strbuf_printf(&src, "\nTypes: deb\nURIs: https://repo.radeon.com/amdgpu/%s/ubuntu\nSuites: %s\n"
+                            "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
+                      release, os->version_codename);
+    _cleanup_free_ char *sources = strbuf_steal(&src);
+    r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
+    if (r < 0)
+        return r;
+    static const char pin[] = RD_FIX_HEADER_LINE
+        "# AMD's packages win over the distribution's ROCm packages.\n"
+        "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n";
+    r = rd_step_write(p, s, in, PIN_FILE, pin, sizeof pin - 1, 0644, ret_reason);
+    if (r < 0)
+        return r;
+
+    /* old one-line entries and other files that point at repo.radeon.com */
+    strbuf notes = { 0 };
+    _cleanup_close_ int dfd = rd_fix_open_dir(in->root_fd, "/etc/apt/sources.list.d", NULL);
+    _cleanup_strv_free_ char **names = NULL;
+    if (dfd >= 0) {
+        DIR *d = fdopendir(dfd);
+        if (d) {
+            dfd = -1;
+            struct dirent *de;
+            while ((de = readdir(d)))
+                if (de->d_name[0] != '.' && (endswith(de->d_name, ".list") || endswith(de->d_name, ".sources")))
+                    names = strv_push(names, xstrdup(de->d_name));
+            closedir(d);
+        }
+    }
+    for (size_t i = 0; names && names[i]; i++) {
+        _cleanup_free_ char *path = xasprintf("/etc/apt/sources.list.d/%s", names[i]);
+        if (streq(path, SOURCES_FILE))
+            continue;
+        _cleanup_free_ char *content = NULL;
+        if (rd_fix_read(in->root_fd, path, &content, NULL, NULL) < 0 || !strstr(content, "repo.radeon.com"))
+            continue;
+        r = rd_step_move_aside(p, s, in, path, ret_reason);
+        if (r < 0)
+            return r;
+    }
+    _cleanup_free_ char *main_list = NULL;
+    if (rd_fix_read(in->root_fd, "/etc/apt/sources.list", &main_list, NULL, NULL) >= 0 &&
+        strstr(main_list, "repo.radeon.com"))
+        strbuf_printf(&notes, "/etc/apt/sources.list also names repo.radeon.com: remove those lines by hand");
+
+    /* keys that apt-key added */
+    dfd = rd_fix_open_dir(in->root_fd, "/etc/apt/trusted.gpg.d", NULL);
+    strv_free(names);
+    names = NULL;
+    if (dfd >= 0) {
+        DIR *d = fdopendir(dfd);
+        if (d) {
+            dfd = -1;
+            struct dirent *de;
+            while ((de = readdir(d)))
+                if (de->d_name[0] != '.' && (endswith(de->d_name, ".gpg") || endswith(de->d_name, ".asc")))
+                    names = strv_push(names, xstrdup(de->d_name));
+            closedir(d);
+        }
+    }
+    for (size_t i = 0; names && names[i]; i++) {
+        _cleanup_free_ char *path = xasprintf("/etc/apt/trusted.gpg.d/%s", names[i]);
+        bool only = false;
+        if (!keyring_has_rocm(in, path, want, &only))
+            continue;
+        if (only) {
+            r = rd_step_move_aside(p, s, in, path, ret_reason);
+            if (r < 0)
+                return r;
+        } else
+            strbuf_printf(&notes, "%s%s holds AMD's key among others: left alone", notes.len ? "; " : "", path);
+    }
+    bool only = false;
+    if (keyring_has_rocm(in, "/etc/apt/trusted.gpg", want, &only)) {
+        if (only) {
+            r = rd_step_move_aside(p, s, in, "/etc/apt/trusted.gpg", ret_reason);
+            if (r < 0)
+                return r;
+        } else
+            strbuf_printf(&notes, "%s/etc/apt/trusted.gpg (apt-key's keyring) holds AMD's key among others: "
+                                  "left alone; apt trusts it for every repository",
+                          notes.len ? "; " : "");
+    }
+    if (rd_step_changes(s))
+        s->note = xasprintf("run `apt-get update`, then install what you need (for example `apt-get install "
+                            "rocm`)%s",
+                            key_source ? "" : "; the key already in " KEYRING " is kept");
+    rd_plan_drop_empty_step(p);
+    if (notes.len)
+        *ret_reason = strbuf_steal(&notes);
+    return 0;
+}
+
+const rd_fix rd_fix_apt = {
+    .id = "apt",
+    .title = "AMD's apt repository",
+    .on_request = true,
+    .plan = apt_plan,
+};

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/* env: build targets for the GPUs present (PYTORCH_ROCM_ARCH,
+ * AMDGPU_TARGETS), a per-node HSA_OVERRIDE_GFX_VERSION_<N> of the GPU's own
+ * family for a GPU the install has no kernels for (only when the
+ * configuration allows overrides), and ROCR_VISIBLE_DEVICES by GPU UUID to
+ * hide an integrated GPU next to a discrete one. Written to an
+ * environment.d drop-in (systemd user sessions) and a profile.d drop-in
+ * (login shells). Never a global override. */
+#include <inttypes.h>
+#include "fixes.h"
+#include "util.h"
+
+#define ENV_D_FILE "/etc/environment.d/50-rocm-doctor.conf"
+#define PROFILE_FILE "/etc/profile.d/rocm-doctor.sh"
+
+typedef struct {
+    char *key, *value;
+} var;
+
+static bool finding_on(const rd_fix_input *in, const char *id, const char *gpu)
+{
+    for (size_t i = 0; in->findings && i < in->findings->n; i++) {
+        const rd_finding *f = &in->findings->items[i];
+        if (streq(f->id, id) && (!gpu || streq_ptr(f->gpu, gpu)))
+            return true;
+    }
+    return false;
+}
+
+static char *gpu_uuid(const rd_gpu *g)
+{
+    if (g->drm && g->drm->unique_id && *g->drm->unique_id)
+        return xasprintf("GPU-%s", g->drm->unique_id);
+    uint64_t id;
+    if (g->n_kfd > 0 && rd_kfd_prop(g->kfd[0], "unique_id", &id) && id != 0)
+        return xasprintf("GPU-%" PRIx64, id);
+    return NULL;
+}
+
+static int env_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
+{
+    const rd_gpu_view *v = in->gpus;
+    var vars[8];
+    size_t n = 0;
+    strbuf skipped = { 0 };
+
+    size_t n_discrete = 0, n_integrated = 0;
+    for (size_t i = 0; i < v->n_gpus; i++) {
+        n_discrete += !v->gpus[i].integrated;
+        n_integrated += v->gpus[i].integrated;
+    }
+    /* build targets: the discrete GPUs, or the integrated ones when alone */
+    strbuf targets = { 0 };
+    _cleanup_strv_free_ char **seen = NULL;
+    for (size_t i = 0; i < v->n_gpus; i++) {
+        const rd_gpu *g = &v->gpus[i];
+        if (!g->gfx[0] || (n_discrete > 0 && g->integrated) || strv_contains(seen, g->gfx))
+            continue;
+        seen = strv_push(seen, xstrdup(g->gfx));
+        strbuf_printf(&targets, "%s%s", targets.len ? ";" : "", g->gfx);
+    }
+    if (!targets.len) {
+        *ret_reason = xstrdup("no AMD GPU with a known gfx target is present");
+        return -ENODEV;
+    }
+    char *t = strbuf_steal(&targets);
+    vars[n++] = (var){ xstrdup("PYTORCH_ROCM_ARCH"), xstrdup(t) };
+    vars[n++] = (var){ xstrdup("AMDGPU_TARGETS"), t };
+
+    /* per-node overrides, same family only */
+    for (size_t i = 0; i < v->n_gpus && n < ELEMENTSOF(vars) - 1; i++) {
+        const rd_gpu *g = &v->gpus[i];
+        if (g->integrated || (!finding_on(in, "arch.no-kernels", g->pci->address) &&
+                              !finding_on(in, "arch.override-wrong-family", g->pci->address)))
+            continue;
+        if (!in->config || !in->config->allow_overrides) {
+            strbuf_printf(&skipped, "%sno HSA_OVERRIDE_GFX_VERSION for %s: overrides are off (allow_overrides in "
+                                    "the configuration)",
+                          skipped.len ? "; " : "", g->gfx);
+            continue;
+        }
+        if (!g->arch || !g->arch->override || g->n_kfd == 0) {
+            strbuf_printf(&skipped, "%sno override is known for %s", skipped.len ? "; " : "", g->gfx);
+            continue;
+        }
+        for (size_t k = 0; k < g->n_kfd && n < ELEMENTSOF(vars) - 1; k++)
+            vars[n++] = (var){ xasprintf("HSA_OVERRIDE_GFX_VERSION_%" PRId64, g->kfd[k]->node_id),
+                               xstrdup(g->arch->override) };
+    }
+
+    /* hide an integrated GPU from ROCm when a discrete one is there */
+    if (n_integrated > 0 && n_discrete > 0) {
+        strbuf ids = { 0 };
+        bool complete = true;
+        for (size_t i = 0; i < v->n_gpus; i++) {
+            if (v->gpus[i].integrated)
+                continue;
+            char *u = gpu_uuid(&v->gpus[i]);
+            if (!u) {
+                complete = false;
+                continue;
+            }
+            strbuf_printf(&ids, "%s%s", ids.len ? "," : "", u);
+            free(u);
+        }
+        if (complete && ids.len)
+            vars[n++] = (var){ xstrdup("ROCR_VISIBLE_DEVICES"), strbuf_steal(&ids) };
+        else {
+            free(ids.s);
+            strbuf_printf(&skipped, "%sROCR_VISIBLE_DEVICES not set: a discrete GPU has no unique id to name it by; "
+                                    "disable the integrated GPU in the firmware setup instead",
+                          skipped.len ? "; " : "");
+        }
+    }
+
+    strbuf envd = { 0 }, prof = { 0 };
+    strbuf_append(&envd, RD_FIX_HEADER_LINE "# ROCm settings for the GPUs of this host (systemd user sessions).\n");
+    strbuf_append(&prof, RD_FIX_HEADER_LINE "# ROCm settings for the GPUs of this host (login shells).\n");
+    for (size_t i = 0; i < n; i++) {
+        strbuf_printf(&envd, "%s=%s\n", vars[i].key, vars[i].value);
+        strbuf_printf(&prof, "export %s='%s'\n", vars[i].key, vars[i].value);
+    }
+    _cleanup_free_ char *envd_text = strbuf_steal(&envd);
+    _cleanup_free_ char *prof_text = strbuf_steal(&prof);
+    for (size_t i = 0; i < n; i++) {
+        free(vars[i].key);
+        free(vars[i].value);
+    }
+
+    rd_step *s = rd_plan_add_step(p, "env", RD_EFFECT_RELOGIN, "ROCm environment for the GPUs present");
+    rd_step_address_findings(s, in, "env");
+    int r = rd_step_write(p, s, in, ENV_D_FILE, envd_text, strlen(envd_text), 0644, ret_reason);
+    if (r >= 0)
+        r = rd_step_write(p, s, in, PROFILE_FILE, prof_text, strlen(prof_text), 0644, ret_reason);
+    if (r < 0) {
+        free(skipped.s);
+        return r;
+    }
+    if (rd_step_changes(s))
+        s->note = xstrdup("log out and back in for the new environment to count");
+    rd_plan_drop_empty_step(p);
+    if (skipped.len)
+        *ret_reason = strbuf_steal(&skipped);
+    return 0;
+}
+
+const rd_fix rd_fix_env = {
+    .id = "env",
+    .title = "ROCm environment variables",
+    .on_request = true,
+    .plan = env_plan,
+};

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/* Files inside the root the fixer works on, and the commands it runs. Every
+ * path is resolved beneath the root: a symlink that leads out of it is
+ * refused (openat2 RESOLVE_BENEATH; without openat2, any symlink is). */
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include "fix.h"
+#include "util.h"
+
+#define MAX_FILE (16u << 20)
+
+static int open_beneath(int root_fd, const char *rel, int flags)
+{
+    struct open_how how = {
+        .flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY),
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+    };
+    int fd = (int)syscall(SYS_openat2, root_fd, rel, &how, sizeof how);
+    if (fd >= 0)
+        return fd;
+    if (errno != ENOSYS && errno != EPERM)
+        return -errno;
+    /* no openat2: walk component by component and follow no symlink */
+    _cleanup_free_ char *copy = xstrdup(rel);
+    int cur = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
+    if (cur < 0)
+        return -errno;
+    char *save = NULL;
+    char *comp = strtok_r(copy, "/", &save);
+    while (comp) {
+        char *next = strtok_r(NULL, "/", &save);
+        int f = openat(cur, comp, (next ? O_RDONLY | O_DIRECTORY : flags) | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+        int e = errno;
+        close(cur);
+        if (f < 0)
+            return -e;
+        cur = f;
+        comp = next;
+    }
+    return cur;
+}
+
+static const char *rel_path(const char *path)
+{
+    while (*path == '/')
+        path++;
+    return *path ? path : ".";
+}
+
+int rd_fix_open_dir(int root_fd, const char *dir, char ***created)
+{
+    const char *rel = rel_path(dir);
+    int fd = open_beneath(root_fd, rel, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0 || fd != -ENOENT || !created)
+        return fd;
+    /* create the missing components one by one, each beneath the root */
+    strbuf prefix = { 0 };
+    _cleanup_free_ char *copy = xstrdup(rel);
+    char *save = NULL;
+    for (char *comp = strtok_r(copy, "/", &save); comp; comp = strtok_r(NULL, "/", &save)) {
+        _cleanup_free_ char *parent = xstrdup(prefix.len ? prefix.s : ".");
+        strbuf_printf(&prefix, "%s%s", prefix.len ? "/" : "", comp);
+        int t = open_beneath(root_fd, prefix.s, O_RDONLY | O_DIRECTORY);
+        if (t >= 0) {
+            close(t);
+            continue;
+        }
+        if (t != -ENOENT) {
+            free(prefix.s);
+            return t;
+        }
+        _cleanup_close_ int pfd = open_beneath(root_fd, parent, O_RDONLY | O_DIRECTORY);
+        if (pfd < 0) {
+            free(prefix.s);
+            return pfd;
+        }
+        if (mkdirat(pfd, comp, 0755) < 0 && errno != EEXIST) {
+            int e = errno;
+            free(prefix.s);
+            return -e;
+        }
+        /* whatever the umask: /etc/profile.d and friends must be readable */
+        (void)fchmodat(pfd, comp, 0755, AT_SYMLINK_NOFOLLOW);
+        (void)fsync(pfd);
+        *created = strv_push(*created, xasprintf("/%s", prefix.s));
+    }
+    free(prefix.s);
+    return open_beneath(root_fd, rel, O_RDONLY | O_DIRECTORY);
+}
+
+static int split(const char *path, char **ret_dir, const char **ret_base)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || !slash[1])
+        return -EINVAL;
+    *ret_dir = slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+    *ret_base = slash + 1;
+    return 0;
+}
+
+int rd_fix_read(int root_fd, const char *path, char **ret, size_t *ret_size, struct stat *ret_st)
+{
+    _cleanup_free_ char *dir = NULL;
+    const char *base;
+    if (split(path, &dir, &base) < 0)
+        return -EINVAL;
+    _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, dir, NULL);
+    if (dfd < 0)
+        return dfd;
+    struct stat st;
+    if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        return -errno;
+    if (S_ISLNK(st.st_mode))
+        return -ELOOP;
+    if (S_ISDIR(st.st_mode))
+        return -EISDIR;
+    if (!S_ISREG(st.st_mode))
+        return -EINVAL;
+    _cleanup_close_ int fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return -errno;
+    if (fstat(fd, &st) < 0)
+        return -errno;
+    int r = read_fd(fd, MAX_FILE, ret, ret_size);
+    if (r < 0)
+        return r;
+    if (ret_st)
+        *ret_st = st;
+    return 0;
+}
+
+int rd_fix_write(int root_fd, const char *path, const char *content, size_t size, mode_t mode, uid_t uid, gid_t gid,
+                 char ***created_dirs)
+{
+    _cleanup_free_ char *dir = NULL;
+    const char *base;
+    if (split(path, &dir, &base) < 0)
+        return -EINVAL;
+    _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, dir, created_dirs);
+    if (dfd < 0)
+        return dfd;
+    struct stat st;
+    if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
+        return S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
+    _cleanup_free_ char *tmp = NULL;
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        free(tmp);
+        tmp = xasprintf(".#%s.%d.%d", base, (int)getpid(), attempt);
+        fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST)
+            return -errno;
+    }
+    if (fd < 0)
+        return -EEXIST;
+    int r = 0;
+    for (size_t off = 0; off < size && r == 0;) {
+        ssize_t n = write(fd, content + off, size - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            r = -errno;
+        else
+            off += (size_t)n;
+    }
+    if (r == 0 && fchown(fd, uid, gid) < 0)
+        r = -errno;
+    if (r == 0 && fchmod(fd, mode & 07777) < 0)
+        r = -errno;
+    if (r == 0 && fsync(fd) < 0)
+        r = -errno;
+    if (close(fd) < 0 && r == 0)
+        r = -errno;
+    if (r == 0 && renameat(dfd, tmp, dfd, base) < 0)
+        r = -errno;
+    if (r < 0) {
+        (void)unlinkat(dfd, tmp, 0);
+        return r;
+    }
+    if (fsync(dfd) < 0)
+        return -errno;
+    return 0;
+}
+
+int rd_fix_unlink(int root_fd, const char *path)
+{
+    _cleanup_free_ char *dir = NULL;
+    const char *base;
+    if (split(path, &dir, &base) < 0)
+        return -EINVAL;
+    _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, dir, NULL);
+    if (dfd < 0)
+        return dfd;
+    if (unlinkat(dfd, base, 0) < 0)
+        return -errno;
+    if (fsync(dfd) < 0)
+        return -errno;
+    return 0;
+}
+
+char *rd_argv_join(char *const *argv)
+{
+    strbuf b = { 0 };
+    for (size_t i = 0; argv && argv[i]; i++) {
+        const char *a = argv[i];
+        bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:+@%") ==
+                               strlen(a);
+        strbuf_printf(&b, "%s%s%s%s", i ? " " : "", plain ? "" : "'", a, plain ? "" : "'");
+    }
+    return strbuf_steal(&b);
+}
+
+int rd_fix_spawn(char *const *argv, char **ret_output)
+{
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) < 0)
+        return -errno;
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(pipefd[0]);
+        close(pipefd[1]);
+        return -e;
+    }
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (devnull >= 0)
+            dup2(devnull, STDIN_FILENO);
+        dup2(pipefd[1], STDOUT_FILENO);
+        dup2(pipefd[1], STDERR_FILENO);
+        setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
+        setenv("LC_ALL", "C", 1);
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(pipefd[1]);
+    strbuf out = { 0 };
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(pipefd[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (out.len < (1u << 20))
+            strbuf_appendn(&out, buf, (size_t)n);
+    }
+    close(pipefd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            free(out.s);
+            return -errno;
+        }
+    char *o = strbuf_steal(&out);
+    strstrip(o);
+    if (ret_output)
+        *ret_output = o;
+    else
+        free(o);
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+const char *rd_fix_describe_error(int err)
+{
+    switch (err) {
+    case EXDEV:
+        return "a symlink on the way is absolute or leads out of the root; refusing to follow it";
+    case ELOOP:
+        return "is a symlink; refusing to replace or follow it";
+    case EISDIR:
+        return "is a directory";
+    case EINVAL:
+        return "is not a regular file";
+    default:
+        return strerror(err);
+    }
+}

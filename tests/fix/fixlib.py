@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: MIT
+"""Temporary roots, facts files and tree snapshots for the fixer tests."""
+import atexit
+import copy
+import hashlib
+import shutil
+import json
+import os
+import stat
+import subprocess
+import tempfile
+
+PASSWD = "root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice:/home/alice:/bin/bash\n" \
+         "bob:x:1001:1001:Bob:/home/bob:/bin/bash\n"
+SHADOW = "root:*:19000:0:99999:7:::\nalice:!:19000:0:99999:7:::\nbob:!:19000:0:99999:7:::\n"
+GROUP = "root:x:0:\nvideo:x:44:\nrender:x:992:\nalice:x:1000:\nbob:x:1001:\n"
+GSHADOW = "root:*::\nvideo:*::\nrender:!::\nalice:!::\nbob:!::\n"
+
+
+_TEMP_DIRS = []
+
+
+def temp_dir(prefix):
+    """A temporary directory removed when the test program exits."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    _TEMP_DIRS.append(d)
+    return d
+
+
+@atexit.register
+def _cleanup():
+    if os.environ.get("ROCM_DOCTOR_KEEP_TESTBED"):
+        return
+    for d in _TEMP_DIRS:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+class Root:
+    """A small Debian-like OS tree: users, groups, /var/lib."""
+
+    def __init__(self):
+        self.path = temp_dir("rd-fix-root.")
+        for d in ("etc", "var/lib", "usr/lib"):
+            os.makedirs(os.path.join(self.path, d))
+        self.write("/etc/passwd", PASSWD)
+        self.write("/etc/shadow", SHADOW, 0o640)
+        self.write("/etc/group", GROUP)
+        self.write("/etc/gshadow", GSHADOW, 0o640)
+
+    def p(self, path):
+        return os.path.join(self.path, path.lstrip("/"))
+
+    def write(self, path, text, mode=0o644):
+        full = self.p(path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "wb") as f:
+            f.write(text.encode() if isinstance(text, str) else text)
+        os.chmod(full, mode)
+
+    def read(self, path):
+        with open(self.p(path)) as f:
+            return f.read()
+
+    def exists(self, path):
+        return os.path.lexists(self.p(path))
+
+    def tree(self):
+        """Every entry with its type, mode, owner and content hash; the
+        journal directory (rocm-doctor's own state) is left out."""
+        out = {}
+        for dirpath, dirnames, filenames in os.walk(self.path):
+            rel = os.path.relpath(dirpath, self.path)
+            if rel == "var/lib/rocm-doctor" or rel.startswith("var/lib/rocm-doctor/"):
+                dirnames[:] = []
+                continue
+            for name in dirnames + filenames:
+                full = os.path.join(dirpath, name)
+                key = os.path.normpath(os.path.join(rel, name))
+                if key == "var/lib/rocm-doctor":
+                    continue
+                st = os.lstat(full)
+                if stat.S_ISLNK(st.st_mode):
+                    val = ("link", os.readlink(full))
+                elif stat.S_ISDIR(st.st_mode):
+                    val = ("dir", oct(st.st_mode & 0o7777), st.st_uid, st.st_gid)
+                else:
+                    with open(full, "rb") as f:
+                        h = hashlib.sha256(f.read()).hexdigest()
+                    val = ("file", oct(st.st_mode & 0o7777), st.st_uid, st.st_gid, h)
+                out[key] = val
+        return out
+
+    def all_text(self):
+        """Concatenated content of every regular file outside the journal."""
+        parts = []
+        for key, val in sorted(self.tree().items()):
+            if val[0] == "file":
+                with open(self.p(key), "rb") as f:
+                    parts.append(f.read().decode("utf-8", "replace"))
+        return "\n".join(parts)
+
+
+def load_facts(src_dir, name="rx7900xtx-no-access.json"):
+    with open(os.path.join(src_dir, "..", "cli", "facts", name)) as f:
+        return json.load(f)
+
+
+def write_facts(facts, directory):
+    fd, path = tempfile.mkstemp(suffix=".json", dir=directory)
+    with os.fdopen(fd, "w") as f:
+        json.dump(facts, f)
+    return path
+
+
+def root_only_nodes(facts):
+    """The device nodes belong to root: no group grants access."""
+    f = copy.deepcopy(facts)
+    for n in f["access"]["nodes"]:
+        n["gid"] = 0
+        n["group"] = "root"
+    return f
+
+
+def with_igpu(facts):
+    """Adds a Phoenix iGPU (gfx1103, Radeon 780M) next to the RX 7900 XTX."""
+    f = copy.deepcopy(facts)
+    f["pci"]["devices"].append({
+        "address": "0000:c5:00.0", "vendor_id": 4098, "device_id": 5567, "revision": 193,
+        "class_code": 196608, "marketing_name": "AMD Radeon 780M", "driver": "amdgpu", "display": True,
+        "pcie_type": 0, "caps_readable": True})
+    f["drm"]["devices"][0]["unique_id"] = "2f7c3a4b5d6e7f80"
+    f["drm"]["devices"].append({"pci_address": "0000:c5:00.0", "card": "/dev/dri/card1",
+                                "render": "/dev/dri/renderD129", "render_minor": 129,
+                                "vram_total": 536870912})
+    f["kfd"]["nodes"].append({"node_id": 2, "gpu_id": 1234, "properties": {
+        "cpu_cores_count": 0, "simd_count": 24, "gfx_target_version": 110003, "vendor_id": 4098,
+        "device_id": 5567, "location_id": 50432, "domain": 0, "drm_render_minor": 129}})
+    f["access"]["nodes"].append({"path": "/dev/dri/renderD129", "role": "render", "exists": True,
+                                 "mode": 432, "uid": 0, "gid": 992, "group": "render"})
+    return f

@@ -1,0 +1,1009 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The fixer on temporary roots, through the real binary (and, for policy
+that comes from rocm-doctor.conf, the fix-driver test program): exact plans,
+apply, apply again, undo byte for byte, and the safety properties.
+
+Usage: test-fix.py ROCM_DOCTOR FIX_DRIVER SOURCE_DIR [TB_RUN]"""
+import fcntl
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixlib  # noqa: E402
+
+RD, DRIVER, SRC = sys.argv[1:4]
+TB_RUN = sys.argv[4] if len(sys.argv) > 4 else None
+IS_ROOT = os.geteuid() == 0
+failures, passed, skipped = [], [], []
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+class Skip(Exception):
+    pass
+
+
+def need_root():
+    if not IS_ROOT:
+        raise Skip("applying needs root")
+
+
+def run(args, stdin=None, env_extra=None, prog=None):
+    env = dict(os.environ)
+    env.update(env_extra or {})
+    p = subprocess.run([prog or RD] + args, input=stdin, capture_output=True, text=True, env=env, timeout=120)
+    check("Sanitizer" not in p.stderr, "sanitizer report:\n" + p.stderr)
+    return p
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def eq(got, want, what):
+    if got != want:
+        raise AssertionError("%s:\n--- want\n%s\n--- got\n%s" % (what, want, got))
+
+
+def setup(facts, root=None):
+    r = root or fixlib.Root()
+    factsdir = fixlib.temp_dir("rd-fix-facts.")
+    return r, fixlib.write_facts(facts, factsdir)
+
+
+# The access findings only: the plans stay exact whatever other checks find
+ACCESS = ["--only", "kfd.no-access,render.no-access"]
+
+
+def base_facts():
+    return fixlib.load_facts(SRC)
+
+
+# ---- group ----
+
+GROUP_PLAN = """Plan for ROOT: 1 step
+
+1. group: add alice to render and video
+   Fixes: kfd.no-access, render.no-access
+   add alice to group render: usermod -aG render alice (undo: gpasswd -d alice render)
+   add alice to group video: usermod -aG video alice (undo: gpasswd -d alice video)
+--- a/etc/group
++++ b/etc/group
+@@ -1,5 +1,5 @@
+ root:x:0:
+-video:x:44:
+-render:x:992:
++video:x:44:alice
++render:x:992:alice
+ alice:x:1000:
+ bob:x:1001:
+   Afterwards: alice must log out and back in (or reboot) for the new groups to count; `newgrp render` gives one shell the group meanwhile
+
+To carry it out: sudo rocm-doctor fix --apply --root ROOT --facts FACTS --only kfd.no-access,render.no-access
+"""
+
+
+@test
+def group_plan_exact():
+    r, facts = setup(base_facts())
+    before = r.tree()
+    p = run(["fix", "--root", r.path, "--facts", facts] + ACCESS)
+    eq(p.stdout.replace(r.path, "ROOT").replace(facts, "FACTS"), GROUP_PLAN, "group plan")
+    eq(p.returncode, 1, "exit status of a plan with steps")
+    eq(r.tree(), before, "planning wrote nothing")
+
+
+@test
+def group_plan_json():
+    import json
+    r, facts = setup(base_facts())
+    p = run(["fix", "--root", r.path, "--facts", facts, "--json"] + ACCESS)
+    j = json.loads(p.stdout)
+    eq(j["schema"], "rocm-doctor-plan/1", "schema")
+    eq([s["fix"] for s in j["steps"]], ["group"], "steps")
+    eq([(a["action"], a["user"], a["group"]) for a in j["steps"][0]["actions"]],
+       [("group-add", "alice", "render"), ("group-add", "alice", "video")], "actions")
+    eq(j["steps"][0]["findings"], ["kfd.no-access", "render.no-access"], "findings")
+    eq(j["steps"][0]["effect"], "relogin", "effect")
+
+
+@test
+def group_roundtrip():
+    need_root()
+    r, facts = setup(base_facts())
+    before = r.tree()
+    p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
+    eq(p.returncode, 0, "apply exit status (stderr: %s)" % p.stderr)
+    check(re.search(r"kfd\.no-access +fixed after re-login", p.stdout), "per-finding result: " + p.stdout)
+    check("render:x:992:alice\n" in r.read("/etc/group"), "alice in render")
+    check("video:x:44:alice\n" in r.read("/etc/group"), "alice in video")
+    check("render:!::alice\n" in r.read("/etc/gshadow"), "gshadow updated by the shadow tools")
+    p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
+    eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
+    p = run(["undo", "--root", r.path, "--last"])
+    eq(p.returncode, 0, "undo exit status (stderr: %s)" % p.stderr)
+    check(p.stdout.startswith("Undid run "), p.stdout)
+    eq(r.tree(), before, "tree after undo")
+    p = run(["undo", "--root", r.path, "--last"])
+    eq(p.returncode, 3, "a second undo has nothing to undo")
+    check("no applied run to undo" in p.stderr, p.stderr)
+
+
+@test
+def group_relogin_when_groups_changed_meanwhile():
+    """Another change to /etc/group after the run: undo reverses only its
+    own membership, with gpasswd, and keeps the other change."""
+    need_root()
+    r, facts = setup(base_facts())
+    eq(run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS).returncode, 0, "apply")
+    subprocess.run(["usermod", "-R", r.path, "-aG", "video", "bob"], check=True)
+    p = run(["undo", "--root", r.path])
+    eq(p.returncode, 0, "undo (stderr: %s)" % p.stderr)
+    check("reversed with gpasswd" in p.stdout, p.stdout)
+    g = r.read("/etc/group")
+    check("video:x:44:bob\n" in g and "render:x:992:\n" in g, g)
+
+
+@test
+def group_apply_json():
+    need_root()
+    import json
+    r, facts = setup(base_facts())
+    p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes", "--json"] + ACCESS)
+    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    j = json.loads(p.stdout)
+    eq(j["applied"], True, "applied")
+    check(re.fullmatch(r"\d{8}-\d{6}(-\d+)?", j["run_id"]), j["run_id"])
+    eq([(x["finding"], x["fix"], x["status"]) for x in j["results"]],
+       [("kfd.no-access", "group", "fixed-after-relogin"), ("render.no-access", "group", "fixed-after-relogin")],
+       "results")
+    with open(r.p("/var/lib/rocm-doctor/journal/%s/journal.json" % j["run_id"])) as f:
+        jr = json.load(f)
+    eq((jr["schema"], jr["state"]), ("rocm-doctor-journal/1", "applied"), "journal")
+    eq(sorted(x["path"] for x in jr["files"] if x["existed"]),
+       ["/etc/group", "/etc/gshadow", "/etc/passwd", "/etc/shadow"], "journaled files")
+    eq(oct(os.stat(r.p("/var/lib/rocm-doctor/journal/%s" % j["run_id"])).st_mode & 0o777), "0o700",
+       "the journal keeps copies of /etc/shadow: root only")
+    p = run(["undo", "--root", r.path, j["run_id"], "--json"])
+    eq(json.loads(p.stdout)["run_id"], j["run_id"], "undo by id")
+
+
+@test
+def created_directories_ignore_umask():
+    need_root()
+    r, facts = setup(base_facts())
+    old = os.umask(0o077)
+    try:
+        p = run(["fix", "--root", r.path, "--facts", facts, "--only", "env", "--apply", "--yes"])
+    finally:
+        os.umask(old)
+    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    eq(oct(os.stat(r.p("/etc/profile.d")).st_mode & 0o777), "0o755", "/etc/profile.d mode")
+    eq(oct(os.stat(r.p("/etc/profile.d/rocm-doctor.sh")).st_mode & 0o777), "0o644", "drop-in mode")
+
+
+# ---- udev ----
+
+UDEV_PLAN = """Plan for ROOT: 1 step
+
+1. udev: give /dev/kfd and the render nodes to group render, mode 0660
+   Fixes: kfd.no-access, render.no-access
+   write /etc/udev/rules.d/70-rocm-doctor-gpu.rules (mode 0644, root:root)
+   add alice to group render: usermod -aG render alice (undo: gpasswd -d alice render)
+   run on first boot: udevadm control --reload (undo: udevadm control --reload)
+   run on first boot: udevadm trigger --subsystem-match=kfd --subsystem-match=drm (undo: udevadm trigger --subsystem-match=kfd --subsystem-match=drm)
+--- /dev/null
++++ b/etc/udev/rules.d/70-rocm-doctor-gpu.rules
+@@ -0,0 +1,5 @@
++# generated by rocm-doctor; undo with rocm-doctor undo
++# /dev/kfd and the GPU render nodes belong to group render; only its members
++# may use the GPUs.
++KERNEL=="kfd", GROUP="render", MODE="0660"
++SUBSYSTEM=="drm", KERNEL=="renderD*", GROUP="render", MODE="0660"
+--- a/etc/group
++++ b/etc/group
+@@ -1,5 +1,5 @@
+ root:x:0:
+ video:x:44:
+-render:x:992:
++render:x:992:alice
+ alice:x:1000:
+ bob:x:1001:
+   Afterwards: alice must log out and back in for group render to count
+
+To carry it out: sudo rocm-doctor fix --apply --root ROOT --facts FACTS --only kfd.no-access,render.no-access
+"""
+
+UDEV_RULE = """# generated by rocm-doctor; undo with rocm-doctor undo
+# /dev/kfd and the GPU render nodes belong to group render; only its members
+# may use the GPUs.
+KERNEL=="kfd", GROUP="render", MODE="0660"
+SUBSYSTEM=="drm", KERNEL=="renderD*", GROUP="render", MODE="0660"
+"""
+
+
+@test
+def udev_plan_exact():
+    r, facts = setup(fixlib.root_only_nodes(base_facts()))
+    p = run(["fix", "--root", r.path, "--facts", facts] + ACCESS)
+    eq(p.stdout.replace(r.path, "ROOT").replace(facts, "FACTS"), UDEV_PLAN, "udev plan")
+
+
+@test
+def udev_roundtrip_never_chmod_666():
+    """The naive answer to 'Permission denied on /dev/kfd' is chmod 666:
+    this writes a 0660 group rule and touches no device node."""
+    need_root()
+    r, facts = setup(fixlib.root_only_nodes(base_facts()))
+    before = r.tree()
+    p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
+    eq(p.returncode, 0, "apply (stderr: %s)" % p.stderr)
+    eq(r.read("/etc/udev/rules.d/70-rocm-doctor-gpu.rules"), UDEV_RULE, "rule")
+    eq(oct(os.stat(r.p("/etc/udev/rules.d/70-rocm-doctor-gpu.rules")).st_mode & 0o7777), "0o644", "rule mode")
+    check("Run on the first boot of %s (not run now):\n   udevadm control --reload\n" % r.path in p.stdout, p.stdout)
+    check(re.search(r"kfd\.no-access +fixed after reboot", p.stdout), "rule applies at the first boot: " + p.stdout)
+    text = r.all_text() + p.stdout
+    check("chmod" not in text and "0666" not in text, "no chmod, no 0666")
+    eq(run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS).stdout, "Nothing to do in this root.\n",
+       "apply again")
+    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    eq(r.tree(), before, "tree after undo (rules.d and udev/ removed again)")
+
+
+@test
+def udev_all_users_only_when_asked():
+    r, facts = setup(fixlib.root_only_nodes(base_facts()))
+    p = run([r.path, facts, "plan"], prog=DRIVER)
+    check('MODE="0666"' not in p.stdout, p.stdout)
+    import json
+    import hashlib
+    p = run(["fix", "--root", r.path, "--facts", facts, "--json"] + ACCESS)
+    w = [a for a in json.loads(p.stdout)["steps"][0]["actions"] if a["action"] == "write"][0]
+    eq((w["path"], w["mode"], w["sha256"]),
+       ("/etc/udev/rules.d/70-rocm-doctor-gpu.rules", "0644", hashlib.sha256(UDEV_RULE.encode()).hexdigest()),
+       "write action in JSON")
+    p = run(["--all-users", r.path, facts, "plan"], prog=DRIVER)
+    check('KERNEL=="kfd", GROUP="render", MODE="0666"' in p.stdout, p.stdout)
+    check("usermod" not in p.stdout, "no group change needed with the all-users rule")
+
+
+@test
+def udev_missing_group_not_planned():
+    r, facts = setup(fixlib.root_only_nodes(base_facts()))
+    p = run(["--group", "gpu", r.path, facts, "plan"], prog=DRIVER)
+    eq(p.stdout.replace(r.path, "ROOT"),
+       "Nothing to do in this root.\n\nNot planned:\n   udev: group gpu does not exist in ROOT/etc/group\n",
+       "plan")
+
+
+# ---- modprobe ----
+
+def blacklist_facts(files):
+    f = base_facts()
+    f["driver"] = {"module_present": False, "cmdline": "BOOT_IMAGE=/vmlinuz ro quiet",
+                   "modprobe": [{"file": path, "line": line, "directive": d, "module": "amdgpu", "args": a}
+                                for path, line, d, a in files]}
+    return f
+
+
+MODPROBE_PLAN = """Plan for ROOT: 1 step
+
+1. modprobe: let amdgpu load and drive every AMD GPU
+   Fixes: driver.blacklisted
+   remove /etc/modprobe.d/blacklist-amdgpu.conf (kept in the journal)
+   write /etc/modprobe.d/local.conf (mode 0644, root:root)
+   write /etc/modprobe.d/amdgpu-off.conf (mode 0644, root:root)
+   run on first boot: update-initramfs -u (undo: update-initramfs -u)
+--- a/etc/modprobe.d/blacklist-amdgpu.conf
++++ /dev/null
+@@ -1,2 +0,0 @@
+-# left behind by an aborted driver install
+-blacklist amdgpu
+--- a/etc/modprobe.d/local.conf
++++ b/etc/modprobe.d/local.conf
+@@ -1,3 +1,3 @@
+ options snd_hda_intel power_save=0
+-blacklist amdgpu
++# disabled by rocm-doctor (undo with rocm-doctor undo): blacklist amdgpu
+ blacklist nouveau
+--- /dev/null
++++ b/etc/modprobe.d/amdgpu-off.conf
+@@ -0,0 +1,3 @@
++# generated by rocm-doctor; undo with rocm-doctor undo
++# Hides /usr/lib/modprobe.d/amdgpu-off.conf, whose amdgpu blacklist is disabled here.
++# disabled by rocm-doctor (undo with rocm-doctor undo): install amdgpu /bin/false
+   Afterwards: reboot for the driver change to take effect
+
+Not planned:
+   modprobe: /etc/modprobe.d/gpu-operator.conf looks deliberate (GPU Operator's driver): left alone; name it with --only modprobe to disable it anyway
+"""
+
+
+def modprobe_root():
+    r = fixlib.Root()
+    r.write("/etc/modprobe.d/blacklist-amdgpu.conf", "# left behind by an aborted driver install\nblacklist amdgpu\n")
+    r.write("/etc/modprobe.d/local.conf", "options snd_hda_intel power_save=0\nblacklist amdgpu\nblacklist nouveau\n")
+    r.write("/usr/lib/modprobe.d/amdgpu-off.conf", "install amdgpu /bin/false\n")
+    r.write("/etc/modprobe.d/gpu-operator.conf", "# AMD GPU Operator: out-of-tree driver\nblacklist amdgpu\n")
+    facts = blacklist_facts([("/etc/modprobe.d/blacklist-amdgpu.conf", 2, "blacklist", None),
+                             ("/etc/modprobe.d/local.conf", 2, "blacklist", None),
+                             ("/usr/lib/modprobe.d/amdgpu-off.conf", 1, "install", "/bin/false"),
+                             ("/etc/modprobe.d/gpu-operator.conf", 2, "blacklist", None)])
+    return setup(facts, r)
+
+
+@test
+def modprobe_plan_exact():
+    r, facts = modprobe_root()
+    p = run(["fix", "--root", r.path, "--facts", facts, "--only", "driver.blacklisted"])
+    eq(p.stdout.replace(r.path, "ROOT").split("\nTo carry it out")[0] + p.stdout.split("--only driver.blacklisted\n")[1],
+       MODPROBE_PLAN, "modprobe plan")
+    p = run(["fix", "--root", r.path, "--facts", facts, "--only", "modprobe"])
+    check("remove /etc/modprobe.d/gpu-operator.conf (kept in the journal)" in p.stdout, "--only modprobe includes the deliberate one")
+
+
+@test
+def modprobe_roundtrip():
+    need_root()
+    r, facts = modprobe_root()
+    before = r.tree()
+    p = run(["fix", "--root", r.path, "--facts", facts, "--only", "driver.blacklisted", "--apply", "--yes"])
+    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    check(not r.exists("/etc/modprobe.d/blacklist-amdgpu.conf"), "stale file removed")
+    check(re.search(r"driver\.blacklisted +fixed after reboot", p.stdout), p.stdout)
+    check("blacklist amdgpu" in r.read("/etc/modprobe.d/gpu-operator.conf"), "deliberate one kept")
+    p = run(["fix", "--root", r.path, "--facts", facts, "--only", "driver.blacklisted", "--apply", "--yes"])
+    check(p.stdout.startswith("Nothing to do in this root.\n"), "apply again: " + p.stdout)
+    eq(p.returncode, 0, "apply again exit status")
+    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    eq(r.tree(), before, "tree after undo (removed file back, byte for byte)")
+
+
+@test
+def radeon_to_amdgpu_options():
+    f = base_facts()
+    dev = f["pci"]["devices"][0]
+    dev.update({"device_id": 26520, "driver": "radeon", "marketing_name": "AMD Radeon HD 7970"})
+    f["kfd"]["nodes"] = f["kfd"]["nodes"][:1]
+    f["drm"]["devices"] = []
+    r, facts = setup(f)
+    p = run(["fix", "--root", r.path, "--facts", facts, "--only", "gpu.radeon-bound"])
+    check("+options amdgpu si_support=1\n+options radeon si_support=0\n" in p.stdout, p.stdout)
+    check("blacklist" not in p.stdout, "never a blacklist")
+
+
+# ---- env, APU ----
+
+ENV_FILE = """# generated by rocm-doctor; undo with rocm-doctor undo
+# ROCm settings for the GPUs of this host (systemd user sessions).
+PYTORCH_ROCM_ARCH=gfx1100
+AMDGPU_TARGETS=gfx1100
+ROCR_VISIBLE_DEVICES=GPU-2f7c3a4b5d6e7f80
+"""
+
+
+@test
+def apu_never_blacklist_amdgpu():
+    """With an iGPU next to the dGPU, the naive fix is `blacklist amdgpu`,
+    which kills both: this hides the iGPU from ROCm by UUID instead."""
+    need_root()
+    r, facts = setup(fixlib.with_igpu(base_facts()))
+    before = r.tree()
+    p = run(["fix", "--root", r.path, "--facts", facts, "--only", "env,group,modprobe,udev,cmdline",
+             "--apply", "--yes"])
+    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    eq(r.read("/etc/environment.d/50-rocm-doctor.conf"), ENV_FILE, "environment.d drop-in")
+    check("export ROCR_VISIBLE_DEVICES='GPU-2f7c3a4b5d6e7f80'\n" in r.read("/etc/profile.d/rocm-doctor.sh"),
+          "profile.d drop-in")
+    text = r.all_text() + p.stdout
+    check(not re.search(r"^\s*blacklist\s+amdgpu", text, re.M), "no blacklist amdgpu anywhere")
+    check("HSA_OVERRIDE_GFX_VERSION=" not in text, "no global override")
+    eq(run(["fix", "--root", r.path, "--facts", facts, "--only", "env,group,modprobe,udev,cmdline", "--apply",
+            "--yes"]).returncode, 0, "apply again")
+    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    eq(r.tree(), before, "tree after undo")
+
+
+@test
+def env_override_per_node_only_when_allowed():
+    f = base_facts()
+    f["kfd"]["nodes"][1]["properties"]["gfx_target_version"] = 110002  # RX 7600, gfx1102
+    r, facts = setup(f)
+    # arch.no-kernels comes from the environment checks; without it no override is written
+    p = run(["--only", "env", "--allow-overrides", r.path, facts, "plan"], prog=DRIVER)
+    check("PYTORCH_ROCM_ARCH=gfx1102\n" in p.stdout, p.stdout)
+    check("HSA_OVERRIDE_GFX_VERSION" not in p.stdout, "no override without a finding")
+    # with the finding the environment checks report (injected here): a
+    # per-node override of the gfx11 family, never the global one
+    inject = ["--finding", "arch.no-kernels:env:0000:03:00.0"]
+    p = run(inject + ["--allow-overrides", r.path, facts, "plan"], prog=DRIVER)
+    check("   Fixes: arch.no-kernels\n" in p.stdout, p.stdout)
+    check("+HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n" in p.stdout, p.stdout)
+    check("+export HSA_OVERRIDE_GFX_VERSION_1='11.0.0'\n" in p.stdout, p.stdout)
+    check("HSA_OVERRIDE_GFX_VERSION=" not in p.stdout, "never the global override")
+    p = run(inject + [r.path, facts, "plan"], prog=DRIVER)
+    check("HSA_OVERRIDE_GFX_VERSION" not in p.stdout.split("Not planned:")[0], p.stdout)
+    check("env: no HSA_OVERRIDE_GFX_VERSION for gfx1102: overrides are off (allow_overrides in the configuration)"
+          in p.stdout, p.stdout)
+
+
+@test
+def cmdline_from_finding():
+    r, facts = setup(base_facts())
+    p = run(["--only", "tuning.iommu-pt", "--finding", "tuning.iommu-pt:cmdline:", r.path, facts, "plan"], prog=DRIVER)
+    check("1. cmdline: add iommu=pt to the kernel command line\n   Fixes: tuning.iommu-pt\n" in p.stdout, p.stdout)
+    f = base_facts()
+    f["driver"]["cmdline"] = "BOOT_IMAGE=/vmlinuz ro iommu=pt quiet"
+    r2, facts2 = setup(f)
+    p = run(["--only", "tuning.iommu-pt", "--finding", "tuning.iommu-pt:cmdline:", r2.path, facts2, "plan"], prog=DRIVER)
+    eq(p.stdout, "Nothing to do in this root.\n", "iommu=pt already on the command line")
+
+
+# ---- cmdline ----
+
+CMDLINE_PLAN = """Plan for ROOT: 1 step
+
+1. cmdline: add iommu=pt to the kernel command line
+   write /etc/default/grub.d/50-rocm-doctor-iommu.cfg (mode 0644, root:root)
+   run on first boot: update-grub (undo: update-grub)
+--- /dev/null
++++ b/etc/default/grub.d/50-rocm-doctor-iommu.cfg
+@@ -0,0 +1,3 @@
++# generated by rocm-doctor; undo with rocm-doctor undo
++# Pass-through IOMMU mode for GPU peer-to-peer and RCCL (multi-GPU) traffic.
++GRUB_CMDLINE_LINUX_DEFAULT="${GRUB_CMDLINE_LINUX_DEFAULT} iommu=pt"
+   Afterwards: reboot for the new kernel command line to take effect
+
+To carry it out: sudo rocm-doctor fix --apply --root ROOT --facts FACTS --only cmdline
+"""
+
+
+@test
+def cmdline_roundtrip():
+    r, facts = setup(base_facts())
+    before = r.tree()
+    p = run(["fix", "--root", r.path, "--facts", facts, "--only", "cmdline"])
+    eq(p.stdout.replace(r.path, "ROOT").replace(facts, "FACTS"), CMDLINE_PLAN, "cmdline plan")
+    need_root()
+    eq(run(["fix", "--root", r.path, "--facts", facts, "--only", "cmdline", "--apply", "--yes"]).returncode, 0,
+       "apply")
+    eq(run(["fix", "--root", r.path, "--facts", facts, "--only", "cmdline", "--apply", "--yes"]).stdout,
+       "Nothing to do in this root.\n", "apply again")
+    # an edit to our file after the run: undo refuses rather than lose it
+    with open(r.p("/etc/default/grub.d/50-rocm-doctor-iommu.cfg"), "a") as f:
+        f.write("# local note\n")
+    p = run(["undo", "--root", r.path])
+    eq(p.returncode, 3, "undo refuses")
+    check("50-rocm-doctor-iommu.cfg changed after run" in p.stderr and "nothing was undone" in p.stderr, p.stderr)
+    with open(r.p("/etc/default/grub.d/50-rocm-doctor-iommu.cfg")) as f:
+        text = f.read()
+    r.write("/etc/default/grub.d/50-rocm-doctor-iommu.cfg", text.replace("# local note\n", ""))
+    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    eq(r.tree(), before, "tree after undo")
+
+
+# ---- apt ----
+
+def gpg(home, *args, stdin=None):
+    return subprocess.run(["gpg", "--homedir", home, "--batch", "--no-tty"] + list(args), input=stdin,
+                          capture_output=True, check=True)
+
+
+def make_key(name):
+    home = fixlib.temp_dir("rd-gpg.")
+    gpg(home, "--passphrase", "", "--quick-gen-key", "%s <%s@example.invalid>" % (name, name), "ed25519", "sign",
+        "never")
+    out = gpg(home, "--with-colons", "--list-keys").stdout.decode()
+    fpr = re.search(r"^fpr:+([0-9A-F]{40}):", out, re.M).group(1)
+    armored = os.path.join(home, "key.asc")
+    with open(armored, "wb") as f:
+        f.write(gpg(home, "--armor", "--export").stdout)
+    binary = gpg(home, "--export").stdout
+    return fpr, armored, binary
+
+
+APT_SOURCES = """# generated by rocm-doctor; undo with rocm-doctor undo
+# ROCm 6.2.4 from AMD's repository.
+Types: deb
+URIs: https://repo.radeon.com/rocm/apt/6.2.4
+Suites: noble
+Components: main
+Architectures: amd64
+Signed-By: /etc/apt/keyrings/rocm.gpg
+"""
+
+APT_PLAN_TAIL = """--- /dev/null
++++ b/etc/apt/sources.list.d/rocm.sources
+@@ -0,0 +1,8 @@
++# generated by rocm-doctor; undo with rocm-doctor undo
++# ROCm 6.2.4 from AMD's repository.
++Types: deb
++URIs: https://repo.radeon.com/rocm/apt/6.2.4
++Suites: noble
++Components: main
++Architectures: amd64
++Signed-By: /etc/apt/keyrings/rocm.gpg
+--- /dev/null
++++ b/etc/apt/preferences.d/rocm-pin-600
+@@ -0,0 +1,5 @@
++# generated by rocm-doctor; undo with rocm-doctor undo
++# AMD's packages win over the distribution's ROCm packages.
++Package: *
++Pin: release o=repo.radeon.com
++Pin-Priority: 600
+--- /dev/null
++++ b/etc/apt/sources.list.d/rocm.list.disabled
+@@ -0,0 +1 @@
++deb [arch=amd64] https://repo.radeon.com/rocm/apt/5.7 ubuntu main
+--- a/etc/apt/sources.list.d/rocm.list
++++ /dev/null
+@@ -1 +0,0 @@
+-deb [arch=amd64] https://repo.radeon.com/rocm/apt/5.7 ubuntu main
+"""
+
+
+def apt_root(binary_key):
+    r = fixlib.Root()
+    for d in ("var/lib/dpkg", "var/lib/apt/lists/partial", "var/cache/apt/archives/partial",
+              "etc/apt/preferences.d", "etc/apt/apt.conf.d"):
+        os.makedirs(r.p(d), exist_ok=True)
+    r.write("/var/lib/dpkg/status", "")
+    r.write("/etc/apt/sources.list.d/rocm.list", "deb [arch=amd64] https://repo.radeon.com/rocm/apt/5.7 ubuntu main\n")
+    r.write("/etc/apt/trusted.gpg.d/rocm.gpg", binary_key)  # what `apt-key add` left
+    return r
+
+
+def apt_cmd(root, *args):
+    return subprocess.run([args[0], "-o", "Dir=" + root, "-o", "Dir::State::status=" + root + "/var/lib/dpkg/status",
+                           "-o", "Debug::NoLocking=1"] + list(args[1:]), capture_output=True, text=True)
+
+
+@test
+def apt_roundtrip_real_apt():
+    if not shutil.which("gpg") or not shutil.which("apt-get"):
+        raise Skip("needs gpg and apt")
+    fpr, armored, binary = make_key("rocm-test")
+    r = apt_root(binary)
+    r2, facts = setup(base_facts(), r)
+    before = r.tree()
+    opts = ["--only", "apt", "--release", "6.2.4", "--key-file", armored, "--fingerprint", fpr]
+    p = run(opts + [r.path, facts, "plan"], prog=DRIVER)
+    import hashlib
+    head = ("Plan for ROOT: 1 step\n\n1. apt: AMD's apt repository for ROCm 6.2.4 (noble)\n"
+            "   write /etc/apt/keyrings/rocm.gpg (mode 0644, root:root)\n"
+            "   write /etc/apt/sources.list.d/rocm.sources (mode 0644, root:root)\n"
+            "   write /etc/apt/preferences.d/rocm-pin-600 (mode 0644, root:root)\n"
+            "   write /etc/apt/sources.list.d/rocm.list.disabled (mode 0644, root:root)\n"
+            "   remove /etc/apt/sources.list.d/rocm.list (kept in the journal)\n"
+            "   write /etc/apt/trusted.gpg.d/rocm.gpg.disabled (mode 0644, root:root)\n"
+            "   remove /etc/apt/trusted.gpg.d/rocm.gpg (kept in the journal)\n"
+            "Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
+            % (len(binary), hashlib.sha256(binary).hexdigest()))
+    h = hashlib.sha256(binary).hexdigest()
+    tail = ("Binary file /etc/apt/trusted.gpg.d/rocm.gpg.disabled: %d bytes, sha256 %s\n"
+            "Binary file /etc/apt/trusted.gpg.d/rocm.gpg removed: %d bytes, sha256 %s\n"
+            "   Afterwards: run `apt-get update`, then install what you need (for example `apt-get install "
+            "rocm`)\n" % (len(binary), h, len(binary), h))
+    got = p.stdout.replace(r.path, "ROOT")
+    eq(got, head + APT_PLAN_TAIL + tail, "apt plan")
+    check("apt-key" not in p.stdout, "never apt-key")
+    need_root()
+    p = run(opts + [r.path, facts, "apply"], prog=DRIVER)
+    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    eq(r.read("/etc/apt/sources.list.d/rocm.sources"), APT_SOURCES, "sources")
+    with open(r.p("/etc/apt/keyrings/rocm.gpg"), "rb") as f:
+        eq(f.read(), binary, "keyring: the dearmored key")
+    # real apt reads what was written
+    q = apt_cmd(r.path, "apt-get", "update", "--print-uris")
+    eq(q.returncode, 0, "apt-get update --print-uris: " + q.stderr)
+    check("'https://repo.radeon.com/rocm/apt/6.2.4/dists/noble/InRelease'" in q.stdout, q.stdout)
+    check("5.7" not in q.stdout, "the old one-line source is gone: " + q.stdout)
+    q = apt_cmd(r.path, "apt-cache", "policy")
+    eq((q.returncode, q.stderr), (0, ""), "apt-cache policy parses the pin")
+    q = apt_cmd(r.path, "apt-config", "dump")
+    eq(q.returncode, 0, "apt-config")
+    p = run(opts + [r.path, facts, "apply"], prog=DRIVER)
+    eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
+    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    eq(r.tree(), before, "tree after undo")
+    # the graphics and driver repositories, when the configuration asks
+    p = run(opts + ["--graphics", "--driver", r.path, facts, "apply"], prog=DRIVER)
+    eq(p.returncode, 0, "apply with graphics and driver (stderr %s)" % p.stderr)
+    src = r.read("/etc/apt/sources.list.d/rocm.sources")
+    check("\nURIs: https://repo.radeon.com/graphics/6.2.4/ubuntu\nSuites: noble\n" in src and
+          "\nURIs: https://repo.radeon.com/amdgpu/6.2.4/ubuntu\nSuites: noble\n" in src, src)
+    q = apt_cmd(r.path, "apt-get", "update", "--print-uris")
+    eq(q.returncode, 0, "apt-get: " + q.stderr)
+    for uri in ("rocm/apt/6.2.4/dists/noble/InRelease", "graphics/6.2.4/ubuntu/dists/noble/InRelease",
+                "amdgpu/6.2.4/ubuntu/dists/noble/InRelease"):
+        check("'https://repo.radeon.com/%s'" % uri in q.stdout, q.stdout)
+    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    eq(r.tree(), before, "tree after the second undo")
+
+
+@test
+def apt_key_downloaded_and_checked():
+    """apt_key_url: the key is fetched over https (a local server with a
+    throw-away certificate here) and checked before it is planned."""
+    for tool in ("gpg", "openssl", "curl"):
+        if not shutil.which(tool):
+            raise Skip("needs " + tool)
+    import http.server
+    import ssl
+    import threading
+    fpr, armored, binary = make_key("rocm-download")
+    d = fixlib.temp_dir("rd-https.")
+    cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                    "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+                   capture_output=True, check=True)
+    shutil.copy(armored, os.path.join(d, "rocm.gpg.key"))
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, directory=d, **kw)
+
+        def log_message(self, *a):
+            pass
+
+    httpd = http.server.HTTPServer(("localhost", 0), Quiet)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    httpd.socket = ctx.wrap_socket(httpd.socket, server_side=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = "https://localhost:%d/rocm.gpg.key" % httpd.server_address[1]
+        r, facts = setup(base_facts())
+        env = {"CURL_CA_BUNDLE": cert}
+        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url, "--fingerprint", fpr, r.path, facts,
+                 "plan"], prog=DRIVER, env_extra=env)
+        check("Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
+              % (len(binary), __import__("hashlib").sha256(binary).hexdigest()) in p.stdout, p.stdout)
+        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url, "--fingerprint", "9386B48A1A693C5C",
+                 r.path, facts, "plan"], prog=DRIVER, env_extra=env)
+        check("apt: %s holds key %s, not the expected 9386B48A1A693C5C: not installed" % (url, fpr) in p.stdout,
+              p.stdout)
+        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url.replace("rocm.gpg.key", "missing"),
+                 "--fingerprint", fpr, r.path, facts, "plan"], prog=DRIVER, env_extra=env)
+        check("apt: cannot download the key from" in p.stdout and "404" in p.stdout, p.stdout)
+    finally:
+        httpd.shutdown()
+
+
+@test
+def apt_wrong_key_refused():
+    if not shutil.which("gpg"):
+        raise Skip("needs gpg")
+    fpr, armored, binary = make_key("someone-else")
+    r, facts = setup(base_facts())
+    want = "0" * 24 + "9386B48A1A693C5C"
+    p = run(["--only", "apt", "--release", "6.2.4", "--key-file", armored, "--fingerprint", want, r.path, facts,
+             "plan"], prog=DRIVER)
+    eq(p.stdout.replace(r.path, "ROOT"), "Nothing to do in this root.\n\nNot planned:\n   apt: %s holds key %s, not "
+       "the expected %s: not installed\n" % (armored, fpr, want), "plan")
+
+
+@test
+def apt_needs_release_and_key():
+    r, facts = setup(base_facts())
+    p = run(["fix", "--root", r.path, "--facts", facts, "--only", "apt"])
+    eq(p.returncode, 0, "nothing planned")
+    check("apt: no ROCm release is known to support every GPU here on ubuntu 24.04: set rocm_release" in p.stdout,
+          p.stdout)
+    p = run(["--only", "apt", "--release", "6.2.4", r.path, facts, "plan"], prog=DRIVER)
+    check("apt: no signing key: pass --key-file FILE" in p.stdout, p.stdout)
+
+
+# ---- safety ----
+
+@test
+def edit_between_plan_and_apply_aborts():
+    need_root()
+    r, facts = setup(base_facts())
+    proc = subprocess.Popen([RD, "fix", "--root", r.path, "--facts", facts, "--apply"] + ACCESS, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    buf = ""
+    while not buf.endswith("[y/N] "):
+        c = proc.stdout.read(1)
+        if not c:
+            break
+        buf += c
+    check(buf.endswith("? [y/N] "), "prompt: " + buf)
+    with open(r.p("/etc/group"), "a") as f:
+        f.write("docker:x:999:\n")
+    edited = r.tree()
+    out, err = proc.communicate("y\n", timeout=60)
+    eq(proc.returncode, 3, "exit status")
+    check("/etc/group changed after the plan was made; nothing was written" in err, err)
+    eq(r.tree(), edited, "nothing written")
+
+
+@test
+def answer_no_changes_nothing():
+    need_root()
+    r, facts = setup(base_facts())
+    before = r.tree()
+    p = run(["fix", "--root", r.path, "--facts", facts, "--apply"] + ACCESS, stdin="n\n")
+    eq(p.returncode, 1, "exit status")
+    check(p.stdout.endswith("Nothing was changed.\n"), p.stdout)
+    eq(r.tree(), before, "tree")
+
+
+@test
+def failure_half_way_rolls_back():
+    need_root()
+    for n in ("1", "2", "0"):
+        r, facts = setup(fixlib.root_only_nodes(base_facts()))
+        r.write("/etc/modprobe.d/blacklist-amdgpu.conf", "blacklist amdgpu\n")
+        before = r.tree()
+        p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes", "--only", "udev,cmdline"],
+                env_extra={"ROCM_DOCTOR_FIX_FAIL_AFTER": n})
+        eq(p.returncode, 3, "exit status after an injected failure (after %s)" % n)
+        check("injected failure" in p.stderr and "everything done before was rolled back" in p.stderr, p.stderr)
+        eq(r.tree(), before, "tree rolled back (failure after %s actions)" % n)
+        p = run(["undo", "--root", r.path])
+        check("no applied run to undo" in p.stderr, "a rolled-back run is not undoable: " + p.stderr)
+
+
+@test
+def concurrent_runs_serialised():
+    need_root()
+    r, facts = setup(base_facts())
+    before = r.tree()
+    os.makedirs(r.p("/var/lib/rocm-doctor"), exist_ok=True)
+    with open(r.p("/var/lib/rocm-doctor/lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
+        eq(p.returncode, 3, "refused while another run holds the lock")
+        check("another rocm-doctor fix or undo is running on %s" % r.path in p.stderr, p.stderr)
+        eq(r.tree(), before, "nothing written")
+    # two real runs at once: exactly one applies, the other waits its turn or refuses
+    procs = [subprocess.Popen([RD, "fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    res = [(q.wait(60), q.stdout.read(), q.stderr.read()) for q in procs]
+    for q in procs:
+        q.stdout.close()
+        q.stderr.close()
+    applied = [x for x in res if x[0] == 0 and "Applied as run" in x[1]]
+    eq(len(applied), 1, "one run applied: %s" % res)
+    other = [x for x in res if x not in applied][0]
+    check(other[0] == 0 and other[1] == "Nothing to do in this root.\n" or
+          (other[0] == 3 and ("another rocm-doctor" in other[2] or "changed after the plan" in other[2])),
+          "the other one: %s" % (other,))
+    eq(r.read("/etc/group").count("alice"), 3, "alice added once to render and video (and her own group)")
+    with open(r.p("/var/lib/rocm-doctor/lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        p = run(["undo", "--root", r.path])
+        eq(p.returncode, 3, "undo refused while the lock is held")
+        check("another rocm-doctor fix or undo is running" in p.stderr, p.stderr)
+    eq(run(["undo", "--root", r.path]).returncode, 0, "undo once the lock is free")
+    eq(r.tree(), before, "tree after undo")
+
+
+@test
+def symlink_out_of_root_refused():
+    outside = fixlib.temp_dir("rd-outside.")
+    r, facts = setup(fixlib.root_only_nodes(base_facts()))
+    os.makedirs(r.p("/etc/udev"))
+    os.symlink(outside, r.p("/etc/udev/rules.d"))
+    p = run(["fix", "--root", r.path, "--facts", facts] + ACCESS)
+    check("udev: /etc/udev/rules.d/70-rocm-doctor-gpu.rules: a symlink on the way is absolute or leads out of the root; refusing to follow it"
+          in p.stdout, p.stdout)
+    r2, facts2 = setup(base_facts())
+    target = os.path.join(outside, "environment")
+    with open(target, "w") as f:
+        f.write("KEEP=1\n")
+    os.makedirs(r2.p("/etc/environment.d"))
+    os.symlink(target, r2.p("/etc/environment.d/50-rocm-doctor.conf"))
+    p = run(["fix", "--root", r2.path, "--facts", facts2, "--only", "env"])
+    check("env: /etc/environment.d/50-rocm-doctor.conf: is a symlink; refusing to replace or follow it" in p.stdout,
+          p.stdout)
+    if IS_ROOT:
+        run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
+        run(["fix", "--root", r2.path, "--facts", facts2, "--only", "env", "--apply", "--yes"])
+    eq(sorted(os.listdir(outside)), ["environment"], "nothing written outside the root")
+    with open(target) as f:
+        eq(f.read(), "KEEP=1\n", "file outside untouched")
+
+
+@test
+def apply_needs_root():
+    r, facts = setup(base_facts())
+    os.chmod(r.path, 0o755)
+    os.chmod(os.path.dirname(facts), 0o755)
+    os.chmod(facts, 0o644)
+    args = [RD, "fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS + ACCESS
+    if IS_ROOT:
+        if not shutil.which("setpriv"):
+            raise Skip("needs setpriv")
+        args = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + args
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode == 127 or "Permission denied" in p.stderr:
+        raise Skip("the build directory is not readable by nobody")
+    eq(p.returncode, 3, "exit status")
+    check("applying the plan needs root" in p.stderr, p.stderr)
+
+
+@test
+def usage_errors():
+    p = run(["fix", "--only", "bogus"])
+    eq(p.returncode, 3, "unknown --only id")
+    check('"bogus" is neither a fix' in p.stderr, p.stderr)
+    p = run(["undo", "--last", "20261130-105800"])
+    eq(p.returncode, 3, "--last and an id")
+    p = run(["fix", "--apply", "--json"])
+    check("needs --yes" in p.stderr, p.stderr)
+    if IS_ROOT:
+        r = fixlib.Root()
+        p = run(["undo", "--root", r.path])
+        eq((p.returncode, p.stderr), (3, "rocm-doctor: no applied run to undo in %s/var/lib/rocm-doctor/journal\n"
+                                      % r.path), "undo without a journal")
+        check(not r.exists("/var/lib/rocm-doctor"), "undo without a journal creates nothing")
+
+
+# ---- the diff itself ----
+
+DIFF_EXACT = [
+    ("a\nb\nc\n", "a\nB\nc\n", "--- a/file\n+++ b/file\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"),
+    ("a\n", "a", "--- a/file\n+++ b/file\n@@ -1 +1 @@\n-a\n+a\n\\ No newline at end of file\n"),
+    ("".join("%d\n" % i for i in range(1, 21)), "".join("%d\n" % i for i in range(1, 21) if i not in (2, 19)),
+     "--- a/file\n+++ b/file\n@@ -1,5 +1,4 @@\n 1\n-2\n 3\n 4\n 5\n@@ -16,5 +15,4 @@\n 16\n 17\n 18\n-19\n 20\n"),
+    ("x\n", "x\n", "--- a/file\n+++ b/file\n"),
+]
+
+
+@test
+def diff_exact_cases():
+    d = fixlib.temp_dir("rd-diff.")
+    for i, (a, b, want) in enumerate(DIFF_EXACT):
+        fa, fb = os.path.join(d, "a%d" % i), os.path.join(d, "b%d" % i)
+        with open(fa, "w") as f:
+            f.write(a)
+        with open(fb, "w") as f:
+            f.write(b)
+        eq(run([fa, fb, "diff"], prog=DRIVER).stdout, want, "diff case %d" % i)
+
+
+@test
+def diff_applies_with_patch():
+    """Random edits of a configuration-like file: patch(1) turns the old
+    file into the new one with the diff, so every hunk is right."""
+    if not shutil.which("patch"):
+        raise Skip("needs patch")
+    import random
+    rnd = random.Random(4)
+    d = fixlib.temp_dir("rd-diff.")
+    words = ["blacklist amdgpu", "options amdgpu x=1", "", "# comment", "Types: deb", "Suites: noble", "a", "b"]
+    for case in range(60):
+        a = [rnd.choice(words) for _ in range(rnd.randint(0, 40))]
+        b = list(a)
+        for _ in range(rnd.randint(1, 6)):
+            op = rnd.randint(0, 2)
+            pos = rnd.randint(0, len(b))
+            if op == 0:
+                b.insert(pos, rnd.choice(words) + " new")
+            elif op == 1 and b:
+                del b[min(pos, len(b) - 1)]
+            elif b:
+                b[min(pos, len(b) - 1)] += " changed"
+        ta = "\n".join(a) + ("\n" if a and rnd.random() < 0.8 else "")
+        tb = "\n".join(b) + ("\n" if b and rnd.random() < 0.8 else "")
+        fa, fb, out = os.path.join(d, "a"), os.path.join(d, "b"), os.path.join(d, "out")
+        with open(fa, "w") as f:
+            f.write(ta)
+        with open(fb, "w") as f:
+            f.write(tb)
+        diff = run([fa, fb, "diff"], prog=DRIVER).stdout
+        if ta == tb:
+            continue
+        p = subprocess.run(["patch", "--quiet", "--force", "-o", out, fa], input=diff, capture_output=True,
+                           text=True)
+        eq(p.returncode, 0, "patch case %d: %s\n%s" % (case, p.stdout + p.stderr, diff))
+        with open(out) as f:
+            eq(f.read(), tb, "patched case %d\n%s" % (case, diff))
+
+
+# ---- live: the hardware from a umockdev testbed, the OS from its root ----
+
+def testbed(name):
+    """Writes scenario `name` and returns (root, command prefix that runs a
+    program inside the testbed)."""
+    if not TB_RUN:
+        raise Skip("umockdev is not available")
+    d = fixlib.temp_dir("rd-fix-tb.")
+    os.chmod(d, 0o755)
+    runner = os.path.join(SRC, "..", "scenarios", "run.py")
+    out = subprocess.run([sys.executable, runner, name, "--write", d], capture_output=True, text=True,
+                         check=True).stdout.split()
+    check(out[0] == "tb-run" and out[-1] == "CMD", "run.py --write: %s" % out)
+    # rocm-doctor's own state goes to /var/lib/rocm-doctor; the tree
+    # comparison leaves that directory out, not its parents
+    os.makedirs(os.path.join(d, "root", "var", "lib"), exist_ok=True)
+    return d + "/root", [TB_RUN] + out[1:-1]
+
+
+def live(prefix, args, **kw):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HSA_", "ROCR_", "HIP_", "UMOCKDEV_"))}
+    env.update(kw.pop("env_extra", {}))
+    return subprocess.run(prefix + [RD] + args, capture_output=True, text=True, env=env, timeout=120)
+
+
+@test
+def live_group_roundtrip():
+    root, prefix = testbed("user-not-in-render")
+    r = fixlib.Root.__new__(fixlib.Root)
+    r.path = root
+    before = r.tree()
+    p = live(prefix, ACCESS + ["fix", "--root", root, "--user", "alice"])
+    eq(p.returncode, 1, "plan exit status (stderr %s)" % p.stderr)
+    check("   add alice to group render: usermod -aG render alice (undo: gpasswd -d alice render)\n" in p.stdout
+          and "-video:x:44:\n-render:x:992:\n+video:x:44:alice\n+render:x:992:alice\n" in p.stdout, p.stdout)
+    need_root()
+    p = live(prefix, ACCESS + ["fix", "--root", root, "--user", "alice", "--apply", "--yes"])
+    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    check(re.search(r"kfd\.no-access +fixed after re-login", p.stdout), p.stdout)
+    c = live(prefix, ["check", "--root", root, "--user", "alice", "--json"])
+    check('"kfd.no-access"' not in c.stdout, "the check passes now: " + c.stdout[-400:])
+    p = live(prefix, ACCESS + ["fix", "--root", root, "--user", "alice", "--apply", "--yes"])
+    eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
+    eq(run(["undo", "--root", root]).returncode, 0, "undo")
+    eq(r.tree(), before, "tree after undo")
+
+
+@test
+def live_blacklist_roundtrip():
+    root, prefix = testbed("blacklisted-etc")
+    r = fixlib.Root.__new__(fixlib.Root)
+    r.path = root
+    before = r.tree()
+    p = live(prefix, ["fix", "--root", root, "--only", "driver.blacklisted"])
+    check("1. modprobe: let amdgpu load and drive every AMD GPU\n   Fixes: driver.blacklisted\n"
+          "   remove /etc/modprobe.d/blacklist-amdgpu.conf (kept in the journal)\n"
+          "   run on first boot: update-initramfs -u (undo: update-initramfs -u)\n"
+          "--- a/etc/modprobe.d/blacklist-amdgpu.conf\n+++ /dev/null\n@@ -1,3 +0,0 @@\n" in p.stdout, p.stdout)
+    need_root()
+    p = live(prefix, ["fix", "--root", root, "--only", "driver.blacklisted", "--apply", "--yes"])
+    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    check(re.search(r"driver\.blacklisted +fixed after reboot", p.stdout), p.stdout)
+    check(not r.exists("/etc/modprobe.d/blacklist-amdgpu.conf"), "file removed")
+    eq(live(prefix, ["fix", "--root", root, "--only", "driver.blacklisted", "--apply", "--yes"]).stdout,
+       "Nothing to do in this root.\n", "apply again")
+    # driver.not-loaded stays until the reboot and has no fix of its own: said so
+    p = live(prefix, ["fix", "--root", root])
+    check(re.search(r"^\d+ problems? found by the check ha(s|ve) no automatic fix: see `rocm-doctor check`\.$",
+                    p.stdout, re.M), p.stdout)
+    eq(run(["undo", "--root", root]).returncode, 0, "undo")
+    eq(r.tree(), before, "tree after undo")
+
+
+def main():
+    for t in TESTS:
+        try:
+            t()
+            passed.append(t.__name__)
+            print("ok - %s" % t.__name__)
+        except Skip as e:
+            skipped.append(t.__name__)
+            print("ok - %s # SKIP %s" % (t.__name__, e))
+        except Exception as e:  # noqa: BLE001
+            failures.append(t.__name__)
+            print("not ok - %s\n%s" % (t.__name__, e))
+    print("%d passed, %d failed, %d skipped" % (len(passed), len(failures), len(skipped)))
+    if failures:
+        return 1
+    return 77 if not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
