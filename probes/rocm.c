@@ -296,6 +296,7 @@ static void grep_dir(const rd_ctx *ctx, const char *dir, const char *suffix, con
 static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_rocm_facts *r = &facts->rocm;
+    r->checked = true;
 
     _cleanup_free_ char *status = NULL;
     if (rd_root_read_file(ctx, "/var/lib/dpkg/status", 256u * 1024 * 1024, &status) >= 0)
@@ -727,6 +728,8 @@ static void assess_kernel(const rd_assess_input *in, rd_findings *out)
 
 static void rocm_assess(const rd_assess_input *in, rd_findings *out)
 {
+    if (!in->facts->rocm.checked)
+        return;
     if (in->gpus->n_gpus > 0)
         assess_not_installed(in, out);
     assess_multiple(in, out);

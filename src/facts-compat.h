@@ -29,6 +29,7 @@ typedef struct {
 } rd_package;
 
 typedef struct {
+    bool checked;             /* the probe ran (facts of older versions lack it: nothing is known) */
     char *default_version;    /* version of the installation in use, "6.2.4"; NULL: none */
     char *default_path;       /* that installation's path */
     rd_rocm_install *installs;

@@ -22,6 +22,7 @@ static const rd_field package_fields[] = {
 static SCHEMA(package_schema, rd_package, package_fields);
 
 static const rd_field rocm_fields[] = {
+    F(rd_rocm_facts, checked, RD_FT_BOOL),
     F(rd_rocm_facts, default_version, RD_FT_STR),
     F(rd_rocm_facts, default_path, RD_FT_STR),
     FA(rd_rocm_facts, installs, n_installs, install_schema),

@@ -2,6 +2,7 @@
 #include "knowledge.h"
 
 #include <ini.h>
+#include <sys/stat.h>
 #include "util.h"
 
 typedef struct {
@@ -385,7 +386,10 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
     int r = rd_knowledge_load_archs(archs, &k, ret_error);
     if (r >= 0)
         r = rd_knowledge_load_pci_ids(ids, &k, ret_error);
-    if (r >= 0)
+    /* Without the support matrix the release checks are skipped; a present
+     * but malformed one is an error like any table. */
+    struct stat st;
+    if (r >= 0 && (stat(support, &st) == 0 || errno != ENOENT))
         r = rd_knowledge_load_support(support, &k, ret_error);
     if (r < 0) {
         rd_knowledge_free(&k);

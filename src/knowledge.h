@@ -75,7 +75,8 @@ typedef struct {
     rd_table_info archs_info, pci_ids_info, support_info;
 } rd_knowledge;
 
-/* Loads archs.ini, pci-ids.ini and support.ini from dir. A malformed table fails with
+/* Loads archs.ini, pci-ids.ini and support.ini from dir (support.ini may be
+ * absent: then n_releases is 0 and the release checks are skipped). A malformed table fails with
  * *ret_error naming the file and line. */
 int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error);
 int rd_knowledge_load_archs(const char *path, rd_knowledge *k, char **ret_error);
