@@ -154,7 +154,9 @@ static void boot_assess(const rd_assess_input *in, rd_findings *out)
     /* what the kernel said about signatures: our own lines, and the driver probe's */
     char **lines = NULL;
     for (size_t i = 0; b->kmsg && b->kmsg[i]; i++)
-        if (amdgpu_line(b->kmsg[i]) || strstr(b->kmsg[i], "Lockdown:") || strstr(b->kmsg[i], "Key was rejected"))
+        /* lockdown also restricts hibernation, kexec...: keep what is about modules */
+        if (amdgpu_line(b->kmsg[i]) || strstr(b->kmsg[i], "module") || strstr(b->kmsg[i], "Key was rejected") ||
+            strstr(b->kmsg[i], "PKCS#7"))
             lines = strv_push(lines, xstrdup(b->kmsg[i]));
     for (size_t i = 0; i < f->driver.n_kmsg; i++)
         if (rd_boot_kmsg_relevant(f->driver.kmsg[i].text) && !strv_contains(lines, f->driver.kmsg[i].text))
