@@ -163,8 +163,13 @@ static void boot_assess(const rd_assess_input *in, rd_findings *out)
             lines = strv_push(lines, xstrdup(f->driver.kmsg[i].text));
 
     bool loaded = f->driver.module_present;
-    bool dkms_loaded = f->driver.version != NULL;
-    if (b->secure_boot != 1 || (dkms_loaded && !lines) || (loaded && !lines) || (!lines && in->gpus->n_gpus == 0)) {
+    /* With amdgpu loaded, only a rejection that names it counts: the inbox
+     * driver runs instead of the DKMS one. ("module verification failed"
+     * means the module loaded unverified: not enforced, not our case.) */
+    bool named = false;
+    for (size_t i = 0; lines && lines[i]; i++)
+        named |= amdgpu_line(lines[i]) && !strstr(lines[i], "module verification failed");
+    if (b->secure_boot != 1 || (loaded && (f->driver.version || !named)) || (!loaded && in->gpus->n_gpus == 0)) {
         strv_free(lines);
         return;
     }
