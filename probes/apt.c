@@ -529,35 +529,48 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
         return;
     rd_finding *fd = NULL;
     const char *want_first = NULL;
+    bool any_obsolete = false;
     for (size_t i = 0; i < f->apt.n_sources; i++) {
         const rd_apt_source *s = &f->apt.sources[i];
         if (!s->enabled || s->placeholder || !s->suite)
             continue;
         const char *kind;
         _cleanup_free_ char *ver = uri_version(s->uri, &kind);
-        const rd_release *rel = release_of(k, ver);
+        /* .../rocm/apt/debian (suite xenial): the layout before versioned paths */
+        bool obsolete = ver && streq(kind, "rocm") && streq(ver, "debian");
+        const rd_release *rel = obsolete && k->n_releases ? &k->releases[k->n_releases - 1] : release_of(k, ver);
         if (!rel)
             continue;
         const char *want = rd_knowledge_apt_suite(k, rel->latest, codename);
-        if (want && streq(want, s->suite))
+        if (want && streq(want, s->suite) && !obsolete)
             continue;
         if (!fd)
             fd = rd_finding_add(out, "apt.suite-mismatch", RD_SEV_ERROR, NULL,
                                 "An AMD apt source names a suite that does not fit this OS (%s %s)", f->os.id,
                                 codename);
         _cleanup_free_ char *t = source_text(s);
-        if (want)
+        if (obsolete)
+            rd_finding_evidence(fd, "%s: the unversioned rocm/apt/debian repository of old ROCm releases; "
+                                    "current ones are rocm/apt/<version> with suite %s",
+                                t, strempty(want));
+        else if (want)
             rd_finding_evidence(fd, "%s: suite %s, ROCm %s on %s uses %s", t, s->suite, rel->line, codename, want);
         else
             rd_finding_evidence(fd, "%s: ROCm %s has no packages for %s %s", t, rel->line, f->os.id,
                                 strempty(f->os.version_id));
         if (!want_first)
             want_first = want;
+        any_obsolete |= obsolete;
     }
     if (!fd)
         return;
     rd_finding_evidence(fd, "/etc/os-release: VERSION_CODENAME=%s", codename);
-    if (want_first)
+    if (any_obsolete && want_first)
+        rd_finding_remedy(fd, "Replace the old line with `deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                              "https://%s/rocm/apt/%s %s main` (and fix any other line named above), then "
+                              "`sudo apt update`.",
+                          strempty(k->apt_host), k->releases[k->n_releases - 1].latest, want_first);
+    else if (want_first)
         rd_finding_remedy(fd, "Use the suite %s in that line (ROCm 5.x repositories use \"ubuntu\", 6.x and later "
                               "the Ubuntu codename), then `sudo apt update`.",
                           want_first);

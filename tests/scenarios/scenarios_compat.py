@@ -34,6 +34,19 @@ ID_LIKE=debian
 UBUNTU_CODENAME=jammy
 """
 
+DEBIAN_12_OS_RELEASE = """\
+PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"
+NAME="Debian GNU/Linux"
+VERSION_ID="12"
+VERSION="12 (bookworm)"
+VERSION_CODENAME=bookworm
+ID=debian
+"""
+DEBIAN_12_PROC_VERSION = (
+    "Linux version 6.1.0-26-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) "
+    "12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP PREEMPT_DYNAMIC Debian 6.1.112-1 "
+    "(2024-09-30)\n")
+
 PATH_WITH_ROCM = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/opt/rocm/bin"
 PATH_WITHOUT_ROCM = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
@@ -534,3 +547,86 @@ def dkms_secure_boot_off():
     dkms_tree(tb, "6.8.5-2041575.24.04")
     secure_boot(tb, on=False, lockdown="none")
     return Scenario(tb, [("driver.not-loaded", "error")], 2, env={"PATH": PATH_WITH_ROCM})
+
+
+# --------------------------------------------------------------------------
+# Debian 12: the distribution's ROCm 5.2 and AMD's
+
+def debian_box(tb):
+    """An RX 6900 XT on Debian 12 with its stock 6.1 kernel."""
+    healthy_navi21_box(tb)
+    tb.root_file("etc/os-release", DEBIAN_12_OS_RELEASE)
+    tb.kernel(release="6.1.0-26-amd64", version=DEBIAN_12_PROC_VERSION,
+              cmdline="BOOT_IMAGE=/boot/vmlinuz-6.1.0-26-amd64 root=UUID=0b7e5f0e-3c61-4a49-9d0c-"
+                      "5f1a2b3c4d5e ro quiet")
+    tb.root_file("etc/apt/sources.list.d/debian.sources",
+                 "Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm bookworm-updates\n"
+                 "Components: main contrib non-free non-free-firmware\n"
+                 "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n")
+
+
+def debian_rocm(tb):
+    """Debian's own ROCm 5.2 runtime (libhsa-runtime64-1, libamdhip64-5, rocminfo)."""
+    lib = "usr/lib/x86_64-linux-gnu/"
+    tb.root_file(lib + "libhsa-runtime64.so.1.5.0", "\x7fELF")
+    tb.root_link(lib + "libhsa-runtime64.so.1", "libhsa-runtime64.so.1.5.0")
+    tb.root_file(lib + "libamdhip64.so.5.2.21153", "\x7fELF")
+    tb.root_link(lib + "libamdhip64.so.5", "libamdhip64.so.5.2.21153")
+    tb.root_file("usr/bin/rocminfo", "\x7fELF")
+    return [("libhsa-runtime64-1", "5.2.3-3"), ("libamdhip64-5", "5.2.3-8"), ("rocminfo", "5.2.3-2")]
+
+
+@scenario("healthy-debian-distribution-rocm")
+def healthy_debian_distribution_rocm():
+    """Debian 12 with its packaged ROCm 5.2 runtime and nothing from AMD: fine, no
+    /opt/rocm needed, no AMD repository to check."""
+    tb = CompatTestbed()
+    debian_box(tb)
+    dpkg_status(tb, debian_rocm(tb))
+    return Scenario(tb, [], 0, gpu_count=1, compare_info=True, env={"PATH": PATH_WITHOUT_ROCM})
+
+
+@scenario("debian-two-rocms")
+def debian_two_rocms():
+    """Debian 12 with its ROCm 5.2 runtime and AMD's 6.3.3 (suite jammy, as AMD
+    documents for Debian 12): both runtimes are on the loader's path."""
+    tb = CompatTestbed()
+    debian_box(tb)
+    packages = debian_rocm(tb)
+    rocm_install(tb, "6.3.3")
+    apt_rocm(tb, "6.3.3", "jammy")
+    tb.root_file("etc/apt/sources.list.d/debian.sources",
+                 "Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\n")
+    dpkg_status(tb, packages + rocm_packages("6.3.3", codename_version="22.04"))
+    return Scenario(tb, [("rocm.multiple-versions", "warning")], 1,
+                    evidence=[("rocm.multiple-versions", "/usr: ROCm 5.2.3 (/var/lib/dpkg/status: "
+                               "libhsa-runtime64-1 5.2.3-3)"),
+                              ("rocm.multiple-versions", "/opt/rocm-6.3.3: ROCm 6.3.3"),
+                              ("rocm.multiple-versions", "the distribution's ROCm libraries in /usr and "
+                               "AMD's in /opt are both on the loader's path")],
+                    env={"PATH": PATH_WITH_ROCM})
+
+
+@scenario("apt-suite-debian")
+def apt_suite_debian():
+    """Debian 12 with AMD's repository under the suite bookworm (AMD publishes
+    Debian packages under jammy) and a leftover line of the old unversioned
+    rocm/apt/debian repository."""
+    tb = CompatTestbed()
+    debian_box(tb)
+    rocm_install(tb, "6.3.3")
+    apt_rocm(tb, "6.3.3", "bookworm", amdgpu=False)
+    tb.root_file("etc/apt/sources.list",
+                 "deb http://deb.debian.org/debian bookworm main\n"
+                 "deb [arch=amd64] https://repo.radeon.com/rocm/apt/debian/ xenial main\n")
+    dpkg_status(tb, rocm_packages("6.3.3", codename_version="22.04"))
+    return Scenario(tb, [("apt.no-signed-by", "warning"), ("apt.suite-mismatch", "error")], 2,
+                    evidence=[("apt.suite-mismatch", "/etc/apt/sources.list.d/rocm.list:1: deb "
+                               "https://repo.radeon.com/rocm/apt/6.3.3 bookworm main: suite bookworm, "
+                               "ROCm 6.3 on bookworm uses jammy"),
+                              ("apt.suite-mismatch", "/etc/apt/sources.list:2: deb "
+                               "https://repo.radeon.com/rocm/apt/debian/ xenial main: the unversioned "
+                               "rocm/apt/debian repository"),
+                              ("apt.no-signed-by", "/etc/apt/sources.list:2:")],
+                    remedy=[("apt.suite-mismatch", "Replace the old line")],
+                    env={"PATH": PATH_WITH_ROCM})
