@@ -15,8 +15,8 @@ import os
 import struct
 
 from scenarios import (
-    Scenario, scenario, healthy_rx7900xtx_box, healthy_navi21_box, mi300x_box,
-    unbound_rx7900xtx_box,
+    NAVI21_KFD, Scenario, amdgpu_boot_log, cpu_kfd_node, healthy_navi21_box, healthy_rx7900xtx_box,
+    matisse_host, matisse_root_port, mi300x_box, navi21, scenario, unbound_rx7900xtx_box,
 )
 from testbed import Testbed
 
@@ -401,6 +401,40 @@ def kernel_unsupported():
     return Scenario(tb, [("kernel.unsupported", "warning")], 1,
                     evidence=[("kernel.unsupported", "/proc/sys/kernel/osrelease: 6.11.0-19-generic"),
                               ("kernel.unsupported", "ROCm 6.2 on ubuntu 24.04: kernels 6.8")],
+                    env={"PATH": PATH_WITH_ROCM})
+
+
+def rx6700xt_box(tb):
+    """An RX 6700 XT (Navi22, 1002:73df rev c1, gfx1031) on the Ryzen desktop.  The
+    board is the RX 6900 XT builder's with Navi22's ids and 40 CUs; the KFD
+    values beyond gfx_target_version and simd_count are Navi21's (representative)."""
+    matisse_host(tb)
+    rp = matisse_root_port(tb, "0000:00:03.1", slot=1)
+    gpu = navi21(tb, rp, bus=0x0a, rev=0xc1)
+    gpu.device = 0x73df
+    props = dict(NAVI21_KFD, gfx_target_version=100301, simd_count=80, array_count=4,
+                 max_engine_clk_fcompute=2855)
+    tb.module_amdgpu("live")
+    tb.kfd([cpu_kfd_node(tb, 16),
+            tb.kfd_gpu_node(gpu, props, mem_bytes=12868124672, name="navy_flounder", mem_width=192,
+                            mem_clk=1000)])
+    tb.kmsg(amdgpu_boot_log(gpu, "0x1002:0x73DF 0x1DA2:0x440E 0xC1", 12272))
+    return gpu
+
+
+@scenario("rx6700xt-gfx1031")
+def rx6700xt_gfx1031():
+    """RX 6700 XT with ROCm 6.2.4: gfx1031 is not supported and rocBLAS has no
+    gfx1031 kernels; its family (gfx10.3) runs gfx1030's with a per-node override."""
+    tb = CompatTestbed()
+    rx6700xt_box(tb)
+    rocm_box(tb)
+    return Scenario(tb, [("arch.no-kernels", "error"), ("arch.unsupported", "warning")], 2,
+                    gpu_count=1, gpus=[({"pci_address": "0000:0c:00.0"}, {"gfx": "gfx1031"})],
+                    evidence=[("arch.no-kernels", "0000:0c:00.0"),
+                              ("arch.unsupported", "0000:0c:00.0: gfx1031")],
+                    remedy=[("arch.no-kernels", "HSA_OVERRIDE_GFX_VERSION_1=10.3.0 for this GPU only"),
+                            ("arch.unsupported", "HSA_OVERRIDE_GFX_VERSION_1=10.3.0")],
                     env={"PATH": PATH_WITH_ROCM})
 
 
