@@ -29,20 +29,22 @@ bool rd_boot_kmsg_relevant(const char *t)
     return false;
 }
 
-static void gather_secure_boot(rd_boot_facts *b)
+static void gather_secure_boot(rd_boot_facts *b, bool container)
 {
     b->secure_boot = -1;
     int fd = open(SECURE_BOOT_VAR, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
+        int err = errno;
         int dir = open("/sys/firmware/efi", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dir < 0)
-            b->secure_boot_evidence = xstrdup("/sys/firmware/efi: absent (legacy BIOS boot: no Secure Boot)");
-        else {
+        if (dir >= 0) {
             close(dir);
-            b->secure_boot_evidence = xasprintf("%s: %s", SECURE_BOOT_VAR, strerror(errno));
-        }
-        if (dir < 0)
+            b->secure_boot_evidence = xasprintf("%s: %s", SECURE_BOOT_VAR, strerror(err));
+        } else if (container) /* container runtimes hide /sys/firmware */
+            b->secure_boot_evidence = xstrdup("/sys/firmware/efi: absent (hidden in a container)");
+        else {
             b->secure_boot = 0;
+            b->secure_boot_evidence = xstrdup("/sys/firmware/efi: absent (legacy BIOS boot: no Secure Boot)");
+        }
         return;
     }
     _cleanup_free_ char *data = NULL;
@@ -119,7 +121,7 @@ static void gather_kmsg(rd_boot_facts *b)
 static void boot_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_boot_facts *b = &facts->boot;
-    gather_secure_boot(b);
+    gather_secure_boot(b, facts->os.container != NULL); /* the os probe ran first */
     _cleanup_free_ char *lockdown = NULL;
     if (read_line_at(AT_FDCWD, "/sys/kernel/security/lockdown", &lockdown) == 0) {
         /* "none [integrity] confidentiality": the active mode is bracketed */
