@@ -1,8 +1,712 @@
 /* SPDX-License-Identifier: MIT */
+/* apt: AMD's repository in sources.list(.d) (one-line .list and deb822
+ * .sources), the signing key (keyrings, the deprecated trusted.gpg), pins in
+ * preferences.d, and leftovers of install scripts (@PLACEHOLDER@). */
+#include <ctype.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include "compat.h"
 #include "probe.h"
+#include "util.h"
+
+#define MAX_TEXT (4 * 1024 * 1024)
+
+static bool is_host_uri(const char *uri, const char *host)
+{
+    const char *p = uri ? strstr(uri, "://") : NULL;
+    if (!p || !host)
+        return false;
+    p += 3;
+    size_t n = strlen(host);
+    return strncmp(p, host, n) == 0 && (p[n] == '/' || p[n] == 0 || p[n] == ':');
+}
+
+/* The first @WORD@ in s (WORD: upper-case letters, digits, '_'), or NULL. */
+static char *find_placeholder(const char *s)
+{
+    for (const char *p = strchr(s, '@'); p; p = strchr(p + 1, '@')) {
+        const char *q = p + 1;
+        while (isupper((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_')
+            q++;
+        if (*q == '@' && q > p + 1)
+            return xstrndup(p, (size_t)(q - p + 1));
+    }
+    return NULL;
+}
+
+static rd_apt_source *add_source(rd_apt_source **sources, size_t *n, const char *file, int line, const char *format)
+{
+    rd_apt_source *s = ARRAY_APPEND(*sources, *n);
+    s->file = xstrdup(file);
+    s->line = line;
+    s->format = xstrdup(format);
+    s->enabled = true;
+    return s;
+}
+
+static void parse_one_line(char *line, const char *file, int lineno, const char *host, rd_apt_source **sources,
+                           size_t *n)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = 0;
+    char *p = strstrip(line);
+    if (!*p)
+        return;
+    _cleanup_free_ char *placeholder = find_placeholder(p);
+    char *save = NULL, *type = strtok_r(p, " \t", &save);
+    if (!type || (!streq(type, "deb") && !streq(type, "deb-src")))
+        return;
+    char *rest = save;
+    _cleanup_free_ char *signed_by = NULL;
+    while (rest && isspace((unsigned char)*rest))
+        rest++;
+    if (rest && *rest == '[') {
+        char *close = strchr(rest, ']');
+        if (!close)
+            return;
+        *close = 0;
+        char *osave = NULL;
+        for (char *o = strtok_r(rest + 1, " \t", &osave); o; o = strtok_r(NULL, " \t", &osave)) {
+            const char *v = startswith(o, "signed-by=");
+            if (v) {
+                free(signed_by);
+                signed_by = xstrdup(v);
+            }
+        }
+        rest = close + 1;
+    }
+    save = NULL;
+    char *uri = rest ? strtok_r(rest, " \t", &save) : NULL;
+    char *suite = uri ? strtok_r(NULL, " \t", &save) : NULL;
+    if (!uri || (!is_host_uri(uri, host) && !placeholder))
+        return;
+    rd_apt_source *s = add_source(sources, n, file, lineno, "one-line");
+    s->type = xstrdup(type);
+    s->uri = xstrdup(uri);
+    s->suite = xstrdup_or_null(suite);
+    for (char *c = strtok_r(NULL, " \t", &save); c; c = strtok_r(NULL, " \t", &save))
+        s->components = strv_push(s->components, xstrdup(c));
+    s->signed_by = TAKE_PTR(signed_by);
+    s->placeholder = TAKE_PTR(placeholder);
+}
+
+typedef struct {
+    int first_line, uris_line, placeholder_line;
+    char *types, *uris, *suites, *components, *signed_by, *enabled, *placeholder;
+} stanza;
+
+static void stanza_flush(stanza *st, const char *file, const char *host, rd_apt_source **sources, size_t *n)
+{
+    if (st->uris) {
+        _cleanup_strv_free_ char **uris = NULL, **suites = NULL;
+        char *save = NULL;
+        for (char *t = strtok_r(st->uris, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+            uris = strv_push(uris, xstrdup(t));
+        save = NULL;
+        for (char *t = st->suites ? strtok_r(st->suites, " \t", &save) : NULL; t; t = strtok_r(NULL, " \t", &save))
+            suites = strv_push(suites, xstrdup(t));
+        for (size_t i = 0; uris && uris[i]; i++) {
+            if (!is_host_uri(uris[i], host) && !st->placeholder)
+                continue;
+            for (size_t j = 0; j == 0 || (suites && suites[j]); j++) {
+                rd_apt_source *s = add_source(sources, n, file,
+                                              st->placeholder ? st->placeholder_line : st->uris_line, "deb822");
+                s->type = st->types ? xstrndup(st->types, strcspn(st->types, " \t")) : xstrdup("deb");
+                s->uri = xstrdup(uris[i]);
+                s->suite = suites ? xstrdup(suites[j]) : NULL;
+                char *csave = NULL;
+                _cleanup_free_ char *comps = xstrdup_or_null(st->components);
+                for (char *c = comps ? strtok_r(comps, " \t", &csave) : NULL; c; c = strtok_r(NULL, " \t", &csave))
+                    s->components = strv_push(s->components, xstrdup(c));
+                /* an inline key (a multi-line field) counts as signed-by */
+                s->signed_by = st->signed_by ? xstrdup(st->signed_by[0] ? st->signed_by : "(inline key)") : NULL;
+                s->enabled = !st->enabled || !(streq(st->enabled, "no") || streq(st->enabled, "false"));
+                s->placeholder = xstrdup_or_null(st->placeholder);
+                if (!suites)
+                    break;
+            }
+        }
+    }
+    free(st->types);
+    free(st->uris);
+    free(st->suites);
+    free(st->components);
+    free(st->signed_by);
+    free(st->enabled);
+    free(st->placeholder);
+    memset(st, 0, sizeof(*st));
+}
+
+void rd_apt_parse_sources(const char *text, const char *file, bool deb822, const char *host, rd_apt_source **sources,
+                          size_t *n)
+{
+    stanza st = { 0 };
+    int lineno = 0;
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        lineno++;
+        _cleanup_free_ char *line = xstrndup(p, len);
+        p = nl ? nl + 1 : NULL;
+        if (!deb822) {
+            parse_one_line(line, file, lineno, host, sources, n);
+            continue;
+        }
+        if (line[0] == '#')
+            continue;
+        char *s = strstrip(line);
+        if (!*s) {
+            stanza_flush(&st, file, host, sources, n);
+            continue;
+        }
+        if (!st.first_line)
+            st.first_line = lineno;
+        if (!st.placeholder && (st.placeholder = find_placeholder(s)))
+            st.placeholder_line = lineno;
+        if (isspace((unsigned char)line[0]))
+            continue; /* a continuation line (an inline key): nothing we need from it */
+        char *colon = strchr(s, ':');
+        if (!colon)
+            continue;
+        *colon = 0;
+        char *value = strstrip(colon + 1);
+        char **slot = !strcasecmp(s, "Types") ? &st.types
+                    : !strcasecmp(s, "URIs") ? &st.uris
+                    : !strcasecmp(s, "Suites") ? &st.suites
+                    : !strcasecmp(s, "Components") ? &st.components
+                    : !strcasecmp(s, "Signed-By") ? &st.signed_by
+                    : !strcasecmp(s, "Enabled") ? &st.enabled : NULL;
+        if (slot) {
+            free(*slot);
+            *slot = xstrdup(value);
+            if (slot == &st.uris)
+                st.uris_line = lineno;
+        }
+    }
+    stanza_flush(&st, file, host, sources, n);
+}
+
+void rd_apt_parse_preferences(const char *text, const char *file, const char *origin, rd_apt_pin **pins, size_t *n)
+{
+    _cleanup_free_ char *package = NULL, *pin = NULL;
+    int64_t priority = 0;
+    int lineno = 0, first = 0;
+    const char *p = text;
+    for (;;) {
+        const char *nl = p ? strchr(p, '\n') : NULL;
+        size_t len = !p ? 0 : nl ? (size_t)(nl - p) : strlen(p);
+        bool end = !p || !*p;
+        _cleanup_free_ char *line = end ? NULL : xstrndup(p, len);
+        const char *s = line ? strstrip(line) : "";
+        if (!end)
+            lineno++;
+        if (end || !*s) {
+            if (pin && origin && strstr(pin, origin)) {
+                rd_apt_pin *x = ARRAY_APPEND(*pins, *n);
+                x->file = xstrdup(file);
+                x->line = first;
+                x->package = TAKE_PTR(package);
+                x->pin = TAKE_PTR(pin);
+                x->priority = priority;
+            }
+            free(package);
+            free(pin);
+            package = pin = NULL;
+            priority = 0;
+            first = 0;
+            if (end)
+                break;
+        } else if (*s != '#') {
+            if (!first)
+                first = lineno;
+            const char *v;
+            if ((v = startswith(s, "Package:"))) {
+                free(package);
+                package = xstrdup(v + strspn(v, " \t"));
+            } else if ((v = startswith(s, "Pin-Priority:"))) {
+                int x;
+                if (safe_atoi(v + strspn(v, " \t"), &x) == 0)
+                    priority = x;
+            } else if ((v = startswith(s, "Pin:"))) {
+                free(pin);
+                pin = xstrdup(v + strspn(v, " \t"));
+            }
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+}
+
+static int b64_value(char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* The body of an ASCII-armored block, decoded; NULL when data is not armored. */
+static unsigned char *dearmor(const unsigned char *data, size_t size, size_t *ret_size)
+{
+    _cleanup_free_ char *text = xstrndup((const char *)data, size);
+    const char *begin = strstr(text, "-----BEGIN PGP PUBLIC KEY BLOCK-----");
+    if (!begin)
+        return NULL;
+    const char *body = strstr(begin, "\n\n");
+    const char *body_crlf = strstr(begin, "\r\n\r\n");
+    if (!body || (body_crlf && body_crlf < body))
+        body = body_crlf;
+    if (!body)
+        return NULL;
+    const char *end = strstr(body, "-----END");
+    if (!end)
+        return NULL;
+    unsigned char *out = xmalloc((size_t)(end - body));
+    size_t n = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    bool line_start = true;
+    for (const char *c = body; c < end; c++) {
+        if (*c == '\n') {
+            line_start = true;
+            continue;
+        }
+        if (line_start && *c == '=')
+            break; /* the CRC24 line */
+        line_start = false;
+        int v = b64_value(*c);
+        if (v < 0)
+            continue;
+        acc = (acc << 6) | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[n++] = (unsigned char)(acc >> bits);
+        }
+    }
+    *ret_size = n;
+    return out;
+}
+
+bool rd_keyring_has_key(const unsigned char *data, size_t size, const char *key_id)
+{
+    unsigned char id[8];
+    if (!key_id || strlen(key_id) != 16)
+        return false;
+    for (size_t i = 0; i < 8; i++) {
+        unsigned v;
+        if (sscanf(key_id + 2 * i, "%2x", &v) != 1)
+            return false;
+        id[i] = (unsigned char)v;
+    }
+    size_t dsize = 0;
+    _cleanup_free_ unsigned char *decoded = dearmor(data, size, &dsize);
+    const unsigned char *d = decoded ? decoded : data;
+    size_t n = decoded ? dsize : size;
+    /* the issuer (and issuer fingerprint) subpackets of the key's self-signatures carry its id */
+    return n >= 8 && memmem(d, n, id, 8) != NULL;
+}
+
+static rd_apt_keyring *keyring_find(rd_apt_facts *a, const char *path)
+{
+    for (size_t i = 0; i < a->n_keyrings; i++)
+        if (streq(a->keyrings[i].path, path))
+            return &a->keyrings[i];
+    return NULL;
+}
+
+/* Records path when keep_all, or when it holds the key. */
+static void scan_keyring(const rd_ctx *ctx, rd_apt_facts *a, const char *path, bool legacy, bool keep_all)
+{
+    if (keyring_find(a, path))
+        return;
+    _cleanup_close_ int fd = rd_root_open(ctx, path, O_RDONLY);
+    _cleanup_free_ char *data = NULL;
+    size_t size = 0;
+    int r = fd < 0 ? fd : read_fd(fd, MAX_TEXT, &data, &size);
+    bool has = r >= 0 && rd_keyring_has_key((const unsigned char *)data, size, ctx->knowledge.apt_key_id);
+    if (!keep_all && !has)
+        return;
+    rd_apt_keyring *k = ARRAY_APPEND(a->keyrings, a->n_keyrings);
+    k->path = xstrdup(path);
+    k->exists = r >= 0 || r == -EISDIR;
+    k->amd_key = has;
+    k->legacy = legacy;
+    if (r < 0 && r != -ENOENT)
+        k->error = xasprintf("%s: %s", path, strerror(-r));
+}
+
+static void scan_keyring_dir(const rd_ctx *ctx, rd_apt_facts *a, const char *dir, bool legacy)
+{
+    _cleanup_strv_free_ char **names = NULL;
+    if (rd_root_list_dir(ctx, dir, NULL, &names) < 0)
+        return;
+    for (size_t i = 0; names && names[i]; i++) {
+        _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]);
+        scan_keyring(ctx, a, path, legacy, false);
+    }
+}
+
+static void read_sources(const rd_ctx *ctx, rd_apt_facts *a, const char *path, bool deb822)
+{
+    _cleanup_free_ char *text = NULL;
+    int r = rd_root_read_file(ctx, path, MAX_TEXT, &text);
+    if (r < 0) {
+        if (r != -ENOENT && !a->error)
+            a->error = xasprintf("%s: %s", path, strerror(-r));
+        return;
+    }
+    rd_apt_parse_sources(text, path, deb822, ctx->knowledge.apt_host, &a->sources, &a->n_sources);
+}
+
+static void apt_gather(const rd_ctx *ctx, rd_facts *facts)
+{
+    rd_apt_facts *a = &facts->apt;
+    int fd = rd_root_open(ctx, "/etc/apt", O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return;
+    close(fd);
+    a->present = true;
+
+    read_sources(ctx, a, "/etc/apt/sources.list", false);
+    _cleanup_strv_free_ char **names = NULL;
+    if (rd_root_list_dir(ctx, "/etc/apt/sources.list.d", NULL, &names) >= 0)
+        for (size_t i = 0; names && names[i]; i++) {
+            bool deb822 = endswith(names[i], ".sources");
+            if (!deb822 && !endswith(names[i], ".list"))
+                continue; /* apt ignores other names too */
+            _cleanup_free_ char *path = xasprintf("/etc/apt/sources.list.d/%s", names[i]);
+            read_sources(ctx, a, path, deb822);
+        }
+
+    for (size_t i = 0; i < a->n_sources; i++) {
+        const char *sb = a->sources[i].signed_by;
+        if (sb && sb[0] == '/')
+            scan_keyring(ctx, a, sb, false, true);
+    }
+    scan_keyring_dir(ctx, a, "/etc/apt/keyrings", false);
+    scan_keyring_dir(ctx, a, "/usr/share/keyrings", false);
+    scan_keyring(ctx, a, "/etc/apt/trusted.gpg", true, false);
+    scan_keyring_dir(ctx, a, "/etc/apt/trusted.gpg.d", true);
+
+    _cleanup_free_ char *prefs = NULL;
+    if (rd_root_read_file(ctx, "/etc/apt/preferences", MAX_TEXT, &prefs) >= 0)
+        rd_apt_parse_preferences(prefs, "/etc/apt/preferences", ctx->knowledge.apt_pin_origin, &a->pins, &a->n_pins);
+    _cleanup_strv_free_ char **pnames = NULL;
+    if (rd_root_list_dir(ctx, "/etc/apt/preferences.d", NULL, &pnames) >= 0)
+        for (size_t i = 0; pnames && pnames[i]; i++) {
+            /* apt reads names without an extension and *.pref */
+            if (strchr(pnames[i], '.') && !endswith(pnames[i], ".pref"))
+                continue;
+            _cleanup_free_ char *path = xasprintf("/etc/apt/preferences.d/%s", pnames[i]), *text = NULL;
+            if (rd_root_read_file(ctx, path, MAX_TEXT, &text) >= 0)
+                rd_apt_parse_preferences(text, path, ctx->knowledge.apt_pin_origin, &a->pins, &a->n_pins);
+        }
+}
+
+/* ---- assess ---- */
+
+static char *source_text(const rd_apt_source *s)
+{
+    strbuf b = { 0 };
+    strbuf_printf(&b, "%s:%" PRId64 ": %s %s %s", s->file, s->line, strempty(s->type), strempty(s->uri),
+                  strempty(s->suite));
+    for (size_t i = 0; s->components && s->components[i]; i++)
+        strbuf_printf(&b, " %s", s->components[i]);
+    return strbuf_steal(&b);
+}
+
+/* The version in .../rocm/apt/<V>, .../amdgpu/<V>/..., .../graphics/<V>/... */
+static char *uri_version(const char *uri, const char **ret_kind)
+{
+    static const struct {
+        const char *marker, *kind;
+    } kinds[] = { { "/rocm/apt/", "rocm" }, { "/amdgpu/", "amdgpu" }, { "/graphics/", "graphics" } };
+    for (size_t i = 0; i < ELEMENTSOF(kinds); i++) {
+        const char *p = strstr(uri, kinds[i].marker);
+        if (!p)
+            continue;
+        p += strlen(kinds[i].marker);
+        *ret_kind = kinds[i].kind;
+        return xstrndup(p, strcspn(p, "/"));
+    }
+    *ret_kind = NULL;
+    return NULL;
+}
+
+static const rd_release *release_of(const rd_knowledge *k, const char *version)
+{
+    if (!version || k->n_releases == 0)
+        return NULL;
+    if (streq(version, "latest"))
+        return &k->releases[k->n_releases - 1];
+    const rd_release *r = rd_knowledge_release(k, version);
+    if (!r)
+        r = rd_knowledge_release_by_dkms(k, version);
+    if (!r && isdigit((unsigned char)version[0]) &&
+        rd_version_compare(version, k->releases[k->n_releases - 1].latest) > 0)
+        r = &k->releases[k->n_releases - 1];
+    return r;
+}
+
+static bool package_installed(const rd_facts *f, const char *name, const char **ret_version)
+{
+    for (size_t i = 0; i < f->rocm.n_packages; i++)
+        if (streq(f->rocm.packages[i].name, name)) {
+            *ret_version = f->rocm.packages[i].version;
+            return true;
+        }
+    return false;
+}
+
+static void assess_repo_missing(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    const rd_apt_facts *a = &f->apt;
+    rd_finding *fd = NULL;
+    for (size_t i = 0; i < a->n_sources; i++) {
+        const rd_apt_source *s = &a->sources[i];
+        if (!s->placeholder || !s->enabled)
+            continue;
+        if (!fd)
+            fd = rd_finding_add(out, "apt.repo-missing", RD_SEV_ERROR, NULL,
+                                "An apt source still holds a template placeholder: the repository does not exist "
+                                "and `apt update` fails");
+        _cleanup_free_ char *t = source_text(s);
+        rd_finding_evidence(fd, "%s (literal %s)", t, s->placeholder);
+    }
+    if (fd) {
+        rd_finding_remedy(fd, "Replace the placeholder with the release (e.g. https://%s/amdgpu/%s/ubuntu) or "
+                              "delete the file; `rocm-doctor fix` writes a correct source.",
+                          strempty(in->knowledge->apt_host),
+                          in->knowledge->n_releases ? in->knowledge->releases[in->knowledge->n_releases - 1].latest
+                                                    : "VERSION");
+        rd_finding_set_fix(fd, "apt");
+        return;
+    }
+
+    /* packages from AMD's repository with no source to update them from */
+    static const struct {
+        const char *package, *kind;
+    } owned[] = { { "rocm-core", "rocm" }, { "amdgpu-dkms", "amdgpu" } };
+    for (size_t p = 0; p < ELEMENTSOF(owned); p++) {
+        const char *version;
+        if (!package_installed(f, owned[p].package, &version))
+            continue;
+        bool found = false;
+        for (size_t i = 0; i < a->n_sources && !found; i++) {
+            const char *kind;
+            _cleanup_free_ char *v = a->sources[i].enabled ? uri_version(a->sources[i].uri, &kind) : NULL;
+            found = v && (streq(kind, owned[p].kind) || (streq(owned[p].kind, "amdgpu") && streq(kind, "graphics")));
+        }
+        if (found)
+            continue;
+        if (!fd)
+            fd = rd_finding_add(out, "apt.repo-missing", RD_SEV_WARNING, NULL,
+                                "Packages from AMD's repository are installed, but apt has no source for them");
+        rd_finding_evidence(fd, "/var/lib/dpkg/status: %s %s installed", owned[p].package, version);
+        rd_finding_evidence(fd, "no enabled https://%s/%s source in /etc/apt/sources.list or "
+                                "/etc/apt/sources.list.d",
+                            strempty(in->knowledge->apt_host), streq(owned[p].kind, "rocm") ? "rocm/apt" : "amdgpu");
+    }
+    if (fd) {
+        rd_finding_remedy(fd, "Add the repository back (a signed-by source in /etc/apt/sources.list.d/rocm.list "
+                              "for the installed release) so updates and further ROCm packages resolve; "
+                              "`rocm-doctor fix` can write it.");
+        rd_finding_set_fix(fd, "apt");
+    }
+}
+
+static void assess_suite(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    const rd_knowledge *k = in->knowledge;
+    const char *codename = f->os.version_codename;
+    if (!codename || !(streq_ptr(f->os.id, "ubuntu") || streq_ptr(f->os.id, "debian")))
+        return;
+    rd_finding *fd = NULL;
+    const char *want_first = NULL;
+    bool any_obsolete = false;
+    for (size_t i = 0; i < f->apt.n_sources; i++) {
+        const rd_apt_source *s = &f->apt.sources[i];
+        if (!s->enabled || s->placeholder || !s->suite)
+            continue;
+        const char *kind;
+        _cleanup_free_ char *ver = uri_version(s->uri, &kind);
+        /* .../rocm/apt/debian (suite xenial): the layout before versioned paths */
+        bool obsolete = ver && streq(kind, "rocm") && streq(ver, "debian");
+        const rd_release *rel = obsolete && k->n_releases ? &k->releases[k->n_releases - 1] : release_of(k, ver);
+        if (!rel)
+            continue;
+        const char *want = rd_knowledge_apt_suite(k, rel->latest, codename);
+        if (want && streq(want, s->suite) && !obsolete)
+            continue;
+        if (!fd)
+            fd = rd_finding_add(out, "apt.suite-mismatch", RD_SEV_ERROR, NULL,
+                                "An AMD apt source names a suite that does not fit this OS (%s %s)", f->os.id,
+                                codename);
+        _cleanup_free_ char *t = source_text(s);
+        if (obsolete)
+            rd_finding_evidence(fd, "%s: the unversioned rocm/apt/debian repository of old ROCm releases; "
+                                    "current ones are rocm/apt/<version> with suite %s",
+                                t, strempty(want));
+        else if (want)
+            rd_finding_evidence(fd, "%s: suite %s, ROCm %s on %s uses %s", t, s->suite, rel->line, codename, want);
+        else
+            rd_finding_evidence(fd, "%s: ROCm %s has no packages for %s %s", t, rel->line, f->os.id,
+                                strempty(f->os.version_id));
+        if (!want_first)
+            want_first = want;
+        any_obsolete |= obsolete;
+    }
+    if (!fd)
+        return;
+    rd_finding_evidence(fd, "/etc/os-release: VERSION_CODENAME=%s", codename);
+    if (any_obsolete && want_first)
+        rd_finding_remedy(fd, "Replace the old line with `deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                              "https://%s/rocm/apt/%s %s main` (and fix any other line named above), then "
+                              "`sudo apt update`.",
+                          strempty(k->apt_host), k->releases[k->n_releases - 1].latest, want_first);
+    else if (want_first)
+        rd_finding_remedy(fd, "Use the suite %s in that line (ROCm 5.x repositories use \"ubuntu\", 6.x and later "
+                              "the Ubuntu codename), then `sudo apt update`.",
+                          want_first);
+    else
+        rd_finding_remedy(fd, "Point the source at a release that supports this OS (`rocm-doctor list archs` shows "
+                              "the table), then `sudo apt update`.");
+    rd_finding_set_fix(fd, "apt");
+}
+
+static const rd_apt_keyring *keyring(const rd_apt_facts *a, const char *path)
+{
+    for (size_t i = 0; path && i < a->n_keyrings; i++)
+        if (streq(a->keyrings[i].path, path))
+            return &a->keyrings[i];
+    return NULL;
+}
+
+static void assess_keys(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_apt_facts *a = &in->facts->apt;
+    const char *key_id = strempty(in->knowledge->apt_key_id);
+    rd_finding *nosb = NULL, *missing = NULL;
+    bool any_amd = false;
+    for (size_t i = 0; i < a->n_sources; i++) {
+        const rd_apt_source *s = &a->sources[i];
+        if (!s->enabled || s->placeholder || !is_host_uri(s->uri, in->knowledge->apt_host))
+            continue;
+        any_amd = true;
+        _cleanup_free_ char *t = source_text(s);
+        if (!s->signed_by) {
+            if (!nosb)
+                nosb = rd_finding_add(out, "apt.no-signed-by", RD_SEV_WARNING, NULL,
+                                      "AMD's apt source does not say which key signs it (no signed-by)");
+            rd_finding_evidence(nosb, "%s", t);
+            continue;
+        }
+        if (s->signed_by[0] != '/')
+            continue; /* an inline key */
+        const rd_apt_keyring *kr = keyring(a, s->signed_by);
+        if (kr && kr->exists && kr->amd_key)
+            continue;
+        if (!missing)
+            missing = rd_finding_add(out, "apt.key-missing", RD_SEV_ERROR, NULL,
+                                     "The key file AMD's apt source names does not hold AMD's key: `apt update` "
+                                     "fails with NO_PUBKEY %s",
+                                     key_id);
+        rd_finding_evidence(missing, "%s", t);
+        rd_finding_evidence(missing, "%s: %s", s->signed_by,
+                            !kr || !kr->exists ? "missing" : kr->error ? kr->error : "no key " "with that id");
+    }
+    if (nosb) {
+        rd_finding_remedy(nosb, "Put the key in /etc/apt/keyrings/rocm.gpg (`wget -qO- https://%s/rocm/rocm.gpg.key "
+                                "| gpg --dearmor | sudo tee /etc/apt/keyrings/rocm.gpg >/dev/null`) and add "
+                                "[signed-by=/etc/apt/keyrings/rocm.gpg] to the line.",
+                          strempty(in->knowledge->apt_host));
+        rd_finding_set_fix(nosb, "apt");
+    }
+    if (missing) {
+        rd_finding_remedy(missing, "Download the key again into that file: `wget -qO- https://%s/rocm/rocm.gpg.key | "
+                                   "gpg --dearmor | sudo tee /etc/apt/keyrings/rocm.gpg >/dev/null`, then `sudo apt update`.",
+                          strempty(in->knowledge->apt_host));
+        rd_finding_set_fix(missing, "apt");
+    }
+
+    rd_finding *legacy = NULL;
+    for (size_t i = 0; i < a->n_keyrings; i++) {
+        const rd_apt_keyring *kr = &a->keyrings[i];
+        if (!kr->legacy || !kr->amd_key)
+            continue;
+        if (!legacy)
+            legacy = rd_finding_add(out, "apt.key-deprecated", any_amd ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+                                    "AMD's signing key was added with apt-key, which is deprecated");
+        rd_finding_evidence(legacy, "%s holds key %s", kr->path, key_id);
+    }
+    if (legacy) {
+        rd_finding_remedy(legacy, "Keep the key in /etc/apt/keyrings/rocm.gpg, reference it with signed-by, and "
+                                  "delete it from the global keyring (`sudo apt-key del %s`, or remove the "
+                                  "trusted.gpg.d file): a key there is trusted for every repository.",
+                          key_id);
+        rd_finding_set_fix(legacy, "apt");
+    }
+}
+
+static void assess_pin(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_apt_facts *a = &in->facts->apt;
+    const rd_apt_source *rocm = NULL;
+    for (size_t i = 0; i < a->n_sources && !rocm; i++) {
+        const char *kind;
+        _cleanup_free_ char *v = a->sources[i].enabled && !a->sources[i].placeholder
+                                     ? uri_version(a->sources[i].uri, &kind)
+                                     : NULL;
+        if (v && streq(kind, "rocm"))
+            rocm = &a->sources[i];
+    }
+    if (!rocm)
+        return;
+    for (size_t i = 0; i < a->n_pins; i++)
+        if (a->pins[i].priority > 500)
+            return;
+    rd_finding *fd = rd_finding_add(out, "apt.pin-missing", RD_SEV_WARNING, NULL,
+                                    "AMD's repository is not pinned: the distribution's ROCm packages can mix in");
+    _cleanup_free_ char *t = source_text(rocm);
+    rd_finding_evidence(fd, "%s", t);
+    for (size_t i = 0; i < a->n_pins; i++)
+        rd_finding_evidence(fd, "%s:%" PRId64 ": Pin: %s, Pin-Priority: %" PRId64 " (not above 500)", a->pins[i].file,
+                            a->pins[i].line, a->pins[i].pin, a->pins[i].priority);
+    if (a->n_pins == 0)
+        rd_finding_evidence(fd, "no stanza in /etc/apt/preferences(.d) pins o=%s",
+                            strempty(in->knowledge->apt_pin_origin));
+    rd_finding_remedy(fd, "Write /etc/apt/preferences.d/rocm-pin-600 with \"Package: *\", \"Pin: release o=%s\", "
+                          "\"Pin-Priority: 600\".",
+                      strempty(in->knowledge->apt_pin_origin));
+    rd_finding_set_fix(fd, "apt");
+}
+
+static void apt_assess(const rd_assess_input *in, rd_findings *out)
+{
+    if (!in->facts->apt.present)
+        return;
+    assess_repo_missing(in, out);
+    assess_suite(in, out);
+    assess_keys(in, out);
+    assess_pin(in, out);
+}
+
+static const char *const apt_findings[] = {
+    "apt.repo-missing", "apt.suite-mismatch", "apt.key-missing", "apt.key-deprecated", "apt.no-signed-by",
+    "apt.pin-missing", NULL,
+};
 
 const rd_probe rd_probe_apt = {
     .id = "apt",
     .title = "apt repositories, keys and pinning",
     .flags = 0,
+    .findings = apt_findings,
+    .gather = apt_gather,
+    .assess = apt_assess,
 };

@@ -1,8 +1,214 @@
 /* SPDX-License-Identifier: MIT */
+/* Secure Boot and DKMS: with Secure Boot on, the kernel loads only modules
+ * signed with a key it trusts, so an amdgpu built by DKMS needs its machine
+ * owner key (MOK) enrolled. */
+#include <fcntl.h>
+#include "compat.h"
+#include "driver.h"
 #include "probe.h"
+#include "util.h"
+
+/* EFI_GLOBAL_VARIABLE: the vendor GUID of SecureBoot (UEFI spec). */
+#define SECURE_BOOT_VAR "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c"
+
+/* Where DKMS (and Ubuntu's shim-signed) keep the key modules are signed with. */
+static const char *const mok_keys[] = {
+    "/var/lib/dkms/mok.pub", "/var/lib/shim-signed/mok/MOK.der",
+};
+
+bool rd_boot_kmsg_relevant(const char *t)
+{
+    static const char *const needles[] = {
+        "Key was rejected by service", "module verification failed", "Lockdown:", "unsigned module",
+        "PKCS#7 signature not signed with a trusted key", "Loading of unsigned module", "Loading of module with unavailable key",
+        "module sig", "required key missing",
+    };
+    for (size_t i = 0; i < ELEMENTSOF(needles); i++)
+        if (strstr(t, needles[i]))
+            return true;
+    return false;
+}
+
+static void gather_secure_boot(rd_boot_facts *b, bool container)
+{
+    b->secure_boot = -1;
+    int fd = open(SECURE_BOOT_VAR, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int err = errno;
+        int dir = open("/sys/firmware/efi", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir >= 0) {
+            close(dir);
+            b->secure_boot_evidence = xasprintf("%s: %s", SECURE_BOOT_VAR, strerror(err));
+        } else if (container) /* container runtimes hide /sys/firmware */
+            b->secure_boot_evidence = xstrdup("/sys/firmware/efi: absent (hidden in a container)");
+        else {
+            b->secure_boot = 0;
+            b->secure_boot_evidence = xstrdup("/sys/firmware/efi: absent (legacy BIOS boot: no Secure Boot)");
+        }
+        return;
+    }
+    _cleanup_free_ char *data = NULL;
+    size_t size = 0;
+    int r = read_fd(fd, 64, &data, &size);
+    close(fd);
+    /* 4 bytes of attributes, then the value */
+    if (r < 0 || size < 5) {
+        b->secure_boot_evidence = xasprintf("%s: %s", SECURE_BOOT_VAR, r < 0 ? strerror(-r) : "too short");
+        return;
+    }
+    b->secure_boot = (unsigned char)data[4] == 1;
+    b->secure_boot_evidence = xasprintf("%s: %u", SECURE_BOOT_VAR, (unsigned char)data[4]);
+}
+
+static void gather_dkms(const rd_ctx *ctx, rd_boot_facts *b)
+{
+    _cleanup_strv_free_ char **names = NULL;
+    if (rd_root_list_dir(ctx, "/var/lib/dkms/amdgpu", NULL, &names) < 0)
+        return;
+    for (size_t i = 0; names && names[i]; i++) {
+        if (startswith(names[i], "kernel-"))
+            continue; /* kernel-<release>-<arch> links to the built version */
+        b->dkms_amdgpu = strv_push(b->dkms_amdgpu, xstrdup(names[i]));
+        _cleanup_free_ char *dir = xasprintf("/var/lib/dkms/amdgpu/%s", names[i]);
+        _cleanup_strv_free_ char **sub = NULL;
+        if (rd_root_list_dir(ctx, dir, NULL, &sub) < 0)
+            continue;
+        for (size_t j = 0; sub && sub[j]; j++)
+            /* kernel releases start with a digit; "build", "source" do not */
+            if (sub[j][0] >= '0' && sub[j][0] <= '9')
+                b->dkms_built = strv_push(b->dkms_built, xasprintf("%s for %s", names[i], sub[j]));
+    }
+}
+
+static void gather_kmsg(rd_boot_facts *b)
+{
+    int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return; /* the driver probe records why */
+    char buf[16384];
+    strbuf pending = { 0 };
+    size_t total = 0, kept = 0;
+    for (;;) {
+        ssize_t k = read(fd, buf, sizeof buf);
+        if (k < 0 && (errno == EINTR || errno == EPIPE))
+            continue;
+        if (k <= 0)
+            break;
+        total += (size_t)k;
+        if (total > 64u * 1024 * 1024)
+            break;
+        strbuf_appendn(&pending, buf, (size_t)k);
+        char *start = pending.s, *nl;
+        while ((nl = memchr(start, '\n', pending.len - (size_t)(start - pending.s)))) {
+            rd_kmsg_record rec;
+            if (*start != ' ' && rd_kmsg_parse_record(start, (size_t)(nl - start), &rec) == 0) {
+                if (rd_boot_kmsg_relevant(rec.text) && kept++ < 64)
+                    b->kmsg = strv_push(b->kmsg, rec.text);
+                else
+                    free(rec.text);
+            }
+            start = nl + 1;
+        }
+        size_t rest = pending.len - (size_t)(start - pending.s);
+        memmove(pending.s, start, rest);
+        pending.len = rest;
+        pending.s[rest] = 0;
+    }
+    free(pending.s);
+    close(fd);
+}
+
+static void boot_gather(const rd_ctx *ctx, rd_facts *facts)
+{
+    rd_boot_facts *b = &facts->boot;
+    gather_secure_boot(b, facts->os.container != NULL); /* the os probe ran first */
+    _cleanup_free_ char *lockdown = NULL;
+    if (read_line_at(AT_FDCWD, "/sys/kernel/security/lockdown", &lockdown) == 0) {
+        /* "none [integrity] confidentiality": the active mode is bracketed */
+        char *l = strchr(lockdown, '['), *r = l ? strchr(l, ']') : NULL;
+        if (l && r)
+            b->lockdown = xstrndup(l + 1, (size_t)(r - l - 1));
+    }
+    gather_dkms(ctx, b);
+    for (size_t i = 0; i < ELEMENTSOF(mok_keys) && !b->mok_key; i++) {
+        int fd = rd_root_open(ctx, mok_keys[i], O_RDONLY);
+        if (fd >= 0) {
+            close(fd);
+            b->mok_key = xstrdup(mok_keys[i]);
+        }
+    }
+    gather_kmsg(b);
+}
+
+/* ---- assess ---- */
+
+static bool amdgpu_line(const char *t)
+{
+    return strstr(t, "amdgpu") != NULL;
+}
+
+static void boot_assess(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    const rd_boot_facts *b = &f->boot;
+    if (!b->dkms_amdgpu)
+        return;
+    /* what the kernel said about signatures: our own lines, and the driver probe's */
+    char **lines = NULL;
+    for (size_t i = 0; b->kmsg && b->kmsg[i]; i++)
+        /* lockdown also restricts hibernation, kexec...: keep what is about modules */
+        if (amdgpu_line(b->kmsg[i]) || strstr(b->kmsg[i], "module") || strstr(b->kmsg[i], "Key was rejected") ||
+            strstr(b->kmsg[i], "PKCS#7"))
+            lines = strv_push(lines, xstrdup(b->kmsg[i]));
+    for (size_t i = 0; i < f->driver.n_kmsg; i++)
+        if (rd_boot_kmsg_relevant(f->driver.kmsg[i].text) && !strv_contains(lines, f->driver.kmsg[i].text))
+            lines = strv_push(lines, xstrdup(f->driver.kmsg[i].text));
+
+    bool loaded = f->driver.module_present;
+    /* With amdgpu loaded, only a rejection that names it counts: the inbox
+     * driver runs instead of the DKMS one. ("module verification failed"
+     * means the module loaded unverified: not enforced, not our case.) */
+    bool named = false;
+    for (size_t i = 0; lines && lines[i]; i++)
+        named |= amdgpu_line(lines[i]) && !strstr(lines[i], "module verification failed");
+    if (b->secure_boot != 1 || (loaded && (f->driver.version || !named)) || (!loaded && in->gpus->n_gpus == 0)) {
+        strv_free(lines);
+        return;
+    }
+    rd_finding *fd = rd_finding_add(out, "driver.secure-boot-dkms", RD_SEV_ERROR, NULL,
+                                    loaded ? "Secure Boot rejects the DKMS-built amdgpu: the kernel runs another driver"
+                                           : "Secure Boot keeps the DKMS-built amdgpu from loading: its signing key "
+                                             "is not enrolled");
+    rd_finding_evidence(fd, "%s", b->secure_boot_evidence);
+    if (b->lockdown)
+        rd_finding_evidence(fd, "/sys/kernel/security/lockdown: [%s]", b->lockdown);
+    for (size_t i = 0; b->dkms_built && b->dkms_built[i]; i++)
+        rd_finding_evidence(fd, "/var/lib/dkms/amdgpu: %s", b->dkms_built[i]);
+    if (!b->dkms_built)
+        for (size_t i = 0; b->dkms_amdgpu[i]; i++)
+            rd_finding_evidence(fd, "/var/lib/dkms/amdgpu/%s", b->dkms_amdgpu[i]);
+    for (size_t i = 0; lines && lines[i]; i++)
+        rd_finding_evidence(fd, "kernel: %s", lines[i]);
+    if (!loaded)
+        rd_finding_evidence(fd, "/sys/module/amdgpu: absent");
+    const char *key = b->mok_key ? b->mok_key : "/var/lib/dkms/mok.pub";
+    rd_finding_remedy(fd, "Enrol the key DKMS signs with: 1. `sudo mokutil --import %s` and choose a one-time "
+                          "password; 2. reboot; 3. in the blue MOK manager screen choose \"Enroll MOK\", "
+                          "\"Continue\", \"Yes\", enter the password, reboot; 4. check with `mokutil "
+                          "--list-enrolled` and `sudo modprobe amdgpu`. Or use the distribution's signed inbox "
+                          "driver instead (`sudo apt purge amdgpu-dkms`, reinstall ROCm with `amdgpu-install "
+                          "--usecase=rocm --no-dkms`). Disable Secure Boot only as the last resort.",
+                      key);
+    strv_free(lines);
+}
+
+static const char *const boot_findings[] = { "driver.secure-boot-dkms", NULL };
 
 const rd_probe rd_probe_boot = {
     .id = "boot",
     .title = "Secure Boot, lockdown and DKMS",
     .flags = 0,
+    .findings = boot_findings,
+    .gather = boot_gather,
+    .assess = boot_assess,
 };

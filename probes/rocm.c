@@ -1,8 +1,757 @@
 /* SPDX-License-Identifier: MIT */
+/* ROCm user space: every installation (/opt/rocm-*, /opt/rocm, a
+ * distribution's packages under /usr), its version, runtime libraries and
+ * rocBLAS kernels per gfx; where /opt/rocm points; PATH and the loader
+ * configuration; and the release table's verdict on GPUs, driver and kernel. */
+#include <ctype.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include "compat.h"
 #include "probe.h"
+#include "util.h"
+
+#define MAX_TEXT (1024 * 1024)
+
+static const char *const runtime_libraries[] = {
+    "libhsa-runtime64.so.1", "libamdhip64.so", "libamdhip64.so.5", "libamdhip64.so.6", "libamdhip64.so.7",
+    "libhiprtc.so", "libhiprtc.so.6", "libhiprtc.so.7",
+};
+
+/* Where distributions put ROCm's libraries: Debian/Ubuntu, Fedora/SUSE, Arch. */
+static const char *const distribution_lib_dirs[] = {
+    "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib",
+};
+
+/* dpkg packages whose versions say which ROCm and driver are installed. */
+static const char *const watched_packages[] = {
+    "rocm-core", "rocm-hip-runtime", "hip-runtime-amd", "hsa-rocr", "rocminfo", "amdgpu-dkms", "amdgpu-install",
+    "libhsa-runtime64-1", "libamdhip64-5", "libamdhip64-6",
+};
+
+bool rd_rocblas_file_gfx(const char *name, char *buf, size_t size)
+{
+    /* the last "gfx" followed by a digit: file names may carry "gfx" elsewhere */
+    const char *found = NULL;
+    for (const char *p = strstr(name, "gfx"); p; p = strstr(p + 3, "gfx"))
+        if (isdigit((unsigned char)p[3]))
+            found = p;
+    if (!found)
+        return false;
+    size_t n = 3;
+    while (found[n] && isxdigit((unsigned char)found[n]) && !isupper((unsigned char)found[n]))
+        n++;
+    if (n < 6 || n > 8 || n + 1 > size)
+        return false;
+    memcpy(buf, found, n);
+    buf[n] = 0;
+    return true;
+}
+
+static bool want_package(const char *name)
+{
+    for (size_t i = 0; i < ELEMENTSOF(watched_packages); i++)
+        if (streq(name, watched_packages[i]))
+            return true;
+    return false;
+}
+
+void rd_dpkg_status_parse(const char *text, bool (*want)(const char *name), rd_package **packages, size_t *n)
+{
+    _cleanup_free_ char *name = NULL, *version = NULL;
+    bool installed = false;
+    const char *p = text;
+    for (;;) {
+        const char *nl = p ? strchr(p, '\n') : NULL;
+        size_t len = !p ? 0 : nl ? (size_t)(nl - p) : strlen(p);
+        bool end = !p || !*p;
+        if (end || len == 0) { /* end of a stanza */
+            if (name && version && installed && want(name)) {
+                rd_package *pk = ARRAY_APPEND(*packages, *n);
+                pk->name = TAKE_PTR(name);
+                pk->version = TAKE_PTR(version);
+            }
+            free(name);
+            free(version);
+            name = version = NULL;
+            installed = false;
+            if (end)
+                break;
+        } else {
+            _cleanup_free_ char *line = xstrndup(p, len);
+            const char *v;
+            if ((v = startswith(line, "Package:"))) {
+                free(name);
+                name = xstrdup(strstrip(line + (v - line)));
+            } else if ((v = startswith(line, "Version:"))) {
+                free(version);
+                version = xstrdup(strstrip(line + (v - line)));
+            } else if ((v = startswith(line, "Status:")))
+                installed = strstr(v, " installed") != NULL && !strstr(v, "not-installed") &&
+                            !strstr(v, "config-files");
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+}
+
+char *rd_kernel_series(const char *release)
+{
+    unsigned a, b;
+    if (!release || sscanf(release, "%u.%u", &a, &b) != 2)
+        return NULL;
+    return xasprintf("%u.%u", a, b);
+}
+
+/* Removes "." and ".." components of an absolute path. */
+static char *normalize_path(const char *path)
+{
+    char **parts = NULL;
+    _cleanup_free_ char *copy = xstrdup(path);
+    char *save = NULL;
+    for (char *t = strtok_r(copy, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+        if (streq(t, "."))
+            continue;
+        if (streq(t, "..")) {
+            size_t n = strv_length(parts);
+            if (n > 0) {
+                free(parts[n - 1]);
+                parts[n - 1] = NULL;
+            }
+            continue;
+        }
+        parts = strv_push(parts, xstrdup(t));
+    }
+    strbuf b = { 0 };
+    for (size_t i = 0; parts && parts[i]; i++)
+        strbuf_printf(&b, "/%s", parts[i]);
+    strv_free(parts);
+    return b.s ? strbuf_steal(&b) : xstrdup("/");
+}
+
+int rd_root_resolve(const rd_ctx *ctx, const char *path, char **ret)
+{
+    _cleanup_free_ char *cur = normalize_path(path);
+    for (int hop = 0; hop < 16; hop++) {
+        char *slash = strrchr(cur, '/');
+        _cleanup_free_ char *dir = slash == cur ? xstrdup("/") : xstrndup(cur, (size_t)(slash - cur));
+        _cleanup_close_ int dfd = rd_root_open(ctx, dir, O_RDONLY | O_DIRECTORY);
+        if (dfd < 0)
+            return dfd;
+        char target[PATH_MAX];
+        ssize_t k = readlinkat(dfd, slash + 1, target, sizeof target - 1);
+        if (k < 0) {
+            if (errno == EINVAL) { /* not a link: the end */
+                *ret = TAKE_PTR(cur);
+                return 0;
+            }
+            return -errno;
+        }
+        target[k] = 0;
+        _cleanup_free_ char *next = target[0] == '/' ? xstrdup(target) : xasprintf("%s/%s", dir, target);
+        free(cur);
+        cur = normalize_path(next);
+    }
+    return -ELOOP;
+}
+
+static bool root_exists(const rd_ctx *ctx, const char *path, bool directory)
+{
+    int fd = rd_root_open(ctx, path, O_RDONLY | (directory ? O_DIRECTORY : 0));
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
+}
+
+static char *first_line(const char *text)
+{
+    _cleanup_free_ char *s = xstrndup(text, strcspn(text, "\n"));
+    return xstrdup(strstrip(s));
+}
+
+static void scan_rocblas(const rd_ctx *ctx, rd_rocm_install *in, const char *dir)
+{
+    _cleanup_strv_free_ char **names = NULL;
+    if (rd_root_list_dir(ctx, dir, NULL, &names) < 0)
+        return;
+    in->rocblas_dir = xstrdup(dir);
+    for (size_t i = 0; names && names[i]; i++) {
+        char gfx[16];
+        if (rd_rocblas_file_gfx(names[i], gfx, sizeof gfx) && !strv_contains(in->rocblas_gfx, gfx))
+            in->rocblas_gfx = strv_push(in->rocblas_gfx, xstrdup(gfx));
+    }
+    /* sorted, so facts and evidence read the same on every host */
+    size_t n = strv_length(in->rocblas_gfx);
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp(in->rocblas_gfx[j - 1], in->rocblas_gfx[j]) > 0; j--) {
+            char *t = in->rocblas_gfx[j];
+            in->rocblas_gfx[j] = in->rocblas_gfx[j - 1];
+            in->rocblas_gfx[j - 1] = t;
+        }
+}
+
+static void scan_libraries(const rd_ctx *ctx, rd_rocm_install *in)
+{
+    for (size_t i = 0; i < ELEMENTSOF(runtime_libraries); i++) {
+        _cleanup_free_ char *p = xasprintf("%s/%s", in->lib_dir, runtime_libraries[i]);
+        if (root_exists(ctx, p, false))
+            in->libraries = strv_push(in->libraries, xstrdup(runtime_libraries[i]));
+    }
+    in->runtime = strv_contains(in->libraries, "libhsa-runtime64.so.1");
+}
+
+static void gather_opt_install(const rd_ctx *ctx, rd_rocm_facts *r, const char *path, const char *suffix)
+{
+    rd_rocm_install *in = ARRAY_APPEND(r->installs, r->n_installs);
+    in->path = xstrdup(path);
+    in->kind = xstrdup("opt");
+    _cleanup_free_ char *info = xasprintf("%s/.info/version", path), *text = NULL, *v = NULL;
+    if (rd_root_read_file(ctx, info, 4096, &text) >= 0 && *(v = first_line(text))) {
+        in->version = xstrndup(v, strcspn(v, "-"));
+        in->version_source = xasprintf("%s: %s", info, v);
+    } else if (suffix && isdigit((unsigned char)suffix[0])) {
+        in->version = xstrdup(suffix);
+        in->version_source = xasprintf("directory name %s", path);
+    }
+    in->lib_dir = xasprintf("%s/lib", path);
+    _cleanup_free_ char *bin = xasprintf("%s/bin", path);
+    in->has_bin = root_exists(ctx, bin, true);
+    scan_libraries(ctx, in);
+    _cleanup_free_ char *rb = xasprintf("%s/lib/rocblas/library", path);
+    scan_rocblas(ctx, in, rb);
+}
+
+static const char *package_version(const rd_rocm_facts *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_packages; i++)
+        if (streq(r->packages[i].name, name))
+            return r->packages[i].version;
+    return NULL;
+}
+
+static void gather_distribution(const rd_ctx *ctx, rd_rocm_facts *r)
+{
+    for (size_t i = 0; i < ELEMENTSOF(distribution_lib_dirs); i++) {
+        _cleanup_free_ char *hsa = xasprintf("%s/libhsa-runtime64.so.1", distribution_lib_dirs[i]);
+        if (!root_exists(ctx, hsa, false))
+            continue;
+        rd_rocm_install *in = ARRAY_APPEND(r->installs, r->n_installs);
+        in->path = xstrdup("/usr");
+        in->kind = xstrdup("distribution");
+        in->lib_dir = xstrdup(distribution_lib_dirs[i]);
+        const char *v = package_version(r, "libhsa-runtime64-1");
+        if (v) {
+            /* "5.2.3-3": drop an epoch and the Debian revision */
+            const char *colon = strchr(v, ':');
+            const char *start = colon ? colon + 1 : v;
+            in->version = xstrndup(start, strcspn(start, "-~+"));
+            in->version_source = xasprintf("/var/lib/dpkg/status: libhsa-runtime64-1 %s", v);
+        }
+        scan_libraries(ctx, in);
+        _cleanup_free_ char *rb = xasprintf("%s/rocblas", distribution_lib_dirs[i]);
+        _cleanup_strv_free_ char **sub = NULL;
+        if (rd_root_list_dir(ctx, rb, NULL, &sub) >= 0)
+            for (size_t j = 0; sub && sub[j] && !in->rocblas_dir; j++) {
+                _cleanup_free_ char *lib = streq(sub[j], "library") ? xasprintf("%s/library", rb)
+                                                                     : xasprintf("%s/%s/library", rb, sub[j]);
+                if (root_exists(ctx, lib, true))
+                    scan_rocblas(ctx, in, lib);
+            }
+        return; /* the first directory is the one the loader uses */
+    }
+}
+
+/* "FILE:LINE: TEXT" for lines of text that contain every needle. */
+static void grep_lines(const char *text, const char *file, const char *n1, const char *n2, char ***out)
+{
+    int lineno = 0;
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        lineno++;
+        _cleanup_free_ char *line = xstrndup(p, len);
+        const char *s = line;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (*s != '#' && strstr(s, n1) && (!n2 || strstr(s, n2)))
+            *out = strv_push(*out, xasprintf("%s:%d: %s", file, lineno, strstrip(line)));
+        p = nl ? nl + 1 : NULL;
+    }
+}
+
+static void grep_dir(const rd_ctx *ctx, const char *dir, const char *suffix, const char *n1, const char *n2,
+                     char ***out)
+{
+    _cleanup_strv_free_ char **names = NULL;
+    if (rd_root_list_dir(ctx, dir, suffix, &names) < 0)
+        return;
+    for (size_t i = 0; names && names[i]; i++) {
+        _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
+        if (rd_root_read_file(ctx, path, MAX_TEXT, &text) >= 0)
+            grep_lines(text, path, n1, n2, out);
+    }
+}
+
+static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
+{
+    rd_rocm_facts *r = &facts->rocm;
+    r->checked = true;
+
+    _cleanup_free_ char *status = NULL;
+    if (rd_root_read_file(ctx, "/var/lib/dpkg/status", 256u * 1024 * 1024, &status) >= 0)
+        rd_dpkg_status_parse(status, want_package, &r->packages, &r->n_packages);
+
+    /* /opt/rocm: a link (often through /etc/alternatives) or a directory */
+    _cleanup_free_ char *resolved = NULL;
+    _cleanup_close_ int opt = rd_root_open(ctx, "/opt", O_RDONLY | O_DIRECTORY);
+    char target[PATH_MAX];
+    ssize_t k = opt >= 0 ? readlinkat(opt, "rocm", target, sizeof target - 1) : -1;
+    if (k >= 0) {
+        if (rd_root_resolve(ctx, "/opt/rocm", &resolved) < 0 || !root_exists(ctx, resolved, true)) {
+            r->opt_rocm_dangling = true;
+            target[k] = 0;
+            r->opt_rocm = xasprintf("-> %s (missing)", target);
+            free(resolved);
+            resolved = NULL;
+        } else
+            r->opt_rocm = xasprintf("-> %s", resolved);
+    } else if (root_exists(ctx, "/opt/rocm", true))
+        r->opt_rocm = xstrdup("directory");
+
+    _cleanup_strv_free_ char **names = NULL;
+    if (opt >= 0 && rd_root_list_dir(ctx, "/opt", NULL, &names) >= 0)
+        for (size_t i = 0; names && names[i]; i++) {
+            const char *suffix = startswith(names[i], "rocm-");
+            if (!suffix && !(streq(names[i], "rocm") && streq_ptr(r->opt_rocm, "directory")))
+                continue;
+            _cleanup_free_ char *path = xasprintf("/opt/%s", names[i]), *real = NULL;
+            /* a link among the versions (rocm-6 -> rocm-6.2.4) is not another install */
+            if (rd_root_resolve(ctx, path, &real) < 0 || !streq(real, path) || !root_exists(ctx, path, true))
+                continue;
+            gather_opt_install(ctx, r, path, suffix);
+        }
+    gather_distribution(ctx, r);
+
+    /* which one is in use */
+    const rd_rocm_install *def = NULL;
+    for (size_t i = 0; i < r->n_installs && !def; i++)
+        if ((resolved && streq(r->installs[i].path, resolved)) ||
+            (streq_ptr(r->opt_rocm, "directory") && streq(r->installs[i].path, "/opt/rocm")))
+            def = &r->installs[i];
+    size_t n_opt = 0;
+    for (size_t i = 0; i < r->n_installs; i++)
+        n_opt += streq(r->installs[i].kind, "opt");
+    for (size_t i = 0; i < r->n_installs && !def && !r->opt_rocm; i++)
+        if (streq(r->installs[i].kind, "opt") && n_opt == 1)
+            def = &r->installs[i];
+    for (size_t i = 0; i < r->n_installs && !def && !r->opt_rocm; i++)
+        if (streq(r->installs[i].kind, "distribution"))
+            def = &r->installs[i];
+    if (def) {
+        r->default_version = xstrdup_or_null(def->version);
+        r->default_path = xstrdup(def->path);
+    }
+
+    const char *path = getenv("PATH");
+    r->path_env = xstrdup_or_null(path);
+    grep_dir(ctx, "/etc/profile.d", ".sh", "PATH", "/opt/rocm", &r->path_dropins);
+    _cleanup_free_ char *env = NULL;
+    if (rd_root_read_file(ctx, "/etc/environment", MAX_TEXT, &env) >= 0)
+        grep_lines(env, "/etc/environment", "PATH", "/opt/rocm", &r->path_dropins);
+    grep_dir(ctx, "/etc/environment.d", ".conf", "PATH", "/opt/rocm", &r->path_dropins);
+    grep_dir(ctx, "/etc/ld.so.conf.d", ".conf", "rocm", NULL, &r->ld_conf);
+}
+
+/* ---- assess ---- */
+
+static const rd_rocm_install *default_install(const rd_rocm_facts *r)
+{
+    for (size_t i = 0; r->default_path && i < r->n_installs; i++)
+        if (streq(r->installs[i].path, r->default_path))
+            return &r->installs[i];
+    return NULL;
+}
+
+static bool has_discrete(const rd_gpu_view *v)
+{
+    for (size_t i = 0; i < v->n_gpus; i++)
+        if (!v->gpus[i].integrated)
+            return true;
+    return false;
+}
+
+/* GPUs the user means to compute on: an iGPU next to a dGPU is apu.igpu-conflict's business. */
+static bool gpu_counts(const rd_gpu_view *v, const rd_gpu *g)
+{
+    return g->gfx[0] && !(g->integrated && has_discrete(v));
+}
+
+static bool path_has(const char *path_env, const char *dir)
+{
+    _cleanup_free_ char *copy = xstrdup(path_env);
+    char *save = NULL;
+    for (char *t = strtok_r(copy, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+        size_t n = strlen(t);
+        while (n > 1 && t[n - 1] == '/')
+            t[--n] = 0;
+        if (streq(t, dir))
+            return true;
+    }
+    return false;
+}
+
+static char *release_hint(const rd_assess_input *in)
+{
+    const rd_facts *f = in->facts;
+    char **gfx = NULL;
+    for (size_t i = 0; i < in->gpus->n_gpus; i++)
+        if (gpu_counts(in->gpus, &in->gpus->gpus[i]) && !strv_contains(gfx, in->gpus->gpus[i].gfx))
+            gfx = strv_push(gfx, xstrdup(in->gpus->gpus[i].gfx));
+    const char *rel = rd_knowledge_pick_release(in->knowledge, f->os.id, f->os.version_id, gfx, strv_length(gfx));
+    strv_free(gfx);
+    return rel ? xstrdup(rel) : NULL;
+}
+
+static bool install_intended(const rd_facts *f)
+{
+    if (f->rocm.opt_rocm_dangling || package_version(&f->rocm, "rocm-core") ||
+        package_version(&f->rocm, "hip-runtime-amd"))
+        return true;
+    for (size_t i = 0; i < f->rocm.n_installs; i++)
+        if (!f->rocm.installs[i].runtime)
+            return true;
+    for (size_t i = 0; i < f->apt.n_sources; i++)
+        if (f->apt.sources[i].enabled && f->apt.sources[i].uri && strstr(f->apt.sources[i].uri, "/rocm/apt"))
+            return true;
+    return false;
+}
+
+static void assess_not_installed(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    for (size_t i = 0; i < f->rocm.n_installs; i++)
+        if (f->rocm.installs[i].runtime)
+            return;
+    bool intended = install_intended(f);
+    rd_finding *fd = rd_finding_add(out, "rocm.not-installed", intended ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+                                    intended ? "ROCm is meant to be installed here, but no installation has its runtime"
+                                             : "No ROCm user space is installed on this host");
+    if (f->rocm.opt_rocm)
+        rd_finding_evidence(fd, "/opt/rocm %s", f->rocm.opt_rocm);
+    else
+        rd_finding_evidence(fd, "/opt/rocm: absent");
+    for (size_t i = 0; i < f->rocm.n_installs; i++)
+        rd_finding_evidence(fd, "%s: no %s/libhsa-runtime64.so.1", f->rocm.installs[i].path,
+                            f->rocm.installs[i].lib_dir);
+    rd_finding_evidence(fd, "no libhsa-runtime64.so.1 in /usr/lib/x86_64-linux-gnu, /usr/lib64 or /usr/lib");
+    for (size_t i = 0; i < f->rocm.n_packages; i++)
+        rd_finding_evidence(fd, "/var/lib/dpkg/status: %s %s installed", f->rocm.packages[i].name,
+                            f->rocm.packages[i].version);
+    _cleanup_free_ char *rel = release_hint(in);
+    if (rel)
+        rd_finding_remedy(fd, "Install ROCm %s (the newest release that supports this OS and these GPUs): add AMD's "
+                              "repository and run `sudo apt install rocm` (or `amdgpu-install --usecase=rocm`). "
+                              "Containers with ROCm inside (docker run --device=/dev/kfd --device=/dev/dri ...) and "
+                              "PyTorch's ROCm wheels need only the kernel driver on the host.",
+                          rel);
+    else
+        rd_finding_remedy(fd, "Install a ROCm release that supports this OS and these GPUs (see `rocm-doctor list "
+                              "archs`). Containers with ROCm inside and PyTorch's ROCm wheels need only the "
+                              "kernel driver on the host.");
+    if (intended)
+        rd_finding_set_fix(fd, "apt");
+}
+
+static void assess_multiple(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_rocm_facts *r = &in->facts->rocm;
+    const rd_rocm_install *def = default_install(r);
+    size_t n_versions = 0;
+    for (size_t i = 0; i < r->n_installs; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i; j++)
+            seen |= streq_ptr(r->installs[j].version, r->installs[i].version);
+        n_versions += !seen;
+    }
+    if (n_versions < 2)
+        return;
+
+    /* Side by side is normal; it hurts when parts of the system pick different ones. */
+    char **conflicts = NULL;
+    bool distro = false, opt = false;
+    for (size_t i = 0; i < r->n_installs; i++) {
+        distro |= streq(r->installs[i].kind, "distribution") && r->installs[i].runtime;
+        opt |= streq(r->installs[i].kind, "opt") && r->installs[i].runtime;
+    }
+    if (distro && opt)
+        conflicts = strv_push(conflicts, xstrdup("the distribution's ROCm libraries in /usr and AMD's in /opt are "
+                                                 "both on the loader's path"));
+    for (size_t i = 0; def && r->ld_conf && r->ld_conf[i]; i++)
+        for (size_t j = 0; j < r->n_installs; j++) {
+            const rd_rocm_install *o = &r->installs[j];
+            if (o == def || !streq(o->kind, "opt"))
+                continue;
+            _cleanup_free_ char *needle = xasprintf("%s/", o->path);
+            const char *text = strstr(r->ld_conf[i], ": ");
+            if (text && (strstr(text, needle) || endswith(text, o->path)))
+                conflicts = strv_push(conflicts, xasprintf("%s (the loader finds %s, /opt/rocm is %s)", r->ld_conf[i],
+                                                           strempty(o->version), strempty(def->version)));
+        }
+    for (size_t j = 0; def && r->path_env && j < r->n_installs; j++) {
+        const rd_rocm_install *o = &r->installs[j];
+        _cleanup_free_ char *bin = xasprintf("%s/bin", o->path);
+        if (o != def && streq(o->kind, "opt") && path_has(r->path_env, bin))
+            conflicts = strv_push(conflicts, xasprintf("PATH (process environment) has %s: ROCm %s's tools, while "
+                                                       "/opt/rocm is %s",
+                                                       bin, strempty(o->version), strempty(def->version)));
+    }
+
+    rd_finding *fd = rd_finding_add(out, "rocm.multiple-versions", conflicts ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+                                    conflicts ? "Several ROCm versions are installed and the system mixes them"
+                                              : "Several ROCm versions are installed side by side");
+    for (size_t i = 0; i < r->n_installs; i++)
+        rd_finding_evidence(fd, "%s: ROCm %s (%s)%s", r->installs[i].path, strempty(r->installs[i].version),
+                            strempty(r->installs[i].version_source), &r->installs[i] == def ? ", in use" : "");
+    if (r->opt_rocm)
+        rd_finding_evidence(fd, "/opt/rocm %s", r->opt_rocm);
+    for (size_t i = 0; conflicts && conflicts[i]; i++)
+        rd_finding_evidence(fd, "%s", conflicts[i]);
+    if (conflicts)
+        rd_finding_remedy(fd, "Use one version everywhere: remove the ones you do not need (`sudo apt autoremove "
+                              "--purge rocm<VERSION>` or `sudo amdgpu-install --uninstall --rocmrelease=<VERSION>`), "
+                              "or point /opt/rocm, /etc/ld.so.conf.d and PATH at the same one (`sudo update-alternatives "
+                              "--config rocm`, then `sudo ldconfig`).");
+    else
+        rd_finding_remedy(fd, "Nothing to do while /opt/rocm, the loader and PATH agree; select another with "
+                              "`sudo update-alternatives --config rocm`.");
+    strv_free(conflicts);
+}
+
+static void assess_path(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_rocm_facts *r = &in->facts->rocm;
+    const rd_rocm_install *def = default_install(r);
+    if (!def || !streq(def->kind, "opt") || !def->has_bin || !r->path_env || r->path_dropins)
+        return;
+    _cleanup_free_ char *bin = xasprintf("%s/bin", def->path);
+    if (path_has(r->path_env, bin) || path_has(r->path_env, "/opt/rocm/bin"))
+        return;
+    rd_finding *fd = rd_finding_add(out, "path.rocm-bin-missing", RD_SEV_WARNING, NULL,
+                                    "ROCm's tools (rocminfo, hipcc, amd-smi) are not on PATH");
+    rd_finding_evidence(fd, "PATH (process environment): %s", r->path_env);
+    rd_finding_evidence(fd, "ROCm %s is in %s, /opt/rocm %s", strempty(def->version), def->path,
+                        r->opt_rocm ? r->opt_rocm : "absent");
+    rd_finding_evidence(fd, "no /etc/profile.d/*.sh, /etc/environment or /etc/environment.d line adds it");
+    rd_finding_remedy(fd, "Add it for every login: `echo 'export PATH=$PATH:/opt/rocm/bin' | sudo tee "
+                          "/etc/profile.d/rocm.sh`, then log in again (or run /opt/rocm/bin/rocminfo by its full path).");
+}
+
+static void join_list(strbuf *b, char *const *v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        strbuf_printf(b, "%s%s", i ? ", " : "", v[i]);
+    if (!v || !v[0])
+        strbuf_append(b, "none");
+}
+
+static char *gfx_of_override(const char *ov)
+{
+    unsigned a, b, c;
+    if (!ov || sscanf(ov, "%u.%u.%u", &a, &b, &c) != 3)
+        return NULL;
+    char buf[16];
+    return rd_gfx_name((uint64_t)a * 10000 + b * 100 + c, buf, sizeof buf) ? xstrdup(buf) : NULL;
+}
+
+static int64_t gpu_node(const rd_gpu *g)
+{
+    return g->n_kfd > 0 ? g->kfd[0]->node_id : -1;
+}
+
+static void assess_no_kernels(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_rocm_install *def = default_install(&in->facts->rocm);
+    if (!def || !def->rocblas_dir)
+        return;
+    for (size_t i = 0; i < in->gpus->n_gpus; i++) {
+        const rd_gpu *g = &in->gpus->gpus[i];
+        if (!gpu_counts(in->gpus, g) || strv_contains(def->rocblas_gfx, g->gfx))
+            continue;
+        rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, g->pci->address,
+                                        "ROCm %s has no rocBLAS kernels for %s (%s): hipErrorNoBinaryForGpu, "
+                                        "\"invalid device function\"",
+                                        strempty(def->version), g->gfx, g->name);
+        strbuf b = { 0 };
+        join_list(&b, def->rocblas_gfx);
+        rd_finding_evidence(fd, "%s: kernel files for %s", def->rocblas_dir, b.s);
+        free(b.s);
+        rd_finding_evidence(fd, "%s %s: %s%s", g->pci->address, g->name, g->gfx,
+                            g->gfx_from_kfd ? " (KFD gfx_target_version)" : " (PCI id table)");
+        _cleanup_free_ char *ov_gfx = g->arch ? gfx_of_override(g->arch->override) : NULL;
+        int64_t node = gpu_node(g);
+        if (ov_gfx && !streq(ov_gfx, g->gfx) && strv_contains(def->rocblas_gfx, ov_gfx) && node >= 0)
+            rd_finding_remedy(fd, "Use a ROCm build that has %s kernels. Unofficially, GPUs of family %s run %s's "
+                                  "kernels: set HSA_OVERRIDE_GFX_VERSION_%" PRId64 "=%s for this GPU only (KFD node "
+                                  "%" PRId64 "), never globally, and check the result with `rocm-doctor verify`.",
+                              g->gfx, g->arch->family, ov_gfx, node, g->arch->override, node);
+        else
+            rd_finding_remedy(fd, "Use a ROCm release or build that has %s kernels (PyTorch: a wheel built for %s, "
+                                  "or PYTORCH_ROCM_ARCH=%s for a source build).",
+                              g->gfx, g->gfx, g->gfx);
+    }
+}
+
+/* The release line of the installation in use; past the table's end, the
+ * newest line it knows (the table may lag behind a new release). */
+static const rd_release *installed_release(const rd_assess_input *in, bool *ret_beyond)
+{
+    const rd_knowledge *k = in->knowledge;
+    const rd_rocm_install *def = default_install(&in->facts->rocm);
+    *ret_beyond = false;
+    if (!def || !streq(def->kind, "opt") || !def->version || k->n_releases == 0)
+        return NULL;
+    const rd_release *rel = rd_knowledge_release(k, def->version);
+    if (!rel && rd_version_compare(def->version, k->releases[k->n_releases - 1].latest) > 0) {
+        *ret_beyond = true;
+        rel = &k->releases[k->n_releases - 1];
+    }
+    return rel;
+}
+
+static void assess_unsupported(const rd_assess_input *in, rd_findings *out)
+{
+    bool beyond;
+    const rd_release *rel = installed_release(in, &beyond);
+    if (!rel)
+        return;
+    const rd_table_info *t = &in->knowledge->support_info;
+    for (size_t i = 0; i < in->gpus->n_gpus; i++) {
+        const rd_gpu *g = &in->gpus->gpus[i];
+        if (!gpu_counts(in->gpus, g) || rd_release_supports(rel, g->gfx))
+            continue;
+        bool deprecated = rd_release_deprecates(rel, g->gfx);
+        rd_finding *fd = rd_finding_add(out, "arch.unsupported", deprecated ? RD_SEV_INFO : RD_SEV_WARNING,
+                                        g->pci->address,
+                                        deprecated ? "%s (%s) is deprecated in ROCm %s: it works, but not for long"
+                                                   : "%s (%s) is not officially supported by ROCm %s",
+                                        g->name, g->gfx, rel->line);
+        strbuf b = { 0 };
+        join_list(&b, rel->gfx);
+        rd_finding_evidence(fd, "support.ini %s (%s): ROCm %s supports %s%s", strempty(t->version),
+                            strempty(t->date), rel->line, b.s,
+                            beyond ? " (the newest release the table knows)" : "");
+        free(b.s);
+        rd_finding_evidence(fd, "%s: %s", g->pci->address, g->gfx);
+        if (g->integrated)
+            rd_finding_remedy(fd, "ROCm does not support integrated GPUs officially; expect gaps, or use a "
+                                  "supported discrete GPU.");
+        else if (g->arch && g->arch->override)
+            rd_finding_remedy(fd, "Expect missing kernels and no fixes for it. Family %s GPUs often run with "
+                                  "HSA_OVERRIDE_GFX_VERSION_%" PRId64 "=%s set for this GPU only; see arch.no-kernels "
+                                  "if rocBLAS lacks its kernels.",
+                              g->arch->family, gpu_node(g), g->arch->override);
+        else
+            rd_finding_remedy(fd, "Expect missing kernels and no fixes for it; a supported GPU is the reliable way.");
+    }
+}
+
+static int months_of(const char *date)
+{
+    unsigned y, m;
+    return date && sscanf(date, "%u-%u", &y, &m) == 2 ? (int)(y * 12 + m) : 0;
+}
+
+static void assess_userspace_mismatch(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    const rd_knowledge *k = in->knowledge;
+    const rd_rocm_install *def = default_install(&f->rocm);
+    if (!f->driver.version || !def || !def->version)
+        return;
+    const rd_release *drv = rd_knowledge_release_by_dkms(k, f->driver.version);
+    const rd_release *us = rd_knowledge_release(k, def->version);
+    if (!drv || !us)
+        return;
+    bool outside;
+    char how[96];
+    if (us->window_kind == RD_WINDOW_RELEASES) {
+        long d = labs((long)(drv - k->releases) - (long)(us - k->releases));
+        outside = d > (long)us->window;
+        snprintf(how, sizeof how, "%ld release%s apart, %u allowed", d, d == 1 ? "" : "s", us->window);
+    } else {
+        int d = abs(months_of(drv->date) - months_of(us->date));
+        outside = d > (int)us->window;
+        snprintf(how, sizeof how, "%d months apart, %u allowed", d, us->window);
+    }
+    if (!outside)
+        return;
+    rd_finding *fd = rd_finding_add(out, "driver.userspace-mismatch", RD_SEV_WARNING, NULL,
+                                    "The amdgpu-dkms driver (from ROCm %s) and ROCm %s user space are too far apart",
+                                    drv->line, def->version);
+    rd_finding_evidence(fd, "/sys/module/amdgpu/version: %s (amdgpu-dkms of ROCm %s)", f->driver.version, drv->line);
+    rd_finding_evidence(fd, "%s", strempty(def->version_source));
+    rd_finding_evidence(fd, "support.ini %s: %s", strempty(k->support_info.version), how);
+    rd_finding_remedy(fd, "Install the amdgpu-dkms of ROCm %s (repository https://%s/amdgpu/%s/ubuntu), or a ROCm "
+                          "user space close to the driver; then reboot.",
+                      us->latest, strempty(k->apt_host), us->latest);
+}
+
+static void assess_kernel(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    bool beyond;
+    const rd_release *rel = installed_release(in, &beyond);
+    if (!rel || !f->os.kernel_release)
+        return;
+    const rd_release_os *os = rd_release_find_os(rel, f->os.id, f->os.version_id);
+    _cleanup_free_ char *series = rd_kernel_series(f->os.kernel_release);
+    if (!os || !series || strv_contains(os->kernels, series))
+        return;
+    bool dkms = f->driver.version || f->boot.dkms_amdgpu;
+    rd_finding *fd = rd_finding_add(out, "kernel.unsupported", dkms ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+                                    "Kernel %s is not one ROCm %s was validated with on %s %s", series, rel->line,
+                                    f->os.id, f->os.version_id);
+    strbuf b = { 0 };
+    join_list(&b, os->kernels);
+    rd_finding_evidence(fd, "/proc/sys/kernel/osrelease: %s", f->os.kernel_release);
+    rd_finding_evidence(fd, "support.ini %s: ROCm %s on %s %s: kernels %s", strempty(in->knowledge->support_info.version),
+                        rel->line, os->id, os->version_id, b.s);
+    free(b.s);
+    if (dkms)
+        rd_finding_remedy(fd, "The amdgpu-dkms driver may not build or load on this kernel (see "
+                              "/var/lib/dkms/amdgpu/*/build/make.log): boot a validated kernel, or use the inbox "
+                              "driver (`amdgpu-install --usecase=rocm --no-dkms`).");
+    else
+        rd_finding_remedy(fd, "The inbox driver usually works; if KFD misbehaves, boot a validated kernel.");
+}
+
+static void rocm_assess(const rd_assess_input *in, rd_findings *out)
+{
+    if (!in->facts->rocm.checked)
+        return;
+    if (in->gpus->n_gpus > 0)
+        assess_not_installed(in, out);
+    assess_multiple(in, out);
+    assess_path(in, out);
+    if (in->gpus->n_gpus == 0)
+        return;
+    assess_no_kernels(in, out);
+    assess_unsupported(in, out);
+    assess_userspace_mismatch(in, out);
+    assess_kernel(in, out);
+}
+
+static const char *const rocm_findings[] = {
+    "rocm.not-installed", "rocm.multiple-versions", "path.rocm-bin-missing", "arch.no-kernels", "arch.unsupported",
+    "driver.userspace-mismatch", "kernel.unsupported", NULL,
+};
 
 const rd_probe rd_probe_rocm = {
     .id = "rocm",
     .title = "ROCm installations, PATH, libraries and kernels per gfx",
     .flags = 0,
+    .findings = rocm_findings,
+    .gather = rocm_gather,
+    .assess = rocm_assess,
 };

@@ -8,15 +8,91 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One ROCm user space: /opt/rocm-X.Y.Z (or /opt/rocm as a directory), or a
+ * distribution's packages under /usr. */
 typedef struct {
+    char *path;               /* /opt/rocm-6.2.4, or /usr */
+    char *kind;               /* "opt" or "distribution" */
+    char *version;            /* "6.2.4"; NULL when unknown */
+    char *version_source;     /* where the version came from */
+    char *lib_dir;            /* /opt/rocm-6.2.4/lib, /usr/lib/x86_64-linux-gnu */
+    char **libraries;         /* runtime libraries present there */
+    bool runtime;             /* libhsa-runtime64.so.1 is present */
+    bool has_bin;             /* <path>/bin exists (opt installs) */
+    char *rocblas_dir;        /* the rocBLAS kernel library directory; NULL: no rocBLAS */
+    char **rocblas_gfx;       /* gfx targets that have rocBLAS kernel files */
+} rd_rocm_install;
+
+typedef struct {
+    char *name;
+    char *version;
+} rd_package;
+
+typedef struct {
+    bool checked;             /* the probe ran (facts of older versions lack it: nothing is known) */
     char *default_version;    /* version of the installation in use, "6.2.4"; NULL: none */
+    char *default_path;       /* that installation's path */
+    rd_rocm_install *installs;
+    size_t n_installs;
+    char *opt_rocm;           /* what /opt/rocm is: "-> /opt/rocm-6.2.4", "directory"; NULL: absent */
+    bool opt_rocm_dangling;   /* /opt/rocm is a link to nothing */
+    char *path_env;           /* PATH of the process (the environment, not --root) */
+    char **path_dropins;      /* "FILE:LINE: TEXT" lines of /etc/profile.d and /etc/environment that put a ROCm bin dir on PATH */
+    char **ld_conf;           /* "FILE:LINE: DIR" ROCm lines of /etc/ld.so.conf.d */
+    rd_package *packages;     /* dpkg: ROCm and driver packages that are installed */
+    size_t n_packages;
     char *error;
 } rd_rocm_facts;
 
+/* One apt source entry that concerns AMD's repository, or that holds a
+ * placeholder. */
 typedef struct {
+    char *file;
+    int64_t line;
+    char *format;             /* "one-line" (.list) or "deb822" (.sources) */
+    char *type;               /* deb, deb-src */
+    char *uri;
+    char *suite;
+    char **components;
+    char *signed_by;          /* NULL when absent */
+    bool enabled;             /* deb822 Enabled: no -> false */
+    char *placeholder;        /* a literal @WORD@ left from a template, or NULL */
+} rd_apt_source;
+
+typedef struct {
+    char *path;
+    bool exists;
+    bool amd_key;             /* holds the signing key of AMD's repository */
+    bool legacy;              /* /etc/apt/trusted.gpg or trusted.gpg.d (apt-key) */
+    char *error;
+} rd_apt_keyring;
+
+typedef struct {
+    char *file;
+    int64_t line;             /* first line of the stanza */
+    char *package;
+    char *pin;
+    int64_t priority;
+} rd_apt_pin;
+
+typedef struct {
+    bool present;             /* /etc/apt exists */
+    rd_apt_source *sources;
+    size_t n_sources;
+    rd_apt_keyring *keyrings; /* signed-by targets and keyrings holding AMD's key */
+    size_t n_keyrings;
+    rd_apt_pin *pins;         /* preferences.d stanzas that name AMD's origin */
+    size_t n_pins;
     char *error;
 } rd_apt_facts;
 
 typedef struct {
+    int64_t secure_boot;      /* 1 on, 0 off, -1 unknown (no EFI, unreadable) */
+    char *secure_boot_evidence;
+    char *lockdown;           /* active mode of /sys/kernel/security/lockdown */
+    char **dkms_amdgpu;       /* versions under /var/lib/dkms/amdgpu */
+    char **dkms_built;        /* "VERSION for KERNEL" */
+    char *mok_key;            /* the DKMS/shim machine-owner key to enrol, if present */
+    char **kmsg;              /* kernel log lines about module signatures and lockdown */
     char *error;
 } rd_boot_facts;

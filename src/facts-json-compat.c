@@ -1,18 +1,90 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts-json.h"
 
+static const rd_field install_fields[] = {
+    F(rd_rocm_install, path, RD_FT_STR),
+    F(rd_rocm_install, kind, RD_FT_STR),
+    F(rd_rocm_install, version, RD_FT_STR),
+    F(rd_rocm_install, version_source, RD_FT_STR),
+    F(rd_rocm_install, lib_dir, RD_FT_STR),
+    F(rd_rocm_install, libraries, RD_FT_STRV),
+    F(rd_rocm_install, runtime, RD_FT_BOOL),
+    F(rd_rocm_install, has_bin, RD_FT_BOOL),
+    F(rd_rocm_install, rocblas_dir, RD_FT_STR),
+    F(rd_rocm_install, rocblas_gfx, RD_FT_STRV),
+};
+static SCHEMA(install_schema, rd_rocm_install, install_fields);
+
+static const rd_field package_fields[] = {
+    F(rd_package, name, RD_FT_STR),
+    F(rd_package, version, RD_FT_STR),
+};
+static SCHEMA(package_schema, rd_package, package_fields);
+
 static const rd_field rocm_fields[] = {
+    F(rd_rocm_facts, checked, RD_FT_BOOL),
     F(rd_rocm_facts, default_version, RD_FT_STR),
+    F(rd_rocm_facts, default_path, RD_FT_STR),
+    FA(rd_rocm_facts, installs, n_installs, install_schema),
+    F(rd_rocm_facts, opt_rocm, RD_FT_STR),
+    F(rd_rocm_facts, opt_rocm_dangling, RD_FT_BOOL),
+    F(rd_rocm_facts, path_env, RD_FT_STR),
+    F(rd_rocm_facts, path_dropins, RD_FT_STRV),
+    F(rd_rocm_facts, ld_conf, RD_FT_STRV),
+    FA(rd_rocm_facts, packages, n_packages, package_schema),
     F(rd_rocm_facts, error, RD_FT_STR),
 };
 SCHEMA(rd_rocm_facts_schema, rd_rocm_facts, rocm_fields);
 
+static const rd_field source_fields[] = {
+    F(rd_apt_source, file, RD_FT_STR),
+    F(rd_apt_source, line, RD_FT_INT),
+    F(rd_apt_source, format, RD_FT_STR),
+    F(rd_apt_source, type, RD_FT_STR),
+    F(rd_apt_source, uri, RD_FT_STR),
+    F(rd_apt_source, suite, RD_FT_STR),
+    F(rd_apt_source, components, RD_FT_STRV),
+    F(rd_apt_source, signed_by, RD_FT_STR),
+    F(rd_apt_source, enabled, RD_FT_BOOL),
+    F(rd_apt_source, placeholder, RD_FT_STR),
+};
+static SCHEMA(source_schema, rd_apt_source, source_fields);
+
+static const rd_field keyring_fields[] = {
+    F(rd_apt_keyring, path, RD_FT_STR),
+    F(rd_apt_keyring, exists, RD_FT_BOOL),
+    F(rd_apt_keyring, amd_key, RD_FT_BOOL),
+    F(rd_apt_keyring, legacy, RD_FT_BOOL),
+    F(rd_apt_keyring, error, RD_FT_STR),
+};
+static SCHEMA(keyring_schema, rd_apt_keyring, keyring_fields);
+
+static const rd_field pin_fields[] = {
+    F(rd_apt_pin, file, RD_FT_STR),
+    F(rd_apt_pin, line, RD_FT_INT),
+    F(rd_apt_pin, package, RD_FT_STR),
+    F(rd_apt_pin, pin, RD_FT_STR),
+    F(rd_apt_pin, priority, RD_FT_INT),
+};
+static SCHEMA(pin_schema, rd_apt_pin, pin_fields);
+
 static const rd_field apt_fields[] = {
+    F(rd_apt_facts, present, RD_FT_BOOL),
+    FA(rd_apt_facts, sources, n_sources, source_schema),
+    FA(rd_apt_facts, keyrings, n_keyrings, keyring_schema),
+    FA(rd_apt_facts, pins, n_pins, pin_schema),
     F(rd_apt_facts, error, RD_FT_STR),
 };
 SCHEMA(rd_apt_facts_schema, rd_apt_facts, apt_fields);
 
 static const rd_field boot_fields[] = {
+    F(rd_boot_facts, secure_boot, RD_FT_INT),
+    F(rd_boot_facts, secure_boot_evidence, RD_FT_STR),
+    F(rd_boot_facts, lockdown, RD_FT_STR),
+    F(rd_boot_facts, dkms_amdgpu, RD_FT_STRV),
+    F(rd_boot_facts, dkms_built, RD_FT_STRV),
+    F(rd_boot_facts, mok_key, RD_FT_STR),
+    F(rd_boot_facts, kmsg, RD_FT_STRV),
     F(rd_boot_facts, error, RD_FT_STR),
 };
 SCHEMA(rd_boot_facts_schema, rd_boot_facts, boot_fields);

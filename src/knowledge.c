@@ -2,12 +2,14 @@
 #include "knowledge.h"
 
 #include <ini.h>
+#include <sys/stat.h>
 #include "util.h"
 
 typedef struct {
     rd_knowledge *k;
     rd_table_info *info;
     rd_arch *current;    /* archs.ini: the section being read */
+    rd_release *release; /* support.ini: the section being read */
     bool in_table;
     bool pci_ids;        /* which table this is */
     char *error;         /* first error, without the file:line prefix */
@@ -134,6 +136,174 @@ static int pci_ids_handler(void *user, const char *section, const char *name, co
     return 1;
 }
 
+
+static char **split_words(const char *value)
+{
+    char **v = NULL;
+    _cleanup_free_ char *copy = xstrdup(value);
+    char *save = NULL;
+    for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+        v = strv_push(v, xstrdup(t));
+    return v;
+}
+
+/* "6", "6.8", "6.8.5", "30.20": dotted decimal numbers, nothing else. */
+static bool is_version(const char *s, int min_parts, int max_parts)
+{
+    int parts = 0;
+    while (*s) {
+        if (!(*s >= '0' && *s <= '9'))
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+        parts++;
+        if (*s == '.') {
+            s++;
+            if (!*s)
+                return false;
+        } else if (*s)
+            return false;
+    }
+    return parts >= min_parts && parts <= max_parts;
+}
+
+static int parse_gfx_list(parse_state *st, const char *name, const char *value, char ***ret)
+{
+    _cleanup_strv_free_ char **v = split_words(value);
+    if (!v)
+        return fail(st, xasprintf("%s is empty", name));
+    for (size_t i = 0; v[i]; i++) {
+        if (!rd_knowledge_arch(st->k, v[i]))
+            return fail(st, xasprintf("%s: \"%s\" is not a gfx target of archs.ini", name, v[i]));
+        if (strv_contains(v + i + 1, v[i]))
+            return fail(st, xasprintf("%s: %s is listed twice", name, v[i]));
+    }
+    strv_free(*ret);
+    *ret = TAKE_PTR(v);
+    return 1;
+}
+
+/* ID VERSION_ID CODENAME [suite SUITE] kernels SERIES... */
+static int parse_os_line(parse_state *st, rd_release *r, const char *value)
+{
+    _cleanup_strv_free_ char **w = split_words(value);
+    size_t n = strv_length(w), i = 3;
+    if (n < 5)
+        return fail(st, xasprintf("os \"%s\": expected ID VERSION_ID CODENAME [suite SUITE] kernels SERIES...", value));
+    const char *suite = NULL;
+    if (streq(w[i], "suite")) {
+        if (i + 1 >= n)
+            return fail(st, xasprintf("os \"%s\": \"suite\" needs a suite name", value));
+        suite = w[i + 1];
+        i += 2;
+    }
+    if (i >= n || !streq(w[i], "kernels") || i + 1 >= n)
+        return fail(st, xasprintf("os \"%s\": expected \"kernels\" and at least one kernel series", value));
+    if (!is_version(w[1], 1, 3))
+        return fail(st, xasprintf("os \"%s\": VERSION_ID \"%s\" is not a version", value, w[1]));
+    for (size_t k = i + 1; k < n; k++)
+        if (!is_version(w[k], 2, 2))
+            return fail(st, xasprintf("os \"%s\": \"%s\" is not a kernel series like 6.8", value, w[k]));
+    for (size_t k = 0; k < r->n_os; k++)
+        if (streq(r->os[k].id, w[0]) && streq(r->os[k].version_id, w[1]))
+            return fail(st, xasprintf("os %s %s is listed twice in [rocm %s]", w[0], w[1], r->line));
+    bool apt = !streq(w[2], "-");
+    rd_release_os *o = ARRAY_APPEND(r->os, r->n_os);
+    o->id = xstrdup(w[0]);
+    o->version_id = xstrdup(w[1]);
+    o->codename = apt ? xstrdup(w[2]) : NULL;
+    o->apt_suite = apt ? xstrdup(suite ? suite : w[2]) : NULL;
+    for (size_t k = i + 1; k < n; k++)
+        o->kernels = strv_push(o->kernels, xstrdup(w[k]));
+    return 1;
+}
+
+static int support_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    rd_knowledge *k = st->k;
+    if (!name)
+        return 1;
+    if (streq(section, "table"))
+        return table_key(st, name, value);
+    if (streq(section, "apt")) {
+        char **slot = streq(name, "host") ? &k->apt_host
+                    : streq(name, "key-id") ? &k->apt_key_id
+                    : streq(name, "pin-origin") ? &k->apt_pin_origin : NULL;
+        if (!slot)
+            return fail(st, xasprintf("unknown key \"%s\" in [apt]", name));
+        if (slot == &k->apt_key_id) {
+            uint64_t id;
+            if (strlen(value) != 16 || safe_atou64(value, 16, &id) < 0)
+                return fail(st, xasprintf("key-id \"%s\" is not a 16-digit hex key id", value));
+        }
+        free(*slot);
+        *slot = xstrdup(value);
+        return 1;
+    }
+    const char *line = startswith(section, "rocm ");
+    if (!line || !is_version(line, 2, 2))
+        return fail(st, xasprintf("section [%s] is neither [table], [apt] nor [rocm X.Y]", section));
+
+    if (!st->release || !streq(st->release->line, line)) {
+        for (size_t i = 0; i < k->n_releases; i++)
+            if (streq(k->releases[i].line, line))
+                return fail(st, xasprintf("section [%s] appears twice", section));
+        if (k->n_releases > 0 && rd_version_compare(k->releases[k->n_releases - 1].line, line) >= 0)
+            return fail(st, xasprintf("section [%s] comes after [rocm %s]: releases go oldest first", section,
+                                      k->releases[k->n_releases - 1].line));
+        st->release = ARRAY_APPEND(k->releases, k->n_releases);
+        st->release->line = xstrdup(line);
+    }
+    rd_release *r = st->release;
+
+    if (streq(name, "latest")) {
+        const char *rest = startswith(value, r->line);
+        if (!is_version(value, 3, 3) || !rest || *rest != '.')
+            return fail(st, xasprintf("latest \"%s\" is not a %s.N release", value, r->line));
+        free(r->latest);
+        r->latest = xstrdup(value);
+    } else if (streq(name, "date")) {
+        unsigned y, m;
+        int end = 0;
+        if (sscanf(value, "%4u-%2u%n", &y, &m, &end) != 2 || value[end] || strlen(value) != 7 || y < 2000 ||
+            m < 1 || m > 12)
+            return fail(st, xasprintf("date \"%s\" is not YYYY-MM", value));
+        free(r->date);
+        r->date = xstrdup(value);
+    } else if (streq(name, "gfx"))
+        return parse_gfx_list(st, name, value, &r->gfx);
+    else if (streq(name, "deprecated"))
+        return parse_gfx_list(st, name, value, &r->deprecated);
+    else if (streq(name, "apt-suite")) {
+        if (streq(value, "ubuntu"))
+            r->apt_suite_ubuntu = true;
+        else if (streq(value, "codename"))
+            r->apt_suite_ubuntu = false;
+        else
+            return fail(st, xasprintf("apt-suite must be codename or ubuntu, not \"%s\"", value));
+    } else if (streq(name, "dkms")) {
+        if (!is_version(value, 2, 3))
+            return fail(st, xasprintf("dkms \"%s\" is not a driver version like 6.8.5", value));
+        free(r->dkms);
+        r->dkms = xstrdup(value);
+    } else if (streq(name, "window")) {
+        const char *n;
+        uint64_t v;
+        if ((n = startswith(value, "releases ")) && safe_atou64(n, 10, &v) == 0 && v <= 100)
+            r->window_kind = RD_WINDOW_RELEASES;
+        else if ((n = startswith(value, "months ")) && safe_atou64(n, 10, &v) == 0 && v <= 1200)
+            r->window_kind = RD_WINDOW_MONTHS;
+        else
+            return fail(st, xasprintf("window must be \"releases N\" or \"months N\", not \"%s\"", value));
+        r->window = (uint32_t)v;
+    } else if (streq(name, "os"))
+        return parse_os_line(st, r, value);
+    else
+        return fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
+    return 1;
+}
+
 static int load_table(const char *path, parse_state *st, ini_handler h, char **ret_error)
 {
     FILE *f = fopen(path, "re");
@@ -182,14 +352,45 @@ int rd_knowledge_load_pci_ids(const char *path, rd_knowledge *k, char **ret_erro
     return load_table(path, &st, pci_ids_handler, ret_error);
 }
 
+int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_error)
+{
+    parse_state st = { .k = k, .info = &k->support_info };
+    int r = load_table(path, &st, support_handler, ret_error);
+    if (r < 0)
+        return r;
+    if (!k->apt_host || !k->apt_key_id || !k->apt_pin_origin) {
+        *ret_error = xasprintf("%s: [apt] needs host, key-id and pin-origin", path);
+        return -EINVAL;
+    }
+    if (k->n_releases == 0) {
+        *ret_error = xasprintf("%s: no [rocm X.Y] section", path);
+        return -EINVAL;
+    }
+    for (size_t i = 0; i < k->n_releases; i++) {
+        const rd_release *rel = &k->releases[i];
+        if (!rel->latest || !rel->date || !rel->gfx || !rel->window || rel->n_os == 0) {
+            *ret_error = xasprintf("%s: [rocm %s] needs latest, date, gfx, window and at least one os", path,
+                                   rel->line);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
 int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
 {
     rd_knowledge k = { 0 };
     _cleanup_free_ char *archs = xasprintf("%s/archs.ini", dir);
     _cleanup_free_ char *ids = xasprintf("%s/pci-ids.ini", dir);
+    _cleanup_free_ char *support = xasprintf("%s/support.ini", dir);
     int r = rd_knowledge_load_archs(archs, &k, ret_error);
     if (r >= 0)
         r = rd_knowledge_load_pci_ids(ids, &k, ret_error);
+    /* Without the support matrix the release checks are skipped; a present
+     * but malformed one is an error like any table. */
+    struct stat st;
+    if (r >= 0 && (stat(support, &st) == 0 || errno != ENOENT))
+        r = rd_knowledge_load_support(support, &k, ret_error);
     if (r < 0) {
         rd_knowledge_free(&k);
         return r;
@@ -220,8 +421,30 @@ void rd_knowledge_free(rd_knowledge *k)
     for (size_t i = 0; i < k->n_apu_pci_ids; i++)
         free(k->apu_pci_ids[i].gfx);
     free(k->apu_pci_ids);
+    for (size_t i = 0; i < k->n_releases; i++) {
+        rd_release *r = &k->releases[i];
+        free(r->line);
+        free(r->latest);
+        free(r->date);
+        strv_free(r->gfx);
+        strv_free(r->deprecated);
+        free(r->dkms);
+        for (size_t j = 0; j < r->n_os; j++) {
+            free(r->os[j].id);
+            free(r->os[j].version_id);
+            free(r->os[j].codename);
+            free(r->os[j].apt_suite);
+            strv_free(r->os[j].kernels);
+        }
+        free(r->os);
+    }
+    free(k->releases);
+    free(k->apt_host);
+    free(k->apt_key_id);
+    free(k->apt_pin_origin);
     table_info_free(&k->archs_info);
     table_info_free(&k->pci_ids_info);
+    table_info_free(&k->support_info);
     memset(k, 0, sizeof(*k));
 }
 
@@ -269,13 +492,100 @@ bool rd_knowledge_is_apu_pci_id(const rd_knowledge *k, uint16_t device_id)
     return false;
 }
 
+int rd_version_compare(const char *a, const char *b)
+{
+    const char *p = strempty(a), *q = strempty(b);
+    for (;;) {
+        bool pe = !*p || *p == '-', qe = !*q || *q == '-';
+        if (pe && qe)
+            return 0;
+        uint64_t x = 0, y = 0;
+        while (*p >= '0' && *p <= '9' && x < UINT64_MAX / 10)
+            x = x * 10 + (uint64_t)(*p++ - '0');
+        while (*q >= '0' && *q <= '9' && y < UINT64_MAX / 10)
+            y = y * 10 + (uint64_t)(*q++ - '0');
+        if (x != y)
+            return x < y ? -1 : 1;
+        /* skip the separator; anything else ends the comparable part */
+        if (*p == '.')
+            p++;
+        else if (*p && *p != '-')
+            p = "";
+        if (*q == '.')
+            q++;
+        else if (*q && *q != '-')
+            q = "";
+    }
+}
+
+/* "6.2.4-139" belongs to line "6.2": its first two components match. */
+static bool in_line(const char *version, const char *line)
+{
+    const char *rest = startswith(strempty(version), line);
+    return rest && (!*rest || *rest == '.' || *rest == '-');
+}
+
+const rd_release *rd_knowledge_release(const rd_knowledge *k, const char *version)
+{
+    for (size_t i = 0; version && i < k->n_releases; i++)
+        if (in_line(version, k->releases[i].line))
+            return &k->releases[i];
+    return NULL;
+}
+
+const rd_release *rd_knowledge_release_by_dkms(const rd_knowledge *k, const char *driver_version)
+{
+    for (size_t i = 0; driver_version && i < k->n_releases; i++)
+        if (k->releases[i].dkms && in_line(driver_version, k->releases[i].dkms))
+            return &k->releases[i];
+    return NULL;
+}
+
+const rd_release_os *rd_release_find_os(const rd_release *r, const char *id, const char *version_id)
+{
+    for (size_t i = 0; id && version_id && i < r->n_os; i++)
+        if (streq(r->os[i].id, id) && (streq(r->os[i].version_id, version_id) ||
+                                       /* "24.04" in the table covers "24.04.2" */
+                                       in_line(version_id, r->os[i].version_id)))
+            return &r->os[i];
+    return NULL;
+}
+
+bool rd_release_supports(const rd_release *r, const char *gfx)
+{
+    return gfx && strv_contains(r->gfx, gfx);
+}
+
+bool rd_release_deprecates(const rd_release *r, const char *gfx)
+{
+    return gfx && strv_contains(r->deprecated, gfx);
+}
+
 const char *rd_knowledge_pick_release(const rd_knowledge *k, const char *os_id, const char *os_version_id,
                                       char *const *gfx, size_t n_gfx)
 {
-    return NULL; /* until conf/support.ini is loaded */
+    for (size_t i = k->n_releases; i > 0; i--) {
+        const rd_release *r = &k->releases[i - 1];
+        if (!rd_release_find_os(r, os_id, os_version_id))
+            continue;
+        bool all = true;
+        for (size_t j = 0; all && j < n_gfx; j++)
+            all = rd_release_supports(r, gfx[j]) || rd_release_deprecates(r, gfx[j]);
+        if (all)
+            return r->latest;
+    }
+    return NULL;
 }
 
 const char *rd_knowledge_apt_suite(const rd_knowledge *k, const char *release, const char *codename)
 {
+    const rd_release *r = rd_knowledge_release(k, release);
+    if (!r)
+        return NULL;
+    if (r->apt_suite_ubuntu)
+        return "ubuntu";
+    for (size_t i = 0; codename && i < r->n_os; i++)
+        if (streq_ptr(r->os[i].codename, codename))
+            return r->os[i].apt_suite;
     return NULL;
 }

@@ -34,6 +34,34 @@ typedef struct {
     char *name, *version, *date;
 } rd_table_info;
 
+/* conf/support.ini: one OS a release supports. */
+typedef struct {
+    char *id, *version_id;       /* os-release ID and VERSION_ID */
+    char *codename;              /* VERSION_CODENAME; NULL for an OS without apt */
+    char *apt_suite;             /* the suite of AMD's repository for it; NULL without apt */
+    char **kernels;              /* validated kernel series, "6.8" */
+} rd_release_os;
+
+typedef enum {
+    RD_WINDOW_RELEASES,          /* driver and user space at most N release lines apart */
+    RD_WINDOW_MONTHS,            /* ... at most N months apart */
+} rd_window_kind;
+
+/* One ROCm release line, e.g. 6.2 (latest 6.2.4). */
+typedef struct {
+    char *line;                  /* "6.2" */
+    char *latest;                /* "6.2.4" */
+    char *date;                  /* "2024-08": when X.Y.0 came out */
+    char **gfx;                  /* officially supported targets */
+    char **deprecated;
+    bool apt_suite_ubuntu;       /* the 5.x repositories: suite "ubuntu" */
+    char *dkms;                  /* amdgpu-dkms driver version it ships, "6.8.5" */
+    rd_window_kind window_kind;
+    uint32_t window;
+    rd_release_os *os;
+    size_t n_os;
+} rd_release;
+
 typedef struct {
     rd_arch *archs;
     size_t n_archs;
@@ -41,14 +69,19 @@ typedef struct {
     size_t n_pci_ids;
     rd_pci_id *apu_pci_ids;      /* gfx holds the product name here */
     size_t n_apu_pci_ids;
-    rd_table_info archs_info, pci_ids_info;
+    rd_release *releases;        /* oldest first */
+    size_t n_releases;
+    char *apt_host, *apt_key_id, *apt_pin_origin;
+    rd_table_info archs_info, pci_ids_info, support_info;
 } rd_knowledge;
 
-/* Loads archs.ini and pci-ids.ini from dir. A malformed table fails with
+/* Loads archs.ini, pci-ids.ini and support.ini from dir (support.ini may be
+ * absent: then n_releases is 0 and the release checks are skipped). A malformed table fails with
  * *ret_error naming the file and line. */
 int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error);
 int rd_knowledge_load_archs(const char *path, rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_pci_ids(const char *path, rd_knowledge *k, char **ret_error);
+int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_error);
 void rd_knowledge_free(rd_knowledge *k);
 
 const rd_arch *rd_knowledge_arch(const rd_knowledge *k, const char *gfx);
@@ -68,5 +101,18 @@ const char *rd_knowledge_pick_release(const rd_knowledge *k, const char *os_id, 
                                       char *const *gfx, size_t n_gfx);
 /* The apt suite of repo.radeon.com for a ROCm release on an OS codename:
  * the codename ("noble", "jammy") for 6.x, "ubuntu" for 5.x; NULL when the
- * table has no such release. */
+ * table has no such release or that release has no repository for the
+ * codename (for Debian the suite is the Ubuntu one AMD uses, "jammy"). */
 const char *rd_knowledge_apt_suite(const rd_knowledge *k, const char *release, const char *codename);
+
+/* Compares dotted version strings numerically ("6.10" > "6.9"); a missing
+ * component counts as 0, anything after a '-' is ignored. */
+int rd_version_compare(const char *a, const char *b);
+/* The release line a version belongs to ("6.2.4-139" -> the 6.2 line); NULL
+ * when the table has none. */
+const rd_release *rd_knowledge_release(const rd_knowledge *k, const char *version);
+/* The release line whose amdgpu-dkms driver has this version ("6.8.5"). */
+const rd_release *rd_knowledge_release_by_dkms(const rd_knowledge *k, const char *driver_version);
+const rd_release_os *rd_release_find_os(const rd_release *r, const char *id, const char *version_id);
+bool rd_release_supports(const rd_release *r, const char *gfx);
+bool rd_release_deprecates(const rd_release *r, const char *gfx);
