@@ -12,7 +12,7 @@
 static const rd_verb verbs[] = {
     { "check", "Diagnose this host (the default)", rd_verb_check },
     { "facts", "Print what was learned about the host, as JSON", rd_verb_facts },
-    { "list", "List the knowledge: archs, checks", rd_verb_list },
+    { "list", "List the knowledge: archs, releases, checks", rd_verb_list },
     { "explain", "Explain an error message and find its cause on this host", rd_verb_explain },
     { "fix", "Show the plan that fixes the findings; --apply runs it", rd_verb_fix },
     { "undo", "Undo an applied fix run (--last or RUN-ID)", rd_verb_undo },
