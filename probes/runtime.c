@@ -106,6 +106,9 @@ static void assess_child(const rd_runtime_facts *rt, rd_findings *out)
                                         rt->timeout_s);
         rd_finding_evidence(fd, "the runtime process was killed with %s after %.1f s",
                             rt->child_signal_name ? rt->child_signal_name : "SIGKILL", rt->elapsed_s);
+        if (rt->child_unkillable)
+            rd_finding_evidence(fd, "the process did not die within seconds of SIGKILL: it is stuck inside the "
+                                    "kernel driver (uninterruptible sleep)");
         stage_evidence(fd, rt);
         rd_finding_remedy(fd, "Look for amdgpu ring timeouts or GPU resets in `sudo dmesg | grep -i amdgpu`; "
                               "a GPU that hangs on a small kernel needs a reboot (or a reset), and if it keeps "

@@ -67,6 +67,7 @@ static const rd_field runtime_fields[] = {
     F(rd_runtime_facts, child_exit_code, RD_FT_INT),
     F(rd_runtime_facts, child_signal, RD_FT_INT),
     F(rd_runtime_facts, child_signal_name, RD_FT_STR),
+    F(rd_runtime_facts, child_unkillable, RD_FT_BOOL),
     F(rd_runtime_facts, child_stage, RD_FT_STR),
     F(rd_runtime_facts, child_stage_device, RD_FT_INT),
     F(rd_runtime_facts, child_output, RD_FT_STR),

@@ -75,6 +75,7 @@ typedef struct {
     int64_t child_exit_code;
     int64_t child_signal;
     char *child_signal_name;  /* "SIGSEGV" */
+    bool child_unkillable;    /* still alive after SIGKILL: stuck in the kernel driver */
     char *child_stage;        /* what it was doing when it ended: "hipModuleLaunchKernel rd_vector_add" */
     int64_t child_stage_device; /* HIP ordinal the stage concerned; -1 none */
     char *child_output;       /* the last lines it wrote to stdout/stderr */

@@ -215,6 +215,7 @@ json_object *rd_report_runtime_json(const rd_facts *f)
     json_object_object_add(child, "status", str_or_null(rt->child_status));
     json_object_object_add(child, "exit_code", int_or_null(rt->child_exit_code));
     json_object_object_add(child, "signal", str_or_null(rt->child_signal_name));
+    json_object_object_add(child, "unkillable", json_object_new_boolean(rt->child_unkillable));
     json_object_object_add(child, "stage", str_or_null(rt->child_stage));
     json_object_object_add(child, "stage_device", int_or_null(rt->child_stage_device));
     json_object_object_add(child, "output", str_or_null(rt->child_output));

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <time.h>
 #include "facts-json.h"
 #include "gpus.h"
@@ -665,6 +666,7 @@ static char *tail_lines(const char *s, size_t len, unsigned max_lines)
 
 #define MAX_REPORT (16u << 20)
 #define MAX_OUTPUT (64u << 10)
+#define UNKILLABLE_WAIT_S 3.0
 
 void rd_runtime_gather(const rd_ctx *ctx, rd_facts *facts)
 {
@@ -762,14 +764,36 @@ void rd_runtime_gather(const rd_ctx *ctx, rd_facts *facts)
             }
         }
     }
+    /* The pipes close when the child exits; it still gets until the
+     * deadline to be reaped (a child that closed them and went on working
+     * is not waited for forever). */
     int status = 0;
+    bool reaped = false;
+    while (!timed_out && !reaped) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            reaped = true;
+        else if (now_s() >= deadline)
+            timed_out = true;
+        else
+            usleep(10000);
+    }
     if (timed_out) {
         kill(-pid, SIGKILL);
         kill(pid, SIGKILL);
-    }
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!timed_out)
+        /* A process inside a hung GPU driver may sit in uninterruptible
+         * sleep, where even SIGKILL waits: do not wait with it. */
+        for (double give_up = now_s() + UNKILLABLE_WAIT_S; !reaped;) {
+            pid_t w = waitpid(pid, &status, WNOHANG);
+            if (w == pid || (w < 0 && errno != EINTR))
+                reaped = true;
+            else if (now_s() >= give_up)
+                break;
+            else
+                usleep(10000);
+        }
+        rt->child_unkillable = !reaped;
+    } else
         kill(-pid, SIGKILL); /* anything the child left behind */
     close(report[0]);
     close(output[0]);
