@@ -41,7 +41,7 @@ static const rd_finding *find_cause(const rd_findings *out, const char *const *i
 static void blame(rd_finding *fd, const rd_finding *cause, const char *what)
 {
     rd_finding_evidence(fd, "cause: %s (%s)", cause->id, cause->summary);
-    rd_finding_remedy(fd, "Fix %s first (reported above): %s", cause->id, what);
+    rd_finding_remedy(fd, "Fix %s first: %s", cause->id, what);
 }
 
 /* Which package provides a library: AMD's repository when an installation

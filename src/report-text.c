@@ -150,8 +150,14 @@ void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd
         const rd_finding *fd = &fs->items[i];
         if (i > 0)
             fputc('\n', out);
-        const char *mark = fd->severity == RD_SEV_ERROR ? "✗" : fd->severity == RD_SEV_WARNING ? "!" : "i";
-        const char *col = fd->severity == RD_SEV_ERROR ? RED : fd->severity == RD_SEV_WARNING ? YELLOW : BLUE;
+        const char *mark = fd->severity == RD_SEV_ERROR     ? "✗"
+                           : fd->severity == RD_SEV_WARNING ? "!"
+                           : fd->severity == RD_SEV_OK      ? "✓"
+                                                            : "i";
+        const char *col = fd->severity == RD_SEV_ERROR     ? RED
+                          : fd->severity == RD_SEV_WARNING ? YELLOW
+                          : fd->severity == RD_SEV_OK      ? GREEN
+                                                           : BLUE;
         fprintf(out, "%s%s%s ", c(&t, col), mark, c(&t, RESET));
         _cleanup_free_ char *head = xasprintf("%s [%s]", fd->summary, fd->id);
         wrap(&t, head, 2, 2);
@@ -172,7 +178,16 @@ void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd
 
     fputc('\n', out);
     int status = rd_findings_exit_status(fs);
-    if (v->n_gpus > 0 && status == RD_EXIT_OK)
+    size_t computed = 0;
+    for (size_t i = 0; i < fs->n; i++)
+        computed += streq(fs->items[i].id, "runtime.kernel-ok");
+    if (v->n_gpus > 0 && status == RD_EXIT_OK && computed > 0) {
+        _cleanup_free_ char *line = xasprintf("ROCm's hardware, driver and access checks pass for %zu GPU%s, and "
+                                              "a kernel computes correctly on %zu.",
+                                              v->n_gpus, v->n_gpus == 1 ? "" : "s", computed);
+        fprintf(out, "%s✓%s ", c(&t, GREEN), c(&t, RESET));
+        wrap(&t, line, 2, 2);
+    } else if (v->n_gpus > 0 && status == RD_EXIT_OK)
         fprintf(out, "%s✓%s ROCm's hardware, driver and access checks pass for %zu GPU%s.\n", c(&t, GREEN),
                 c(&t, RESET), v->n_gpus, v->n_gpus == 1 ? "" : "s");
     else
@@ -364,7 +379,9 @@ void rd_report_verify_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, c
     size_t ok = 0;
     for (size_t i = 0; i < fs->n; i++)
         ok += streq(fs->items[i].id, "runtime.kernel-ok");
-    if (ok > 0 && shown == 0)
+    if (f->runtime.n_devices == 0)
+        fprintf(out, "No GPU was tested.\n");
+    else if (ok > 0 && shown == 0)
         fprintf(out, "%s✓%s The kernel computes correctly on %zu GPU%s.\n", c(&t, GREEN), c(&t, RESET), ok,
                 ok == 1 ? "" : "s");
     else
