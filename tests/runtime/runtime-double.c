@@ -14,6 +14,9 @@
  *   crash         a "Memory access fault" message, then abort()
  *   hiprtc-fail   hiprtcCompileProgram fails with a compiler log
  *
+ * ROCM_DOCTOR_TEST_RUNTIME_ISA=gfxNNN makes every GPU report that target
+ * instead of its KFD node's (a GPU this build has no code object for).
+ *
  * Only the entry points rocm-doctor calls exist, with the signatures of
  * ROCm's headers. Real AMD hardware is never involved. */
 #include <dirent.h>
@@ -105,6 +108,9 @@ static void discover(void)
             g->compute_units = per_cu ? (unsigned)(simd / per_cu) : 0;
             unsigned major = (unsigned)(gtv / 10000), minor = (unsigned)(gtv / 100 % 100), step = (unsigned)(gtv % 100);
             snprintf(g->gfx, sizeof g->gfx, "gfx%u%x%x", major, minor, step);
+            const char *isa = secure_getenv("ROCM_DOCTOR_TEST_RUNTIME_ISA");
+            if (isa && *isa)
+                snprintf(g->gfx, sizeof g->gfx, "%s", isa);
             snprintf(path, sizeof path, KFD_TOPOLOGY "/%u/mem_banks/0/properties", node);
             char *mem = read_text(path);
             if (mem)

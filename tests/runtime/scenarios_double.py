@@ -8,6 +8,7 @@ exercised in this project's CI: success, wrong results, launch errors, hangs
 and crashes.
 """
 
+import scenarios
 from scenarios import Scenario, Testbed, healthy_rx7900xtx_box, scenario
 
 GPU = "0000:03:00.0"
@@ -83,3 +84,37 @@ def kfd_missing():
     return Scenario(tb, [("kfd.missing", "error"), ("runtime.hsa-init-failed", "error")], 2,
                     args=["--level", "2"], env={"ROCM_DOCTOR_TEST_RUNTIME": "success"},
                     evidence=[("runtime.hsa-init-failed", "cause: kfd.missing")])
+
+
+@scenario("two-gpus")
+def two_gpus():
+    """Ryzen 8000G with a Radeon 780M iGPU (gfx1103) and an RX 7900 XTX
+    (gfx1100): each GPU gets its own code object and its own result."""
+    sc = scenarios.apu_plus_dgpu()
+    sc.args += ["--level", "2"]
+    sc.env["ROCM_DOCTOR_TEST_RUNTIME"] = "success"
+    sc.text += [("runtime.kernel-ok", "0000:64:00.0 gfx1103 computes correctly"),
+                ("runtime.kernel-ok", "0000:03:00.0 gfx1100 computes correctly"),
+                ("runtime.kernel-ok", "KFD node 2")]
+    return sc
+
+
+@scenario("hiprtc-only")
+def hiprtc_only():
+    """A GPU of a target this build has no code object for (gfx700): the
+    kernel compiled by hiprtc for it is run instead."""
+    sc = double("success", [], 0, text=[("runtime.kernel-ok", GPU + " gfx700 computes correctly (kernel "
+                                                              "compiled with hiprtc)")])
+    sc.env["ROCM_DOCTOR_TEST_RUNTIME_ISA"] = "gfx700"
+    return sc
+
+
+@scenario("untested")
+def untested():
+    """No code object and no working hiprtc: the GPU is reported untested."""
+    sc = double("hiprtc-fail", [], 0, compare_info=True)
+    sc.findings = [("runtime.kernel-untested", "info")]
+    sc.env["ROCM_DOCTOR_TEST_RUNTIME_ISA"] = "gfx700"
+    sc.text = [("runtime.kernel-untested", GPU + " gfx700 was not tested"),
+               ("runtime.kernel-untested", "hiprtc: hiprtcCompileProgram for gfx700: HIPRTC_ERROR_COMPILATION")]
+    return sc
