@@ -2,8 +2,11 @@
 """Run a level-2 scenario with the TEST DOUBLE of the ROCm runtime.
 
     run-double.py --list
-    run-double.py NAME --binary PATH --tb-run PATH --double LIB
-    run-double.py verify-table --binary PATH --tb-run PATH --double LIB
+    run-double.py NAME --binary PATH --tb-run PATH --double LIB --kernels N
+    run-double.py verify-table --binary PATH --tb-run PATH --double LIB --kernels N
+
+N is the number of GPU code objects the build embeds; scenarios that need
+them skip (exit 77) when it is 0.
 
 The scenarios are in scenarios_double.py and run through the scenario
 runner (tests/scenarios/run.py) with ROCM_DOCTOR_RUNTIME_LIB=LIB.
@@ -74,6 +77,15 @@ def main():
     else:
         print("run-double.py: --double LIB is needed", file=sys.stderr)
         return 2
+    kernels = 0
+    if "--kernels" in argv:
+        i = argv.index("--kernels")
+        kernels = int(argv[i + 1])
+        del argv[i:i + 2]
+    name = argv[0] if argv else ""
+    if kernels == 0 and (name in scenarios_double.NEEDS_KERNELS or name == "verify-table"):
+        print("SKIP %s: this build embeds no GPU code objects" % name)
+        return 77
     if argv and argv[0] == "verify-table":
         binary = argv[argv.index("--binary") + 1]
         tb_run = argv[argv.index("--tb-run") + 1]

@@ -13,6 +13,10 @@ from scenarios import Scenario, Testbed, healthy_rx7900xtx_box, scenario
 
 GPU = "0000:03:00.0"
 
+# Scenarios that run the embedded code objects: skipped by run-double.py
+# when the build has none (-Dhip-kernels=disabled, or no AMDGPU compiler).
+NEEDS_KERNELS = {"success", "wrong-result", "launch-error", "hang", "crash", "hiprtc-fail", "two-gpus"}
+
 
 def double(mode, findings, exit_status, args=(), **kw):
     tb = Testbed()
