@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include "hsa-loader.h"
 #include "probe.h"
+#include "report.h"
 #include "runtime.h"
 #include "util.h"
 
@@ -191,6 +192,47 @@ static void assess_hsa_init(const rd_assess_input *in, const rd_runtime_facts *r
         rd_finding_remedy(fd, "Run `AMD_LOG_LEVEL=4 rocminfo` to see where the runtime stops.");
 }
 
+/* The HSA agent of a device and its KFD node, compared: a different gfx
+ * means HSA_OVERRIDE_GFX_VERSION is in effect, fewer compute units a
+ * CU mask or a partition. */
+static void kfd_evidence(const rd_facts *f, const rd_runtime_facts *rt, const rd_runtime_device *d, rd_finding *fd)
+{
+    const rd_runtime_agent *a = NULL;
+    for (size_t i = 0; d->pci_address && i < rt->n_agents; i++)
+        if (streq_ptr(rt->agents[i].pci_address, d->pci_address) && (d->kfd_node < 0 || rt->agents[i].kfd_node == d->kfd_node))
+            a = &rt->agents[i];
+    if (!a)
+        return;
+    const rd_kfd_node *k = NULL;
+    for (size_t i = 0; i < f->kfd.n_nodes; i++)
+        if (f->kfd.nodes[i].node_id == a->kfd_node)
+            k = &f->kfd.nodes[i];
+    uint64_t gtv = 0, simd = 0, per_cu = 0;
+    char kfd_gfx[16] = "", hsa_gfx[32] = "";
+    if (k && rd_kfd_prop(k, "gfx_target_version", &gtv))
+        rd_gfx_name(gtv, kfd_gfx, sizeof kfd_gfx);
+    rd_runtime_isa_gfx(a->isa, hsa_gfx, sizeof hsa_gfx);
+    int64_t kfd_cus = -1;
+    if (k && rd_kfd_prop(k, "simd_count", &simd) && rd_kfd_prop(k, "simd_per_cu", &per_cu) && per_cu > 0)
+        kfd_cus = (int64_t)(simd / per_cu);
+    uint64_t pool = 0;
+    for (size_t i = 0; i < a->n_pools; i++)
+        if (streq_ptr(a->pools[i].segment, "global") && a->pools[i].coarse_grained)
+            pool += a->pools[i].size;
+    char size[32] = "";
+    rd_format_bytes(pool, size, sizeof size);
+    rd_finding_evidence(fd, "HSA agent %s: ISA %s, %" PRId64 " compute units, %s device memory; KFD node %" PRId64
+                            ": %s, %" PRId64 " compute units",
+                        strempty(a->name), a->isa ? a->isa : "unknown", a->compute_units, pool ? size : "no",
+                        a->kfd_node, kfd_gfx[0] ? kfd_gfx : "no gfx", kfd_cus);
+    if (kfd_gfx[0] && hsa_gfx[0] && !streq(kfd_gfx, hsa_gfx))
+        rd_finding_evidence(fd, "the runtime runs this %s as %s: HSA_OVERRIDE_GFX_VERSION is in effect", kfd_gfx,
+                            hsa_gfx);
+    if (kfd_cus > 0 && a->compute_units > 0 && a->compute_units != kfd_cus)
+        rd_finding_evidence(fd, "the runtime uses %" PRId64 " of the %" PRId64 " compute units KFD reports",
+                            a->compute_units, kfd_cus);
+}
+
 static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt, const rd_runtime_device *d,
                           rd_findings *out)
 {
@@ -203,14 +245,14 @@ static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt,
                                         "device→host %.1f GB/s",
                                         label, gfx, d->launch_latency_us, d->h2d_gbps, d->d2h_gbps);
         rd_finding_evidence(fd, "rd_vector_add and rd_atomic_sum over 1048576 elements: every value exact");
-        if (d->isa)
-            rd_finding_evidence(fd, "HSA ISA %s, KFD node %" PRId64, d->isa, d->kfd_node);
+        kfd_evidence(in->facts, rt, d, fd);
         if (streq_ptr(d->hiprtc, "ok"))
             rd_finding_evidence(fd, "hiprtc compiled the kernel for this GPU and it computed correctly");
     } else if (streq_ptr(d->result, "wrong-result")) {
         rd_finding *fd = rd_finding_add(out, "runtime.kernel-failed", RD_SEV_ERROR, gpu,
                                         "%s %s runs kernels but computes wrong results", label, gfx);
         rd_finding_evidence(fd, "%s", strempty(d->mismatch));
+        kfd_evidence(in->facts, rt, d, fd);
         const rd_finding *cause = find_cause(out, isa_causes, gpu);
         if (cause)
             blame(fd, cause, "code for another ISA can run and compute garbage.");
@@ -223,8 +265,7 @@ static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt,
                                         label, gfx, strempty(d->error_call), strempty(d->error_name));
         rd_finding_evidence(fd, "%s: %s (%" PRId64 ")", strempty(d->error_call), strempty(d->error_name),
                             d->error_code);
-        if (d->isa)
-            rd_finding_evidence(fd, "HSA ISA %s", d->isa);
+        kfd_evidence(in->facts, rt, d, fd);
         const char *e = strempty(d->error_name);
         bool code = strstr(e, "NoBinaryForGpu") || strstr(e, "InvalidImage") || strstr(e, "InvalidKernelFile") ||
                     strstr(e, "InvalidDeviceFunction") || strstr(e, "SharedObjectInitFailed");
@@ -265,7 +306,6 @@ static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt,
                               "whose compiler supports %s; prebuilt libraries work.",
                           gfx);
     }
-    (void)in;
 }
 
 static void runtime_assess(const rd_assess_input *in, rd_findings *out)

@@ -31,7 +31,7 @@ def success():
     return double("success", [], 0,
                   text=[("runtime.kernel-ok", GPU + " gfx1100 computes correctly: launch"),
                         ("runtime.kernel-ok", "hiprtc compiled the kernel for this GPU"),
-                        ("runtime.kernel-ok", "HSA ISA amdgcn-amd-amdhsa--gfx1100, KFD node 1")])
+                        ("runtime.kernel-ok", "HSA agent gfx1100: ISA amdgcn-amd-amdhsa--gfx1100, 96 compute units, 24 GiB device memory; KFD node 1: gfx1100, 96 compute units")])
 
 
 @scenario("wrong-result")
