@@ -221,10 +221,13 @@ static void kfd_evidence(const rd_facts *f, const rd_runtime_facts *rt, const rd
             pool += a->pools[i].size;
     char size[32] = "";
     rd_format_bytes(pool, size, sizeof size);
+    char kfd_cu_text[48] = "";
+    if (kfd_cus >= 0)
+        snprintf(kfd_cu_text, sizeof kfd_cu_text, ", %" PRId64 " compute units", kfd_cus);
     rd_finding_evidence(fd, "HSA agent %s: ISA %s, %" PRId64 " compute units, %s device memory; KFD node %" PRId64
-                            ": %s, %" PRId64 " compute units",
+                            ": %s%s",
                         strempty(a->name), a->isa ? a->isa : "unknown", a->compute_units, pool ? size : "no",
-                        a->kfd_node, kfd_gfx[0] ? kfd_gfx : "no gfx", kfd_cus);
+                        a->kfd_node, kfd_gfx[0] ? kfd_gfx : "no gfx", kfd_cu_text);
     if (kfd_gfx[0] && hsa_gfx[0] && !streq(kfd_gfx, hsa_gfx))
         rd_finding_evidence(fd, "the runtime runs this %s as %s: HSA_OVERRIDE_GFX_VERSION is in effect", kfd_gfx,
                             hsa_gfx);

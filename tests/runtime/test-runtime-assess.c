@@ -164,6 +164,33 @@ static void test_kernel_ok(void)
     rd_facts_free(&f);
 }
 
+static void test_agent_against_kfd(void)
+{
+    rd_facts f;
+    rd_findings fs;
+    load_no_access(&f);
+    loaded_ok(&f.runtime, 1);
+    rd_runtime_agent *a = &f.runtime.agents[0];
+    free(a->isa);
+    a->isa = xstrdup("amdgcn-amd-amdhsa--gfx1030");
+    a->name = xstrdup("gfx1030");
+    a->pci_address = xstrdup("0000:03:00.0");
+    a->kfd_node = 1;
+    a->compute_units = 96;
+    rd_runtime_pool *p = ARRAY_APPEND(a->pools, a->n_pools);
+    p->segment = xstrdup("global");
+    p->size = UINT64_C(25753026560);
+    p->coarse_grained = true;
+    add_device(&f.runtime, "ok");
+    assess(&f, &fs);
+    const rd_finding *k = get(&fs, "runtime.kernel-ok", RD_SEV_OK);
+    g_assert_true(evidence_has(k, "HSA agent gfx1030: ISA amdgcn-amd-amdhsa--gfx1030, 96 compute units, 24 GiB "
+                                  "device memory; KFD node 1: gfx1100"));
+    g_assert_true(evidence_has(k, "the runtime runs this gfx1100 as gfx1030: HSA_OVERRIDE_GFX_VERSION is in effect"));
+    rd_findings_free(&fs);
+    rd_facts_free(&f);
+}
+
 static void test_kernel_failures(void)
 {
     rd_facts f;
@@ -326,6 +353,7 @@ int main(int argc, char **argv)
     g_test_add_func("/runtime/hsa-init-blames-access", test_hsa_init_blames_access);
     g_test_add_func("/runtime/missing-libraries", test_missing_libraries);
     g_test_add_func("/runtime/kernel-ok", test_kernel_ok);
+    g_test_add_func("/runtime/agent-against-kfd", test_agent_against_kfd);
     g_test_add_func("/runtime/kernel-failures", test_kernel_failures);
     g_test_add_func("/runtime/timeout-and-crash", test_timeout_and_crash);
     g_test_add_func("/runtime/no-device", test_no_device);
