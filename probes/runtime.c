@@ -90,8 +90,8 @@ static const char *stage_gpu(const rd_runtime_facts *rt)
     return d ? d->pci_address : NULL;
 }
 
-/* The child's end, when it did not finish. Returns true when that ends the
- * assessment of the runtime (nothing was learned past it). */
+/* How the runtime process ended, when it did not finish: timeout, signal,
+ * exit. What it learned before that is assessed as usual. */
 static void assess_child(const rd_runtime_facts *rt, rd_findings *out)
 {
     if (rt->error) {

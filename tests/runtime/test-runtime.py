@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Level 2 through the real binary, against whatever runtime this host has.
 
-    test-runtime.py BINARY DOUBLE
+    test-runtime.py BINARY DOUBLE LEVEL1-FACTS.json
 
 - The binary is not linked against libhsa-runtime64 or libamdhip64 (its
   NEEDED entries), so it runs where ROCm is missing.
@@ -19,8 +19,9 @@ import os
 import struct
 import subprocess
 import sys
+import tempfile
 
-binary, double = sys.argv[1], sys.argv[2]
+binary, double, level1_facts = sys.argv[1], sys.argv[2], sys.argv[3]
 failed = passed = skipped = 0
 
 
@@ -137,8 +138,26 @@ if not have_kfd:
 
 # --- facts --level 2 carries the runtime; check --facts re-assesses it
 rc, out, err = run("facts", "--level", "2")
+out_facts = out
 facts = json.loads(out) if rc == 0 else {}
 check("facts --level 2 includes runtime facts", facts.get("runtime", {}).get("ran") is True, err)
+if facts.get("runtime", {}).get("ran"):
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tmp:
+        tmp.write(out_facts)
+    try:
+        rc, out, err = run("check", "--facts", tmp.name, "--json")
+        rep = json.loads(out) if out.startswith("{") else {}
+        live = sorted(f["id"] for f in report.get("findings", []))
+        again = sorted(f["id"] for f in rep.get("findings", []))
+        check("check --facts re-assesses saved level-2 facts to the same findings", rc in (0, 1, 2) and again == live,
+              "%s / %s" % (again, live))
+        rc, out, err = run("verify", "--facts", tmp.name)
+        check("verify --facts with level-2 facts prints the table", "Runtime (level 2)" in out and rc in (0, 1, 2), out + err)
+    finally:
+        os.unlink(tmp.name)
+rc, out, err = run("verify", "--facts", level1_facts)
+check("verify --facts with level-1 facts: exit 3 naming the file",
+      rc == 3 and level1_facts in err and "no level-2 results" in err, err)
 rc, out, err = run("facts")
 check("facts at level 1 does not run the runtime", json.loads(out).get("runtime", {}).get("ran") is False, out[:200])
 
