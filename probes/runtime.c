@@ -94,6 +94,7 @@ static const char *stage_gpu(const rd_runtime_facts *rt)
  * exit. What it learned before that is assessed as usual. */
 static void assess_child(const rd_runtime_facts *rt, rd_findings *out)
 {
+    const rd_finding *cause;
     if (rt->error) {
         rd_finding *fd = rd_finding_add(out, "runtime.kernel-failed", RD_SEV_ERROR, NULL,
                                         "The GPU runtime check could not be started");
@@ -126,7 +127,9 @@ static void assess_child(const rd_runtime_facts *rt, rd_findings *out)
         rd_finding_evidence(fd, "the runtime process was killed by %s after %.1f s",
                             rt->child_signal_name ? rt->child_signal_name : "a signal", rt->elapsed_s);
         stage_evidence(fd, rt);
-        if (hiprtc_stage)
+        if (!hiprtc_stage && (cause = find_cause(out, isa_causes, stage_gpu(rt))))
+            blame(fd, cause, "crashes and memory access faults follow when the runtime runs a GPU as another ISA.");
+        else if (hiprtc_stage)
             rd_finding_remedy(fd, "The installed hiprtc cannot compile for this GPU (ROCm 5.x aborts for "
                                   "targets newer than it knows): run-time compilation, as PyTorch extensions "
                                   "use it, needs a ROCm release that supports this GPU.");
