@@ -327,7 +327,7 @@ static void runtime_assess(const rd_assess_input *in, rd_findings *out)
 
     if (!rt->hsa_library && rt->hsa_load_error) {
         rd_finding *fd = rd_finding_add(out, "runtime.hsa-missing", RD_SEV_ERROR, NULL,
-                                        "The ROCm runtime (libhsa-runtime64) is not installed");
+                                        "The ROCm runtime (libhsa-runtime64) is not installed or cannot be loaded");
         rd_finding_evidence(fd, "%s", rt->hsa_load_error);
         rd_finding_remedy(fd, "sudo apt install %s", package_for(f, false));
     } else if (rt->hsa_library && rt->hsa_init_status > 0) {
@@ -348,7 +348,7 @@ static void runtime_assess(const rd_assess_input *in, rd_findings *out)
 
     if (!rt->hip_library && rt->hip_load_error) {
         rd_finding *fd = rd_finding_add(out, "runtime.hip-missing", RD_SEV_ERROR, NULL,
-                                        "The HIP runtime (libamdhip64) is not installed");
+                                        "The HIP runtime (libamdhip64) is not installed or cannot be loaded");
         rd_finding_evidence(fd, "%s", rt->hip_load_error);
         rd_finding_remedy(fd, "sudo apt install %s", package_for(f, true));
         return;
