@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-binary, double, level1_facts = sys.argv[1], sys.argv[2], sys.argv[3]
+binary, double, level1_facts = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 failed = passed = skipped = 0
 
 
@@ -135,6 +135,31 @@ if not have_kfd:
     ev = [f for f in rep["findings"] if f["id"] == "runtime.hsa-missing"]
     check("runtime.hsa-missing names the package", ev and "libhsa-runtime64-1" in (ev[0]["remedy"] or "")
           or ev and "hsa-rocr" in (ev[0]["remedy"] or ""), json.dumps(ev))
+
+# --- where the libraries come from: $ROCM_PATH/lib before the system path,
+# the newest soname first
+with tempfile.TemporaryDirectory() as rocm:
+    os.mkdir(os.path.join(rocm, "lib"))
+    for name in ("libhsa-runtime64.so.1", "libamdhip64.so.7", "libamdhip64.so.5"):
+        os.symlink(double, os.path.join(rocm, "lib", name))
+    rc, out, err = run("check", "--level", "2", "--json", env={"ROCM_PATH": rocm})
+    rep = json.loads(out)
+    check("ROCM_PATH/lib is searched first", rep["runtime"]["hsa"]["library"] == rocm + "/lib/libhsa-runtime64.so.1",
+          json.dumps(rep["runtime"]["hsa"]))
+    check("libamdhip64.so.7 is preferred to .so.5", rep["runtime"]["hip"]["library"] == rocm + "/lib/libamdhip64.so.7",
+          json.dumps(rep["runtime"]["hip"]))
+    # a file that is no library: the next candidate is used, here the system's
+    for name in ("libhsa-runtime64.so.1", "libamdhip64.so.7", "libamdhip64.so.5"):
+        os.unlink(os.path.join(rocm, "lib", name))
+        with open(os.path.join(rocm, "lib", name), "w") as f:
+            f.write("not a library\n")
+    rc, out, err = run("check", "--level", "2", "--json", env={"ROCM_PATH": rocm})
+    rep = json.loads(out)
+    lib = rep["runtime"]["hsa"]["library"] or ""
+    err_text = rep["runtime"]["hsa"]["load_error"] or ""
+    check("a broken library under ROCM_PATH is passed over (no crash)",
+          rc in (1, 2) and not lib.startswith(rocm) and (lib or "invalid ELF header" in err_text or rocm in err_text),
+          json.dumps(rep["runtime"]["hsa"]))
 
 # --- facts --level 2 carries the runtime; check --facts re-assesses it
 rc, out, err = run("facts", "--level", "2")
