@@ -25,7 +25,8 @@ static const char *const no_gpu_causes[] = {
 };
 /* ... and those that give the runtime a GPU whose code it cannot run. */
 static const char *const isa_causes[] = {
-    "arch.override-wrong-family", "arch.override-global-with-igpu", "apu.igpu-conflict", "arch.unsupported", NULL,
+    "arch.override-invalid", "arch.override-wrong-family", "arch.override-global-with-igpu", "apu.igpu-conflict",
+    "arch.unsupported", NULL,
 };
 
 static const rd_finding *find_cause(const rd_findings *out, const char *const *ids, const char *gpu)
