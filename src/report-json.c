@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include "build-config.h"
+#include "report-runtime.h"
 #include "util.h"
 
 static json_object *str_or_null(const char *s)
@@ -104,6 +105,8 @@ json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_fi
     json_object_object_add(access, "not_checked", str_or_null(f->access.not_checked));
     json_object_object_add(o, "access", access);
 
+    json_object_object_add(o, "runtime", rd_report_runtime_json(f));
+
     json_object *arr = json_object_new_array();
     for (size_t i = 0; i < fs->n; i++)
         json_object_array_add(arr, finding_json(&fs->items[i]));
@@ -114,5 +117,111 @@ json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_fi
     json_object_object_add(sum, "warnings", json_object_new_int64((int64_t)counts[RD_SEV_WARNING]));
     json_object_object_add(sum, "info", json_object_new_int64((int64_t)counts[RD_SEV_INFO]));
     json_object_object_add(o, "summary", sum);
+    return o;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Level 2 */
+
+static json_object *int_or_null(int64_t v)
+{
+    return v >= 0 ? json_object_new_int64(v) : NULL;
+}
+
+static json_object *positive_double_or_null(double v)
+{
+    return v > 0 ? json_object_new_double(v) : NULL;
+}
+
+json_object *rd_report_runtime_json(const rd_facts *f)
+{
+    const rd_runtime_facts *rt = &f->runtime;
+    if (!rt->ran)
+        return NULL;
+    json_object *o = json_object_new_object();
+    char ver[32];
+
+    json_object *hsa = json_object_new_object();
+    json_object_object_add(hsa, "library", str_or_null(rt->hsa_library));
+    json_object_object_add(hsa, "load_error", str_or_null(rt->hsa_load_error));
+    json_object_object_add(hsa, "init_status", str_or_null(rt->hsa_init_status_name));
+    json_object_object_add(hsa, "init_status_code", int_or_null(rt->hsa_init_status));
+    json_object_object_add(hsa, "init_status_string", str_or_null(rt->hsa_init_status_string));
+    json_object_object_add(hsa, "version", str_or_null(rt->hsa_version));
+    json_object *agents = json_object_new_array();
+    for (size_t i = 0; i < rt->n_agents; i++) {
+        const rd_runtime_agent *a = &rt->agents[i];
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "name", str_or_null(a->name));
+        json_object_object_add(j, "type", str_or_null(a->type));
+        json_object_object_add(j, "product_name", str_or_null(a->product_name));
+        json_object_object_add(j, "isa", str_or_null(a->isa));
+        json_object_object_add(j, "kfd_node", int_or_null(a->kfd_node));
+        json_object_object_add(j, "pci_address", str_or_null(a->pci_address));
+        json_object_object_add(j, "compute_units", int_or_null(a->compute_units));
+        json_object *pools = json_object_new_array();
+        for (size_t k = 0; k < a->n_pools; k++) {
+            json_object *p = json_object_new_object();
+            json_object_object_add(p, "segment", str_or_null(a->pools[k].segment));
+            json_object_object_add(p, "size_bytes", json_object_new_uint64(a->pools[k].size));
+            json_object_object_add(p, "coarse_grained", json_object_new_boolean(a->pools[k].coarse_grained));
+            json_object_object_add(p, "fine_grained", json_object_new_boolean(a->pools[k].fine_grained));
+            json_object_object_add(p, "kernarg", json_object_new_boolean(a->pools[k].kernarg));
+            json_object_array_add(pools, p);
+        }
+        json_object_object_add(j, "memory_pools", pools);
+        json_object_array_add(agents, j);
+    }
+    json_object_object_add(hsa, "agents", agents);
+    json_object_object_add(o, "hsa", hsa);
+
+    json_object *hip = json_object_new_object();
+    json_object_object_add(hip, "library", str_or_null(rt->hip_library));
+    json_object_object_add(hip, "load_error", str_or_null(rt->hip_load_error));
+    rd_hip_version_string(rt->hip_runtime_version, ver, sizeof ver);
+    json_object_object_add(hip, "runtime_version", rt->hip_runtime_version > 0 ? json_object_new_string(ver) : NULL);
+    json_object_object_add(hip, "init_status", str_or_null(rt->hip_init_status_name));
+    json_object_object_add(hip, "device_count_status", str_or_null(rt->hip_device_count_status_name));
+    json_object_object_add(hip, "device_count", int_or_null(rt->hip_device_count));
+    json_object_object_add(hip, "hiprtc_library", str_or_null(rt->hiprtc_library));
+    json_object_object_add(o, "hip", hip);
+
+    json_object *devs = json_object_new_array();
+    for (size_t i = 0; i < rt->n_devices; i++) {
+        const rd_runtime_device *d = &rt->devices[i];
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "index", json_object_new_int64(d->index));
+        json_object_object_add(j, "pci_address", str_or_null(d->pci_address));
+        json_object_object_add(j, "name", str_or_null(d->name));
+        json_object_object_add(j, "gfx", str_or_null(d->gfx));
+        json_object_object_add(j, "isa", str_or_null(d->isa));
+        json_object_object_add(j, "kfd_node", int_or_null(d->kfd_node));
+        json_object_object_add(j, "code_object", str_or_null(d->code_object));
+        json_object_object_add(j, "result", str_or_null(d->result));
+        json_object_object_add(j, "error_call", str_or_null(d->error_call));
+        json_object_object_add(j, "error", str_or_null(d->error_name));
+        json_object_object_add(j, "error_code", d->error_name ? json_object_new_int64(d->error_code) : NULL);
+        json_object_object_add(j, "mismatch", str_or_null(d->mismatch));
+        json_object_object_add(j, "launch_latency_us", positive_double_or_null(d->launch_latency_us));
+        json_object_object_add(j, "h2d_gbps", positive_double_or_null(d->h2d_gbps));
+        json_object_object_add(j, "d2h_gbps", positive_double_or_null(d->d2h_gbps));
+        json_object_object_add(j, "hiprtc", str_or_null(d->hiprtc));
+        json_object_object_add(j, "hiprtc_error", str_or_null(d->hiprtc_error));
+        json_object_array_add(devs, j);
+    }
+    json_object_object_add(o, "devices", devs);
+
+    json_object *child = json_object_new_object();
+    json_object_object_add(child, "status", str_or_null(rt->child_status));
+    json_object_object_add(child, "exit_code", int_or_null(rt->child_exit_code));
+    json_object_object_add(child, "signal", str_or_null(rt->child_signal_name));
+    json_object_object_add(child, "unkillable", json_object_new_boolean(rt->child_unkillable));
+    json_object_object_add(child, "stage", str_or_null(rt->child_stage));
+    json_object_object_add(child, "stage_device", int_or_null(rt->child_stage_device));
+    json_object_object_add(child, "output", str_or_null(rt->child_output));
+    json_object_object_add(child, "elapsed_s", json_object_new_double(rt->elapsed_s));
+    json_object_object_add(child, "timeout_s", json_object_new_int64(rt->timeout_s));
+    json_object_object_add(child, "error", str_or_null(rt->error));
+    json_object_object_add(o, "child", child);
     return o;
 }

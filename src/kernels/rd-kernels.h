@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* The verification kernels, embedded at build time (see meson.build here). */
+#pragma once
+
+#include <stddef.h>
+
+typedef struct {
+    const char *gfx;            /* "gfx90a": built for any xnack/sramecc mode */
+    const unsigned char *data;  /* a raw AMDGPU ELF code object */
+    size_t size;
+} rd_code_object;
+
+extern const rd_code_object rd_code_objects[];
+extern const size_t rd_n_code_objects;
+/* rd-kernels.hip, for hiprtc */
+extern const char rd_kernel_source[];

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* Finding and opening the ROCm runtime libraries with dlopen, the way an
+ * application finds them: the ROCm installation first ($ROCM_PATH/lib,
+ * /opt/rocm/lib, /opt/rocm-X.Y.Z/lib, newest first), then the dynamic
+ * linker's search path. rocm-doctor never links against them, so that it
+ * runs where ROCm is missing or broken. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The test double (tests/runtime/runtime-double.c) replaces every runtime
+ * library when this variable names it; read with secure_getenv. */
+#define RD_RUNTIME_LIB_ENV "ROCM_DOCTOR_RUNTIME_LIB"
+
+typedef struct {
+    const char *name;
+    size_t offset;     /* of the function pointer in the library struct */
+    bool optional;     /* absent in some releases: left NULL */
+} rd_dl_symbol;
+
+/* Directories searched before the system path, in order, NULL-terminated. */
+char **rd_runtime_lib_dirs(void);
+
+/* Tries every name (sonames, newest first) in every directory, then each
+ * bare name. On success *ret_handle and *ret_path (the file opened) are set.
+ * On failure *ret_error says what was tried and the first dlopen error. */
+int rd_dl_open(char *const *dirs, const char *const *names, void **ret_handle, char **ret_path, char **ret_error);
+
+/* Resolves the table into the struct at base; a missing required symbol
+ * fails with *ret_error naming it. */
+int rd_dl_resolve(void *handle, const char *path, const rd_dl_symbol *syms, size_t n, void *base, char **ret_error);

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The GPU code objects built for `verify` contain every requested gfx target.
+
+    test-code-objects.py BINARY TARGETS(comma-separated) OBJECT.hsaco...
+
+Each object is read as an ELF file (no ROCm tool needed): machine EM_AMDGPU,
+the target in its metadata note and its e_flags, the three kernels in its
+symbol table; the binary must embed them all.
+"""
+import struct
+import sys
+
+EM_AMDGPU = 224
+# EF_AMDGPU_MACH values (llvm/BinaryFormat/ELF.h)
+MACH = {
+    0x02a: "gfx803", 0x02c: "gfx900", 0x02f: "gfx906", 0x030: "gfx908", 0x03f: "gfx90a",
+    0x032: "gfx90c", 0x040: "gfx940", 0x04b: "gfx941", 0x04c: "gfx942", 0x04f: "gfx950",
+    0x033: "gfx1010", 0x034: "gfx1011", 0x035: "gfx1012", 0x036: "gfx1030", 0x037: "gfx1031",
+    0x038: "gfx1032", 0x039: "gfx1033", 0x03e: "gfx1034", 0x03d: "gfx1035", 0x045: "gfx1036",
+    0x041: "gfx1100", 0x046: "gfx1101", 0x047: "gfx1102", 0x044: "gfx1103", 0x043: "gfx1150",
+    0x04a: "gfx1151", 0x055: "gfx1152", 0x048: "gfx1200", 0x04e: "gfx1201",
+}
+KERNELS = ("rd_vector_add", "rd_atomic_sum", "rd_empty")
+
+failed = 0
+passed = 0
+
+
+def check(name, ok, detail=""):
+    global failed, passed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL - %s %s" % (name, detail))
+
+
+def read_elf(path):
+    data = open(path, "rb").read()
+    if data[:4] != b"\x7fELF" or data[4] != 2:
+        return None
+    machine, = struct.unpack_from("<H", data, 18)
+    flags, = struct.unpack_from("<I", data, 48)
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
+    sections = []
+    for i in range(shnum):
+        name, stype, _, _, off, size, link, _, _, entsize = struct.unpack_from(
+            "<IIQQQQIIQQ", data, shoff + i * shentsize)
+        sections.append((name, stype, off, size, link, entsize))
+    strtab = sections[shstrndx]
+
+    def sname(off, table):
+        start = table[2] + off
+        return data[start:data.index(b"\0", start)].decode()
+    notes = b"".join(data[s[2]:s[2] + s[3]] for s in sections if s[1] == 7)  # SHT_NOTE
+    symbols = set()
+    for s in sections:
+        if s[1] in (2, 11):  # SHT_SYMTAB, SHT_DYNSYM
+            table = sections[s[4]]
+            for k in range(s[3] // s[5]):
+                st_name, = struct.unpack_from("<I", data, s[2] + k * s[5])
+                if st_name:
+                    symbols.add(sname(st_name, table))
+    names = [sname(s[0], strtab) for s in sections]
+    return {"machine": machine, "mach": flags & 0xff, "notes": notes, "symbols": symbols,
+            "sections": names}
+
+
+def main():
+    binary, targets, objects = sys.argv[1], sys.argv[2], sys.argv[3:]
+    requested = [t for t in targets.split(",") if t]
+    if not requested:
+        print("SKIP: no GPU kernels were built (hip-kernels disabled or no AMDGPU compiler)")
+        return 77
+    check("one object per target", len(objects) == len(requested), "%d objects, %d targets" % (len(objects), len(requested)))
+    found = {}
+    for path in objects:
+        elf = read_elf(path)
+        check(path + " is ELF64", elf is not None)
+        if not elf:
+            continue
+        check(path + " is EM_AMDGPU", elf["machine"] == EM_AMDGPU, str(elf["machine"]))
+        target = MACH.get(elf["mach"])
+        check(path + " e_flags names a known target", target is not None, hex(elf["mach"]))
+        note = b"amdgcn-amd-amdhsa--" + (target or "?").encode()
+        # the note must name this target exactly, not a longer one (gfx90 vs gfx90a)
+        idx = elf["notes"].find(note)
+        after = elf["notes"][idx + len(note):idx + len(note) + 1] if idx >= 0 else b""
+        check(path + " metadata note names " + str(target), idx >= 0 and not after.isalnum(), "")
+        for k in KERNELS:
+            check(path + " has kernel " + k, k in elf["symbols"] and k + ".kd" in elf["symbols"])
+        check(path + " is a raw code object, not an offload bundle", ".hip_fatbin" not in elf["sections"])
+        found[target] = path
+    for t in requested:
+        check("target %s was built" % t, t in found, str(sorted(found)))
+    blob = open(binary, "rb").read()
+    for t in requested:
+        check("the binary embeds the %s code object" % t, (b"amdgcn-amd-amdhsa--" + t.encode() + b"\0") in blob
+              or (b"amdgcn-amd-amdhsa--" + t.encode()) in blob)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
