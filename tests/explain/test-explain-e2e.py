@@ -154,6 +154,89 @@ CASES = {
                                         scenario="healthy-rx7900xtx"),
     "no-pubkey-healthy": Case("W: GPG error: NO_PUBKEY 9386B48A1A693C5C", [], 0, ["apt-no-pubkey"],
                               scenario="healthy-rx7900xtx"),
+    # causes the environment checks report: overrides of another family or
+    # reaching an iGPU, visible-device variables, containers, an iGPU next to a
+    # dGPU, build targets and the PyTorch build, IOMMU passthrough
+    "invalid-isa-wrong-family": Case(
+        "hsa_executable_load_agent_code_object failed: HSA_STATUS_ERROR_INVALID_ISA",
+        ["arch.override-wrong-family"], 2, ["hsa-invalid-isa"], scenario="env-override-wrong-family",
+        evidence=[("arch.override-wrong-family", "/etc/environment:2: HSA_OVERRIDE_GFX_VERSION=10.3.0")]),
+    "illegal-instruction-wrong-family": Case(
+        "HIP_ERROR_ILLEGAL_INSTRUCTION", ["arch.override-wrong-family"], 2, ["illegal-instruction"],
+        scenario="env-override-per-node-wrong-family",
+        evidence=[("arch.override-wrong-family", "/etc/profile.d/rocm.sh:3")]),
+    "invalid-isa-global-igpu": Case("HSA_STATUS_ERROR_INVALID_ISA",
+                                    ["arch.override-global-with-igpu", "apu.igpu-conflict"], 1,
+                                    ["hsa-invalid-isa"], scenario="env-override-global-with-igpu",
+                                    evidence=[("arch.override-global-with-igpu", "/home/alice/.profile:5")]),
+    "illegal-instruction-global-igpu": Case("HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION: code: 0x2a",
+                                            ["arch.override-global-with-igpu", "apu.igpu-conflict"], 1,
+                                            ["illegal-instruction"], scenario="env-override-global-with-igpu"),
+    "invalid-isa-same-family": Case("HSA_STATUS_ERROR_INVALID_ISA", [], 0, ["hsa-invalid-isa"],
+                                    scenario="env-override-same-family"),
+    "hip-no-device-visible-devices": Case(
+        "hipErrorNoDevice", ["env.visible-devices-hides-all"], 2, ["hip-no-device"],
+        scenario="env-visible-devices-hides-all",
+        evidence=[("env.visible-devices-hides-all", "ROCR_VISIBLE_DEVICES=1")]),
+    "no-hip-gpus-stale-uuid": Case(
+        "RuntimeError: No HIP GPUs are available", ["env.visible-devices-hides-all"], 2, ["no-hip-gpus"],
+        scenario="env-visible-devices-stale-uuid",
+        evidence=[("env.visible-devices-hides-all", "HIP_VISIBLE_DEVICES=GPU-946d7e1ef9b172dd")]),
+    "no-hip-gpus-visible-by-uuid": Case("No HIP GPUs are available", [], 0, ["no-hip-gpus"],
+                                        scenario="env-visible-devices-by-uuid"),
+    "hsa-oor-override-invalid": Case("Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES",
+                                     ["arch.override-invalid"], 2, ["hsa-out-of-resources"],
+                                     scenario="env-override-invalid",
+                                     evidence=[("arch.override-invalid", "HSA_OVERRIDE_GFX_VERSION=\"10.3\"")]),
+    "kfd-missing-docker-no-devices": Case(
+        "docker: Error response from daemon: error gathering device information while adding custom "
+        "device \"/dev/kfd\": no such file or directory.", ["container.devices-missing", "kfd.missing"], 2,
+        ["kfd-missing"], scenario="docker-no-gpu-devices",
+        evidence=[("container.devices-missing", "/dev/dri/renderD128: absent in the container")]),
+    "kfd-missing-docker-read-write": Case("Unable to open /dev/kfd read-write: No such file or directory",
+                                          ["container.devices-missing", "kfd.missing"], 2, ["kfd-missing"],
+                                          scenario="docker-no-gpu-devices"),
+    "render-open-docker-no-render": Case("Failed to open /dev/dri/renderD128: No such file or directory",
+                                         ["container.devices-missing"], 2, ["render-open-failed"],
+                                         scenario="container-devices-missing"),
+    "kfd-open-container-gid": Case("Unable to open /dev/kfd read-write: Permission denied",
+                                   ["container.gid-mismatch"], 2, ["kfd-open-failed"],
+                                   scenario="container-gid-mismatch",
+                                   evidence=[("container.gid-mismatch", "group 992 (no name in this container)")]),
+    "container-gid-name": Case("groups: cannot find name for group ID 992", ["container.gid-mismatch"], 2,
+                               ["container-gid"], scenario="container-gid-mismatch"),
+    "container-gid-healthy": Case("cannot find name for group ID 992", [], 0, ["container-gid"],
+                                  scenario="healthy-rx7900xtx"),
+    "memory-fault-apu": Case(
+        "Memory access fault by GPU node-1 (Agent handle: 0x55d0c0e0) on address 0x7f0000. "
+        "Reason: Page not present or supervisor privilege.", ["apu.igpu-conflict"], 1,
+        ["memory-access-fault"], scenario="apu-plus-dgpu"),
+    "memory-fault-apu-global-override": Case(
+        "Memory access fault by GPU node-2", ["apu.igpu-conflict", "arch.override-global-with-igpu"], 1,
+        ["memory-access-fault"], scenario="env-override-global-with-igpu"),
+    "memory-fault-igpu-hidden": Case("Memory access fault by GPU node-1", [], 0, ["memory-access-fault"],
+                                     scenario="apu-igpu-hidden-by-uuid"),
+    "iommu-pt-missing": Case(
+        "NCCL WARN Missing \"iommu=pt\" from kernel command line which can lead to system instablity or hang!",
+        ["tuning.iommu-pt"], 1, ["iommu-pt"], scenario="mi300x-iommu-no-pt",
+        evidence=[("tuning.iommu-pt", "/sys/class/iommu: ivhd0")]),
+    "iommu-pt-set": Case("Missing \"iommu=pt\"", [], 0, ["iommu-pt"], scenario="mi300x-tuned"),
+    "invalid-device-function-pytorch-arch": Case(
+        "RuntimeError: HIP error: invalid device function", ["env.pytorch-arch-mismatch"], 1,
+        ["invalid-device-function"], scenario="env-pytorch-arch-mismatch",
+        evidence=[("env.pytorch-arch-mismatch", "PYTORCH_ROCM_ARCH=gfx90a;gfx942")]),
+    "no-binary-pytorch-arch": Case("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!",
+                                   ["env.pytorch-arch-mismatch"], 1, ["no-binary-for-gpu"],
+                                   scenario="env-pytorch-arch-mismatch"),
+    "no-binary-targets-match": Case("hipErrorNoBinaryForGpu", [], 0, ["no-binary-for-gpu"],
+                                    scenario="env-amdgpu-targets-match"),
+    "no-binary-torch-wheel": Case("hipErrorNoBinaryForGpu", ["arch.no-kernels"], 2, ["no-binary-for-gpu"],
+                                  scenario="torch-rocm-no-gfx1100",
+                                  evidence=[("arch.no-kernels", "torch.cuda.get_arch_list()")]),
+    "no-hip-gpus-cpu-wheel": Case("torch.cuda.is_available() returns False", ["arch.no-kernels"], 2,
+                                  ["no-hip-gpus"], scenario="torch-cpu-wheel"),
+    "no-hip-gpus-torch-ok": Case("No HIP GPUs are available", [], 0, ["no-hip-gpus"],
+                                 scenario="torch-rocm-ok"),
     # a pasted log with three messages: one cause, named once
     "log-three-messages": Case(
         "Unable to open /dev/kfd read-write: Permission denied\n"

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include "explain.h"
+#include "probe.h"
 #include "util.h"
 
 /* The finding-id catalogue of DESIGN.md: every cause in conf/errors.ini must
@@ -20,7 +21,7 @@ static const char *const catalogue[] = {
     "access.world-writable", "container.devices-missing", "container.gid-mismatch", "host.wsl",
     "rocm.not-installed", "rocm.multiple-versions", "apt.repo-missing", "apt.suite-mismatch",
     "apt.key-deprecated", "apt.no-signed-by", "apt.pin-missing", "path.rocm-bin-missing",
-    "arch.unsupported", "arch.no-kernels", "arch.override-wrong-family",
+    "arch.unsupported", "arch.no-kernels", "arch.override-invalid", "arch.override-wrong-family",
     "arch.override-global-with-igpu", "apu.igpu-conflict", "env.pytorch-arch-mismatch",
     "env.visible-devices-hides-all",
     "runtime.hsa-missing", "runtime.hsa-init-failed", "runtime.hip-missing", "runtime.no-device",
@@ -83,6 +84,117 @@ static void test_shipped_table(void)
         rd_error_matches_free(&m);
     }
     rd_error_table_free(&t);
+}
+
+/* Causes the failure catalogue of KNOWLEDGE.md gives for a message, in the
+ * order explain must weigh them where it matters: `before` must come before
+ * `cause` in the entry's list (NULL: anywhere). */
+typedef struct {
+    const char *entry;
+    const char *cause;
+    const char *before;
+} cause_case;
+
+static const cause_case known_causes[] = {
+    /* an override of another family, or a global one that reaches an iGPU */
+    { "hsa-invalid-isa", "arch.override-wrong-family", "arch.no-kernels" },
+    { "hsa-invalid-isa", "arch.override-global-with-igpu", NULL },
+    { "illegal-instruction", "arch.override-wrong-family", NULL },
+    { "illegal-instruction", "arch.override-global-with-igpu", NULL },
+    /* visible-device variables that hide every GPU */
+    { "hip-no-device", "env.visible-devices-hides-all", NULL },
+    { "hip-invalid-device", "env.visible-devices-hides-all", NULL },
+    { "no-hip-gpus", "env.visible-devices-hides-all", NULL },
+    /* libhsakmt rejects a malformed override: hsa_init fails, HIP and PyTorch see no GPU */
+    { "hsa-out-of-resources", "arch.override-invalid", NULL },
+    { "hip-no-device", "arch.override-invalid", NULL },
+    { "hip-invalid-device", "arch.override-invalid", NULL },
+    { "no-hip-gpus", "arch.override-invalid", NULL },
+    /* containers: devices not passed (the root cause of a missing /dev/kfd there), gids */
+    { "kfd-missing", "container.devices-missing", "kfd.missing" },
+    { "kfd-open-failed", "container.devices-missing", "kfd.missing" },
+    { "hip-no-device", "container.devices-missing", "kfd.missing" },
+    { "hsa-out-of-resources", "container.devices-missing", "kfd.missing" },
+    { "render-open-failed", "container.devices-missing", NULL },
+    { "kfd-open-failed", "container.gid-mismatch", NULL },
+    { "render-open-failed", "container.gid-mismatch", NULL },
+    { "hsa-out-of-resources", "container.gid-mismatch", NULL },
+    { "container-gid", "container.gid-mismatch", "container.devices-missing" },
+    /* an iGPU next to a dGPU */
+    { "memory-access-fault", "apu.igpu-conflict", "runtime.kernel-failed" },
+    { "hsa-invalid-isa", "apu.igpu-conflict", NULL },
+    /* build targets and the installed PyTorch */
+    { "no-binary-for-gpu", "env.pytorch-arch-mismatch", NULL },
+    { "invalid-device-function", "env.pytorch-arch-mismatch", NULL },
+    { "no-binary-for-gpu", "arch.no-kernels", NULL },
+    { "no-hip-gpus", "arch.no-kernels", NULL },
+    /* tuning */
+    { "iommu-pt", "tuning.iommu-pt", NULL },
+};
+
+static ssize_t cause_index(const rd_error_entry *e, const char *id)
+{
+    for (size_t k = 0; e->causes[k]; k++)
+        if (streq(e->causes[k], id))
+            return (ssize_t)k;
+    return -1;
+}
+
+static void test_known_causes(void)
+{
+    need_shipped();
+    if (!have_shipped)
+        return;
+    for (size_t i = 0; i < G_N_ELEMENTS(known_causes); i++) {
+        const cause_case *c = &known_causes[i];
+        const rd_error_entry *e = rd_error_table_get(&shipped, c->entry);
+        if (!e)
+            g_test_message("no entry [%s]", c->entry);
+        g_assert_nonnull(e);
+        ssize_t at = cause_index(e, c->cause);
+        if (at < 0)
+            g_test_message("[%s] does not list %s", c->entry, c->cause);
+        g_assert_cmpint(at, >=, 0);
+        if (c->before) {
+            ssize_t later = cause_index(e, c->before);
+            if (later >= 0 && later < at)
+                g_test_message("[%s] lists %s before %s", c->entry, c->before, c->cause);
+            g_assert_cmpint(later, >, at);
+        }
+    }
+}
+
+/* Findings no message of the table is known to come from: slow, not failing
+ * (a degraded link, NUMA balancing) or too permissive (world-writable nodes). */
+static const char *const no_message[] = {
+    "access.world-writable", "pcie.link-degraded", "tuning.numa-balancing", NULL,
+};
+
+/* Every finding a check can report is the cause of some message in the
+ * table, or is known to cause none: a new check's findings must be placed. */
+static void test_every_finding_placed(void)
+{
+    need_shipped();
+    if (!have_shipped)
+        return;
+    size_t n_ids = 0;
+    for (size_t i = 0; i < rd_n_probes; i++) {
+        const rd_probe *p = rd_probes[i];
+        for (size_t k = 0; p->findings && p->findings[k]; k++) {
+            const char *id = p->findings[k];
+            bool cause = false;
+            for (size_t j = 0; j < shipped.n_entries && !cause; j++)
+                cause = cause_index(&shipped.entries[j], id) >= 0;
+            bool excused = g_strv_contains(no_message, id);
+            if (cause == excused)
+                g_test_message("%s (probe %s): %s", id, p->id,
+                               cause ? "is a cause, yet listed as causing no message"
+                                     : "is no cause of any message in errors.ini");
+            g_assert_true(cause != excused);
+            n_ids++;
+        }
+    }
+    g_assert_cmpuint(n_ids, >=, 20);
 }
 
 /* ---- malformed tables ---- */
@@ -556,6 +668,8 @@ int main(int argc, char **argv)
         have_shipped = true;
     }
     g_test_add_func("/explain/table/shipped", test_shipped_table);
+    g_test_add_func("/explain/table/known-causes", test_known_causes);
+    g_test_add_func("/explain/table/every-finding-placed", test_every_finding_placed);
     g_test_add_func("/explain/table/small", test_good_small_table);
     g_test_add_func("/explain/table/meaning-joined", test_repeated_meaning_joined);
     g_test_add_func("/explain/table/long-line", test_long_line);

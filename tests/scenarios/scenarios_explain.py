@@ -1,7 +1,7 @@
 """Scenarios for situations that only the kernel log or /proc/version shows:
-missing firmware, a kernel whose KFD does not know the GPU, WSL.  They are
-check scenarios like the others; `explain` tests (tests/explain/) use them
-too."""
+missing firmware, a kernel whose KFD does not know the GPU, WSL; and a
+container started without the GPU devices.  They are check scenarios like the
+others; `explain` tests (tests/explain/) use them too."""
 
 from scenarios import (
     NAVI21_KFD, Scenario, Testbed, amdgpu_boot_log, cpu_kfd_node, healthy_rx7900xtx_box,
@@ -87,3 +87,37 @@ def wsl2_kernel():
                       "(gcc (GCC) 11.2.0, GNU ld (GNU Binutils) 2.37) #1 SMP Tue Nov 5 00:21:55 "
                       "UTC 2024\n")
     return Scenario(tb, [("host.wsl", "error")], 2, gpu_count=0)
+
+
+class HostKfdOnlyTestbed(Testbed):
+    """A container's view: sysfs shows the host's KFD (/sys/class/kfd/kfd),
+    but /dev/kfd was not passed in, so the KFD device record has no node."""
+
+    def records(self):
+        out = super().records()
+        for r in out:
+            if r.path == "/devices/virtual/kfd/kfd":
+                r.nodes = []
+        return out
+
+
+@scenario("docker-no-gpu-devices")
+def docker_no_gpu_devices():
+    """`docker run` without --device=/dev/kfd --device=/dev/dri on an RX 7900 XTX
+    host: the container sees the host's sysfs (amdgpu bound, KFD topology) but
+    neither /dev/kfd nor the render node; `docker run --device=/dev/kfd` on a
+    host without KFD would have said "/dev/kfd: no such file or directory"."""
+    tb = HostKfdOnlyTestbed()
+    healthy_rx7900xtx_box(tb)
+    for r in tb.extra_records:
+        if "/drm/renderD" in r.path:
+            r.nodes = []
+    for path in [p for p in tb.nodes if p == "dev/kfd" or p.startswith("dev/dri/")]:
+        del tb.nodes[path]
+    tb.root_file(".dockerenv", "")
+    return Scenario(tb, [("container.devices-missing", "error"), ("kfd.missing", "error")], 2,
+                    gpu_count=1,
+                    evidence=[("container.devices-missing", "/dev/dri/renderD128: absent in the container"),
+                              ("container.devices-missing", "/sys/class/kfd/kfd: present"),
+                              ("kfd.missing", "/dev/kfd: absent")],
+                    remedy=[("kfd.missing", "--device=/dev/kfd --device=/dev/dri")])
