@@ -79,7 +79,7 @@ static int read_root_tail(const rd_ctx *ctx, const char *path, char **ret, bool 
             return -errno;
         *truncated = true;
     }
-    return read_fd(fd, FILE_CAP, ret, NULL);
+    return read_fd(fd, FILE_CAP + 1, ret, NULL);
 }
 
 /* An OS file, stored under files/ with its path as on the host. Files that
