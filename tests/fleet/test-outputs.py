@@ -5,7 +5,10 @@ Prometheus textfile passes `promtool check metrics` and says what the JSON
 says, the NFD feature file follows the label rules and says what the JSON
 says.
 
-    test-outputs.py ROCM_DOCTOR TB_RUN SCHEMA [SCENARIO...]
+    test-outputs.py ROCM_DOCTOR TB_RUN SCHEMA SCENARIO...
+    test-outputs.py ROCM_DOCTOR TB_RUN SCHEMA --host
+
+--host checks this host, and that the schema rejects broken reports.
 """
 import copy
 import json
@@ -21,7 +24,8 @@ import fleetlib
 import jsonschema
 
 BIN, TB_RUN, SCHEMA = sys.argv[1:4]
-ONLY = sys.argv[4:]
+HOST = sys.argv[4:] == ["--host"]
+ONLY = [] if HOST else sys.argv[4:]
 T = fleetlib.Results()
 
 with open(SCHEMA) as f:
@@ -123,7 +127,7 @@ def check_prometheus(label, text, report, rc, t0, t1):
                 not any(n.startswith("rocm_doctor_gpu_") for n in samples), "%s" % list(samples))
 
 
-def check_nfd(label, text, report):
+def check_nfd(label, text, report, rocm_version):
     labels, bad = {}, []
     for line in text.splitlines():
         if not line or line.startswith("#"):
@@ -144,6 +148,8 @@ def check_nfd(label, text, report):
     vram = [g["vram_bytes"] for g in discrete if g["vram_bytes"]]
     if vram:
         want["gpu.vram-gib"] = str(min(vram) >> 30)
+    if rocm_version and NFD_VALUE.match(rocm_version):
+        want["rocm.version"] = rocm_version
     want = {NFD_PREFIX + k: v for k, v in want.items()}
     T.check("%s: NFD labels say what the report says" % label, labels == want,
             "got  %s\nwant %s" % (labels, want))
@@ -155,9 +161,18 @@ def check_schema(label, report):
             "\n".join("%s: %s" % ("/".join(map(str, e.absolute_path)), e.message) for e in errors[:5]))
 
 
-def formats(label, run):
-    """run(format) -> CompletedProcess; checks all three machine formats."""
+def formats(label, run, facts):
+    """run(format) -> CompletedProcess; facts() -> the facts document.
+    Checks all three machine formats."""
     p = run("json")
+    if p.returncode == 3:
+        # a scenario where the check cannot run (a bad configuration): no
+        # format prints a report, and each says why on stderr
+        for fmt in ("json", "prometheus", "nfd"):
+            q = run(fmt)
+            T.check("%s: %s: exit 3, nothing on stdout, the reason on stderr" % (label, fmt),
+                    q.returncode == 3 and not q.stdout and q.stderr.strip(), q.stdout + q.stderr)
+        return None
     try:
         report = json.loads(p.stdout)
     except ValueError:
@@ -170,25 +185,37 @@ def formats(label, run):
     check_prometheus(label, p.stdout, report, p.returncode, t0, t1)
     p = run("nfd")
     T.check("%s: nfd exit status is the check's" % label, p.returncode == report["exit_status"])
-    check_nfd(label, p.stdout, report)
+    f = facts()
+    check_nfd(label, p.stdout, report, ((f or {}).get("rocm") or {}).get("default_version"))
     return report
 
 
-reports = {}
-for name in ONLY or fleetlib.scenario_names():
+def facts_of(p):
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        return None
+
+
+for name in ONLY:
     with fleetlib.Bed(name, BIN, TB_RUN) as bed:
         if not bed.usable():
-            print("# skipped %s: needs root" % name)
-            continue
-        reports[name] = formats(name, lambda fmt: bed.run("check", "--format", fmt))
+            print("SKIP %s: needs root" % name)
+            sys.exit(fleetlib.EXIT_SKIP)
+        formats(name, lambda fmt: bed.run("check", "--format", fmt), lambda: facts_of(bed.run("facts")))
 
-if not ONLY:
+if HOST:
     env = dict(os.environ)
     formats("this host", lambda fmt: subprocess.run([BIN, "check", "--format", fmt], capture_output=True,
-                                                    text=True, env=env, timeout=120))
+                                                    text=True, env=env, timeout=120),
+            lambda: facts_of(subprocess.run([BIN, "facts"], capture_output=True, text=True, env=env, timeout=120)))
 
     # The schema is not vacuous: broken reports fail it.
-    base = reports.get("link-x4") or next(r for r in reports.values() if r)
+    # a real report with GPUs and findings to break
+    with fleetlib.Bed("link-x4", BIN, TB_RUN) as bed:
+        base = json.loads(bed.run("check", "--json").stdout)
+    T.check("the base report for the schema's negative tests validates",
+            validator.is_valid(base) and base["findings"] and base["gpus"])
     broken = {
         "unknown severity": lambda r: r["findings"][0].update(severity="fatal"),
         "status disagrees with exit_status": lambda r: r.update(exit_status=0),
