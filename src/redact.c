@@ -64,8 +64,9 @@ static void put_redacted_value(strbuf *out, const char *v, const char *vend)
         strbuf_append(out, RD_REDACTED);
 }
 
-static void redact_line(const char *p, const char *end, strbuf *out, unsigned *count)
+static void redact_line(const char *line, const char *end, strbuf *out, unsigned *count)
 {
+    const char *p = line;
     while (p < end) {
         /* scheme://userinfo@host: drop the userinfo */
         if (p + 3 <= end && memcmp(p, "://", 3) == 0) {
@@ -89,13 +90,15 @@ static void redact_line(const char *p, const char *end, strbuf *out, unsigned *c
             p++;
             continue;
         }
-        /* a word: a key when followed by = or : (not ://), maybe after a quote */
+        /* a word: a key when followed by = or : (not ://), maybe after a
+         * quote; a path component ("/etc/passwd: ...") is not a key */
+        bool path_part = p > line && p[-1] == '/';
         const char *k = p;
         while (p < end && is_key_char(*p))
             p++;
         size_t klen = (size_t)(p - k);
         strbuf_appendn(out, k, klen);
-        bool secret = rd_redact_secret_name(k, klen);
+        bool secret = !path_part && rd_redact_secret_name(k, klen);
         const char *s = p;
         if (s < end && (*s == '"' || *s == '\''))
             s++;

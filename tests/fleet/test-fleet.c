@@ -51,6 +51,8 @@ static void test_redact_keys(void)
     assert_redacted("options amdgpu ppfeaturemask=0xffffffff\nSigned-By: /usr/share/keyrings/rocm.gpg\n",
                     "options amdgpu ppfeaturemask=0xffffffff\nSigned-By: /usr/share/keyrings/rocm.gpg\n", 0);
     assert_redacted("PASSWORD=\n", "PASSWORD=\n", 0);
+    assert_redacted("cannot read /etc/passwd: No such file or directory",
+                    "cannot read /etc/passwd: No such file or directory", 0);
     assert_redacted("", "", 0);
 }
 

@@ -3,7 +3,8 @@
 binary: the JSON report validates against the shipped JSON Schema, the
 Prometheus textfile passes `promtool check metrics` and says what the JSON
 says, the NFD feature file follows the label rules and says what the JSON
-says.
+says; on scenarios, the support bundle's facts round-trip through
+`check --facts`.
 
     test-outputs.py ROCM_DOCTOR TB_RUN SCHEMA SCENARIO...
     test-outputs.py ROCM_DOCTOR TB_RUN SCHEMA --host
@@ -17,6 +18,8 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 
 import fleetlib
@@ -190,6 +193,37 @@ def formats(label, run, facts):
     return report
 
 
+def fingerprint(report):
+    return sorted((f["id"], f["severity"], f["gpu"] or "") for f in report["findings"])
+
+
+def bundle_round_trip(label, bed, report, facts):
+    """report -o: its facts are the live facts (nothing here is secret), and
+    re-diagnosing them off the host gives the same findings."""
+    d = tempfile.mkdtemp(dir=bed.tmp)
+    os.chmod(d, 0o1777)  # the scenario may run the tool under another uid
+    out = os.path.join(d, "bundle.tar")
+    p = bed.run("report", "-o", out)
+    T.check("%s: report exits with the check's status" % label, p.returncode == report["exit_status"],
+            "rc=%d\n%s" % (p.returncode, p.stderr))
+    try:
+        with tarfile.open(out) as tar:
+            bundled = json.load(tar.extractfile("rocm-doctor-report/facts.json"))
+    except (OSError, KeyError, ValueError, tarfile.TarError) as e:
+        T.check("%s: the bundle has facts.json" % label, False, str(e))
+        return
+    diff = sorted(k for k in set(bundled) | set(facts or {}) if bundled.get(k) != (facts or {}).get(k))
+    T.check("%s: the bundle's facts are the live facts" % label, not diff, "differ: %s" % diff)
+    path = os.path.join(d, "facts.json")
+    with open(path, "w") as f:
+        json.dump(bundled, f)
+    p = subprocess.run([BIN, "check", "--facts", path, "--json"], capture_output=True, text=True, timeout=120)
+    again = facts_of(p) or {"findings": [], "gpus": None}
+    T.check("%s: check --facts on the bundle gives the same findings, GPUs and status" % label,
+            p.returncode == report["exit_status"] and fingerprint(again) == fingerprint(report) and
+            again["gpus"] == report["gpus"], "rc=%d %s\n%s" % (p.returncode, fingerprint(again), p.stderr))
+
+
 def facts_of(p):
     try:
         return json.loads(p.stdout)
@@ -202,7 +236,10 @@ for name in ONLY:
         if not bed.usable():
             print("SKIP %s: needs root" % name)
             sys.exit(fleetlib.EXIT_SKIP)
-        formats(name, lambda fmt: bed.run("check", "--format", fmt), lambda: facts_of(bed.run("facts")))
+        facts = facts_of(bed.run("facts"))
+        report = formats(name, lambda fmt: bed.run("check", "--format", fmt), lambda: facts)
+        if report:
+            bundle_round_trip(name, bed, report, facts)
 
 if HOST:
     env = dict(os.environ)
