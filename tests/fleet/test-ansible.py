@@ -113,5 +113,24 @@ T.check("the fix step is skipped when fixes are disabled",
         "skipping: [localhost]" in tasks.get("Apply the allowed fixes", "") and
         "changed: [localhost]" not in tasks.get("Apply the allowed fixes", ""), tasks.get("Apply the allowed fixes"))
 
+# The fix step, once `rocm-doctor fix` exists: the playbook runs it against a
+# scratch root (never this host's), with the ids in ROCM_DOCTOR_TEST_FIX_IDS
+# (default: gpu.none, a finding this GPU-less host has).
+root = os.path.join(tmp, "root")
+os.makedirs(os.path.join(root, "etc"))
+probe = subprocess.run([BIN, "fix", "--root", root], capture_output=True, text=True, env=env)
+if "not available in this version" in probe.stderr:
+    print("# fix step not exercised: this build has no fix command")
+else:
+    extra.update({"rocm_doctor_apply_fixes": True, "rocm_doctor_root": root,
+                  "rocm_doctor_allowed_fixes": os.environ.get("ROCM_DOCTOR_TEST_FIX_IDS", "gpu.none").split(",")})
+    p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra), PLAYBOOK],
+                       capture_output=True, text=True, env=env, timeout=600)
+    fix_task = p.stdout.partition("TASK [Apply the allowed fixes]")[2].partition("\nTASK [")[0]
+    T.check("with fixes enabled, the playbook runs `fix --apply --yes --only` under the scratch root",
+            p.returncode == 0 and "skipping: [localhost]" not in fix_task and
+            ("ok: [localhost]" in fix_task or "changed: [localhost]" in fix_task),
+            "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+
 shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(T.finish())
