@@ -293,6 +293,13 @@ int rd_verb_report(const rd_options *o, char **args, size_t n_args)
     int e = write_bundle(&b, &run);
     if (e == 0 && fchmod(fd, 0600) < 0)
         e = -errno;
+    /* under sudo the bundle belongs to the person who asked for it */
+    uint64_t uid, gid;
+    const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
+    if (e == 0 && geteuid() == 0 && su && sg && safe_atou64(su, 10, &uid) == 0 &&
+        safe_atou64(sg, 10, &gid) == 0 && uid < UINT32_MAX && gid < UINT32_MAX &&
+        fchown(fd, (uid_t)uid, (gid_t)gid) < 0)
+        e = -errno;
     if (e == 0 && fsync(fd) < 0)
         e = -errno;
     if (close(fd) < 0 && e == 0)

@@ -129,6 +129,14 @@ with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN, prepare=plant) as bed:
             p.returncode == live.returncode and fingerprint(again) == fingerprint(report_live) and
             again["gpus"] == report_live["gpus"], "rc=%d %s\n%s" % (p.returncode, p.stderr, p.stdout[:2000]))
 
+    if os.geteuid() == 0:
+        sudo_bundle = os.path.join(out_dir, "sudo.tar")
+        p = bed.run("report", "-o", sudo_bundle, env={"SUDO_UID": "4321", "SUDO_GID": "4322"})
+        st = os.stat(sudo_bundle)
+        T.check("under sudo the bundle belongs to SUDO_UID:SUDO_GID", p.returncode == live.returncode and
+                (st.st_uid, st.st_gid) == (4321, 4322), "%s %s" % (p.stderr, (st.st_uid, st.st_gid)))
+        os.unlink(sudo_bundle)
+
     # Failures: clear message, exit 3, nothing written.
     p = bed.run("report", "-o", os.path.join(out_dir, "missing-dir", "b.tar"))
     T.check("-o in a missing directory: exit 3 naming it", p.returncode == 3 and "missing-dir" in p.stderr,
