@@ -24,7 +24,11 @@ import time
 
 import fleetlib
 
-import jsonschema
+try:
+    import jsonschema
+except ImportError:
+    print("SKIP: python3-jsonschema is not installed")
+    sys.exit(fleetlib.EXIT_SKIP)
 
 BIN, TB_RUN, SCHEMA = sys.argv[1:4]
 HOST = sys.argv[4:] == ["--host"]
@@ -36,6 +40,8 @@ with open(SCHEMA) as f:
 jsonschema.Draft202012Validator.check_schema(schema)
 validator = jsonschema.Draft202012Validator(schema)
 PROMTOOL = shutil.which("promtool")
+if not PROMTOOL:
+    print("# promtool is not installed: the metrics are checked here, not linted by promtool")
 
 # name{labels} value; label values are "..." with \\ \" \n escapes
 SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
