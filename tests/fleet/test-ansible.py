@@ -12,7 +12,8 @@ import subprocess
 import sys
 import tempfile
 
-import fleetlib
+sys.dont_write_bytecode = True  # keep the source tree clean
+import fleetlib  # noqa: E402
 
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
 FACT = os.path.join(SRC, "conf", "ansible", "rocm_doctor.fact")

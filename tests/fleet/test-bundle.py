@@ -15,7 +15,8 @@ import sys
 import tarfile
 import tempfile
 
-import fleetlib
+sys.dont_write_bytecode = True  # keep the source tree clean
+import fleetlib  # noqa: E402
 
 BIN, TB_RUN = sys.argv[1:3]
 T = fleetlib.Results()

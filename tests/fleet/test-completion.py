@@ -10,7 +10,8 @@ import shutil
 import subprocess
 import sys
 
-import fleetlib
+sys.dont_write_bytecode = True  # keep the source tree clean
+import fleetlib  # noqa: E402
 
 BIN, SCRIPT = sys.argv[1:3]
 T = fleetlib.Results()

@@ -22,7 +22,8 @@ import tarfile
 import tempfile
 import time
 
-import fleetlib
+sys.dont_write_bytecode = True  # keep the source tree clean
+import fleetlib  # noqa: E402
 
 try:
     import jsonschema
