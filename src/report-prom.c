@@ -1,8 +1,180 @@
 /* SPDX-License-Identifier: MIT */
-#include <errno.h>
+/* Prometheus text exposition (format 0.0.4) for the node-exporter textfile
+ * collector. Every metric is a gauge; a label set appears once per metric
+ * (the collector rejects duplicates), so findings that repeat an id for the
+ * same GPU are counted, not repeated. */
 #include "report.h"
+
+#include <inttypes.h>
+#include <time.h>
+#include "build-config.h"
+#include "util.h"
+
+/* Label values escape backslash, double quote and newline; HELP text escapes
+ * backslash and newline. */
+static void put_escaped(FILE *out, const char *s, bool quote)
+{
+    for (; s && *s; s++) {
+        if (*s == '\\')
+            fputs("\\\\", out);
+        else if (*s == '\n')
+            fputs("\\n", out);
+        else if (quote && *s == '"')
+            fputs("\\\"", out);
+        else
+            fputc(*s, out);
+    }
+}
+
+static void header(FILE *out, const char *name, const char *help)
+{
+    fprintf(out, "# HELP %s ", name);
+    put_escaped(out, help, false);
+    fprintf(out, "\n# TYPE %s gauge\n", name);
+}
+
+/* labels: NULL-terminated name, value pairs; a NULL value is written as "". */
+static void sample(FILE *out, const char *name, const char *const *labels, const char *value)
+{
+    fputs(name, out);
+    if (labels && labels[0]) {
+        fputc('{', out);
+        for (size_t i = 0; labels[i]; i += 2) {
+            fprintf(out, "%s%s=\"", i ? "," : "", labels[i]);
+            put_escaped(out, labels[i + 1], true);
+            fputc('"', out);
+        }
+        fputc('}', out);
+    }
+    fprintf(out, " %s\n", value);
+}
+
+static void sample_u64(FILE *out, const char *name, const char *const *labels, uint64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    sample(out, name, labels, buf);
+}
+
+static void sample_double(FILE *out, const char *name, const char *const *labels, double v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", v);
+    sample(out, name, labels, buf);
+}
+
+static void findings_metric(FILE *out, const rd_findings *fs)
+{
+    header(out, "rocm_doctor_finding",
+           "Findings of the last check by id, severity and GPU PCI address (\"\" for the host); "
+           "the value is how many findings share these labels.");
+    bool *done = xcalloc(fs->n ? fs->n : 1, sizeof(bool));
+    for (size_t i = 0; i < fs->n; i++) {
+        if (done[i])
+            continue;
+        const rd_finding *a = &fs->items[i];
+        uint64_t n = 0;
+        for (size_t j = i; j < fs->n; j++) {
+            const rd_finding *b = &fs->items[j];
+            if (!done[j] && streq(a->id, b->id) && a->severity == b->severity &&
+                streq(strempty(a->gpu), strempty(b->gpu))) {
+                done[j] = true;
+                n++;
+            }
+        }
+        const char *labels[] = { "id", a->id, "severity", rd_severity_name(a->severity),
+                                 "gpu", strempty(a->gpu), NULL };
+        sample_u64(out, "rocm_doctor_finding", labels, n);
+    }
+    free(done);
+}
+
+static void link_metrics(FILE *out, const rd_gpu_view *v, bool speed)
+{
+    const char *name = speed ? "rocm_doctor_gpu_pcie_link_speed_transfers_per_second"
+                             : "rocm_doctor_gpu_pcie_link_width_lanes";
+    bool any = false;
+    for (size_t i = 0; i < v->n_gpus; i++) {
+        const rd_gpu *g = &v->gpus[i];
+        const rd_pci_device *l = g->link;
+        for (int max = 0; max <= 1; max++) {
+            double value = speed ? (max ? l->max_link_speed : l->current_link_speed) * 1e9
+                                 : (double)(max ? l->max_link_width : l->current_link_width);
+            if (value <= 0)
+                continue; /* unknown (no PCIe capability, or unreadable) */
+            if (!any)
+                header(out, name,
+                       speed ? "PCIe link speed of the GPU's slot (link=\"current\" or \"max\"), "
+                               "in transfers per second."
+                             : "PCIe link width of the GPU's slot (link=\"current\" or \"max\"), "
+                               "in lanes.");
+            any = true;
+            const char *labels[] = { "pci_address", g->pci->address, "link", max ? "max" : "current",
+                                     NULL };
+            sample_double(out, name, labels, value);
+        }
+    }
+}
 
 int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs)
 {
-    return -EOPNOTSUPP;
+    int exit_status = rd_findings_exit_status(fs);
+    uint64_t counts[4] = { 0 };
+    for (size_t i = 0; i < fs->n; i++)
+        counts[fs->items[i].severity]++;
+
+    header(out, "rocm_doctor_info", "Version of rocm-doctor that ran the last check.");
+    const char *info[] = { "version", PACKAGE_VERSION, NULL };
+    sample(out, "rocm_doctor_info", info, "1");
+
+    header(out, "rocm_doctor_exit_status",
+           "Result of the last check: 0 ok, 1 warnings, 2 errors (the exit status of rocm-doctor check).");
+    sample_u64(out, "rocm_doctor_exit_status", NULL, (uint64_t)exit_status);
+
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    header(out, "rocm_doctor_last_check_timestamp_seconds",
+           "When the last check was assessed, in seconds since the Unix epoch.");
+    char when[48];
+    snprintf(when, sizeof when, "%lld.%03ld", (long long)ts.tv_sec, ts.tv_nsec / 1000000);
+    sample(out, "rocm_doctor_last_check_timestamp_seconds", NULL, when);
+
+    header(out, "rocm_doctor_findings", "Number of findings of the last check, by severity.");
+    for (rd_severity s = RD_SEV_OK; s <= RD_SEV_ERROR; s++) {
+        const char *labels[] = { "severity", rd_severity_name(s), NULL };
+        sample_u64(out, "rocm_doctor_findings", labels, counts[s]);
+    }
+    if (fs->n > 0)
+        findings_metric(out, fs);
+
+    header(out, "rocm_doctor_gpus", "Number of AMD GPUs found.");
+    sample_u64(out, "rocm_doctor_gpus", NULL, v->n_gpus);
+
+    if (v->n_gpus > 0) {
+        header(out, "rocm_doctor_gpu_info",
+               "One series per AMD GPU: PCI address, gfx target, family, name, bound driver, integrated.");
+        for (size_t i = 0; i < v->n_gpus; i++) {
+            const rd_gpu *g = &v->gpus[i];
+            const char *labels[] = { "pci_address", g->pci->address, "gfx", g->gfx,
+                                     "family", g->arch ? g->arch->family : "",
+                                     "name", strempty(g->name), "driver", strempty(g->pci->driver),
+                                     "integrated", g->integrated ? "true" : "false", NULL };
+            sample(out, "rocm_doctor_gpu_info", labels, "1");
+        }
+        header(out, "rocm_doctor_gpu_vram_bytes", "Video memory of each GPU, in bytes (0: unknown).");
+        for (size_t i = 0; i < v->n_gpus; i++) {
+            const char *labels[] = { "pci_address", v->gpus[i].pci->address, NULL };
+            sample_u64(out, "rocm_doctor_gpu_vram_bytes", labels, v->gpus[i].vram_bytes);
+        }
+        header(out, "rocm_doctor_gpu_kfd_nodes",
+               "KFD (compute) nodes of each GPU: 0 means ROCm cannot use it, more than 1 means partitions.");
+        for (size_t i = 0; i < v->n_gpus; i++) {
+            const char *labels[] = { "pci_address", v->gpus[i].pci->address, NULL };
+            sample_u64(out, "rocm_doctor_gpu_kfd_nodes", labels, v->gpus[i].n_kfd);
+        }
+        link_metrics(out, v, true);
+        link_metrics(out, v, false);
+    }
+    (void)f;
+    return ferror(out) ? -EIO : 0;
 }

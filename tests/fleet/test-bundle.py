@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""`rocm-doctor report -o FILE` on a scenario testbed with secrets planted in
+every kind of file the bundle collects: the archive holds what it should,
+no secret survives, facts.json re-diagnoses to the same findings, and a
+failed write leaves nothing behind.
+
+    test-bundle.py ROCM_DOCTOR TB_RUN
+"""
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+import fleetlib  # noqa: E402
+
+BIN, TB_RUN = sys.argv[1:3]
+T = fleetlib.Results()
+SECRETS = ["SECRET-%d-x9" % i for i in range(1, 10)]
+DKMS_LOG = "var/lib/dkms/amdgpu/6.8.5-2009582.24.04/build/make.log"
+
+
+def plant(sc):
+    tb = sc.tb
+    tb.root_file("etc/apt/sources.list.d/rocm.list",
+                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                 "https://bob:%s@repo.radeon.com/rocm/apt/6.2.4 noble main\n" % SECRETS[0])
+    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
+                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+    tb.root_file("etc/apt/auth.conf.d/private.conf",
+                 "machine repo.example.com login bob password %s\n" % SECRETS[1])
+    tb.root_file("etc/modprobe.d/amdgpu.conf",
+                 "# mirror token=%s\noptions amdgpu ppfeaturemask=0xffffffff\n" % SECRETS[2])
+    tb.root_file("etc/environment", "PATH=/usr/local/bin:/usr/bin:/bin\nHF_TOKEN=%s\n" % SECRETS[3])
+    tb.root_file("etc/environment.d/50-rocm.conf", "ROCM_PATH=/opt/rocm\nAPI_KEY=\"%s\"\n" % SECRETS[4])
+    filler = "  CC [M]  /var/lib/dkms/amdgpu/6.8.5/build/amd/amdgpu/amdgpu_drv.o\n" * 20000
+    tb.root_file(DKMS_LOG, "FIRST LINE OF THE BUILD\n" + filler +
+                 "curl -H 'Authorization: Bearer %s' https://fw.example/\n" % SECRETS[5] +
+                 "amdgpu_drv.c:1: error: implicit declaration of function 'drm_foo'\n")
+    tb.kmsg([(9.1, "amdgpu 0000:03:00.0: amdgpu: fetching https://fw:%s@fw.example/psp.bin" % SECRETS[6], 6)])
+
+
+def members(path):
+    with tarfile.open(path) as tar:
+        return {m.name: (m, tar.extractfile(m).read()) for m in tar.getmembers()}
+
+
+def fingerprint(report):
+    return sorted((f["id"], f["severity"], f["gpu"] or "") for f in report["findings"])
+
+
+with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN, prepare=plant) as bed:
+    out_dir = tempfile.mkdtemp(prefix="rocm-doctor-bundle-")
+    bundle = os.path.join(out_dir, "bundle.tar")
+    with open(bundle, "w") as f:
+        f.write("an older file that the bundle replaces\n")
+    env = {"HIP_FLEET_TOKEN": SECRETS[7], "ROCM_MIRROR": "https://u:%s@m.example/" % SECRETS[8],
+           "HSA_ENABLE_SDMA": "0"}
+    live = bed.run("check", "--json", env=env)
+    report_live = json.loads(live.stdout)
+    text_live = bed.run("check", "--color", "never", env=env).stdout
+    p = bed.run("report", "-o", bundle, env=env)
+    T.check("report exits with the check's status", p.returncode == live.returncode == report_live["exit_status"],
+            "rc=%d live=%d\n%s%s" % (p.returncode, live.returncode, p.stdout, p.stderr))
+    T.check("report says where the bundle is", p.stdout.startswith("Support bundle written to %s: " % bundle),
+            p.stdout)
+    T.check("the directory holds only the bundle (no temporary file left)",
+            os.listdir(out_dir) == ["bundle.tar"], "%s" % os.listdir(out_dir))
+    T.check("the bundle is private (0600)", stat.S_IMODE(os.stat(bundle).st_mode) == 0o600)
+    m = members(bundle)
+    names = sorted(m)
+    P = "rocm-doctor-report/"
+    want = [P + n for n in ("README.txt", "environment.txt", "facts.json", "kernel-log.txt", "report.json",
+                            "report.txt", "files/" + DKMS_LOG, "files/etc/apt/sources.list.d/rocm.list",
+                            "files/etc/apt/preferences.d/rocm-pin-600", "files/etc/modprobe.d/amdgpu.conf",
+                            "files/etc/environment", "files/etc/environment.d/50-rocm.conf")]
+    T.check("the bundle has every expected member", all(n in names for n in want),
+            "missing %s\nhave %s" % ([n for n in want if n not in names], names))
+    T.check("apt auth.conf files are never collected", not any("auth.conf" in n for n in names), "%s" % names)
+    T.check("all members are regular files under rocm-doctor-report/",
+            all(n.startswith(P) and mi.isfile() for n, (mi, _) in m.items()))
+    leaked = ["%s in %s" % (s, n) for n, (_, data) in m.items() for s in SECRETS if s.encode() in data]
+    T.check("no secret is in the bundle", not leaked, "\n".join(leaked))
+    for n in ("files/etc/apt/sources.list.d/rocm.list", "files/etc/modprobe.d/amdgpu.conf",
+              "files/etc/environment", "files/etc/environment.d/50-rocm.conf", "files/" + DKMS_LOG,
+              "environment.txt", "kernel-log.txt", "facts.json"):
+        T.check("%s shows where a secret was left out" % n, b"<redacted>" in m.get(P + n, (None, b""))[1])
+
+    def text(n):
+        return m[P + n][1].decode()
+
+    T.check("apt source keeps everything but the password",
+            text("files/etc/apt/sources.list.d/rocm.list") ==
+            "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+            "https://<redacted>@repo.radeon.com/rocm/apt/6.2.4 noble main\n")
+    T.check("modprobe options are kept", "options amdgpu ppfeaturemask=0xffffffff\n"
+            in text("files/etc/modprobe.d/amdgpu.conf"))
+    log = text("files/" + DKMS_LOG)
+    T.check("a long DKMS log keeps its end, not its start",
+            "FIRST LINE" not in log and log.startswith("[... first part left out") and
+            log.endswith("error: implicit declaration of function 'drm_foo'\n") and len(log) <= 1024 * 1024 + 100,
+            log[:200])
+    env_txt = text("environment.txt")
+    T.check("environment: ROCm variables kept, secrets left out",
+            "HSA_ENABLE_SDMA=0\n" in env_txt and "HIP_FLEET_TOKEN=<redacted>\n" in env_txt and
+            "ROCM_MIRROR=https://<redacted>@m.example/\n" in env_txt, env_txt)
+    T.check("kernel log has the planted record, redacted",
+            "fetching https://<redacted>@fw.example/psp.bin" in text("kernel-log.txt"), text("kernel-log.txt"))
+    T.check("report.txt is the text report", text("report.txt") == text_live,
+            "--- bundle\n%s\n--- live\n%s" % (text("report.txt"), text_live))
+    report_b = json.loads(text("report.json"))
+    T.check("report.json has the live findings", fingerprint(report_b) == fingerprint(report_live))
+    readme = text("README.txt")
+    T.check("README counts what was left out and lists every other member",
+            "Values left out as secrets: " in readme and
+            int(readme.split("Values left out as secrets: ")[1].split()[0]) >= 8 and
+            all("  " + n[len(P):] + "\n" in readme for n in names if n != P + "README.txt"), readme)
+
+    # The round trip: facts.json re-diagnoses to the same findings, off the host.
+    facts_path = os.path.join(out_dir, "facts.json")
+    with open(facts_path, "wb") as f:
+        f.write(m[P + "facts.json"][1])
+    p = subprocess.run([BIN, "check", "--facts", facts_path, "--json"], capture_output=True, text=True)
+    again = json.loads(p.stdout) if p.stdout else {"findings": []}
+    T.check("check --facts on the bundle's facts gives the same findings and status",
+            p.returncode == live.returncode and fingerprint(again) == fingerprint(report_live) and
+            again["gpus"] == report_live["gpus"], "rc=%d %s\n%s" % (p.returncode, p.stderr, p.stdout[:2000]))
+
+    if os.geteuid() == 0:
+        sudo_bundle = os.path.join(out_dir, "sudo.tar")
+        p = bed.run("report", "-o", sudo_bundle, env={"SUDO_UID": "4321", "SUDO_GID": "4322"})
+        st = os.stat(sudo_bundle)
+        T.check("under sudo the bundle belongs to SUDO_UID:SUDO_GID", p.returncode == live.returncode and
+                (st.st_uid, st.st_gid) == (4321, 4322), "%s %s" % (p.stderr, (st.st_uid, st.st_gid)))
+        os.unlink(sudo_bundle)
+
+    # Failures: clear message, exit 3, nothing written.
+    p = bed.run("report", "-o", os.path.join(out_dir, "missing-dir", "b.tar"))
+    T.check("-o in a missing directory: exit 3 naming it", p.returncode == 3 and "missing-dir" in p.stderr,
+            p.stderr)
+    p = bed.run("report")
+    T.check("report without -o: exit 3, says -o FILE", p.returncode == 3 and "-o FILE" in p.stderr, p.stderr)
+    p = bed.run("report", "-o", os.path.join(out_dir, "x.tar"), "--json")
+    T.check("report rejects --json", p.returncode == 3 and "--format/--json" in p.stderr, p.stderr)
+    ro = os.path.join(out_dir, "ro")
+    os.mkdir(ro, 0o555)
+    if os.geteuid() != 0:
+        p = bed.run("report", "-o", os.path.join(ro, "b.tar"))
+        T.check("unwritable directory: exit 3, nothing left", p.returncode == 3 and os.listdir(ro) == [], p.stderr)
+    T.check("the failures left only the first bundle", sorted(os.listdir(out_dir)) == ["bundle.tar", "facts.json", "ro"],
+            "%s" % os.listdir(out_dir))
+    subprocess.run(["rm", "-rf", out_dir])
+
+sys.exit(T.finish())

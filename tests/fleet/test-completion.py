@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Bash completion: every command and every long option that `rocm-doctor
+--help` lists is offered, option values are completed, a command is not
+offered twice.
+
+    test-completion.py ROCM_DOCTOR COMPLETION_FILE
+"""
+import re
+import shutil
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+import fleetlib  # noqa: E402
+
+BIN, SCRIPT = sys.argv[1:3]
+T = fleetlib.Results()
+if not shutil.which("bash"):
+    print("SKIP: bash is not installed")
+    sys.exit(fleetlib.EXIT_SKIP)
+
+
+def complete(line):
+    """COMPREPLY for the command line `line` with the cursor at its end."""
+    prog = r'''
+source "$1" || exit 1
+COMP_LINE=$2
+COMP_POINT=${#COMP_LINE}
+read -r -a COMP_WORDS <<<"$COMP_LINE"
+# bash splits --opt=value at '='
+words=()
+for w in "${COMP_WORDS[@]}"; do
+    if [[ $w == --*=* ]]; then words+=("${w%%=*}" "=" "${w#*=}"); else words+=("$w"); fi
+done
+COMP_WORDS=("${words[@]}")
+[[ $COMP_LINE == *" " ]] && COMP_WORDS+=("")
+[[ $COMP_LINE == *= ]] && COMP_WORDS+=("")
+COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+_rocm_doctor rocm-doctor "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+printf '%s\n' "${COMPREPLY[@]}"
+'''
+    p = subprocess.run(["bash", "--norc", "--noprofile", "-c", prog, "bash", SCRIPT, line],
+                       capture_output=True, text=True, timeout=30)
+    if p.returncode != 0 or p.stderr:
+        print("# bash: rc=%d %s" % (p.returncode, p.stderr))
+    return sorted(x for x in p.stdout.split("\n") if x)
+
+
+help_text = subprocess.run([BIN, "--help"], capture_output=True, text=True).stdout
+commands = re.findall(r"^  ([a-z]+)\s{2,}", help_text.split("Commands:")[1].split("Options:")[0], re.M)
+long_opts = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", help_text.split("Options:")[1])))
+T.check("--help lists commands and options", len(commands) >= 8 and len(long_opts) >= 15,
+        "%s %s" % (commands, long_opts))
+
+got = complete("rocm-doctor ")
+T.check("every command is offered", set(commands) <= set(got),
+        "missing %s" % sorted(set(commands) - set(got)))
+got = complete("rocm-doctor --")
+T.check("every long option is offered", set(long_opts) <= set(got),
+        "missing %s" % sorted(set(long_opts) - set(got)))
+T.check("after a command, options are still offered", set(long_opts) <= set(complete("rocm-doctor check --")))
+T.check("prefix: 'rocm-doctor ve' gives verify and version", complete("rocm-doctor ve") == ["verify", "version"])
+T.check("no second command after one", complete("rocm-doctor check ") == [], complete("rocm-doctor check "))
+T.check("a command after an option and its value",
+        "report" in complete("rocm-doctor --root /tmp re") and "report" in complete("rocm-doctor --root=/tmp re"))
+for line, want in [("rocm-doctor --format ", ["json", "nfd", "prometheus", "text"]),
+                   ("rocm-doctor check --format=p", ["prometheus"]),
+                   ("rocm-doctor --level ", ["1", "2"]),
+                   ("rocm-doctor --color ", ["always", "auto", "never"])]:
+    got = complete(line)
+    T.check("%r completes to %s" % (line, want), got == want, "%s" % got)
+T.check("--root completes directories", "/usr/" in complete("rocm-doctor --root /us") or
+        "/usr" in complete("rocm-doctor --root /us"), complete("rocm-doctor --root /us"))
+T.check("--user completes user names", "root" in complete("rocm-doctor --user ro"))
+sys.exit(T.finish())

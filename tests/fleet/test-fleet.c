@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/* Units of the fleet outputs: secret redaction, the ustar writer, and the
+ * Prometheus and NFD renderers on hand-built GPU views (values that no
+ * scenario produces: quotes in names, duplicate findings, odd versions). */
+#include <glib.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "facts.h"
+#include "findings.h"
+#include "gpus.h"
+#include "redact.h"
+#include "report.h"
+#include "tar.h"
+#include "util.h"
+
+/* ---- redaction ---- */
+
+static void assert_redacted(const char *in, const char *want, unsigned want_count)
+{
+    unsigned n = 0;
+    _cleanup_free_ char *out = rd_redact_text(in, &n);
+    g_assert_cmpstr(out, ==, want);
+    g_assert_cmpuint(n, ==, want_count);
+}
+
+static void test_redact_urls(void)
+{
+    assert_redacted("deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://bob:s3cret@repo.example.com/rocm/apt/6.2 jammy main\n",
+                    "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://<redacted>@repo.example.com/rocm/apt/6.2 jammy main\n", 1);
+    assert_redacted("URIs: https://ghp_abcdef123456@mirror.example/debian\n",
+                    "URIs: https://<redacted>@mirror.example/debian\n", 1);
+    /* no userinfo: untouched; an @ in the path is not userinfo */
+    assert_redacted("deb https://repo.radeon.com/rocm/apt/6.2.4 jammy main\n",
+                    "deb https://repo.radeon.com/rocm/apt/6.2.4 jammy main\n", 0);
+    assert_redacted("see https://example.com/a@b\n", "see https://example.com/a@b\n", 0);
+}
+
+static void test_redact_keys(void)
+{
+    assert_redacted("HF_TOKEN=hf_abc\nROCM_PATH=/opt/rocm\n", "HF_TOKEN=<redacted>\nROCM_PATH=/opt/rocm\n", 1);
+    assert_redacted("export GITHUB_TOKEN=\"a b c\" # x\n", "export GITHUB_TOKEN=\"<redacted>\" # x\n", 1);
+    assert_redacted("Authorization: Bearer eyJhbGciOi.x.y\n", "Authorization: <redacted>\n", 1);
+    assert_redacted("curl -H 'Proxy-Authorization: Basic Zm9vOmJhcg==' url", "curl -H 'Proxy-Authorization: <redacted>", 1);
+    assert_redacted("machine repo.example.com login bob password hunter2\n",
+                    "machine repo.example.com login bob password <redacted>\n", 1);
+    assert_redacted("db_password: hunter2, api_key=xyz&sig=abc&x=1\n",
+                    "db_password: <redacted>, api_key=<redacted>&sig=<redacted>&x=1\n", 3);
+    assert_redacted("{\"client_secret\": \"abc\"}", "{\"client_secret\": \"<redacted>\"}", 1);
+    /* nothing secret about these */
+    assert_redacted("options amdgpu ppfeaturemask=0xffffffff\nSigned-By: /usr/share/keyrings/rocm.gpg\n",
+                    "options amdgpu ppfeaturemask=0xffffffff\nSigned-By: /usr/share/keyrings/rocm.gpg\n", 0);
+    assert_redacted("PASSWORD=\n", "PASSWORD=\n", 0);
+    assert_redacted("cannot read /etc/passwd: No such file or directory",
+                    "cannot read /etc/passwd: No such file or directory", 0);
+    assert_redacted("", "", 0);
+}
+
+static void test_redact_private_key(void)
+{
+    assert_redacted("a\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\nAAAA\n-----END OPENSSH PRIVATE KEY-----\nz\n",
+                    "a\n-----<redacted> private key-----\nz\n", 1);
+    /* public keys stay */
+    assert_redacted("-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBF\n", "-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBF\n", 0);
+}
+
+static void test_redact_json(void)
+{
+    json_object *j = json_tokener_parse(
+        "{\"env\":[{\"name\":\"HF_TOKEN\",\"value\":\"hf_x\"},{\"name\":\"HIP_VISIBLE_DEVICES\",\"value\":\"0\"}],"
+        "\"api_key\":\"k\",\"cmdline\":\"root=/dev/sda1 amdgpu.gpu_recovery=1\",\"n\":5,"
+        "\"lines\":[\"https://u:p@h/x\"]}");
+    g_assert_nonnull(j);
+    unsigned n = 0;
+    rd_redact_json(j, &n);
+    g_assert_cmpstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), ==,
+                    "{\"env\":[{\"name\":\"HF_TOKEN\",\"value\":\"<redacted>\"},{\"name\":\"HIP_VISIBLE_DEVICES\",\"value\":\"0\"}],"
+                    "\"api_key\":\"<redacted>\",\"cmdline\":\"root=/dev/sda1 amdgpu.gpu_recovery=1\",\"n\":5,"
+                    "\"lines\":[\"https://<redacted>@h/x\"]}");
+    g_assert_cmpuint(n, ==, 3);
+    json_object_put(j);
+}
+
+/* ---- tar ---- */
+
+static unsigned header_sum(const unsigned char *h)
+{
+    unsigned sum = 0;
+    for (size_t i = 0; i < 512; i++)
+        sum += (i >= 148 && i < 156) ? ' ' : h[i];
+    return sum;
+}
+
+static void test_tar(void)
+{
+    char path[] = "/tmp/rd-test-tar-XXXXXX";
+    int fd = mkstemp(path);
+    g_assert_cmpint(fd, >=, 0);
+    unlink(path);
+    rd_tar t;
+    rd_tar_init(&t, fd, 1700000000);
+    g_assert_cmpint(rd_tar_add(&t, "d/hello.txt", "hello\n", 6, 0644), ==, 0);
+    char longname[256];
+    memset(longname, 'a', sizeof longname);
+    memcpy(longname + 120, "/", 1);
+    longname[200] = 0; /* 120-byte prefix, 79-byte name */
+    g_assert_cmpint(rd_tar_add(&t, longname, "", 0, 0600), ==, 0);
+    longname[200] = 'a';
+    longname[255] = 0;
+    g_assert_cmpint(rd_tar_add(&t, longname, "", 0, 0600), ==, -ENAMETOOLONG);
+    g_assert_cmpint(rd_tar_finish(&t), ==, 0);
+    g_assert_cmpuint(t.offset, ==, 512 + 512 + 512 + 1024);
+
+    unsigned char buf[2560];
+    g_assert_cmpint(pread(fd, buf, sizeof buf, 0), ==, (ssize_t)sizeof buf);
+    close(fd);
+    g_assert_cmpstr((char *)buf, ==, "d/hello.txt");
+    g_assert_cmpstr((char *)buf + 124, ==, "00000000006");   /* size */
+    g_assert_cmpstr((char *)buf + 136, ==, "14524770400");   /* mtime */
+    g_assert_cmpstr((char *)buf + 100, ==, "0000644");
+    g_assert_cmpint(buf[156], ==, '0');
+    g_assert_cmpint(memcmp(buf + 257, "ustar\0" "00", 8), ==, 0);
+    g_assert_cmpuint(strtoul((char *)buf + 148, NULL, 8), ==, header_sum(buf));
+    g_assert_cmpint(memcmp(buf + 512, "hello\n\0\0", 8), ==, 0);
+    unsigned char *h2 = buf + 1024;
+    g_assert_cmpint(strnlen((char *)h2 + 345, 155), ==, 120); /* prefix */
+    g_assert_cmpint(strnlen((char *)h2, 100), ==, 79);
+    g_assert_cmpuint(strtoul((char *)h2 + 148, NULL, 8), ==, header_sum(h2));
+    for (size_t i = 1536; i < sizeof buf; i++)
+        g_assert_cmpint(buf[i], ==, 0);
+}
+
+/* ---- renderers ---- */
+
+typedef struct {
+    rd_facts facts;
+    rd_pci_device pci[3];
+    rd_gpu gpus[3];
+    rd_gpu_view view;
+    rd_arch arch11, arch942;
+    rd_findings findings;
+} fixture;
+
+static void fixture_init(fixture *x)
+{
+    memset(x, 0, sizeof *x);
+    rd_facts_init(&x->facts);
+    x->arch11 = (rd_arch){ .gfx = (char *)"gfx1100", .family = (char *)"gfx11" };
+    x->arch942 = (rd_arch){ .gfx = (char *)"gfx1103", .family = (char *)"gfx11" };
+    const char *addr[] = { "0000:03:00.0", "0000:04:00.0", "0000:64:00.0" };
+    for (int i = 0; i < 3; i++) {
+        x->pci[i] = (rd_pci_device){ .address = (char *)addr[i], .driver = (char *)"amdgpu",
+                                     .current_link_speed = 16.0, .max_link_speed = 16.0,
+                                     .current_link_width = i == 1 ? 4 : 16, .max_link_width = 16 };
+        x->gpus[i] = (rd_gpu){ .pci = &x->pci[i], .link = &x->pci[i], .name = "AMD GPU" };
+    }
+    strcpy(x->gpus[0].gfx, "gfx1100");
+    x->gpus[0].arch = &x->arch11;
+    x->gpus[0].vram_bytes = 24 * (UINT64_C(1) << 30);
+    x->gpus[0].name = "Radeon \"Pro\" \\ W7900\nX";
+    strcpy(x->gpus[1].gfx, "gfx1100");
+    x->gpus[1].arch = &x->arch11;
+    x->gpus[1].vram_bytes = 20 * (UINT64_C(1) << 30) + 5;
+    strcpy(x->gpus[2].gfx, "gfx1103");
+    x->gpus[2].arch = &x->arch942;
+    x->gpus[2].integrated = true;
+    x->gpus[2].vram_bytes = 512 << 20;
+    x->view = (rd_gpu_view){ .gpus = x->gpus, .n_gpus = 3 };
+}
+
+static void fixture_free(fixture *x)
+{
+    rd_findings_free(&x->findings);
+    rd_facts_free(&x->facts);
+}
+
+static char *render(int (*fn)(FILE *, const rd_facts *, const rd_gpu_view *, const rd_findings *), fixture *x)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    g_assert_nonnull(f);
+    g_assert_cmpint(fn(f, &x->facts, &x->view, &x->findings), ==, 0);
+    fclose(f);
+    return buf;
+}
+
+static void test_prometheus(void)
+{
+    fixture x;
+    fixture_init(&x);
+    rd_finding_add(&x.findings, "kfd.no-access", RD_SEV_ERROR, NULL, "user a");
+    rd_finding_add(&x.findings, "kfd.no-access", RD_SEV_ERROR, NULL, "user b");
+    rd_finding_add(&x.findings, "pcie.link-degraded", RD_SEV_WARNING, "0000:04:00.0", "x4");
+    _cleanup_free_ char *out = render(rd_report_prometheus, &x);
+    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_info{pci_address=\"0000:03:00.0\",gfx=\"gfx1100\",family=\"gfx11\","
+                                 "name=\"Radeon \\\"Pro\\\" \\\\ W7900\\nX\",driver=\"amdgpu\",integrated=\"false\"} 1\n"));
+    /* the same id for the host twice: one series, counted */
+    g_assert_nonnull(strstr(out, "\nrocm_doctor_finding{id=\"kfd.no-access\",severity=\"error\",gpu=\"\"} 2\n"));
+    g_assert_null(strstr(strstr(out, "kfd.no-access") + 1, "kfd.no-access"));
+    g_assert_nonnull(strstr(out, "\nrocm_doctor_finding{id=\"pcie.link-degraded\",severity=\"warning\",gpu=\"0000:04:00.0\"} 1\n"));
+    g_assert_nonnull(strstr(out, "\nrocm_doctor_exit_status 2\n"));
+    g_assert_nonnull(strstr(out, "\nrocm_doctor_findings{severity=\"error\"} 2\n"));
+    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpus 3\n"));
+    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_vram_bytes{pci_address=\"0000:04:00.0\"} 21474836485\n"));
+    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_pcie_link_width_lanes{pci_address=\"0000:04:00.0\",link=\"current\"} 4\n"));
+    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_pcie_link_speed_transfers_per_second{pci_address=\"0000:03:00.0\",link=\"max\"} 16000000000\n"));
+    g_assert_nonnull(strstr(out, "\n# TYPE rocm_doctor_gpu_kfd_nodes gauge\n"));
+    fixture_free(&x);
+}
+
+static void test_nfd(void)
+{
+    fixture x;
+    fixture_init(&x);
+    x.facts.rocm.default_version = xstrdup("6.2.4");
+    _cleanup_free_ char *out = render(rd_report_nfd, &x);
+    /* the iGPU's carve-out does not count next to discrete GPUs; gfx and family once each */
+    g_assert_cmpstr(strchr(out, '\n') + 1, ==,
+                    "rocm-doctor.feature.node.kubernetes.io/health=ok\n"
+                    "rocm-doctor.feature.node.kubernetes.io/gpu.count=3\n"
+                    "rocm-doctor.feature.node.kubernetes.io/gpu.gfx.gfx1100=true\n"
+                    "rocm-doctor.feature.node.kubernetes.io/gpu.gfx.gfx1103=true\n"
+                    "rocm-doctor.feature.node.kubernetes.io/gpu.family.gfx11=true\n"
+                    "rocm-doctor.feature.node.kubernetes.io/gpu.vram-gib=20\n"
+                    "rocm-doctor.feature.node.kubernetes.io/rocm.version=6.2.4\n");
+    free(out);
+    /* a value a label cannot carry is left out, not mangled */
+    free(x.facts.rocm.default_version);
+    x.facts.rocm.default_version = xstrdup("6.2 (beta)");
+    rd_finding_add(&x.findings, "pcie.link-degraded", RD_SEV_WARNING, "0000:04:00.0", "x4");
+    out = render(rd_report_nfd, &x);
+    g_assert_null(strstr(out, "rocm.version"));
+    g_assert_nonnull(strstr(out, "/health=warning\n"));
+    fixture_free(&x);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/fleet/redact/urls", test_redact_urls);
+    g_test_add_func("/fleet/redact/keys", test_redact_keys);
+    g_test_add_func("/fleet/redact/private-key", test_redact_private_key);
+    g_test_add_func("/fleet/redact/json", test_redact_json);
+    g_test_add_func("/fleet/tar", test_tar);
+    g_test_add_func("/fleet/prometheus", test_prometheus);
+    g_test_add_func("/fleet/nfd", test_nfd);
+    return g_test_run();
+}

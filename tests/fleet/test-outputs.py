@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""The machine formats on every scenario and on this host, through the real
+binary: the JSON report validates against the shipped JSON Schema, the
+Prometheus textfile passes `promtool check metrics` and says what the JSON
+says, the NFD feature file follows the label rules and says what the JSON
+says; on scenarios, the support bundle's facts round-trip through
+`check --facts`.
+
+    test-outputs.py ROCM_DOCTOR TB_RUN SCHEMA SCENARIO...
+    test-outputs.py ROCM_DOCTOR TB_RUN SCHEMA --host
+
+--host checks this host, and that the schema rejects broken reports.
+"""
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+import fleetlib  # noqa: E402
+
+try:
+    import jsonschema
+except ImportError:
+    print("SKIP: python3-jsonschema is not installed")
+    sys.exit(fleetlib.EXIT_SKIP)
+
+BIN, TB_RUN, SCHEMA = sys.argv[1:4]
+HOST = sys.argv[4:] == ["--host"]
+ONLY = [] if HOST else sys.argv[4:]
+T = fleetlib.Results()
+
+with open(SCHEMA) as f:
+    schema = json.load(f)
+jsonschema.Draft202012Validator.check_schema(schema)
+validator = jsonschema.Draft202012Validator(schema)
+PROMTOOL = shutil.which("promtool")
+if not PROMTOOL:
+    print("# promtool is not installed: the metrics are checked here, not linted by promtool")
+
+# name{labels} value; label values are "..." with \\ \" \n escapes
+SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)')
+NFD_PREFIX = "rocm-doctor.feature.node.kubernetes.io/"
+NFD_NAME = re.compile(r'^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$')
+NFD_VALUE = re.compile(r'^([A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?$')
+
+
+def unescape(v):
+    return re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n" else m.group(1), v)
+
+
+def parse_prom(text):
+    """Returns ({name: [(labels dict, value)]}, {name: help}, {name: type}, problems)."""
+    samples, helps, types, problems = {}, {}, {}, []
+    for line in text.splitlines():
+        if line.startswith("# HELP "):
+            name, _, h = line[7:].partition(" ")
+            helps[name] = h
+        elif line.startswith("# TYPE "):
+            name, _, t = line[7:].partition(" ")
+            types[name] = t
+        elif line.startswith("#") or not line:
+            continue
+        else:
+            m = SAMPLE.match(line)
+            if not m:
+                problems.append("unparsable line %r" % line)
+                continue
+            labels = {}
+            if m.group(2):
+                pairs = LABEL.findall(m.group(2))
+                labels = {k: unescape(v) for k, v in pairs}
+            samples.setdefault(m.group(1), []).append((labels, float(m.group(3))))
+    return samples, helps, types, problems
+
+
+def one(samples, name, **labels):
+    got = [v for lab, v in samples.get(name, []) if all(lab.get(k) == want for k, want in labels.items())]
+    return got[0] if len(got) == 1 else None
+
+
+def check_prometheus(label, text, report, rc, t0, t1):
+    if PROMTOOL:
+        p = subprocess.run([PROMTOOL, "check", "metrics"], input=text, capture_output=True, text=True)
+        T.check("%s: promtool check metrics is clean" % label,
+                p.returncode == 0 and not p.stdout.strip() and not p.stderr.strip(),
+                "rc=%d\n%s%s\n--- metrics\n%s" % (p.returncode, p.stdout, p.stderr, text))
+    samples, helps, types, problems = parse_prom(text)
+    T.check("%s: every line parses" % label, not problems, "\n".join(problems))
+    T.check("%s: every metric has HELP and TYPE gauge" % label,
+            all(n in helps and types.get(n) == "gauge" for n in samples), "%s %s" % (helps, types))
+    T.check("%s: exit status" % label, one(samples, "rocm_doctor_exit_status") == rc == report["exit_status"],
+            "%s vs rc %d" % (samples.get("rocm_doctor_exit_status"), rc))
+    ts = one(samples, "rocm_doctor_last_check_timestamp_seconds")
+    T.check("%s: timestamp is the time of the run" % label, ts is not None and t0 - 1 <= ts <= t1 + 1,
+            "%r not in [%f, %f]" % (ts, t0, t1))
+    T.check("%s: GPU count" % label, one(samples, "rocm_doctor_gpus") == len(report["gpus"]))
+    counts = {s: sum(1 for f in report["findings"] if f["severity"] == s) for s in ("ok", "info", "warning", "error")}
+    T.check("%s: findings by severity" % label,
+            all(one(samples, "rocm_doctor_findings", severity=s) == n for s, n in counts.items()),
+            "%s vs %s" % (samples.get("rocm_doctor_findings"), counts))
+    want = {}
+    for f in report["findings"]:
+        key = (f["id"], f["severity"], f["gpu"] or "")
+        want[key] = want.get(key, 0) + 1
+    got = {(lab["id"], lab["severity"], lab["gpu"]): v for lab, v in samples.get("rocm_doctor_finding", [])}
+    T.check("%s: one finding series per id, severity and GPU" % label,
+            got == want and len(got) == len(samples.get("rocm_doctor_finding", [])), "%s vs %s" % (got, want))
+    for g in report["gpus"]:
+        a = g["pci_address"]
+        info = [lab for lab, v in samples.get("rocm_doctor_gpu_info", []) if lab.get("pci_address") == a]
+        T.check("%s: gpu_info of %s" % (label, a), len(info) == 1 and info[0] == {
+            "pci_address": a, "gfx": g["gfx"] or "", "family": g["family"] or "", "name": g["name"],
+            "driver": g["driver"] or "", "integrated": "true" if g["integrated"] else "false"}, "%s" % info)
+        T.check("%s: VRAM and KFD nodes of %s" % (label, a),
+                one(samples, "rocm_doctor_gpu_vram_bytes", pci_address=a) == g["vram_bytes"] and
+                one(samples, "rocm_doctor_gpu_kfd_nodes", pci_address=a) == len(g["kfd_nodes"]))
+        link = g["link"]
+        for kind in ("current", "max"):
+            w = link[kind + "_width"]
+            s = link[kind + "_speed_gts"]
+            T.check("%s: %s link of %s" % (label, kind, a),
+                    one(samples, "rocm_doctor_gpu_pcie_link_width_lanes", pci_address=a, link=kind) == (w or None) and
+                    one(samples, "rocm_doctor_gpu_pcie_link_speed_transfers_per_second", pci_address=a,
+                        link=kind) == (s * 1e9 or None),
+                    "%s %s" % (samples.get("rocm_doctor_gpu_pcie_link_width_lanes"),
+                               samples.get("rocm_doctor_gpu_pcie_link_speed_transfers_per_second")))
+    if not report["gpus"]:
+        T.check("%s: no per-GPU series without GPUs" % label,
+                not any(n.startswith("rocm_doctor_gpu_") for n in samples), "%s" % list(samples))
+
+
+def check_nfd(label, text, report, rocm_version):
+    labels, bad = {}, []
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        key, eq, value = line.partition("=")
+        name = key[len(NFD_PREFIX):] if key.startswith(NFD_PREFIX) else None
+        if not eq or name is None or not NFD_NAME.match(name) or not NFD_VALUE.match(value) or key in labels:
+            bad.append(line)
+        labels[key] = value
+    T.check("%s: every NFD line is a valid, prefixed, unique label" % label, not bad and labels, "%s" % bad)
+    want = {"health": report["status"], "gpu.count": str(len(report["gpus"]))}
+    for g in report["gpus"]:
+        if g["gfx"]:
+            want["gpu.gfx." + g["gfx"]] = "true"
+        if g["family"]:
+            want["gpu.family." + g["family"]] = "true"
+    discrete = [g for g in report["gpus"] if not g["integrated"]] or report["gpus"]
+    vram = [g["vram_bytes"] for g in discrete if g["vram_bytes"]]
+    if vram:
+        want["gpu.vram-gib"] = str(min(vram) >> 30)
+    if rocm_version and NFD_VALUE.match(rocm_version):
+        want["rocm.version"] = rocm_version
+    want = {NFD_PREFIX + k: v for k, v in want.items()}
+    T.check("%s: NFD labels say what the report says" % label, labels == want,
+            "got  %s\nwant %s" % (labels, want))
+
+
+def check_schema(label, report):
+    errors = sorted(validator.iter_errors(report), key=lambda e: list(e.absolute_path))
+    T.check("%s: JSON report validates against the schema" % label, not errors,
+            "\n".join("%s: %s" % ("/".join(map(str, e.absolute_path)), e.message) for e in errors[:5]))
+
+
+def formats(label, run, facts):
+    """run(format) -> CompletedProcess; facts() -> the facts document.
+    Checks all three machine formats."""
+    p = run("json")
+    if p.returncode == 3:
+        # a scenario where the check cannot run (a bad configuration): no
+        # format prints a report, and each says why on stderr
+        for fmt in ("json", "prometheus", "nfd"):
+            q = run(fmt)
+            T.check("%s: %s: exit 3, nothing on stdout, the reason on stderr" % (label, fmt),
+                    q.returncode == 3 and not q.stdout and q.stderr.strip(), q.stdout + q.stderr)
+        return None
+    try:
+        report = json.loads(p.stdout)
+    except ValueError:
+        T.check("%s: JSON report" % label, False, "rc=%d\n%s\n%s" % (p.returncode, p.stdout, p.stderr))
+        return None
+    check_schema(label, report)
+    t0 = time.time()
+    p = run("prometheus")
+    t1 = time.time()
+    check_prometheus(label, p.stdout, report, p.returncode, t0, t1)
+    p = run("nfd")
+    T.check("%s: nfd exit status is the check's" % label, p.returncode == report["exit_status"])
+    f = facts()
+    check_nfd(label, p.stdout, report, ((f or {}).get("rocm") or {}).get("default_version"))
+    return report
+
+
+def fingerprint(report):
+    return sorted((f["id"], f["severity"], f["gpu"] or "") for f in report["findings"])
+
+
+def bundle_round_trip(label, bed, report, facts):
+    """report -o: its facts are the live facts (nothing here is secret), and
+    re-diagnosing them off the host gives the same findings."""
+    d = tempfile.mkdtemp(dir=bed.tmp)
+    os.chmod(d, 0o1777)  # the scenario may run the tool under another uid
+    out = os.path.join(d, "bundle.tar")
+    p = bed.run("report", "-o", out)
+    T.check("%s: report exits with the check's status" % label, p.returncode == report["exit_status"],
+            "rc=%d\n%s" % (p.returncode, p.stderr))
+    try:
+        with tarfile.open(out) as tar:
+            bundled = json.load(tar.extractfile("rocm-doctor-report/facts.json"))
+    except (OSError, KeyError, ValueError, tarfile.TarError) as e:
+        T.check("%s: the bundle has facts.json" % label, False, str(e))
+        return
+    diff = sorted(k for k in set(bundled) | set(facts or {}) if bundled.get(k) != (facts or {}).get(k))
+    T.check("%s: the bundle's facts are the live facts" % label, not diff, "differ: %s" % diff)
+    path = os.path.join(d, "facts.json")
+    with open(path, "w") as f:
+        json.dump(bundled, f)
+    p = subprocess.run([BIN, "check", "--facts", path, "--json"], capture_output=True, text=True, timeout=120)
+    again = facts_of(p) or {"findings": [], "gpus": None}
+    T.check("%s: check --facts on the bundle gives the same findings, GPUs and status" % label,
+            p.returncode == report["exit_status"] and fingerprint(again) == fingerprint(report) and
+            again["gpus"] == report["gpus"], "rc=%d %s\n%s" % (p.returncode, fingerprint(again), p.stderr))
+
+
+def facts_of(p):
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        return None
+
+
+for name in ONLY:
+    with fleetlib.Bed(name, BIN, TB_RUN) as bed:
+        if not bed.usable():
+            print("SKIP %s: needs root" % name)
+            sys.exit(fleetlib.EXIT_SKIP)
+        facts = facts_of(bed.run("facts"))
+        report = formats(name, lambda fmt: bed.run("check", "--format", fmt), lambda: facts)
+        if report:
+            bundle_round_trip(name, bed, report, facts)
+
+if HOST:
+    env = dict(os.environ)
+    formats("this host", lambda fmt: subprocess.run([BIN, "check", "--format", fmt], capture_output=True,
+                                                    text=True, env=env, timeout=120),
+            lambda: facts_of(subprocess.run([BIN, "facts"], capture_output=True, text=True, env=env, timeout=120)))
+
+    # The schema is not vacuous: broken reports fail it.
+    # a real report with GPUs and findings to break
+    with fleetlib.Bed("link-x4", BIN, TB_RUN) as bed:
+        base = json.loads(bed.run("check", "--json").stdout)
+    T.check("the base report for the schema's negative tests validates",
+            validator.is_valid(base) and base["findings"] and base["gpus"])
+    broken = {
+        "unknown severity": lambda r: r["findings"][0].update(severity="fatal"),
+        "status disagrees with exit_status": lambda r: r.update(exit_status=0),
+        "missing findings": lambda r: r.pop("findings"),
+        "finding id not dotted": lambda r: r["findings"][0].update(id="Bad Id"),
+        "wrong schema string": lambda r: r.update(schema="rocm-doctor/2"),
+        "gpu address malformed": lambda r: r["gpus"][0].update(pci_address="03:00.0"),
+    }
+    for what, mutate in broken.items():
+        r = copy.deepcopy(base)
+        mutate(r)
+        T.check("schema rejects a report with %s" % what, not validator.is_valid(r))
+    r = copy.deepcopy(base)
+    r["runtime"] = {"hsa": "a later addition"}
+    r["gpus"][0]["new_key"] = 1
+    T.check("schema accepts keys added later", validator.is_valid(r))
+
+sys.exit(T.finish())
