@@ -25,7 +25,7 @@ char *rd_daemon_output_path(const char *root, const char *path)
     return xasprintf("%s/%s", root, path);
 }
 
-static int mkdir_parents(const char *path)
+int rd_daemon_mkdir_parents(const char *path)
 {
     _cleanup_free_ char *dir = xstrdup(path);
     char *slash = strrchr(dir, '/');
@@ -35,7 +35,7 @@ static int mkdir_parents(const char *path)
     struct stat st;
     if (stat(dir, &st) == 0)
         return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
-    int r = mkdir_parents(dir);
+    int r = rd_daemon_mkdir_parents(dir);
     if (r < 0)
         return r;
     if (mkdir(dir, 0755) < 0 && errno != EEXIST)
@@ -45,7 +45,7 @@ static int mkdir_parents(const char *path)
 
 int rd_daemon_write_atomic(const char *path, const char *data, size_t size)
 {
-    int r = mkdir_parents(path);
+    int r = rd_daemon_mkdir_parents(path);
     if (r < 0)
         return r;
     _cleanup_free_ char *dir = xstrdup(path);

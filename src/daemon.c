@@ -227,6 +227,14 @@ static void targets_free(daemon_state *d)
 static void targets_build(daemon_state *d, const char *root, const char *config_file)
 {
     targets_free(d);
+    /* The output directories exist before anything is watched, so creating
+     * them is not taken for a change (/run/modprobe.d's parent is /run). */
+    const char *outputs[] = { d->run->config.status_file, d->run->config.prometheus_file, d->run->config.nfd_file };
+    for (size_t i = 0; i < ELEMENTSOF(outputs); i++)
+        if (outputs[i] && *outputs[i]) {
+            _cleanup_free_ char *p = rd_daemon_output_path(root, outputs[i]);
+            (void)rd_daemon_mkdir_parents(p);
+        }
     for (size_t i = 0; i < rd_daemon_n_watch_specs; i++) {
         const rd_watch_spec *s = &rd_daemon_watch_specs[i];
         watch_target *t = ARRAY_APPEND(d->targets, d->n_targets);

@@ -100,6 +100,8 @@ char *rd_daemon_status_line(size_t n_gpus, const rd_findings *fs);
 
 /* Where an output path lands: under root when the daemon inspects one. */
 char *rd_daemon_output_path(const char *root, const char *path);
+/* Creates the missing directories above path (0755). */
+int rd_daemon_mkdir_parents(const char *path);
 /* Writes data to path atomically: a temporary file in the same directory,
  * fsync, mode 0644, rename over path, fsync of the directory. The directory
  * is created (0755) when missing. Nothing is left behind on failure. */
