@@ -271,6 +271,7 @@ static void t_write_atomic(void)
     /* a file where a directory should be: an error, nothing written */
     g_autofree char *blocked = g_build_filename(dir, "a/b/status.json/x.json", NULL);
     g_assert_cmpint(rd_daemon_write_atomic(blocked, "x", 1), ==, -ENOTDIR);
+    g_clear_pointer(&text, g_free);
     g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
     g_assert_cmpstr(text, ==, "second\n");
     /* the target is a directory: rename fails, the temporary file goes */
