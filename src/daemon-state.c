@@ -131,7 +131,7 @@ const rd_watch_spec rd_daemon_watch_specs[] = {
     { "/etc/os-release", false, "os" },
     { "/usr/lib/os-release", false, "os" },
     { "/etc/group", false, "access" },
-    { "/etc/passwd", false, "access" },
+    { "/etc/passwd", false, "access env" },
     { "/etc/modprobe.d", true, "driver" },
     { "/run/modprobe.d", true, "driver" },
     { "/usr/local/lib/modprobe.d", true, "driver" },
