@@ -476,6 +476,26 @@ static void t_sighup(Fixture *f, gconstpointer data)
     stop_daemon(f);
 }
 
+/* The --config file is watched: editing it reloads the configuration and
+ * checks again, as SIGHUP does. */
+static void t_config_edit(Fixture *f, gconstpointer data)
+{
+    g_autofree char *conf = g_build_filename(f->tmp, "rocm-doctor.conf", NULL);
+    g_assert_true(g_file_set_contents(conf, "# nothing set\n", -1, NULL));
+    const char *extra[] = { "--config", conf, NULL };
+    start_daemon(f, extra);
+    g_autofree char *ready = wait_notify(f, "READY=1");
+    g_assert_true(g_file_set_contents(conf, "# still nothing set\n", -1, NULL));
+    g_autofree char *m = wait_notify(f, "STATUS=");
+    g_assert_cmpstr(m, ==, "STATUS=1 GPU, no problems");
+    /* a file next to it is not the configuration */
+    g_autofree char *other = g_build_filename(f->tmp, "other.conf", NULL);
+    g_assert_true(g_file_set_contents(other, "x\n", -1, NULL));
+    g_autofree char *none = next_notify(f, 1500);
+    g_assert_null(none);
+    stop_daemon(f);
+}
+
 static void t_once(Fixture *f, gconstpointer data)
 {
     const char *argv[] = { DAEMON_EXE, "--once", "--root", f->root, NULL };
@@ -611,6 +631,7 @@ int main(int argc, char **argv)
     g_test_add("/daemon/reset-and-noise", Fixture, NULL, fixture_setup, t_reset_and_noise, fixture_teardown);
     g_test_add("/daemon/watched-file", Fixture, NULL, fixture_setup, t_watched_file, fixture_teardown);
     g_test_add("/daemon/sighup", Fixture, NULL, fixture_setup, t_sighup, fixture_teardown);
+    g_test_add("/daemon/config-edit", Fixture, NULL, fixture_setup, t_config_edit, fixture_teardown);
     g_test_add("/daemon/once", Fixture, NULL, fixture_setup, t_once, fixture_teardown);
     g_test_add("/daemon/config-missing", Fixture, NULL, fixture_setup, t_config_missing, fixture_teardown);
     g_test_add("/daemon/config-malformed", Fixture, NULL, fixture_setup, t_config_malformed, fixture_teardown);
