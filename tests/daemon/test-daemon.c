@@ -493,7 +493,13 @@ static void t_config_edit(Fixture *f, gconstpointer data)
     g_assert_true(g_file_set_contents(other, "x\n", -1, NULL));
     g_autofree char *none = next_notify(f, 1500);
     g_assert_null(none);
+    /* a configuration that cannot be loaded leaves the running one in place */
+    g_assert_cmpint(unlink(conf), ==, 0);
+    g_autofree char *after = wait_notify(f, "STATUS=");
+    g_assert_cmpstr(after, ==, "STATUS=1 GPU, no problems");
     stop_daemon(f);
+    g_assert_nonnull(strstr(f->err->str, "rocm-doctord: cannot read --config "));
+    g_assert_nonnull(strstr(f->err->str, "rocm-doctord: the configuration was not reloaded; the previous one stays in effect\n"));
 }
 
 static void t_once(Fixture *f, gconstpointer data)
