@@ -6,8 +6,6 @@
 #include "probe.h"
 #include "util.h"
 
-/* Probes that read the hardware: what a PCI, DRM or KFD uevent can change. */
-#define HARDWARE_PROBES "pci drm kfd driver access apu container tuning runtime"
 
 /* Which areas of rd_facts each probe's gather step fills. A probe missing
  * here is re-gathered by a full gather; the daemon tests check that
@@ -120,7 +118,7 @@ rd_probe_mask rd_daemon_uevent_mask(const char *subsystem, const char *action, r
     } else if (!streq(subsystem, "kfd")) {
         return 0;
     }
-    return rd_daemon_probes_by_id(HARDWARE_PROBES);
+    return rd_daemon_probes_by_id(RD_DAEMON_HARDWARE_PROBES);
 }
 
 /* What the probes read, as on the inspected system. The group database for

@@ -387,8 +387,12 @@ static const char *udev_prop(void *userdata, const char *key)
 static void on_uevent(daemon_state *d)
 {
     struct udev_device *dev = udev_monitor_receive_device(d->mon);
-    if (!dev)
+    if (!dev) {
+        /* the socket buffer overflowed during a burst: events were lost */
+        if (errno == ENOBUFS)
+            add_pending(d, rd_daemon_probes_by_id(RD_DAEMON_HARDWARE_PROBES));
         return;
+    }
     const char *subsystem = udev_device_get_subsystem(dev);
     const char *action = udev_device_get_action(dev);
     const char *reset = udev_device_get_property_value(dev, "RESET");
@@ -411,6 +415,28 @@ static void on_uevent(daemon_state *d)
     udev_device_unref(dev);
 }
 
+/* Our own outputs (and their temporary files) are never a change to react
+ * to, wherever the configuration puts them: that would be a loop. */
+static bool is_own_output(const daemon_state *d, const char *changed)
+{
+    const char *outputs[] = { d->run->config.status_file, d->run->config.prometheus_file, d->run->config.nfd_file };
+    for (size_t i = 0; i < ELEMENTSOF(outputs); i++) {
+        if (!outputs[i] || !*outputs[i])
+            continue;
+        _cleanup_free_ char *path = rd_daemon_output_path(d->run->ctx.root, outputs[i]);
+        _cleanup_free_ char *dir = parent_dir(path);
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        size_t n = strlen(dir);
+        if (strncmp(changed, dir, n) != 0 || changed[n] != '/')
+            continue;
+        const char *name = changed + n + 1;
+        const char *tmp = name[0] == '.' ? startswith(name + 1, base) : NULL;
+        if (streq(name, base) || (tmp && tmp[0] == '.'))
+            return true;
+    }
+    return false;
+}
+
 static void on_inotify(daemon_state *d)
 {
     char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
@@ -426,7 +452,8 @@ static void on_inotify(daemon_state *d)
             const struct inotify_event *ev = (const struct inotify_event *)p;
             p += sizeof(*ev) + ev->len;
             if (ev->mask & IN_Q_OVERFLOW) {
-                add_pending(d, RD_MASK_ALL);
+                /* events were lost: check everything from scratch */
+                add_pending(d, RD_MASK_ALL | RD_MASK_CONFIG);
                 resync = true;
                 continue;
             }
@@ -439,6 +466,8 @@ static void on_inotify(daemon_state *d)
                                                    ? xasprintf("%s%s%s", d->dirs[i].dir,
                                                                streq(d->dirs[i].dir, "/") ? "" : "/", ev->name)
                                                    : xstrdup(d->dirs[i].dir);
+                if (is_own_output(d, changed))
+                    continue;
                 for (size_t k = 0; k < d->n_targets; k++)
                     if (rd_daemon_watch_matches(d->targets[k].path, d->targets[k].is_dir, changed))
                         add_pending(d, d->targets[k].mask);
@@ -457,6 +486,8 @@ static int epoll_add(int epfd, int fd)
 
 static int setup(daemon_state *d)
 {
+    /* a closed stderr must not kill the daemon */
+    signal(SIGPIPE, SIG_IGN);
     sigset_t mask;
     sigemptyset(&mask);
     sigaddset(&mask, SIGTERM);

@@ -24,6 +24,9 @@ typedef uint64_t rd_probe_mask;
  * rd_facts_init() does. -ENOENT for a name that is not an area. */
 int rd_facts_reset_area(rd_facts *f, const char *area);
 
+/* Probes that read the hardware: what a PCI, DRM or KFD uevent can change. */
+#define RD_DAEMON_HARDWARE_PROBES "pci drm kfd driver access apu container tuning runtime"
+
 /* The mask of the probes with these ids (space-separated); unknown ids are
  * left out. */
 rd_probe_mask rd_daemon_probes_by_id(const char *ids);
