@@ -350,7 +350,7 @@ static void publish(daemon_state *d, bool ready)
  * does not load leaves the running one in place. */
 static void reload(daemon_state *d)
 {
-    rd_run *nr = xmalloc(sizeof(*nr));
+    rd_run *nr = xcalloc(1, sizeof(*nr)); /* rd_run_free-able even when rd_run_check is not reached */
     if (check_config_file(d->ro.config_file) != 0 || rd_run_check(&d->ro, nr) != 0) {
         rd_run_free(nr);
         free(nr);
@@ -556,7 +556,7 @@ int rd_daemon_run(const rd_daemon_options *o)
     if (r == 0)
         r = setup(&d);
     if (r == 0) {
-        d.run = xmalloc(sizeof(*d.run));
+        d.run = xcalloc(1, sizeof(*d.run));
         r = rd_run_check(&d.ro, d.run);
     }
     if (r != 0) {
