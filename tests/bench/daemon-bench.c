@@ -2,7 +2,8 @@
 /* rocm-doctord benchmark: prints figures, asserts nothing.
  *
  *   meson test -C build --benchmark --suite daemon -v
- *   (or: LD_PRELOAD=libumockdev-preload.so.0 build/tests/daemon/daemon-bench [IDLE_S] [EVENTS])
+ *   (or: LD_PRELOAD=libumockdev-preload.so.0 build/tests/daemon/daemon-bench [IDLE_S] [EVENTS] [CONFIG])
+ * CONFIG is passed to the daemon with --config (e.g. a smaller debounce_ms).
  *
  * In a umockdev testbed of one RX 7900 XTX (the healthy-rx7900xtx scenario):
  * - idle: resident memory (VmRSS) and wake-ups, counted as the context
@@ -125,6 +126,7 @@ int main(int argc, char **argv)
 {
     int idle_s = argc > 1 ? atoi(argv[1]) : 10;
     int events = argc > 2 ? atoi(argv[2]) : 10;
+    const char *config_file = argc > 3 ? argv[3] : NULL;
     g_autoptr(GError) err = NULL;
     g_autofree char *tmp = g_dir_make_tmp("rocm-doctord-bench-XXXXXX", &err);
     g_autofree char *scen = g_build_filename(tmp, "healthy", NULL);
@@ -152,7 +154,8 @@ int main(int argc, char **argv)
     if (rd_ctx_init(&ctx, root, NULL, &error) < 0)
         g_error("%s", error);
     rd_config config;
-    rd_config_init(&config);
+    if (rd_config_load(root, config_file, &config, &error) < 0)
+        g_error("%s", error);
     ctx.config = &config;
     const int reps = 200;
     rd_probe_mask hw = rd_daemon_probes_by_id("pci drm kfd driver access apu container tuning runtime");
@@ -196,7 +199,7 @@ int main(int argc, char **argv)
     if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
         g_error("bind");
     char **env = g_environ_setenv(g_get_environ(), "NOTIFY_SOCKET", sock, TRUE);
-    const char *dargv[] = { DAEMON_EXE, "--root", root, NULL };
+    const char *dargv[] = { DAEMON_EXE, "--root", root, config_file ? "--config" : NULL, config_file, NULL };
     GPid pid;
     if (!g_spawn_async(NULL, (char **)dargv, env, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
                        die_with_parent, NULL, &pid, &err))
