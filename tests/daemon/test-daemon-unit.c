@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT */
+/* The daemon's pure parts: event → probes, watched paths, journal MESSAGE_ID
+ * and fields, the change of findings, the STATUS= line, atomic writes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "daemon.h"
+#include "probe.h"
+
+static const char *props_lookup(void *userdata, const char *key)
+{
+    for (const char *const *p = userdata; p && *p; p++) {
+        size_t n = strlen(key);
+        if (strncmp(*p, key, n) == 0 && (*p)[n] == '=')
+            return *p + n + 1;
+    }
+    return NULL;
+}
+
+static rd_probe_mask mask_of(const char *subsystem, const char *action, const char *const *props)
+{
+    return rd_daemon_uevent_mask(subsystem, action, props_lookup, (void *)props);
+}
+
+static rd_probe_mask bit(const char *id)
+{
+    rd_probe_mask m = rd_daemon_probes_by_id(id);
+    g_assert_cmpuint(m, !=, 0);
+    return m;
+}
+
+static void t_uevent_mask(void)
+{
+    const char *gpu[] = { "PCI_CLASS=30000", "PCI_ID=1002:744C", NULL };
+    const char *mi300[] = { "PCI_CLASS=120000", "PCI_ID=1002:74A1", NULL };
+    const char *audio[] = { "PCI_CLASS=40300", "PCI_ID=1002:AB30", NULL };
+    const char *nic[] = { "PCI_CLASS=20000", "PCI_ID=8086:1533", NULL };
+    const char *nvidia[] = { "PCI_CLASS=30200", "PCI_ID=10DE:2335", NULL };
+    const char *amd_cpu_bridge[] = { "PCI_CLASS=60400", "PCI_ID=1022:1483", NULL };
+    const char *hotplug[] = { "HOTPLUG=1", NULL };
+    const char *reset[] = { "HOTPLUG=1", "RESET=1", NULL };
+    const char *none[] = { NULL };
+
+    rd_probe_mask hw = mask_of("pci", "add", gpu);
+    g_assert_cmpuint(hw, ==, rd_daemon_probes_by_id("pci drm kfd driver access apu container tuning runtime"));
+    g_assert_cmpuint(hw & bit("pci"), !=, 0);
+    g_assert_cmpuint(hw & bit("access"), !=, 0);
+    g_assert_cmpuint(hw & bit("os"), ==, 0);
+    g_assert_cmpuint(hw & bit("apt"), ==, 0);
+    g_assert_cmpuint(hw & RD_MASK_CONFIG, ==, 0);
+    g_assert_cmpuint(mask_of("pci", "remove", mi300), ==, hw);
+    g_assert_cmpuint(mask_of("pci", "bind", audio), ==, hw);
+    /* a display device of another vendor can be the one that hides ours */
+    g_assert_cmpuint(mask_of("pci", "add", nvidia), ==, hw);
+    g_assert_cmpuint(mask_of("pci", "add", nic), ==, 0);
+    g_assert_cmpuint(mask_of("pci", "change", amd_cpu_bridge), ==, 0);
+    g_assert_cmpuint(mask_of("pci", "add", none), ==, 0);
+    g_assert_cmpuint(mask_of("drm", "add", none), ==, hw);
+    g_assert_cmpuint(mask_of("drm", "change", hotplug), ==, 0);
+    g_assert_cmpuint(mask_of("drm", "change", reset), ==, hw);
+    g_assert_cmpuint(mask_of("drm", "remove", hotplug), ==, hw);
+    g_assert_cmpuint(mask_of("kfd", "change", none), ==, hw);
+    g_assert_cmpuint(mask_of("usb", "add", none), ==, 0);
+    g_assert_cmpuint(mask_of(NULL, "add", none), ==, 0);
+    g_assert_cmpuint(mask_of("drm", NULL, none), ==, 0);
+}
+
+static void t_probes_by_id(void)
+{
+    g_assert_cmpuint(rd_daemon_probes_by_id(""), ==, 0);
+    g_assert_cmpuint(rd_daemon_probes_by_id("no-such-probe"), ==, 0);
+    g_assert_cmpuint(rd_daemon_probes_by_id("pc"), ==, 0);
+    g_assert_cmpuint(rd_daemon_probes_by_id("  pci  drm "), ==, bit("pci") | bit("drm"));
+    for (size_t i = 0; i < rd_n_probes; i++)
+        g_assert_cmpuint(rd_daemon_probes_by_id(rd_probes[i]->id), ==, (rd_probe_mask)1 << i);
+    /* every probe id in the watch table exists */
+    for (size_t i = 0; i < rd_daemon_n_watch_specs; i++) {
+        const char *ids = rd_daemon_watch_specs[i].probes;
+        if (!ids)
+            continue;
+        g_auto(GStrv) v = g_strsplit(ids, " ", -1);
+        for (char **p = v; *p; p++)
+            g_assert_cmpuint(rd_daemon_probes_by_id(*p), !=, 0);
+    }
+    /* every area in the areas table is an area of rd_facts */
+    rd_facts f;
+    rd_facts_init(&f);
+    for (size_t i = 0; i < rd_n_probes; i++) {
+        const char *const *a = rd_daemon_probe_areas(rd_probes[i]->id);
+        for (; a && *a; a++)
+            g_assert_cmpint(rd_facts_reset_area(&f, *a), ==, 0);
+    }
+    rd_facts_free(&f);
+    g_assert_null(rd_daemon_probe_areas("no-such-probe"));
+}
+
+static void t_watch_matches(void)
+{
+    g_assert_true(rd_daemon_watch_matches("/etc/group", false, "/etc/group"));
+    g_assert_false(rd_daemon_watch_matches("/etc/group", false, "/etc/group-"));
+    g_assert_false(rd_daemon_watch_matches("/etc/group", false, "/etc/gshadow"));
+    g_assert_false(rd_daemon_watch_matches("/etc/group", false, "/etc/group/x"));
+    g_assert_true(rd_daemon_watch_matches("/etc/modprobe.d", true, "/etc/modprobe.d"));
+    g_assert_true(rd_daemon_watch_matches("/etc/modprobe.d", true, "/etc/modprobe.d/blacklist.conf"));
+    g_assert_false(rd_daemon_watch_matches("/etc/modprobe.d", true, "/etc/modprobe.d/sub/x.conf"));
+    g_assert_false(rd_daemon_watch_matches("/etc/modprobe.d", true, "/etc/modprobe.dx"));
+    g_assert_false(rd_daemon_watch_matches("/etc/modprobe.d", false, "/etc/modprobe.d/x.conf"));
+    /* a directory above the target came or went */
+    g_assert_true(rd_daemon_watch_matches("/etc/rocm-doctor/conf.d", true, "/etc/rocm-doctor"));
+    g_assert_true(rd_daemon_watch_matches("/etc/apt/sources.list.d", true, "/etc/apt"));
+    g_assert_false(rd_daemon_watch_matches("/etc/apt/sources.list.d", true, "/etc/ap"));
+    /* under --root */
+    g_assert_true(rd_daemon_watch_matches("/tmp/r/etc/environment", false, "/tmp/r/etc/environment"));
+}
+
+static void t_message_id(void)
+{
+    /* Values fixed by the definition in rocm-doctord(8): FNV-1a 128 of
+     * "rocm-doctor:" + id, version 8 and variant bits set. Journal catalogs
+     * and alerting rules depend on them: they must never change. */
+    char mid[33];
+    rd_daemon_message_id("gpu.none", mid);
+    g_assert_cmpstr(mid, ==, "2bae04d072488f53bd6d67ba99908276");
+    rd_daemon_message_id("driver.blacklisted", mid);
+    g_assert_cmpstr(mid, ==, "69f425627f3b88b6a228b09265d69056");
+    rd_daemon_message_id("kfd.no-access", mid);
+    g_assert_cmpstr(mid, ==, "a8d259c10a408c10a5488ebed6fbe60d");
+    rd_daemon_message_id("event:gpu-reset", mid);
+    g_assert_cmpstr(mid, ==, "70e15eb5fdf38e2eb889e90c3b92bd5e");
+    g_assert_cmpint(mid[12], ==, '8');
+}
+
+static void add(rd_findings *fs, const char *id, rd_severity sev, const char *gpu)
+{
+    rd_finding_add(fs, id, sev, gpu, "summary of %s", id);
+}
+
+static char *field(char **v, const char *name)
+{
+    size_t n = strlen(name);
+    for (; v && *v; v++)
+        if (strncmp(*v, name, n) == 0 && (*v)[n] == '=')
+            return *v + n + 1;
+    return NULL;
+}
+
+static void t_diff_and_journal(void)
+{
+    rd_findings a = { 0 }, b = { 0 };
+    add(&a, "gpu.none", RD_SEV_ERROR, NULL);
+    add(&a, "pcie.link-degraded", RD_SEV_WARNING, "0000:03:00.0");
+    add(&a, "pcie.link-degraded", RD_SEV_WARNING, "0000:83:00.0");
+    add(&a, "runtime.kernel-ok", RD_SEV_OK, NULL); /* ok findings are not state */
+    add(&b, "pcie.link-degraded", RD_SEV_ERROR, "0000:03:00.0");
+    add(&b, "pcie.link-degraded", RD_SEV_WARNING, "0000:83:00.0");
+    add(&b, "driver.blacklisted", RD_SEV_WARNING, NULL);
+    rd_state sa, sb;
+    rd_state_from_findings(&a, &sa);
+    rd_state_from_findings(&b, &sb);
+    g_assert_cmpuint(sa.n, ==, 3);
+    rd_change *c;
+    size_t n;
+    rd_state_diff(&sa, &sb, &c, &n);
+    g_assert_cmpuint(n, ==, 3);
+    g_assert_cmpint(c[0].kind, ==, RD_CHANGE_SEVERITY);
+    g_assert_cmpstr(c[0].item->gpu, ==, "0000:03:00.0");
+    g_assert_cmpint(c[0].old_severity, ==, RD_SEV_WARNING);
+    g_assert_cmpint(c[1].kind, ==, RD_CHANGE_APPEARED);
+    g_assert_cmpstr(c[1].item->id, ==, "driver.blacklisted");
+    g_assert_cmpint(c[2].kind, ==, RD_CHANGE_RESOLVED);
+    g_assert_cmpstr(c[2].item->id, ==, "gpu.none");
+
+    char **v = rd_daemon_journal_fields(&c[0]);
+    g_assert_cmpstr(field(v, "MESSAGE"), ==,
+                    "error (was warning) pcie.link-degraded on 0000:03:00.0: summary of pcie.link-degraded");
+    g_assert_cmpstr(field(v, "PRIORITY"), ==, "3");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_FINDING"), ==, "pcie.link-degraded");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_CHANGE"), ==, "severity");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_SEVERITY"), ==, "error");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_PREVIOUS_SEVERITY"), ==, "warning");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_GPU"), ==, "0000:03:00.0");
+    g_assert_cmpstr(field(v, "SYSLOG_IDENTIFIER"), ==, "rocm-doctord");
+    char mid[33];
+    rd_daemon_message_id("pcie.link-degraded", mid);
+    g_assert_cmpstr(field(v, "MESSAGE_ID"), ==, mid);
+    g_strfreev(v);
+
+    v = rd_daemon_journal_fields(&c[1]);
+    g_assert_cmpstr(field(v, "MESSAGE"), ==, "warning driver.blacklisted: summary of driver.blacklisted");
+    g_assert_cmpstr(field(v, "PRIORITY"), ==, "4");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_CHANGE"), ==, "appeared");
+    g_assert_null(field(v, "ROCM_DOCTOR_GPU"));
+    g_assert_null(field(v, "ROCM_DOCTOR_PREVIOUS_SEVERITY"));
+    g_strfreev(v);
+
+    v = rd_daemon_journal_fields(&c[2]);
+    g_assert_cmpstr(field(v, "MESSAGE"), ==, "resolved gpu.none: summary of gpu.none");
+    g_assert_cmpstr(field(v, "PRIORITY"), ==, "6");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_CHANGE"), ==, "resolved");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_SEVERITY"), ==, "error");
+    g_strfreev(v);
+    free(c);
+
+    /* no change: nothing */
+    rd_state_diff(&sb, &sb, &c, &n);
+    g_assert_cmpuint(n, ==, 0);
+    free(c);
+
+    rd_state_free(&sa);
+    rd_state_free(&sb);
+    rd_findings_free(&a);
+    rd_findings_free(&b);
+}
+
+static void t_status_line(void)
+{
+    rd_findings fs = { 0 };
+    char *s = rd_daemon_status_line(2, &fs);
+    g_assert_cmpstr(s, ==, "2 GPUs, no problems");
+    free(s);
+    add(&fs, "tuning.numa-balancing", RD_SEV_INFO, NULL);
+    add(&fs, "pcie.bar-small", RD_SEV_WARNING, NULL);
+    s = rd_daemon_status_line(1, &fs);
+    g_assert_cmpstr(s, ==, "1 GPU, 1 warning");
+    free(s);
+    add(&fs, "gpu.none", RD_SEV_ERROR, NULL);
+    add(&fs, "pcie.link-degraded", RD_SEV_WARNING, NULL);
+    s = rd_daemon_status_line(0, &fs);
+    g_assert_cmpstr(s, ==, "0 GPUs, 1 error, 2 warnings");
+    free(s);
+    rd_findings_free(&fs);
+}
+
+static void t_output_path(void)
+{
+    char *p = rd_daemon_output_path("/", "/run/rocm-doctor/status.json");
+    g_assert_cmpstr(p, ==, "/run/rocm-doctor/status.json");
+    free(p);
+    p = rd_daemon_output_path(NULL, "/run/x");
+    g_assert_cmpstr(p, ==, "/run/x");
+    free(p);
+    p = rd_daemon_output_path("/tmp/root", "/run/rocm-doctor/status.json");
+    g_assert_cmpstr(p, ==, "/tmp/root/run/rocm-doctor/status.json");
+    free(p);
+}
+
+static void t_write_atomic(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *dir = g_dir_make_tmp("rocm-doctord-unit-XXXXXX", &err);
+    g_assert_no_error(err);
+    g_autofree char *path = g_build_filename(dir, "a/b/status.json", NULL);
+    mode_t old = umask(077);
+    g_assert_cmpint(rd_daemon_write_atomic(path, "first\n", 6), ==, 0);
+    g_assert_cmpint(rd_daemon_write_atomic(path, "second\n", 7), ==, 0);
+    umask(old);
+    g_autofree char *text = NULL;
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    g_assert_cmpstr(text, ==, "second\n");
+    struct stat st;
+    g_assert_cmpint(stat(path, &st), ==, 0);
+    g_assert_cmpuint(st.st_mode & 07777, ==, 0644);
+    g_autofree char *sub = g_build_filename(dir, "a/b", NULL);
+    g_autoptr(GDir) d = g_dir_open(sub, 0, NULL);
+    g_assert_cmpstr(g_dir_read_name(d), ==, "status.json");
+    g_assert_null(g_dir_read_name(d));
+
+    /* a file where a directory should be: an error, nothing written */
+    g_autofree char *blocked = g_build_filename(dir, "a/b/status.json/x.json", NULL);
+    g_assert_cmpint(rd_daemon_write_atomic(blocked, "x", 1), ==, -ENOTDIR);
+    g_clear_pointer(&text, g_free);
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    g_assert_cmpstr(text, ==, "second\n");
+    /* the target is a directory: rename fails, the temporary file goes */
+    g_autofree char *isdir = g_build_filename(dir, "a", NULL);
+    g_assert_cmpint(rd_daemon_write_atomic(isdir, "x", 1), <, 0);
+    g_autoptr(GDir) top = g_dir_open(dir, 0, NULL);
+    g_assert_cmpstr(g_dir_read_name(top), ==, "a");
+    g_assert_null(g_dir_read_name(top));
+
+    g_assert_cmpint(unlink(path), ==, 0);
+    g_assert_cmpint(rmdir(sub), ==, 0);
+    g_assert_cmpint(rmdir(isdir), ==, 0);
+    g_assert_cmpint(rmdir(dir), ==, 0);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/daemon-unit/uevent-mask", t_uevent_mask);
+    g_test_add_func("/daemon-unit/probes-by-id", t_probes_by_id);
+    g_test_add_func("/daemon-unit/watch-matches", t_watch_matches);
+    g_test_add_func("/daemon-unit/message-id", t_message_id);
+    g_test_add_func("/daemon-unit/diff-and-journal", t_diff_and_journal);
+    g_test_add_func("/daemon-unit/status-line", t_status_line);
+    g_test_add_func("/daemon-unit/output-path", t_output_path);
+    g_test_add_func("/daemon-unit/write-atomic", t_write_atomic);
+    return g_test_run();
+}
