@@ -117,7 +117,7 @@ def hiprtc_only():
 def untested():
     """No code object and no working hiprtc: the GPU is reported untested."""
     sc = double("hiprtc-fail", [], 0, compare_info=True)
-    sc.findings = [("runtime.kernel-untested", "info")]
+    sc.findings = [("rocm.not-installed", "info"), ("runtime.kernel-untested", "info")]  # the box has no ROCm user space
     sc.env["ROCM_DOCTOR_TEST_RUNTIME_ISA"] = "gfx700"
     sc.text = [("runtime.kernel-untested", GPU + " gfx700 was not tested"),
                ("runtime.kernel-untested", "hiprtc: hiprtcCompileProgram for gfx700: HIPRTC_ERROR_COMPILATION")]
