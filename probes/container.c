@@ -82,7 +82,9 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
     rd_finding *missing = NULL;
     int64_t gids[64];
     size_t n_gids = 0;
-    bool kfd_seen = false;
+    bool kfd_seen = false, render_passed = false;
+    for (size_t i = 0; i < f->access.n_nodes; i++)
+        render_passed |= f->access.nodes[i].exists && streq(f->access.nodes[i].role, "render");
     for (size_t i = 0; i < f->access.n_nodes; i++) {
         const rd_dev_node *node = &f->access.nodes[i];
         if (streq(node->role, "card"))
@@ -90,6 +92,11 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
         kfd_seen |= streq(node->role, "kfd");
         /* kfd.missing (assessed earlier) already tells how to pass /dev/kfd */
         if (node->exists || (streq(node->role, "kfd") && rd_findings_has(out, "kfd.missing")))
+            continue;
+        /* sysfs shows every GPU of the host; with some render nodes passed,
+         * the others were left out on purpose (the Kubernetes device plugin
+         * and --device=/dev/dri/renderD<N> hand out GPUs one by one) */
+        if (streq(node->role, "render") && render_passed)
             continue;
         if (!missing) {
             missing = rd_finding_add(out, "container.devices-missing", RD_SEV_ERROR, NULL,

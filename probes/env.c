@@ -128,8 +128,29 @@ static const char *keyword(const char *s, const char *kw)
 /* One shell statement (up to ; & | or the end): `export A=1 B=2`, `A=1`,
  * `declare -x A=1`. Assignments in front of a command (`A=1 cmd`) only
  * apply to that command and are not recorded. */
-static const char *shell_statement(const char *s, const char *source, int64_t line, rd_env_var **vars,
-                                   size_t *n)
+static void var_free(rd_env_var *v)
+{
+    free(v->name);
+    free(v->value);
+    free(v->source);
+}
+
+/* Drops the definitions of name in vars[first..*n). */
+static void forget_var(rd_env_var *vars, size_t first, size_t *n, const char *name, size_t name_len)
+{
+    size_t kept = first;
+    for (size_t i = first; i < *n; i++) {
+        if (strlen(vars[i].name) == name_len && strncmp(vars[i].name, name, name_len) == 0) {
+            var_free(&vars[i]);
+            continue;
+        }
+        vars[kept++] = vars[i];
+    }
+    *n = kept;
+}
+
+static const char *shell_statement(const char *s, const char *source, int64_t line, size_t file_first,
+                                   rd_env_var **vars, size_t *n)
 {
     static const char *const lead[] = { "then", "else", "do", "{", "!" };
     bool exported = false;
@@ -145,6 +166,22 @@ static const char *shell_statement(const char *s, const char *source, int64_t li
         }
     }
     const char *e;
+    if ((e = keyword(s, "unset"))) {
+        /* `unset [-v] NAME...`: the file's earlier definitions no longer hold */
+        s = skip_blanks(e);
+        if ((e = keyword(s, "-v")))
+            s = skip_blanks(e);
+        while (name_start(*s)) {
+            const char *name = s;
+            while (name_char(*s))
+                s++;
+            if (!word_end(*s))
+                break;
+            forget_var(*vars, file_first, n, name, (size_t)(s - name));
+            s = skip_blanks(s);
+        }
+        goto rest;
+    }
     if ((e = keyword(s, "export"))) {
         exported = true;
         s = skip_blanks(e);
@@ -185,11 +222,8 @@ static const char *shell_statement(const char *s, const char *source, int64_t li
             s = skip_blanks(s);
         }
         if (command && !exported) {
-            for (size_t i = first; i < *n; i++) {
-                free((*vars)[i].name);
-                free((*vars)[i].value);
-                free((*vars)[i].source);
-            }
+            for (size_t i = first; i < *n; i++)
+                var_free(&(*vars)[i]);
             *n = first;
         }
     }
@@ -210,6 +244,24 @@ rest:
     return s;
 }
 
+/* The value pam_env sets for the text after "NAME=" in /etc/environment: cut
+ * at the first '#', nothing trimmed at the end but the newline; with an
+ * opening quote, that quote and a quote that is the very last character are
+ * dropped, any other is kept (pam_env's own rule, bug for bug). */
+static char *pam_value(const char *raw)
+{
+    size_t len = strcspn(raw, "#\n");
+    char *v = xstrndup(raw, len);
+    if (v[0] != '"' && v[0] != '\'')
+        return v;
+    size_t o = 0;
+    for (size_t t = 1; v[t]; t++)
+        if ((v[t] != '"' && v[t] != '\'') || v[t + 1] != 0)
+            v[o++] = v[t];
+    v[o] = 0;
+    return v;
+}
+
 /* KEY=VALUE with optional surrounding quotes: /etc/environment (pam_env) and
  * environment.d. */
 static void simple_line(const char *l, rd_env_syntax syntax, const char *source, int64_t line,
@@ -228,6 +280,12 @@ static void simple_line(const char *l, rd_env_syntax syntax, const char *source,
     if (!rd_env_is_relevant(nm))
         return;
     _cleanup_free_ char *raw = xstrdup(s + 1);
+    if (syntax == RD_ENV_SYNTAX_PAM) {
+        /* pam_env ends the value at the first '#', even inside quotes, and
+         * keeps the blanks before it (and a CR): the process gets them. */
+        add_var(vars, n, name, name_len, pam_value(raw), source, line);
+        return;
+    }
     char *v = strstrip(raw);
     size_t len = strlen(v);
     if (len >= 2 && (v[0] == '"' || v[0] == '\'') && v[len - 1] == v[0]) {
@@ -242,6 +300,7 @@ void rd_env_parse_text(const char *text, rd_env_syntax syntax, const char *sourc
                        size_t *n_vars)
 {
     int64_t lineno = 0;
+    size_t first = *n_vars;
     for (const char *p = text; p && *p;) {
         const char *nl = strchr(p, '\n');
         _cleanup_free_ char *l = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
@@ -252,10 +311,24 @@ void rd_env_parse_text(const char *text, rd_env_syntax syntax, const char *sourc
             continue;
         if (syntax == RD_ENV_SYNTAX_SHELL)
             while (*s)
-                s = shell_statement(s, source, lineno, vars, n_vars);
+                s = shell_statement(s, source, lineno, first, vars, n_vars);
         else
             simple_line(s, syntax, source, lineno, vars, n_vars);
     }
+    /* Within one file the last definition of a name is the one that holds
+     * (a later line reassigns it); earlier ones would be stale evidence. */
+    size_t kept = first;
+    for (size_t i = first; i < *n_vars; i++) {
+        bool later = false;
+        for (size_t j = i + 1; j < *n_vars && !later; j++)
+            later = streq((*vars)[i].name, (*vars)[j].name);
+        if (later) {
+            var_free(&(*vars)[i]);
+            continue;
+        }
+        (*vars)[kept++] = (*vars)[i];
+    }
+    *n_vars = kept;
 }
 
 int rd_gfx_override_parse(const char *s, unsigned *ret_major, unsigned *ret_minor, unsigned *ret_step)
@@ -543,8 +616,12 @@ static void assess_overrides(const rd_assess_input *in, const rd_agent *agents, 
                 rd_finding_set_fix(invalid, "env");
             }
             _cleanup_free_ char *where = rd_env_where(v);
+            _cleanup_free_ char *trimmed = xstrdup(v->value);
+            bool blanks = r == -EINVAL && rd_gfx_override_parse(strstrip(trimmed), &ma, &mi, &st) == 0;
             rd_finding_evidence(invalid, "%s: %s=\"%s\": %s", where, v->name, v->value,
                                 r == -ERANGE ? "out of range (major at most 63, minor and step at most 255)"
+                                : blanks     ? "white space or a CR after the number (in /etc/environment a # comment "
+                                               "ends the value, the blanks before it stay)"
                                              : "not three decimal numbers separated by dots");
             continue;
         }
