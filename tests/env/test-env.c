@@ -392,6 +392,40 @@ static void test_container_gpu_subset(void)
     rd_facts_free(&f);
 }
 
+/* Rootless Podman: the host's render group is not mapped, the nodes show
+ * group 65534; "--group-add 65534" would be advice that cannot work. */
+static void test_container_unmapped_gid(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x03, 0x030000, 110000, 0x744c);
+    f.os.container = xstrdup("podman");
+    add_node(&f, "/dev/kfd", "kfd", true, 65534);
+    add_node(&f, "/dev/dri/renderD128", "render", true, 65534);
+    f.container_env.uid = 1000;
+    f.container_env.groups = xcalloc(1, sizeof(int64_t));
+    f.container_env.groups[0] = 1000;
+    f.container_env.n_groups = 1;
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    const rd_finding *fd = rd_findings_get(&out, "container.gid-mismatch");
+    g_assert_nonnull(fd);
+    g_assert_null(strstr(fd->remedy, "--group-add 65534"));
+    g_assert_nonnull(strstr(fd->remedy, "--group-add keep-groups"));
+    g_assert_cmpstr(fd->evidence[3], ==,
+                    "group 65534: the host's group is not mapped into this container's user namespace");
+    rd_findings_free(&out);
+
+    /* a mapped gid keeps the numeric advice */
+    f.access.nodes[0].gid = f.access.nodes[1].gid = 992;
+    assess(&f, &out);
+    fd = rd_findings_get(&out, "container.gid-mismatch");
+    g_assert_nonnull(fd);
+    g_assert_nonnull(strstr(fd->remedy, "--group-add 992 ..."));
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
 /* The IOMMU groups of the GPUs already pass through (a kernel built with
  * IOMMU_DEFAULT_PASSTHROUGH): no iommu=pt needed. */
 static void test_tuning_identity(void)
@@ -511,6 +545,7 @@ int main(int argc, char **argv)
     g_test_add_func("/env/assess/tuning", test_tuning);
     g_test_add_func("/env/assess/tuning-identity", test_tuning_identity);
     g_test_add_func("/env/assess/container-gpu-subset", test_container_gpu_subset);
+    g_test_add_func("/env/assess/container-unmapped-gid", test_container_unmapped_gid);
     g_test_add_func("/env/assess/override-trailing-blank", test_override_trailing_blank);
     g_test_add_func("/env/gather/torch-cwd", test_torch_cwd);
     g_test_add_func("/env/assess/torch-override", test_torch_override_remedy);
