@@ -295,3 +295,58 @@ def torch_rocm_ok():
     healthy_rx7900xtx_box(tb)
     return Scenario(tb, [], 0, args=["--with-python"],
                     env=torch_env("rocm:6.2.41133:gfx90a,gfx942,gfx1030,gfx1100"))
+
+
+# -- review: parsing and container cases that must not raise false alarms ----
+
+@scenario("env-environment-comment")
+def env_environment_comment():
+    """/etc/environment with a comment right after the value: pam_env ends the
+    value at '#', so the override is the valid 11.0.0 of the GPU's family."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    tb.root_file("etc/environment", ETC_ENVIRONMENT + "HSA_OVERRIDE_GFX_VERSION_1=11.0.0# RX 7900 XTX\n")
+    return Scenario(tb, [], 0, gpu_count=1)
+
+
+@scenario("env-environment-comment-blank")
+def env_environment_comment_blank():
+    """The same with a blank before the '#': pam_env keeps the blank, and the
+    runtime rejects "11.0.0 "."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    tb.root_file("etc/environment", ETC_ENVIRONMENT + "HSA_OVERRIDE_GFX_VERSION_1=11.0.0 # RX 7900 XTX\n")
+    return Scenario(tb, [("arch.override-invalid", "error")], 2, gpu_count=1,
+                    evidence=[("arch.override-invalid",
+                               '/etc/environment:2: HSA_OVERRIDE_GFX_VERSION_1="11.0.0 ": white space or a CR '
+                               'after the number')])
+
+
+@scenario("env-profile-reassigned")
+def env_profile_reassigned():
+    """A profile.d script that first sets the RDNA2 value of an old guide and
+    later, after an unset, the right one: only the last line holds."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    tb.root_file("etc/profile.d/rocm.sh",
+                 "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n"
+                 "export ROCR_VISIBLE_DEVICES=3\n"
+                 "unset HSA_OVERRIDE_GFX_VERSION ROCR_VISIBLE_DEVICES\n"
+                 "export HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n")
+    return Scenario(tb, [], 0, gpu_count=1)
+
+
+@scenario("container-one-of-eight-gpus")
+def container_one_of_eight_gpus():
+    """docker run --device=/dev/kfd --device=/dev/dri/renderD128 on an eight
+    MI300X host: sysfs shows all eight, the other render nodes were left out
+    on purpose."""
+    tb = Testbed()
+    mi300x_box(tb, cpx=False)
+    for r in tb.extra_records:
+        if "/drm/renderD" in r.path and not r.path.endswith("/renderD128"):
+            r.nodes = []
+    for path in [p for p in tb.nodes if p.startswith("dev/dri/") and p != "dev/dri/renderD128"]:
+        del tb.nodes[path]
+    tb.root_file(".dockerenv", "")
+    return Scenario(tb, [], 0, gpu_count=8)
