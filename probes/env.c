@@ -713,15 +713,24 @@ static void assess_visible(const rd_assess_input *in, const rd_agent *agents, si
         bool hip = !streq(v->name, "ROCR_VISIBLE_DEVICES");
         size_t limit = n_agents;
         if (hip && streq(v->source, RD_ENV_PROCESS)) {
+            /* the GPUs ROCr keeps, whichever they are: a UUID in the HIP
+             * variable must be looked for among those, not among the first
+             * `limit` of all GPUs */
+            _cleanup_free_ rd_agent *vis = NULL;
             for (size_t j = 0; j < e->n_vars; j++)
                 if (streq(e->vars[j].name, "ROCR_VISIBLE_DEVICES") && streq(e->vars[j].source, RD_ENV_PROCESS)) {
                     _cleanup_free_ bool *k2 = xcalloc(n_agents, sizeof(bool));
                     limit = rd_visible_devices_apply(e->vars[j].value, agents, n_agents, k2, NULL);
+                    free(vis);
+                    vis = xcalloc(n_agents, sizeof(rd_agent));
+                    for (size_t k = 0, m = 0; k < n_agents; k++)
+                        if (k2[k])
+                            vis[m++] = agents[k];
                 }
             if (limit < n_agents) {
                 free(bad);
                 bad = NULL;
-                kept = rd_visible_devices_apply(v->value, agents, limit, keep, &bad);
+                kept = rd_visible_devices_apply(v->value, vis, limit, keep, &bad);
             }
         }
         if (kept > 0)

@@ -392,6 +392,40 @@ static void test_container_gpu_subset(void)
     rd_facts_free(&f);
 }
 
+/* ROCR_VISIBLE_DEVICES keeps the second GPU; HIP_VISIBLE_DEVICES names it
+ * by UUID: one GPU is visible, nothing is hidden. */
+static void test_visible_hip_after_rocr(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x03, 0x030000, 110000, 0x744c);
+    add_gpu(&f, 0x43, 0x030000, 110000, 0x744c);
+    const char *const names[] = { "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES" };
+    const char *const values[] = { "1", "GPU-0000000000001043" };
+    for (size_t i = 0; i < 2; i++) {
+        rd_env_var *v = ARRAY_APPEND(f.env.vars, f.env.n_vars);
+        v->name = xstrdup(names[i]);
+        v->value = xstrdup(values[i]);
+        v->source = xstrdup(RD_ENV_PROCESS);
+    }
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    g_assert_false(rd_findings_has(&out, "env.visible-devices-hides-all"));
+    rd_findings_free(&out);
+
+    /* the first GPU's UUID is hidden by ROCr already */
+    free(f.env.vars[1].value);
+    f.env.vars[1].value = xstrdup("GPU-0000000000001003");
+    assess(&f, &out);
+    const rd_finding *fd = rd_findings_get(&out, "env.visible-devices-hides-all");
+    g_assert_nonnull(fd);
+    g_assert_cmpstr(fd->evidence[0], ==,
+                    "process environment: HIP_VISIBLE_DEVICES=GPU-0000000000001003: \"GPU-0000000000001003\" names no "
+                    "GPU (1 GPU is visible after ROCR_VISIBLE_DEVICES)");
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
 /* Rootless Podman: the host's render group is not mapped, the nodes show
  * group 65534; "--group-add 65534" would be advice that cannot work. */
 static void test_container_unmapped_gid(void)
@@ -545,6 +579,7 @@ int main(int argc, char **argv)
     g_test_add_func("/env/assess/tuning", test_tuning);
     g_test_add_func("/env/assess/tuning-identity", test_tuning_identity);
     g_test_add_func("/env/assess/container-gpu-subset", test_container_gpu_subset);
+    g_test_add_func("/env/assess/visible-hip-after-rocr", test_visible_hip_after_rocr);
     g_test_add_func("/env/assess/container-unmapped-gid", test_container_unmapped_gid);
     g_test_add_func("/env/assess/override-trailing-blank", test_override_trailing_blank);
     g_test_add_func("/env/gather/torch-cwd", test_torch_cwd);
