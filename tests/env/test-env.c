@@ -427,6 +427,33 @@ static void test_visible_hip_after_rocr(void)
     rd_facts_free(&f);
 }
 
+/* Ryzen 7000 iGPU (gfx1036, RDNA2) next to an RX 7900 XTX, a global 11.0.0
+ * and the iGPU hidden by the dGPU's UUID: the override never reaches the
+ * iGPU, so neither override finding may fire. */
+static void test_override_igpu_hidden(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x03, 0x030000, 110000, 0x744c);
+    add_gpu(&f, 0x7c, 0x030000, 100306, 0x164e);
+    rd_env_parse_text("export HSA_OVERRIDE_GFX_VERSION=11.0.0\n", RD_ENV_SYNTAX_SHELL, "/home/alice/.profile",
+                      &f.env.vars, &f.env.n_vars);
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    g_assert_true(rd_findings_has(&out, "arch.override-wrong-family"));
+    g_assert_true(rd_findings_has(&out, "arch.override-global-with-igpu"));
+    rd_findings_free(&out);
+
+    rd_env_parse_text("ROCR_VISIBLE_DEVICES=GPU-0000000000001003\n", RD_ENV_SYNTAX_PAM, "/etc/environment",
+                      &f.env.vars, &f.env.n_vars);
+    assess(&f, &out);
+    g_assert_false(rd_findings_has(&out, "arch.override-wrong-family"));
+    g_assert_false(rd_findings_has(&out, "arch.override-global-with-igpu"));
+    g_assert_false(rd_findings_has(&out, "apu.igpu-conflict"));
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
 /* Rootless Podman: the host's render group is not mapped, the nodes show
  * group 65534; "--group-add 65534" would be advice that cannot work. */
 static void test_container_unmapped_gid(void)
@@ -581,6 +608,7 @@ int main(int argc, char **argv)
     g_test_add_func("/env/assess/tuning-identity", test_tuning_identity);
     g_test_add_func("/env/assess/container-gpu-subset", test_container_gpu_subset);
     g_test_add_func("/env/assess/visible-hip-after-rocr", test_visible_hip_after_rocr);
+    g_test_add_func("/env/assess/override-igpu-hidden", test_override_igpu_hidden);
     g_test_add_func("/env/assess/container-unmapped-gid", test_container_unmapped_gid);
     g_test_add_func("/env/assess/override-trailing-blank", test_override_trailing_blank);
     g_test_add_func("/env/gather/torch-cwd", test_torch_cwd);

@@ -350,3 +350,17 @@ def container_one_of_eight_gpus():
         del tb.nodes[path]
     tb.root_file(".dockerenv", "")
     return Scenario(tb, [], 0, gpu_count=8)
+
+
+@scenario("env-override-igpu-hidden")
+def env_override_igpu_hidden():
+    """Ryzen 8000G + RX 7900 XTX; alice's ~/.profile sets a global override and
+    hides the iGPU by the dGPU's UUID, as the common guides do: the override
+    never reaches the iGPU, nothing to report."""
+    tb = apu_plus_dgpu_testbed()
+    tb.add_to_group("alice", "render")
+    tb.add_to_group("alice", "video")
+    tb.root_file("home/alice/.profile",
+                 "export HSA_OVERRIDE_GFX_VERSION=11.0.0\n"
+                 "export ROCR_VISIBLE_DEVICES=%s\n" % RX7900XTX_UUID)
+    return Scenario(tb, [], 0, gpu_count=2, args=["--user", "alice"])
