@@ -593,10 +593,30 @@ static void describe_var(rd_finding *fd, const rd_env_var *v)
 
 static const char *family_of(const rd_arch *a) { return a && a->family ? a->family : NULL; }
 
+/* GPUs that a ROCR_VISIBLE_DEVICES definition (from any source) leaves out
+ * while keeping another: hidden on purpose, so what an override does to them
+ * does not matter (the common setup: an override for the dGPU, the iGPU
+ * hidden by UUID). A definition that hides every GPU is reported on its own
+ * and marks nothing. */
+static bool *rocr_hidden(const rd_env_facts *e, const rd_agent *agents, size_t n_agents)
+{
+    bool *hidden = xcalloc(n_agents + 1, sizeof(bool));
+    _cleanup_free_ bool *keep = xcalloc(n_agents + 1, sizeof(bool));
+    for (size_t i = 0; i < e->n_vars; i++) {
+        if (!streq(e->vars[i].name, "ROCR_VISIBLE_DEVICES") ||
+            rd_visible_devices_apply(e->vars[i].value, agents, n_agents, keep, NULL) == 0)
+            continue;
+        for (size_t k = 0; k < n_agents; k++)
+            hidden[k] |= !keep[k];
+    }
+    return hidden;
+}
+
 static void assess_overrides(const rd_assess_input *in, const rd_agent *agents, size_t n_agents, rd_findings *out)
 {
     const rd_env_facts *e = &in->facts->env;
     rd_finding *invalid = NULL, *global_igpu = NULL;
+    _cleanup_free_ bool *hidden = rocr_hidden(e, agents, n_agents);
     for (size_t i = 0; i < e->n_vars; i++) {
         const rd_env_var *v = &e->vars[i];
         int64_t node = -1;
@@ -631,7 +651,7 @@ static void assess_overrides(const rd_assess_input *in, const rd_agent *agents, 
 
         for (size_t k = 0; k < n_agents; k++) {
             const rd_agent *a = &agents[k];
-            if (!global && a->node_id != node)
+            if ((!global && a->node_id != node) || hidden[k])
                 continue;
             if (global) {
                 /* the per-node variable wins for its node */
@@ -646,7 +666,7 @@ static void assess_overrides(const rd_assess_input *in, const rd_agent *agents, 
                 if (a->integrated) {
                     bool has_dgpu = false;
                     for (size_t j = 0; j < n_agents; j++)
-                        has_dgpu |= !agents[j].integrated;
+                        has_dgpu |= !agents[j].integrated && !hidden[j];
                     if (has_dgpu) {
                         if (!global_igpu) {
                             global_igpu = rd_finding_add(
