@@ -32,6 +32,10 @@ static void container_gather(const rd_ctx *ctx, rd_facts *facts)
     free(gl);
 }
 
+/* The gid a file's group shows as when the host group has no mapping in the
+ * user namespace (/proc/sys/kernel/overflowgid, 65534 unless changed). */
+#define OVERFLOW_GID 65534
+
 static char *join_gids(const int64_t *g, size_t n)
 {
     strbuf b = { 0 };
@@ -82,7 +86,9 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
     rd_finding *missing = NULL;
     int64_t gids[64];
     size_t n_gids = 0;
-    bool kfd_seen = false;
+    bool kfd_seen = false, render_passed = false;
+    for (size_t i = 0; i < f->access.n_nodes; i++)
+        render_passed |= f->access.nodes[i].exists && streq(f->access.nodes[i].role, "render");
     for (size_t i = 0; i < f->access.n_nodes; i++) {
         const rd_dev_node *node = &f->access.nodes[i];
         if (streq(node->role, "card"))
@@ -90,6 +96,11 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
         kfd_seen |= streq(node->role, "kfd");
         /* kfd.missing (assessed earlier) already tells how to pass /dev/kfd */
         if (node->exists || (streq(node->role, "kfd") && rd_findings_has(out, "kfd.missing")))
+            continue;
+        /* sysfs shows every GPU of the host; with some render nodes passed,
+         * the others were left out on purpose (the Kubernetes device plugin
+         * and --device=/dev/dri/renderD<N> hand out GPUs one by one) */
+        if (streq(node->role, "render") && render_passed)
             continue;
         if (!missing) {
             missing = rd_finding_add(out, "container.devices-missing", RD_SEV_ERROR, NULL,
@@ -152,6 +163,23 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
         return;
     _cleanup_free_ char *have = join_gids(groups, n_groups);
     rd_finding_evidence(fd, "process uid %" PRId64 ", groups %s", uid, have);
+    bool unmapped = false;
+    for (size_t k = 0; k < n_gids; k++)
+        unmapped |= gids[k] == OVERFLOW_GID;
+    if (unmapped) {
+        /* a host group with no mapping in this user namespace shows as the
+         * overflow gid; --group-add 65534 would not grant anything */
+        rd_finding_evidence(fd, "group %d: the host's group is not mapped into this container's user namespace",
+                            OVERFLOW_GID);
+        if (!streq(kind, "kubernetes") && !streq(kind, "lxc"))
+            rd_finding_remedy(fd, "Rootless Podman: start the container with podman run --device=/dev/kfd "
+                                  "--device=/dev/dri --group-add keep-groups ... (crun runtime; the host user must "
+                                  "be in the group of /dev/kfd and the render nodes). Otherwise run it rootful with "
+                                  "--group-add and the host's numeric gids (stat -c %%g /dev/kfd on the host).");
+        else
+            remedy_for(fd, kind, " the host's numeric gids of /dev/kfd and /dev/dri/renderD* (stat -c %g on the host)");
+        return;
+    }
     strbuf g = { 0 };
     strbuf_append(&g, "");
     if (streq(kind, "kubernetes") || streq(kind, "lxc")) {

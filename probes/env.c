@@ -128,8 +128,29 @@ static const char *keyword(const char *s, const char *kw)
 /* One shell statement (up to ; & | or the end): `export A=1 B=2`, `A=1`,
  * `declare -x A=1`. Assignments in front of a command (`A=1 cmd`) only
  * apply to that command and are not recorded. */
-static const char *shell_statement(const char *s, const char *source, int64_t line, rd_env_var **vars,
-                                   size_t *n)
+static void var_free(rd_env_var *v)
+{
+    free(v->name);
+    free(v->value);
+    free(v->source);
+}
+
+/* Drops the definitions of name in vars[first..*n). */
+static void forget_var(rd_env_var *vars, size_t first, size_t *n, const char *name, size_t name_len)
+{
+    size_t kept = first;
+    for (size_t i = first; i < *n; i++) {
+        if (strlen(vars[i].name) == name_len && strncmp(vars[i].name, name, name_len) == 0) {
+            var_free(&vars[i]);
+            continue;
+        }
+        vars[kept++] = vars[i];
+    }
+    *n = kept;
+}
+
+static const char *shell_statement(const char *s, const char *source, int64_t line, size_t file_first,
+                                   rd_env_var **vars, size_t *n)
 {
     static const char *const lead[] = { "then", "else", "do", "{", "!" };
     bool exported = false;
@@ -145,6 +166,22 @@ static const char *shell_statement(const char *s, const char *source, int64_t li
         }
     }
     const char *e;
+    if ((e = keyword(s, "unset"))) {
+        /* `unset [-v] NAME...`: the file's earlier definitions no longer hold */
+        s = skip_blanks(e);
+        if ((e = keyword(s, "-v")))
+            s = skip_blanks(e);
+        while (name_start(*s)) {
+            const char *name = s;
+            while (name_char(*s))
+                s++;
+            if (!word_end(*s))
+                break;
+            forget_var(*vars, file_first, n, name, (size_t)(s - name));
+            s = skip_blanks(s);
+        }
+        goto rest;
+    }
     if ((e = keyword(s, "export"))) {
         exported = true;
         s = skip_blanks(e);
@@ -185,11 +222,8 @@ static const char *shell_statement(const char *s, const char *source, int64_t li
             s = skip_blanks(s);
         }
         if (command && !exported) {
-            for (size_t i = first; i < *n; i++) {
-                free((*vars)[i].name);
-                free((*vars)[i].value);
-                free((*vars)[i].source);
-            }
+            for (size_t i = first; i < *n; i++)
+                var_free(&(*vars)[i]);
             *n = first;
         }
     }
@@ -210,6 +244,24 @@ rest:
     return s;
 }
 
+/* The value pam_env sets for the text after "NAME=" in /etc/environment: cut
+ * at the first '#', nothing trimmed at the end but the newline; with an
+ * opening quote, that quote and a quote that is the very last character are
+ * dropped, any other is kept (pam_env's own rule, bug for bug). */
+static char *pam_value(const char *raw)
+{
+    size_t len = strcspn(raw, "#\n");
+    char *v = xstrndup(raw, len);
+    if (v[0] != '"' && v[0] != '\'')
+        return v;
+    size_t o = 0;
+    for (size_t t = 1; v[t]; t++)
+        if ((v[t] != '"' && v[t] != '\'') || v[t + 1] != 0)
+            v[o++] = v[t];
+    v[o] = 0;
+    return v;
+}
+
 /* KEY=VALUE with optional surrounding quotes: /etc/environment (pam_env) and
  * environment.d. */
 static void simple_line(const char *l, rd_env_syntax syntax, const char *source, int64_t line,
@@ -228,6 +280,12 @@ static void simple_line(const char *l, rd_env_syntax syntax, const char *source,
     if (!rd_env_is_relevant(nm))
         return;
     _cleanup_free_ char *raw = xstrdup(s + 1);
+    if (syntax == RD_ENV_SYNTAX_PAM) {
+        /* pam_env ends the value at the first '#', even inside quotes, and
+         * keeps the blanks before it (and a CR): the process gets them. */
+        add_var(vars, n, name, name_len, pam_value(raw), source, line);
+        return;
+    }
     char *v = strstrip(raw);
     size_t len = strlen(v);
     if (len >= 2 && (v[0] == '"' || v[0] == '\'') && v[len - 1] == v[0]) {
@@ -242,6 +300,7 @@ void rd_env_parse_text(const char *text, rd_env_syntax syntax, const char *sourc
                        size_t *n_vars)
 {
     int64_t lineno = 0;
+    size_t first = *n_vars;
     for (const char *p = text; p && *p;) {
         const char *nl = strchr(p, '\n');
         _cleanup_free_ char *l = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
@@ -252,10 +311,24 @@ void rd_env_parse_text(const char *text, rd_env_syntax syntax, const char *sourc
             continue;
         if (syntax == RD_ENV_SYNTAX_SHELL)
             while (*s)
-                s = shell_statement(s, source, lineno, vars, n_vars);
+                s = shell_statement(s, source, lineno, first, vars, n_vars);
         else
             simple_line(s, syntax, source, lineno, vars, n_vars);
     }
+    /* Within one file the last definition of a name is the one that holds
+     * (a later line reassigns it); earlier ones would be stale evidence. */
+    size_t kept = first;
+    for (size_t i = first; i < *n_vars; i++) {
+        bool later = false;
+        for (size_t j = i + 1; j < *n_vars && !later; j++)
+            later = streq((*vars)[i].name, (*vars)[j].name);
+        if (later) {
+            var_free(&(*vars)[i]);
+            continue;
+        }
+        (*vars)[kept++] = (*vars)[i];
+    }
+    *n_vars = kept;
 }
 
 int rd_gfx_override_parse(const char *s, unsigned *ret_major, unsigned *ret_minor, unsigned *ret_step)
@@ -520,10 +593,30 @@ static void describe_var(rd_finding *fd, const rd_env_var *v)
 
 static const char *family_of(const rd_arch *a) { return a && a->family ? a->family : NULL; }
 
+/* GPUs that a ROCR_VISIBLE_DEVICES definition (from any source) leaves out
+ * while keeping another: hidden on purpose, so what an override does to them
+ * does not matter (the common setup: an override for the dGPU, the iGPU
+ * hidden by UUID). A definition that hides every GPU is reported on its own
+ * and marks nothing. */
+static bool *rocr_hidden(const rd_env_facts *e, const rd_agent *agents, size_t n_agents)
+{
+    bool *hidden = xcalloc(n_agents + 1, sizeof(bool));
+    _cleanup_free_ bool *keep = xcalloc(n_agents + 1, sizeof(bool));
+    for (size_t i = 0; i < e->n_vars; i++) {
+        if (!streq(e->vars[i].name, "ROCR_VISIBLE_DEVICES") ||
+            rd_visible_devices_apply(e->vars[i].value, agents, n_agents, keep, NULL) == 0)
+            continue;
+        for (size_t k = 0; k < n_agents; k++)
+            hidden[k] |= !keep[k];
+    }
+    return hidden;
+}
+
 static void assess_overrides(const rd_assess_input *in, const rd_agent *agents, size_t n_agents, rd_findings *out)
 {
     const rd_env_facts *e = &in->facts->env;
     rd_finding *invalid = NULL, *global_igpu = NULL;
+    _cleanup_free_ bool *hidden = rocr_hidden(e, agents, n_agents);
     for (size_t i = 0; i < e->n_vars; i++) {
         const rd_env_var *v = &e->vars[i];
         int64_t node = -1;
@@ -543,8 +636,12 @@ static void assess_overrides(const rd_assess_input *in, const rd_agent *agents, 
                 rd_finding_set_fix(invalid, "env");
             }
             _cleanup_free_ char *where = rd_env_where(v);
+            _cleanup_free_ char *trimmed = xstrdup(v->value);
+            bool blanks = r == -EINVAL && rd_gfx_override_parse(strstrip(trimmed), &ma, &mi, &st) == 0;
             rd_finding_evidence(invalid, "%s: %s=\"%s\": %s", where, v->name, v->value,
                                 r == -ERANGE ? "out of range (major at most 63, minor and step at most 255)"
+                                : blanks     ? "white space or a CR after the number (in /etc/environment a # comment "
+                                               "ends the value, the blanks before it stay)"
                                              : "not three decimal numbers separated by dots");
             continue;
         }
@@ -554,7 +651,7 @@ static void assess_overrides(const rd_assess_input *in, const rd_agent *agents, 
 
         for (size_t k = 0; k < n_agents; k++) {
             const rd_agent *a = &agents[k];
-            if (!global && a->node_id != node)
+            if ((!global && a->node_id != node) || hidden[k])
                 continue;
             if (global) {
                 /* the per-node variable wins for its node */
@@ -569,7 +666,7 @@ static void assess_overrides(const rd_assess_input *in, const rd_agent *agents, 
                 if (a->integrated) {
                     bool has_dgpu = false;
                     for (size_t j = 0; j < n_agents; j++)
-                        has_dgpu |= !agents[j].integrated;
+                        has_dgpu |= !agents[j].integrated && !hidden[j];
                     if (has_dgpu) {
                         if (!global_igpu) {
                             global_igpu = rd_finding_add(
@@ -636,15 +733,24 @@ static void assess_visible(const rd_assess_input *in, const rd_agent *agents, si
         bool hip = !streq(v->name, "ROCR_VISIBLE_DEVICES");
         size_t limit = n_agents;
         if (hip && streq(v->source, RD_ENV_PROCESS)) {
+            /* the GPUs ROCr keeps, whichever they are: a UUID in the HIP
+             * variable must be looked for among those, not among the first
+             * `limit` of all GPUs */
+            _cleanup_free_ rd_agent *vis = NULL;
             for (size_t j = 0; j < e->n_vars; j++)
                 if (streq(e->vars[j].name, "ROCR_VISIBLE_DEVICES") && streq(e->vars[j].source, RD_ENV_PROCESS)) {
                     _cleanup_free_ bool *k2 = xcalloc(n_agents, sizeof(bool));
                     limit = rd_visible_devices_apply(e->vars[j].value, agents, n_agents, k2, NULL);
+                    free(vis);
+                    vis = xcalloc(n_agents, sizeof(rd_agent));
+                    for (size_t k = 0, m = 0; k < n_agents; k++)
+                        if (k2[k])
+                            vis[m++] = agents[k];
                 }
             if (limit < n_agents) {
                 free(bad);
                 bad = NULL;
-                kept = rd_visible_devices_apply(v->value, agents, limit, keep, &bad);
+                kept = rd_visible_devices_apply(v->value, vis, limit, keep, &bad);
             }
         }
         if (kept > 0)

@@ -18,6 +18,12 @@
 /* get_arch_list() is empty when no GPU is usable; the build's own list of
  * targets is still there behind it. */
 static const char torch_script[] =
+    /* python -c puts the working directory first on sys.path: a torch/ or
+     * torch.py there (a PyTorch source tree) would be imported instead of
+     * the installed build */
+    "import sys\n"
+    "if sys.path and sys.path[0] == '':\n"
+    "    del sys.path[0]\n"
     "import torch\n"
     "print('version\\t' + str(torch.__version__))\n"
     "print('hip\\t' + str(getattr(torch.version, 'hip', None)))\n"

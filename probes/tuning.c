@@ -25,6 +25,20 @@ static void tuning_gather(const rd_ctx *ctx, rd_facts *facts)
     } else
         t->numa_balancing = (int64_t)(v > INT32_MAX ? INT32_MAX : v);
 
+    /* The domain type the kernel gave each GPU's IOMMU group: "identity" is
+     * pass-through, whether from iommu=pt, iommu.passthrough=1, a kernel
+     * built with IOMMU_DEFAULT_PASSTHROUGH or a write to the type file. */
+    for (size_t i = 0; i < facts->pci.n_devices; i++) {
+        const rd_pci_device *p = &facts->pci.devices[i];
+        _cleanup_free_ char *type = NULL;
+        _cleanup_free_ char *path = NULL;
+        if (p->vendor_id != 0x1002 || !p->address)
+            continue;
+        path = xasprintf("/sys/bus/pci/devices/%s/iommu_group/type", p->address);
+        if (read_line_at(AT_FDCWD, path, &type) == 0 && streq(type, "identity"))
+            t->iommu_identity = strv_push(t->iommu_identity, xstrdup(p->address));
+    }
+
     _cleanup_closedir_ DIR *d = opendir("/sys/class/iommu");
     if (!d) {
         if (errno != ENOENT)
@@ -74,10 +88,12 @@ static bool is_instinct(const rd_gpu *g)
 static void tuning_assess(const rd_assess_input *in, rd_findings *out)
 {
     const rd_facts *f = in->facts;
-    size_t n = 0;
+    size_t n = 0, n_identity = 0;
     for (size_t i = 0; i < in->gpus->n_gpus; i++)
-        if (!in->gpus->gpus[i].integrated && is_instinct(&in->gpus->gpus[i]))
+        if (!in->gpus->gpus[i].integrated && is_instinct(&in->gpus->gpus[i])) {
             n++;
+            n_identity += strv_contains(f->tuning.iommu_identity, in->gpus->gpus[i].pci->address);
+        }
     if (n < 2)
         return;
 
@@ -95,9 +111,12 @@ static void tuning_assess(const rd_assess_input *in, rd_findings *out)
     _cleanup_free_ char *passthrough = cmdline_param(f->driver.cmdline, "iommu.passthrough");
     _cleanup_free_ char *amd = cmdline_param(f->driver.cmdline, "amd_iommu");
     _cleanup_free_ char *intel = cmdline_param(f->driver.cmdline, "intel_iommu");
+    /* iommu.passthrough takes what the kernel's kstrtobool reads as true */
     bool pt = (iommu && streq(iommu, "pt")) ||
-              (passthrough && (streq(passthrough, "1") || streq(passthrough, "y") || streq(passthrough, "on")));
-    if (pt)
+              (passthrough && (strchr("1yYtT", passthrough[0]) ? passthrough[0] != 0
+                                                                : strcasecmp(passthrough, "on") == 0));
+    /* every GPU already in pass-through, whatever the command line says */
+    if (pt || n_identity == n)
         return;
     size_t units = strv_length(f->tuning.iommu_units);
     bool on_cmdline = (amd && streq(amd, "on")) || (intel && streq(intel, "on"));

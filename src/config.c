@@ -364,6 +364,10 @@ static char *reader(char *buf, int size, void *user)
     st->indented = len > 0 && (buf[0] == ' ' || buf[0] == '\t');
 
     char *s = buf;
+    /* inih skips a UTF-8 byte order mark on the first line; so must the
+     * section check, or an empty unknown section after one goes unnoticed */
+    if (st->line == 1 && strncmp(s, "\xEF\xBB\xBF", 3) == 0)
+        s += 3;
     while (*s == ' ' || *s == '\t')
         s++;
     if (*s == '[') {
@@ -517,6 +521,8 @@ static int handler(void *user, const char *section, const char *name, const char
     parse_state *st = user;
     if (st->error)
         return 0;
+    if (!*name)
+        return fail_at(st, NULL, NULL, xasprintf("a value without a key name (\"= %s\")", value));
     if (!*section)
         return fail_at(st, NULL, name, xasprintf("key outside a section (put it under [check], [fix], "
                                                  "[output] or [daemon])"));

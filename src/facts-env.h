@@ -37,6 +37,7 @@ typedef struct {
     char *numa_balancing_error;
     char **iommu_units;       /* /sys/class/iommu entries: ivhd0, dmar0 */
     char *iommu_error;
+    char **iommu_identity;    /* AMD GPUs whose IOMMU group is "identity" (pass-through) */
 } rd_tuning_facts;
 
 typedef struct {

@@ -280,6 +280,16 @@ static void test_unknown_section_and_key(void)
     assert_parse_error("[check\nlevel = 1\n", "t.conf:1: syntax error (expected [section], key = value, or a "
                                               "comment starting with # or ;)");
     assert_parse_error("[check] level = 2\n", "t.conf:1: text after [check]; put each key on its own line");
+    /* after a byte order mark too (inih skips it) */
+    assert_parse_error("\xEF\xBB\xBF[bogus]\n",
+                       "t.conf:1: unknown section [bogus] (the sections are [check], [fix], [output] and [daemon])");
+    assert_parse_error("\xEF\xBB\xBF[check] level = 2\n", "t.conf:1: text after [check]; put each key on its own line");
+    rd_config bom;
+    parse_ok("\xEF\xBB\xBF[check]\nexpected_gpus = 4\n", &bom);
+    g_assert_cmpint(bom.expected_gpus, ==, 4);
+    rd_config_free(&bom);
+    assert_parse_error("[check]\n = 2\n", "t.conf:2: a value without a key name (\"= 2\")");
+    assert_parse_error("=x\n", "t.conf:1: a value without a key name (\"= x\")");
     assert_parse_error("[Check]\nlevel = 1\n",
                        "t.conf:1: unknown section [Check] (the sections are [check], [fix], [output] and [daemon])");
 }

@@ -3,6 +3,8 @@
  * visible-devices lists and target lists, and the assess rules of the env,
  * container, tuning and torch probes (facts in, findings out). */
 #include <glib.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "context.h"
@@ -83,6 +85,54 @@ static void test_parse_shell(void)
     check_var(&v[3], "HSA_OVERRIDE_GFX_VERSION_1", "11.0.0", 5);
     check_var(&v[4], "GPU_TARGETS", "gfx1100\"", 6);
     check_var(&v[5], "CUDA_VISIBLE_DEVICES", "0", 8);
+    free_vars(v, n);
+}
+
+/* pam_env ends a value at '#' and keeps the blanks before it; libhsakmt then
+ * rejects "10.3.0 ". The comment must not become part of the value. */
+static void test_parse_pam_comment(void)
+{
+    rd_env_var *v = NULL;
+    size_t n = 0;
+    rd_env_parse_text("HSA_OVERRIDE_GFX_VERSION=10.3.0# RX 6700 XT\n"
+                      "ROCR_VISIBLE_DEVICES=\"0\" # the dGPU\n"
+                      "HIP_VISIBLE_DEVICES=1\r\n"
+                      "PYTORCH_ROCM_ARCH=\"gfx1030\"\n",
+                      RD_ENV_SYNTAX_PAM, "/etc/environment", &v, &n);
+    g_assert_cmpuint(n, ==, 4);
+    check_var(&v[0], "HSA_OVERRIDE_GFX_VERSION", "10.3.0", 1);
+    /* pam_env keeps the closing quote when it is not the last character */
+    check_var(&v[1], "ROCR_VISIBLE_DEVICES", "0\" ", 2);
+    check_var(&v[2], "HIP_VISIBLE_DEVICES", "1\r", 3);
+    check_var(&v[3], "PYTORCH_ROCM_ARCH", "gfx1030", 4);
+    free_vars(v, n);
+}
+
+/* Within one file the last assignment holds, and unset removes the earlier
+ * ones: a stale line must not be reported. */
+static void test_parse_reassigned(void)
+{
+    rd_env_var *v = NULL;
+    size_t n = 0;
+    rd_env_parse_text("export HSA_OVERRIDE_GFX_VERSION=11.0.0\n"
+                      "export ROCR_VISIBLE_DEVICES=3\n"
+                      "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n"
+                      "unset -v ROCR_VISIBLE_DEVICES HIP_VISIBLE_DEVICES\n"
+                      "export PYTORCH_ROCM_ARCH=gfx900; unset PYTORCH_ROCM_ARCH; export PYTORCH_ROCM_ARCH=gfx1030\n",
+                      RD_ENV_SYNTAX_SHELL, "/home/alice/.bashrc", &v, &n);
+    g_assert_cmpuint(n, ==, 2);
+    check_var(&v[0], "HSA_OVERRIDE_GFX_VERSION", "10.3.0", 3);
+    check_var(&v[1], "PYTORCH_ROCM_ARCH", "gfx1030", 5);
+    free_vars(v, n);
+
+    /* another file's definitions are not touched by this one's unset */
+    v = NULL;
+    n = 0;
+    rd_env_parse_text("HSA_OVERRIDE_GFX_VERSION=11.0.0\nHSA_OVERRIDE_GFX_VERSION=10.3.0\n", RD_ENV_SYNTAX_PAM,
+                      "/etc/environment", &v, &n);
+    rd_env_parse_text("unset HSA_OVERRIDE_GFX_VERSION\n", RD_ENV_SYNTAX_SHELL, "/home/alice/.profile", &v, &n);
+    g_assert_cmpuint(n, ==, 1);
+    check_var(&v[0], "HSA_OVERRIDE_GFX_VERSION", "10.3.0", 2);
     free_vars(v, n);
 }
 
@@ -314,6 +364,228 @@ static void test_torch_override_remedy(void)
     rd_facts_free(&f);
 }
 
+/* A Kubernetes pod given one GPU of two: sysfs shows both, /dev/dri has the
+ * allocated render node only. That is the device plugin at work. */
+static void test_container_gpu_subset(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x05, 0x120000, 90402, 0x74a1);
+    add_gpu(&f, 0x25, 0x120000, 90402, 0x74a1);
+    f.os.container = xstrdup("kubernetes");
+    add_node(&f, "/dev/kfd", "kfd", true, 109);
+    add_node(&f, "/dev/dri/renderD128", "render", true, 109);
+    add_node(&f, "/dev/dri/renderD136", "render", false, 0);
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    g_assert_false(rd_findings_has(&out, "container.devices-missing"));
+    rd_findings_free(&out);
+
+    /* no render node at all: still an error */
+    f.access.nodes[1].exists = false;
+    assess(&f, &out);
+    const rd_finding *fd = rd_findings_get(&out, "container.devices-missing");
+    g_assert_nonnull(fd);
+    g_assert_cmpstr(fd->evidence[1], ==, "/dev/dri/renderD128: absent in the container");
+    g_assert_cmpstr(fd->evidence[2], ==, "/dev/dri/renderD136: absent in the container");
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
+/* ROCR_VISIBLE_DEVICES keeps the second GPU; HIP_VISIBLE_DEVICES names it
+ * by UUID: one GPU is visible, nothing is hidden. */
+static void test_visible_hip_after_rocr(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x03, 0x030000, 110000, 0x744c);
+    add_gpu(&f, 0x43, 0x030000, 110000, 0x744c);
+    const char *const names[] = { "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES" };
+    const char *const values[] = { "1", "GPU-0000000000001043" };
+    for (size_t i = 0; i < 2; i++) {
+        rd_env_var *v = ARRAY_APPEND(f.env.vars, f.env.n_vars);
+        v->name = xstrdup(names[i]);
+        v->value = xstrdup(values[i]);
+        v->source = xstrdup(RD_ENV_PROCESS);
+    }
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    g_assert_false(rd_findings_has(&out, "env.visible-devices-hides-all"));
+    rd_findings_free(&out);
+
+    /* the first GPU's UUID is hidden by ROCr already */
+    free(f.env.vars[1].value);
+    f.env.vars[1].value = xstrdup("GPU-0000000000001003");
+    assess(&f, &out);
+    const rd_finding *fd = rd_findings_get(&out, "env.visible-devices-hides-all");
+    g_assert_nonnull(fd);
+    if (fd)
+        g_assert_cmpstr(fd->evidence[0], ==,
+                    "process environment: HIP_VISIBLE_DEVICES=GPU-0000000000001003: \"GPU-0000000000001003\" names no "
+                    "GPU (1 GPU is visible after ROCR_VISIBLE_DEVICES)");
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
+/* Ryzen 7000 iGPU (gfx1036, RDNA2) next to an RX 7900 XTX, a global 11.0.0
+ * and the iGPU hidden by the dGPU's UUID: the override never reaches the
+ * iGPU, so neither override finding may fire. */
+static void test_override_igpu_hidden(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x03, 0x030000, 110000, 0x744c);
+    add_gpu(&f, 0x7c, 0x030000, 100306, 0x164e);
+    rd_env_parse_text("export HSA_OVERRIDE_GFX_VERSION=11.0.0\n", RD_ENV_SYNTAX_SHELL, "/home/alice/.profile",
+                      &f.env.vars, &f.env.n_vars);
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    g_assert_true(rd_findings_has(&out, "arch.override-wrong-family"));
+    g_assert_true(rd_findings_has(&out, "arch.override-global-with-igpu"));
+    rd_findings_free(&out);
+
+    rd_env_parse_text("ROCR_VISIBLE_DEVICES=GPU-0000000000001003\n", RD_ENV_SYNTAX_PAM, "/etc/environment",
+                      &f.env.vars, &f.env.n_vars);
+    assess(&f, &out);
+    g_assert_false(rd_findings_has(&out, "arch.override-wrong-family"));
+    g_assert_false(rd_findings_has(&out, "arch.override-global-with-igpu"));
+    g_assert_false(rd_findings_has(&out, "apu.igpu-conflict"));
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
+/* Rootless Podman: the host's render group is not mapped, the nodes show
+ * group 65534; "--group-add 65534" would be advice that cannot work. */
+static void test_container_unmapped_gid(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x03, 0x030000, 110000, 0x744c);
+    f.os.container = xstrdup("podman");
+    add_node(&f, "/dev/kfd", "kfd", true, 65534);
+    add_node(&f, "/dev/dri/renderD128", "render", true, 65534);
+    f.container_env.uid = 1000;
+    f.container_env.groups = xcalloc(1, sizeof(int64_t));
+    f.container_env.groups[0] = 1000;
+    f.container_env.n_groups = 1;
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    const rd_finding *fd = rd_findings_get(&out, "container.gid-mismatch");
+    g_assert_nonnull(fd);
+    g_assert_null(strstr(fd->remedy, "--group-add 65534"));
+    g_assert_nonnull(strstr(fd->remedy, "--group-add keep-groups"));
+    g_assert_cmpstr(fd->evidence[3], ==,
+                    "group 65534: the host's group is not mapped into this container's user namespace");
+    rd_findings_free(&out);
+
+    /* a mapped gid keeps the numeric advice */
+    f.access.nodes[0].gid = f.access.nodes[1].gid = 992;
+    assess(&f, &out);
+    fd = rd_findings_get(&out, "container.gid-mismatch");
+    g_assert_nonnull(fd);
+    g_assert_nonnull(strstr(fd->remedy, "--group-add 992 ..."));
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
+/* The IOMMU groups of the GPUs already pass through (a kernel built with
+ * IOMMU_DEFAULT_PASSTHROUGH): no iommu=pt needed. */
+static void test_tuning_identity(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    for (unsigned i = 0; i < 2; i++)
+        add_gpu(&f, 0x05 + 0x20 * i, 0x120000, 90402, 0x74a1);
+    f.tuning.numa_balancing = 0;
+    f.tuning.iommu_units = strv_push(NULL, xstrdup("ivhd0"));
+    f.driver.cmdline = xstrdup("BOOT_IMAGE=/vmlinuz ro");
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    g_assert_true(rd_findings_has(&out, "tuning.iommu-pt"));
+    rd_findings_free(&out);
+
+    /* one of two in pass-through: still translated for the other */
+    f.tuning.iommu_identity = strv_push(NULL, xstrdup("0000:05:00.0"));
+    assess(&f, &out);
+    g_assert_true(rd_findings_has(&out, "tuning.iommu-pt"));
+    rd_findings_free(&out);
+
+    f.tuning.iommu_identity = strv_push(f.tuning.iommu_identity, xstrdup("0000:25:00.0"));
+    assess(&f, &out);
+    g_assert_false(rd_findings_has(&out, "tuning.iommu-pt"));
+    rd_findings_free(&out);
+
+    /* iommu.passthrough takes every form of true the kernel reads */
+    strv_free(f.tuning.iommu_identity);
+    f.tuning.iommu_identity = NULL;
+    const char *const yes[] = { "1", "y", "Y", "true", "on", "ON" };
+    for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
+        free(f.driver.cmdline);
+        f.driver.cmdline = xasprintf("ro iommu.passthrough=%s", yes[i]);
+        assess(&f, &out);
+        g_assert_false(rd_findings_has(&out, "tuning.iommu-pt"));
+        rd_findings_free(&out);
+    }
+    free(f.driver.cmdline);
+    f.driver.cmdline = xstrdup("ro iommu.passthrough=0");
+    assess(&f, &out);
+    g_assert_true(rd_findings_has(&out, "tuning.iommu-pt"));
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
+/* An invalid override from /etc/environment with a trailing comment: the
+ * evidence says what is wrong with the value the process really gets. */
+static void test_override_trailing_blank(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x03, 0x030000, 100301, 0x73df);
+    rd_env_parse_text("HSA_OVERRIDE_GFX_VERSION=10.3.0 # RX 6700 XT\n", RD_ENV_SYNTAX_PAM, "/etc/environment",
+                      &f.env.vars, &f.env.n_vars);
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    const rd_finding *fd = rd_findings_get(&out, "arch.override-invalid");
+    g_assert_nonnull(fd);
+    g_assert_cmpstr(fd->evidence[0], ==,
+                    "/etc/environment:1: HSA_OVERRIDE_GFX_VERSION=\"10.3.0 \": white space or a CR after the "
+                    "number (in /etc/environment a # comment ends the value, the blanks before it stay)");
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
+/* python -c would import a torch.py from the working directory. */
+static void test_torch_cwd(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("rd-torch-XXXXXX", NULL);
+    g_assert_nonnull(dir);
+    g_autofree char *file = g_build_filename(dir, "torch.py", NULL);
+    g_assert_true(g_file_set_contents(file, "__version__ = 'shadow'\n", -1, NULL));
+    g_autofree char *old = g_get_current_dir();
+    g_autofree char *pythonpath = g_strdup(g_getenv("PYTHONPATH"));
+    g_unsetenv("PYTHONPATH");
+    g_assert_cmpint(chdir(dir), ==, 0);
+    rd_ctx ctx = { .root = (char *)"/", .root_fd = -1, .with_python = true, .runtime_timeout_s = 20 };
+    rd_facts f;
+    rd_facts_init(&f);
+    rd_probe_torch.gather(&ctx, &f);
+    g_assert_cmpint(chdir(old), ==, 0);
+    if (pythonpath)
+        g_setenv("PYTHONPATH", pythonpath, TRUE);
+    if (f.torch.ran && f.torch.exit_status == 127 && !f.torch.imported) {
+        rd_facts_free(&f);
+        g_unlink(file);
+        g_rmdir(dir);
+        g_test_skip("python3 is not installed");
+        return;
+    }
+    g_assert_true(f.torch.ran);
+    g_assert_cmpstr(f.torch.version, !=, "shadow");
+    rd_facts_free(&f);
+    g_unlink(file);
+    g_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -326,11 +598,20 @@ int main(int argc, char **argv)
     g_test_add_func("/env/parse/pam", test_parse_pam);
     g_test_add_func("/env/parse/systemd", test_parse_systemd);
     g_test_add_func("/env/parse/shell", test_parse_shell);
+    g_test_add_func("/env/parse/pam-comment", test_parse_pam_comment);
+    g_test_add_func("/env/parse/reassigned", test_parse_reassigned);
     g_test_add_func("/env/parse/override", test_override_parse);
     g_test_add_func("/env/parse/visible-devices", test_visible_devices);
     g_test_add_func("/env/parse/gfx-list", test_gfx_list);
     g_test_add_func("/env/assess/container-kubernetes", test_container_kubernetes);
     g_test_add_func("/env/assess/tuning", test_tuning);
+    g_test_add_func("/env/assess/tuning-identity", test_tuning_identity);
+    g_test_add_func("/env/assess/container-gpu-subset", test_container_gpu_subset);
+    g_test_add_func("/env/assess/visible-hip-after-rocr", test_visible_hip_after_rocr);
+    g_test_add_func("/env/assess/override-igpu-hidden", test_override_igpu_hidden);
+    g_test_add_func("/env/assess/container-unmapped-gid", test_container_unmapped_gid);
+    g_test_add_func("/env/assess/override-trailing-blank", test_override_trailing_blank);
+    g_test_add_func("/env/gather/torch-cwd", test_torch_cwd);
     g_test_add_func("/env/assess/torch-override", test_torch_override_remedy);
     int r = g_test_run();
     rd_knowledge_free(&knowledge);

@@ -295,3 +295,72 @@ def torch_rocm_ok():
     healthy_rx7900xtx_box(tb)
     return Scenario(tb, [], 0, args=["--with-python"],
                     env=torch_env("rocm:6.2.41133:gfx90a,gfx942,gfx1030,gfx1100"))
+
+
+# -- review: parsing and container cases that must not raise false alarms ----
+
+@scenario("env-environment-comment")
+def env_environment_comment():
+    """/etc/environment with a comment right after the value: pam_env ends the
+    value at '#', so the override is the valid 11.0.0 of the GPU's family."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    tb.root_file("etc/environment", ETC_ENVIRONMENT + "HSA_OVERRIDE_GFX_VERSION_1=11.0.0# RX 7900 XTX\n")
+    return Scenario(tb, [], 0, gpu_count=1)
+
+
+@scenario("env-environment-comment-blank")
+def env_environment_comment_blank():
+    """The same with a blank before the '#': pam_env keeps the blank, and the
+    runtime rejects "11.0.0 "."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    tb.root_file("etc/environment", ETC_ENVIRONMENT + "HSA_OVERRIDE_GFX_VERSION_1=11.0.0 # RX 7900 XTX\n")
+    return Scenario(tb, [("arch.override-invalid", "error")], 2, gpu_count=1,
+                    evidence=[("arch.override-invalid",
+                               '/etc/environment:2: HSA_OVERRIDE_GFX_VERSION_1="11.0.0 ": white space or a CR '
+                               'after the number')])
+
+
+@scenario("env-profile-reassigned")
+def env_profile_reassigned():
+    """A profile.d script that first sets the RDNA2 value of an old guide and
+    later, after an unset, the right one: only the last line holds."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    tb.root_file("etc/profile.d/rocm.sh",
+                 "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n"
+                 "export ROCR_VISIBLE_DEVICES=3\n"
+                 "unset HSA_OVERRIDE_GFX_VERSION ROCR_VISIBLE_DEVICES\n"
+                 "export HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n")
+    return Scenario(tb, [], 0, gpu_count=1)
+
+
+@scenario("container-one-of-eight-gpus")
+def container_one_of_eight_gpus():
+    """docker run --device=/dev/kfd --device=/dev/dri/renderD128 on an eight
+    MI300X host: sysfs shows all eight, the other render nodes were left out
+    on purpose."""
+    tb = Testbed()
+    mi300x_box(tb, cpx=False)
+    for r in tb.extra_records:
+        if "/drm/renderD" in r.path and not r.path.endswith("/renderD128"):
+            r.nodes = []
+    for path in [p for p in tb.nodes if p.startswith("dev/dri/") and p != "dev/dri/renderD128"]:
+        del tb.nodes[path]
+    tb.root_file(".dockerenv", "")
+    return Scenario(tb, [], 0, gpu_count=8)
+
+
+@scenario("env-override-igpu-hidden")
+def env_override_igpu_hidden():
+    """Ryzen 8000G + RX 7900 XTX; alice's ~/.profile sets a global override and
+    hides the iGPU by the dGPU's UUID, as the common guides do: the override
+    never reaches the iGPU, nothing to report."""
+    tb = apu_plus_dgpu_testbed()
+    tb.add_to_group("alice", "render")
+    tb.add_to_group("alice", "video")
+    tb.root_file("home/alice/.profile",
+                 "export HSA_OVERRIDE_GFX_VERSION=11.0.0\n"
+                 "export ROCR_VISIBLE_DEVICES=%s\n" % RX7900XTX_UUID)
+    return Scenario(tb, [], 0, gpu_count=2, args=["--user", "alice"])
