@@ -14,7 +14,9 @@ int rd_run_check(const rd_options *o, rd_run *r)
     rd_facts_init(&r->facts);
     rd_config_init(&r->config);
 
-    if (rd_ctx_init(&r->ctx, o->facts_file ? "/" : o->root, o->user, &err) < 0) {
+    /* With --facts nothing is read from the host; --root then only says
+     * whose configuration applies. */
+    if (rd_ctx_init(&r->ctx, o->facts_file && !o->root ? "/" : o->root, o->user, &err) < 0) {
         rd_ctx_free(&r->ctx);
         return rd_fail("%s", err);
     }

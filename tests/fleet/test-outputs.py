@@ -224,7 +224,9 @@ def bundle_round_trip(label, bed, report, facts):
     path = os.path.join(d, "facts.json")
     with open(path, "w") as f:
         json.dump(bundled, f)
-    p = subprocess.run([BIN, "check", "--facts", path, "--json"], capture_output=True, text=True, timeout=120)
+    # --root: the same configuration (expected GPUs, ignored ids) applies
+    p = subprocess.run([BIN, "check", "--facts", path, "--root", bundled["root"], "--json"],
+                       capture_output=True, text=True, timeout=120)
     again = facts_of(p) or {"findings": [], "gpus": None}
     T.check("%s: check --facts on the bundle gives the same findings, GPUs and status" % label,
             p.returncode == report["exit_status"] and fingerprint(again) == fingerprint(report) and
