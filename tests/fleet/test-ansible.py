@@ -89,7 +89,7 @@ T.check("playbook passes --syntax-check", p.returncode == 0, p.stdout + p.stderr
 play_facts = os.path.join(tmp, "play-facts.d")
 extra = {"rocm_doctor_bin": BIN, "rocm_doctor_fact_dir": play_facts, "rocm_doctor_fact_script": FACT,
          "rocm_doctor_become": False, "rocm_doctor_apply_fixes": False,
-         "rocm_doctor_allowed_fixes": ["group.add-user"]}
+         "rocm_doctor_allowed_fixes": ["group"]}
 p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra), PLAYBOOK],
                    capture_output=True, text=True, env=env, timeout=600)
 # The default callback: "TASK [name] ***" sections, each with "ok: [localhost] => {json}"
