@@ -116,6 +116,61 @@ static void link_metrics(FILE *out, const rd_gpu_view *v, bool speed)
     }
 }
 
+/* Level 2, one series per HIP device; labelled with the HIP ordinal too,
+ * since partitions of one GPU can share a PCI address. A metric whose value
+ * no device measured is left out, as a number that was never measured is not
+ * a zero. */
+static void runtime_metric(FILE *out, const rd_runtime_facts *rt, const char *name, const char *help, int which)
+{
+    bool any = false;
+    for (size_t i = 0; i < rt->n_devices; i++) {
+        const rd_runtime_device *d = &rt->devices[i];
+        double value;
+        switch (which) {
+        case 0: /* the kernel ran and computed the right values; a GPU with
+                 * no code object to run was not tested, which is not a failure */
+            if (streq_ptr(d->result, "no-code-object"))
+                continue;
+            value = streq_ptr(d->result, "ok") ? 1 : 0;
+            break;
+        case 1:
+            value = d->launch_latency_us / 1e6;
+            break;
+        case 2:
+            value = d->h2d_gbps * 1e9;
+            break;
+        default:
+            value = d->d2h_gbps * 1e9;
+            break;
+        }
+        if (which != 0 && value <= 0)
+            continue;
+        if (!any)
+            header(out, name, help);
+        any = true;
+        char index[32];
+        snprintf(index, sizeof index, "%" PRId64, d->index);
+        const char *labels[] = { "pci_address", strempty(d->pci_address), "hip_device", index, NULL };
+        sample_double(out, name, labels, value);
+    }
+}
+
+static void runtime_metrics(FILE *out, const rd_runtime_facts *rt)
+{
+    if (!rt->ran)
+        return;
+    runtime_metric(out, rt, "rocm_doctor_gpu_kernel_ok",
+                   "Level 2: 1 when the test kernel ran on the GPU and computed the right values, 0 when it failed, "
+                   "computed wrong values or did not finish; absent for a GPU it could not be built for.",
+                   0);
+    runtime_metric(out, rt, "rocm_doctor_gpu_kernel_launch_latency_seconds",
+                   "Level 2: median time to launch an empty kernel and wait for it, in seconds.", 1);
+    runtime_metric(out, rt, "rocm_doctor_gpu_host_to_device_bandwidth_bytes_per_second",
+                   "Level 2: host-to-device copy bandwidth (hipMemcpy of 64 MiB), in bytes per second.", 2);
+    runtime_metric(out, rt, "rocm_doctor_gpu_device_to_host_bandwidth_bytes_per_second",
+                   "Level 2: device-to-host copy bandwidth (hipMemcpy of 64 MiB), in bytes per second.", 3);
+}
+
 int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs)
 {
     int exit_status = rd_findings_exit_status(fs);
@@ -175,6 +230,6 @@ int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, con
         link_metrics(out, v, true);
         link_metrics(out, v, false);
     }
-    (void)f;
+    runtime_metrics(out, &f->runtime);
     return ferror(out) ? -EIO : 0;
 }

@@ -8,8 +8,15 @@ says; on scenarios, the support bundle's facts round-trip through
 
     test-outputs.py ROCM_DOCTOR TB_RUN SCHEMA SCENARIO...
     test-outputs.py ROCM_DOCTOR TB_RUN SCHEMA --host
+    test-outputs.py ROCM_DOCTOR TB_RUN SCHEMA --double LIB --kernels N SCENARIO...
 
 --host checks this host, and that the schema rejects broken reports.
+--double runs the level-2 scenarios of tests/runtime/scenarios_double.py
+with the TEST DOUBLE of the ROCm runtime LIB (N: the GPU code objects the
+build embeds; scenarios that run them skip when it is 0): the live level-2
+report validates, and the formats rendered from one saved level-2 run
+(`facts --level 2`, then `check --facts --level 2`) agree value for value.
+Every report's keys must all be described by the schema.
 """
 import copy
 import json
@@ -32,8 +39,23 @@ except ImportError:
     sys.exit(fleetlib.EXIT_SKIP)
 
 BIN, TB_RUN, SCHEMA = sys.argv[1:4]
-HOST = sys.argv[4:] == ["--host"]
-ONLY = [] if HOST else sys.argv[4:]
+ARGS = sys.argv[4:]
+HOST = ARGS == ["--host"]
+DOUBLE = None
+KERNELS = 0
+if "--double" in ARGS:
+    i = ARGS.index("--double")
+    DOUBLE = os.path.abspath(ARGS[i + 1])
+    del ARGS[i:i + 2]
+    i = ARGS.index("--kernels")
+    KERNELS = int(ARGS[i + 1])
+    del ARGS[i:i + 2]
+    # the level-2 catalogue instead of the level-1 one
+    sys.path.insert(0, os.path.join(fleetlib.SOURCE_ROOT, "tests", "runtime"))
+    fleetlib.scenarios.SCENARIOS.clear()
+    import scenarios_double  # noqa: E402
+    os.environ["ROCM_DOCTOR_RUNTIME_LIB"] = DOUBLE
+ONLY = [] if HOST else ARGS
 T = fleetlib.Results()
 
 with open(SCHEMA) as f:
@@ -50,6 +72,16 @@ LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)')
 NFD_PREFIX = "rocm-doctor.feature.node.kubernetes.io/"
 NFD_NAME = re.compile(r'^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$')
 NFD_VALUE = re.compile(r'^([A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?$')
+# Scenarios with a ROCm installation (tests/scenarios/scenarios_compat.py):
+# the version NFD must publish.
+ROCM_VERSIONS = {"healthy-rx7900xtx-rocm": "6.2.4", "healthy-navi21-rocm-deb822": "6.3.3",
+                 "healthy-8x-mi300x-rocm-dkms": "6.4.3"}
+# Level 2 per HIP device: metric -> (JSON key, factor to base units)
+RUNTIME_METRICS = {
+    "rocm_doctor_gpu_kernel_launch_latency_seconds": ("launch_latency_us", 1e-6),
+    "rocm_doctor_gpu_host_to_device_bandwidth_bytes_per_second": ("h2d_gbps", 1e9),
+    "rocm_doctor_gpu_device_to_host_bandwidth_bytes_per_second": ("d2h_gbps", 1e9),
+}
 
 
 def unescape(v):
@@ -135,9 +167,29 @@ def check_prometheus(label, text, report, rc, t0, t1):
     if not report["gpus"]:
         T.check("%s: no per-GPU series without GPUs" % label,
                 not any(n.startswith("rocm_doctor_gpu_") for n in samples), "%s" % list(samples))
+    check_runtime_metrics(label, samples, report)
 
 
-def check_nfd(label, text, report, rocm_version):
+def check_runtime_metrics(label, samples, report):
+    """Level 2: one series per HIP device, equal to the JSON's numbers in
+    base units; nothing when level 2 did not run or measured nothing."""
+    runtime = report.get("runtime")
+    devices = runtime["devices"] if runtime else []
+    key = lambda d: {"pci_address": d["pci_address"] or "", "hip_device": str(d["index"])}  # noqa: E731
+    want = [(key(d), {"ok": 1.0}.get(d["result"], 0.0)) for d in devices if d["result"] != "no-code-object"]
+    got = samples.get("rocm_doctor_gpu_kernel_ok", [])
+    T.check("%s: rocm_doctor_gpu_kernel_ok per HIP device is the JSON's result" % label,
+            sorted(map(repr, got)) == sorted(map(repr, want)), "got  %s\nwant %s" % (got, want))
+    for name, (json_key, factor) in RUNTIME_METRICS.items():
+        # x * 1e-6 and x / 1e6 may differ in the last bit; the renderer divides
+        want = [(key(d), d[json_key] / 1e6 if factor == 1e-6 else d[json_key] * factor)
+                for d in devices if d[json_key] is not None]
+        got = samples.get(name, [])
+        T.check("%s: %s per HIP device is the JSON's %s" % (label, name, json_key),
+                sorted(map(repr, got)) == sorted(map(repr, want)), "got  %s\nwant %s" % (got, want))
+
+
+def check_nfd(label, text, report, rocm_version, name=None):
     labels, bad = {}, []
     for line in text.splitlines():
         if not line or line.startswith("#"):
@@ -163,15 +215,55 @@ def check_nfd(label, text, report, rocm_version):
     want = {NFD_PREFIX + k: v for k, v in want.items()}
     T.check("%s: NFD labels say what the report says" % label, labels == want,
             "got  %s\nwant %s" % (labels, want))
+    if name in ROCM_VERSIONS:
+        T.check("%s: NFD rocm.version is the installed ROCm" % label,
+                labels.get(NFD_PREFIX + "rocm.version") == ROCM_VERSIONS[name] == rocm_version,
+                "label %r, facts %r, want %r" % (labels.get(NFD_PREFIX + "rocm.version"), rocm_version,
+                                                 ROCM_VERSIONS[name]))
+
+
+def resolve(sch):
+    while "$ref" in sch:
+        ref = sch["$ref"]
+        assert ref.startswith("#/$defs/"), ref
+        rest = {k: v for k, v in sch.items() if k != "$ref"}
+        sch = dict(schema["$defs"][ref[len("#/$defs/"):]], **rest)
+    return sch
+
+
+def undescribed(inst, sch, path="", out=None):
+    """Paths of the keys in inst that the schema does not describe (the
+    schema accepts them, as later versions add keys, but every key this
+    version writes must be documented there)."""
+    out = [] if out is None else out
+    sch = resolve(sch)
+    alts = [sch] + [resolve(a) for a in sch.get("oneOf", []) + sch.get("anyOf", [])]
+    if isinstance(inst, dict):
+        props = {}
+        for a in alts:
+            props.update(a.get("properties", {}))
+        for k, v in inst.items():
+            if k not in props:
+                out.append("%s/%s" % (path, k))
+            else:
+                undescribed(v, props[k], "%s/%s" % (path, k), out)
+    elif isinstance(inst, list):
+        items = [a["items"] for a in alts if isinstance(a.get("items"), dict)]
+        for i, v in enumerate(inst):
+            if items:
+                undescribed(v, items[0], "%s/%d" % (path, i), out)
+    return out
 
 
 def check_schema(label, report):
     errors = sorted(validator.iter_errors(report), key=lambda e: list(e.absolute_path))
     T.check("%s: JSON report validates against the schema" % label, not errors,
             "\n".join("%s: %s" % ("/".join(map(str, e.absolute_path)), e.message) for e in errors[:5]))
+    missing = undescribed(report, schema)
+    T.check("%s: the schema describes every key of the report" % label, not missing, "%s" % missing[:10])
 
 
-def formats(label, run, facts):
+def formats(label, run, facts, name=None):
     """run(format) -> CompletedProcess; facts() -> the facts document.
     Checks all three machine formats."""
     p = run("json")
@@ -196,12 +288,25 @@ def formats(label, run, facts):
     p = run("nfd")
     T.check("%s: nfd exit status is the check's" % label, p.returncode == report["exit_status"])
     f = facts()
-    check_nfd(label, p.stdout, report, ((f or {}).get("rocm") or {}).get("default_version"))
+    check_nfd(label, p.stdout, report, ((f or {}).get("rocm") or {}).get("default_version"), name)
     return report
 
 
 def fingerprint(report):
     return sorted((f["id"], f["severity"], f["gpu"] or "") for f in report["findings"])
+
+
+def stable(facts):
+    """The facts without what differs from one level-2 run to the next: the
+    time it took and the measured latency and bandwidths."""
+    f = copy.deepcopy(facts)
+    rt = f.get("runtime")
+    if isinstance(rt, dict):
+        rt.pop("elapsed_s", None)
+        for d in rt.get("devices") or []:
+            for k in ("launch_latency_us", "h2d_gbps", "d2h_gbps"):
+                d.pop(k, None)
+    return f
 
 
 def bundle_round_trip(label, bed, report, facts):
@@ -219,7 +324,8 @@ def bundle_round_trip(label, bed, report, facts):
     except (OSError, KeyError, ValueError, tarfile.TarError) as e:
         T.check("%s: the bundle has facts.json" % label, False, str(e))
         return
-    diff = sorted(k for k in set(bundled) | set(facts or {}) if bundled.get(k) != (facts or {}).get(k))
+    bundled_s, facts_s = stable(bundled), stable(facts or {})
+    diff = sorted(k for k in set(bundled_s) | set(facts_s) if bundled_s.get(k) != facts_s.get(k))
     T.check("%s: the bundle's facts are the live facts" % label, not diff, "differ: %s" % diff)
     path = os.path.join(d, "facts.json")
     with open(path, "w") as f:
@@ -240,13 +346,50 @@ def facts_of(p):
         return None
 
 
+def level2(name, bed):
+    """The live level-2 report, then every format from one saved run."""
+    p = bed.run("check", "--json")
+    live = facts_of(p)
+    T.check("%s: live level-2 report (exit %d)" % (name, p.returncode),
+            live is not None and live["level"] == 2 and live["runtime"] is not None, p.stdout + p.stderr)
+    if live:
+        check_schema(name + " (live)", live)
+    d = tempfile.mkdtemp(dir=bed.tmp)
+    os.chmod(d, 0o1777)
+    path = os.path.join(d, "facts.json")
+    p = bed.run("facts")
+    facts = facts_of(p)
+    T.check("%s: facts --level 2 has the runtime results" % name,
+            facts is not None and (facts.get("runtime") or {}).get("ran") is True, p.stdout[-2000:] + p.stderr)
+    if not facts:
+        return
+    with open(path, "w") as f:
+        json.dump(facts, f)
+    saved = lambda fmt: subprocess.run([BIN, "check", "--facts", path, "--level", "2", "--root", bed.root,  # noqa: E731
+                                        "--format", fmt], capture_output=True, text=True, timeout=120)
+    report = formats(name + " (saved)", saved, lambda: facts, name)
+    if report and live:
+        T.check("%s: the saved run gives the live run's findings" % name,
+                fingerprint(report) == fingerprint(live) and report["level"] == 2,
+                "%s\n%s" % (fingerprint(report), fingerprint(live)))
+        T.check("%s: the saved run's report has a runtime object with its devices" % name,
+                report["runtime"] is not None and len(report["runtime"]["devices"]) ==
+                len(facts["runtime"].get("devices") or []))
+
+
 for name in ONLY:
+    if DOUBLE and KERNELS == 0 and name in scenarios_double.NEEDS_KERNELS:
+        print("SKIP %s: this build embeds no GPU code objects" % name)
+        sys.exit(fleetlib.EXIT_SKIP)
     with fleetlib.Bed(name, BIN, TB_RUN) as bed:
+        if DOUBLE:
+            level2(name, bed)
+            continue
         if not bed.usable():
             print("SKIP %s: needs root" % name)
             sys.exit(fleetlib.EXIT_SKIP)
         facts = facts_of(bed.run("facts"))
-        report = formats(name, lambda fmt: bed.run("check", "--format", fmt), lambda: facts)
+        report = formats(name, lambda fmt: bed.run("check", "--format", fmt), lambda: facts, name)
         if report:
             bundle_round_trip(name, bed, report, facts)
 
@@ -269,14 +412,21 @@ if HOST:
         "finding id not dotted": lambda r: r["findings"][0].update(id="Bad Id"),
         "wrong schema string": lambda r: r.update(schema="rocm-doctor/2"),
         "gpu address malformed": lambda r: r["gpus"][0].update(pci_address="03:00.0"),
+        "a runtime object without its parts": lambda r: r.update(runtime={"hsa": "a later addition"}),
+        "level 2 without a runtime object": lambda r: r.update(level=2),
+        "no runtime key": lambda r: r.pop("runtime"),
     }
     for what, mutate in broken.items():
         r = copy.deepcopy(base)
         mutate(r)
         T.check("schema rejects a report with %s" % what, not validator.is_valid(r))
     r = copy.deepcopy(base)
-    r["runtime"] = {"hsa": "a later addition"}
+    r["new_top_level_key"] = {"added": "later"}
     r["gpus"][0]["new_key"] = 1
+    r["findings"][0]["new_key"] = [1]
     T.check("schema accepts keys added later", validator.is_valid(r))
+    T.check("keys the schema does not describe are found",
+            sorted(undescribed(r, schema)) == ["/findings/0/new_key", "/gpus/0/new_key", "/new_top_level_key"],
+            "%s" % undescribed(r, schema))
 
 sys.exit(T.finish())
