@@ -41,6 +41,9 @@ int rd_run_check(const rd_options *o, rd_run *r)
         rd_facts_free(&r->facts);
         if (rd_facts_load(o->facts_file, &r->facts, &err) < 0)
             return rd_fail("%s", err);
+        /* Saved facts say themselves whether the runtime was run. */
+        if (o->level == 0)
+            r->level = r->facts.runtime.ran ? 2 : 1;
     } else {
         rd_gather(&r->ctx, &r->facts);
         if (r->level >= 2)
