@@ -329,6 +329,13 @@ CASES = {
     "command-not-found-not-installed": Case("hipcc: command not found", ["rocm.not-installed"], 1,
                                             ["rocm-command-not-found"], scenario="rocm-not-installed",
                                             evidence=[("rocm.not-installed", "/opt/rocm -> /etc/alternatives/rocm")]),
+    # ROCm absent and nothing asking for it: info in the check, still the answer here
+    "command-not-found-no-rocm": Case("bash: rocminfo: command not found", ["rocm.not-installed"], 1,
+                                      ["rocm-command-not-found"], scenario="rocm-none-plain",
+                                      evidence=[("rocm.not-installed", "/opt/rocm: absent")]),
+    "lib-missing-no-rocm-text": Case("libamdhip64.so.6: cannot open shared object file", [], 1,
+                                     ["rocm-lib-missing"], scenario="rocm-none-plain", json=False,
+                                     stdout=["The cause on this host:", "  i ", "[rocm.not-installed]"]),
     "command-not-found-rocm-healthy": Case("rocm-smi: command not found", [], 0, ["rocm-command-not-found"],
                                            scenario="healthy-rx7900xtx-rocm"),
     "lib-missing-not-installed": Case(

@@ -295,6 +295,12 @@ static const bad_table bad_tables[] = {
     { "no date", "!" "[table]\nname = errors\nversion = 1\n[x-y]\ntitle = T\npattern = alpha beta\nmeaning = m\n"
                  "causes = gpu.none\n", false, ": the [table] section must state name, version and date" },
     { "no entries", "", false, ": no errors are listed" },
+    { "info cause not a cause", "[x-y]\ntitle = T\ncauses = gpu.none\ninfo-causes = kfd.missing\n", false,
+      ":9: info cause \"kfd.missing\" is not among the causes of [x-y] listed before it" },
+    { "info cause before causes", "[x-y]\ntitle = T\ninfo-causes = gpu.none\ncauses = gpu.none\n", false,
+      ":8: info cause \"gpu.none\" is not among the causes" },
+    { "info cause twice", "[x-y]\ntitle = T\ncauses = gpu.none\ninfo-causes = gpu.none, gpu.none\n", false,
+      ":9: info cause gpu.none is listed twice in [x-y]" },
 };
 
 static char *write_table(const char *text)
@@ -667,10 +673,12 @@ static void test_pick_listed(void)
 
         rd_findings absent = { 0 };
         add(&absent, unrelated, RD_SEV_ERROR);
-        add(&absent, cause, RD_SEV_INFO);   /* a note is no cause */
+        add(&absent, cause, RD_SEV_INFO);   /* a note is no cause, unless the table says so */
+        add(&absent, cause, RD_SEV_OK);     /* an ok finding never is */
+        bool info_cause = strv_contains(e->info_causes, cause);
         n = rd_explain_pick(e, &absent, &picked);
-        g_assert_cmpuint(n, ==, 0);
-        g_assert_cmpint(rd_explain_exit_status(picked, n), ==, 0);
+        g_assert_cmpuint(n, ==, info_cause ? 1 : 0);
+        g_assert_cmpint(rd_explain_exit_status(picked, n), ==, info_cause ? 1 : 0);
         free(picked);
         rd_findings_free(&absent);
         rd_error_matches_free(&m);
@@ -711,6 +719,33 @@ static void test_pick_priority(void)
     g_assert_cmpstr(picked[1]->gpu, ==, "0000:43:00.0");
     free(picked);
     rd_findings_free(&fs);
+}
+
+/* An info cause: ROCm not installed where nothing asks for it is info in the
+ * check, and still the answer to "rocminfo: command not found". */
+static void test_pick_info_cause(void)
+{
+    need_shipped();
+    if (!have_shipped)
+        return;
+    const rd_error_entry *e = rd_error_table_get(&shipped, "rocm-command-not-found");
+    g_assert_nonnull(e);
+    g_assert_true(strv_contains(e->info_causes, "rocm.not-installed"));
+    g_assert_false(strv_contains(e->info_causes, "path.rocm-bin-missing"));
+    rd_findings fs = { 0 };
+    add(&fs, "path.rocm-bin-missing", RD_SEV_INFO);   /* not an info cause: no */
+    add(&fs, "rocm.not-installed", RD_SEV_INFO);
+    const rd_finding **picked = NULL;
+    size_t n = rd_explain_pick(e, &fs, &picked);
+    g_assert_cmpuint(n, ==, 1);
+    g_assert_true(picked[0] == &fs.items[1]);
+    g_assert_cmpint(rd_explain_exit_status(picked, n), ==, 1);
+    free(picked);
+    rd_findings_free(&fs);
+    /* every info cause of the shipped table is one of its entry's causes */
+    for (size_t i = 0; i < shipped.n_entries; i++)
+        for (size_t k = 0; shipped.entries[i].info_causes && shipped.entries[i].info_causes[k]; k++)
+            g_assert_true(strv_contains(shipped.entries[i].causes, shipped.entries[i].info_causes[k]));
 }
 
 static void test_can_check(void)
@@ -755,6 +790,7 @@ int main(int argc, char **argv)
     g_test_add_func("/explain/match/several", test_match_several);
     g_test_add_func("/explain/pick/listed", test_pick_listed);
     g_test_add_func("/explain/pick/priority", test_pick_priority);
+    g_test_add_func("/explain/pick/info-cause", test_pick_info_cause);
     g_test_add_func("/explain/can-check", test_can_check);
     int r = g_test_run();
     if (have_shipped)
