@@ -163,6 +163,22 @@ static int add_causes(load_state *st, rd_error_entry *e, const char *value)
     return 1;
 }
 
+static int add_info_causes(load_state *st, rd_error_entry *e, const char *value)
+{
+    _cleanup_free_ char *copy = xstrdup(value);
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *id = strstrip(tok);
+        if (!strv_contains(e->causes, id))
+            return fail(st, xasprintf("info cause \"%s\" is not among the causes of [%s] listed before it", id,
+                                      e->id));
+        if (strv_contains(e->info_causes, id))
+            return fail(st, xasprintf("info cause %s is listed twice in [%s]", id, e->id));
+        e->info_causes = strv_push(e->info_causes, xstrdup(id));
+    }
+    return 1;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
     load_state *st = user;
@@ -219,6 +235,8 @@ static int handler(void *user, const char *section, const char *name, const char
         append_text(&e->meaning, value);
     } else if (streq(name, "causes")) {
         return add_causes(st, e, value);
+    } else if (streq(name, "info-causes")) {
+        return add_info_causes(st, e, value);
     } else
         return fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
     return 1;
@@ -284,6 +302,7 @@ void rd_error_table_free(rd_error_table *t)
         free(e->codes);
         free(e->meaning);
         strv_free(e->causes);
+        strv_free(e->info_causes);
     }
     free(t->entries);
     free(t->info.name);
@@ -488,7 +507,9 @@ size_t rd_explain_pick(const rd_error_entry *e, const rd_findings *fs, const rd_
     size_t n = 0;
     for (size_t c = 0; e->causes && e->causes[c]; c++)
         for (size_t i = 0; i < fs->n; i++)
-            if (fs->items[i].severity >= RD_SEV_WARNING && streq(fs->items[i].id, e->causes[c]))
+            if (streq(fs->items[i].id, e->causes[c]) &&
+                (fs->items[i].severity >= RD_SEV_WARNING ||
+                 (fs->items[i].severity == RD_SEV_INFO && strv_contains(e->info_causes, e->causes[c]))))
                 *ARRAY_APPEND(out, n) = &fs->items[i];
     *ret = out;
     return n;
@@ -500,7 +521,7 @@ int rd_explain_exit_status(const rd_finding *const *picked, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (picked[i]->severity == RD_SEV_ERROR)
             return RD_EXIT_ERROR;
-        if (picked[i]->severity == RD_SEV_WARNING)
+        if (picked[i]->severity == RD_SEV_WARNING || picked[i]->severity == RD_SEV_INFO)
             status = RD_EXIT_WARNING;
     }
     return status;

@@ -30,6 +30,10 @@ typedef struct {
     size_t n_codes;
     char *meaning;
     char **causes;       /* finding ids, most likely root cause first */
+    char **info_causes;  /* those among causes that apply even when the check
+                            reports them as info (ROCm not installed where
+                            nothing asks for it still explains "rocminfo:
+                            command not found") */
     unsigned line;       /* where the section starts */
 } rd_error_entry;
 
@@ -70,11 +74,13 @@ void rd_error_match_text(const rd_error_table *t, const char *text, rd_error_mat
 void rd_error_matches_free(rd_error_matches *m);
 
 /* Pure: the findings among fs that are causes of e and apply (severity
- * warning or error), in the table's priority order, then in fs's order.
+ * warning or error, or info for e's info causes), in the table's priority
+ * order, then in fs's order.
  * Returns how many were stored in *ret (an array of pointers into fs, to
  * be freed with free()). */
 size_t rd_explain_pick(const rd_error_entry *e, const rd_findings *fs, const rd_finding ***ret);
-/* The exit status of a set of findings picked as causes (0, 1 or 2). */
+/* The exit status of a set of findings picked as causes (0, 1 or 2): an
+ * info finding picked as a cause counts as a warning. */
 int rd_explain_exit_status(const rd_finding *const *picked, size_t n);
 /* Whether this version has a check that can report id at this level. */
 bool rd_explain_can_check(const char *id, int level);

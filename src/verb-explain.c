@@ -55,8 +55,8 @@ static void wrap(const out_t *o, const char *text, size_t col, size_t indent)
 
 static void print_finding(const out_t *o, const rd_finding *f, bool again)
 {
-    bool err = f->severity == RD_SEV_ERROR;
-    fprintf(o->out, "  %s%s%s ", c(o, err ? RED : YELLOW), err ? "✗" : "!", c(o, RESET));
+    bool err = f->severity == RD_SEV_ERROR, info = f->severity < RD_SEV_WARNING;
+    fprintf(o->out, "  %s%s%s ", c(o, err ? RED : info ? BOLD : YELLOW), err ? "✗" : info ? "i" : "!", c(o, RESET));
     _cleanup_free_ char *head = xasprintf("%s [%s]%s", f->summary, f->id, again ? " (see above)" : "");
     wrap(o, head, 4, 4);
     if (again)

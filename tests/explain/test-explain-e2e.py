@@ -5,6 +5,11 @@ name and its exit status.
 
     test-explain-e2e.py --list
     test-explain-e2e.py NAME --binary PATH [--tb-run PATH]
+    test-explain-e2e.py --coverage ERRORS_INI
+
+--coverage checks the table of cases itself: every message of the errors
+table, and every message the issue lists, has a case where one of its causes
+applies and a case where none does.
 
 Exit status: 0 pass, 1 fail, 77 skipped (no tb-run, or not root for a case
 that switches uid).
@@ -35,10 +40,10 @@ class Case:
     findings explain must name as applying, in order; exit_status; errors: the
     table entries it must recognise, in order; evidence: (id, text) that must be
     in that finding's evidence; stdout: strings the output must contain (text
-    format, when json=False); args: more arguments."""
+    format, when json=False); args: more arguments; env: more environment."""
 
     def __init__(self, text, causes, exit_status, errors, scenario=None, facts=None,
-                 evidence=(), json=True, stdout=(), args=(), unknown_findings=None):
+                 evidence=(), json=True, stdout=(), args=(), unknown_findings=None, env=None):
         self.text = text
         self.causes = list(causes)
         self.exit_status = exit_status
@@ -50,6 +55,7 @@ class Case:
         self.stdout = list(stdout)
         self.args = list(args)
         self.unknown_findings = unknown_findings
+        self.env = dict(env or {})
 
 
 ACCESS = ["kfd.no-access", "render.no-access"]
@@ -237,6 +243,130 @@ CASES = {
                                   ["no-hip-gpus"], scenario="torch-cpu-wheel"),
     "no-hip-gpus-torch-ok": Case("No HIP GPUs are available", [], 0, ["no-hip-gpus"],
                                  scenario="torch-rocm-ok"),
+    # apt: the key, the suite, placeholders, the pin
+    "no-pubkey-key-missing": Case(
+        "W: GPG error: https://repo.radeon.com/rocm/apt/6.2.4 noble InRelease: The following signatures "
+        "couldn't be verified because the public key is not available: NO_PUBKEY 9386B48A1A693C5C",
+        ["apt.key-missing"], 2, ["apt-no-pubkey"], scenario="apt-key-missing",
+        evidence=[("apt.key-missing", "/etc/apt/keyrings/rocm.gpg: missing")]),
+    "no-pubkey-apt-key-legacy": Case("NO_PUBKEY 9386B48A1A693C5C", ["apt.key-deprecated", "apt.no-signed-by"], 1,
+                                     ["apt-no-pubkey"], scenario="apt-key-legacy",
+                                     evidence=[("apt.key-deprecated", "/etc/apt/trusted.gpg.d/rocm.asc")]),
+    "no-pubkey-rocm-healthy": Case("NO_PUBKEY 9386B48A1A693C5C", [], 0, ["apt-no-pubkey"],
+                                   scenario="healthy-rx7900xtx-rocm"),
+    "no-release-suite": Case(
+        "E: The repository 'https://repo.radeon.com/amdgpu/6.2.4/ubuntu ubuntu Release' does not have a "
+        "Release file.", ["apt.suite-mismatch"], 2, ["apt-no-release"], scenario="apt-suite-mismatch",
+        evidence=[("apt.suite-mismatch", "/etc/apt/sources.list.d/amdgpu.list:1:")]),
+    "no-release-placeholder": Case(
+        "E: The repository 'https://repo.radeon.com/amdgpu/@AMDGPUVER@/ubuntu noble Release' does not have a "
+        "Release file.", ["apt.repo-missing"], 2, ["apt-no-release"], scenario="apt-placeholder",
+        evidence=[("apt.repo-missing", "(literal @AMDGPUVER@)")]),
+    "no-release-rocm-healthy": Case("does not have a Release file", [], 0, ["apt-no-release"],
+                                    scenario="healthy-navi21-rocm-deb822"),
+    "unmet-deps-suite": Case("The following packages have unmet dependencies:\n"
+                             " amdgpu-dkms : Depends: libpython3.10 but it is not installable",
+                             ["apt.suite-mismatch"], 2, ["apt-unmet-dependencies"], scenario="apt-suite-mismatch"),
+    "unmet-deps-pin": Case("E: Unable to correct problems, you have held broken packages.", ["apt.pin-missing"], 1,
+                           ["apt-unmet-dependencies"], scenario="apt-pin-missing",
+                           evidence=[("apt.pin-missing", "pins o=repo.radeon.com")]),
+    "unmet-deps-rocm-healthy": Case("The following packages have unmet dependencies", [], 0,
+                                    ["apt-unmet-dependencies"], scenario="healthy-rx7900xtx-rocm"),
+    # Secure Boot and DKMS
+    "key-rejected-secure-boot": Case("modprobe: ERROR: could not insert 'amdgpu': Key was rejected by service",
+                                     ["driver.secure-boot-dkms", "driver.not-loaded"], 2,
+                                     ["secure-boot-key-rejected"], scenario="secure-boot-dkms",
+                                     evidence=[("driver.secure-boot-dkms", "/var/lib/dkms/amdgpu: 6.8.5-2041575.24.04")]),
+    "key-rejected-key-enrolled": Case("Key was rejected by service", [], 0, ["secure-boot-key-rejected"],
+                                      scenario="healthy-8x-mi300x-rocm-dkms"),
+    "rock-not-loaded-secure-boot": Case("ROCk module is NOT loaded", ["driver.secure-boot-dkms", "driver.not-loaded"],
+                                        2, ["rock-not-loaded"], scenario="secure-boot-dkms"),
+    "dkms-build-kernel-unsupported": Case(
+        "Error! Bad return status for module build on kernel: 6.11.0-19-generic (x86_64)", ["kernel.unsupported"], 1,
+        ["dkms-build-failed"], scenario="kernel-unsupported",
+        evidence=[("kernel.unsupported", "/proc/sys/kernel/osrelease: 6.11.0-19-generic")]),
+    "dkms-build-userspace-mismatch": Case("Bad return status for module build", ["driver.userspace-mismatch"], 1,
+                                          ["dkms-build-failed"], scenario="driver-userspace-mismatch",
+                                          evidence=[("driver.userspace-mismatch", "16 months apart, 12 allowed")]),
+    "dkms-build-healthy": Case("Bad return status for module build", [], 0, ["dkms-build-failed"],
+                               scenario="healthy-8x-mi300x-rocm-dkms"),
+    # no code for the GPU in the installation, or a release that does not support it
+    "no-binary-arch-no-kernels": Case(
+        "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", ["arch.no-kernels"], 2,
+        ["no-binary-for-gpu"], scenario="arch-no-kernels",
+        evidence=[("arch.no-kernels", "/opt/rocm-6.2.4/lib/rocblas/library: kernel files for gfx90a, gfx942")]),
+    "no-binary-arch-unsupported": Case("hipErrorNoBinaryForGpu", ["arch.unsupported"], 1, ["no-binary-for-gpu"],
+                                       scenario="arch-unsupported",
+                                       evidence=[("arch.unsupported", "ROCm 5.6 supports gfx90a, gfx908")]),
+    "no-binary-gfx1031": Case("hipErrorNoBinaryForGpu", ["arch.no-kernels", "arch.unsupported"], 2,
+                              ["no-binary-for-gpu"], scenario="rx6700xt-gfx1031",
+                              evidence=[("arch.unsupported", "0000:0c:00.0: gfx1031")]),
+    "no-binary-multiple-versions": Case("hipErrorNoBinaryForGpu", ["rocm.multiple-versions"], 1,
+                                        ["no-binary-for-gpu"], scenario="rocm-multiple-versions"),
+    "no-binary-rocm-healthy": Case("hipErrorNoBinaryForGpu", [], 0, ["no-binary-for-gpu"],
+                                   scenario="healthy-rx7900xtx-rocm"),
+    "invalid-device-function-gfx1031": Case("RuntimeError: HIP error: invalid device function",
+                                            ["arch.no-kernels", "arch.unsupported"], 2,
+                                            ["invalid-device-function"], scenario="rx6700xt-gfx1031"),
+    "invalid-device-function-arch-unsupported": Case("invalid device function", ["arch.unsupported"], 1,
+                                                     ["invalid-device-function"], scenario="arch-unsupported"),
+    "rocblas-arch-no-kernels": Case(
+        "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory",
+        ["arch.no-kernels"], 2, ["rocblas-no-kernels"], scenario="arch-no-kernels"),
+    "rocblas-gfx1031": Case("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat",
+                            ["arch.no-kernels", "arch.unsupported"], 2, ["rocblas-no-kernels"],
+                            scenario="rx6700xt-gfx1031"),
+    "rocblas-rocm-healthy": Case("rocBLAS error: Cannot read TensileLibrary.dat", [], 0, ["rocblas-no-kernels"],
+                                 scenario="healthy-rx7900xtx-rocm"),
+    "invalid-isa-gfx1031": Case("HSA_STATUS_ERROR_INVALID_ISA", ["arch.no-kernels", "arch.unsupported"], 2,
+                                ["hsa-invalid-isa"], scenario="rx6700xt-gfx1031"),
+    "illegal-instruction-arch-no-kernels": Case("HIP_ERROR_ILLEGAL_INSTRUCTION", ["arch.no-kernels"], 2,
+                                                ["illegal-instruction"], scenario="arch-no-kernels"),
+    # the installation and PATH
+    "command-not-found-path": Case("bash: rocminfo: command not found", ["path.rocm-bin-missing"], 1,
+                                   ["rocm-command-not-found"], scenario="rocm-path-missing",
+                                   evidence=[("path.rocm-bin-missing", "PATH (process environment)")]),
+    "command-not-found-not-installed": Case("hipcc: command not found", ["rocm.not-installed"], 1,
+                                            ["rocm-command-not-found"], scenario="rocm-not-installed",
+                                            evidence=[("rocm.not-installed", "/opt/rocm -> /etc/alternatives/rocm")]),
+    # ROCm absent and nothing asking for it: info in the check, still the answer here
+    "command-not-found-no-rocm": Case("bash: rocminfo: command not found", ["rocm.not-installed"], 1,
+                                      ["rocm-command-not-found"], scenario="rocm-none-plain",
+                                      evidence=[("rocm.not-installed", "/opt/rocm: absent")]),
+    "lib-missing-no-rocm-text": Case("libamdhip64.so.6: cannot open shared object file", [], 1,
+                                     ["rocm-lib-missing"], scenario="rocm-none-plain", json=False,
+                                     stdout=["The cause on this host:", "  i ", "[rocm.not-installed]"]),
+    "command-not-found-rocm-healthy": Case("rocm-smi: command not found", [], 0, ["rocm-command-not-found"],
+                                           scenario="healthy-rx7900xtx-rocm"),
+    "lib-missing-not-installed": Case(
+        "./saxpy: error while loading shared libraries: libamdhip64.so.6: cannot open shared object file: "
+        "No such file or directory", ["rocm.not-installed"], 1, ["rocm-lib-missing"], scenario="rocm-not-installed"),
+    "lib-missing-level2": Case(
+        "OSError: libhsa-runtime64.so.1: cannot open shared object file: No such file or directory",
+        ["runtime.hsa-missing", "runtime.hip-missing"], 2, ["rocm-lib-missing"], scenario="healthy-rx7900xtx-rocm",
+        args=["--level", "2"], env={"ROCM_DOCTOR_RUNTIME_LIB": "/nonexistent/libhsa-runtime64.so.1"},
+        evidence=[("runtime.hsa-missing", "/nonexistent/libhsa-runtime64.so.1")]),
+    "lib-missing-rocm-healthy": Case("libamdhip64.so.6: cannot open shared object file", [], 0,
+                                     ["rocm-lib-missing"], scenario="healthy-rx7900xtx-rocm"),
+    # level 2: the real runtime (Debian's libhsa-runtime64) fails as it fails for users
+    "hsa-oor-level2-kfd-missing": Case("Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES",
+                                       ["kfd.missing", "runtime.hsa-init-failed"], 2, ["hsa-out-of-resources"],
+                                       scenario="kfd-missing", args=["--level", "2"],
+                                       evidence=[("runtime.hsa-init-failed", "cause: kfd.missing")]),
+    "hsa-oor-level2-only": Case("hsa_init failed: 0x1008", ["runtime.hsa-init-failed"], 2,
+                                ["hsa-out-of-resources"], scenario="runtime-real-kfd-refuses",
+                                evidence=[("runtime.hsa-init-failed", "HSA_STATUS_ERROR_OUT_OF_RESOURCES")]),
+    "hip-no-device-level2-no-gpu": Case("hipErrorNoDevice", ["gpu.none", "runtime.hsa-init-failed"], 2,
+                                        ["hip-no-device"], scenario="runtime-real-no-gpu"),
+    "text-report-level2-hint": Case("HSA_STATUS_ERROR_OUT_OF_RESOURCES", [], 0, ["hsa-out-of-resources"],
+                                    scenario="healthy-rx7900xtx", json=False,
+                                    stdout=["None of its known causes applies on this host.",
+                                            "Checked only with --level 2: runtime.hsa-init-failed."]),
+    # a GPU that hangs
+    "gpu-hang-iommu": Case("HW Exception by GPU node-4 (Agent handle: 0x1ebc04e0) reason :GPU Hang",
+                           ["tuning.iommu-pt"], 1, ["gpu-hang"], scenario="mi300x-iommu-no-pt"),
+    "gpu-hang-tuned": Case("HW Exception by GPU node-1 (Agent handle: 0x3508fba0) reason :GPU Hang", [], 0,
+                           ["gpu-hang"], scenario="mi300x-tuned"),
     # a pasted log with three messages: one cause, named once
     "log-three-messages": Case(
         "Unable to open /dev/kfd read-write: Permission denied\n"
@@ -323,10 +453,66 @@ def compare(case, out, status):
     return problems
 
 
+# The messages issue 3 lists for `explain`.
+ISSUE_MESSAGES = [
+    "hipErrorNoDevice", "HIP_ERROR_NoDevice", "HIP_ERROR_InvalidDevice", "HIP_ERROR_ILLEGAL_INSTRUCTION",
+    "HSA_STATUS_ERROR_OUT_OF_RESOURCES", "HSA_STATUS_ERROR_INVALID_ISA", "hipErrorNoBinaryForGpu",
+    "No HIP GPUs are available", "invalid device function", "Unable to open /dev/kfd read-write",
+    "Failed to open /dev/dri/renderD128", "PCI rejects atomics", "NO_PUBKEY 9386B48A1A693C5C",
+    "Key was rejected by service",
+]
+
+
+def table_entries(path):
+    """The section names of an errors table, but [table]."""
+    names = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("[") and line.endswith("]") and line != "[table]":
+                names.append(line[1:-1])
+    return names
+
+
+def coverage(errors_ini):
+    """Each message, by table entry and by the issue's list, has a case where
+    a cause applies and one where none does (a case that recognises that one
+    message only, so that the causes are its own)."""
+    problems = []
+    single = [(n, c) for n, c in CASES.items() if len(c.errors) == 1]
+
+    def check(what, pick):
+        applies = [n for n, c in single if pick(c) and c.causes]
+        none = [n for n, c in single if pick(c) and not c.causes and c.exit_status == 0]
+        if not applies:
+            problems.append("%s: no case where a cause applies" % what)
+        if not none:
+            problems.append("%s: no case where none applies" % what)
+        return applies, none
+
+    entries = table_entries(errors_ini)
+    if len(entries) < 20:
+        problems.append("%s: only %d entries" % (errors_ini, len(entries)))
+    for e in entries:
+        check("[%s]" % e, lambda c, e=e: c.errors == [e])
+    for msg in ISSUE_MESSAGES:
+        a, n = check('"%s"' % msg, lambda c, m=msg.lower(): m in c.text.lower())
+        print("%-36s applies: %s; none: %s" % (msg, ", ".join(a[:3]), ", ".join(n[:2])))
+    for n, c in CASES.items():
+        if c.scenario and c.scenario not in scenarios.SCENARIOS:
+            problems.append("case %s: no scenario %s" % (n, c.scenario))
+    if problems:
+        print("FAIL coverage\n  " + "\n  ".join(problems))
+        return 1
+    print("PASS coverage: %d entries, %d issue messages, %d cases" % (len(entries), len(ISSUE_MESSAGES), len(CASES)))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--coverage", metavar="ERRORS_INI")
     ap.add_argument("name", nargs="?")
     ap.add_argument("--binary")
     ap.add_argument("--tb-run")
@@ -334,6 +520,8 @@ def main():
     if args.list:
         print("\n".join(CASES))
         return 0
+    if args.coverage:
+        return coverage(args.coverage)
     if args.name not in CASES or not args.binary:
         ap.error("a case name (see --list) and --binary are needed")
     case = CASES[args.name]
@@ -369,7 +557,7 @@ def main():
         tool = (sc.wrap + [binary, "explain"] + fmt + ["--root", paths["root"]] + sc.args
                 + case.args + ["--", case.text])
         cmd = scenario_run.tb_run_command(os.path.abspath(args.tb_run), paths, sc.tb, tool)
-        proc = subprocess.run(cmd, env=scenario_run.child_env(sc.env), stdout=subprocess.PIPE,
+        proc = subprocess.run(cmd, env=scenario_run.child_env(dict(sc.env, **case.env)), stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, timeout=120)
         return report(args.name, case, proc, cmd)
     finally:

@@ -9,9 +9,10 @@
 #include "probe.h"
 #include "util.h"
 
-/* The finding-id catalogue of DESIGN.md: every cause in conf/errors.ini must
- * be one of these. Kept here, not taken from the probes, so that a cause
- * naming an id no check will ever report fails even before the check lands. */
+/* The finding-id catalogue of DESIGN.md and the ids added since (apt.key-missing,
+ * runtime.kernel-untested): every cause in conf/errors.ini must be one of
+ * these. Kept here, not taken from the probes, so that a cause naming an id no
+ * check will ever report fails even before the check lands. */
 static const char *const catalogue[] = {
     "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "gpu.count-mismatch",
     "pcie.atomics-missing", "pcie.link-degraded", "pcie.bar-small", "driver.not-loaded",
@@ -20,12 +21,12 @@ static const char *const catalogue[] = {
     "kfd.missing", "kfd.no-access", "render.no-access", "group.relogin-needed",
     "access.world-writable", "container.devices-missing", "container.gid-mismatch", "host.wsl",
     "rocm.not-installed", "rocm.multiple-versions", "apt.repo-missing", "apt.suite-mismatch",
-    "apt.key-deprecated", "apt.no-signed-by", "apt.pin-missing", "path.rocm-bin-missing",
+    "apt.key-missing", "apt.key-deprecated", "apt.no-signed-by", "apt.pin-missing", "path.rocm-bin-missing",
     "arch.unsupported", "arch.no-kernels", "arch.override-invalid", "arch.override-wrong-family",
     "arch.override-global-with-igpu", "apu.igpu-conflict", "env.pytorch-arch-mismatch",
     "env.visible-devices-hides-all",
     "runtime.hsa-missing", "runtime.hsa-init-failed", "runtime.hip-missing", "runtime.no-device",
-    "runtime.kernel-failed", "runtime.kernel-timeout", "runtime.kernel-ok",
+    "runtime.kernel-failed", "runtime.kernel-timeout", "runtime.kernel-ok", "runtime.kernel-untested",
     "tuning.numa-balancing", "tuning.iommu-pt",
     NULL,
 };
@@ -130,6 +131,41 @@ static const cause_case known_causes[] = {
     { "no-hip-gpus", "arch.no-kernels", NULL },
     /* tuning */
     { "iommu-pt", "tuning.iommu-pt", NULL },
+    /* apt: the key first (a keyring signed-by names but lacks, apt-key), then the source */
+    { "apt-no-pubkey", "apt.key-missing", "apt.key-deprecated" },
+    { "apt-no-pubkey", "apt.key-deprecated", "apt.repo-missing" },
+    { "apt-no-pubkey", "apt.no-signed-by", "apt.repo-missing" },
+    { "apt-no-release", "apt.suite-mismatch", "apt.repo-missing" },
+    { "apt-no-release", "apt.repo-missing", NULL },
+    { "apt-unmet-dependencies", "apt.suite-mismatch", "apt.pin-missing" },
+    { "apt-unmet-dependencies", "apt.pin-missing", NULL },
+    /* Secure Boot: the refusal is the root cause of the driver not being loaded */
+    { "secure-boot-key-rejected", "driver.secure-boot-dkms", "driver.not-loaded" },
+    /* a DKMS build that fails: the kernel newer than validated, or the wrong amdgpu-dkms */
+    { "dkms-build-failed", "kernel.unsupported", "driver.not-loaded" },
+    { "dkms-build-failed", "driver.userspace-mismatch", "driver.not-loaded" },
+    { "rock-not-loaded", "kernel.unsupported", NULL },
+    { "kfd-unsupported", "driver.kfd-unsupported", "kernel.unsupported" },
+    /* no code for the GPU: the install lacks its kernels, the release does not support it */
+    { "no-binary-for-gpu", "arch.unsupported", "rocm.multiple-versions" },
+    { "invalid-device-function", "arch.no-kernels", "arch.override-wrong-family" },
+    { "invalid-device-function", "arch.unsupported", NULL },
+    { "rocblas-no-kernels", "arch.no-kernels", "rocm.multiple-versions" },
+    { "rocblas-no-kernels", "arch.unsupported", NULL },
+    { "hsa-invalid-isa", "arch.unsupported", NULL },
+    { "no-binary-for-gpu", "rocm.multiple-versions", NULL },
+    /* the installation and PATH */
+    { "rocm-command-not-found", "rocm.not-installed", NULL },
+    { "rocm-command-not-found", "path.rocm-bin-missing", NULL },
+    { "rocm-lib-missing", "rocm.not-installed", "runtime.hsa-missing" },
+    { "rocm-lib-missing", "runtime.hip-missing", NULL },
+    /* level 2: what the runtime itself reports, after the level-1 causes behind it */
+    { "hsa-out-of-resources", "kfd.no-access", "runtime.hsa-init-failed" },
+    { "hsa-out-of-resources", "kfd.missing", "runtime.hsa-init-failed" },
+    { "hip-no-device", "kfd.no-access", "runtime.no-device" },
+    { "hip-no-device", "runtime.hsa-init-failed", NULL },
+    { "memory-access-fault", "runtime.kernel-failed", NULL },
+    { "gpu-hang", "tuning.iommu-pt", "runtime.kernel-timeout" },
 };
 
 static ssize_t cause_index(const rd_error_entry *e, const char *id)
@@ -165,9 +201,11 @@ static void test_known_causes(void)
 }
 
 /* Findings no message of the table is known to come from: slow, not failing
- * (a degraded link, NUMA balancing) or too permissive (world-writable nodes). */
+ * (a degraded link, NUMA balancing), too permissive (world-writable nodes), or
+ * no failure at all (a kernel that ran, a GPU the build has no kernel for). */
 static const char *const no_message[] = {
-    "access.world-writable", "pcie.link-degraded", "tuning.numa-balancing", NULL,
+    "access.world-writable", "pcie.link-degraded", "tuning.numa-balancing",
+    "runtime.kernel-ok", "runtime.kernel-untested", NULL,
 };
 
 /* Every finding a check can report is the cause of some message in the
@@ -194,7 +232,17 @@ static void test_every_finding_placed(void)
             n_ids++;
         }
     }
-    g_assert_cmpuint(n_ids, >=, 20);
+    g_assert_cmpuint(n_ids, >=, 40);
+    /* an excuse names a finding some check reports (no stale entries) */
+    for (size_t k = 0; no_message[k]; k++) {
+        bool reported = false;
+        for (size_t i = 0; i < rd_n_probes && !reported; i++)
+            reported = rd_probes[i]->findings && g_strv_contains((const char *const *)rd_probes[i]->findings,
+                                                                 no_message[k]);
+        if (!reported)
+            g_test_message("%s is listed as causing no message, but no check reports it", no_message[k]);
+        g_assert_true(reported);
+    }
 }
 
 /* ---- malformed tables ---- */
@@ -247,6 +295,12 @@ static const bad_table bad_tables[] = {
     { "no date", "!" "[table]\nname = errors\nversion = 1\n[x-y]\ntitle = T\npattern = alpha beta\nmeaning = m\n"
                  "causes = gpu.none\n", false, ": the [table] section must state name, version and date" },
     { "no entries", "", false, ": no errors are listed" },
+    { "info cause not a cause", "[x-y]\ntitle = T\ncauses = gpu.none\ninfo-causes = kfd.missing\n", false,
+      ":9: info cause \"kfd.missing\" is not among the causes of [x-y] listed before it" },
+    { "info cause before causes", "[x-y]\ntitle = T\ninfo-causes = gpu.none\ncauses = gpu.none\n", false,
+      ":8: info cause \"gpu.none\" is not among the causes" },
+    { "info cause twice", "[x-y]\ntitle = T\ncauses = gpu.none\ninfo-causes = gpu.none, gpu.none\n", false,
+      ":9: info cause gpu.none is listed twice in [x-y]" },
 };
 
 static char *write_table(const char *text)
@@ -391,6 +445,20 @@ static const match_case listed[] = {
       "illegal-instruction" },
     { "error: 'hipErrorNoDevice'(100) at square.cpp:61", "hip-no-device" },
     { "no ROCm-capable device is detected", "hip-no-device" },
+    /* messages whose causes the install, apt and runtime checks report */
+    { "The following packages have unmet dependencies:\n rocm-llvm : Depends: python but it is not installable",
+      "apt-unmet-dependencies" },
+    { "E: Unable to correct problems, you have held broken packages.", "apt-unmet-dependencies" },
+    { "./saxpy: error while loading shared libraries: libamdhip64.so.6: cannot open shared object file: "
+      "No such file or directory", "rocm-lib-missing" },
+    { "OSError: libhsa-runtime64.so.1: cannot open shared object file: No such file or directory",
+      "rocm-lib-missing" },
+    { "libhiprtc.so: cannot open shared object file", "rocm-lib-missing" },
+    { "HW Exception by GPU node-4 (Agent handle: 0x1ebc04e0) reason :GPU Hang", "gpu-hang" },
+    { "hipcc: command not found", "rocm-command-not-found" },
+    { "Error! Bad return status for module build on kernel: 6.11.0-19-generic (x86_64)\n"
+      "Consult /var/lib/dkms/amdgpu/6.8.5-2041575.24.04/build/make.log for more information.",
+      "dkms-build-failed" },
 };
 
 /* Numeric codes and other spellings. */
@@ -442,6 +510,11 @@ static const char *const non_matches[] = {
     "invalid device functions",
     "Able to open /dev/kfd read-write",
     "Key was accepted by service",
+    "The following packages have been kept back",
+    "libfoo.so.1: cannot open shared object file",
+    "libamdhip64.so.6 loaded from /opt/rocm/lib",
+    "GPU hang detected",
+    "NO_PUBKEY",
 };
 
 static void expect_match(const char *text, const char *entry)
@@ -600,10 +673,12 @@ static void test_pick_listed(void)
 
         rd_findings absent = { 0 };
         add(&absent, unrelated, RD_SEV_ERROR);
-        add(&absent, cause, RD_SEV_INFO);   /* a note is no cause */
+        add(&absent, cause, RD_SEV_INFO);   /* a note is no cause, unless the table says so */
+        add(&absent, cause, RD_SEV_OK);     /* an ok finding never is */
+        bool info_cause = strv_contains(e->info_causes, cause);
         n = rd_explain_pick(e, &absent, &picked);
-        g_assert_cmpuint(n, ==, 0);
-        g_assert_cmpint(rd_explain_exit_status(picked, n), ==, 0);
+        g_assert_cmpuint(n, ==, info_cause ? 1 : 0);
+        g_assert_cmpint(rd_explain_exit_status(picked, n), ==, info_cause ? 1 : 0);
         free(picked);
         rd_findings_free(&absent);
         rd_error_matches_free(&m);
@@ -644,6 +719,33 @@ static void test_pick_priority(void)
     g_assert_cmpstr(picked[1]->gpu, ==, "0000:43:00.0");
     free(picked);
     rd_findings_free(&fs);
+}
+
+/* An info cause: ROCm not installed where nothing asks for it is info in the
+ * check, and still the answer to "rocminfo: command not found". */
+static void test_pick_info_cause(void)
+{
+    need_shipped();
+    if (!have_shipped)
+        return;
+    const rd_error_entry *e = rd_error_table_get(&shipped, "rocm-command-not-found");
+    g_assert_nonnull(e);
+    g_assert_true(strv_contains(e->info_causes, "rocm.not-installed"));
+    g_assert_false(strv_contains(e->info_causes, "path.rocm-bin-missing"));
+    rd_findings fs = { 0 };
+    add(&fs, "path.rocm-bin-missing", RD_SEV_INFO);   /* not an info cause: no */
+    add(&fs, "rocm.not-installed", RD_SEV_INFO);
+    const rd_finding **picked = NULL;
+    size_t n = rd_explain_pick(e, &fs, &picked);
+    g_assert_cmpuint(n, ==, 1);
+    g_assert_true(picked[0] == &fs.items[1]);
+    g_assert_cmpint(rd_explain_exit_status(picked, n), ==, 1);
+    free(picked);
+    rd_findings_free(&fs);
+    /* every info cause of the shipped table is one of its entry's causes */
+    for (size_t i = 0; i < shipped.n_entries; i++)
+        for (size_t k = 0; shipped.entries[i].info_causes && shipped.entries[i].info_causes[k]; k++)
+            g_assert_true(strv_contains(shipped.entries[i].causes, shipped.entries[i].info_causes[k]));
 }
 
 static void test_can_check(void)
@@ -688,6 +790,7 @@ int main(int argc, char **argv)
     g_test_add_func("/explain/match/several", test_match_several);
     g_test_add_func("/explain/pick/listed", test_pick_listed);
     g_test_add_func("/explain/pick/priority", test_pick_priority);
+    g_test_add_func("/explain/pick/info-cause", test_pick_info_cause);
     g_test_add_func("/explain/can-check", test_can_check);
     int r = g_test_run();
     if (have_shipped)
