@@ -25,7 +25,7 @@ void rd_config_init(rd_config *c)
         .runtime_timeout_s = 20,
         .access_group = xstrdup("render"),
         .status_file = xstrdup("/run/rocm-doctor/status.json"),
-        .debounce_ms = 500,
+        .debounce_ms = 50,
     };
 }
 

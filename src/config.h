@@ -44,7 +44,7 @@ typedef struct rd_config {
     char *prometheus_file;        /* NULL: none */
     char *nfd_file;               /* NULL: none */
     /* [daemon] */
-    int64_t debounce_ms;          /* default 500 */
+    int64_t debounce_ms;          /* default 50 */
 } rd_config;
 
 #define RD_CONFIG_FILE "/etc/rocm-doctor/rocm-doctor.conf"

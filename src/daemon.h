@@ -110,12 +110,14 @@ int rd_daemon_mkdir_parents(const char *path);
  * is created (0755) when missing. Nothing is left behind on failure. */
 int rd_daemon_write_atomic(const char *path, const char *data, size_t size);
 
-/* sd_notify(3): with libsystemd when built with it, else the datagram
- * protocol over $NOTIFY_SOCKET. No-op outside a notify service. */
+/* sd_notify(3): the datagram protocol over $NOTIFY_SOCKET. No-op outside a
+ * notify service. */
 void rd_daemon_notify(const char *state);
 /* One journal entry; returns 0, or -errno when the journal cannot be
  * reached (the caller then logs on stderr). */
 int rd_daemon_journal_send(char **fields);
+/* The same to the journal socket at socket_path (tests use their own). */
+int rd_daemon_journal_sendto(const char *socket_path, char **fields);
 
 typedef struct {
     const char *root;

@@ -4,6 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 
@@ -287,6 +290,37 @@ static void t_write_atomic(void)
     g_assert_cmpint(rmdir(dir), ==, 0);
 }
 
+/* The journal's native protocol, byte for byte: KEY=VALUE lines, and the
+ * binary form (KEY, newline, 64-bit little-endian length, value, newline)
+ * for a value with a newline. */
+static void t_journal_protocol(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("rd-journal.XXXXXX", NULL);
+    g_assert_nonnull(dir);
+    g_autofree char *path = g_build_filename(dir, "socket", NULL);
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    g_assert_cmpint(fd, >=, 0);
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    g_strlcpy(sa.sun_path, path, sizeof sa.sun_path);
+    g_assert_cmpint(bind(fd, (struct sockaddr *)&sa, sizeof sa), ==, 0);
+
+    char *fields[] = { (char *)"MESSAGE=two\nlines", (char *)"MESSAGE_ID=0123456789abcdef0123456789abcdef",
+                       (char *)"PRIORITY=3", NULL };
+    g_assert_cmpint(rd_daemon_journal_sendto(path, fields), ==, 0);
+    char buf[512];
+    ssize_t n = recv(fd, buf, sizeof buf, 0);
+    static const char want[] = "MESSAGE\n\x09\0\0\0\0\0\0\0two\nlines\n"
+                               "MESSAGE_ID=0123456789abcdef0123456789abcdef\nPRIORITY=3\n";
+    g_assert_cmpint(n, ==, (ssize_t)sizeof want - 1);
+    g_assert_cmpmem(buf, (size_t)n, want, sizeof want - 1);
+    close(fd);
+
+    /* No journal listening: an error, so that the caller logs on stderr. */
+    g_assert_cmpint(unlink(path), ==, 0);
+    g_assert_cmpint(rd_daemon_journal_sendto(path, fields), <, 0);
+    g_assert_cmpint(rmdir(dir), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -298,5 +332,6 @@ int main(int argc, char **argv)
     g_test_add_func("/daemon-unit/status-line", t_status_line);
     g_test_add_func("/daemon-unit/output-path", t_output_path);
     g_test_add_func("/daemon-unit/write-atomic", t_write_atomic);
+    g_test_add_func("/daemon-unit/journal-protocol", t_journal_protocol);
     return g_test_run();
 }
