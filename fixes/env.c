@@ -5,13 +5,18 @@
  * configuration allows overrides), and ROCR_VISIBLE_DEVICES by GPU UUID to
  * hide an integrated GPU next to a discrete one. Written to an
  * environment.d drop-in (systemd user sessions) and a profile.d drop-in
- * (login shells). Never a global override. */
+ * (login shells). A line of /etc/environment or /etc/profile.d that the
+ * environment checks name as wrong (a cross-family or global override, a
+ * target list without this host's GPUs, devices that hide every GPU) is
+ * commented out, since a later file or the process wins over the drop-ins.
+ * Never a global override. */
 #include <inttypes.h>
 #include "fixes.h"
 #include "util.h"
 
 #define ENV_D_FILE "/etc/environment.d/50-rocm-doctor.conf"
 #define PROFILE_FILE "/etc/profile.d/rocm-doctor.sh"
+#define DISABLED_MARK "# disabled by rocm-doctor (undo with rocm-doctor undo): "
 
 typedef struct {
     char *key, *value;
@@ -35,6 +40,83 @@ static char *gpu_uuid(const rd_gpu *g)
     if (g->n_kfd > 0 && rd_kfd_prop(g->kfd[0], "unique_id", &id) && id != 0)
         return xasprintf("GPU-%" PRIx64, id);
     return NULL;
+}
+
+/* Whether a selected finding of this fix names this definition (its
+ * evidence starts with "SOURCE:LINE: NAME="). */
+static bool definition_flagged(const rd_fix_input *in, const rd_env_var *v)
+{
+    _cleanup_free_ char *prefix = xasprintf("%s:%" PRId64 ": %s=", v->source, v->line, v->name);
+    for (size_t i = 0; in->findings && i < in->findings->n; i++) {
+        const rd_finding *f = &in->findings->items[i];
+        if (!streq_ptr(f->fix, "env") || f->severity < RD_SEV_WARNING)
+            continue;
+        if (in->only && !rd_fix_named(in, "env") && !rd_fix_named(in, f->id))
+            continue;
+        for (size_t k = 0; f->evidence && f->evidence[k]; k++)
+            if (startswith(f->evidence[k], prefix))
+                return true;
+    }
+    return false;
+}
+
+/* The text with the given 1-based lines commented out. */
+static char *disable_lines(const char *text, size_t size, const int64_t *lines, size_t n_lines)
+{
+    strbuf b = { 0 };
+    int64_t no = 1;
+    for (size_t i = 0; i < size; no++) {
+        const char *e = memchr(text + i, '\n', size - i);
+        size_t len = e ? (size_t)(e - (text + i)) : size - i;
+        for (size_t k = 0; k < n_lines; k++)
+            if (lines[k] == no) {
+                strbuf_append(&b, DISABLED_MARK);
+                break;
+            }
+        strbuf_appendn(&b, text + i, len);
+        if (e)
+            strbuf_append(&b, "\n");
+        i += len + (e ? 1 : 0);
+    }
+    return b.s ? strbuf_steal(&b) : xstrdup("");
+}
+
+/* Comments out the flagged definitions in files under /etc. */
+static int plan_disable(const rd_fix_input *in, rd_plan *p, rd_step *s, strbuf *skipped, char **ret_reason)
+{
+    const rd_env_facts *e = &in->facts->env;
+    _cleanup_strv_free_ char **done = NULL;
+    for (size_t i = 0; i < e->n_vars; i++) {
+        const rd_env_var *v = &e->vars[i];
+        if (!v->source || v->line <= 0 || strv_contains(done, v->source) || !definition_flagged(in, v))
+            continue;
+        if (!startswith(v->source, "/etc/") || streq(v->source, ENV_D_FILE) || streq(v->source, PROFILE_FILE)) {
+            if (!streq(v->source, ENV_D_FILE) && !streq(v->source, PROFILE_FILE))
+                strbuf_printf(skipped, "%s%s:%" PRId64 " sets %s: change it there by hand", skipped->len ? "; " : "",
+                              v->source, v->line, v->name);
+            continue;
+        }
+        done = strv_push(done, xstrdup(v->source));
+        int64_t *lines = NULL;
+        size_t n_lines = 0;
+        for (size_t k = i; k < e->n_vars; k++)
+            if (streq_ptr(e->vars[k].source, v->source) && e->vars[k].line > 0 && definition_flagged(in, &e->vars[k]))
+                *ARRAY_APPEND(lines, n_lines) = e->vars[k].line;
+        rd_snapshot *snap;
+        int r = rd_plan_snapshot(p, in, v->source, &snap, ret_reason);
+        if (r < 0 || !snap->exists) {
+            free(lines);
+            if (r < 0)
+                return r;
+            continue;
+        }
+        _cleanup_free_ char *next = disable_lines(snap->content, snap->size, lines, n_lines);
+        free(lines);
+        r = rd_step_write(p, s, in, v->source, next, strlen(next), snap->mode, ret_reason);
+        if (r < 0)
+            return r;
+    }
+    return 0;
 }
 
 static int env_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
@@ -132,6 +214,8 @@ static int env_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     int r = rd_step_write(p, s, in, ENV_D_FILE, envd_text, strlen(envd_text), 0644, ret_reason);
     if (r >= 0)
         r = rd_step_write(p, s, in, PROFILE_FILE, prof_text, strlen(prof_text), 0644, ret_reason);
+    if (r >= 0)
+        r = plan_disable(in, p, s, &skipped, ret_reason);
     if (r < 0) {
         free(skipped.s);
         return r;

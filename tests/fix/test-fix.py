@@ -997,6 +997,256 @@ def live_blacklist_roundtrip():
     eq(r.tree(), before, "tree after undo")
 
 
+# ---- every fix on the findings of real scenarios, policy from rocm-doctor.conf ----
+
+class Live:
+    """A scenario's testbed: its root tree, the command prefix that runs a
+    program inside it, and rocm-doctor.conf under the root."""
+
+    def __init__(self, name, conf=None, nodes=None):
+        self.root, self.prefix = testbed(name)
+        self.r = fixlib.Root.__new__(fixlib.Root)
+        self.r.path = self.root
+        if nodes:
+            self.nodes(nodes)
+        if conf is not None:
+            self.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf)
+
+    def nodes(self, spec):
+        """Replaces the --node arguments: {"dev/kfd": "0660:0:0", ...}."""
+        out = []
+        skip = False
+        for i, a in enumerate(self.prefix):
+            if skip:
+                skip = False
+                continue
+            if a == "--node" and self.prefix[i + 1].split(":")[0] in spec:
+                path = self.prefix[i + 1].split(":")[0]
+                out += ["--node", "%s:%s" % (path, spec[path])]
+                skip = True
+                continue
+            out.append(a)
+        self.prefix = out
+
+    def rd(self, *args, env_extra=None):
+        return live(self.prefix, list(args) + ["--root", self.root], env_extra=env_extra or {})
+
+    def findings(self, *args):
+        import json
+        p = self.rd("check", "--json", *args)
+        check(p.returncode in (0, 1, 2), "check: %s" % p.stderr)
+        return {f["id"]: f for f in json.loads(p.stdout)["findings"]}
+
+    def roundtrip(self, fix_args, want_plan, results, gone, check_args=(), after=None, still=()):
+        """plan, apply, apply again, check again, undo: the tree is back."""
+        before = self.r.tree()
+        f = self.findings(*check_args)
+        for fid in gone + list(still):
+            check(fid in f, "%s before the fix: %s" % (fid, sorted(f)))
+        p = self.rd("fix", *fix_args)
+        eq(p.returncode, 1, "plan exit status (stderr %s)" % p.stderr)
+        for w in want_plan:
+            check(w in p.stdout, "plan lacks %r:\n%s" % (w, p.stdout))
+        eq(self.r.tree(), before, "planning wrote nothing")
+        need_root()
+        p = self.rd("fix", "--apply", "--yes", *fix_args)
+        eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+        for fid, res in results:
+            check(re.search(r"^   %s +%s$" % (re.escape(fid), res), p.stdout, re.M),
+                  "result %s %s:\n%s" % (fid, res, p.stdout))
+        applied = self.r.tree()
+        p = self.rd("fix", "--apply", "--yes", *fix_args)
+        eq(p.returncode, 0, "apply again exit status (stderr %s)" % p.stderr)
+        check(p.stdout.startswith("Nothing to do in this root.\n"), "apply again: " + p.stdout)
+        eq(self.r.tree(), applied, "apply again changed nothing")
+        if after:
+            after(self)
+        f = self.findings(*check_args)
+        for fid in gone:
+            check(fid not in f, "%s still reported after the fix: %s" % (fid, f.get(fid)))
+        p = run(["undo", "--root", self.root])
+        eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
+        eq(self.r.tree(), before, "tree after undo")
+        return applied
+
+
+@test
+def real_group_user_not_in_render():
+    t = Live("user-not-in-render", conf="[fix]\nallowed_fixes = group\n")
+    t.roundtrip(["--user", "alice"],
+                ["1. group: add alice to render and video\n   Fixes: kfd.no-access, render.no-access\n"],
+                [("kfd.no-access", "fixed after re-login"), ("render.no-access", "fixed after re-login")],
+                ["kfd.no-access", "render.no-access"], check_args=["--user", "alice"])
+
+
+@test
+def real_allowed_fixes_restricts_the_plan():
+    for conf, want in (("[fix]\nallowed_fixes = udev env\n", "   group: not among allowed_fixes in the configuration\n"),
+                       ("[fix]\nallowed_fixes = none\n", "   group: not among allowed_fixes in the configuration\n")):
+        t = Live("user-not-in-render", conf=conf)
+        p = t.rd("fix", "--user", "alice")
+        eq(p.returncode, 0, "nothing planned (stderr %s)" % p.stderr)
+        check(p.stdout.startswith("Nothing to do in this root.\n\nNot planned:\n") and want in p.stdout, p.stdout)
+    t = Live("user-not-in-render", conf="[fix]\nallowed_fixes = bogus\n")
+    p = t.rd("fix", "--user", "alice")
+    eq(p.returncode, 3, "a bad allowed_fixes stops the run")
+    check("rocm-doctor.conf:2" in p.stderr and "bogus" in p.stderr, p.stderr)
+
+
+UDEV_0660 = 'KERNEL=="kfd", GROUP="render", MODE="0660"\n'
+UDEV_0666 = 'KERNEL=="kfd", GROUP="render", MODE="0666"\n'
+ROOT_ONLY = {"dev/kfd": "0660:0:0", "dev/dri/renderD128": "0660:0:0"}
+
+
+@test
+def real_udev_group_rule():
+    """Nodes that belong to root: a 0660 render rule and alice in render.
+    After the reboot (the nodes as the rule makes them) the check passes."""
+    t = Live("user-not-in-render", conf="[fix]\nudev_all_users = no\n", nodes=ROOT_ONLY)
+
+    def rebooted(t):
+        check(UDEV_0660 in t.r.read("/etc/udev/rules.d/70-rocm-doctor-gpu.rules"), "0660 rule")
+        t.nodes({"dev/kfd": "0660:0:992", "dev/dri/renderD128": "0660:0:992"})
+    t.roundtrip(["--user", "alice"],
+                ["1. udev: give /dev/kfd and the render nodes to group render, mode 0660\n",
+                 "   add alice to group render: usermod -aG render alice", "+" + UDEV_0660],
+                [("kfd.no-access", "fixed after reboot"), ("render.no-access", "fixed after reboot")],
+                ["kfd.no-access", "render.no-access"], check_args=["--user", "alice"], after=rebooted)
+
+
+@test
+def real_udev_all_users_rule():
+    t = Live("user-not-in-render", conf="[fix]\nudev_all_users = yes\n", nodes=ROOT_ONLY)
+
+    def rebooted(t):
+        t.nodes({"dev/kfd": "0666:0:992", "dev/dri/renderD128": "0666:0:992"})
+    applied = t.roundtrip(["--user", "alice"],
+                          ["1. udev: give /dev/kfd and the render nodes to group render, mode 0666\n", "+" + UDEV_0666],
+                          [("kfd.no-access", "fixed after reboot")], ["kfd.no-access", "render.no-access"],
+                          check_args=["--user", "alice"], after=rebooted)
+    check("etc/group" not in [k for k, v in applied.items() if v != t.r.tree().get(k)] and
+          "usermod" not in t.rd("fix", "--user", "alice").stdout, "no group change with the all-users rule")
+
+
+@test
+def real_modprobe_blacklisted_etc():
+    t = Live("blacklisted-etc", conf="[fix]\nallowed_fixes = modprobe\n")
+    t.roundtrip([], ["1. modprobe: let amdgpu load and drive every AMD GPU\n   Fixes: driver.blacklisted\n"],
+                [("driver.blacklisted", "fixed after reboot")], ["driver.blacklisted"])
+
+
+@test
+def real_cmdline_mi300x_iommu():
+    t = Live("mi300x-iommu-no-pt", conf="")
+    t.roundtrip([], ["1. cmdline: add iommu=pt to the kernel command line\n   Fixes: tuning.iommu-pt\n",
+                     "   run on first boot: update-grub (undo: update-grub)\n",
+                     '+GRUB_CMDLINE_LINUX_DEFAULT="${GRUB_CMDLINE_LINUX_DEFAULT} iommu=pt"\n'],
+                [("tuning.iommu-pt", "fixed after reboot")], [],
+                still=["tuning.iommu-pt"])
+
+
+@test
+def real_env_apu_plus_dgpu():
+    t = Live("apu-plus-dgpu", conf="")
+    t.roundtrip([], ["1. env: ROCm environment for the GPUs present\n   Fixes: apu.igpu-conflict\n",
+                     "+ROCR_VISIBLE_DEVICES=GPU-a1ffc9d1799c317f\n",
+                     "+export ROCR_VISIBLE_DEVICES='GPU-a1ffc9d1799c317f'\n"],
+                [("apu.igpu-conflict", "fixed after re-login")], ["apu.igpu-conflict"])
+
+
+@test
+def real_env_pytorch_arch_mismatch():
+    t = Live("env-pytorch-arch-mismatch", conf="")
+    t.roundtrip([], ["   Fixes: env.pytorch-arch-mismatch\n", "+PYTORCH_ROCM_ARCH=gfx1030\n",
+                     '-PYTORCH_ROCM_ARCH="gfx90a;gfx942"\n+# disabled by rocm-doctor (undo with rocm-doctor undo): '
+                     'PYTORCH_ROCM_ARCH="gfx90a;gfx942"\n'],
+                [("env.pytorch-arch-mismatch", "fixed after re-login")], ["env.pytorch-arch-mismatch"])
+
+
+@test
+def real_env_wrong_family_override():
+    """The cross-family line is commented out either way; a per-node value
+    of the GPU's own family only when allow_overrides = yes."""
+    t = Live("env-override-per-node-wrong-family", conf="")
+    p = t.rd("fix")
+    check("env: no HSA_OVERRIDE_GFX_VERSION for gfx1030: overrides are off (allow_overrides in the configuration)"
+          in p.stdout and "+HSA_OVERRIDE_GFX_VERSION" not in p.stdout, p.stdout)
+    t = Live("env-override-per-node-wrong-family", conf="[fix]\nallow_overrides = yes\n")
+    applied_env = {}
+
+    def look(t):
+        applied_env["text"] = t.r.read("/etc/profile.d/rocm-doctor.sh") + t.r.read("/etc/profile.d/rocm.sh")
+    t.roundtrip([], ["   Fixes: arch.override-wrong-family\n", "+HSA_OVERRIDE_GFX_VERSION_1=10.3.0\n",
+                     "+# disabled by rocm-doctor (undo with rocm-doctor undo): export HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n"],
+                [("arch.override-wrong-family", "fixed after re-login")], ["arch.override-wrong-family"], after=look)
+    check("export HSA_OVERRIDE_GFX_VERSION_1='10.3.0'\n" in applied_env["text"], applied_env["text"])
+    check(not re.search(r"^(export )?HSA_OVERRIDE_GFX_VERSION=", applied_env["text"], re.M), "never a global override")
+    t = Live("env-override-wrong-family", conf="[fix]\nallow_overrides = yes\n")
+    t.roundtrip([], ["-HSA_OVERRIDE_GFX_VERSION=10.3.0\n+# disabled by rocm-doctor (undo with rocm-doctor undo): "
+                     "HSA_OVERRIDE_GFX_VERSION=10.3.0\n", "+HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n"],
+                [("arch.override-wrong-family", "fixed after re-login")], ["arch.override-wrong-family"])
+
+
+def apt_conf(armored, fpr, extra=""):
+    return "[fix]\napt_key_file = %s\napt_key_fingerprint = %s\n%s" % (armored, fpr, extra)
+
+
+def apt_check_real(t, uris, absent=()):
+    q = apt_cmd(t.root, "apt-get", "update", "--print-uris")
+    eq(q.returncode, 0, "apt-get update --print-uris: " + q.stderr)
+    for u in uris:
+        check("'https://repo.radeon.com/%s/InRelease'" % u in q.stdout, q.stdout)
+    for u in absent:
+        check(u not in q.stdout, q.stdout)
+    q = apt_cmd(t.root, "apt-cache", "policy")
+    eq(q.returncode, 0, "apt-cache policy: " + q.stderr)
+    check("600 https://repo.radeon.com" in q.stdout or "release o=repo.radeon.com" in q.stdout or q.stderr == "",
+          q.stdout)
+
+
+def apt_live(name, extra=""):
+    if not shutil.which("gpg") or not shutil.which("apt-get"):
+        raise Skip("needs gpg and apt")
+    fpr, armored, binary = make_key(name)
+    t = Live(name, conf=apt_conf(armored, fpr, extra))
+    for d in ("var/lib/apt/lists/partial", "var/cache/apt/archives/partial", "etc/apt/apt.conf.d"):
+        os.makedirs(t.r.p(d), exist_ok=True)
+    if not t.r.exists("/var/lib/dpkg/status"):
+        t.r.write("/var/lib/dpkg/status", "")
+    return t, binary
+
+
+@test
+def real_apt_key_legacy():
+    """apt-key's key and two one-line sources without signed-by: the key
+    goes to /etc/apt/keyrings, the sources become one deb822 file of the
+    same release (6.2.4) with the driver repository kept, apt-key's file is
+    moved aside."""
+    t, binary = apt_live("apt-key-legacy")
+    t.roundtrip([], ["1. apt: AMD's apt repository for ROCm 6.2.4 (noble)\n",
+                     "   remove /etc/apt/trusted.gpg.d/rocm.asc (kept in the journal)\n",
+                     "+URIs: https://repo.radeon.com/amdgpu/6.2.4/ubuntu\n"],
+                [("apt.no-signed-by", "fixed"), ("apt.key-deprecated", "fixed")],
+                ["apt.no-signed-by", "apt.key-deprecated"],
+                after=lambda t: apt_check_real(t, ["rocm/apt/6.2.4/dists/noble", "amdgpu/6.2.4/ubuntu/dists/noble"]))
+
+
+@test
+def real_apt_suite_mismatch():
+    t, binary = apt_live("apt-suite-mismatch")
+    t.roundtrip([], ["1. apt: AMD's apt repository for ROCm 6.2.4 (noble)\n", "+Suites: noble\n"],
+                [("apt.suite-mismatch", "fixed")], ["apt.suite-mismatch"],
+                after=lambda t: apt_check_real(t, ["rocm/apt/6.2.4/dists/noble"], absent=["jammy", "/ubuntu/dists/ubuntu"]))
+
+
+@test
+def real_apt_pin_missing():
+    t, binary = apt_live("apt-pin-missing")
+    t.roundtrip([], ["   write /etc/apt/preferences.d/rocm-pin-600 (mode 0644, root:root)\n"],
+                [("apt.pin-missing", "fixed")], ["apt.pin-missing"],
+                after=lambda t: apt_check_real(t, ["rocm/apt/6.2.4/dists/noble"]))
+
+
 def main():
     for t in TESTS:
         try:
