@@ -131,44 +131,63 @@ static int env_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         n_discrete += !v->gpus[i].integrated;
         n_integrated += v->gpus[i].integrated;
     }
-    /* build targets: the discrete GPUs, or the integrated ones when alone */
-    strbuf targets = { 0 };
-    _cleanup_strv_free_ char **seen = NULL;
-    for (size_t i = 0; i < v->n_gpus; i++) {
-        const rd_gpu *g = &v->gpus[i];
-        if (!g->gfx[0] || (n_discrete > 0 && g->integrated) || strv_contains(seen, g->gfx))
-            continue;
-        seen = strv_push(seen, xstrdup(g->gfx));
-        strbuf_printf(&targets, "%s%s", targets.len ? ";" : "", g->gfx);
-    }
-    if (!targets.len) {
-        *ret_reason = xstrdup("no AMD GPU with a known gfx target is present");
-        return -ENODEV;
-    }
-    char *t = strbuf_steal(&targets);
-    vars[n++] = (var){ xstrdup("PYTORCH_ROCM_ARCH"), xstrdup(t) };
-    vars[n++] = (var){ xstrdup("AMDGPU_TARGETS"), t };
-
+    n = 2; /* the build targets come first, once the overrides are known */
     /* per-node overrides, same family only */
+    _cleanup_strv_free_ char **overridden = NULL, **overridden_gfx = NULL; /* GPUs given one, their target */
     for (size_t i = 0; i < v->n_gpus && n < ELEMENTSOF(vars) - 1; i++) {
         const rd_gpu *g = &v->gpus[i];
-        if (g->integrated || (!finding_on(in, "arch.no-kernels", g->pci->address) &&
-                              !finding_on(in, "arch.override-wrong-family", g->pci->address)))
+        bool wrong = finding_on(in, "arch.override-wrong-family", g->pci->address);
+        if (g->integrated || (!finding_on(in, "arch.no-kernels", g->pci->address) && !wrong))
             continue;
+        /* for missing kernels, only a value naming another target helps */
+        unsigned a, b, c;
+        char ov_gfx[16] = "";
+        if (g->arch && g->arch->override && sscanf(g->arch->override, "%u.%u.%u", &a, &b, &c) == 3)
+            (void)rd_gfx_name((uint64_t)a * 10000 + b * 100 + c, ov_gfx, sizeof ov_gfx);
+        if (!g->arch || !g->arch->override || g->n_kfd == 0 || (!wrong && streq(ov_gfx, g->gfx))) {
+            strbuf_printf(&skipped, "%sno override is known for %s", skipped.len ? "; " : "", g->gfx);
+            continue;
+        }
         if (!in->config || !in->config->allow_overrides) {
             strbuf_printf(&skipped, "%sno HSA_OVERRIDE_GFX_VERSION for %s: overrides are off (allow_overrides in "
                                     "the configuration)",
                           skipped.len ? "; " : "", g->gfx);
             continue;
         }
-        if (!g->arch || !g->arch->override || g->n_kfd == 0) {
-            strbuf_printf(&skipped, "%sno override is known for %s", skipped.len ? "; " : "", g->gfx);
-            continue;
-        }
         for (size_t k = 0; k < g->n_kfd && n < ELEMENTSOF(vars) - 1; k++)
             vars[n++] = (var){ xasprintf("HSA_OVERRIDE_GFX_VERSION_%" PRId64, g->kfd[k]->node_id),
                                xstrdup(g->arch->override) };
+        overridden = strv_push(overridden, xstrdup(g->pci->address));
+        overridden_gfx = strv_push(overridden_gfx, xstrdup(ov_gfx[0] ? ov_gfx : g->gfx));
     }
+
+    /* build targets: the discrete GPUs, or the integrated ones when alone;
+     * a GPU given an override runs the override target's code */
+    strbuf targets = { 0 };
+    _cleanup_strv_free_ char **seen = NULL;
+    for (size_t i = 0; i < v->n_gpus; i++) {
+        const rd_gpu *g = &v->gpus[i];
+        const char *gfx = g->gfx;
+        for (size_t k = 0; overridden && overridden[k]; k++)
+            if (streq(overridden[k], g->pci->address))
+                gfx = overridden_gfx[k];
+        if (!gfx[0] || (n_discrete > 0 && g->integrated) || strv_contains(seen, gfx))
+            continue;
+        seen = strv_push(seen, xstrdup(gfx));
+        strbuf_printf(&targets, "%s%s", targets.len ? ";" : "", gfx);
+    }
+    if (!targets.len) {
+        for (size_t i = 2; i < n; i++) {
+            free(vars[i].key);
+            free(vars[i].value);
+        }
+        free(skipped.s);
+        *ret_reason = xstrdup("no AMD GPU with a known gfx target is present");
+        return -ENODEV;
+    }
+    char *t = strbuf_steal(&targets);
+    vars[0] = (var){ xstrdup("PYTORCH_ROCM_ARCH"), xstrdup(t) };
+    vars[1] = (var){ xstrdup("AMDGPU_TARGETS"), t };
 
     /* hide an integrated GPU from ROCm when a discrete one is there */
     if (n_integrated > 0 && n_discrete > 0) {
@@ -210,7 +229,27 @@ static int env_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     }
 
     rd_step *s = rd_plan_add_step(p, "env", RD_EFFECT_RELOGIN, "ROCm environment for the GPUs present");
-    rd_step_address_findings(s, in, "env");
+    /* missing kernels are addressed only by an override for that GPU */
+    for (size_t i = 0; in->findings && i < in->findings->n; i++) {
+        const rd_finding *f = &in->findings->items[i];
+        if (!streq_ptr(f->fix, "env") || (in->only && !rd_fix_named(in, "env") && !rd_fix_named(in, f->id)))
+            continue;
+        if (streq(f->id, "arch.no-kernels") && !(f->gpu && strv_contains(overridden, f->gpu)))
+            continue;
+        rd_step_address(s, f->id);
+    }
+    if (!s->findings && !rd_fix_named(in, "env")) {
+        /* nothing this fix can do for the findings that named it */
+        free(envd_text);
+        free(prof_text);
+        envd_text = prof_text = NULL;
+        p->n_steps--;
+        free(s->fix);
+        free(s->title);
+        *s = (rd_step){ 0 };
+        *ret_reason = skipped.len ? strbuf_steal(&skipped) : xstrdup("nothing to change for these findings");
+        return 0;
+    }
     int r = rd_step_write(p, s, in, ENV_D_FILE, envd_text, strlen(envd_text), 0644, ret_reason);
     if (r >= 0)
         r = rd_step_write(p, s, in, PROFILE_FILE, prof_text, strlen(prof_text), 0644, ret_reason);
