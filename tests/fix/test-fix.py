@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The fixer on temporary roots, through the real binary (and, for policy
-that comes from rocm-doctor.conf, the fix-driver test program): exact plans,
-apply, apply again, undo byte for byte, and the safety properties.
+"""The fixer through the real binary: on temporary roots with facts files,
+and on the findings of real scenarios (their umockdev testbed and root
+tree), with the policy from a rocm-doctor.conf under the root. Exact plans,
+apply, apply again, check again, undo byte for byte, and the safety
+properties. FIX_DRIVER prints the plan's diff of two files.
 
 Usage: test-fix.py ROCM_DOCTOR FIX_DRIVER SOURCE_DIR [TB_RUN]"""
 import fcntl
@@ -68,6 +70,15 @@ ACCESS = ["--only", "kfd.no-access,render.no-access"]
 
 def base_facts():
     return fixlib.load_facts(SRC)
+
+
+def conf(r, text):
+    """rocm-doctor.conf under the root: `fix --root` reads the policy there."""
+    r.write("/etc/rocm-doctor/rocm-doctor.conf", text)
+
+
+def plan(r, facts, *args, env_extra=None):
+    return run(["fix", "--root", r.path, "--facts", facts] + list(args), env_extra=env_extra)
 
 
 # ---- group ----
@@ -264,8 +275,9 @@ def udev_roundtrip_never_chmod_666():
 @test
 def udev_all_users_only_when_asked():
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
-    p = run([r.path, facts, "plan"], prog=DRIVER)
-    check('MODE="0666"' not in p.stdout, p.stdout)
+    conf(r, "[fix]\nudev_all_users = no\n")
+    p = plan(r, facts, *ACCESS)
+    check('MODE="0666"' not in p.stdout and 'MODE="0660"' in p.stdout, p.stdout)
     import json
     import hashlib
     p = run(["fix", "--root", r.path, "--facts", facts, "--json"] + ACCESS)
@@ -273,7 +285,8 @@ def udev_all_users_only_when_asked():
     eq((w["path"], w["mode"], w["sha256"]),
        ("/etc/udev/rules.d/70-rocm-doctor-gpu.rules", "0644", hashlib.sha256(UDEV_RULE.encode()).hexdigest()),
        "write action in JSON")
-    p = run(["--all-users", r.path, facts, "plan"], prog=DRIVER)
+    conf(r, "[fix]\nudev_all_users = yes\n")
+    p = plan(r, facts, *ACCESS)
     check('KERNEL=="kfd", GROUP="render", MODE="0666"' in p.stdout, p.stdout)
     check("usermod" not in p.stdout, "no group change needed with the all-users rule")
 
@@ -281,7 +294,8 @@ def udev_all_users_only_when_asked():
 @test
 def udev_missing_group_not_planned():
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
-    p = run(["--group", "gpu", r.path, facts, "plan"], prog=DRIVER)
+    conf(r, "[fix]\naccess_group = gpu\n")
+    p = plan(r, facts, *ACCESS)
     eq(p.stdout.replace(r.path, "ROOT"),
        "Nothing to do in this root.\n\nNot planned:\n   udev: group gpu does not exist in ROOT/etc/group\n",
        "plan")
@@ -416,37 +430,43 @@ def apu_never_blacklist_amdgpu():
 
 
 @test
-def env_override_per_node_only_when_allowed():
+def env_override_needs_a_finding():
+    """No override without a finding that asks for one, whatever the
+    configuration allows (the per-node override itself: real_env_*)."""
     f = base_facts()
     f["kfd"]["nodes"][1]["properties"]["gfx_target_version"] = 110002  # RX 7600, gfx1102
     r, facts = setup(f)
-    # arch.no-kernels comes from the environment checks; without it no override is written
-    p = run(["--only", "env", "--allow-overrides", r.path, facts, "plan"], prog=DRIVER)
+    conf(r, "[fix]\nallow_overrides = yes\n")
+    p = plan(r, facts, "--only", "env")
     check("PYTORCH_ROCM_ARCH=gfx1102\n" in p.stdout, p.stdout)
     check("HSA_OVERRIDE_GFX_VERSION" not in p.stdout, "no override without a finding")
-    # with the finding the environment checks report (injected here): a
-    # per-node override of the gfx11 family, never the global one
-    inject = ["--finding", "arch.no-kernels:env:0000:03:00.0"]
-    p = run(inject + ["--allow-overrides", r.path, facts, "plan"], prog=DRIVER)
-    check("   Fixes: arch.no-kernels\n" in p.stdout, p.stdout)
-    check("+HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n" in p.stdout, p.stdout)
-    check("+export HSA_OVERRIDE_GFX_VERSION_1='11.0.0'\n" in p.stdout, p.stdout)
-    check("HSA_OVERRIDE_GFX_VERSION=" not in p.stdout, "never the global override")
-    p = run(inject + [r.path, facts, "plan"], prog=DRIVER)
-    check("HSA_OVERRIDE_GFX_VERSION" not in p.stdout.split("Not planned:")[0], p.stdout)
-    check("env: no HSA_OVERRIDE_GFX_VERSION for gfx1102: overrides are off (allow_overrides in the configuration)"
-          in p.stdout, p.stdout)
+
+
+def live_facts(name):
+    """The facts of a scenario, gathered inside its testbed, and a copy of
+    its root to plan on."""
+    root, prefix = testbed(name)
+    p = live(prefix, ["facts", "--json", "--root", root])
+    eq(p.returncode, 0, "facts (stderr %s)" % p.stderr)
+    import json
+    r = fixlib.Root.__new__(fixlib.Root)
+    r.path = fixlib.temp_dir("rd-fix-copy.")
+    shutil.rmtree(r.path)
+    shutil.copytree(root, r.path, symlinks=True)
+    return r, json.loads(p.stdout)
 
 
 @test
-def cmdline_from_finding():
-    r, facts = setup(base_facts())
-    p = run(["--only", "tuning.iommu-pt", "--finding", "tuning.iommu-pt:cmdline:", r.path, facts, "plan"], prog=DRIVER)
+def cmdline_from_facts():
+    """The facts of the MI300X box without iommu=pt, planned with --facts on
+    a copy of its root; once the command line has it, nothing to do."""
+    r, f = live_facts("mi300x-iommu-no-pt")
+    facts = fixlib.write_facts(f, fixlib.temp_dir("rd-fix-facts."))
+    p = plan(r, facts, "--only", "tuning.iommu-pt")
     check("1. cmdline: add iommu=pt to the kernel command line\n   Fixes: tuning.iommu-pt\n" in p.stdout, p.stdout)
-    f = base_facts()
-    f["driver"]["cmdline"] = "BOOT_IMAGE=/vmlinuz ro iommu=pt quiet"
-    r2, facts2 = setup(f)
-    p = run(["--only", "tuning.iommu-pt", "--finding", "tuning.iommu-pt:cmdline:", r2.path, facts2, "plan"], prog=DRIVER)
+    f["driver"]["cmdline"] = f["driver"]["cmdline"].rstrip("\n") + " iommu=pt"
+    facts = fixlib.write_facts(f, fixlib.temp_dir("rd-fix-facts."))
+    p = plan(r, facts, "--only", "tuning.iommu-pt")
     eq(p.stdout, "Nothing to do in this root.\n", "iommu=pt already on the command line")
 
 
@@ -577,8 +597,11 @@ def apt_roundtrip_real_apt():
     r = apt_root(binary)
     r2, facts = setup(base_facts(), r)
     before = r.tree()
-    opts = ["--only", "apt", "--release", "6.2.4", "--key-file", armored, "--fingerprint", fpr]
-    p = run(opts + [r.path, facts, "plan"], prog=DRIVER)
+    apt_policy = "[fix]\nrocm_release = 6.2.4\napt_key_fingerprint = %s\n" % fpr
+    conf(r, apt_policy)
+    before = r.tree()
+    opts = ["--only", "apt", "--key-file", armored]
+    p = plan(r, facts, *opts)
     import hashlib
     head = ("Plan for ROOT: 1 step\n\n1. apt: AMD's apt repository for ROCm 6.2.4 (noble)\n"
             "   write /etc/apt/keyrings/rocm.gpg (mode 0644, root:root)\n"
@@ -595,11 +618,11 @@ def apt_roundtrip_real_apt():
             "Binary file /etc/apt/trusted.gpg.d/rocm.gpg removed: %d bytes, sha256 %s\n"
             "   Afterwards: run `apt-get update`, then install what you need (for example `apt-get install "
             "rocm`)\n" % (len(binary), h, len(binary), h))
-    got = p.stdout.replace(r.path, "ROOT")
+    got = p.stdout.replace(r.path, "ROOT").split("\nTo carry it out")[0]
     eq(got, head + APT_PLAN_TAIL + tail, "apt plan")
     check("apt-key" not in p.stdout, "never apt-key")
     need_root()
-    p = run(opts + [r.path, facts, "apply"], prog=DRIVER)
+    p = plan(r, facts, "--apply", "--yes", *opts)
     eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
     eq(r.read("/etc/apt/sources.list.d/rocm.sources"), APT_SOURCES, "sources")
     with open(r.p("/etc/apt/keyrings/rocm.gpg"), "rb") as f:
@@ -613,12 +636,13 @@ def apt_roundtrip_real_apt():
     eq((q.returncode, q.stderr), (0, ""), "apt-cache policy parses the pin")
     q = apt_cmd(r.path, "apt-config", "dump")
     eq(q.returncode, 0, "apt-config")
-    p = run(opts + [r.path, facts, "apply"], prog=DRIVER)
+    p = plan(r, facts, "--apply", "--yes", *opts)
     eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
     eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
     eq(r.tree(), before, "tree after undo")
     # the graphics and driver repositories, when the configuration asks
-    p = run(opts + ["--graphics", "--driver", r.path, facts, "apply"], prog=DRIVER)
+    conf(r, apt_policy + "apt_graphics = yes\napt_driver = yes\n")
+    p = plan(r, facts, "--apply", "--yes", *opts)
     eq(p.returncode, 0, "apply with graphics and driver (stderr %s)" % p.stderr)
     src = r.read("/etc/apt/sources.list.d/rocm.sources")
     check("\nURIs: https://repo.radeon.com/graphics/6.2.4/ubuntu\nSuites: noble\n" in src and
@@ -629,6 +653,7 @@ def apt_roundtrip_real_apt():
                 "amdgpu/6.2.4/ubuntu/dists/noble/InRelease"):
         check("'https://repo.radeon.com/%s'" % uri in q.stdout, q.stdout)
     eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    conf(r, apt_policy)
     eq(r.tree(), before, "tree after the second undo")
 
 
@@ -666,16 +691,18 @@ def apt_key_downloaded_and_checked():
         url = "https://localhost:%d/rocm.gpg.key" % httpd.server_address[1]
         r, facts = setup(base_facts())
         env = {"CURL_CA_BUNDLE": cert}
-        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url, "--fingerprint", fpr, r.path, facts,
-                 "plan"], prog=DRIVER, env_extra=env)
+        policy = "[fix]\nrocm_release = 6.2.4\napt_key_url = %s\napt_key_fingerprint = %s\n"
+        conf(r, policy % (url, fpr))
+        p = plan(r, facts, "--only", "apt", env_extra=env)
         check("Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
               % (len(binary), __import__("hashlib").sha256(binary).hexdigest()) in p.stdout, p.stdout)
-        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url, "--fingerprint", "9386B48A1A693C5C",
-                 r.path, facts, "plan"], prog=DRIVER, env_extra=env)
-        check("apt: %s holds key %s, not the expected 9386B48A1A693C5C: not installed" % (url, fpr) in p.stdout,
+        other = "0" * 24 + "9386B48A1A693C5C"
+        conf(r, policy % (url, other))
+        p = plan(r, facts, "--only", "apt", env_extra=env)
+        check("apt: %s holds key %s, not the expected %s: not installed" % (url, fpr, other) in p.stdout,
               p.stdout)
-        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url.replace("rocm.gpg.key", "missing"),
-                 "--fingerprint", fpr, r.path, facts, "plan"], prog=DRIVER, env_extra=env)
+        conf(r, policy % (url.replace("rocm.gpg.key", "missing"), fpr))
+        p = plan(r, facts, "--only", "apt", env_extra=env)
         check("apt: cannot download the key from" in p.stdout and "404" in p.stdout, p.stdout)
     finally:
         httpd.shutdown()
@@ -688,8 +715,8 @@ def apt_wrong_key_refused():
     fpr, armored, binary = make_key("someone-else")
     r, facts = setup(base_facts())
     want = "0" * 24 + "9386B48A1A693C5C"
-    p = run(["--only", "apt", "--release", "6.2.4", "--key-file", armored, "--fingerprint", want, r.path, facts,
-             "plan"], prog=DRIVER)
+    conf(r, "[fix]\nrocm_release = 6.2.4\napt_key_fingerprint = %s\n" % want)
+    p = plan(r, facts, "--only", "apt", "--key-file", armored)
     eq(p.stdout.replace(r.path, "ROOT"), "Nothing to do in this root.\n\nNot planned:\n   apt: %s holds key %s, not "
        "the expected %s: not installed\n" % (armored, fpr, want), "plan")
 
@@ -711,7 +738,8 @@ def apt_needs_release_and_key():
     eq(p.returncode, 0, "nothing planned")
     check("apt: no ROCm release is known to support every GPU here on ubuntu 23.10: set rocm_release" in p.stdout,
           p.stdout)
-    p = run(["--only", "apt", "--release", "6.2.4", r.path, facts, "plan"], prog=DRIVER)
+    conf(r, "[fix]\nrocm_release = 6.2.4\n")
+    p = plan(r, facts, "--only", "apt")
     check("apt: no signing key: pass --key-file FILE" in p.stdout, p.stdout)
 
 
