@@ -562,14 +562,7 @@ APT_PLAN_TAIL = """--- /dev/null
 +Package: *
 +Pin: release o=repo.radeon.com
 +Pin-Priority: 600
---- /dev/null
-+++ b/etc/apt/sources.list.d/rocm.list.disabled
-@@ -0,0 +1 @@
-+deb [arch=amd64] https://repo.radeon.com/rocm/apt/5.7 ubuntu main
---- a/etc/apt/sources.list.d/rocm.list
-+++ /dev/null
-@@ -1 +0,0 @@
--deb [arch=amd64] https://repo.radeon.com/rocm/apt/5.7 ubuntu main
+rename /etc/apt/sources.list.d/rocm.list to /etc/apt/sources.list.d/rocm.list.disabled, content unchanged (66 bytes)
 """
 
 
@@ -607,17 +600,18 @@ def apt_roundtrip_real_apt():
             "   write /etc/apt/keyrings/rocm.gpg (mode 0644, root:root)\n"
             "   write /etc/apt/sources.list.d/rocm.sources (mode 0644, root:root)\n"
             "   write /etc/apt/preferences.d/rocm-pin-600 (mode 0644, root:root)\n"
-            "   write /etc/apt/sources.list.d/rocm.list.disabled (mode 0644, root:root)\n"
-            "   remove /etc/apt/sources.list.d/rocm.list (kept in the journal)\n"
-            "   write /etc/apt/trusted.gpg.d/rocm.gpg.disabled (mode 0644, root:root)\n"
-            "   remove /etc/apt/trusted.gpg.d/rocm.gpg (kept in the journal)\n"
+            "   move /etc/apt/sources.list.d/rocm.list aside to /etc/apt/sources.list.d/rocm.list.disabled (kept in "
+            "the journal)\n"
+            "   move /etc/apt/trusted.gpg.d/rocm.gpg aside to /etc/apt/trusted.gpg.d/rocm.gpg.disabled (kept in the "
+            "journal)\n"
             "Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
             % (len(binary), hashlib.sha256(binary).hexdigest()))
     h = hashlib.sha256(binary).hexdigest()
-    tail = ("Binary file /etc/apt/trusted.gpg.d/rocm.gpg.disabled: %d bytes, sha256 %s\n"
-            "Binary file /etc/apt/trusted.gpg.d/rocm.gpg removed: %d bytes, sha256 %s\n"
+    tail = ("rename /etc/apt/trusted.gpg.d/rocm.gpg to /etc/apt/trusted.gpg.d/rocm.gpg.disabled, content unchanged "
+            "(%d bytes)\n"
             "   Afterwards: run `apt-get update`, then install what you need (for example `apt-get install "
-            "rocm`)\n" % (len(binary), h, len(binary), h))
+            "rocm`)\n" % len(binary))
+    check(h, "hash")
     got = p.stdout.replace(r.path, "ROOT").split("\nTo carry it out")[0]
     eq(got, head + APT_PLAN_TAIL + tail, "apt plan")
     check("apt-key" not in p.stdout, "never apt-key")
@@ -1269,7 +1263,8 @@ def real_apt_key_legacy():
     moved aside."""
     t, binary = apt_live("apt-key-legacy")
     t.roundtrip([], ["1. apt: AMD's apt repository for ROCm 6.2.4 (noble)\n",
-                     "   remove /etc/apt/trusted.gpg.d/rocm.asc (kept in the journal)\n",
+                     "   move /etc/apt/trusted.gpg.d/rocm.asc aside to /etc/apt/trusted.gpg.d/rocm.asc.disabled (kept in "
+                     "the journal)\n",
                      "+URIs: https://repo.radeon.com/amdgpu/6.2.4/ubuntu\n"],
                 [("apt.no-signed-by", "fixed"), ("apt.key-deprecated", "fixed")],
                 ["apt.no-signed-by", "apt.key-deprecated"],
@@ -1290,6 +1285,26 @@ def real_apt_pin_missing():
     t.roundtrip([], ["   write /etc/apt/preferences.d/rocm-pin-600 (mode 0644, root:root)\n"],
                 [("apt.pin-missing", "fixed")], ["apt.pin-missing"],
                 after=lambda t: apt_check_real(t, ["rocm/apt/6.2.4/dists/noble"]))
+
+
+@test
+def real_apt_rocm_not_installed():
+    """rocm.not-installed names the apt fix: it prepares the repository, and
+    the result says honestly that ROCm is still to be installed."""
+    t, binary = apt_live("rocm-not-installed")
+    before = t.r.tree()
+    p = t.rd("fix")
+    eq(p.returncode, 1, "plan (stderr %s)" % p.stderr)
+    check("   Fixes: rocm.not-installed\n" in p.stdout, p.stdout)
+    need_root()
+    p = t.rd("fix", "--apply", "--yes")
+    eq(p.returncode, 1, "still failing until ROCm is installed (stderr %s)" % p.stderr)
+    check(re.search(r"^   rocm\.not-installed +still failing: ", p.stdout, re.M), p.stdout)
+    check("apt-get update`, then install what you need" in p.stdout, p.stdout)
+    apt_check_real(t, ["rocm/apt/6.2.4/dists/noble"])
+    eq(t.rd("fix", "--apply", "--yes").stdout.split("\n")[0], "Nothing to do in this root.", "apply again")
+    eq(run(["undo", "--root", t.root]).returncode, 0, "undo")
+    eq(t.r.tree(), before, "tree after undo")
 
 
 def main():
