@@ -54,8 +54,19 @@ static int gpg_fingerprints(gpg_env *g, const char *file, char ***ret, char **re
     _cleanup_free_ char *out = NULL;
     int r = rd_fix_spawn(argv, &out);
     if (r != 0) {
+        /* gpg's last line says why (the ones before are about its fresh home) */
+        const char *why = out ? out : "";
+        if (out) {
+            size_t len = strlen(out);
+            while (len > 0 && out[len - 1] == '\n')
+                out[--len] = 0;
+            const char *nl = strrchr(out, '\n');
+            why = nl ? nl + 1 : out;
+            if (startswith(why, "gpg: "))
+                why += 5;
+        }
         *ret_reason = r < 0 ? xasprintf("cannot run gpg to read %s: %s", file, strerror(-r))
-                            : xasprintf("%s is not an OpenPGP key file (gpg: %s)", file, out ? out : "");
+                            : xasprintf("%s is not an OpenPGP key file (gpg: %s)", file, why);
         return -EINVAL;
     }
     char **v = NULL;

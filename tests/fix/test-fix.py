@@ -713,6 +713,12 @@ def apt_wrong_key_refused():
     p = plan(r, facts, "--only", "apt", "--key-file", armored)
     eq(p.stdout.replace(r.path, "ROOT"), "Nothing to do in this root.\n\nNot planned:\n   apt: %s holds key %s, not "
        "the expected %s: not installed\n" % (armored, fpr, want), "plan")
+    junk = os.path.join(fixlib.temp_dir("rd-junk."), "rocm.gpg.key")
+    with open(junk, "w") as f:
+        f.write("<html>404 Not Found</html>\n")
+    p = plan(r, facts, "--only", "apt", "--key-file", junk)
+    eq(p.stdout.replace(r.path, "ROOT"), "Nothing to do in this root.\n\nNot planned:\n   apt: %s is not an OpenPGP key "
+       "file (gpg: no valid OpenPGP data found.)\n" % junk, "plan with a file that holds no key")
 
 
 @test
