@@ -569,9 +569,9 @@ static int64_t gpu_node(const rd_gpu *g)
     return g->n_kfd > 0 ? g->kfd[0]->node_id : -1;
 }
 
-/* The override in effect for KFD node `node` in the sessions the
- * environment files set up: the per-node variable, else the global one; of
- * each, the last definition (files come in login order). */
+/* The override that applies to KFD node `node`: the per-node variable,
+ * else the global one; of each, the first definition, as the environment
+ * checks take it (rd_env_override_target). */
 static const rd_env_var *node_override(const rd_facts *f, int64_t node)
 {
     char name[64];
@@ -579,9 +579,9 @@ static const rd_env_var *node_override(const rd_facts *f, int64_t node)
     const rd_env_var *per = NULL, *global = NULL;
     for (size_t i = 0; i < f->env.n_vars; i++) {
         const rd_env_var *v = &f->env.vars[i];
-        if (streq_ptr(v->name, name))
+        if (streq_ptr(v->name, name) && !per)
             per = v;
-        else if (streq_ptr(v->name, "HSA_OVERRIDE_GFX_VERSION"))
+        else if (streq_ptr(v->name, "HSA_OVERRIDE_GFX_VERSION") && !global)
             global = v;
     }
     return per ? per : global;
