@@ -54,8 +54,19 @@ static int gpg_fingerprints(gpg_env *g, const char *file, char ***ret, char **re
     _cleanup_free_ char *out = NULL;
     int r = rd_fix_spawn(argv, &out);
     if (r != 0) {
+        /* gpg's last line says why (the ones before are about its fresh home) */
+        const char *why = out ? out : "";
+        if (out) {
+            size_t len = strlen(out);
+            while (len > 0 && out[len - 1] == '\n')
+                out[--len] = 0;
+            const char *nl = strrchr(out, '\n');
+            why = nl ? nl + 1 : out;
+            if (startswith(why, "gpg: "))
+                why += 5;
+        }
         *ret_reason = r < 0 ? xasprintf("cannot run gpg to read %s: %s", file, strerror(-r))
-                            : xasprintf("%s is not an OpenPGP key file (gpg: %s)", file, out ? out : "");
+                            : xasprintf("%s is not an OpenPGP key file (gpg: %s)", file, why);
         return -EINVAL;
     }
     char **v = NULL;
@@ -213,11 +224,81 @@ static bool valid_release(const char *s)
     return *s && strspn(s, "0123456789.") == strlen(s) && s[0] != '.';
 }
 
+/* The release in an enabled AMD source of kind ("rocm/apt", "amdgpu",
+ * "graphics"), or NULL; *ret_any: such a source exists at all. */
+static char *source_release(const rd_fix_input *in, const char *kind, bool *ret_any)
+{
+    const rd_apt_facts *a = &in->facts->apt;
+    _cleanup_free_ char *needle = xasprintf("repo.radeon.com/%s/", kind);
+    char *found = NULL;
+    for (size_t i = 0; i < a->n_sources; i++) {
+        const rd_apt_source *src = &a->sources[i];
+        const char *at = src->enabled && !src->placeholder && src->uri ? strstr(src->uri, needle) : NULL;
+        if (!at || !streq_ptr(src->type, "deb"))
+            continue;
+        if (ret_any)
+            *ret_any = true;
+        at += strlen(needle);
+        _cleanup_free_ char *v = xstrndup(at, strcspn(at, "/"));
+        if (!found && valid_release(v))
+            found = TAKE_PTR(v);
+    }
+    return found;
+}
+
+/* A release this OS has packages of: the one the host's AMD source names,
+ * else the ROCm installed under /opt, so that fixing the repository does
+ * not upgrade ROCm behind the person's back. */
+static char *current_release(const rd_fix_input *in)
+{
+    const char *codename = in->facts->os.version_codename;
+    _cleanup_free_ char *v = source_release(in, "rocm/apt", NULL);
+    if (v && rd_knowledge_apt_suite(in->knowledge, v, codename))
+        return TAKE_PTR(v);
+    const char *installed = in->facts->rocm.default_version;
+    if (installed && valid_release(installed) && rd_knowledge_apt_suite(in->knowledge, installed, codename))
+        return xstrdup(installed);
+    return NULL;
+}
+
+/* A keyring of apt-key's that the check found AMD's key in, holding that
+ * one key only (so moving it aside drops no other repository's key). */
+static bool legacy_keyring_only_amd(const rd_fix_input *in, const char *path)
+{
+    const rd_apt_facts *a = &in->facts->apt;
+    bool amd = false;
+    for (size_t i = 0; i < a->n_keyrings; i++)
+        amd |= streq_ptr(a->keyrings[i].path, path) && a->keyrings[i].legacy && a->keyrings[i].amd_key;
+    if (!amd)
+        return false;
+    _cleanup_free_ char *content = NULL;
+    size_t size = 0;
+    if (rd_fix_read(in->root_fd, path, &content, &size, NULL) < 0)
+        return false;
+    gpg_env g;
+    if (gpg_begin(&g) < 0)
+        return false;
+    _cleanup_free_ char *tmp = xasprintf("%s/keyring%s", g.home, endswith(path, ".asc") ? ".asc" : ".gpg");
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    bool ok = fd >= 0 && write(fd, content, size) == (ssize_t)size;
+    if (fd >= 0)
+        close(fd);
+    char **fprs = NULL;
+    _cleanup_free_ char *reason = NULL;
+    ok = ok && gpg_fingerprints(&g, tmp, &fprs, &reason) == 0 && fprs[0] && !fprs[1];
+    strv_free(fprs);
+    rm_tree(g.home);
+    return ok;
+}
+
 static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
 {
     const rd_os_facts *os = &in->facts->os;
     const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint : ROCM_KEY_ID;
     const char *release = in->config ? in->config->rocm_release : NULL;
+    _cleanup_free_ char *current = release ? NULL : current_release(in);
+    if (current)
+        release = current;
     if (!release) {
         char **gfx = NULL;
         size_t n = 0;
@@ -279,11 +360,14 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
                         "Types: deb\nURIs: https://repo.radeon.com/rocm/apt/%s\nSuites: %s\nComponents: main\n"
                         "Architectures: amd64\nSigned-By: " KEYRING "\n",
                   release, release, suite);
-    if (in->config && in->config->apt_graphics)
+    bool had_graphics = false, had_driver = false;
+    free(source_release(in, "graphics", &had_graphics));
+    free(source_release(in, "amdgpu", &had_driver));
+    if ((in->config && in->config->apt_graphics) || had_graphics)
         strbuf_printf(&src, "\nTypes: deb\nURIs: https://repo.radeon.com/graphics/%s/ubuntu\nSuites: %s\n"
                             "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
                       release, os->version_codename);
-    if (in->config && in->config->apt_driver)
+    if ((in->config && in->config->apt_driver) || had_driver)
         strbuf_printf(&src, "\nTypes: deb\nURIs: https://repo.radeon.com/amdgpu/%s/ubuntu\nSuites: %s\n"
                             "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
                       release, os->version_codename);
@@ -347,9 +431,9 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     for (size_t i = 0; names && names[i]; i++) {
         _cleanup_free_ char *path = xasprintf("/etc/apt/trusted.gpg.d/%s", names[i]);
         bool only = false;
-        if (!keyring_has_rocm(in, path, want, &only))
+        if (!keyring_has_rocm(in, path, want, &only) && !legacy_keyring_only_amd(in, path))
             continue;
-        if (only) {
+        if (only || legacy_keyring_only_amd(in, path)) {
             r = rd_step_move_aside(p, s, in, path, ret_reason);
             if (r < 0)
                 return r;

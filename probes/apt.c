@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include "compat.h"
+#include "config.h"
 #include "probe.h"
 #include "util.h"
 
@@ -318,6 +319,29 @@ static rd_apt_keyring *keyring_find(rd_apt_facts *a, const char *path)
     return NULL;
 }
 
+/* The key id of the fingerprint rocm-doctor.conf names (apt_key_fingerprint,
+ * for a site that has moved to a newer AMD key): the low 64 bits of a v4
+ * fingerprint, the high 64 bits of a v5/v6 one. NULL when none is set. */
+static char *configured_key_id(const rd_ctx *ctx)
+{
+    const char *fpr = ctx->config ? ctx->config->apt_key_fingerprint : NULL;
+    if (!fpr)
+        return NULL;
+    strbuf b = { 0 };
+    for (const char *c = fpr; *c; c++)
+        if (isxdigit((unsigned char)*c)) {
+            char u = (char)toupper((unsigned char)*c);
+            strbuf_appendn(&b, &u, 1);
+        }
+    _cleanup_free_ char *hex = b.s ? strbuf_steal(&b) : xstrdup("");
+    size_t n = strlen(hex);
+    if (n == 40 || n == 16)
+        return xstrdup(hex + n - 16);
+    if (n == 64)
+        return xstrndup(hex, 16);
+    return NULL;
+}
+
 /* Records path when keep_all, or when it holds the key. */
 static void scan_keyring(const rd_ctx *ctx, rd_apt_facts *a, const char *path, bool legacy, bool keep_all)
 {
@@ -327,7 +351,9 @@ static void scan_keyring(const rd_ctx *ctx, rd_apt_facts *a, const char *path, b
     _cleanup_free_ char *data = NULL;
     size_t size = 0;
     int r = fd < 0 ? fd : read_fd(fd, MAX_TEXT, &data, &size);
-    bool has = r >= 0 && rd_keyring_has_key((const unsigned char *)data, size, ctx->knowledge.apt_key_id);
+    _cleanup_free_ char *configured = configured_key_id(ctx);
+    bool has = r >= 0 && (rd_keyring_has_key((const unsigned char *)data, size, ctx->knowledge.apt_key_id) ||
+                          rd_keyring_has_key((const unsigned char *)data, size, configured));
     if (!keep_all && !has)
         return;
     rd_apt_keyring *k = ARRAY_APPEND(a->keyrings, a->n_keyrings);
@@ -345,6 +371,10 @@ static void scan_keyring_dir(const rd_ctx *ctx, rd_apt_facts *a, const char *dir
     if (rd_root_list_dir(ctx, dir, NULL, &names) < 0)
         return;
     for (size_t i = 0; names && names[i]; i++) {
+        /* apt reads only *.gpg and *.asc there (a key moved aside as
+         * NAME.disabled is trusted no more) */
+        if (legacy && !endswith(names[i], ".gpg") && !endswith(names[i], ".asc"))
+            continue;
         _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]);
         scan_keyring(ctx, a, path, legacy, false);
     }

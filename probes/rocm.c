@@ -569,6 +569,24 @@ static int64_t gpu_node(const rd_gpu *g)
     return g->n_kfd > 0 ? g->kfd[0]->node_id : -1;
 }
 
+/* The override that applies to KFD node `node`: the per-node variable,
+ * else the global one; of each, the first definition, as the environment
+ * checks take it (rd_env_override_target). */
+static const rd_env_var *node_override(const rd_facts *f, int64_t node)
+{
+    char name[64];
+    snprintf(name, sizeof name, "HSA_OVERRIDE_GFX_VERSION_%" PRId64, node);
+    const rd_env_var *per = NULL, *global = NULL;
+    for (size_t i = 0; i < f->env.n_vars; i++) {
+        const rd_env_var *v = &f->env.vars[i];
+        if (streq_ptr(v->name, name) && !per)
+            per = v;
+        else if (streq_ptr(v->name, "HSA_OVERRIDE_GFX_VERSION") && !global)
+            global = v;
+    }
+    return per ? per : global;
+}
+
 static void assess_no_kernels(const rd_assess_input *in, rd_findings *out)
 {
     const rd_rocm_install *def = default_install(&in->facts->rocm);
@@ -578,6 +596,24 @@ static void assess_no_kernels(const rd_assess_input *in, rd_findings *out)
         const rd_gpu *g = &in->gpus->gpus[i];
         if (!gpu_counts(in->gpus, g) || strv_contains(def->rocblas_gfx, g->gfx))
             continue;
+        _cleanup_free_ char *family_gfx = g->arch ? gfx_of_override(g->arch->override) : NULL;
+        const rd_env_var *ov = gpu_node(g) >= 0 ? node_override(in->facts, gpu_node(g)) : NULL;
+        _cleanup_free_ char *ov_used = ov ? gfx_of_override(ov->value) : NULL;
+        if (ov_used && family_gfx && streq(ov_used, family_gfx) && strv_contains(def->rocblas_gfx, ov_used)) {
+            /* the same-family override makes the GPU run code that is there */
+            rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_INFO, g->pci->address,
+                                            "ROCm %s has no rocBLAS kernels for %s (%s); it runs %s's through "
+                                            "the override",
+                                            strempty(def->version), g->gfx, g->name, ov_used);
+            if (ov->line > 0)
+                rd_finding_evidence(fd, "%s:%" PRId64 ": %s=%s", ov->source, ov->line, ov->name, ov->value);
+            else
+                rd_finding_evidence(fd, "%s: %s=%s", ov->source, ov->name, ov->value);
+            rd_finding_remedy(fd, "Check it with `rocm-doctor verify`; a ROCm build with %s kernels needs no "
+                                  "override.",
+                              g->gfx);
+            continue;
+        }
         rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, g->pci->address,
                                         "ROCm %s has no rocBLAS kernels for %s (%s): hipErrorNoBinaryForGpu, "
                                         "\"invalid device function\"",
@@ -590,12 +626,14 @@ static void assess_no_kernels(const rd_assess_input *in, rd_findings *out)
                             g->gfx_from_kfd ? " (KFD gfx_target_version)" : " (PCI id table)");
         _cleanup_free_ char *ov_gfx = g->arch ? gfx_of_override(g->arch->override) : NULL;
         int64_t node = gpu_node(g);
-        if (ov_gfx && !streq(ov_gfx, g->gfx) && strv_contains(def->rocblas_gfx, ov_gfx) && node >= 0)
+        if (ov_gfx && !streq(ov_gfx, g->gfx) && strv_contains(def->rocblas_gfx, ov_gfx) && node >= 0) {
             rd_finding_remedy(fd, "Use a ROCm build that has %s kernels. Unofficially, GPUs of family %s run %s's "
                                   "kernels: set HSA_OVERRIDE_GFX_VERSION_%" PRId64 "=%s for this GPU only (KFD node "
                                   "%" PRId64 "), never globally, and check the result with `rocm-doctor verify`.",
                               g->gfx, g->arch->family, ov_gfx, node, g->arch->override, node);
-        else
+            /* the env fix writes that per-node value when allow_overrides is on */
+            rd_finding_set_fix(fd, "env");
+        } else
             rd_finding_remedy(fd, "Use a ROCm release or build that has %s kernels (PyTorch: a wheel built for %s, "
                                   "or PYTORCH_ROCM_ARCH=%s for a source build).",
                               g->gfx, g->gfx, g->gfx);

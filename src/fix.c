@@ -547,6 +547,33 @@ static bool under_root(const rd_plan *p)
     return !streq(p->root, "/");
 }
 
+/* A file moved aside (rd_step_move_aside): action k writes PATH.disabled
+ * with PATH's bytes and another action of the step removes PATH. Returns
+ * that REMOVE action, or NULL. */
+static const rd_action *moved_aside(const rd_plan *p, const rd_step *s, size_t k)
+{
+    const rd_action *a = &s->actions[k];
+    if (a->kind != RD_ACT_WRITE || !endswith(a->path, ".disabled"))
+        return NULL;
+    _cleanup_free_ char *orig = xstrndup(a->path, strlen(a->path) - strlen(".disabled"));
+    const rd_snapshot *snap = rd_plan_find_snapshot(p, orig);
+    if (!snap || !snap->exists || snap->size != a->size || memcmp(snap->content, a->content, a->size) != 0)
+        return NULL;
+    for (size_t i = 0; i < s->n_actions; i++)
+        if (s->actions[i].kind == RD_ACT_REMOVE && streq(s->actions[i].path, orig))
+            return &s->actions[i];
+    return NULL;
+}
+
+/* Whether action k is the REMOVE half of a move aside. */
+static bool move_removal(const rd_plan *p, const rd_step *s, size_t k)
+{
+    for (size_t i = 0; i < s->n_actions; i++)
+        if (moved_aside(p, s, i) == &s->actions[k])
+            return true;
+    return false;
+}
+
 void rd_plan_print(const rd_plan *p, FILE *out)
 {
     if (p->n_steps == 0)
@@ -564,9 +591,15 @@ void rd_plan_print(const rd_plan *p, FILE *out)
         }
         for (size_t k = 0; k < s->n_actions; k++) {
             const rd_action *a = &s->actions[k];
+            const rd_action *removal = moved_aside(p, s, k);
+            if (move_removal(p, s, k))
+                continue;
             switch (a->kind) {
             case RD_ACT_WRITE:
-                fprintf(out, "   write %s (mode %04o, root:root)\n", a->path, (unsigned)a->mode);
+                if (removal)
+                    fprintf(out, "   move %s aside to %s (kept in the journal)\n", removal->path, a->path);
+                else
+                    fprintf(out, "   write %s (mode %04o, root:root)\n", a->path, (unsigned)a->mode);
                 break;
             case RD_ACT_REMOVE:
                 fprintf(out, "   remove %s (kept in the journal)\n", a->path);
@@ -588,8 +621,13 @@ void rd_plan_print(const rd_plan *p, FILE *out)
         }
         for (size_t k = 0; k < s->n_actions; k++) {
             const rd_action *a = &s->actions[k];
-            if (a->kind != RD_ACT_WRITE && a->kind != RD_ACT_REMOVE)
+            if ((a->kind != RD_ACT_WRITE && a->kind != RD_ACT_REMOVE) || move_removal(p, s, k))
                 continue;
+            const rd_action *removal = moved_aside(p, s, k);
+            if (removal) {
+                fprintf(out, "rename %s to %s, content unchanged (%zu bytes)\n", removal->path, a->path, a->size);
+                continue;
+            }
             _cleanup_free_ char *d = action_diff(p, a);
             fputs(d, out);
         }

@@ -183,6 +183,8 @@ int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
         const rd_step *s = &plan.steps[i];
         for (size_t k = 0; s->findings && s->findings[k]; k++) {
             const rd_finding *f = rc == 0 ? rd_findings_get(&again.findings, s->findings[k]) : NULL;
+            if (f && f->severity < RD_SEV_WARNING)
+                f = NULL; /* what is left is only information */
             rd_effect e = s->effect;
             bool deferred = false;
             for (size_t a = 0; a < s->n_actions; a++)

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The fixer on temporary roots, through the real binary (and, for policy
-that comes from rocm-doctor.conf, the fix-driver test program): exact plans,
-apply, apply again, undo byte for byte, and the safety properties.
+"""The fixer through the real binary: on temporary roots with facts files,
+and on the findings of real scenarios (their umockdev testbed and root
+tree), with the policy from a rocm-doctor.conf under the root. Exact plans,
+apply, apply again, check again, undo byte for byte, and the safety
+properties. FIX_DRIVER prints the plan's diff of two files.
 
 Usage: test-fix.py ROCM_DOCTOR FIX_DRIVER SOURCE_DIR [TB_RUN]"""
 import fcntl
@@ -68,6 +70,15 @@ ACCESS = ["--only", "kfd.no-access,render.no-access"]
 
 def base_facts():
     return fixlib.load_facts(SRC)
+
+
+def conf(r, text):
+    """rocm-doctor.conf under the root: `fix --root` reads the policy there."""
+    r.write("/etc/rocm-doctor/rocm-doctor.conf", text)
+
+
+def plan(r, facts, *args, env_extra=None):
+    return run(["fix", "--root", r.path, "--facts", facts] + list(args), env_extra=env_extra)
 
 
 # ---- group ----
@@ -264,8 +275,9 @@ def udev_roundtrip_never_chmod_666():
 @test
 def udev_all_users_only_when_asked():
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
-    p = run([r.path, facts, "plan"], prog=DRIVER)
-    check('MODE="0666"' not in p.stdout, p.stdout)
+    conf(r, "[fix]\nudev_all_users = no\n")
+    p = plan(r, facts, *ACCESS)
+    check('MODE="0666"' not in p.stdout and 'MODE="0660"' in p.stdout, p.stdout)
     import json
     import hashlib
     p = run(["fix", "--root", r.path, "--facts", facts, "--json"] + ACCESS)
@@ -273,7 +285,8 @@ def udev_all_users_only_when_asked():
     eq((w["path"], w["mode"], w["sha256"]),
        ("/etc/udev/rules.d/70-rocm-doctor-gpu.rules", "0644", hashlib.sha256(UDEV_RULE.encode()).hexdigest()),
        "write action in JSON")
-    p = run(["--all-users", r.path, facts, "plan"], prog=DRIVER)
+    conf(r, "[fix]\nudev_all_users = yes\n")
+    p = plan(r, facts, *ACCESS)
     check('KERNEL=="kfd", GROUP="render", MODE="0666"' in p.stdout, p.stdout)
     check("usermod" not in p.stdout, "no group change needed with the all-users rule")
 
@@ -281,7 +294,8 @@ def udev_all_users_only_when_asked():
 @test
 def udev_missing_group_not_planned():
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
-    p = run(["--group", "gpu", r.path, facts, "plan"], prog=DRIVER)
+    conf(r, "[fix]\naccess_group = gpu\n")
+    p = plan(r, facts, *ACCESS)
     eq(p.stdout.replace(r.path, "ROOT"),
        "Nothing to do in this root.\n\nNot planned:\n   udev: group gpu does not exist in ROOT/etc/group\n",
        "plan")
@@ -416,37 +430,43 @@ def apu_never_blacklist_amdgpu():
 
 
 @test
-def env_override_per_node_only_when_allowed():
+def env_override_needs_a_finding():
+    """No override without a finding that asks for one, whatever the
+    configuration allows (the per-node override itself: real_env_*)."""
     f = base_facts()
     f["kfd"]["nodes"][1]["properties"]["gfx_target_version"] = 110002  # RX 7600, gfx1102
     r, facts = setup(f)
-    # arch.no-kernels comes from the environment checks; without it no override is written
-    p = run(["--only", "env", "--allow-overrides", r.path, facts, "plan"], prog=DRIVER)
+    conf(r, "[fix]\nallow_overrides = yes\n")
+    p = plan(r, facts, "--only", "env")
     check("PYTORCH_ROCM_ARCH=gfx1102\n" in p.stdout, p.stdout)
     check("HSA_OVERRIDE_GFX_VERSION" not in p.stdout, "no override without a finding")
-    # with the finding the environment checks report (injected here): a
-    # per-node override of the gfx11 family, never the global one
-    inject = ["--finding", "arch.no-kernels:env:0000:03:00.0"]
-    p = run(inject + ["--allow-overrides", r.path, facts, "plan"], prog=DRIVER)
-    check("   Fixes: arch.no-kernels\n" in p.stdout, p.stdout)
-    check("+HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n" in p.stdout, p.stdout)
-    check("+export HSA_OVERRIDE_GFX_VERSION_1='11.0.0'\n" in p.stdout, p.stdout)
-    check("HSA_OVERRIDE_GFX_VERSION=" not in p.stdout, "never the global override")
-    p = run(inject + [r.path, facts, "plan"], prog=DRIVER)
-    check("HSA_OVERRIDE_GFX_VERSION" not in p.stdout.split("Not planned:")[0], p.stdout)
-    check("env: no HSA_OVERRIDE_GFX_VERSION for gfx1102: overrides are off (allow_overrides in the configuration)"
-          in p.stdout, p.stdout)
+
+
+def live_facts(name):
+    """The facts of a scenario, gathered inside its testbed, and a copy of
+    its root to plan on."""
+    root, prefix = testbed(name)
+    p = live(prefix, ["facts", "--json", "--root", root])
+    eq(p.returncode, 0, "facts (stderr %s)" % p.stderr)
+    import json
+    r = fixlib.Root.__new__(fixlib.Root)
+    r.path = fixlib.temp_dir("rd-fix-copy.")
+    shutil.rmtree(r.path)
+    shutil.copytree(root, r.path, symlinks=True)
+    return r, json.loads(p.stdout)
 
 
 @test
-def cmdline_from_finding():
-    r, facts = setup(base_facts())
-    p = run(["--only", "tuning.iommu-pt", "--finding", "tuning.iommu-pt:cmdline:", r.path, facts, "plan"], prog=DRIVER)
+def cmdline_from_facts():
+    """The facts of the MI300X box without iommu=pt, planned with --facts on
+    a copy of its root; once the command line has it, nothing to do."""
+    r, f = live_facts("mi300x-iommu-no-pt")
+    facts = fixlib.write_facts(f, fixlib.temp_dir("rd-fix-facts."))
+    p = plan(r, facts, "--only", "tuning.iommu-pt")
     check("1. cmdline: add iommu=pt to the kernel command line\n   Fixes: tuning.iommu-pt\n" in p.stdout, p.stdout)
-    f = base_facts()
-    f["driver"]["cmdline"] = "BOOT_IMAGE=/vmlinuz ro iommu=pt quiet"
-    r2, facts2 = setup(f)
-    p = run(["--only", "tuning.iommu-pt", "--finding", "tuning.iommu-pt:cmdline:", r2.path, facts2, "plan"], prog=DRIVER)
+    f["driver"]["cmdline"] = f["driver"]["cmdline"].rstrip("\n") + " iommu=pt"
+    facts = fixlib.write_facts(f, fixlib.temp_dir("rd-fix-facts."))
+    p = plan(r, facts, "--only", "tuning.iommu-pt")
     eq(p.stdout, "Nothing to do in this root.\n", "iommu=pt already on the command line")
 
 
@@ -542,14 +562,7 @@ APT_PLAN_TAIL = """--- /dev/null
 +Package: *
 +Pin: release o=repo.radeon.com
 +Pin-Priority: 600
---- /dev/null
-+++ b/etc/apt/sources.list.d/rocm.list.disabled
-@@ -0,0 +1 @@
-+deb [arch=amd64] https://repo.radeon.com/rocm/apt/5.7 ubuntu main
---- a/etc/apt/sources.list.d/rocm.list
-+++ /dev/null
-@@ -1 +0,0 @@
--deb [arch=amd64] https://repo.radeon.com/rocm/apt/5.7 ubuntu main
+rename /etc/apt/sources.list.d/rocm.list to /etc/apt/sources.list.d/rocm.list.disabled, content unchanged (66 bytes)
 """
 
 
@@ -577,29 +590,33 @@ def apt_roundtrip_real_apt():
     r = apt_root(binary)
     r2, facts = setup(base_facts(), r)
     before = r.tree()
-    opts = ["--only", "apt", "--release", "6.2.4", "--key-file", armored, "--fingerprint", fpr]
-    p = run(opts + [r.path, facts, "plan"], prog=DRIVER)
+    apt_policy = "[fix]\nrocm_release = 6.2.4\napt_key_fingerprint = %s\n" % fpr
+    conf(r, apt_policy)
+    before = r.tree()
+    opts = ["--only", "apt", "--key-file", armored]
+    p = plan(r, facts, *opts)
     import hashlib
     head = ("Plan for ROOT: 1 step\n\n1. apt: AMD's apt repository for ROCm 6.2.4 (noble)\n"
             "   write /etc/apt/keyrings/rocm.gpg (mode 0644, root:root)\n"
             "   write /etc/apt/sources.list.d/rocm.sources (mode 0644, root:root)\n"
             "   write /etc/apt/preferences.d/rocm-pin-600 (mode 0644, root:root)\n"
-            "   write /etc/apt/sources.list.d/rocm.list.disabled (mode 0644, root:root)\n"
-            "   remove /etc/apt/sources.list.d/rocm.list (kept in the journal)\n"
-            "   write /etc/apt/trusted.gpg.d/rocm.gpg.disabled (mode 0644, root:root)\n"
-            "   remove /etc/apt/trusted.gpg.d/rocm.gpg (kept in the journal)\n"
+            "   move /etc/apt/sources.list.d/rocm.list aside to /etc/apt/sources.list.d/rocm.list.disabled (kept in "
+            "the journal)\n"
+            "   move /etc/apt/trusted.gpg.d/rocm.gpg aside to /etc/apt/trusted.gpg.d/rocm.gpg.disabled (kept in the "
+            "journal)\n"
             "Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
             % (len(binary), hashlib.sha256(binary).hexdigest()))
     h = hashlib.sha256(binary).hexdigest()
-    tail = ("Binary file /etc/apt/trusted.gpg.d/rocm.gpg.disabled: %d bytes, sha256 %s\n"
-            "Binary file /etc/apt/trusted.gpg.d/rocm.gpg removed: %d bytes, sha256 %s\n"
+    tail = ("rename /etc/apt/trusted.gpg.d/rocm.gpg to /etc/apt/trusted.gpg.d/rocm.gpg.disabled, content unchanged "
+            "(%d bytes)\n"
             "   Afterwards: run `apt-get update`, then install what you need (for example `apt-get install "
-            "rocm`)\n" % (len(binary), h, len(binary), h))
-    got = p.stdout.replace(r.path, "ROOT")
+            "rocm`)\n" % len(binary))
+    check(h, "hash")
+    got = p.stdout.replace(r.path, "ROOT").split("\nTo carry it out")[0]
     eq(got, head + APT_PLAN_TAIL + tail, "apt plan")
     check("apt-key" not in p.stdout, "never apt-key")
     need_root()
-    p = run(opts + [r.path, facts, "apply"], prog=DRIVER)
+    p = plan(r, facts, "--apply", "--yes", *opts)
     eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
     eq(r.read("/etc/apt/sources.list.d/rocm.sources"), APT_SOURCES, "sources")
     with open(r.p("/etc/apt/keyrings/rocm.gpg"), "rb") as f:
@@ -613,12 +630,13 @@ def apt_roundtrip_real_apt():
     eq((q.returncode, q.stderr), (0, ""), "apt-cache policy parses the pin")
     q = apt_cmd(r.path, "apt-config", "dump")
     eq(q.returncode, 0, "apt-config")
-    p = run(opts + [r.path, facts, "apply"], prog=DRIVER)
+    p = plan(r, facts, "--apply", "--yes", *opts)
     eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
     eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
     eq(r.tree(), before, "tree after undo")
     # the graphics and driver repositories, when the configuration asks
-    p = run(opts + ["--graphics", "--driver", r.path, facts, "apply"], prog=DRIVER)
+    conf(r, apt_policy + "apt_graphics = yes\napt_driver = yes\n")
+    p = plan(r, facts, "--apply", "--yes", *opts)
     eq(p.returncode, 0, "apply with graphics and driver (stderr %s)" % p.stderr)
     src = r.read("/etc/apt/sources.list.d/rocm.sources")
     check("\nURIs: https://repo.radeon.com/graphics/6.2.4/ubuntu\nSuites: noble\n" in src and
@@ -629,6 +647,7 @@ def apt_roundtrip_real_apt():
                 "amdgpu/6.2.4/ubuntu/dists/noble/InRelease"):
         check("'https://repo.radeon.com/%s'" % uri in q.stdout, q.stdout)
     eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    conf(r, apt_policy)
     eq(r.tree(), before, "tree after the second undo")
 
 
@@ -666,16 +685,18 @@ def apt_key_downloaded_and_checked():
         url = "https://localhost:%d/rocm.gpg.key" % httpd.server_address[1]
         r, facts = setup(base_facts())
         env = {"CURL_CA_BUNDLE": cert}
-        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url, "--fingerprint", fpr, r.path, facts,
-                 "plan"], prog=DRIVER, env_extra=env)
+        policy = "[fix]\nrocm_release = 6.2.4\napt_key_url = %s\napt_key_fingerprint = %s\n"
+        conf(r, policy % (url, fpr))
+        p = plan(r, facts, "--only", "apt", env_extra=env)
         check("Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
               % (len(binary), __import__("hashlib").sha256(binary).hexdigest()) in p.stdout, p.stdout)
-        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url, "--fingerprint", "9386B48A1A693C5C",
-                 r.path, facts, "plan"], prog=DRIVER, env_extra=env)
-        check("apt: %s holds key %s, not the expected 9386B48A1A693C5C: not installed" % (url, fpr) in p.stdout,
+        other = "0" * 24 + "9386B48A1A693C5C"
+        conf(r, policy % (url, other))
+        p = plan(r, facts, "--only", "apt", env_extra=env)
+        check("apt: %s holds key %s, not the expected %s: not installed" % (url, fpr, other) in p.stdout,
               p.stdout)
-        p = run(["--only", "apt", "--release", "6.2.4", "--key-url", url.replace("rocm.gpg.key", "missing"),
-                 "--fingerprint", fpr, r.path, facts, "plan"], prog=DRIVER, env_extra=env)
+        conf(r, policy % (url.replace("rocm.gpg.key", "missing"), fpr))
+        p = plan(r, facts, "--only", "apt", env_extra=env)
         check("apt: cannot download the key from" in p.stdout and "404" in p.stdout, p.stdout)
     finally:
         httpd.shutdown()
@@ -688,10 +709,16 @@ def apt_wrong_key_refused():
     fpr, armored, binary = make_key("someone-else")
     r, facts = setup(base_facts())
     want = "0" * 24 + "9386B48A1A693C5C"
-    p = run(["--only", "apt", "--release", "6.2.4", "--key-file", armored, "--fingerprint", want, r.path, facts,
-             "plan"], prog=DRIVER)
+    conf(r, "[fix]\nrocm_release = 6.2.4\napt_key_fingerprint = %s\n" % want)
+    p = plan(r, facts, "--only", "apt", "--key-file", armored)
     eq(p.stdout.replace(r.path, "ROOT"), "Nothing to do in this root.\n\nNot planned:\n   apt: %s holds key %s, not "
        "the expected %s: not installed\n" % (armored, fpr, want), "plan")
+    junk = os.path.join(fixlib.temp_dir("rd-junk."), "rocm.gpg.key")
+    with open(junk, "w") as f:
+        f.write("<html>404 Not Found</html>\n")
+    p = plan(r, facts, "--only", "apt", "--key-file", junk)
+    eq(p.stdout.replace(r.path, "ROOT"), "Nothing to do in this root.\n\nNot planned:\n   apt: %s is not an OpenPGP key "
+       "file (gpg: no valid OpenPGP data found.)\n" % junk, "plan with a file that holds no key")
 
 
 @test
@@ -711,7 +738,8 @@ def apt_needs_release_and_key():
     eq(p.returncode, 0, "nothing planned")
     check("apt: no ROCm release is known to support every GPU here on ubuntu 23.10: set rocm_release" in p.stdout,
           p.stdout)
-    p = run(["--only", "apt", "--release", "6.2.4", r.path, facts, "plan"], prog=DRIVER)
+    conf(r, "[fix]\nrocm_release = 6.2.4\n")
+    p = plan(r, facts, "--only", "apt")
     check("apt: no signing key: pass --key-file FILE" in p.stdout, p.stdout)
 
 
@@ -995,6 +1023,294 @@ def live_blacklist_roundtrip():
                     p.stdout, re.M), p.stdout)
     eq(run(["undo", "--root", root]).returncode, 0, "undo")
     eq(r.tree(), before, "tree after undo")
+
+
+# ---- every fix on the findings of real scenarios, policy from rocm-doctor.conf ----
+
+class Live:
+    """A scenario's testbed: its root tree, the command prefix that runs a
+    program inside it, and rocm-doctor.conf under the root."""
+
+    def __init__(self, name, conf=None, nodes=None):
+        self.root, self.prefix = testbed(name)
+        self.r = fixlib.Root.__new__(fixlib.Root)
+        self.r.path = self.root
+        if nodes:
+            self.nodes(nodes)
+        if conf is not None:
+            self.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf)
+
+    def nodes(self, spec):
+        """Replaces the --node arguments: {"dev/kfd": "0660:0:0", ...}."""
+        out = []
+        skip = False
+        for i, a in enumerate(self.prefix):
+            if skip:
+                skip = False
+                continue
+            if a == "--node" and self.prefix[i + 1].split(":")[0] in spec:
+                path = self.prefix[i + 1].split(":")[0]
+                out += ["--node", "%s:%s" % (path, spec[path])]
+                skip = True
+                continue
+            out.append(a)
+        self.prefix = out
+
+    def rd(self, *args, env_extra=None):
+        return live(self.prefix, list(args) + ["--root", self.root], env_extra=env_extra or {})
+
+    def findings(self, *args):
+        import json
+        p = self.rd("check", "--json", *args)
+        check(p.returncode in (0, 1, 2), "check: %s" % p.stderr)
+        return {f["id"]: f for f in json.loads(p.stdout)["findings"] if f["severity"] in ("warning", "error")}
+
+    def roundtrip(self, fix_args, want_plan, results, gone, check_args=(), after=None, still=()):
+        """plan, apply, apply again, check again, undo: the tree is back."""
+        before = self.r.tree()
+        f = self.findings(*check_args)
+        for fid in gone + list(still):
+            check(fid in f, "%s before the fix: %s" % (fid, sorted(f)))
+        p = self.rd("fix", *fix_args)
+        eq(p.returncode, 1, "plan exit status (stderr %s)" % p.stderr)
+        for w in want_plan:
+            check(w in p.stdout, "plan lacks %r:\n%s" % (w, p.stdout))
+        eq(self.r.tree(), before, "planning wrote nothing")
+        need_root()
+        p = self.rd("fix", "--apply", "--yes", *fix_args)
+        eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+        for fid, res in results:
+            check(re.search(r"^   %s +%s$" % (re.escape(fid), res), p.stdout, re.M),
+                  "result %s %s:\n%s" % (fid, res, p.stdout))
+        applied = self.r.tree()
+        p = self.rd("fix", "--apply", "--yes", *fix_args)
+        eq(p.returncode, 0, "apply again exit status (stderr %s)" % p.stderr)
+        check(p.stdout.startswith("Nothing to do in this root.\n"), "apply again: " + p.stdout)
+        eq(self.r.tree(), applied, "apply again changed nothing")
+        if after:
+            after(self)
+        f_after = self.findings(*check_args)
+        for fid in gone:
+            check(fid not in f_after, "%s still reported after the fix: %s" % (fid, f_after.get(fid)))
+        eq(sorted(set(f_after) - set(f)), [], "problems the fix brought")
+        p = run(["undo", "--root", self.root])
+        eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
+        eq(self.r.tree(), before, "tree after undo")
+        return applied
+
+
+@test
+def real_group_user_not_in_render():
+    t = Live("user-not-in-render", conf="[fix]\nallowed_fixes = group\n")
+    t.roundtrip(["--user", "alice"],
+                ["1. group: add alice to render and video\n   Fixes: kfd.no-access, render.no-access\n"],
+                [("kfd.no-access", "fixed after re-login"), ("render.no-access", "fixed after re-login")],
+                ["kfd.no-access", "render.no-access"], check_args=["--user", "alice"])
+
+
+@test
+def real_allowed_fixes_restricts_the_plan():
+    for conf, want in (("[fix]\nallowed_fixes = udev env\n", "   group: not among allowed_fixes in the configuration\n"),
+                       ("[fix]\nallowed_fixes = none\n", "   group: not among allowed_fixes in the configuration\n")):
+        t = Live("user-not-in-render", conf=conf)
+        p = t.rd("fix", "--user", "alice")
+        eq(p.returncode, 0, "nothing planned (stderr %s)" % p.stderr)
+        check(p.stdout.startswith("Nothing to do in this root.\n\nNot planned:\n") and want in p.stdout, p.stdout)
+    t = Live("user-not-in-render", conf="[fix]\nallowed_fixes = bogus\n")
+    p = t.rd("fix", "--user", "alice")
+    eq(p.returncode, 3, "a bad allowed_fixes stops the run")
+    check("rocm-doctor.conf:2" in p.stderr and "bogus" in p.stderr, p.stderr)
+
+
+UDEV_0660 = 'KERNEL=="kfd", GROUP="render", MODE="0660"\n'
+UDEV_0666 = 'KERNEL=="kfd", GROUP="render", MODE="0666"\n'
+ROOT_ONLY = {"dev/kfd": "0660:0:0", "dev/dri/renderD128": "0660:0:0"}
+
+
+@test
+def real_udev_group_rule():
+    """Nodes that belong to root: a 0660 render rule and alice in render.
+    After the reboot (the nodes as the rule makes them) the check passes."""
+    t = Live("user-not-in-render", conf="[fix]\nudev_all_users = no\n", nodes=ROOT_ONLY)
+
+    def rebooted(t):
+        check(UDEV_0660 in t.r.read("/etc/udev/rules.d/70-rocm-doctor-gpu.rules"), "0660 rule")
+        t.nodes({"dev/kfd": "0660:0:992", "dev/dri/renderD128": "0660:0:992"})
+    t.roundtrip(["--user", "alice"],
+                ["1. udev: give /dev/kfd and the render nodes to group render, mode 0660\n",
+                 "   add alice to group render: usermod -aG render alice", "+" + UDEV_0660],
+                [("kfd.no-access", "fixed after reboot"), ("render.no-access", "fixed after reboot")],
+                ["kfd.no-access", "render.no-access"], check_args=["--user", "alice"], after=rebooted)
+
+
+@test
+def real_udev_all_users_rule():
+    t = Live("user-not-in-render", conf="[fix]\nudev_all_users = yes\n", nodes=ROOT_ONLY)
+
+    def rebooted(t):
+        t.nodes({"dev/kfd": "0666:0:992", "dev/dri/renderD128": "0666:0:992"})
+    applied = t.roundtrip(["--user", "alice"],
+                          ["1. udev: give /dev/kfd and the render nodes to group render, mode 0666\n", "+" + UDEV_0666],
+                          [("kfd.no-access", "fixed after reboot")], ["kfd.no-access", "render.no-access"],
+                          check_args=["--user", "alice"], after=rebooted)
+    check("etc/group" not in [k for k, v in applied.items() if v != t.r.tree().get(k)] and
+          "usermod" not in t.rd("fix", "--user", "alice").stdout, "no group change with the all-users rule")
+
+
+@test
+def real_modprobe_blacklisted_etc():
+    t = Live("blacklisted-etc", conf="[fix]\nallowed_fixes = modprobe\n")
+    t.roundtrip([], ["1. modprobe: let amdgpu load and drive every AMD GPU\n   Fixes: driver.blacklisted\n"],
+                [("driver.blacklisted", "fixed after reboot")], ["driver.blacklisted"])
+
+
+@test
+def real_cmdline_mi300x_iommu():
+    t = Live("mi300x-iommu-no-pt", conf="")
+    t.roundtrip([], ["1. cmdline: add iommu=pt to the kernel command line\n   Fixes: tuning.iommu-pt\n",
+                     "   run on first boot: update-grub (undo: update-grub)\n",
+                     '+GRUB_CMDLINE_LINUX_DEFAULT="${GRUB_CMDLINE_LINUX_DEFAULT} iommu=pt"\n'],
+                [("tuning.iommu-pt", "fixed after reboot")], [],
+                still=["tuning.iommu-pt"])
+
+
+@test
+def real_env_apu_plus_dgpu():
+    t = Live("apu-plus-dgpu", conf="")
+    t.roundtrip([], ["1. env: ROCm environment for the GPUs present\n   Fixes: apu.igpu-conflict\n",
+                     "+ROCR_VISIBLE_DEVICES=GPU-a1ffc9d1799c317f\n",
+                     "+export ROCR_VISIBLE_DEVICES='GPU-a1ffc9d1799c317f'\n"],
+                [("apu.igpu-conflict", "fixed after re-login")], ["apu.igpu-conflict"])
+
+
+@test
+def real_env_pytorch_arch_mismatch():
+    t = Live("env-pytorch-arch-mismatch", conf="")
+    t.roundtrip([], ["   Fixes: env.pytorch-arch-mismatch\n", "+PYTORCH_ROCM_ARCH=gfx1030\n",
+                     '-PYTORCH_ROCM_ARCH="gfx90a;gfx942"\n+# disabled by rocm-doctor (undo with rocm-doctor undo): '
+                     'PYTORCH_ROCM_ARCH="gfx90a;gfx942"\n'],
+                [("env.pytorch-arch-mismatch", "fixed after re-login")], ["env.pytorch-arch-mismatch"])
+
+
+@test
+def real_env_wrong_family_override():
+    """The cross-family line is commented out either way; a per-node value
+    of the GPU's own family only when allow_overrides = yes."""
+    t = Live("env-override-per-node-wrong-family", conf="")
+    p = t.rd("fix")
+    check("env: no HSA_OVERRIDE_GFX_VERSION for gfx1030: overrides are off (allow_overrides in the configuration)"
+          in p.stdout and "+HSA_OVERRIDE_GFX_VERSION" not in p.stdout, p.stdout)
+    t = Live("env-override-per-node-wrong-family", conf="[fix]\nallow_overrides = yes\n")
+    applied_env = {}
+
+    def look(t):
+        applied_env["text"] = t.r.read("/etc/profile.d/rocm-doctor.sh") + t.r.read("/etc/profile.d/rocm.sh")
+    t.roundtrip([], ["   Fixes: arch.override-wrong-family\n", "+HSA_OVERRIDE_GFX_VERSION_1=10.3.0\n",
+                     "+# disabled by rocm-doctor (undo with rocm-doctor undo): export HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n"],
+                [("arch.override-wrong-family", "fixed after re-login")], ["arch.override-wrong-family"], after=look)
+    check("export HSA_OVERRIDE_GFX_VERSION_1='10.3.0'\n" in applied_env["text"], applied_env["text"])
+    check(not re.search(r"^(export )?HSA_OVERRIDE_GFX_VERSION=", applied_env["text"], re.M), "never a global override")
+    t = Live("env-override-wrong-family", conf="[fix]\nallow_overrides = yes\n")
+    t.roundtrip([], ["-HSA_OVERRIDE_GFX_VERSION=10.3.0\n+# disabled by rocm-doctor (undo with rocm-doctor undo): "
+                     "HSA_OVERRIDE_GFX_VERSION=10.3.0\n", "+HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n"],
+                [("arch.override-wrong-family", "fixed after re-login")], ["arch.override-wrong-family"])
+
+
+@test
+def real_env_no_kernels_override():
+    """RX 6700 XT (gfx1031) and a ROCm whose rocBLAS has gfx1030 kernels: a
+    per-node 10.3.0 only when allow_overrides = yes, and the build targets
+    name the code the GPU then runs."""
+    t = Live("rx6700xt-gfx1031", conf="")
+    p = t.rd("fix")
+    eq(p.returncode, 0, "nothing planned without allow_overrides")
+    check("Nothing to do in this root.\n\nNot planned:\n   env: no HSA_OVERRIDE_GFX_VERSION for gfx1031: overrides are "
+          "off (allow_overrides in the configuration)\n" in p.stdout, p.stdout)
+    t = Live("rx6700xt-gfx1031", conf="[fix]\nallow_overrides = yes\n")
+    t.roundtrip([], ["   Fixes: arch.no-kernels\n", "+HSA_OVERRIDE_GFX_VERSION_1=10.3.0\n", "+PYTORCH_ROCM_ARCH=gfx1030\n",
+                     "+export HSA_OVERRIDE_GFX_VERSION_1='10.3.0'\n"],
+                [("arch.no-kernels", "fixed after re-login")], ["arch.no-kernels"])
+
+
+def apt_conf(armored, fpr, extra=""):
+    return "[fix]\napt_key_file = %s\napt_key_fingerprint = %s\n%s" % (armored, fpr, extra)
+
+
+def apt_check_real(t, uris, absent=()):
+    q = apt_cmd(t.root, "apt-get", "update", "--print-uris")
+    eq(q.returncode, 0, "apt-get update --print-uris: " + q.stderr)
+    for u in uris:
+        check("'https://repo.radeon.com/%s/InRelease'" % u in q.stdout, q.stdout)
+    for u in absent:
+        check(u not in q.stdout, q.stdout)
+    q = apt_cmd(t.root, "apt-cache", "policy")
+    eq(q.returncode, 0, "apt-cache policy: " + q.stderr)
+    check("600 https://repo.radeon.com" in q.stdout or "release o=repo.radeon.com" in q.stdout or q.stderr == "",
+          q.stdout)
+
+
+def apt_live(name, extra=""):
+    if not shutil.which("gpg") or not shutil.which("apt-get"):
+        raise Skip("needs gpg and apt")
+    fpr, armored, binary = make_key(name)
+    t = Live(name, conf=apt_conf(armored, fpr, extra))
+    for d in ("var/lib/apt/lists/partial", "var/cache/apt/archives/partial", "etc/apt/apt.conf.d"):
+        os.makedirs(t.r.p(d), exist_ok=True)
+    if not t.r.exists("/var/lib/dpkg/status"):
+        t.r.write("/var/lib/dpkg/status", "")
+    return t, binary
+
+
+@test
+def real_apt_key_legacy():
+    """apt-key's key and two one-line sources without signed-by: the key
+    goes to /etc/apt/keyrings, the sources become one deb822 file of the
+    same release (6.2.4) with the driver repository kept, apt-key's file is
+    moved aside."""
+    t, binary = apt_live("apt-key-legacy")
+    t.roundtrip([], ["1. apt: AMD's apt repository for ROCm 6.2.4 (noble)\n",
+                     "   move /etc/apt/trusted.gpg.d/rocm.asc aside to /etc/apt/trusted.gpg.d/rocm.asc.disabled (kept in "
+                     "the journal)\n",
+                     "+URIs: https://repo.radeon.com/amdgpu/6.2.4/ubuntu\n"],
+                [("apt.no-signed-by", "fixed"), ("apt.key-deprecated", "fixed")],
+                ["apt.no-signed-by", "apt.key-deprecated"],
+                after=lambda t: apt_check_real(t, ["rocm/apt/6.2.4/dists/noble", "amdgpu/6.2.4/ubuntu/dists/noble"]))
+
+
+@test
+def real_apt_suite_mismatch():
+    t, binary = apt_live("apt-suite-mismatch")
+    t.roundtrip([], ["1. apt: AMD's apt repository for ROCm 6.2.4 (noble)\n", "+Suites: noble\n"],
+                [("apt.suite-mismatch", "fixed")], ["apt.suite-mismatch"],
+                after=lambda t: apt_check_real(t, ["rocm/apt/6.2.4/dists/noble"], absent=["jammy", "/ubuntu/dists/ubuntu"]))
+
+
+@test
+def real_apt_pin_missing():
+    t, binary = apt_live("apt-pin-missing")
+    t.roundtrip([], ["   write /etc/apt/preferences.d/rocm-pin-600 (mode 0644, root:root)\n"],
+                [("apt.pin-missing", "fixed")], ["apt.pin-missing"],
+                after=lambda t: apt_check_real(t, ["rocm/apt/6.2.4/dists/noble"]))
+
+
+@test
+def real_apt_rocm_not_installed():
+    """rocm.not-installed names the apt fix: it prepares the repository, and
+    the result says honestly that ROCm is still to be installed."""
+    t, binary = apt_live("rocm-not-installed")
+    before = t.r.tree()
+    p = t.rd("fix")
+    eq(p.returncode, 1, "plan (stderr %s)" % p.stderr)
+    check("   Fixes: rocm.not-installed\n" in p.stdout, p.stdout)
+    need_root()
+    p = t.rd("fix", "--apply", "--yes")
+    eq(p.returncode, 1, "still failing until ROCm is installed (stderr %s)" % p.stderr)
+    check(re.search(r"^   rocm\.not-installed +still failing: ", p.stdout, re.M), p.stdout)
+    check("apt-get update`, then install what you need" in p.stdout, p.stdout)
+    apt_check_real(t, ["rocm/apt/6.2.4/dists/noble"])
+    eq(t.rd("fix", "--apply", "--yes").stdout.split("\n")[0], "Nothing to do in this root.", "apply again")
+    eq(run(["undo", "--root", t.root]).returncode, 0, "undo")
+    eq(t.r.tree(), before, "tree after undo")
 
 
 def main():
