@@ -80,42 +80,24 @@ static void gather_dkms(const rd_ctx *ctx, rd_boot_facts *b)
     }
 }
 
+typedef struct {
+    rd_boot_facts *b;
+    size_t kept;
+} kmsg_keep;
+
+static void keep_boot_record(rd_kmsg_record *rec, void *userdata)
+{
+    kmsg_keep *k = userdata;
+    if (rd_boot_kmsg_relevant(rec->text) && k->kept++ < 64)
+        k->b->kmsg = strv_push(k->b->kmsg, rec->text);
+    else
+        free(rec->text);
+}
+
 static void gather_kmsg(rd_boot_facts *b)
 {
-    int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return; /* the driver probe records why */
-    char buf[16384];
-    strbuf pending = { 0 };
-    size_t total = 0, kept = 0;
-    for (;;) {
-        ssize_t k = read(fd, buf, sizeof buf);
-        if (k < 0 && (errno == EINTR || errno == EPIPE))
-            continue;
-        if (k <= 0)
-            break;
-        total += (size_t)k;
-        if (total > 64u * 1024 * 1024)
-            break;
-        strbuf_appendn(&pending, buf, (size_t)k);
-        char *start = pending.s, *nl;
-        while ((nl = memchr(start, '\n', pending.len - (size_t)(start - pending.s)))) {
-            rd_kmsg_record rec;
-            if (*start != ' ' && rd_kmsg_parse_record(start, (size_t)(nl - start), &rec) == 0) {
-                if (rd_boot_kmsg_relevant(rec.text) && kept++ < 64)
-                    b->kmsg = strv_push(b->kmsg, rec.text);
-                else
-                    free(rec.text);
-            }
-            start = nl + 1;
-        }
-        size_t rest = pending.len - (size_t)(start - pending.s);
-        memmove(pending.s, start, rest);
-        pending.len = rest;
-        pending.s[rest] = 0;
-    }
-    free(pending.s);
-    close(fd);
+    kmsg_keep k = { b, 0 };
+    (void)rd_kmsg_read(keep_boot_record, &k, NULL); /* the driver probe records errors */
 }
 
 static void boot_gather(const rd_ctx *ctx, rd_facts *facts)

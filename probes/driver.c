@@ -261,25 +261,31 @@ static void gather_modprobe(const rd_ctx *ctx, rd_driver_facts *d)
     strv_free(seen_from);
 }
 
-static void gather_kmsg(rd_driver_facts *d)
+int rd_kmsg_read(void (*on_record)(rd_kmsg_record *rec, void *userdata), void *userdata, char **ret_error)
 {
     int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        d->kmsg_error = xasprintf("/dev/kmsg: %s", strerror(errno));
-        return;
+        int r = -errno;
+        if (ret_error)
+            *ret_error = xasprintf("/dev/kmsg: %s", strerror(errno));
+        return r;
     }
     /* A real /dev/kmsg returns one record per read; a plain file (a saved log,
      * a test bed) returns many: split on newlines either way. */
     char buf[16384];
     strbuf pending = { 0 };
     size_t total = 0;
+    int ret = 0;
     for (;;) {
         ssize_t k = read(fd, buf, sizeof buf);
         if (k < 0) {
             if (errno == EINTR || errno == EPIPE)
                 continue; /* EPIPE: a record was overwritten while we read */
-            if (errno != EAGAIN && !d->kmsg_error)
-                d->kmsg_error = xasprintf("/dev/kmsg: %s", strerror(errno));
+            if (errno != EAGAIN) {
+                ret = -errno;
+                if (ret_error)
+                    *ret_error = xasprintf("/dev/kmsg: %s", strerror(errno));
+            }
             break;
         }
         if (k == 0)
@@ -293,12 +299,8 @@ static void gather_kmsg(rd_driver_facts *d)
         while ((nl = memchr(start, '\n', pending.len - (size_t)(start - pending.s)))) {
             rd_kmsg_record rec;
             /* continuation lines (" SUBSYSTEM=...") start with a space */
-            if (*start != ' ' && rd_kmsg_parse_record(start, (size_t)(nl - start), &rec) == 0) {
-                if (rd_kmsg_relevant(rec.text) && d->n_kmsg < MAX_KMSG_RECORDS)
-                    *ARRAY_APPEND(d->kmsg, d->n_kmsg) = rec;
-                else
-                    free(rec.text);
-            }
+            if (*start != ' ' && rd_kmsg_parse_record(start, (size_t)(nl - start), &rec) == 0)
+                on_record(&rec, userdata);
             start = nl + 1;
         }
         size_t rest = pending.len - (size_t)(start - pending.s);
@@ -308,6 +310,21 @@ static void gather_kmsg(rd_driver_facts *d)
     }
     free(pending.s);
     close(fd);
+    return ret;
+}
+
+static void keep_driver_record(rd_kmsg_record *rec, void *userdata)
+{
+    rd_driver_facts *d = userdata;
+    if (rd_kmsg_relevant(rec->text) && d->n_kmsg < MAX_KMSG_RECORDS)
+        *ARRAY_APPEND(d->kmsg, d->n_kmsg) = *rec;
+    else
+        free(rec->text);
+}
+
+static void gather_kmsg(rd_driver_facts *d)
+{
+    (void)rd_kmsg_read(keep_driver_record, d, &d->kmsg_error);
 }
 
 static void driver_gather(const rd_ctx *ctx, rd_facts *facts)

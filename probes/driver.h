@@ -24,5 +24,9 @@ void rd_cmdline_info_free(rd_cmdline_info *i);
 /* One /dev/kmsg record "prio,seq,usec,flags[,...];text". Returns -EINVAL for
  * anything else. The level is prio & 7. */
 int rd_kmsg_parse_record(const char *rec, size_t len, rd_kmsg_record *ret);
+/* Reads /dev/kmsg (or the file a test bed puts there) to its end and hands
+ * every record to on_record, which owns rec->text. Returns 0, or -errno
+ * with *ret_error (when not NULL) naming the problem. */
+int rd_kmsg_read(void (*on_record)(rd_kmsg_record *rec, void *userdata), void *userdata, char **ret_error);
 /* Whether a kernel log line concerns the GPU stack (kept in the facts). */
 bool rd_kmsg_relevant(const char *text);

@@ -44,7 +44,7 @@ static json_object *gpu_json(const rd_gpu *g)
     return o;
 }
 
-static json_object *finding_json(const rd_finding *f)
+json_object *rd_finding_to_json(const rd_finding *f)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "id", json_object_new_string(f->id));
@@ -109,7 +109,7 @@ json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_fi
 
     json_object *arr = json_object_new_array();
     for (size_t i = 0; i < fs->n; i++)
-        json_object_array_add(arr, finding_json(&fs->items[i]));
+        json_object_array_add(arr, rd_finding_to_json(&fs->items[i]));
     json_object_object_add(o, "findings", arr);
 
     json_object *sum = json_object_new_object();

@@ -10,6 +10,9 @@
 
 #define RD_REPORT_SCHEMA "rocm-doctor/1"
 
+/* One finding as the report shows it: id, severity, summary, evidence,
+ * remedy, fix, gpu. */
+json_object *rd_finding_to_json(const rd_finding *f);
 json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs, int level);
 void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs, bool color);
 

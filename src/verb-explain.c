@@ -183,27 +183,6 @@ static int render_text(const rd_options *opt, const rd_run *run, const rd_error_
     return 0;
 }
 
-static json_object *str_or_null(const char *s)
-{
-    return s ? json_object_new_string(s) : NULL;
-}
-
-static json_object *finding_json(const rd_finding *f)
-{
-    json_object *o = json_object_new_object();
-    json_object_object_add(o, "id", json_object_new_string(f->id));
-    json_object_object_add(o, "severity", json_object_new_string(rd_severity_name(f->severity)));
-    json_object_object_add(o, "summary", json_object_new_string(f->summary));
-    json_object *ev = json_object_new_array();
-    for (size_t i = 0; f->evidence && f->evidence[i]; i++)
-        json_object_array_add(ev, json_object_new_string(f->evidence[i]));
-    json_object_object_add(o, "evidence", ev);
-    json_object_object_add(o, "remedy", str_or_null(f->remedy));
-    json_object_object_add(o, "fix", str_or_null(f->fix));
-    json_object_object_add(o, "gpu", str_or_null(f->gpu));
-    return o;
-}
-
 static json_object *strv_json(char *const *v, size_t n)
 {
     json_object *a = json_object_new_array();
@@ -267,7 +246,7 @@ static json_object *explain_json(const rd_run *run, const rd_error_table *t, con
     json_object_object_add(root, "errors", errors);
     json_object *findings = json_object_new_array();
     for (size_t i = 0; i < n_all; i++)
-        json_object_array_add(findings, finding_json(all[i]));
+        json_object_array_add(findings, rd_finding_to_json(all[i]));
     free(all);
     json_object_object_add(root, "findings", findings);
     if (m->n == 0) {
