@@ -159,18 +159,34 @@ static void torch_gather(const rd_ctx *ctx, rd_facts *facts)
         }
         struct pollfd p[2] = { { .fd = out[0], .events = POLLIN }, { .fd = err[0], .events = POLLIN } };
         int r = poll(p, 2, (int)(left > 1000 ? 1000 : left));
-        if (r < 0 && errno != EINTR)
+        if (r < 0 && errno != EINTR) {
+            t->timed_out = true; /* cannot watch the child: stop it, never wait blindly */
             break;
+        }
         if (out[0] >= 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)))
             drain(&out[0], &ob);
         if (err[0] >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR)))
             drain(&err[0], &eb);
     }
-    if (t->timed_out)
-        kill(-pid, SIGKILL);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    /* Both pipes are closed, but the child may still run: wait for it only
+     * until the deadline. */
+    while (!t->timed_out) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            break;
+        if (now_ms() >= deadline) {
+            t->timed_out = true;
+            break;
+        }
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    if (t->timed_out) {
+        kill(-pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
     if (t->timed_out) {
         t->exit_status = -1;
         t->error = xasprintf("%s did not finish within %" PRId64 " seconds (killed)", PYTHON, limit_s);

@@ -364,3 +364,21 @@ def env_override_igpu_hidden():
                  "export HSA_OVERRIDE_GFX_VERSION=11.0.0\n"
                  "export ROCR_VISIBLE_DEVICES=%s\n" % RX7900XTX_UUID)
     return Scenario(tb, [], 0, gpu_count=2, args=["--user", "alice"])
+
+
+@scenario("torch-import-hangs")
+def torch_import_hangs():
+    """`import torch` never finishes: the child is killed after three times the
+    runtime limit (--timeout 1: 3 s) and the check goes on."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    return Scenario(tb, [], 0, args=["--with-python", "--timeout", "1"], env=torch_env("hang"))
+
+
+@scenario("torch-import-hangs-closed")
+def torch_import_hangs_closed():
+    """`import torch` closes its output and then never finishes: with both pipes
+    at end of file the child is still waited for only until the deadline."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    return Scenario(tb, [], 0, args=["--with-python", "--timeout", "1"], env=torch_env("hang-closed"))

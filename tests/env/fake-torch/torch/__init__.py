@@ -8,6 +8,8 @@ ROCM_DOCTOR_FAKE_TORCH:
     cuda:12.4                a CUDA wheel
     rocm:6.2.41133:gfx900,gfx1030   a ROCm wheel built for those targets
     hang                     importing never finishes
+    hang-closed              importing closes standard output and error, then
+                             never finishes
 """
 import os
 import time
@@ -16,6 +18,10 @@ import types
 _kind = os.environ.get("ROCM_DOCTOR_FAKE_TORCH", "cpu").split(":")
 
 if _kind[0] == "hang":
+    time.sleep(3600)
+if _kind[0] == "hang-closed":
+    os.close(1)
+    os.close(2)
     time.sleep(3600)
 
 __version__ = {"cpu": "2.5.1+cpu", "cuda": "2.5.1+cu124", "rocm": "2.5.1+rocm6.2"}[_kind[0]]
