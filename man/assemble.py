@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
 """Prints a man page assembled from its fragments.
 
-A page NAME.N is either one file (NAME.N.scd) or a directory (NAME.N/) of
-fragments NN-topic.scd, concatenated in name order: the number orders the
-sections, so each area of the program documents itself in its own file.
-  assemble.py --list DIR   the fragment files, one per line
+A page NAME.N is either one file (NAME.N.scd) or fragments NAME.N-NN-topic.scd,
+concatenated in name order: the number orders the sections, so each area of
+the program documents itself in its own file.
+  assemble.py --list DIR PAGE   the fragment files of PAGE in DIR, one per line
   assemble.py FILE...      the page, on standard output
 """
 import os
 import sys
 
-if len(sys.argv) == 3 and sys.argv[1] == "--list":
-    d = sys.argv[2]
+if len(sys.argv) == 4 and sys.argv[1] == "--list":
+    d, page = sys.argv[2], sys.argv[3]
     for name in sorted(os.listdir(d)):
-        if name.endswith(".scd"):
+        if name.startswith(page + "-") and name.endswith(".scd"):
             print(os.path.join(d, name))
     sys.exit(0)
 for path in sorted(sys.argv[1:], key=os.path.basename):

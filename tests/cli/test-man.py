@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 binary, src = sys.argv[1], sys.argv[2]
-page = "".join(open(p).read() for p in sorted(glob.glob(f"{src}/man/rocm-doctor.8/*.scd")))
+page = "".join(open(p).read() for p in sorted(glob.glob(f"{src}/man/rocm-doctor.8-*.scd")))
 helptext = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
 main_c = open(f"{src}/src/main.c").read()
 
