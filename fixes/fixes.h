@@ -5,6 +5,8 @@
 #include "fix.h"
 
 extern const rd_fix rd_fix_group, rd_fix_udev, rd_fix_apt, rd_fix_modprobe, rd_fix_env, rd_fix_cmdline;
+/* Every fix in plan order (registry.c). */
+extern const rd_fix_table rd_fix_registry;
 
 /* Shared by fixes: the file header every drop-in starts with. */
 #define RD_FIX_HEADER_LINE "# " RD_FIX_HEADER "\n"
@@ -12,8 +14,6 @@ extern const rd_fix rd_fix_group, rd_fix_udev, rd_fix_apt, rd_fix_modprobe, rd_f
 /* Whose access to fix: the users named in the configuration, else --user,
  * else the users the check looked at (fixes/group.c). */
 char **rd_fix_target_users(const rd_fix_input *in);
-/* A NULL-terminated vector of copies of the arguments (list ends with NULL). */
-char **rd_strv_new(const char *first, ...) __attribute__((sentinel));
 /* The root as shown in messages: "" for "/". */
 static inline const char *rd_fix_root_prefix(const rd_fix_input *in)
 {

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include "hsa-loader.h"
 #include "probe.h"
-#include "report.h"
+#include "term.h"
 #include "runtime.h"
 #include "util.h"
 

@@ -32,6 +32,7 @@
 #include <umockdev.h>
 
 #include "check.h"
+#include "registry.h"
 #include "config.h"
 #include "daemon.h"
 #include "probe.h"
@@ -154,7 +155,7 @@ int main(int argc, char **argv)
     if (rd_ctx_init(&ctx, root, NULL, &error) < 0)
         g_error("%s", error);
     rd_config config;
-    if (rd_config_load(root, config_file, &config, &error) < 0)
+    if (rd_config_load(&rd_probe_registry, root, config_file, &config, &error) < 0)
         g_error("%s", error);
     ctx.config = &config;
     const int reps = 200;
@@ -167,18 +168,18 @@ int main(int argc, char **argv)
         rd_findings fs;
         double t0 = now_ms();
         rd_facts_init(&f);
-        rd_gather(&ctx, &f);
-        rd_assess(&f, &ctx.knowledge, &v, &fs);
+        rd_gather(&rd_probe_registry, &ctx, &f);
+        rd_assess(&rd_probe_registry, &f, &ctx.knowledge, &v, &fs);
         double t1 = now_ms();
         rd_gpu_view_free(&v);
         rd_findings_free(&fs);
         rd_daemon_regather(&ctx, &f, hw, 1);
-        rd_assess(&f, &ctx.knowledge, &v, &fs);
+        rd_assess(&rd_probe_registry, &f, &ctx.knowledge, &v, &fs);
         double t2 = now_ms();
         rd_gpu_view_free(&v);
         rd_findings_free(&fs);
         rd_daemon_regather(&ctx, &f, group, 1);
-        rd_assess(&f, &ctx.knowledge, &v, &fs);
+        rd_assess(&rd_probe_registry, &f, &ctx.knowledge, &v, &fs);
         double t3 = now_ms();
         rd_gpu_view_free(&v);
         rd_findings_free(&fs);

@@ -10,7 +10,7 @@ import sys
 binary, src = sys.argv[1], sys.argv[2]
 page = "".join(open(p).read() for p in sorted(glob.glob(f"{src}/man/rocm-doctor.8-*.scd")))
 helptext = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
-main_c = open(f"{src}/src/main.c").read()
+main_c = open(f"{src}/src/cli/main.c").read()
 
 options = set(re.findall(r'\{ "([a-z][a-z0-9-]*)", (?:required|no|optional)_argument', main_c))
 options |= set(o[2:] for o in re.findall(r"--[a-z][a-z0-9-]*", helptext))

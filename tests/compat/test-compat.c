@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include "check.h"
+#include "registry.h"
 #include "compat.h"
 #include "facts-json.h"
 #include "knowledge.h"
@@ -591,7 +592,7 @@ static char *assess_ids(const rd_facts *f)
 {
     rd_gpu_view view;
     rd_findings fs;
-    rd_assess(f, &shipped, &view, &fs);
+    rd_assess(&rd_probe_registry, f, &shipped, &view, &fs);
     strbuf b = { 0 };
     for (size_t i = 0; i < fs.n; i++)
         if (g_str_has_prefix(fs.items[i].id, "rocm.") || g_str_has_prefix(fs.items[i].id, "apt.") ||

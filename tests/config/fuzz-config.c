@@ -3,6 +3,7 @@
  * names the file, and what loads dumps to text that loads to the same
  * configuration (so the error-free path loses nothing). */
 #include "../fuzz/fuzz.h"
+#include "registry.h"
 #include "config.h"
 #include "util.h"
 
@@ -23,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rd_config c;
     rd_config_init(&c);
     char *err = NULL;
-    if (rd_config_parse(&c, "fuzz.conf", (const char *)data, size, &err) < 0) {
+    if (rd_config_parse(&c, &rd_probe_registry, "fuzz.conf", (const char *)data, size, &err) < 0) {
         if (!err || !startswith(err, "fuzz.conf"))
             abort();
         free(err);
@@ -34,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (lines_fit(dump)) {
         rd_config again;
         rd_config_init(&again);
-        if (rd_config_parse(&again, "dump", dump, strlen(dump), &err) < 0)
+        if (rd_config_parse(&again, &rd_probe_registry, "dump", dump, strlen(dump), &err) < 0)
             abort();
         char *dump2 = rd_config_dump(&again);
         if (!streq(dump, dump2))

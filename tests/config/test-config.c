@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "registry.h"
 #include "util.h"
 
 /* ---- helpers ---- */
@@ -65,7 +66,7 @@ static char *path_in(const char *root, const char *rel)
 static void load_ok(const char *root, rd_config *c)
 {
     char *err = NULL;
-    int r = rd_config_load(root, NULL, c, &err);
+    int r = rd_config_load(&rd_probe_registry, root, NULL, c, &err);
     if (r < 0)
         g_error("unexpected error: %s", err);
     g_assert_null(err);
@@ -76,7 +77,7 @@ static void load_fails(const char *root, const char *expected)
 {
     rd_config c = { .level = 99 };
     _cleanup_free_ char *err = NULL;
-    g_assert_cmpint(rd_config_load(root, NULL, &c, &err), <, 0);
+    g_assert_cmpint(rd_config_load(&rd_probe_registry, root, NULL, &c, &err), <, 0);
     g_assert_cmpstr(err, ==, expected);
     g_assert_cmpint(c.level, ==, 99); /* untouched on failure */
 }
@@ -87,7 +88,7 @@ static char *parse_error(const char *text)
     rd_config c;
     rd_config_init(&c);
     char *err = NULL;
-    int r = rd_config_parse(&c, "t.conf", text, strlen(text), &err);
+    int r = rd_config_parse(&c, &rd_probe_registry, "t.conf", text, strlen(text), &err);
     g_assert_true((r < 0) == (err != NULL));
     rd_config_free(&c);
     return err;
@@ -105,7 +106,7 @@ static void parse_ok(const char *text, rd_config *c)
 {
     rd_config_init(c);
     _cleanup_free_ char *err = NULL;
-    if (rd_config_parse(c, "t.conf", text, strlen(text), &err) < 0)
+    if (rd_config_parse(c, &rd_probe_registry, "t.conf", text, strlen(text), &err) < 0)
         g_error("unexpected error: %s\nfor:\n%s", err, text);
 }
 
@@ -249,7 +250,7 @@ static void test_explicit_file(fixture *f, gconstpointer data)
     g_autofree char *mine = path_in(f->root, "elsewhere/my.conf");
     rd_config c;
     _cleanup_free_ char *err = NULL;
-    g_assert_cmpint(rd_config_load(f->root, mine, &c, &err), ==, 0);
+    g_assert_cmpint(rd_config_load(&rd_probe_registry, f->root, mine, &c, &err), ==, 0);
     g_assert_cmpint(c.expected_gpus, ==, 5);
     g_assert_cmpint(c.level, ==, 1); /* /etc is not read with --config */
     g_assert_cmpuint(strv_length(c.files), ==, 1);
@@ -257,7 +258,7 @@ static void test_explicit_file(fixture *f, gconstpointer data)
     rd_config_free(&c);
 
     g_autofree char *missing = path_in(f->root, "nope.conf");
-    g_assert_cmpint(rd_config_load(f->root, missing, &c, &err), ==, -ENOENT);
+    g_assert_cmpint(rd_config_load(&rd_probe_registry, f->root, missing, &c, &err), ==, -ENOENT);
     g_autofree char *want = g_strdup_printf("--config %s: No such file or directory", missing);
     g_assert_cmpstr(err, ==, want);
 }
@@ -454,7 +455,7 @@ static void test_malformed_text(void)
     rd_config_init(&c);
     _cleanup_free_ char *err = NULL;
     static const char nul[] = "[check]\nlevel = 2\0\n";
-    g_assert_cmpint(rd_config_parse(&c, "t.conf", nul, sizeof nul - 1, &err), ==, -EINVAL);
+    g_assert_cmpint(rd_config_parse(&c, &rd_probe_registry, "t.conf", nul, sizeof nul - 1, &err), ==, -EINVAL);
     g_assert_cmpstr(err, ==, "t.conf: contains a NUL byte; not a text file");
     g_assert_cmpint(c.level, ==, 1);
     rd_config_free(&c);
@@ -471,7 +472,7 @@ static void test_shipped_file(void)
     /* as shipped (all commented) */
     rd_config c;
     _cleanup_free_ char *err = NULL;
-    g_assert_cmpint(rd_config_load("/", path, &c, &err), ==, 0);
+    g_assert_cmpint(rd_config_load(&rd_probe_registry, "/", path, &c, &err), ==, 0);
     _cleanup_free_ char *want = default_dump();
     _cleanup_free_ char *as_shipped = rd_config_dump(&c);
     g_assert_cmpstr(as_shipped, ==, want);
@@ -493,7 +494,7 @@ static void test_shipped_file(void)
     }
     g_regex_unref(assignment);
     rd_config_init(&c);
-    g_assert_cmpint(rd_config_parse(&c, path, live->str, live->len, &err), ==, 0);
+    g_assert_cmpint(rd_config_parse(&c, &rd_probe_registry, path, live->str, live->len, &err), ==, 0);
     _cleanup_free_ char *got = rd_config_dump(&c);
     g_assert_cmpstr(got, ==, want);
     rd_config_free(&c);

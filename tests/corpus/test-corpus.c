@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include "check.h"
+#include "registry.h"
 #include "context.h"
 #include "gpus.h"
 #include "kfd.h"
@@ -93,7 +94,7 @@ static void replay(const char *dir)
 
     rd_gpu_view v;
     rd_findings fs;
-    rd_assess(&f, &knowledge, &v, &fs);
+    rd_assess(&rd_probe_registry, &f, &knowledge, &v, &fs);
     for (size_t i = 0; i < fs.n; i++)
         if (!fs.items[i].evidence || !fs.items[i].evidence[0])
             FAIL("%s: finding %s without evidence", dir, fs.items[i].id);

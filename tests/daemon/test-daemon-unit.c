@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "daemon.h"
+#include "facts-json.h"
 #include "probe.h"
 
 static const char *props_lookup(void *userdata, const char *key)
@@ -77,8 +78,8 @@ static void t_probes_by_id(void)
     g_assert_cmpuint(rd_daemon_probes_by_id("no-such-probe"), ==, 0);
     g_assert_cmpuint(rd_daemon_probes_by_id("pc"), ==, 0);
     g_assert_cmpuint(rd_daemon_probes_by_id("  pci  drm "), ==, bit("pci") | bit("drm"));
-    for (size_t i = 0; i < rd_n_probes; i++)
-        g_assert_cmpuint(rd_daemon_probes_by_id(rd_probes[i]->id), ==, (rd_probe_mask)1 << i);
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++)
+        g_assert_cmpuint(rd_daemon_probes_by_id(rd_probe_registry.gather[i]->id), ==, (rd_probe_mask)1 << i);
     /* every probe id in the watch table exists */
     for (size_t i = 0; i < rd_daemon_n_watch_specs; i++) {
         const char *ids = rd_daemon_watch_specs[i].probes;
@@ -91,8 +92,8 @@ static void t_probes_by_id(void)
     /* every area in the areas table is an area of rd_facts */
     rd_facts f;
     rd_facts_init(&f);
-    for (size_t i = 0; i < rd_n_probes; i++) {
-        const char *const *a = rd_daemon_probe_areas(rd_probes[i]->id);
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++) {
+        const char *const *a = rd_daemon_probe_areas(rd_probe_registry.gather[i]->id);
         for (; a && *a; a++)
             g_assert_cmpint(rd_facts_reset_area(&f, *a), ==, 0);
     }

@@ -31,6 +31,7 @@
 #include <umockdev.h>
 
 #include "check.h"
+#include "registry.h"
 #include "config.h"
 #include "context.h"
 #include "daemon.h"
@@ -681,7 +682,7 @@ static void t_config_malformed(Fixture *f, gconstpointer data)
     /* the loader refuses it, naming file, line and key ... */
     rd_config c = { 0 };
     g_autofree char *error = NULL;
-    g_assert_cmpint(rd_config_load(f->root, bad, &c, &error), <, 0);
+    g_assert_cmpint(rd_config_load(&rd_probe_registry, f->root, bad, &c, &error), <, 0);
     g_assert_nonnull(error);
     g_assert_nonnull(strstr(error, "bad.conf:2"));
     g_assert_nonnull(strstr(error, "no-such-key"));
@@ -703,12 +704,12 @@ static void t_regather(Fixture *f, gconstpointer data)
     ctx.config = &config;
     rd_facts facts;
     rd_facts_init(&facts);
-    rd_gather(&ctx, &facts);
+    rd_gather(&rd_probe_registry, &ctx, &facts);
     json_object *full = rd_facts_to_json(&facts);
     g_autofree char *want = g_strdup(json_object_to_json_string(full));
     json_object_put(full);
-    for (size_t i = 0; i < rd_n_probes; i++) {
-        const rd_probe *p = rd_probes[i];
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++) {
+        const rd_probe *p = rd_probe_registry.gather[i];
         if (!p->gather)
             continue;
         if (!rd_daemon_probe_areas(p->id))

@@ -7,7 +7,7 @@ import sys
 
 binary, src = sys.argv[1], sys.argv[2]
 page = open(f"{src}/man/rocm-doctord.8.scd").read()
-main_c = open(f"{src}/src/daemon-main.c").read()
+main_c = open(f"{src}/src/daemon/daemon-main.c").read()
 options = sorted(set(re.findall(r'\{ "([a-z][a-z0-9-]*)", (?:required|no|optional)_argument', main_c)))
 
 n = failed = 0

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "registry.h"
 #include "context.h"
 #include "env.h"
 #include "facts.h"
@@ -232,7 +233,7 @@ static void add_gpu(rd_facts *f, unsigned bus, int64_t class_code, uint64_t gfx_
 static void assess(const rd_facts *f, rd_findings *out)
 {
     rd_gpu_view view;
-    rd_assess(f, &knowledge, &view, out);
+    rd_assess(&rd_probe_registry, f, &knowledge, &view, out);
     rd_gpu_view_free(&view);
 }
 

@@ -6,6 +6,8 @@
 #include <glib/gstdio.h>
 
 #include "explain.h"
+#include "registry.h"
+#include "check.h"
 #include "probe.h"
 #include "util.h"
 
@@ -216,8 +218,8 @@ static void test_every_finding_placed(void)
     if (!have_shipped)
         return;
     size_t n_ids = 0;
-    for (size_t i = 0; i < rd_n_probes; i++) {
-        const rd_probe *p = rd_probes[i];
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++) {
+        const rd_probe *p = rd_probe_registry.gather[i];
         for (size_t k = 0; p->findings && p->findings[k]; k++) {
             const char *id = p->findings[k];
             bool cause = false;
@@ -236,8 +238,8 @@ static void test_every_finding_placed(void)
     /* an excuse names a finding some check reports (no stale entries) */
     for (size_t k = 0; no_message[k]; k++) {
         bool reported = false;
-        for (size_t i = 0; i < rd_n_probes && !reported; i++)
-            reported = rd_probes[i]->findings && g_strv_contains((const char *const *)rd_probes[i]->findings,
+        for (size_t i = 0; i < rd_probe_registry.n_gather && !reported; i++)
+            reported = rd_probe_registry.gather[i]->findings && g_strv_contains((const char *const *)rd_probe_registry.gather[i]->findings,
                                                                  no_message[k]);
         if (!reported)
             g_test_message("%s is listed as causing no message, but no check reports it", no_message[k]);
@@ -750,11 +752,11 @@ static void test_pick_info_cause(void)
 
 static void test_can_check(void)
 {
-    g_assert_true(rd_explain_can_check("kfd.no-access", 1));
-    g_assert_true(rd_explain_can_check("pcie.atomics-missing", 1));
-    g_assert_true(rd_explain_can_check("host.wsl", 2));
-    g_assert_false(rd_explain_can_check("no.such-finding", 2));
-    g_assert_false(rd_explain_can_check("runtime.kernel-ok", 1)); /* a level-2 check */
+    g_assert_true(rd_probe_table_can_check(&rd_probe_registry, "kfd.no-access", 1));
+    g_assert_true(rd_probe_table_can_check(&rd_probe_registry, "pcie.atomics-missing", 1));
+    g_assert_true(rd_probe_table_can_check(&rd_probe_registry, "host.wsl", 2));
+    g_assert_false(rd_probe_table_can_check(&rd_probe_registry, "no.such-finding", 2));
+    g_assert_false(rd_probe_table_can_check(&rd_probe_registry, "runtime.kernel-ok", 1)); /* a level-2 check */
 }
 
 int main(int argc, char **argv)

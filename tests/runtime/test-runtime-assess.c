@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "check.h"
+#include "registry.h"
 #include "facts-json.h"
 #include "report-runtime.h"
 #include "runtime.h"
@@ -37,7 +38,7 @@ static void load_no_access(rd_facts *f)
 static void assess(const rd_facts *f, rd_findings *ret)
 {
     rd_gpu_view v;
-    rd_assess(f, &knowledge, &v, ret);
+    rd_assess(&rd_probe_registry, f, &knowledge, &v, ret);
     rd_gpu_view_free(&v);
 }
 

@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "check.h"
+#include "registry.h"
 #include "context.h"
 #include "facts.h"
 #include "findings.h"
@@ -224,7 +225,7 @@ typedef struct {
 
 static void assess(const rd_facts *f, result *r)
 {
-    rd_assess(f, &knowledge, &r->view, &r->fs);
+    rd_assess(&rd_probe_registry, f, &knowledge, &r->view, &r->fs);
 }
 
 static void result_free(result *r)

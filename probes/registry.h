@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* Every probe, in gather order and in assess order: the one table the CLI,
+ * the daemon and the tests hand to the core. */
+#pragma once
+
+#include "probe.h"
+
+extern const rd_probe rd_probe_os, rd_probe_pci, rd_probe_drm, rd_probe_kfd, rd_probe_driver,
+    rd_probe_access;
+/* rocm.c apt.c boot.c: installation, apt, Secure Boot and DKMS */
+extern const rd_probe rd_probe_rocm, rd_probe_apt, rd_probe_boot;
+/* env.c apu.c container.c tuning.c torch.c */
+extern const rd_probe rd_probe_env, rd_probe_apu, rd_probe_container, rd_probe_tuning, rd_probe_torch;
+/* runtime.c: level 2 */
+extern const rd_probe rd_probe_runtime;
+
+extern const rd_probe_table rd_probe_registry;

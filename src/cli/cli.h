@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* The command line: one options struct filled by main.c for every verb, and
+ * the verbs, each in its own file. A verb checks the options it does not
+ * accept itself (rd_cli_reject) and gets its positional arguments. */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "run.h"
+
+typedef enum {
+    RD_FORMAT_TEXT,
+    RD_FORMAT_JSON,
+    RD_FORMAT_PROMETHEUS,
+    RD_FORMAT_NFD,
+} rd_format;
+
+typedef struct {
+    /* common */
+    const char *root;
+    const char *user;
+    const char *facts_file;
+    const char *config_file;     /* --config FILE: instead of the configuration directories */
+    rd_format format;            /* --json is --format json */
+    bool format_set;
+    int level;                   /* 1 or 2; 0 when not given (config decides) */
+    int color;                   /* -1 auto, 0 never, 1 always */
+    bool with_python;
+    int64_t timeout_s;           /* --timeout: level-2 child limit; 0 when not given */
+    /* fix */
+    bool apply;
+    bool yes;
+    const char *only;            /* comma-separated fix or finding ids */
+    const char *key_file;        /* apt signing key to install */
+    /* undo */
+    bool last;
+    /* report */
+    const char *output;          /* -o, --output FILE */
+} rd_options;
+
+typedef struct {
+    const char *name;
+    const char *summary;
+    int (*run)(const rd_options *o, char **args, size_t n_args);
+} rd_verb;
+
+/* Verbs, by file: verb-check.c (check, facts), verb-list.c (list),
+ * verb-explain.c (explain), verb-fix.c (fix, undo), verb-verify.c (verify),
+ * verb-report.c (report). */
+int rd_verb_check(const rd_options *o, char **args, size_t n_args);
+int rd_verb_facts(const rd_options *o, char **args, size_t n_args);
+int rd_verb_list(const rd_options *o, char **args, size_t n_args);
+int rd_verb_explain(const rd_options *o, char **args, size_t n_args);
+int rd_verb_fix(const rd_options *o, char **args, size_t n_args);
+int rd_verb_undo(const rd_options *o, char **args, size_t n_args);
+int rd_verb_verify(const rd_options *o, char **args, size_t n_args);
+int rd_verb_report(const rd_options *o, char **args, size_t n_args);
+
+/* Prints "rocm-doctor: MESSAGE" and the --help hint on stderr; returns 3. */
+int rd_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "rocm-doctor: MESSAGE" on stderr; returns 3. */
+int rd_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Options a verb does not take: each flag names one, e.g. RD_OPT_APPLY.
+ * Returns 0, or 3 after naming the first offending option. */
+enum {
+    RD_OPT_ROOT = 1 << 0, RD_OPT_USER = 1 << 1, RD_OPT_FACTS = 1 << 2, RD_OPT_CONFIG = 1 << 3,
+    RD_OPT_FORMAT = 1 << 4, RD_OPT_LEVEL = 1 << 5, RD_OPT_WITH_PYTHON = 1 << 6,
+    RD_OPT_TIMEOUT = 1 << 7, RD_OPT_APPLY = 1 << 8, RD_OPT_YES = 1 << 9, RD_OPT_ONLY = 1 << 10,
+    RD_OPT_KEY_FILE = 1 << 11, RD_OPT_LAST = 1 << 12, RD_OPT_OUTPUT = 1 << 13,
+};
+int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted);
+
+bool rd_cli_want_color(int setting);
+/* rd_run_check with the options (run-cli.c); returns 0, or 3 after printing
+ * the reason on stderr. *r must be freed with rd_run_free either way. */
+int rd_cli_run_check(const rd_options *o, rd_run *r);
+/* Prints the report in o->format; returns the exit status, or 3 when
+ * standard output cannot be written. */
+int rd_cli_render(const rd_options *o, const rd_run *r, FILE *out);
+/* Pretty-prints j on stdout and drops the reference; -EIO on a write error. */
+int rd_cli_print_json(json_object *j);

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* The diagnosis as the verbs run it: options to the core's parameters, its
+ * error to a message, and the report in the chosen format. */
+#include <errno.h>
+#include "cli.h"
+#include "registry.h"
+#include "report.h"
+#include "run.h"
+#include "util.h"
+
+int rd_cli_run_check(const rd_options *o, rd_run *r)
+{
+    const rd_run_params p = {
+        .probes = &rd_probe_registry,
+        .root = o->root,
+        .user = o->user,
+        .facts_file = o->facts_file,
+        .config_file = o->config_file,
+        .level = o->level,
+        .with_python = o->with_python,
+        .timeout_s = o->timeout_s,
+    };
+    _cleanup_free_ char *err = NULL;
+    if (rd_run_check(&p, r, &err) < 0)
+        return rd_fail("%s", err ? err : "cannot run the check");
+    return 0;
+}
+
+int rd_cli_render(const rd_options *o, const rd_run *r, FILE *out)
+{
+    int status = rd_findings_exit_status(&r->findings);
+    int e = 0;
+    switch (o->format) {
+    case RD_FORMAT_JSON: {
+        json_object *j = rd_report_json(&r->facts, &r->view, &r->findings, r->level);
+        const char *s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+        if (fputs(s, out) < 0 || fputc('\n', out) < 0)
+            e = -EIO;
+        json_object_put(j);
+        break;
+    }
+    case RD_FORMAT_PROMETHEUS:
+        e = rd_report_prometheus(out, &r->facts, &r->view, &r->findings);
+        break;
+    case RD_FORMAT_NFD:
+        e = rd_report_nfd(out, &r->facts, &r->view, &r->findings);
+        break;
+    case RD_FORMAT_TEXT:
+        rd_report_text(out, &r->facts, &r->view, &r->findings, out == stdout && rd_cli_want_color(o->color));
+        break;
+    }
+    if (e == -EOPNOTSUPP)
+        return rd_fail("this output format is not available in this version");
+    if (e < 0 || fflush(out) != 0 || ferror(out))
+        return rd_fail("cannot write the report: %s", errno_name(e < 0 ? -e : EIO));
+    return status;
+}

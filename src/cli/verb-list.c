@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/* list: the knowledge the checks use. archs (gfx targets with their family,
+ * APU flag, PCIe atomics rule, override and support), releases (the support
+ * matrix), checks (every probe and the findings it can report). */
+#include <stdio.h>
+#include "cli.h"
+#include "context.h"
+#include "registry.h"
+#include "util.h"
+
+static const char *atomics_name(rd_atomics_rule r)
+{
+    switch (r) {
+    case RD_ATOMICS_REQUIRED: return "required";
+    case RD_ATOMICS_NOT_REQUIRED: return "not-required";
+    case RD_ATOMICS_FIRMWARE: return "firmware";
+    default: return "unknown";
+    }
+}
+
+static json_object *table_json(const rd_table_info *t)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "name", t->name ? json_object_new_string(t->name) : NULL);
+    json_object_object_add(o, "version", t->version ? json_object_new_string(t->version) : NULL);
+    json_object_object_add(o, "date", t->date ? json_object_new_string(t->date) : NULL);
+    return o;
+}
+
+static json_object *strv_json(char *const *v)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; v && v[i]; i++)
+        json_object_array_add(a, json_object_new_string(v[i]));
+    return a;
+}
+
+/* Release lines that support (or deprecate) gfx, oldest first. */
+static char **lines_with(const rd_knowledge *k, const char *gfx, bool deprecated)
+{
+    char **v = NULL;
+    for (size_t i = 0; i < k->n_releases; i++)
+        if (deprecated ? rd_release_deprecates(&k->releases[i], gfx) : rd_release_supports(&k->releases[i], gfx))
+            v = strv_push(v, xstrdup(k->releases[i].line));
+    return v;
+}
+
+static void print_table_header(const char *file, const rd_table_info *t)
+{
+    if (t->name)
+        printf("# %s: table %s, version %s, %s\n", file, t->name, t->version, t->date);
+    else
+        printf("# %s: absent\n", file);
+}
+
+static int list_archs(const rd_knowledge *k, bool json)
+{
+    if (json) {
+        json_object *root = json_object_new_object();
+        json_object *tables = json_object_new_array();
+        json_object_array_add(tables, table_json(&k->archs_info));
+        json_object_array_add(tables, table_json(&k->support_info));
+        json_object_object_add(root, "tables", tables);
+        json_object *archs = json_object_new_array();
+        for (size_t i = 0; i < k->n_archs; i++) {
+            const rd_arch *a = &k->archs[i];
+            json_object *o = json_object_new_object();
+            json_object_object_add(o, "gfx", json_object_new_string(a->gfx));
+            json_object_object_add(o, "gfx_target_version", json_object_new_int64(a->gfx_target_version));
+            json_object_object_add(o, "codename", a->codename ? json_object_new_string(a->codename) : NULL);
+            json_object_object_add(o, "family", json_object_new_string(a->family));
+            json_object_object_add(o, "apu", json_object_new_boolean(a->apu));
+            json_object_object_add(o, "atomics", json_object_new_string(atomics_name(a->atomics)));
+            json_object_object_add(o, "atomics_min_firmware",
+                                   a->atomics == RD_ATOMICS_FIRMWARE ? json_object_new_int64(a->atomics_fw) : NULL);
+            json_object_object_add(o, "override", a->override ? json_object_new_string(a->override) : NULL);
+            char **sup = lines_with(k, a->gfx, false), **dep = lines_with(k, a->gfx, true);
+            json_object_object_add(o, "supported_in", strv_json(sup));
+            json_object_object_add(o, "deprecated_in", strv_json(dep));
+            strv_free(sup);
+            strv_free(dep);
+            json_object_array_add(archs, o);
+        }
+        json_object_object_add(root, "archs", archs);
+        return rd_cli_print_json(root) < 0 ? rd_fail("cannot write to standard output") : 0;
+    }
+
+    print_table_header("archs.ini", &k->archs_info);
+    print_table_header("support.ini", &k->support_info);
+    printf("%-7s %-6s %-7s %-3s %-6s %-8s %-14s %s\n", "GFX", "TARGET", "FAMILY", "APU", "ATOM", "OVERRIDE",
+           "ROCM", "CODENAME");
+    for (size_t i = 0; i < k->n_archs; i++) {
+        const rd_arch *a = &k->archs[i];
+        char atomics[16];
+        if (a->atomics == RD_ATOMICS_FIRMWARE)
+            snprintf(atomics, sizeof atomics, "fw<%u", a->atomics_fw);
+        else
+            snprintf(atomics, sizeof atomics, "%s", a->atomics == RD_ATOMICS_REQUIRED ? "yes" : "no");
+        char **sup = lines_with(k, a->gfx, false), **dep = lines_with(k, a->gfx, true);
+        strbuf rocm = { 0 };
+        size_t ns = strv_length(sup);
+        if (ns == 1)
+            strbuf_printf(&rocm, "%s", sup[0]);
+        else if (ns > 1)
+            strbuf_printf(&rocm, "%s-%s", sup[0], sup[ns - 1]);
+        if (dep)
+            strbuf_printf(&rocm, "%sd%s", ns ? " " : "", dep[strv_length(dep) - 1]);
+        if (!rocm.s)
+            strbuf_append(&rocm, "-");
+        strv_free(sup);
+        strv_free(dep);
+        /* the codename takes what is left of 80 columns */
+        const char *cn = strempty(a->codename);
+        size_t room = 80 - 59;
+        printf("%-7s %-6u %-7s %-3s %-6s %-8s %-14s %.*s%s\n", a->gfx, a->gfx_target_version, a->family,
+               a->apu ? "yes" : "no", atomics, a->override ? a->override : "-", rocm.s,
+               (int)(strlen(cn) > room ? room - 3 : strlen(cn)), cn, strlen(cn) > room ? "..." : "");
+        free(rocm.s);
+    }
+    printf("\nATOM: a discrete GPU needs PCIe AtomicOps (fw<N: unless its MEC firmware is\n"
+           "N or newer). ROCM: release lines that support it officially; dX: deprecated\n"
+           "up to X (support.ini). `--json` gives every field in full.\n");
+    return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : 0;
+}
+
+static int list_releases(const rd_knowledge *k, bool json)
+{
+    if (json) {
+        json_object *root = json_object_new_object();
+        json_object_object_add(root, "table", table_json(&k->support_info));
+        json_object *rels = json_object_new_array();
+        for (size_t i = 0; i < k->n_releases; i++) {
+            const rd_release *r = &k->releases[i];
+            json_object *o = json_object_new_object();
+            json_object_object_add(o, "release", json_object_new_string(r->line));
+            json_object_object_add(o, "latest", json_object_new_string(r->latest));
+            json_object_object_add(o, "date", json_object_new_string(r->date));
+            json_object_object_add(o, "gfx", strv_json(r->gfx));
+            json_object_object_add(o, "deprecated", strv_json(r->deprecated));
+            json_object_object_add(o, "apt_suite", json_object_new_string(r->apt_suite_ubuntu ? "ubuntu" : "codename"));
+            json_object_object_add(o, "dkms", r->dkms ? json_object_new_string(r->dkms) : NULL);
+            json_object *w = json_object_new_object();
+            json_object_object_add(w, r->window_kind == RD_WINDOW_RELEASES ? "releases" : "months",
+                                   json_object_new_int64(r->window));
+            json_object_object_add(o, "window", w);
+            json_object *oses = json_object_new_array();
+            for (size_t j = 0; j < r->n_os; j++) {
+                json_object *x = json_object_new_object();
+                json_object_object_add(x, "id", json_object_new_string(r->os[j].id));
+                json_object_object_add(x, "version_id", json_object_new_string(r->os[j].version_id));
+                json_object_object_add(x, "codename", r->os[j].codename ? json_object_new_string(r->os[j].codename) : NULL);
+                json_object_object_add(x, "apt_suite", r->os[j].apt_suite ? json_object_new_string(r->os[j].apt_suite) : NULL);
+                json_object_object_add(x, "kernels", strv_json(r->os[j].kernels));
+                json_object_array_add(oses, x);
+            }
+            json_object_object_add(o, "os", oses);
+            json_object_array_add(rels, o);
+        }
+        json_object_object_add(root, "releases", rels);
+        return rd_cli_print_json(root) < 0 ? rd_fail("cannot write to standard output") : 0;
+    }
+    print_table_header("support.ini", &k->support_info);
+    for (size_t i = 0; i < k->n_releases; i++) {
+        const rd_release *r = &k->releases[i];
+        printf("\nROCm %s (latest %s, %s), amdgpu-dkms %s, driver window %u %s\n", r->line, r->latest, r->date,
+               r->dkms ? r->dkms : "-", r->window, r->window_kind == RD_WINDOW_RELEASES ? "releases" : "months");
+        printf("  gfx:");
+        for (size_t j = 0; r->gfx && r->gfx[j]; j++)
+            printf(" %s", r->gfx[j]);
+        for (size_t j = 0; r->deprecated && r->deprecated[j]; j++)
+            printf(" %s(deprecated)", r->deprecated[j]);
+        printf("\n");
+        for (size_t j = 0; j < r->n_os; j++) {
+            printf("  %s %s", r->os[j].id, r->os[j].version_id);
+            if (r->os[j].apt_suite)
+                printf(", apt suite %s", r->apt_suite_ubuntu ? "ubuntu" : r->os[j].apt_suite);
+            printf(", kernels");
+            for (size_t m = 0; r->os[j].kernels && r->os[j].kernels[m]; m++)
+                printf(" %s", r->os[j].kernels[m]);
+            printf("\n");
+        }
+    }
+    return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : 0;
+}
+
+static int list_checks(bool json)
+{
+    if (json) {
+        json_object *arr = json_object_new_array();
+        for (size_t i = 0; i < rd_probe_registry.n_gather; i++) {
+            const rd_probe *p = rd_probe_registry.gather[i];
+            json_object *o = json_object_new_object();
+            json_object_object_add(o, "id", json_object_new_string(p->id));
+            json_object_object_add(o, "title", json_object_new_string(p->title));
+            json_object_object_add(o, "level", json_object_new_int((p->flags & RD_PROBE_LEVEL2) ? 2 : 1));
+            json_object *f = json_object_new_array();
+            for (size_t j = 0; p->findings && p->findings[j]; j++)
+                json_object_array_add(f, json_object_new_string(p->findings[j]));
+            json_object_object_add(o, "findings", f);
+            json_object_array_add(arr, o);
+        }
+        json_object *root = json_object_new_object();
+        json_object_object_add(root, "checks", arr);
+        return rd_cli_print_json(root) < 0 ? rd_fail("cannot write to standard output") : 0;
+    }
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++) {
+        const rd_probe *p = rd_probe_registry.gather[i];
+        printf("%-10s %s%s\n", p->id, p->title, (p->flags & RD_PROBE_LEVEL2) ? " (level 2)" : "");
+        for (size_t j = 0; p->findings && p->findings[j]; j++)
+            printf("           %s\n", p->findings[j]);
+    }
+    return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : 0;
+}
+
+int rd_verb_list(const rd_options *o, char **args, size_t n_args)
+{
+    int r = rd_cli_reject(o, "list", ~(unsigned)RD_OPT_FORMAT);
+    if (r)
+        return r;
+    if (o->format_set && o->format != RD_FORMAT_TEXT && o->format != RD_FORMAT_JSON)
+        return rd_usage_error("%s", "list prints text or json");
+    if (n_args == 0)
+        return rd_usage_error("%s", "list needs what to list: archs, releases or checks");
+    if (n_args > 1)
+        return rd_usage_error("unexpected argument \"%s\"", args[1]);
+    bool json = o->format == RD_FORMAT_JSON;
+    if (streq(args[0], "checks"))
+        return list_checks(json);
+    if (!streq(args[0], "archs") && !streq(args[0], "releases"))
+        return rd_usage_error("cannot list \"%s\": archs, releases or checks", args[0]);
+
+    rd_knowledge k = { 0 };
+    _cleanup_free_ char *err = NULL;
+    if (rd_knowledge_load(rd_data_dir(), &k, &err) < 0)
+        return rd_fail("%s", err);
+    r = streq(args[0], "archs") ? list_archs(&k, json) : list_releases(&k, json);
+    rd_knowledge_free(&k);
+    return r;
+}

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/* report -o FILE: the support bundle. One ustar archive with what a bug
+ * report needs and `check --facts` can re-diagnose: the facts, the report in
+ * text and JSON, the kernel log lines about the GPU stack, DKMS build logs,
+ * apt and modprobe configuration, the environment files and the ROCm-related
+ * variables of this process. Secrets are left out (redact.h). The archive is
+ * written to a temporary file next to FILE and renamed over it, mode 0600. */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "build-config.h"
+#include "cli.h"
+#include "facts-json.h"
+#include "redact.h"
+#include "report.h"
+#include "run.h"
+#include "tar.h"
+#include "util.h"
+
+#define BUNDLE_DIR "rocm-doctor-report/"
+/* Logs keep their last MiB, which is where a build failure is. */
+#define FILE_CAP (1024 * 1024)
+
+extern char **environ;
+
+typedef struct {
+    rd_tar tar;
+    unsigned n_files, n_redacted;
+    strbuf manifest;
+} bundle;
+
+static int add_member(bundle *b, const char *name, const char *data, size_t size)
+{
+    _cleanup_free_ char *full = xasprintf(BUNDLE_DIR "%s", name);
+    int r = rd_tar_add(&b->tar, full, data, size, 0600);
+    if (r < 0)
+        return r;
+    b->n_files++;
+    strbuf_printf(&b->manifest, "  %s\n", name);
+    return 0;
+}
+
+/* Adds text after leaving its secrets out. */
+static int add_text(bundle *b, const char *name, const char *text)
+{
+    _cleanup_free_ char *clean = rd_redact_text(text, &b->n_redacted);
+    return add_member(b, name, clean, strlen(clean));
+}
+
+static int add_json(bundle *b, const char *name, json_object *j)
+{
+    rd_redact_json(j, &b->n_redacted);
+    const char *s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+    _cleanup_free_ char *text = xasprintf("%s\n", s);
+    json_object_put(j);
+    return add_member(b, name, text, strlen(text));
+}
+
+/* Reads a regular file under the root, its last FILE_CAP bytes when larger.
+ * Returns 0 with *ret NULL when there is no such regular file. */
+static int read_root_tail(const rd_ctx *ctx, const char *path, char **ret, bool *truncated)
+{
+    *ret = NULL;
+    *truncated = false;
+    _cleanup_close_ int fd = rd_root_open(ctx, path, O_RDONLY | O_NONBLOCK);
+    if (fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP)
+        return 0;
+    if (fd < 0)
+        return fd;
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return -errno;
+    if (!S_ISREG(st.st_mode))
+        return 0;
+    if (st.st_size > FILE_CAP) {
+        if (lseek(fd, st.st_size - FILE_CAP, SEEK_SET) < 0)
+            return -errno;
+        *truncated = true;
+    }
+    return read_fd(fd, FILE_CAP + 1, ret, NULL);
+}
+
+/* An OS file, stored under files/ with its path as on the host. Files that
+ * cannot be read are listed in the manifest with the reason. */
+static int add_root_file(bundle *b, const rd_ctx *ctx, const char *path)
+{
+    _cleanup_free_ char *data = NULL;
+    bool truncated;
+    int r = read_root_tail(ctx, path, &data, &truncated);
+    if (r < 0) {
+        strbuf_printf(&b->manifest, "  (not included: %s: %s)\n", path, errno_name(-r));
+        return 0;
+    }
+    if (!data)
+        return 0;
+    _cleanup_free_ char *name = xasprintf("files%s", path);
+    if (truncated) {
+        /* start at a line */
+        char *nl = strchr(data, '\n');
+        _cleanup_free_ char *cut = xasprintf("[... first part left out: only the last %d KiB are kept]\n%s",
+                                             FILE_CAP / 1024, nl ? nl + 1 : data);
+        return add_text(b, name, cut);
+    }
+    return add_text(b, name, data);
+}
+
+/* Every entry of a directory under the root whose name ends in suffix. */
+static int add_root_dir(bundle *b, const rd_ctx *ctx, const char *dir, const char *suffix)
+{
+    _cleanup_strv_free_ char **names = NULL;
+    if (rd_root_list_dir(ctx, dir, suffix, &names) < 0)
+        return 0;
+    for (size_t i = 0; names && names[i]; i++) {
+        _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]);
+        int r = add_root_file(b, ctx, path);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
+/* Whether two directories under the root are the same one (merged /usr). */
+static bool same_dir(const rd_ctx *ctx, const char *a, const char *b)
+{
+    _cleanup_close_ int fa = rd_root_open(ctx, a, O_RDONLY | O_DIRECTORY);
+    _cleanup_close_ int fb = rd_root_open(ctx, b, O_RDONLY | O_DIRECTORY);
+    struct stat sa, sb;
+    return fa >= 0 && fb >= 0 && fstat(fa, &sa) == 0 && fstat(fb, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+static int add_dkms_logs(bundle *b, const rd_ctx *ctx)
+{
+    _cleanup_strv_free_ char **versions = NULL;
+    if (rd_root_list_dir(ctx, "/var/lib/dkms/amdgpu", NULL, &versions) < 0)
+        return 0;
+    for (size_t i = 0; versions && versions[i]; i++) {
+        _cleanup_free_ char *path = xasprintf("/var/lib/dkms/amdgpu/%s/build/make.log", versions[i]);
+        int r = add_root_file(b, ctx, path);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Variables that change what the ROCm stack does. */
+static bool rocm_variable(const char *name, size_t len)
+{
+    static const char *const prefixes[] = {
+        "HSA_", "HSAKMT_", "ROCR_", "HIP_", "HCC_", "AMD_", "ROCM_", "ROCBLAS_", "HIPBLASLT_",
+        "MIOPEN_", "RCCL_", "NCCL_", "GPU_", "PYTORCH_", "TORCH_",
+    };
+    static const char *const names[] = { "PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_VISIBLE_DEVICES" };
+    for (size_t i = 0; i < ELEMENTSOF(prefixes); i++)
+        if (len >= strlen(prefixes[i]) && strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+    for (size_t i = 0; i < ELEMENTSOF(names); i++)
+        if (len == strlen(names[i]) && strncmp(name, names[i], len) == 0)
+            return true;
+    return false;
+}
+
+static char *environment_text(void)
+{
+    char **v = NULL;
+    for (char **e = environ; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        if (eq && rocm_variable(*e, (size_t)(eq - *e)))
+            v = strv_push(v, xstrdup(*e));
+    }
+    size_t n = strv_length(v);
+    if (n > 1)
+        qsort(v, n, sizeof(char *), cmp_str);
+    strbuf out = { 0 };
+    strbuf_append(&out, "# ROCm-related variables of the process that wrote this bundle\n");
+    for (size_t i = 0; i < n; i++)
+        strbuf_printf(&out, "%s\n", v[i]);
+    strv_free(v);
+    return strbuf_steal(&out);
+}
+
+static char *kernel_log_text(const rd_facts *f)
+{
+    strbuf out = { 0 };
+    strbuf_append(&out, "# Kernel log records about the GPU stack (from /dev/kmsg)\n");
+    if (f->driver.kmsg_error)
+        strbuf_printf(&out, "# not readable: %s\n", f->driver.kmsg_error);
+    for (size_t i = 0; i < f->driver.n_kmsg; i++) {
+        const rd_kmsg_record *k = &f->driver.kmsg[i];
+        strbuf_printf(&out, "[%5" PRIu64 ".%06" PRIu64 "] <%" PRId64 "> %s\n", k->usec / 1000000,
+                      k->usec % 1000000, k->priority, strempty(k->text));
+    }
+    return strbuf_steal(&out);
+}
+
+static char *text_report(const rd_run *run)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    if (!f)
+        return xstrdup("");
+    rd_report_text(f, &run->facts, &run->view, &run->findings, false);
+    fclose(f);
+    return buf ? buf : xstrdup("");
+}
+
+static int write_bundle(bundle *b, const rd_run *run)
+{
+    const rd_ctx *ctx = &run->ctx;
+    int r;
+    _cleanup_free_ char *text = text_report(run);
+    _cleanup_free_ char *kmsg = kernel_log_text(&run->facts);
+    _cleanup_free_ char *env = environment_text();
+    if ((r = add_json(b, "facts.json", rd_facts_to_json(&run->facts))) < 0 ||
+        (r = add_json(b, "report.json", rd_report_json(&run->facts, &run->view, &run->findings, run->level))) < 0 ||
+        (r = add_text(b, "report.txt", text)) < 0 || (r = add_text(b, "kernel-log.txt", kmsg)) < 0 ||
+        (r = add_text(b, "environment.txt", env)) < 0)
+        return r;
+    if ((r = add_dkms_logs(b, ctx)) < 0 || (r = add_root_file(b, ctx, "/etc/apt/sources.list")) < 0 ||
+        (r = add_root_dir(b, ctx, "/etc/apt/sources.list.d", NULL)) < 0 ||
+        (r = add_root_file(b, ctx, "/etc/apt/preferences")) < 0 ||
+        (r = add_root_dir(b, ctx, "/etc/apt/preferences.d", NULL)) < 0 ||
+        (r = add_root_dir(b, ctx, "/etc/modprobe.d", ".conf")) < 0 ||
+        (r = add_root_dir(b, ctx, "/usr/lib/modprobe.d", ".conf")) < 0 ||
+        (!same_dir(ctx, "/lib/modprobe.d", "/usr/lib/modprobe.d") &&
+         (r = add_root_dir(b, ctx, "/lib/modprobe.d", ".conf")) < 0) ||
+        (r = add_root_file(b, ctx, "/etc/environment")) < 0 ||
+        (r = add_root_dir(b, ctx, "/etc/environment.d", ".conf")) < 0)
+        return r;
+
+    strbuf readme = { 0 };
+    strbuf_printf(&readme,
+                  "rocm-doctor %s support bundle\n"
+                  "\n"
+                  "Re-diagnose with: rocm-doctor check --facts facts.json\n"
+                  "Status of the check: %s (exit status %d)\n"
+                  "Values left out as secrets: %u (shown as " RD_REDACTED ")\n"
+                  "Never collected: apt auth.conf files, SSH and GnuPG keys, home directories.\n"
+                  "\n"
+                  "Contents:\n%s",
+                  PACKAGE_VERSION,
+                  rd_findings_exit_status(&run->findings) == 2   ? "error"
+                  : rd_findings_exit_status(&run->findings) == 1 ? "warning"
+                                                                 : "ok",
+                  rd_findings_exit_status(&run->findings), b->n_redacted, strempty(b->manifest.s));
+    _cleanup_free_ char *rtext = strbuf_steal(&readme);
+    /* README last: it counts what the others left out; no redaction of its own */
+    if ((r = add_member(b, "README.txt", rtext, strlen(rtext))) < 0)
+        return r;
+    return rd_tar_finish(&b->tar);
+}
+
+int rd_verb_report(const rd_options *o, char **args, size_t n_args)
+{
+    int r = rd_cli_reject(o, "report", RD_OPT_FACTS | RD_OPT_FORMAT | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY |
+                                           RD_OPT_KEY_FILE | RD_OPT_LAST);
+    if (r)
+        return r;
+    if (n_args > 0)
+        return rd_usage_error("unexpected argument \"%s\"", args[0]);
+    if (!o->output || !*o->output)
+        return rd_usage_error("%s", "report needs -o FILE: where to write the bundle");
+
+    _cleanup_free_ char *dir_copy = xstrdup(o->output), *base_copy = xstrdup(o->output);
+    const char *dir = dirname(dir_copy), *base = basename(base_copy);
+    if (!*base || streq(base, "/") || streq(base, ".") || streq(base, ".."))
+        return rd_usage_error("-o needs a file name, not \"%s\"", o->output);
+
+    rd_run run;
+    r = rd_cli_run_check(o, &run);
+    if (r != 0) {
+        rd_run_free(&run);
+        return r;
+    }
+
+    _cleanup_free_ char *tmp = xasprintf("%s/.%s.XXXXXX", dir, base);
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0) {
+        r = rd_fail("cannot create a file in %s: %s", dir, errno_name(errno));
+        rd_run_free(&run);
+        return r;
+    }
+    bundle b = { 0 };
+    rd_tar_init(&b.tar, fd, time(NULL));
+    int e = write_bundle(&b, &run);
+    if (e == 0 && fchmod(fd, 0600) < 0)
+        e = -errno;
+    /* under sudo the bundle belongs to the person who asked for it */
+    uint64_t uid, gid;
+    const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
+    if (e == 0 && geteuid() == 0 && su && sg && safe_atou64(su, 10, &uid) == 0 &&
+        safe_atou64(sg, 10, &gid) == 0 && uid < UINT32_MAX && gid < UINT32_MAX &&
+        fchown(fd, (uid_t)uid, (gid_t)gid) < 0)
+        e = -errno;
+    if (e == 0 && fsync(fd) < 0)
+        e = -errno;
+    if (close(fd) < 0 && e == 0)
+        e = -errno;
+    if (e == 0 && rename(tmp, o->output) < 0)
+        e = -errno;
+    if (e < 0) {
+        unlink(tmp);
+        r = rd_fail("cannot write %s: %s", o->output, errno_name(-e));
+    } else {
+        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0)
+            (void)fsync(dfd);
+        printf("Support bundle written to %s: %u files, %u values left out as secrets.\n", o->output,
+               b.n_files, b.n_redacted);
+        r = fflush(stdout) == 0 ? rd_findings_exit_status(&run.findings) : RD_EXIT_UNKNOWN;
+    }
+    free(b.manifest.s);
+    rd_run_free(&run);
+    return r;
+}

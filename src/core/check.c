@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+#include "check.h"
+
+#include "util.h"
+
+void rd_gather(const rd_probe_table *t, const rd_ctx *ctx, rd_facts *facts)
+{
+    free(facts->root);
+    facts->root = xstrdup(ctx->root);
+    for (size_t i = 0; i < t->n_gather; i++)
+        if (t->gather[i]->gather && !(t->gather[i]->flags & RD_PROBE_LEVEL2))
+            t->gather[i]->gather(ctx, facts);
+}
+
+void rd_gather_level2(const rd_probe_table *t, const rd_ctx *ctx, rd_facts *facts)
+{
+    for (size_t i = 0; i < t->n_gather; i++)
+        if (t->gather[i]->gather && (t->gather[i]->flags & RD_PROBE_LEVEL2))
+            t->gather[i]->gather(ctx, facts);
+}
+
+bool rd_probe_table_has_level2(const rd_probe_table *t)
+{
+    for (size_t i = 0; i < t->n_gather; i++)
+        if ((t->gather[i]->flags & RD_PROBE_LEVEL2) && t->gather[i]->gather)
+            return true;
+    return false;
+}
+
+void rd_assess(const rd_probe_table *t, const rd_facts *facts, const rd_knowledge *k, rd_gpu_view *ret_view,
+               rd_findings *ret_findings)
+{
+    rd_gpu_view_build(facts, k, ret_view);
+    rd_assess_input in = { .facts = facts, .knowledge = k, .gpus = ret_view };
+    rd_findings out = { 0 };
+    for (size_t i = 0; i < t->n_assess; i++)
+        if (t->assess[i]->assess)
+            t->assess[i]->assess(&in, &out);
+    rd_findings_sort(&out);
+    *ret_findings = out;
+}
+
+static bool reports(const rd_probe *p, const char *id)
+{
+    for (const char *const *f = p->findings; f && *f; f++)
+        if (streq(*f, id))
+            return true;
+    return false;
+}
+
+bool rd_probe_table_knows(const rd_probe_table *t, const char *id)
+{
+    /* the configuration's own finding (rd_config_apply) */
+    if (streq(id, "gpu.count-mismatch"))
+        return true;
+    for (size_t i = 0; i < t->n_gather; i++)
+        if (reports(t->gather[i], id))
+            return true;
+    return false;
+}
+
+bool rd_probe_table_can_check(const rd_probe_table *t, const char *id, int level)
+{
+    for (size_t i = 0; i < t->n_gather; i++) {
+        const rd_probe *p = t->gather[i];
+        if (p->assess && !((p->flags & RD_PROBE_LEVEL2) && level < 2) && reports(p, id))
+            return true;
+    }
+    return false;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* rocm-doctor.conf: policy for checks, fixes, the daemon and its outputs.
+ * Read from the vendor directory (/usr/lib/rocm-doctor/rocm-doctor.conf),
+ * then /etc/rocm-doctor/rocm-doctor.conf, then /etc/rocm-doctor/conf.d/
+ * *.conf in name order; a later file's key replaces an earlier one's (see
+ * rocm-doctor.conf(5)). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "findings.h"
+#include "probe.h"
+
+typedef struct {
+    char *id;
+    rd_severity severity;
+} rd_severity_override;
+
+typedef struct rd_config {
+    char **files;                 /* the files read, in order */
+    /* [check] */
+    int64_t expected_gpus;        /* -1: not set (gpu.count-mismatch off) */
+    char *expected_gpus_source;   /* "FILE:LINE" that set it, or NULL */
+    char **users;                 /* whose access to check; NULL: the invoking user */
+    char **ignore;                /* finding ids never reported */
+    rd_severity_override *severity;
+    size_t n_severity;
+    int level;                    /* 1 or 2 (boot check and daemon) */
+    int64_t runtime_timeout_s;    /* level-2 child limit, default 20 */
+    bool with_python;             /* PyTorch check */
+    /* [fix] */
+    char **allowed_fixes;         /* NULL: all */
+    char *access_group;           /* group given the device nodes, default "render" */
+    bool udev_all_users;          /* AMD's 0666 rule; only when asked */
+    bool allow_overrides;         /* HSA_OVERRIDE_GFX_VERSION_<N> drop-ins */
+    char *rocm_release;           /* NULL: newest release supporting every GPU here */
+    char *apt_key_file;
+    char *apt_key_fingerprint;
+    char *apt_key_url;
+    bool apt_graphics;            /* also the graphics repository */
+    bool apt_driver;              /* also the amdgpu driver repository */
+    /* [output] */
+    char *status_file;            /* default /run/rocm-doctor/status.json */
+    char *prometheus_file;        /* NULL: none */
+    char *nfd_file;               /* NULL: none */
+    /* [daemon] */
+    int64_t debounce_ms;          /* default 50 */
+} rd_config;
+
+#define RD_CONFIG_FILE "/etc/rocm-doctor/rocm-doctor.conf"
+#define RD_CONFIG_DROPIN_DIR "/etc/rocm-doctor/conf.d"
+/* The vendor file, under the same root as the others. */
+#ifndef RD_VENDOR_CONFDIR
+#define RD_VENDOR_CONFDIR "/usr/lib/rocm-doctor"
+#endif
+#define RD_VENDOR_CONFIG_FILE RD_VENDOR_CONFDIR "/rocm-doctor.conf"
+
+/* Defaults only, no file read. */
+void rd_config_init(rd_config *c);
+/* Loads the configuration of the installation under root ("/" or the
+ * --root directory; NULL is "/"): the vendor file, the /etc file, then the
+ * drop-ins, each resolved inside root as rd_root_open does. With
+ * explicit_file (--config), only that file, opened as given. An unknown
+ * section or key, a key twice in one file, or a bad value fails with
+ * *ret_error naming file, line and key; *ret is written only on success.
+ * An empty value sets a key back to its default. Finding ids are checked
+ * against the probes' catalogues. */
+int rd_config_load(const rd_probe_table *probes, const char *root, const char *explicit_file, rd_config *ret, char **ret_error);
+/* Parses one file's text into c on top of what c holds (name is used in
+ * messages only). The building block of rd_config_load, for tests. */
+int rd_config_parse(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size, char **ret_error);
+void rd_config_free(rd_config *c);
+/* Every key with its effective value, as rocm-doctor.conf text: one
+ * "key = value" line per key under its section, in table order. */
+char *rd_config_dump(const rd_config *c);
+/* Policy after assessment: gpu.count-mismatch (an error when fewer AMD GPUs
+ * than expected_gpus are seen, info when more), then severity overrides,
+ * then ignored ids. n_gpus is the number of AMD GPUs seen. */
+void rd_config_apply(const rd_config *c, size_t n_gpus, rd_findings *findings);

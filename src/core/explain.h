@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* `explain`: error messages as users paste them, matched against the
+ * versioned table conf/errors.ini, and the findings that cause them. The
+ * table lists, per error, the texts and numeric codes that identify it, what
+ * it means, and the finding ids that can cause it, most likely first. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "findings.h"
+#include "knowledge.h"
+
+typedef enum {
+    RD_CODE_HIP, /* hipError_t, written in decimal */
+    RD_CODE_HSA, /* hsa_status_t, written in hexadecimal */
+} rd_code_space;
+
+typedef struct {
+    rd_code_space space;
+    uint32_t value;
+} rd_error_code;
+
+typedef struct {
+    char *id;            /* the section name */
+    char *title;         /* the message as people know it */
+    char **patterns;     /* as written in the table */
+    char **normalized;   /* the same, normalized for matching */
+    rd_error_code *codes;
+    size_t n_codes;
+    char *meaning;
+    char **causes;       /* finding ids, most likely root cause first */
+    char **info_causes;  /* those among causes that apply even when the check
+                            reports them as info (ROCm not installed where
+                            nothing asks for it still explains "rocminfo:
+                            command not found") */
+    unsigned line;       /* where the section starts */
+} rd_error_entry;
+
+typedef struct {
+    rd_table_info info;
+    rd_error_entry *entries;
+    size_t n_entries;
+} rd_error_table;
+
+/* Loads an errors table. known_ids (NULL-terminated), when given, is the
+ * list of finding ids causes may name; without it only their form is
+ * checked. A malformed table fails with *ret_error naming file and line. */
+int rd_error_table_load(const char *path, const char *const *known_ids, rd_error_table *ret, char **ret_error);
+void rd_error_table_free(rd_error_table *t);
+const rd_error_entry *rd_error_table_get(const rd_error_table *t, const char *id);
+
+/* The text a pattern is matched against: lower case, without underscores
+ * and quotes, white space runs as one blank, trimmed. */
+char *rd_error_normalize(const char *text);
+
+typedef struct {
+    const rd_error_entry *entry;
+    size_t start, end;   /* span in the normalized text */
+    char *how;           /* the pattern as written, or "HIP error 100" */
+} rd_error_match;
+
+typedef struct {
+    rd_error_match *items;
+    size_t n;
+} rd_error_matches;
+
+/* Every entry the text names, in the order they appear in it. An entry whose
+ * match lies inside a longer match of another is left out (the longer text is
+ * the more specific message). Numeric codes count only in context: a HIP code
+ * after a word starting with "hip", an HSA code as 0x... (codes below 0x1000
+ * only when the text says "hsa" somewhere). */
+void rd_error_match_text(const rd_error_table *t, const char *text, rd_error_matches *ret);
+void rd_error_matches_free(rd_error_matches *m);
+
+/* Pure: the findings among fs that are causes of e and apply (severity
+ * warning or error, or info for e's info causes), in the table's priority
+ * order, then in fs's order.
+ * Returns how many were stored in *ret (an array of pointers into fs, to
+ * be freed with free()). */
+size_t rd_explain_pick(const rd_error_entry *e, const rd_findings *fs, const rd_finding ***ret);
+/* The exit status of a set of findings picked as causes (0, 1 or 2): an
+ * info finding picked as a cause counts as a warning. */
+int rd_explain_exit_status(const rd_finding *const *picked, size_t n);

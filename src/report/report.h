@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "facts.h"
+#include "findings.h"
+#include "gpus.h"
+
+#define RD_REPORT_SCHEMA "rocm-doctor/1"
+
+/* One finding as the report shows it: id, severity, summary, evidence,
+ * remedy, fix, gpu. */
+json_object *rd_finding_to_json(const rd_finding *f);
+json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs, int level);
+void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs, bool color);
+
+
+/* Prometheus text exposition (report-prom.c) and a Kubernetes Node Feature
+ * Discovery features file (report-nfd.c). Return 0 or -errno. */
+int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs);
+int rd_report_nfd(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs);
