@@ -450,6 +450,13 @@ const rd_probe rd_probe_access = {
     .id = "access",
     .findings = access_findings,
     .title = "Device access for the target user",
+    .areas = RD_STRV("access"),
+    .reads = (const rd_probe_input[]){
+        { "/etc/group", false },
+        { "/etc/passwd", false },
+        { NULL, false },
+    },
+    .uevents = RD_STRV("pci", "drm", "kfd"),
     .gather = access_gather,
     .assess = access_assess,
 };

@@ -737,6 +737,18 @@ const rd_probe rd_probe_apt = {
     .title = "apt repositories, keys and pinning",
     .flags = 0,
     .findings = apt_findings,
+    .areas = RD_STRV("apt"),
+    .reads = (const rd_probe_input[]){
+        { "/etc/apt/sources.list", false },
+        { "/etc/apt/sources.list.d", true },
+        { "/etc/apt/preferences", false },
+        { "/etc/apt/preferences.d", true },
+        { "/etc/apt/trusted.gpg.d", true },
+        { "/etc/apt/keyrings", true },
+        { "/usr/share/keyrings", true },
+        { "/var/lib/dpkg/status", false },
+        { NULL, false },
+    },
     .gather = apt_gather,
     .assess = apt_assess,
 };

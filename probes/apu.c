@@ -99,5 +99,6 @@ const rd_probe rd_probe_apu = {
     .title = "Integrated and discrete GPUs together",
     .flags = 0,
     .findings = apu_findings,
+    .uevents = RD_STRV("pci", "drm", "kfd"),
     .assess = apu_assess,
 };

@@ -191,6 +191,11 @@ const rd_probe rd_probe_boot = {
     .title = "Secure Boot, lockdown and DKMS",
     .flags = 0,
     .findings = boot_findings,
+    .areas = RD_STRV("boot"),
+    .reads = (const rd_probe_input[]){
+        { "/var/lib/dpkg/status", false },
+        { NULL, false },
+    },
     .gather = boot_gather,
     .assess = boot_assess,
 };

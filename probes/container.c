@@ -199,6 +199,9 @@ const rd_probe rd_probe_container = {
     .title = "Container devices and groups",
     .flags = 0,
     .findings = container_findings,
+    .areas = RD_STRV("container_env"),
+    .uevents = RD_STRV("pci", "drm", "kfd"),
+    .after = RD_STRV("kfd"),
     .gather = container_gather,
     .assess = container_assess,
 };

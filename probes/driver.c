@@ -489,6 +489,16 @@ const rd_probe rd_probe_driver = {
     .id = "driver",
     .findings = driver_findings,
     .title = "amdgpu driver, blacklists and kernel log",
+    .areas = RD_STRV("driver"),
+    .reads = (const rd_probe_input[]){
+        { "/etc/modprobe.d", true },
+        { "/run/modprobe.d", true },
+        { "/usr/local/lib/modprobe.d", true },
+        { "/usr/lib/modprobe.d", true },
+        { "/lib/modprobe.d", true },
+        { NULL, false },
+    },
+    .uevents = RD_STRV("pci", "drm", "kfd"),
     .gather = driver_gather,
     .assess = driver_assess,
 };

@@ -90,6 +90,8 @@ static void drm_gather(const rd_ctx *ctx, rd_facts *facts)
 const rd_probe rd_probe_drm = {
     .id = "drm",
     .title = "DRM card and render nodes",
+    .areas = RD_STRV("drm"),
+    .uevents = RD_STRV("pci", "drm", "kfd"),
     .gather = drm_gather,
     .assess = NULL,
 };

@@ -879,6 +879,14 @@ const rd_probe rd_probe_env = {
     .title = "Environment variables that steer ROCm",
     .flags = 0,
     .findings = env_findings,
+    .areas = RD_STRV("env"),
+    .reads = (const rd_probe_input[]){
+        { "/etc/passwd", false },
+        { "/etc/environment", false },
+        { "/etc/environment.d", true },
+        { "/etc/profile.d", true },
+        { NULL, false },
+    },
     .gather = env_gather,
     .assess = env_assess,
 };

@@ -251,6 +251,9 @@ const rd_probe rd_probe_kfd = {
     .id = "kfd",
     .findings = kfd_findings,
     .title = "KFD compute topology",
+    .areas = RD_STRV("kfd"),
+    .uevents = RD_STRV("pci", "drm", "kfd"),
+    .after = RD_STRV("pci"),
     .gather = kfd_gather,
     .assess = kfd_assess,
 };

@@ -137,6 +137,12 @@ const rd_probe rd_probe_os = {
     .id = "os",
     .findings = os_findings,
     .title = "Operating system, kernel, container",
+    .areas = RD_STRV("os"),
+    .reads = (const rd_probe_input[]){
+        { "/etc/os-release", false },
+        { "/usr/lib/os-release", false },
+        { NULL, false },
+    },
     .gather = os_gather,
     .assess = os_assess,
 };

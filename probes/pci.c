@@ -673,6 +673,8 @@ const rd_probe rd_probe_pci = {
     .id = "pci",
     .findings = pci_findings,
     .title = "PCI devices, links and AtomicOps",
+    .areas = RD_STRV("pci"),
+    .uevents = RD_STRV("pci", "drm", "kfd"),
     .gather = pci_gather,
     .assess = pci_assess,
 };

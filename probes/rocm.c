@@ -790,6 +790,13 @@ const rd_probe rd_probe_rocm = {
     .title = "ROCm installations, PATH, libraries and kernels per gfx",
     .flags = 0,
     .findings = rocm_findings,
+    .areas = RD_STRV("rocm"),
+    .reads = (const rd_probe_input[]){
+        { "/etc/ld.so.conf.d", true },
+        { "/opt", true },
+        { "/var/lib/dpkg/status", false },
+        { NULL, false },
+    },
     .gather = rocm_gather,
     .assess = rocm_assess,
 };

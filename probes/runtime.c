@@ -404,6 +404,9 @@ const rd_probe rd_probe_runtime = {
     .title = "ROCm runtime and a GPU kernel (level 2)",
     .flags = RD_PROBE_LEVEL2,
     .findings = runtime_findings,
+    .areas = RD_STRV("runtime"),
+    .uevents = RD_STRV("pci", "drm", "kfd"),
+    .after = RD_STRV("os", "pci", "driver", "kfd", "access", "rocm", "env", "apu", "container"),
     .gather = runtime_gather,
     .assess = runtime_assess,
 };

@@ -312,6 +312,11 @@ const rd_probe rd_probe_torch = {
     .title = "PyTorch build and GPU targets",
     .flags = 0,
     .findings = torch_findings,
+    .areas = RD_STRV("torch"),
+    .reads = (const rd_probe_input[]){
+        { "/var/lib/dpkg/status", false },
+        { NULL, false },
+    },
     .gather = torch_gather,
     .assess = torch_assess,
 };

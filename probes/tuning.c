@@ -146,6 +146,8 @@ const rd_probe rd_probe_tuning = {
     .title = "Multi-GPU host tuning",
     .flags = 0,
     .findings = tuning_findings,
+    .areas = RD_STRV("tuning"),
+    .uevents = RD_STRV("pci", "drm", "kfd"),
     .gather = tuning_gather,
     .assess = tuning_assess,
 };

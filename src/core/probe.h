@@ -20,11 +20,29 @@ enum {
     RD_PROBE_LEVEL2 = 1 << 0,
 };
 
+/* A file or directory a gather step reads, as a path on the inspected
+ * system (under --root). */
+typedef struct {
+    const char *path;
+    bool is_dir;                 /* a drop-in directory: any entry in it counts */
+} rd_probe_input;
+
+/* A NULL-terminated list of strings, for descriptors. */
+#define RD_STRV(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
 typedef struct {
     const char *id;
     const char *title;
     unsigned flags;
     const char *const *findings; /* NULL-terminated ids this probe can report */
+    /* What the probe reads, so the daemon and the docs derive from it
+     * instead of repeating it: */
+    const char *const *areas;    /* facts areas its gather step fills (rd_facts_schema names) */
+    const rd_probe_input *reads; /* files and directories it reads; ends with { NULL } */
+    const char *const *uevents;  /* uevent subsystems whose events change what it sees */
+    /* Probes whose findings its assess step reads: they are assessed
+     * first (the registry's order is checked against this). */
+    const char *const *after;
     void (*gather)(const rd_ctx *ctx, rd_facts *facts);
     void (*assess)(const rd_assess_input *in, rd_findings *out);
 } rd_probe;

@@ -8,35 +8,18 @@
 #include "util.h"
 
 
-/* Which areas of rd_facts each probe's gather step fills. A probe missing
- * here is re-gathered by a full gather; the daemon tests check that
- * re-gathering any one probe on top of a full gather changes nothing. */
-static const struct {
-    const char *probe;
-    const char *const areas[3];
-} probe_areas[] = {
-    { "os", { "os", NULL } },
-    { "pci", { "pci", NULL } },
-    { "drm", { "drm", NULL } },
-    { "kfd", { "kfd", NULL } },
-    { "driver", { "driver", NULL } },
-    { "access", { "access", NULL } },
-    { "rocm", { "rocm", NULL } },
-    { "apt", { "apt", NULL } },
-    { "boot", { "boot", NULL } },
-    { "env", { "env", NULL } },
-    { "container", { "container_env", NULL } },
-    { "tuning", { "tuning", NULL } },
-    { "torch", { "torch", NULL } },
-    { "runtime", { "runtime", NULL } },
-};
+static const rd_probe *probe_by_id(const char *id)
+{
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++)
+        if (streq(rd_probe_registry.gather[i]->id, id))
+            return rd_probe_registry.gather[i];
+    return NULL;
+}
 
 const char *const *rd_daemon_probe_areas(const char *probe_id)
 {
-    for (size_t i = 0; i < ELEMENTSOF(probe_areas); i++)
-        if (streq(probe_areas[i].probe, probe_id))
-            return probe_areas[i].areas;
-    return NULL;
+    const rd_probe *p = probe_by_id(probe_id);
+    return p ? p->areas : NULL;
 }
 
 rd_probe_mask rd_daemon_probes_by_id(const char *ids)
@@ -116,43 +99,60 @@ rd_probe_mask rd_daemon_uevent_mask(const char *subsystem, const char *action, r
         const char *reset = prop(userdata, "RESET");
         if (streq(action, "change") && hotplug && streq(hotplug, "1") && !(reset && streq(reset, "1")))
             return 0;
-    } else if (!streq(subsystem, "kfd")) {
-        return 0;
     }
-    return rd_daemon_probes_by_id(RD_DAEMON_HARDWARE_PROBES);
+    return rd_daemon_uevent_probes(subsystem);
 }
 
-/* What the probes read, as on the inspected system. The group database for
- * access; modprobe.d in every directory kmod reads; apt's sources, pins and
- * keys; the environment files; the ROCm installations under /opt and the
- * package database; the configuration. */
-const rd_watch_spec rd_daemon_watch_specs[] = {
-    { "/etc/os-release", false, "os" },
-    { "/usr/lib/os-release", false, "os" },
-    { "/etc/group", false, "access" },
-    { "/etc/passwd", false, "access env" },
-    { "/etc/modprobe.d", true, "driver" },
-    { "/run/modprobe.d", true, "driver" },
-    { "/usr/local/lib/modprobe.d", true, "driver" },
-    { "/usr/lib/modprobe.d", true, "driver" },
-    { "/lib/modprobe.d", true, "driver" },
-    { "/etc/apt/sources.list", false, "apt" },
-    { "/etc/apt/sources.list.d", true, "apt" },
-    { "/etc/apt/preferences", false, "apt" },
-    { "/etc/apt/preferences.d", true, "apt" },
-    { "/etc/apt/trusted.gpg.d", true, "apt" },
-    { "/etc/apt/keyrings", true, "apt" },
-    { "/usr/share/keyrings", true, "apt" },
-    { "/etc/environment", false, "env" },
-    { "/etc/environment.d", true, "env" },
-    { "/etc/profile.d", true, "env" },
-    { "/etc/ld.so.conf.d", true, "rocm" },
-    { "/opt", true, "rocm" },
-    { "/var/lib/dpkg/status", false, "rocm apt boot torch" },
-    { "/etc/rocm-doctor/rocm-doctor.conf", false, NULL },
-    { "/etc/rocm-doctor/conf.d", true, NULL },
+rd_probe_mask rd_daemon_uevent_probes(const char *subsystem)
+{
+    rd_probe_mask m = 0;
+    for (size_t i = 0; i < rd_probe_registry.n_gather && i < 63; i++) {
+        const char *const *u = rd_probe_registry.gather[i]->uevents;
+        if (u && (!subsystem || strv_contains((char *const *)u, subsystem)))
+            m |= (rd_probe_mask)1 << i;
+    }
+    return m;
+}
+
+char **rd_daemon_uevent_subsystems(void)
+{
+    char **v = NULL;
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++)
+        for (const char *const *u = rd_probe_registry.gather[i]->uevents; u && *u; u++)
+            if (!strv_contains(v, *u))
+                v = strv_push(v, xstrdup(*u));
+    return v;
+}
+
+/* The configuration's own files; the probes' come from their descriptors. */
+static const rd_probe_input config_inputs[] = {
+    { "/etc/rocm-doctor/rocm-doctor.conf", false },
+    { "/etc/rocm-doctor/conf.d", true },
 };
-const size_t rd_daemon_n_watch_specs = ELEMENTSOF(rd_daemon_watch_specs);
+
+static void add_spec(rd_watch_spec **specs, size_t *n, const rd_probe_input *in, rd_probe_mask mask)
+{
+    for (size_t k = 0; k < *n; k++)
+        if (streq((*specs)[k].path, in->path) && (*specs)[k].is_dir == in->is_dir) {
+            (*specs)[k].mask |= mask;
+            return;
+        }
+    rd_watch_spec *s = ARRAY_APPEND(*specs, *n);
+    *s = (rd_watch_spec){ .path = in->path, .is_dir = in->is_dir, .mask = mask };
+}
+
+size_t rd_daemon_watch_specs(rd_watch_spec **ret)
+{
+    rd_watch_spec *specs = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < rd_probe_registry.n_gather && i < 63; i++)
+        for (const rd_probe_input *in = rd_probe_registry.gather[i]->reads; in && in->path; in++)
+            add_spec(&specs, &n, in, (rd_probe_mask)1 << i);
+    for (size_t i = 0; i < ELEMENTSOF(config_inputs); i++)
+        add_spec(&specs, &n, &config_inputs[i], RD_MASK_CONFIG);
+    *ret = specs;
+    return n;
+}
 
 bool rd_daemon_watch_matches(const char *spec_path, bool is_dir, const char *changed)
 {

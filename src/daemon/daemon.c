@@ -244,12 +244,13 @@ static void targets_build(daemon_state *d, const char *root, const char *config_
             _cleanup_free_ char *p = rd_daemon_output_path(root, outputs[i]);
             (void)rd_daemon_mkdir_parents(p);
         }
-    for (size_t i = 0; i < rd_daemon_n_watch_specs; i++) {
-        const rd_watch_spec *s = &rd_daemon_watch_specs[i];
+    _cleanup_free_ rd_watch_spec *specs = NULL;
+    size_t n_specs = rd_daemon_watch_specs(&specs);
+    for (size_t i = 0; i < n_specs; i++) {
         watch_target *t = ARRAY_APPEND(d->targets, d->n_targets);
-        t->path = rd_daemon_output_path(root, s->path);
-        t->is_dir = s->is_dir;
-        t->mask = s->probes ? rd_daemon_probes_by_id(s->probes) : RD_MASK_CONFIG;
+        t->path = rd_daemon_output_path(root, specs[i].path);
+        t->is_dir = specs[i].is_dir;
+        t->mask = specs[i].mask;
     }
     if (config_file) {
         /* --config names a file on this machine, not under --root */
@@ -399,7 +400,7 @@ static void on_uevent(daemon_state *d)
     if (!dev) {
         /* the socket buffer overflowed during a burst: events were lost */
         if (errno == ENOBUFS)
-            add_pending(d, rd_daemon_probes_by_id(RD_DAEMON_HARDWARE_PROBES));
+            add_pending(d, rd_daemon_uevent_probes(NULL));
         return;
     }
     const char *subsystem = udev_device_get_subsystem(dev);
@@ -519,9 +520,10 @@ static int setup(daemon_state *d)
     if (d->udev)
         d->mon = udev_monitor_new_from_netlink(d->udev, "udev");
     int r = d->mon ? 0 : -ENOMEM;
-    static const char *const subsystems[] = { "pci", "drm", "kfd" };
-    for (size_t i = 0; r >= 0 && i < ELEMENTSOF(subsystems); i++)
-        r = udev_monitor_filter_add_match_subsystem_devtype(d->mon, subsystems[i], NULL);
+    /* the subsystems the probes' descriptors name */
+    _cleanup_strv_free_ char **subsystems = rd_daemon_uevent_subsystems();
+    for (char **s = subsystems; r >= 0 && s && *s; s++)
+        r = udev_monitor_filter_add_match_subsystem_devtype(d->mon, *s, NULL);
     if (r >= 0)
         r = udev_monitor_enable_receiving(d->mon);
     if (r >= 0 && epoll_add(d->epfd, udev_monitor_get_fd(d->mon)) < 0)

@@ -21,14 +21,12 @@ typedef uint64_t rd_probe_mask;
 #define RD_MASK_ALL (~RD_MASK_CONFIG)
 
 
-/* Probes that read the hardware: what a PCI, DRM or KFD uevent can change. */
-#define RD_DAEMON_HARDWARE_PROBES "pci drm kfd driver access apu container tuning runtime"
-
 /* The mask of the probes with these ids (space-separated); unknown ids are
  * left out. */
 rd_probe_mask rd_daemon_probes_by_id(const char *ids);
-/* The facts areas the gather step of a probe fills, NULL-terminated; NULL
- * when the probe is not in the table (its re-gather then re-gathers all). */
+/* The facts areas the gather step of a probe fills (its descriptor's
+ * areas), NULL-terminated; NULL when the probe declares none or is not in
+ * the table (its re-gather then re-gathers all). */
 const char *const *rd_daemon_probe_areas(const char *probe_id);
 /* Re-gathers the probes in mask, in gather order, on top of facts: each
  * one's areas are reset first. A probe whose areas are unknown turns the
@@ -41,16 +39,23 @@ void rd_daemon_regather(const rd_ctx *ctx, rd_facts *facts, rd_probe_mask mask, 
 typedef const char *(*rd_uevent_prop_fn)(void *userdata, const char *key);
 rd_probe_mask rd_daemon_uevent_mask(const char *subsystem, const char *action, rd_uevent_prop_fn prop,
                                     void *userdata);
+/* The probes whose descriptors name the uevent subsystem; with NULL, those
+ * that name any (what a lost burst of events may have changed). */
+rd_probe_mask rd_daemon_uevent_probes(const char *subsystem);
+/* Every subsystem some descriptor names, once (for the udev monitor). */
+char **rd_daemon_uevent_subsystems(void);
 
 /* A file or directory the checks read, as a path on the inspected system,
- * and the probes that read it. */
+ * and the probes that read it (RD_MASK_CONFIG: the configuration). */
 typedef struct {
     const char *path;
     bool is_dir;              /* a drop-in directory: any entry in it counts */
-    const char *probes;       /* probe ids, space-separated; NULL: the configuration */
+    rd_probe_mask mask;
 } rd_watch_spec;
-extern const rd_watch_spec rd_daemon_watch_specs[];
-extern const size_t rd_daemon_n_watch_specs;
+/* Every path the probes' descriptors say they read, once each with the
+ * mask of its readers, and the configuration's files. Free *ret (the
+ * paths belong to the descriptors). */
+size_t rd_daemon_watch_specs(rd_watch_spec **ret);
 /* Whether a change to `changed` (a path on the inspected system: the entry
  * created, deleted, renamed or written) concerns the spec: the path itself,
  * an entry of a watched directory, or a directory above the path. */

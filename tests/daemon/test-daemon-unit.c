@@ -80,14 +80,37 @@ static void t_probes_by_id(void)
     g_assert_cmpuint(rd_daemon_probes_by_id("  pci  drm "), ==, bit("pci") | bit("drm"));
     for (size_t i = 0; i < rd_probe_registry.n_gather; i++)
         g_assert_cmpuint(rd_daemon_probes_by_id(rd_probe_registry.gather[i]->id), ==, (rd_probe_mask)1 << i);
-    /* every probe id in the watch table exists */
-    for (size_t i = 0; i < rd_daemon_n_watch_specs; i++) {
-        const char *ids = rd_daemon_watch_specs[i].probes;
-        if (!ids)
-            continue;
-        g_auto(GStrv) v = g_strsplit(ids, " ", -1);
-        for (char **p = v; *p; p++)
-            g_assert_cmpuint(rd_daemon_probes_by_id(*p), !=, 0);
+    /* every watched path is read by a probe of the table or is the
+     * configuration's, and each path is listed once */
+    g_autofree rd_watch_spec *specs = NULL;
+    size_t n_specs = rd_daemon_watch_specs(&specs);
+    g_assert_cmpuint(n_specs, >=, 24);
+    /* what the descriptors say, as the daemon had it in its own table */
+    struct { const char *path; rd_probe_mask mask; } want[] = {
+        { "/etc/passwd", bit("access") | bit("env") },
+        { "/etc/group", bit("access") },
+        { "/var/lib/dpkg/status", bit("rocm") | bit("apt") | bit("boot") | bit("torch") },
+        { "/lib/modprobe.d", bit("driver") },
+        { "/etc/apt/keyrings", bit("apt") },
+        { "/etc/profile.d", bit("env") },
+        { "/opt", bit("rocm") },
+        { "/etc/os-release", bit("os") },
+        { "/etc/rocm-doctor/conf.d", RD_MASK_CONFIG },
+    };
+    for (size_t w = 0; w < G_N_ELEMENTS(want); w++) {
+        bool found = false;
+        for (size_t i = 0; i < n_specs; i++)
+            if (g_str_equal(specs[i].path, want[w].path)) {
+                g_assert_cmpuint(specs[i].mask, ==, want[w].mask);
+                found = true;
+            }
+        g_assert_true(found);
+    }
+    for (size_t i = 0; i < n_specs; i++) {
+        g_assert_cmpuint(specs[i].mask, !=, 0);
+        g_assert_true(specs[i].mask == RD_MASK_CONFIG || !(specs[i].mask & RD_MASK_CONFIG));
+        for (size_t k = 0; k < i; k++)
+            g_assert_false(g_str_equal(specs[i].path, specs[k].path));
     }
     /* every area in the areas table is an area of rd_facts */
     rd_facts f;

@@ -305,9 +305,24 @@ static json_object *wait_status(Fixture *f, status_pred pred, const void *arg, c
             continue;
         json_object *s = load_json_file(f->status_path);
         if (s && pred(s, arg)) {
-            if (ret_line)
-                *ret_line = g_strdup(strstr(m, "STATUS=") + 7);
-            return s;
+            /* status.json can be ahead of the notification just read: the
+             * line that goes with it is the last one sent, so drain them */
+            g_autofree char *line = g_strdup(strstr(m, "STATUS=") + 7);
+            char *more;
+            while ((more = next_notify(f, 300))) {
+                if (strstr(more, "STATUS=")) {
+                    g_free(line);
+                    line = g_strdup(strstr(more, "STATUS=") + 7);
+                }
+                g_free(more);
+            }
+            json_object_put(s);
+            s = load_json_file(f->status_path);
+            if (s && pred(s, arg)) {
+                if (ret_line)
+                    *ret_line = g_steal_pointer(&line);
+                return s;
+            }
         }
         json_object_put(s);
     }
@@ -396,8 +411,20 @@ static void assert_outputs(Fixture *f, double gpus, double errors, bool nfd_one_
     g_autofree char *prom_path = g_build_filename(f->root, PROM_FILE, NULL);
     g_autofree char *nfd_path = g_build_filename(f->root, NFD_FILE, NULL);
     g_autofree char *prom = NULL, *nfd = NULL;
-    g_assert_true(g_file_get_contents(prom_path, &prom, NULL, NULL));
-    g_assert_true(g_file_get_contents(nfd_path, &nfd, NULL, NULL));
+    /* status.json is published first, the metrics and NFD files right
+     * after it: wait (10 s at most) for them to catch up */
+    for (int tries = 0;; tries++) {
+        g_clear_pointer(&prom, g_free);
+        g_clear_pointer(&nfd, g_free);
+        g_assert_true(g_file_get_contents(prom_path, &prom, NULL, NULL));
+        g_assert_true(g_file_get_contents(nfd_path, &nfd, NULL, NULL));
+        if ((prom_value(prom, "rocm_doctor_gpus") == gpus &&
+             prom_value(prom, "rocm_doctor_findings{severity=\"error\"}") == errors &&
+             has_line(nfd, NFD_GPU_COUNT_1) == nfd_one_gpu) ||
+            tries == 1000)
+            break;
+        g_usleep(10000);
+    }
     g_assert_cmpfloat(prom_value(prom, "rocm_doctor_gpus"), ==, gpus);
     g_assert_cmpfloat(prom_value(prom, "rocm_doctor_findings{severity=\"error\"}"), ==, errors);
     g_assert_cmpint(has_line(nfd, NFD_GPU_COUNT_1), ==, nfd_one_gpu);

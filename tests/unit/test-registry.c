@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* The probe table: what each descriptor declares holds together, and the
+ * assess order honours every declared dependency. */
+#include <glib.h>
+
+#include "check.h"
+#include "facts-json.h"
+#include "registry.h"
+#include "util.h"
+
+static ssize_t index_of(const rd_probe *const *order, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (streq(order[i]->id, id))
+            return (ssize_t)i;
+    return -1;
+}
+
+static void t_same_probes(void)
+{
+    const rd_probe_table *t = &rd_probe_registry;
+    g_assert_cmpuint(t->n_gather, ==, t->n_assess);
+    for (size_t i = 0; i < t->n_gather; i++) {
+        g_assert_cmpint(index_of(t->assess, t->n_assess, t->gather[i]->id), >=, 0);
+        g_assert_cmpint(index_of(t->gather, t->n_gather, t->gather[i]->id), ==, (ssize_t)i);
+    }
+}
+
+static void t_after_is_honoured(void)
+{
+    const rd_probe_table *t = &rd_probe_registry;
+    size_t declared = 0;
+    for (size_t i = 0; i < t->n_assess; i++)
+        for (const char *const *a = t->assess[i]->after; a && *a; a++) {
+            ssize_t k = index_of(t->assess, t->n_assess, *a);
+            if (k < 0 || (size_t)k >= i)
+                g_test_message("%s is assessed after %s, which it says it needs first", *a, t->assess[i]->id);
+            g_assert_cmpint(k, >=, 0);
+            g_assert_cmpint(k, <, (ssize_t)i);
+            declared++;
+        }
+    /* kfd reads pci's findings, container kfd's, runtime most */
+    g_assert_cmpuint(declared, >=, 11);
+}
+
+static void t_areas_exist(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++) {
+        const rd_probe *p = rd_probe_registry.gather[i];
+        /* a probe that gathers says what it fills, so the daemon can
+         * re-gather it alone */
+        if (p->gather)
+            g_assert_nonnull(p->areas);
+        for (const char *const *a = p->areas; a && *a; a++)
+            g_assert_cmpint(rd_facts_reset_area(&f, *a), ==, 0);
+    }
+    rd_facts_free(&f);
+}
+
+static void t_reads_are_absolute(void)
+{
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++)
+        for (const rd_probe_input *in = rd_probe_registry.gather[i]->reads; in && in->path; in++) {
+            g_assert_true(in->path[0] == '/');
+            g_assert_false(g_str_has_suffix(in->path, "/"));
+        }
+}
+
+static void t_findings_unique(void)
+{
+    /* arch.no-kernels is the one id two probes share (rocm's install,
+     * torch's wheel) */
+    g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++)
+        for (const char *const *f = rd_probe_registry.gather[i]->findings; f && *f; f++) {
+            if (g_hash_table_contains(seen, *f))
+                g_assert_cmpstr(*f, ==, "arch.no-kernels");
+            g_hash_table_add(seen, (gpointer)*f);
+            g_assert_true(rd_probe_table_knows(&rd_probe_registry, *f));
+        }
+    g_assert_true(rd_probe_table_knows(&rd_probe_registry, "gpu.count-mismatch"));
+    g_assert_false(rd_probe_table_knows(&rd_probe_registry, "no.such-finding"));
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/registry/same-probes", t_same_probes);
+    g_test_add_func("/registry/after-is-honoured", t_after_is_honoured);
+    g_test_add_func("/registry/areas-exist", t_areas_exist);
+    g_test_add_func("/registry/reads-are-absolute", t_reads_are_absolute);
+    g_test_add_func("/registry/findings-unique", t_findings_unique);
+    return g_test_run();
+}
