@@ -5,6 +5,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "testlib.h"
 #include "check.h"
 #include "registry.h"
 #include "compat.h"
@@ -129,14 +130,6 @@ static void tmpdir_teardown(tmpdir *t, gconstpointer data)
     g_free(t->dir);
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    g_autofree char *path = g_build_filename(dir, name, NULL);
-    GError *error = NULL;
-    g_file_set_contents(path, text, -1, &error);
-    g_assert_no_error(error);
-}
-
 static const char small_archs[] =
     "[table]\nname = archs\nversion = 1\ndate = 2026-01-01\n"
     "[gfx90a]\ngfx_target_version = 90010\nfamily = gfx9\natomics = not-required\n"
@@ -168,9 +161,9 @@ static const char good_support[] =
 
 static void test_good_support(tmpdir *t, gconstpointer data)
 {
-    write_file(t->dir, "archs.ini", small_archs);
-    write_file(t->dir, "pci-ids.ini", small_pci_ids);
-    write_file(t->dir, "support.ini", good_support);
+    rd_test_write_file(t->dir, "archs.ini", small_archs);
+    rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
+    rd_test_write_file(t->dir, "support.ini", good_support);
     rd_knowledge k;
     g_autofree char *err = NULL;
     g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, 0);
@@ -188,8 +181,8 @@ static void test_good_support(tmpdir *t, gconstpointer data)
 
 static void test_absent_support(tmpdir *t, gconstpointer data)
 {
-    write_file(t->dir, "archs.ini", small_archs);
-    write_file(t->dir, "pci-ids.ini", small_pci_ids);
+    rd_test_write_file(t->dir, "archs.ini", small_archs);
+    rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
     rd_knowledge k;
     g_autofree char *err = NULL;
     g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, 0);
@@ -235,15 +228,15 @@ static const malformed_case malformed[] = {
 
 static void test_malformed_support(tmpdir *t, gconstpointer data)
 {
-    write_file(t->dir, "archs.ini", small_archs);
-    write_file(t->dir, "pci-ids.ini", small_pci_ids);
+    rd_test_write_file(t->dir, "archs.ini", small_archs);
+    rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
     for (size_t i = 0; i < G_N_ELEMENTS(malformed); i++) {
         const malformed_case *c = &malformed[i];
         const char *at = strstr(good_support, c->find);
         g_assert_nonnull(at);
         g_autofree char *text = g_strdup_printf("%.*s%s%s", (int)(at - good_support), good_support, c->replace,
                                                 at + strlen(c->find));
-        write_file(t->dir, "support.ini", text);
+        rd_test_write_file(t->dir, "support.ini", text);
         rd_knowledge k;
         g_autofree char *err = NULL;
         g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, -EINVAL);

@@ -30,6 +30,7 @@
 #include <glib/gstdio.h>
 #include <umockdev.h>
 
+#include "testlib.h"
 #include "check.h"
 #include "registry.h"
 #include "config.h"
@@ -571,14 +572,6 @@ static void t_reset_and_noise(Fixture *f, gconstpointer data)
     g_assert_nonnull(strstr(f->err->str, "rocm-doctord: GPU 0000:03:00.0 was reset\n"));
 }
 
-static void write_file(const char *root, const char *rel, const char *text)
-{
-    g_autofree char *p = g_build_filename(root, rel, NULL);
-    g_autofree char *dir = g_path_get_dirname(p);
-    g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
-    g_assert_true(g_file_set_contents(p, text, -1, NULL));
-}
-
 static void t_watched_file(Fixture *f, gconstpointer data)
 {
     start_daemon(f, NULL);
@@ -586,7 +579,7 @@ static void t_watched_file(Fixture *f, gconstpointer data)
 
     /* /etc/modprobe.d does not exist in the root yet: its creation must be
      * seen too. */
-    write_file(f->root, "etc/modprobe.d/blacklist-amdgpu.conf", "blacklist amdgpu\n");
+    rd_test_write_file(f->root, "etc/modprobe.d/blacklist-amdgpu.conf", "blacklist amdgpu\n");
     g_autofree char *line = NULL;
     json_object *s = wait_status(f, has_finding, "driver.blacklisted", &line);
     g_assert_cmpstr(finding_severity(s, "driver.blacklisted"), ==, "warning");
@@ -601,7 +594,7 @@ static void t_watched_file(Fixture *f, gconstpointer data)
     json_object_put(s);
 
     /* A file the checks do not read: no re-check. */
-    write_file(f->root, "etc/hostname", "gpu-box\n");
+    rd_test_write_file(f->root, "etc/hostname", "gpu-box\n");
     g_autofree char *none = next_notify(f, 1500);
     g_assert_null(none);
 
@@ -654,7 +647,7 @@ static void t_once(Fixture *f, gconstpointer data)
     int status;
     g_autofree char *out = NULL, *errout = NULL;
     /* a warning, so the exit status says something */
-    write_file(f->root, "etc/modprobe.d/blacklist-amdgpu.conf", "blacklist amdgpu\n");
+    rd_test_write_file(f->root, "etc/modprobe.d/blacklist-amdgpu.conf", "blacklist amdgpu\n");
     g_assert_true(g_spawn_sync(NULL, (char **)argv, env, 0, NULL, NULL, &out, &errout, &status, NULL));
     g_assert_true(WIFEXITED(status));
     int check_status;

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <unistd.h>
 
+#include "testlib.h"
 #include "check.h"
 #include "registry.h"
 #include "context.h"
@@ -197,13 +198,6 @@ static void test_gfx_list(void)
 
 /* ---- assess ---- */
 
-static void kv_add(rd_kfd_node *n, const char *key, uint64_t value)
-{
-    rd_kv *kv = ARRAY_APPEND(n->properties, n->n_properties);
-    kv->key = xstrdup(key);
-    kv->value = value;
-}
-
 static void add_gpu(rd_facts *f, unsigned bus, int64_t class_code, uint64_t gfx_target_version, uint64_t device_id)
 {
     rd_pci_device *d = ARRAY_APPEND(f->pci.devices, f->pci.n_devices);
@@ -217,17 +211,17 @@ static void add_gpu(rd_facts *f, unsigned bus, int64_t class_code, uint64_t gfx_
     d->numa_node = -1;
     if (f->kfd.n_nodes == 0) {
         rd_kfd_node *c = ARRAY_APPEND(f->kfd.nodes, f->kfd.n_nodes);
-        kv_add(c, "cpu_cores_count", 96);
-        kv_add(c, "simd_count", 0);
+        rd_test_kv_add(c, "cpu_cores_count", 96);
+        rd_test_kv_add(c, "simd_count", 0);
     }
     f->kfd.present = true;
     rd_kfd_node *n = ARRAY_APPEND(f->kfd.nodes, f->kfd.n_nodes);
     n->node_id = (int64_t)f->kfd.n_nodes - 1;
-    kv_add(n, "simd_count", 1216);
-    kv_add(n, "gfx_target_version", gfx_target_version);
-    kv_add(n, "location_id", (uint64_t)bus << 8);
-    kv_add(n, "domain", 0);
-    kv_add(n, "unique_id", 0x1000 + bus);
+    rd_test_kv_add(n, "simd_count", 1216);
+    rd_test_kv_add(n, "gfx_target_version", gfx_target_version);
+    rd_test_kv_add(n, "location_id", (uint64_t)bus << 8);
+    rd_test_kv_add(n, "domain", 0);
+    rd_test_kv_add(n, "unique_id", 0x1000 + bus);
 }
 
 static void assess(const rd_facts *f, rd_findings *out)

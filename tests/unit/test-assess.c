@@ -4,6 +4,7 @@
  * evidence and exit status. */
 #include <glib.h>
 
+#include "testlib.h"
 #include "check.h"
 #include "registry.h"
 #include "context.h"
@@ -52,20 +53,13 @@ static void set_link(rd_pci_device *d, double cur_speed, int64_t cur_width, doub
     d->max_link_width = max_width;
 }
 
-static void kv_add(rd_kfd_node *n, const char *key, uint64_t value)
-{
-    rd_kv *kv = ARRAY_APPEND(n->properties, n->n_properties);
-    kv->key = xstrdup(key);
-    kv->value = value;
-}
-
 static void add_cpu_node(rd_facts *f)
 {
     rd_kfd_node *n = ARRAY_APPEND(f->kfd.nodes, f->kfd.n_nodes);
     n->node_id = (int64_t)f->kfd.n_nodes - 1;
-    kv_add(n, "cpu_cores_count", 32);
-    kv_add(n, "simd_count", 0);
-    kv_add(n, "gfx_target_version", 0);
+    rd_test_kv_add(n, "cpu_cores_count", 32);
+    rd_test_kv_add(n, "simd_count", 0);
+    rd_test_kv_add(n, "gfx_target_version", 0);
 }
 
 static rd_kfd_node *add_gpu_node(rd_facts *f, uint64_t location_id, uint64_t gfx_target_version, uint64_t device_id)
@@ -73,14 +67,14 @@ static rd_kfd_node *add_gpu_node(rd_facts *f, uint64_t location_id, uint64_t gfx
     rd_kfd_node *n = ARRAY_APPEND(f->kfd.nodes, f->kfd.n_nodes);
     n->node_id = (int64_t)f->kfd.n_nodes - 1;
     n->gpu_id = 1000 + n->node_id;
-    kv_add(n, "cpu_cores_count", 0);
-    kv_add(n, "simd_count", 192);
-    kv_add(n, "gfx_target_version", gfx_target_version);
-    kv_add(n, "vendor_id", 4098);
-    kv_add(n, "device_id", device_id);
-    kv_add(n, "location_id", location_id);
-    kv_add(n, "domain", 0);
-    kv_add(n, "drm_render_minor", 128);
+    rd_test_kv_add(n, "cpu_cores_count", 0);
+    rd_test_kv_add(n, "simd_count", 192);
+    rd_test_kv_add(n, "gfx_target_version", gfx_target_version);
+    rd_test_kv_add(n, "vendor_id", 4098);
+    rd_test_kv_add(n, "device_id", device_id);
+    rd_test_kv_add(n, "location_id", location_id);
+    rd_test_kv_add(n, "domain", 0);
+    rd_test_kv_add(n, "drm_render_minor", 128);
     return n;
 }
 

@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "testlib.h"
 #include "facts-json.h"
 #include "facts.h"
 #include "util.h"
@@ -16,13 +17,6 @@ static char *to_string(const rd_facts *f)
     char *s = g_strdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
     json_object_put(j);
     return s;
-}
-
-static void kv_add(rd_kfd_node *n, const char *key, uint64_t value)
-{
-    rd_kv *kv = ARRAY_APPEND(n->properties, n->n_properties);
-    kv->key = xstrdup(key);
-    kv->value = value;
 }
 
 /* Every field type the schema knows, with the awkward values of each. */
@@ -105,17 +99,17 @@ static void populate(rd_facts *f)
     rd_kfd_node *cpu = ARRAY_APPEND(f->kfd.nodes, f->kfd.n_nodes);
     cpu->node_id = 0;
     cpu->name = xstrdup("");
-    kv_add(cpu, "cpu_cores_count", 32);
-    kv_add(cpu, "simd_count", 0);
+    rd_test_kv_add(cpu, "cpu_cores_count", 32);
+    rd_test_kv_add(cpu, "simd_count", 0);
     rd_kfd_node *n = ARRAY_APPEND(f->kfd.nodes, f->kfd.n_nodes);
     n->node_id = 1;
     n->name = xstrdup("gfx1100");
     n->gpu_id = 52123;
-    kv_add(n, "simd_count", 192);
-    kv_add(n, "gfx_target_version", 110000);
-    kv_add(n, "lds_Wsize_in_kb", 64);
-    kv_add(n, "unique_id", BIG_U64);
-    kv_add(n, "max", UINT64_MAX);
+    rd_test_kv_add(n, "simd_count", 192);
+    rd_test_kv_add(n, "gfx_target_version", 110000);
+    rd_test_kv_add(n, "lds_Wsize_in_kb", 64);
+    rd_test_kv_add(n, "unique_id", BIG_U64);
+    rd_test_kv_add(n, "max", UINT64_MAX);
     n->vram_bytes = UINT64_C(25753026560);
     n->error = xstrdup("1 malformed line skipped");
     rd_kfd_node *hidden = ARRAY_APPEND(f->kfd.nodes, f->kfd.n_nodes);
@@ -260,8 +254,8 @@ static void test_duplicate_property_keys(void)
     rd_facts f;
     rd_facts_init(&f);
     rd_kfd_node *n = ARRAY_APPEND(f.kfd.nodes, f.kfd.n_nodes);
-    kv_add(n, "simd_count", 4);
-    kv_add(n, "simd_count", 0);
+    rd_test_kv_add(n, "simd_count", 4);
+    rd_test_kv_add(n, "simd_count", 0);
     g_autofree char *text = to_string(&f);
     rd_facts back;
     g_autofree char *err = NULL;

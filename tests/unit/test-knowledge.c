@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "testlib.h"
 #include "knowledge.h"
 #include "util.h"
 
@@ -159,17 +160,9 @@ static void tmpdir_teardown(tmpdir *t, gconstpointer data)
     g_free(t->dir);
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    g_autofree char *path = g_build_filename(dir, name, NULL);
-    GError *error = NULL;
-    g_file_set_contents(path, text, -1, &error);
-    g_assert_no_error(error);
-}
-
 static void test_good_table(tmpdir *t, gconstpointer data)
 {
-    write_file(t->dir, "archs.ini",
+    rd_test_write_file(t->dir, "archs.ini",
                "# comment\n"
                "[table]\n"
                "name = archs\n"
@@ -187,7 +180,7 @@ static void test_good_table(tmpdir *t, gconstpointer data)
                "family=gfx11\n"
                "apu = false\n"
                "atomics = required\n");
-    write_file(t->dir, "pci-ids.ini", good_pci_ids);
+    rd_test_write_file(t->dir, "pci-ids.ini", good_pci_ids);
     rd_knowledge k;
     g_autofree char *err = NULL;
     g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, 0);
@@ -215,8 +208,8 @@ static void test_good_table(tmpdir *t, gconstpointer data)
 /* Loads the directory and checks the whole message: "<dir>/<file><rest>". */
 static void expect_error(tmpdir *t, const char *archs, const char *pci_ids, const char *file, const char *rest)
 {
-    write_file(t->dir, "archs.ini", archs);
-    write_file(t->dir, "pci-ids.ini", pci_ids);
+    rd_test_write_file(t->dir, "archs.ini", archs);
+    rd_test_write_file(t->dir, "pci-ids.ini", pci_ids);
     rd_knowledge k = { .n_archs = 12345 };
     g_autofree char *err = NULL;
     g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, -EINVAL);
@@ -368,7 +361,7 @@ static void test_missing_files(tmpdir *t, gconstpointer data)
     g_autofree char *expected = g_strdup_printf("%s/archs.ini: No such file or directory", t->dir);
     g_assert_cmpstr(err, ==, expected);
 
-    write_file(t->dir, "archs.ini", good_archs);
+    rd_test_write_file(t->dir, "archs.ini", good_archs);
     g_clear_pointer(&err, g_free);
     g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, -ENOENT);
     g_autofree char *expected2 = g_strdup_printf("%s/pci-ids.ini: No such file or directory", t->dir);
