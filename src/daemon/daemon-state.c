@@ -38,18 +38,19 @@ rd_probe_mask rd_daemon_probes_by_id(const char *ids)
     return m;
 }
 
+/* Whether the probe at index i of the gather order runs for mask. */
+static bool regathered(size_t i, rd_probe_mask mask, int level)
+{
+    const rd_probe *p = rd_probe_registry.gather[i];
+    return (mask & ((rd_probe_mask)1 << i)) && p->gather && !((p->flags & RD_PROBE_LEVEL2) && level < 2);
+}
+
 void rd_daemon_regather(const rd_ctx *ctx, rd_facts *facts, rd_probe_mask mask, int level)
 {
     bool full = false;
-    for (size_t i = 0; i < rd_probe_registry.n_gather && i < 63; i++) {
-        const rd_probe *p = rd_probe_registry.gather[i];
-        if (!(mask & ((rd_probe_mask)1 << i)) || !p->gather)
-            continue;
-        if ((p->flags & RD_PROBE_LEVEL2) && level < 2)
-            continue;
-        if (!rd_daemon_probe_areas(p->id))
+    for (size_t i = 0; i < rd_probe_registry.n_gather && i < 63; i++)
+        if (regathered(i, mask, level) && !rd_probe_registry.gather[i]->areas)
             full = true;
-    }
     if (full) {
         rd_facts fresh;
         rd_facts_init(&fresh);
@@ -62,11 +63,9 @@ void rd_daemon_regather(const rd_ctx *ctx, rd_facts *facts, rd_probe_mask mask, 
     }
     for (size_t i = 0; i < rd_probe_registry.n_gather && i < 63; i++) {
         const rd_probe *p = rd_probe_registry.gather[i];
-        if (!(mask & ((rd_probe_mask)1 << i)) || !p->gather)
+        if (!regathered(i, mask, level))
             continue;
-        if ((p->flags & RD_PROBE_LEVEL2) && level < 2)
-            continue;
-        for (const char *const *a = rd_daemon_probe_areas(p->id); *a; a++)
+        for (const char *const *a = p->areas; *a; a++)
             (void)rd_facts_reset_area(facts, *a);
         p->gather(ctx, facts);
     }

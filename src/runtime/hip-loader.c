@@ -17,29 +17,21 @@ static const rd_dl_symbol hiprtc_symbols[] = {
 #undef X
 };
 
+/* rd_dl_load fills the struct through its rd_dl_head */
+_Static_assert(offsetof(rd_hip_lib, handle) == offsetof(rd_dl_head, handle) &&
+                   offsetof(rd_hip_lib, path) == offsetof(rd_dl_head, path),
+               "rd_hip_lib starts with an rd_dl_head");
+
 int rd_hip_open(char *const *dirs, rd_hip_lib *ret, char **ret_error)
 {
     static const char *const names[] = { "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5",
                                          "libamdhip64.so", NULL };
-    rd_hip_lib lib = { 0 };
-    int r = rd_dl_open(dirs, names, &lib.handle, &lib.path, ret_error);
-    if (r < 0)
-        return r;
-    r = rd_dl_resolve(lib.handle, lib.path, hip_symbols, ELEMENTSOF(hip_symbols), &lib, ret_error);
-    if (r < 0) {
-        rd_hip_close(&lib);
-        return r;
-    }
-    *ret = lib;
-    return 0;
+    return rd_dl_load(dirs, names, hip_symbols, ELEMENTSOF(hip_symbols), ret, sizeof(*ret), ret_error);
 }
 
 void rd_hip_close(rd_hip_lib *lib)
 {
-    if (lib->handle)
-        dlclose(lib->handle);
-    free(lib->path);
-    *lib = (rd_hip_lib){ 0 };
+    rd_dl_unload(lib, sizeof(*lib));
 }
 
 int rd_hiprtc_open(char *const *dirs, const rd_hip_lib *hip, rd_hiprtc_lib *ret, char **ret_error)

@@ -11,28 +11,20 @@ static const rd_dl_symbol hsa_symbols[] = {
 #undef X
 };
 
+/* rd_dl_load fills the struct through its rd_dl_head */
+_Static_assert(offsetof(rd_hsa_lib, handle) == offsetof(rd_dl_head, handle) &&
+                   offsetof(rd_hsa_lib, path) == offsetof(rd_dl_head, path),
+               "rd_hsa_lib starts with an rd_dl_head");
+
 int rd_hsa_open(char *const *dirs, rd_hsa_lib *ret, char **ret_error)
 {
     static const char *const names[] = { "libhsa-runtime64.so.1", "libhsa-runtime64.so", NULL };
-    rd_hsa_lib lib = { 0 };
-    int r = rd_dl_open(dirs, names, &lib.handle, &lib.path, ret_error);
-    if (r < 0)
-        return r;
-    r = rd_dl_resolve(lib.handle, lib.path, hsa_symbols, ELEMENTSOF(hsa_symbols), &lib, ret_error);
-    if (r < 0) {
-        rd_hsa_close(&lib);
-        return r;
-    }
-    *ret = lib;
-    return 0;
+    return rd_dl_load(dirs, names, hsa_symbols, ELEMENTSOF(hsa_symbols), ret, sizeof(*ret), ret_error);
 }
 
 void rd_hsa_close(rd_hsa_lib *lib)
 {
-    if (lib->handle)
-        dlclose(lib->handle);
-    free(lib->path);
-    *lib = (rd_hsa_lib){ 0 };
+    rd_dl_unload(lib, sizeof(*lib));
 }
 
 const char *rd_hsa_status_name(rd_hsa_status s)

@@ -150,3 +150,29 @@ int rd_dl_resolve(void *handle, const char *path, const rd_dl_symbol *syms, size
     }
     return 0;
 }
+
+int rd_dl_load(char *const *dirs, const char *const *names, const rd_dl_symbol *syms, size_t n, void *ret,
+               size_t size, char **ret_error)
+{
+    _cleanup_free_ void *lib = xcalloc(1, size);
+    rd_dl_head *head = lib;
+    int r = rd_dl_open(dirs, names, &head->handle, &head->path, ret_error);
+    if (r < 0)
+        return r;
+    r = rd_dl_resolve(head->handle, head->path, syms, n, lib, ret_error);
+    if (r < 0) {
+        rd_dl_unload(lib, size);
+        return r;
+    }
+    memcpy(ret, lib, size);
+    return 0;
+}
+
+void rd_dl_unload(void *lib, size_t size)
+{
+    rd_dl_head *head = lib;
+    if (head->handle)
+        dlclose(head->handle);
+    free(head->path);
+    memset(lib, 0, size);
+}

@@ -30,3 +30,16 @@ int rd_dl_open(char *const *dirs, const char *const *names, void **ret_handle, c
 /* Resolves the table into the struct at base; a missing required symbol
  * fails with *ret_error naming it. */
 int rd_dl_resolve(void *handle, const char *path, const rd_dl_symbol *syms, size_t n, void *base, char **ret_error);
+
+/* Every library struct (rd_hsa_lib, rd_hip_lib) starts with this head. */
+typedef struct {
+    void *handle;
+    char *path;        /* the file opened */
+} rd_dl_head;
+
+/* rd_dl_open then rd_dl_resolve into the library struct at ret (size
+ * bytes, starting with an rd_dl_head): written only on success. */
+int rd_dl_load(char *const *dirs, const char *const *names, const rd_dl_symbol *syms, size_t n, void *ret,
+               size_t size, char **ret_error);
+/* Closes what rd_dl_load opened and zeroes the struct. */
+void rd_dl_unload(void *lib, size_t size);
