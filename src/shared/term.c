@@ -107,6 +107,8 @@ char *rd_term_escape(const char *s, bool utf8)
             strbuf_append(&b, "\\n");
         else if (*p == '\t')
             strbuf_append(&b, "\\t");
+        else if (*p == '\r')
+            strbuf_append(&b, "\\r");
         else if (n > 1)
             strbuf_printf(&b, "\\u%04x", (unsigned)c);
         else
