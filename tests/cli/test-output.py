@@ -6,7 +6,6 @@ that is not UTF-8 gets ASCII marks.
 
     test-output.py ROCM_DOCTOR
 """
-import copy
 import json
 import os
 import re
@@ -14,21 +13,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet"))
+import fleetlib  # noqa: E402  (the result counter)
+
 BIN = sys.argv[1]
 FACTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "facts")
-passed = failed = 0
+T = fleetlib.Results()
+check = T.check
 tmp = tempfile.mkdtemp(prefix="rocm-doctor-output-")
 ESC = "\x1b"
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok - {name}")
-    else:
-        failed += 1
-        print(f"FAIL - {name}\n{detail}")
 
 
 def run(*args, env=None):
@@ -147,5 +141,4 @@ rc, out, err = run("check", "--facts", rx, env={"LANG": "C", "LC_ALL": "en_US.UT
 check("LC_ALL=en_US.UTF-8 wins over LANG=C: Unicode marks", "\u2717 alice cannot open /dev/kfd" in out, out)
 
 subprocess.run(["rm", "-rf", tmp])
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(T.finish())
