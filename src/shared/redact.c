@@ -336,11 +336,17 @@ void rd_redact_json(const rd_redact_policy *policy, json_object *j, unsigned *co
         count = &dummy;
     switch (json_object_get_type(j)) {
     case json_type_object: {
-        /* {"name": "HF_TOKEN", "value": "..."}: a variable, shown only by the policy */
+        /* {"name": "HF_TOKEN", "value": "..."}: a variable, shown only by the
+         * policy ({"name": "ppfeaturemask"}: a module parameter) */
         json_object *name = NULL, *value = NULL;
-        if (json_object_object_get_ex(j, "name", &name) && json_object_is_type(name, json_type_string) &&
-            json_object_object_get_ex(j, "value", &value) && json_object_is_type(value, json_type_string) &&
-            !value_shown(policy, json_object_get_string(name), (size_t)json_object_get_string_len(name)) &&
+        const char *n = NULL;
+        size_t n_len = 0;
+        if (json_object_object_get_ex(j, "name", &name) && json_object_is_type(name, json_type_string)) {
+            n = json_object_get_string(name);
+            n_len = (size_t)json_object_get_string_len(name);
+        }
+        if (n && json_object_object_get_ex(j, "value", &value) && json_object_is_type(value, json_type_string) &&
+            ((variable_name(n, n_len) && !value_shown(policy, n, n_len)) || rd_redact_secret_name(n, n_len)) &&
             json_object_get_string_len(value) > 0) {
             json_object_set_string(value, RD_REDACTED);
             (*count)++;

@@ -41,8 +41,9 @@ char *rd_redact_env(const rd_redact_policy *policy, const char *text, unsigned *
 /* Configuration files (apt sources and preferences, modprobe.d): comments
  * left out, the rest as free text. */
 char *rd_redact_config(const rd_redact_policy *policy, const char *text, unsigned *count);
-/* Redacts every string in j in place: {"name": N, "value": V} members keep V
- * only when the policy shows N, members with a secret name lose their value,
+/* Redacts every string in j in place: {"name": N, "value": V} objects whose N
+ * is a variable's name (upper case) keep V only when the policy shows N,
+ * members and objects with a secret name lose their value,
  * and every string is redacted as free text. JSON stays JSON of the same
  * shape. */
 void rd_redact_json(const rd_redact_policy *policy, json_object *j, unsigned *count);

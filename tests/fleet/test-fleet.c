@@ -125,7 +125,7 @@ static void test_redact_json(void)
 {
     json_object *j = json_tokener_parse(
         "{\"env\":[{\"name\":\"HF_TOKEN\",\"value\":\"hf_x\"},{\"name\":\"HIP_VISIBLE_DEVICES\",\"value\":\"0\"},"
-        "{\"name\":\"OTHER\",\"value\":\"v\"}],"
+        "{\"name\":\"OTHER\",\"value\":\"v\"}],\"parameters\":[{\"name\":\"ppfeaturemask\",\"value\":\"0xfff7bfff\"}],"
         "\"api_key\":\"k\",\"cmdline\":\"root=/dev/sda1 amdgpu.gpu_recovery=1\",\"n\":5,"
         "\"lines\":[\"https://u:p@h/x\"]}");
     g_assert_nonnull(j);
@@ -133,7 +133,7 @@ static void test_redact_json(void)
     rd_redact_json(&policy, j, &n);
     g_assert_cmpstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), ==,
                     "{\"env\":[{\"name\":\"HF_TOKEN\",\"value\":\"<redacted>\"},{\"name\":\"HIP_VISIBLE_DEVICES\",\"value\":\"0\"},"
-                    "{\"name\":\"OTHER\",\"value\":\"<redacted>\"}],"
+                    "{\"name\":\"OTHER\",\"value\":\"<redacted>\"}],\"parameters\":[{\"name\":\"ppfeaturemask\",\"value\":\"0xfff7bfff\"}],"
                     "\"api_key\":\"<redacted>\",\"cmdline\":\"root=/dev/sda1 amdgpu.gpu_recovery=1\",\"n\":5,"
                     "\"lines\":[\"https://<redacted>@h/<redacted>\"]}");
     g_assert_cmpuint(n, ==, 5);
