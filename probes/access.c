@@ -322,6 +322,9 @@ static void access_gather(const rd_ctx *ctx, rd_facts *facts)
             stat_node(a, path, "render", group_text);
         }
     }
+    for (size_t i = 0; i < facts->drm.n_devices; i++)
+        if (facts->drm.devices[i].card)
+            stat_node(a, facts->drm.devices[i].card, "card", group_text);
 
     const char *name = NULL, *source = NULL;
     if (ctx->user) {
@@ -354,11 +357,20 @@ static const char *node_group(const rd_dev_node *n, char *buf, size_t size)
     return buf;
 }
 
+/* "PATH: mode 0660, owner uid 0, group render[, ACL user::rw-,...]": the
+ * fields the JSON report carries as access.nodes[], in words. */
 static void describe(rd_finding *fd, const rd_dev_node *n)
 {
-    char g[32];
-    rd_finding_evidence(fd, "%s: mode %04" PRIo64 ", owner uid %" PRId64 ", group %s%s", n->path, n->mode, n->uid,
-                        node_group(n, g, sizeof g), n->n_acl ? ", with an ACL" : "");
+    char g[32], mode[8];
+    rd_dev_node_mode(n, mode);
+    strbuf acl = { 0 };
+    for (size_t i = 0; i < n->n_acl; i++) {
+        _cleanup_free_ char *e = rd_acl_entry_text(&n->acl[i]);
+        strbuf_printf(&acl, "%s%s", i ? "," : ", ACL ", e);
+    }
+    rd_finding_evidence(fd, "%s: mode %s, owner uid %" PRId64 ", group %s%s", n->path, mode, n->uid,
+                        node_group(n, g, sizeof g), strempty(acl.s));
+    free(acl.s);
 }
 
 static void access_assess(const rd_assess_input *in, rd_findings *out)

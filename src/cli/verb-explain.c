@@ -13,65 +13,7 @@
 #include "util.h"
 
 #define EXPLAIN_SCHEMA "rocm-doctor-explain/1"
-#define WIDTH 80
 #define MAX_TEXT (16 * 1024 * 1024)
-
-#define RED "\033[1;31m"
-#define YELLOW "\033[1;33m"
-#define GREEN "\033[1;32m"
-#define BOLD "\033[1m"
-#define DIM "\033[2m"
-#define RESET "\033[0m"
-
-typedef struct {
-    FILE *out;
-    bool color;
-} out_t;
-
-static const char *c(const out_t *o, const char *code) { return o->color ? code : ""; }
-
-/* Words of text after `col` columns already used; further lines indented. */
-static void wrap(const out_t *o, const char *text, size_t col, size_t indent)
-{
-    bool first = true;
-    for (const char *p = text; *p;) {
-        p += strspn(p, " ");
-        size_t w = strcspn(p, " ");
-        if (w == 0)
-            break;
-        if (!first && col + 1 + w > WIDTH) {
-            fprintf(o->out, "\n%*s", (int)indent, "");
-            col = indent;
-        } else if (!first) {
-            fputc(' ', o->out);
-            col++;
-        }
-        fwrite(p, 1, w, o->out);
-        col += w;
-        p += w;
-        first = false;
-    }
-    fputc('\n', o->out);
-}
-
-static void print_finding(const out_t *o, const rd_finding *f, bool again)
-{
-    bool err = f->severity == RD_SEV_ERROR, info = f->severity < RD_SEV_WARNING;
-    fprintf(o->out, "  %s%s%s ", c(o, err ? RED : info ? BOLD : YELLOW), err ? "✗" : info ? "i" : "!", c(o, RESET));
-    _cleanup_free_ char *head = xasprintf("%s [%s]%s", f->summary, f->id, again ? " (see above)" : "");
-    wrap(o, head, 4, 4);
-    if (again)
-        return;
-    for (size_t k = 0; f->evidence && f->evidence[k]; k++) {
-        fprintf(o->out, "      %s", c(o, DIM));
-        wrap(o, f->evidence[k], 6, 8);
-        fputs(c(o, RESET), o->out);
-    }
-    if (f->remedy) {
-        fprintf(o->out, "    %sFix:%s ", c(o, BOLD), c(o, RESET));
-        wrap(o, f->remedy, 9, 9);
-    }
-}
 
 static char *join_ids(char *const *ids, size_t n)
 {
@@ -101,14 +43,14 @@ static void split_causes(const rd_error_entry *e, int level, char ***ret_checked
     *ret_unchecked = no;
 }
 
-static void print_ids(const out_t *o, const char *label, char *const *ids, size_t n)
+static void print_ids(const rd_term *t, const char *label, char *const *ids, size_t n)
 {
     if (n == 0)
         return;
     _cleanup_free_ char *list = join_ids(ids, n);
     _cleanup_free_ char *line = xasprintf("%s: %s.", label, list);
-    fputs("    ", o->out);
-    wrap(o, line, 4, 6);
+    fputs("    ", t->out);
+    rd_term_wrap(t, line, 4, 6);
 }
 
 static bool seen_before(const rd_finding *const *seen, size_t n, const rd_finding *f)
@@ -121,7 +63,8 @@ static bool seen_before(const rd_finding *const *seen, size_t n, const rd_findin
 
 static int render_text(const rd_options *opt, const rd_run *run, const rd_error_matches *m, int *ret_status)
 {
-    out_t o = { stdout, rd_cli_want_color(opt->color) };
+    rd_term o;
+    rd_term_init(&o, stdout, rd_cli_want_color(opt->color));
     const rd_finding **shown = NULL;
     size_t n_shown = 0;
     int status = RD_EXIT_OK;
@@ -133,10 +76,9 @@ static int render_text(const rd_options *opt, const rd_run *run, const rd_error_
         _cleanup_free_ char *head = streq(m->items[i].how, e->title)
                                         ? xstrdup(e->title)
                                         : xasprintf("%s (recognised by \"%s\")", e->title, m->items[i].how);
-        fprintf(o.out, "%s", c(&o, BOLD));
-        wrap(&o, head, 0, 2);
-        fprintf(o.out, "%s  ", c(&o, RESET));
-        wrap(&o, e->meaning, 2, 2);
+        rd_term_wrap_color(&o, RD_COLOR_BOLD, head, 0, 2);
+        fputs("  ", o.out);
+        rd_term_wrap(&o, e->meaning, 2, 2);
 
         _cleanup_free_ const rd_finding **picked = NULL;
         size_t n = rd_explain_pick(e, &run->findings, &picked);
@@ -144,10 +86,11 @@ static int render_text(const rd_options *opt, const rd_run *run, const rd_error_
         if (s > status)
             status = s;
         if (n > 0) {
-            fprintf(o.out, "\n  %s%s:%s\n", c(&o, BOLD),
-                    n == 1 ? "The cause on this host" : "Causes on this host, most likely first", c(&o, RESET));
+            fprintf(o.out, "\n  %s%s:%s\n", rd_term_color(&o, RD_COLOR_BOLD),
+                    n == 1 ? "The cause on this host" : "Causes on this host, most likely first",
+                    rd_term_color(&o, RD_COLOR_RESET));
             for (size_t k = 0; k < n; k++) {
-                print_finding(&o, picked[k], seen_before(shown, n_shown, picked[k]));
+                rd_report_finding_text(&o, picked[k], 2, seen_before(shown, n_shown, picked[k]));
                 if (!seen_before(shown, n_shown, picked[k]))
                     *ARRAY_APPEND(shown, n_shown) = picked[k];
             }
@@ -155,12 +98,12 @@ static int render_text(const rd_options *opt, const rd_run *run, const rd_error_
             _cleanup_free_ char **yes = NULL, **no = NULL;
             size_t ny, nn;
             split_causes(e, run->level, &yes, &ny, &no, &nn);
-            if (ny > 0) {
-                fprintf(o.out, "\n  %s✓%s None of its known causes applies on this host.\n", c(&o, GREEN),
-                        c(&o, RESET));
-                print_ids(&o, "Checked", yes, ny);
-            } else
-                fprintf(o.out, "\n  %si%s This version has no check for its causes yet.\n", c(&o, BOLD), c(&o, RESET));
+            fputs("\n  ", o.out);
+            rd_report_mark(&o, ny > 0 ? RD_SEV_OK : RD_SEV_INFO);
+            fputs(ny > 0 ? "None of its known causes applies on this host.\n"
+                         : "This version has no check for its causes yet.\n",
+                  o.out);
+            print_ids(&o, "Checked", yes, ny);
             /* the unchecked causes: those a level-2 run would check, and the rest */
             _cleanup_free_ char **l2 = NULL, **none = NULL;
             size_t n2 = 0, n0 = 0;

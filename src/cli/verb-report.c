@@ -2,9 +2,10 @@
 /* report -o FILE: the support bundle. One ustar archive with what a bug
  * report needs and `check --facts` can re-diagnose: the facts, the report in
  * text and JSON, the kernel log lines about the GPU stack, DKMS build logs,
- * apt and modprobe configuration, the environment files and the ROCm-related
- * variables of this process. Secrets are left out (redact.h). The archive is
- * written to a temporary file next to FILE and renamed over it, mode 0600. */
+ * apt and modprobe configuration, the environment files and the variables of
+ * this process. Secrets are left out by allowlist (redact.h, bundle_policy
+ * below). The archive is written to a temporary file next to FILE and
+ * renamed over it, mode 0600. */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -12,6 +13,7 @@
 #include <time.h>
 #include "build-config.h"
 #include "cli.h"
+#include "env.h"
 #include "facts-json.h"
 #include "redact.h"
 #include "report.h"
@@ -24,6 +26,40 @@
 #define FILE_CAP (1024 * 1024)
 
 extern char **environ;
+
+/* The bundle shows the values of the variables rocm-doctor reads, and of no
+ * other: those the environment probe records (rd_env_is_relevant: device
+ * visibility, architecture overrides and targets) and these. Every other
+ * variable appears with its name only. */
+static const char *const values_shown[] = {
+    "PATH", "LD_LIBRARY_PATH", "ROCM_PATH",          /* the ROCm install and its runtime libraries */
+    "BOOT_IMAGE",                                    /* the kernel command line */
+    "SUDO_USER", "SUDO_UID", "SUDO_GID",             /* whose access is checked, who owns the bundle */
+    "container", "KUBERNETES_SERVICE_HOST",          /* container detection */
+    "LANG", "LC_ALL", "LC_CTYPE", "TERM", "NO_COLOR", /* the text report's marks and colours */
+};
+
+static bool value_shown(const char *name, size_t len)
+{
+    for (size_t i = 0; i < ELEMENTSOF(values_shown); i++)
+        if (strlen(values_shown[i]) == len && strncmp(name, values_shown[i], len) == 0)
+            return true;
+    _cleanup_free_ char *n = xstrndup(name, len);
+    return rd_env_is_relevant(n);
+}
+
+/* Hosts whose URL paths are public: AMD's package repository (the apt and
+ * rocm probes read its paths: release and suite) and PyTorch's wheel index.
+ * Any other URL keeps its scheme and host only. */
+static const char *const public_hosts[] = { "repo.radeon.com", "download.pytorch.org", NULL };
+
+static const rd_redact_policy bundle_policy = { .value_shown = value_shown, .public_hosts = public_hosts };
+
+/* How a member's text is redacted. */
+typedef char *(*redactor)(const rd_redact_policy *, const char *, unsigned *);
+#define LOG rd_redact_text
+#define CONFIG rd_redact_config
+#define ENV rd_redact_env
 
 typedef struct {
     rd_tar tar;
@@ -43,15 +79,15 @@ static int add_member(bundle *b, const char *name, const char *data, size_t size
 }
 
 /* Adds text after leaving its secrets out. */
-static int add_text(bundle *b, const char *name, const char *text)
+static int add_text(bundle *b, const char *name, const char *text, redactor redact)
 {
-    _cleanup_free_ char *clean = rd_redact_text(text, &b->n_redacted);
+    _cleanup_free_ char *clean = redact(&bundle_policy, text, &b->n_redacted);
     return add_member(b, name, clean, strlen(clean));
 }
 
 static int add_json(bundle *b, const char *name, json_object *j)
 {
-    rd_redact_json(j, &b->n_redacted);
+    rd_redact_json(&bundle_policy, j, &b->n_redacted);
     const char *s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
     _cleanup_free_ char *text = xasprintf("%s\n", s);
     json_object_put(j);
@@ -84,7 +120,7 @@ static int read_root_tail(const rd_ctx *ctx, const char *path, char **ret, bool 
 
 /* An OS file, stored under files/ with its path as on the host. Files that
  * cannot be read are listed in the manifest with the reason. */
-static int add_root_file(bundle *b, const rd_ctx *ctx, const char *path)
+static int add_root_file(bundle *b, const rd_ctx *ctx, const char *path, redactor redact)
 {
     _cleanup_free_ char *data = NULL;
     bool truncated;
@@ -101,20 +137,20 @@ static int add_root_file(bundle *b, const rd_ctx *ctx, const char *path)
         char *nl = strchr(data, '\n');
         _cleanup_free_ char *cut = xasprintf("[... first part left out: only the last %d KiB are kept]\n%s",
                                              FILE_CAP / 1024, nl ? nl + 1 : data);
-        return add_text(b, name, cut);
+        return add_text(b, name, cut, redact);
     }
-    return add_text(b, name, data);
+    return add_text(b, name, data, redact);
 }
 
 /* Every entry of a directory under the root whose name ends in suffix. */
-static int add_root_dir(bundle *b, const rd_ctx *ctx, const char *dir, const char *suffix)
+static int add_root_dir(bundle *b, const rd_ctx *ctx, const char *dir, const char *suffix, redactor redact)
 {
     _cleanup_strv_free_ char **names = NULL;
     if (rd_root_list_dir(ctx, dir, suffix, &names) < 0)
         return 0;
     for (size_t i = 0; names && names[i]; i++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]);
-        int r = add_root_file(b, ctx, path);
+        int r = add_root_file(b, ctx, path, redact);
         if (r < 0)
             return r;
     }
@@ -138,7 +174,7 @@ static int add_dkms_logs(bundle *b, const rd_ctx *ctx)
         return 0;
     for (size_t i = 0; versions && versions[i]; i++) {
         _cleanup_free_ char *path = xasprintf("/var/lib/dkms/amdgpu/%s/build/make.log", versions[i]);
-        int r = add_root_file(b, ctx, path);
+        int r = add_root_file(b, ctx, path, LOG);
         if (r < 0)
             return r;
     }
@@ -150,40 +186,21 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Variables that change what the ROCm stack does. */
-static bool rocm_variable(const char *name, size_t len)
-{
-    static const char *const prefixes[] = {
-        "HSA_", "HSAKMT_", "ROCR_", "HIP_", "HCC_", "AMD_", "ROCM_", "ROCBLAS_", "HIPBLASLT_",
-        "MIOPEN_", "RCCL_", "NCCL_", "GPU_", "PYTORCH_", "TORCH_",
-    };
-    static const char *const names[] = { "PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_VISIBLE_DEVICES" };
-    for (size_t i = 0; i < ELEMENTSOF(prefixes); i++)
-        if (len >= strlen(prefixes[i]) && strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
-            return true;
-    for (size_t i = 0; i < ELEMENTSOF(names); i++)
-        if (len == strlen(names[i]) && strncmp(name, names[i], len) == 0)
-            return true;
-    return false;
-}
-
+/* Every variable of this process, sorted, as NAME=VALUE lines for
+ * rd_redact_env: names all, values as bundle_policy allows. */
 static char *environment_text(void)
 {
     char **v = NULL;
-    for (char **e = environ; e && *e; e++) {
-        const char *eq = strchr(*e, '=');
-        if (eq && rocm_variable(*e, (size_t)(eq - *e)))
-            v = strv_push(v, xstrdup(*e));
-    }
-    size_t n = strv_length(v);
+    size_t n = 0;
+    for (char **e = environ; e && *e; e++, n++)
+        v = strv_push(v, xstrdup(*e));
     if (n > 1)
         qsort(v, n, sizeof(char *), cmp_str);
     strbuf out = { 0 };
-    strbuf_append(&out, "# ROCm-related variables of the process that wrote this bundle\n");
     for (size_t i = 0; i < n; i++)
         strbuf_printf(&out, "%s\n", v[i]);
     strv_free(v);
-    return strbuf_steal(&out);
+    return out.s ? strbuf_steal(&out) : xstrdup("");
 }
 
 static char *kernel_log_text(const rd_facts *f)
@@ -219,21 +236,26 @@ static int write_bundle(bundle *b, const rd_run *run)
     _cleanup_free_ char *text = text_report(run);
     _cleanup_free_ char *kmsg = kernel_log_text(&run->facts);
     _cleanup_free_ char *env = environment_text();
+    _cleanup_free_ char *env_clean = rd_redact_env(&bundle_policy, env, &b->n_redacted);
+    _cleanup_free_ char *env_member = xasprintf("# The variables of the process that wrote this bundle: the values of "
+                                                "those rocm-doctor reads, the names of the others\n%s",
+                                                env_clean);
     if ((r = add_json(b, "facts.json", rd_facts_to_json(&run->facts))) < 0 ||
         (r = add_json(b, "report.json", rd_report_json(&run->facts, &run->view, &run->findings, run->level))) < 0 ||
-        (r = add_text(b, "report.txt", text)) < 0 || (r = add_text(b, "kernel-log.txt", kmsg)) < 0 ||
-        (r = add_text(b, "environment.txt", env)) < 0)
+        (r = add_text(b, "report.txt", text, LOG)) < 0 || (r = add_text(b, "kernel-log.txt", kmsg, LOG)) < 0 ||
+        (r = add_member(b, "environment.txt", env_member, strlen(env_member))) < 0)
         return r;
-    if ((r = add_dkms_logs(b, ctx)) < 0 || (r = add_root_file(b, ctx, "/etc/apt/sources.list")) < 0 ||
-        (r = add_root_dir(b, ctx, "/etc/apt/sources.list.d", NULL)) < 0 ||
-        (r = add_root_file(b, ctx, "/etc/apt/preferences")) < 0 ||
-        (r = add_root_dir(b, ctx, "/etc/apt/preferences.d", NULL)) < 0 ||
-        (r = add_root_dir(b, ctx, "/etc/modprobe.d", ".conf")) < 0 ||
-        (r = add_root_dir(b, ctx, "/usr/lib/modprobe.d", ".conf")) < 0 ||
+    if ((r = add_dkms_logs(b, ctx)) < 0 || (r = add_root_file(b, ctx, "/etc/apt/sources.list", CONFIG)) < 0 ||
+        (r = add_root_dir(b, ctx, "/etc/apt/sources.list.d", NULL, CONFIG)) < 0 ||
+        (r = add_root_file(b, ctx, "/etc/apt/preferences", CONFIG)) < 0 ||
+        (r = add_root_dir(b, ctx, "/etc/apt/preferences.d", NULL, CONFIG)) < 0 ||
+        (r = add_root_dir(b, ctx, "/etc/modprobe.d", ".conf", CONFIG)) < 0 ||
+        (r = add_root_dir(b, ctx, "/usr/lib/modprobe.d", ".conf", CONFIG)) < 0 ||
         (!same_dir(ctx, "/lib/modprobe.d", "/usr/lib/modprobe.d") &&
-         (r = add_root_dir(b, ctx, "/lib/modprobe.d", ".conf")) < 0) ||
-        (r = add_root_file(b, ctx, "/etc/environment")) < 0 ||
-        (r = add_root_dir(b, ctx, "/etc/environment.d", ".conf")) < 0)
+         (r = add_root_dir(b, ctx, "/lib/modprobe.d", ".conf", CONFIG)) < 0) ||
+        (r = add_root_file(b, ctx, "/etc/environment", ENV)) < 0 ||
+        (r = add_root_dir(b, ctx, "/etc/environment.d", ".conf", ENV)) < 0 ||
+        (r = add_root_dir(b, ctx, "/etc/profile.d", ".sh", ENV)) < 0)
         return r;
 
     strbuf readme = { 0 };
@@ -243,6 +265,8 @@ static int write_bundle(bundle *b, const rd_run *run)
                   "Re-diagnose with: rocm-doctor check --facts facts.json\n"
                   "Status of the check: %s (exit status %d)\n"
                   "Values left out as secrets: %u (shown as " RD_REDACTED ")\n"
+                  "Variables show their values only when rocm-doctor reads them, others their names;\n"
+                  "URLs keep scheme and host (AMD's repository its path); comments are left out.\n"
                   "Never collected: apt auth.conf files, SSH and GnuPG keys, home directories.\n"
                   "\n"
                   "Contents:\n%s",

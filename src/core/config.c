@@ -770,12 +770,7 @@ void rd_config_apply(const rd_config *c, size_t n_gpus, rd_findings *findings)
     for (size_t i = 0; i < findings->n; i++) {
         rd_finding *f = &findings->items[i];
         if (strv_contains(c->ignore, f->id)) {
-            free(f->id);
-            free(f->summary);
-            strv_free(f->evidence);
-            free(f->remedy);
-            free(f->fix);
-            free(f->gpu);
+            rd_finding_free(f);
             continue;
         }
         findings->items[kept++] = *f;

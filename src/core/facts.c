@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts.h"
 
+#include <inttypes.h>
 #include "build-config.h"
 #include "facts-json.h"
 #include "util.h"
@@ -41,4 +42,28 @@ uint64_t rd_kfd_prop_or(const rd_kfd_node *n, const char *key, uint64_t fallback
 {
     uint64_t v;
     return rd_kfd_prop(n, key, &v) ? v : fallback;
+}
+
+void rd_dev_node_mode(const rd_dev_node *n, char buf[static 8])
+{
+    snprintf(buf, 8, "%04o", (unsigned)(n->mode & 07777));
+}
+
+void rd_acl_perm(int64_t perm, char buf[static 4])
+{
+    buf[0] = perm & 4 ? 'r' : '-';
+    buf[1] = perm & 2 ? 'w' : '-';
+    buf[2] = perm & 1 ? 'x' : '-';
+    buf[3] = 0;
+}
+
+char *rd_acl_entry_text(const rd_acl_entry *e)
+{
+    char perm[4];
+    rd_acl_perm(e->perm, perm);
+    const char *tag = strempty(e->tag);
+    if (streq(tag, "user") || streq(tag, "group"))
+        return xasprintf("%s:%" PRId64 ":%s", tag, e->id, perm);
+    const char *base = streq(tag, "user_obj") ? "user" : streq(tag, "group_obj") ? "group" : tag;
+    return xasprintf("%s::%s", base, perm);
 }

@@ -138,6 +138,9 @@ typedef struct {
     int64_t perm;             /* rwx bits */
 } rd_acl_entry;
 
+/* A GPU device node, as the access probe found it; the JSON report carries
+ * these fields as access.nodes[] (mode as "0660"), and the access findings'
+ * evidence is written from them. */
 typedef struct {
     char *path;
     char *role;               /* "kfd", "render", "card" */
@@ -196,3 +199,9 @@ void rd_facts_free(rd_facts *f);
 const rd_pci_device *rd_pci_find(const rd_facts *f, const char *address);
 bool rd_kfd_prop(const rd_kfd_node *n, const char *key, uint64_t *ret);
 uint64_t rd_kfd_prop_or(const rd_kfd_node *n, const char *key, uint64_t fallback);
+/* A device node's permission bits as "0660". */
+void rd_dev_node_mode(const rd_dev_node *n, char buf[static 8]);
+/* ACL permission bits as "rw-". */
+void rd_acl_perm(int64_t perm, char buf[static 4]);
+/* One ACL entry as getfacl writes it: "user::rw-", "group:44:rw-", "mask::rw-". */
+char *rd_acl_entry_text(const rd_acl_entry *e);

@@ -58,17 +58,21 @@ bool rd_findings_has(const rd_findings *fs, const char *id)
     return rd_findings_get(fs, id) != NULL;
 }
 
+void rd_finding_free(rd_finding *f)
+{
+    free(f->id);
+    free(f->summary);
+    strv_free(f->evidence);
+    free(f->remedy);
+    free(f->fix);
+    free(f->gpu);
+    *f = (rd_finding){ 0 };
+}
+
 void rd_findings_free(rd_findings *fs)
 {
-    for (size_t i = 0; i < fs->n; i++) {
-        rd_finding *f = &fs->items[i];
-        free(f->id);
-        free(f->summary);
-        strv_free(f->evidence);
-        free(f->remedy);
-        free(f->fix);
-        free(f->gpu);
-    }
+    for (size_t i = 0; i < fs->n; i++)
+        rd_finding_free(&fs->items[i]);
     free(fs->items);
     fs->items = NULL;
     fs->n = 0;

@@ -42,6 +42,8 @@ void rd_finding_remedy(rd_finding *f, const char *fmt, ...) _printf_(2, 3);
 void rd_finding_set_fix(rd_finding *f, const char *fix_id);
 const rd_finding *rd_findings_get(const rd_findings *fs, const char *id);
 bool rd_findings_has(const rd_findings *fs, const char *id);
+/* Frees what f holds (not f itself) and zeroes it. */
+void rd_finding_free(rd_finding *f);
 void rd_findings_free(rd_findings *fs);
 int rd_findings_exit_status(const rd_findings *fs);
 /* Errors first, then warnings, then info; stable within a severity. */

@@ -44,6 +44,34 @@ static json_object *gpu_json(const rd_gpu *g)
     return o;
 }
 
+/* access.nodes[]: the device node as the access findings judged it. */
+static json_object *access_node_json(const rd_dev_node *n)
+{
+    json_object *o = json_object_new_object();
+    char mode[8], perm[4];
+    rd_dev_node_mode(n, mode);
+    json_object_object_add(o, "path", str_or_null(n->path));
+    json_object_object_add(o, "role", str_or_null(n->role));
+    json_object_object_add(o, "exists", json_object_new_boolean(n->exists));
+    json_object_object_add(o, "mode", n->exists ? json_object_new_string(mode) : NULL);
+    json_object_object_add(o, "uid", n->exists ? json_object_new_int64(n->uid) : NULL);
+    json_object_object_add(o, "gid", n->exists ? json_object_new_int64(n->gid) : NULL);
+    json_object_object_add(o, "group", str_or_null(n->group));
+    json_object *acl = json_object_new_array();
+    for (size_t i = 0; i < n->n_acl; i++) {
+        json_object *e = json_object_new_object();
+        bool has_id = streq_ptr(n->acl[i].tag, "user") || streq_ptr(n->acl[i].tag, "group");
+        rd_acl_perm(n->acl[i].perm, perm);
+        json_object_object_add(e, "tag", str_or_null(n->acl[i].tag));
+        json_object_object_add(e, "id", has_id ? json_object_new_int64(n->acl[i].id) : NULL);
+        json_object_object_add(e, "perm", json_object_new_string(perm));
+        json_object_array_add(acl, e);
+    }
+    json_object_object_add(o, "acl", acl);
+    json_object_object_add(o, "error", str_or_null(n->error));
+    return o;
+}
+
 json_object *rd_finding_to_json(const rd_finding *f)
 {
     json_object *o = json_object_new_object();
@@ -102,6 +130,10 @@ json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_fi
         json_object_array_add(users, u);
     }
     json_object_object_add(access, "users_checked", users);
+    json_object *nodes = json_object_new_array();
+    for (size_t i = 0; i < f->access.n_nodes; i++)
+        json_object_array_add(nodes, access_node_json(&f->access.nodes[i]));
+    json_object_object_add(access, "nodes", nodes);
     json_object_object_add(access, "not_checked", str_or_null(f->access.not_checked));
     json_object_object_add(o, "access", access);
 

@@ -8,9 +8,10 @@
 #include "facts.h"
 #include "findings.h"
 #include "gpus.h"
+#include "term.h"
 
 /* The per-GPU table: gfx, kernel result, launch latency, bandwidth, hiprtc. */
-void rd_report_runtime_table(FILE *out, const rd_facts *f, const rd_gpu_view *v, bool color);
+void rd_report_runtime_table(const rd_term *t, const rd_facts *f, const rd_gpu_view *v);
 /* `verify`: the table, then the runtime findings (whose evidence names
  * any level-1 cause), then a count of the other problems. */
 void rd_report_verify_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs, bool color);

@@ -7,6 +7,7 @@
 #include "facts.h"
 #include "findings.h"
 #include "gpus.h"
+#include "term.h"
 
 #define RD_REPORT_SCHEMA "rocm-doctor/1"
 
@@ -15,6 +16,13 @@
 json_object *rd_finding_to_json(const rd_finding *f);
 json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs, int level);
 void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs, bool color);
+
+/* The one finding printer of every text output (check, verify, explain):
+ * mark, summary and id, evidence, fix, `indent` columns in. see_above: only
+ * the first line, marked " (see above)". Everything from the host is escaped. */
+void rd_report_finding_text(const rd_term *t, const rd_finding *f, size_t indent, bool see_above);
+/* A severity's mark in its colour, and a space. */
+void rd_report_mark(const rd_term *t, rd_severity s);
 
 
 /* Prometheus text exposition (report-prom.c) and a Kubernetes Node Feature

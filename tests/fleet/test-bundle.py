@@ -20,28 +20,98 @@ import fleetlib  # noqa: E402
 
 BIN, TB_RUN = sys.argv[1:3]
 T = fleetlib.Results()
-SECRETS = ["SECRET-%d-x9" % i for i in range(1, 10)]
 DKMS_LOG = "var/lib/dkms/amdgpu/6.8.5-2009582.24.04/build/make.log"
+
+# Secrets of the shapes people keep in these files. Each has a unique core
+# ("q7NNz") so that a part of one that leaks is found too.
+SECRETS = []
+
+
+def secret(shape):
+    core = "q7%02dz" % len(SECRETS)
+    value = shape.replace("@@", core)
+    SECRETS.append(value)
+    return value
 
 
 def plant(sc):
     tb = sc.tb
+    S = secret
+    # apt: user info on AMD's repository, secret paths and query tokens elsewhere
     tb.root_file("etc/apt/sources.list.d/rocm.list",
                  "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
-                 "https://bob:%s@repo.radeon.com/rocm/apt/6.2.4 noble main\n" % SECRETS[0])
+                 "https://bob:%s@repo.radeon.com/rocm/apt/6.2.4 noble main\n" % S("SECRET-@@-x9"))
+    tb.root_file("etc/apt/sources.list.d/private.list",
+                 "deb https://apt.example.com/%s/ubuntu noble main\n"
+                 "# deb https://old:%s@apt.example.com/ubuntu noble main\n"
+                 "deb http://mirror.example/ubuntu?token=%s noble main\n" % (S("tok-@@-path"), S("pw@@old"), S("@@qs")))
+    tb.root_file("etc/apt/sources.list.d/private.sources",
+                 "Types: deb\nURIs: https://%s@pkgs.example.com/%s/debian\nSuites: noble\nComponents: main\n"
+                 % (S("ghp_@@abcdefABCDEF0123456789"), S("chan-@@")))
     tb.root_file("etc/apt/preferences.d/rocm-pin-600",
-                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+                 "# pinned for ticket %s\nPackage: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n"
+                 % S("TICKET@@"))
+    tb.root_file("etc/apt/auth.conf", "machine apt.example.com login bob password %s\n" % S("hunter@@"))
     tb.root_file("etc/apt/auth.conf.d/private.conf",
-                 "machine repo.example.com login bob password %s\n" % SECRETS[1])
+                 "machine repo.example.com login bob password %s\n" % S("SECRET-@@-x9"))
     tb.root_file("etc/modprobe.d/amdgpu.conf",
-                 "# mirror token=%s\noptions amdgpu ppfeaturemask=0xffffffff\n" % SECRETS[2])
-    tb.root_file("etc/environment", "PATH=/usr/local/bin:/usr/bin:/bin\nHF_TOKEN=%s\n" % SECRETS[3])
-    tb.root_file("etc/environment.d/50-rocm.conf", "ROCM_PATH=/opt/rocm\nAPI_KEY=\"%s\"\n" % SECRETS[4])
+                 "# mirror token=%s\n# %s\noptions amdgpu ppfeaturemask=0xffffffff\n" % (S("SECRET-@@-x9"), S("bare@@")))
+    # /etc/environment (pam_env) with every kind of value
+    tb.root_file("etc/environment", "".join([
+        "PATH=/usr/local/bin:/usr/bin:/bin\n",
+        "HF_TOKEN=%s\n" % S("hf_@@XyZ"),
+        "MYSQL_PWD=%s\n" % S("my@@pwd"),
+        'ROCM_PASSPHRASE="%s"\n' % S("correct horse @@ battery"),
+        "AZURE_STORAGE_KEY=%s\n" % S("Zm9v@@YmFyYmF6cXV4==") ,
+        "HSA_KEY=%s\n" % S("hsa-@@"),
+        "NPM_AUTH=%s\n" % S("npm_@@abc"),
+        "SLACK_WEBHOOK=https://hooks.slack.com/services/T000/B000/%s\n" % S("XXXX@@XXXX"),
+        "DATABASE_URL=postgres://app:%s@db.internal:5432/prod\n" % S("dbpw@@"),
+        "AWS_SECRET_ACCESS_KEY=%s\n" % S("wJalrXUtnFEMI/K7MDENG/@@EXAMPLEKEY"),
+        "GPU_LICENSE='%s'\n" % S("lic-@@"),
+        "HTTP_PROXY=http://user:%s@proxy.example:3128\n" % S("proxy@@"),
+        "PLAIN=%s\n" % S("plain@@"),
+        "# backup password %s\n" % S("comment@@"),
+    ]))
+    tb.root_file("etc/environment.d/50-rocm.conf", "".join([
+        "ROCM_PATH=/opt/rocm\n",
+        'API_KEY="%s"\n' % S("ak-@@"),
+        "BEARER=%s\n" % S("eyJhbGciOiJIUzI1NiJ9.@@.sig"),
+        "ROCM_MIRROR=https://mirror.example/%s/rocm\n" % S("m-@@"),
+        "HIP_CACHE_AUTH=%s\n" % S("hca@@"),
+        "SESSION=%s\n" % S("a b @@ c"),
+    ]))
+    tb.root_file("etc/profile.d/rocm.sh", "".join([
+        "export PATH=/opt/rocm/bin:$PATH; export HIDDEN=%s\n" % S("hid@@"),
+        "export OPENAI_API_KEY=%s\n" % S("sk-@@proj"),
+        "alias deploy='curl -u admin:%s https://deploy.example/'\n" % S("adm@@"),
+        'if [ -n "$DISPLAY" ]; then export T=%s; fi\n' % S("t@@"),
+        "HF_HOME=/data; HUGGING_FACE_HUB_TOKEN=%s\n" % S("hf@@hub"),
+        'export CONN="host=db password=%s"\n' % S("conn@@"),
+        "export HIP_VISIBLE_DEVICES=0 # %s\n" % S("trail@@"),
+        "# %s\n" % S("note@@"),
+    ]))
     filler = "  CC [M]  /var/lib/dkms/amdgpu/6.8.5/build/amd/amdgpu/amdgpu_drv.o\n" * 20000
     tb.root_file(DKMS_LOG, "FIRST LINE OF THE BUILD\n" + filler +
-                 "curl -H 'Authorization: Bearer %s' https://fw.example/\n" % SECRETS[5] +
+                 "curl -H 'Authorization: Bearer %s' https://fw.example/\n" % S("SECRET-@@-x9") +
+                 "wget https://fw.example/%s/psp.bin\n" % S("dl@@") +
+                 "make -j16 SIGN_TOKEN=%s KERNELRELEASE=6.8.0\n" % S("mk@@") +
                  "amdgpu_drv.c:1: error: implicit declaration of function 'drm_foo'\n")
-    tb.kmsg([(9.1, "amdgpu 0000:03:00.0: amdgpu: fetching https://fw:%s@fw.example/psp.bin" % SECRETS[6], 6)])
+    tb.kmsg([(9.1, "amdgpu 0000:03:00.0: amdgpu: fetching https://fw:%s@fw.example/%s/psp.bin"
+              % (S("SECRET-@@-x9"), S("kp@@")), 6)])
+
+
+# The process environment of the run: secrets under all kinds of names,
+# ROCm-looking prefixes included, and a variable the bundle shows.
+PROCESS_ENV = {
+    "HIP_FLEET_TOKEN": secret("SECRET-@@-x9"), "ROCM_MIRROR": "https://u:%s@m.example/" % secret("SECRET-@@-x9"),
+    "AMD_LICENSE_KEY": secret("amdlic@@"), "PYTORCH_PASSPHRASE": secret("pp @@ pp"),
+    "GPU_CREDS": secret("creds@@"), "TORCH_HUB_AUTH": secret("th@@"), "NCCL_SOCKET_KEY": secret("nccl@@"),
+    "HSA_TOOLS_TOKEN": secret("hsat@@"), "PLAIN_VALUE": secret("pv@@"),
+    "MULTI_LINE": "first line\n%s\n" % secret("ml@@"),
+    "GITHUB_TOKEN": secret("ghp_@@0123456789abcdefABCDEF"), "CI_JOB_JWT": secret("eyJ0eXAi.@@.x"),
+    "HSA_ENABLE_SDMA": "0", "HIP_VISIBLE_DEVICES": "0",
+}
 
 
 def members(path):
@@ -58,8 +128,9 @@ with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN, prepare=plant) as bed:
     bundle = os.path.join(out_dir, "bundle.tar")
     with open(bundle, "w") as f:
         f.write("an older file that the bundle replaces\n")
-    env = {"HIP_FLEET_TOKEN": SECRETS[7], "ROCM_MIRROR": "https://u:%s@m.example/" % SECRETS[8],
-           "HSA_ENABLE_SDMA": "0"}
+    env = PROCESS_ENV
+    T.check("at least 50 secrets are planted, each unique", len(SECRETS) >= 50 and
+            len(set(SECRETS)) == len(SECRETS), "%d" % len(SECRETS))
     live = bed.run("check", "--json", env=env)
     report_live = json.loads(live.stdout)
     text_live = bed.run("check", "--color", "never", env=env).stdout
@@ -77,17 +148,21 @@ with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN, prepare=plant) as bed:
     want = [P + n for n in ("README.txt", "environment.txt", "facts.json", "kernel-log.txt", "report.json",
                             "report.txt", "files/" + DKMS_LOG, "files/etc/apt/sources.list.d/rocm.list",
                             "files/etc/apt/preferences.d/rocm-pin-600", "files/etc/modprobe.d/amdgpu.conf",
-                            "files/etc/environment", "files/etc/environment.d/50-rocm.conf")]
+                            "files/etc/environment", "files/etc/environment.d/50-rocm.conf",
+                            "files/etc/profile.d/rocm.sh", "files/etc/apt/sources.list.d/private.list",
+                            "files/etc/apt/sources.list.d/private.sources")]
     T.check("the bundle has every expected member", all(n in names for n in want),
             "missing %s\nhave %s" % ([n for n in want if n not in names], names))
     T.check("apt auth.conf files are never collected", not any("auth.conf" in n for n in names), "%s" % names)
     T.check("all members are regular files under rocm-doctor-report/",
             all(n.startswith(P) and mi.isfile() for n, (mi, _) in m.items()))
-    leaked = ["%s in %s" % (s, n) for n, (_, data) in m.items() for s in SECRETS if s.encode() in data]
-    T.check("no secret is in the bundle", not leaked, "\n".join(leaked))
+    cores = [("q7%02dz" % i, v) for i, v in enumerate(SECRETS)]
+    leaked = ["%r in %s" % (v, n) for n, (_, data) in m.items() for core, v in cores
+              if core.encode() in data or v.encode() in data]
+    T.check("none of the %d secrets is in the bundle" % len(SECRETS), not leaked, "\n".join(leaked))
     for n in ("files/etc/apt/sources.list.d/rocm.list", "files/etc/modprobe.d/amdgpu.conf",
               "files/etc/environment", "files/etc/environment.d/50-rocm.conf", "files/" + DKMS_LOG,
-              "environment.txt", "kernel-log.txt", "facts.json"):
+              "files/etc/profile.d/rocm.sh", "environment.txt", "kernel-log.txt", "facts.json"):
         T.check("%s shows where a secret was left out" % n, b"<redacted>" in m.get(P + n, (None, b""))[1])
 
     def text(n):
@@ -105,11 +180,24 @@ with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN, prepare=plant) as bed:
             log.endswith("error: implicit declaration of function 'drm_foo'\n") and len(log) <= 1024 * 1024 + 100,
             log[:200])
     env_txt = text("environment.txt")
-    T.check("environment: ROCm variables kept, secrets left out",
-            "HSA_ENABLE_SDMA=0\n" in env_txt and "HIP_FLEET_TOKEN=<redacted>\n" in env_txt and
-            "ROCM_MIRROR=https://<redacted>@m.example/\n" in env_txt, env_txt)
+    T.check("environment: values of the variables rocm-doctor reads, names of the others",
+            "HIP_VISIBLE_DEVICES=0\n" in env_txt and "HSA_ENABLE_SDMA=<redacted>\n" in env_txt and
+            "HIP_FLEET_TOKEN=<redacted>\n" in env_txt and "ROCM_MIRROR=<redacted>\n" in env_txt and
+            "AMD_LICENSE_KEY=<redacted>\n" in env_txt, env_txt)
+    T.check("environment files: names kept, values only of variables rocm-doctor reads",
+            text("files/etc/environment").startswith("PATH=/usr/local/bin:/usr/bin:/bin\nHF_TOKEN=<redacted>\n"
+                                                       "MYSQL_PWD=<redacted>\n") and
+            text("files/etc/environment.d/50-rocm.conf").startswith("ROCM_PATH=/opt/rocm\nAPI_KEY=<redacted>\n") and
+            text("files/etc/profile.d/rocm.sh").startswith("export PATH=/opt/rocm/bin:$PATH <redacted>\n"
+                                                            "export OPENAI_API_KEY=<redacted>\n<redacted>\n"),
+            text("files/etc/environment") + text("files/etc/profile.d/rocm.sh"))
+    T.check("URLs keep scheme and host (AMD's repository its path)",
+            "deb https://apt.example.com/<redacted> noble main\n" in text("files/etc/apt/sources.list.d/private.list")
+            and "URIs: https://<redacted>@pkgs.example.com/<redacted>\n"
+            in text("files/etc/apt/sources.list.d/private.sources"),
+            text("files/etc/apt/sources.list.d/private.list"))
     T.check("kernel log has the planted record, redacted",
-            "fetching https://<redacted>@fw.example/psp.bin" in text("kernel-log.txt"), text("kernel-log.txt"))
+            "fetching https://<redacted>@fw.example/<redacted>" in text("kernel-log.txt"), text("kernel-log.txt"))
     T.check("report.txt is the text report", text("report.txt") == text_live,
             "--- bundle\n%s\n--- live\n%s" % (text("report.txt"), text_live))
     report_b = json.loads(text("report.json"))

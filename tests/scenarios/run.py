@@ -122,6 +122,12 @@ def compare(sc, report, status):
     for fid, text in sc.text:
         check_text("summary/evidence/remedy", fid, text, ("summary", "evidence", "remedy"))
 
+    for key, want in sc.report:
+        have = lookup(report, key)
+        if have is KeyError or not want == have:
+            problems.append("report %s: expected %r, got %r"
+                            % (key, want, "<missing>" if have is KeyError else have))
+
     gpus = report.get("gpus", [])
     if sc.gpu_count is not None and len(gpus) != sc.gpu_count:
         problems.append("gpus: expected %d, got %d" % (sc.gpu_count, len(gpus)))

@@ -54,6 +54,8 @@ class Scenario:
     gpus: [(selector, expected)]: the one GPU whose fields equal selector must
         have the expected fields (dotted keys reach into "link").
     gpus_all: fields every GPU must have.
+    report: [(dotted_key, expected)]: values anywhere in the JSON report
+        ("access.nodes"), compared whole.
     args: extra arguments after `check --json --root ROOT`.
     wrap: command prefix for the tool (e.g. setpriv ...).
     needs_root: skip (exit 77) unless run as root.
@@ -61,7 +63,7 @@ class Scenario:
 
     def __init__(self, tb, findings, exit_status, evidence=(), text=(), remedy=(),
                  gpu_count=None, gpus=(), gpus_all=None, args=(), env=None, wrap=(),
-                 needs_root=False, compare_info=False):
+                 needs_root=False, compare_info=False, report=()):
         self.tb = tb
         self.findings = sorted(findings)
         self.exit_status = exit_status
@@ -76,6 +78,7 @@ class Scenario:
         self.wrap = list(wrap)
         self.needs_root = needs_root
         self.compare_info = compare_info
+        self.report = list(report)
 
 
 # ==========================================================================
@@ -583,6 +586,31 @@ def user_not_in_render():
     healthy_rx7900xtx_box(tb)
     return Scenario(tb, [("kfd.no-access", "error"), ("render.no-access", "error")], 2,
                     args=["--user", "alice"])
+
+
+def access_node(path, role, mode, uid, gid, group):
+    """An entry of the report's access.nodes."""
+    return {"path": path, "role": role, "exists": True, "mode": mode, "uid": uid, "gid": gid,
+            "group": group, "acl": [], "error": None}
+
+
+@scenario("access-nodes")
+def access_nodes():
+    """user-not-in-render's host with the card node open to everyone and the
+    render node owned by a group that /etc/group does not name:
+    the report carries each node's fields, and the evidence says the same."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    tb.node_mode("/dev/dri/card0", 0o666, 0, 44)
+    tb.node_mode("/dev/dri/renderD128", 0o640, 0, 4321)
+    kfd = access_node("/dev/kfd", "kfd", "0660", 0, 992, "render")
+    render = access_node("/dev/dri/renderD128", "render", "0640", 0, 4321, None)
+    card = access_node("/dev/dri/card0", "card", "0666", 0, 44, "video")
+    return Scenario(tb, [("kfd.no-access", "error"), ("render.no-access", "error")], 2,
+                    args=["--user", "alice"], report=[("access.nodes", [kfd, render, card])],
+                    evidence=[("kfd.no-access", "/dev/kfd: mode 0660, owner uid 0, group render"),
+                              ("render.no-access", "/dev/dri/renderD128: mode 0640, owner uid 0, group 4321"),
+                              ("access.world-writable", "/dev/dri/card0: mode 0666, owner uid 0, group video")])
 
 
 @scenario("relogin-needed")

@@ -10,6 +10,7 @@
 #include "context.h"
 #include "facts.h"
 #include "findings.h"
+#include "report.h"
 #include "util.h"
 
 #define GIB (UINT64_C(1) << 30)
@@ -934,6 +935,70 @@ static void test_relogin_needed(void)
     rd_facts_free(&f);
 }
 
+static void add_acl(rd_dev_node *n, const char *tag, int64_t id, int64_t perm)
+{
+    rd_acl_entry *e = ARRAY_APPEND(n->acl, n->n_acl);
+    e->tag = xstrdup(tag);
+    e->id = id;
+    e->perm = perm;
+}
+
+/* The node's fields in the evidence and in the report's access.nodes[]. */
+static void test_access_acl_fields(void)
+{
+    rd_facts f;
+    navi31_host(&f, HEALTHY);
+    rd_dev_node *kfd = &f.access.nodes[0];
+    g_assert_cmpstr(kfd->path, ==, "/dev/kfd");
+    add_acl(kfd, "user_obj", -1, 6);
+    add_acl(kfd, "user", 1001, 6);
+    add_acl(kfd, "group_obj", -1, 6);
+    add_acl(kfd, "mask", -1, 6);
+    add_acl(kfd, "other", -1, 0);
+    const int64_t groups[] = { 1000 };
+    set_user_groups(&f, groups, 1);
+    result r;
+    assess(&f, &r);
+    const rd_finding *fd = get(&r.fs, "kfd.no-access");
+    g_assert_nonnull(fd);
+    assert_evidence(fd, 0, "/dev/kfd: mode 0660, owner uid 0, group render, "
+                           "ACL user::rw-,user:1001:rw-,group::rw-,mask::rw-,other::---");
+
+    json_object *j = rd_report_json(&f, &r.view, &r.fs, 1);
+    json_object *nodes = json_object_object_get(json_object_object_get(j, "access"), "nodes");
+    g_assert_cmpuint(json_object_array_length(nodes), ==, f.access.n_nodes);
+    g_assert_cmpstr(json_object_to_json_string_ext(json_object_array_get_idx(nodes, 0), JSON_C_TO_STRING_PLAIN |
+                                                                                       JSON_C_TO_STRING_NOSLASHESCAPE),
+                    ==,
+                    "{\"path\":\"/dev/kfd\",\"role\":\"kfd\",\"exists\":true,\"mode\":\"0660\",\"uid\":0,\"gid\":992,"
+                    "\"group\":\"render\",\"acl\":[{\"tag\":\"user_obj\",\"id\":null,\"perm\":\"rw-\"},"
+                    "{\"tag\":\"user\",\"id\":1001,\"perm\":\"rw-\"},{\"tag\":\"group_obj\",\"id\":null,\"perm\":\"rw-\"},"
+                    "{\"tag\":\"mask\",\"id\":null,\"perm\":\"rw-\"},{\"tag\":\"other\",\"id\":null,\"perm\":\"---\"}],"
+                    "\"error\":null}");
+    json_object_put(j);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+/* rd_finding_free leaves a zeroed finding that can be freed again. */
+static void test_finding_free(void)
+{
+    rd_findings fs = { 0 };
+    rd_finding *f = rd_finding_add(&fs, "kfd.missing", RD_SEV_ERROR, "0000:03:00.0", "no %s", "kfd");
+    rd_finding_evidence(f, "/dev/kfd: absent");
+    rd_finding_remedy(f, "load amdgpu");
+    rd_finding_set_fix(f, "modprobe");
+    rd_finding_free(f);
+    g_assert_null(f->id);
+    g_assert_null(f->summary);
+    g_assert_null(f->evidence);
+    g_assert_null(f->remedy);
+    g_assert_null(f->fix);
+    g_assert_null(f->gpu);
+    rd_findings_free(&fs);
+    g_assert_cmpuint(fs.n, ==, 0);
+}
+
 static void test_world_writable(void)
 {
     rd_facts f;
@@ -1072,6 +1137,8 @@ int main(int argc, char **argv)
     g_test_add_func("/assess/access/no-access", test_no_access);
     g_test_add_func("/assess/access/relogin-needed", test_relogin_needed);
     g_test_add_func("/assess/access/world-writable", test_world_writable);
+    g_test_add_func("/assess/access/acl-fields", test_access_acl_fields);
+    g_test_add_func("/assess/finding-free", test_finding_free);
     g_test_add_func("/assess/driver/firmware-missing", test_firmware_missing);
     g_test_add_func("/assess/sorted-by-severity", test_sorted_by_severity);
     g_test_add_func("/assess/exit-status", test_exit_status);
