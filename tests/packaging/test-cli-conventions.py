@@ -11,22 +11,18 @@
 - --help and --version exit 3 when standard output cannot be written
   (/dev/full), with the reason on stderr.
 """
+import os
 import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet"))
+import fleetlib  # noqa: E402
+
 BIN = sys.argv[1]
-failed = passed = 0
-
-
-def check(name, ok, detail=""):
-    global failed, passed
-    if ok:
-        passed += 1
-        print("ok - " + name)
-    else:
-        failed += 1
-        print("FAIL - %s\n  %s" % (name, detail))
+T = fleetlib.Results()
+check = T.check
 
 
 def run(*args, stdout=subprocess.PIPE):
@@ -78,5 +74,4 @@ for args in (["--help"], ["--version"], ["-V"], ["fix", "--help"]):
     check("%s to /dev/full exits 3 and says why" % " ".join(args),
           rc == 3 and "cannot write to standard output" in err, "rc=%d %s" % (rc, err))
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(T.finish())

@@ -24,8 +24,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
+import sys
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet"))
+import fleetlib  # noqa: E402
 
 try:
     import yaml
@@ -37,17 +41,8 @@ except ImportError as e:
 MANIFEST, DAEMON = sys.argv[1], os.path.abspath(sys.argv[2])
 NFD_DIR = "/etc/kubernetes/node-feature-discovery/features.d"
 PREFIX = "rocm-doctor.feature.node.kubernetes.io/"
-failed = passed = 0
-
-
-def check(name, ok, detail=""):
-    global failed, passed
-    if ok:
-        passed += 1
-        print("ok - " + name)
-    else:
-        failed += 1
-        print("FAIL - %s\n  %s" % (name, detail))
+T = fleetlib.Results()
+check = T.check
 
 
 class Response:
@@ -165,5 +160,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(T.finish())
