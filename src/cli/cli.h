@@ -45,6 +45,8 @@ typedef struct {
     const char *name;
     const char *summary;
     int (*run)(const rd_options *o, char **args, size_t n_args);
+    const char *args;            /* its arguments in the usage line: "[TOPIC]" */
+    unsigned options;            /* the RD_OPT_* it accepts (its --help lists them) */
 } rd_verb;
 
 /* Verbs, by file: verb-check.c (check, facts), verb-list.c (list),

@@ -7,53 +7,126 @@
 #include "cli.h"
 #include "build-config.h"
 #include "findings.h"
+#include "kernels/rd-kernels.h"
 #include "util.h"
 
+/* What check, facts, explain and verify accept: the diagnosis options. */
+#define DIAGNOSIS_OPTIONS                                                                                  \
+    (RD_OPT_ROOT | RD_OPT_USER | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_FORMAT | RD_OPT_LEVEL |              \
+     RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT)
+
 static const rd_verb verbs[] = {
-    { "check", "Diagnose this host (the default)", rd_verb_check },
-    { "facts", "Print what was learned about the host, as JSON", rd_verb_facts },
-    { "list", "List the knowledge: archs, releases, checks", rd_verb_list },
-    { "explain", "Explain an error message and find its cause on this host", rd_verb_explain },
-    { "fix", "Show the plan that fixes the findings; --apply runs it", rd_verb_fix },
-    { "undo", "Undo an applied fix run (--last or RUN-ID)", rd_verb_undo },
-    { "verify", "Run a GPU kernel on every GPU (level 2) and report", rd_verb_verify },
-    { "report", "Write a support bundle (-o FILE)", rd_verb_report },
+    { "check", "Diagnose this host (the default)", rd_verb_check, "", DIAGNOSIS_OPTIONS },
+    { "facts", "Print what was learned about the host, as JSON", rd_verb_facts, "", DIAGNOSIS_OPTIONS },
+    { "list", "List the knowledge: archs, releases, checks", rd_verb_list, "archs|releases|checks", RD_OPT_FORMAT },
+    { "explain", "Explain an error message and find its cause on this host", rd_verb_explain, "MESSAGE",
+      DIAGNOSIS_OPTIONS },
+    { "fix", "Show the plan that fixes the findings; --apply runs it", rd_verb_fix, "",
+      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE },
+    { "undo", "Undo an applied fix run (--last or RUN-ID)", rd_verb_undo, "--last|RUN-ID",
+      RD_OPT_ROOT | RD_OPT_FORMAT | RD_OPT_YES | RD_OPT_LAST },
+    { "verify", "Run a GPU kernel on every GPU (level 2) and report", rd_verb_verify, "", DIAGNOSIS_OPTIONS },
+    { "report", "Write a support bundle (-o FILE)", rd_verb_report, "-o FILE",
+      RD_OPT_ROOT | RD_OPT_USER | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT |
+          RD_OPT_OUTPUT },
 };
 
-static void help(void)
+/* Each option's help; flag 0: every command takes it. */
+static const struct {
+    unsigned flag;
+    const char *text;
+} option_help[] = {
+    { RD_OPT_ROOT, "  --root DIR       Inspect (or fix) the OS installation under DIR (hardware is\n"
+                   "                   always the running kernel's /sys, /dev and /proc)\n" },
+    { RD_OPT_USER, "  --user NAME      Whose access to the GPUs to check (default: the invoking\n"
+                   "                   user, or SUDO_USER under sudo)\n" },
+    { RD_OPT_FACTS, "  --facts FILE     Diagnose a saved facts file instead of this host\n" },
+    { RD_OPT_CONFIG, "  --config FILE    Read only this configuration file\n" },
+    { RD_OPT_FORMAT, "  --format FMT     text, json, prometheus or nfd\n"
+                     "  --json           Same as --format json\n" },
+    { RD_OPT_LEVEL, "  --level 1|2      1: static checks; 2: also run a GPU kernel\n" },
+    { RD_OPT_TIMEOUT, "  --timeout SEC    Level 2: give up on the GPU after SEC seconds (default 20)\n" },
+    { RD_OPT_WITH_PYTHON, "  --with-python    Also check the installed PyTorch build\n" },
+    { 0, "  --color WHEN     auto, always or never (NO_COLOR is honoured)\n" },
+    { RD_OPT_APPLY, "  --apply          fix: carry out the plan (needs root)\n" },
+    { RD_OPT_YES, "  --yes            Do not ask for confirmation\n" },
+    { RD_OPT_ONLY, "  --only IDS       fix: only these fixes or findings (comma-separated)\n" },
+    { RD_OPT_KEY_FILE, "  --key-file FILE  fix: the apt repository signing key to install\n" },
+    { RD_OPT_LAST, "  --last           undo: the most recent run\n" },
+    { RD_OPT_OUTPUT, "  -o, --output FILE  report: where to write the bundle\n" },
+    { 0, "  -h, --help       Show this help\n"
+         "  -V, --version    Show the version and the GPU targets of the embedded kernels\n" },
+};
+
+static void print_options(unsigned accepted)
 {
+    printf("\nOptions:\n");
+    for (size_t i = 0; i < ELEMENTSOF(option_help); i++)
+        if (option_help[i].flag == 0 || (option_help[i].flag & accepted))
+            fputs(option_help[i].text, stdout);
+}
+
+/* Output that is the whole point of the command (--help, --version) must
+ * reach its reader: a full disk or a closed pipe is exit status 3. */
+static int finish_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return rd_fail("cannot write to standard output: %s", errno_name(errno ? errno : EIO));
+    return RD_EXIT_OK;
+}
+
+static int help(const rd_verb *verb)
+{
+    if (verb) {
+        printf("Usage: rocm-doctor %s [OPTIONS]%s%s\n%s.\n", verb->name, *verb->args ? " " : "", verb->args,
+               verb->summary);
+        print_options(verb->options);
+        printf("\nSee rocm-doctor(8) for the %s command.\n", verb->name);
+        return finish_stdout();
+    }
     printf("Usage: rocm-doctor [COMMAND] [OPTIONS] [ARGS]\n"
            "Find out why ROCm does not work on this host, and what fixes it.\n"
            "\n"
            "Commands:\n");
     for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
         printf("  %-16s %s\n", verbs[i].name, verbs[i].summary);
-    printf("  %-16s %s\n  %-16s %s\n", "help", "Show this help", "version", "Show the version");
+    printf("  %-16s %s\n  %-16s %s\n", "help [COMMAND]", "Show this help, or a command's", "version",
+           "Show the version");
+    print_options(~0u);
     printf("\n"
-           "Options:\n"
-           "  --root DIR       Inspect (or fix) the OS installation under DIR (hardware is\n"
-           "                   always the running kernel's /sys, /dev and /proc)\n"
-           "  --user NAME      Whose access to the GPUs to check (default: the invoking\n"
-           "                   user, or SUDO_USER under sudo)\n"
-           "  --facts FILE     Diagnose a saved facts file instead of this host\n"
-           "  --config FILE    Read only this configuration file\n"
-           "  --format FMT     text, json, prometheus or nfd\n"
-           "  --json           Same as --format json\n"
-           "  --level 1|2      1: static checks; 2: also run a GPU kernel\n"
-           "  --timeout SEC    Level 2: give up on the GPU after SEC seconds (default 20)\n"
-           "  --with-python    Also check the installed PyTorch build\n"
-           "  --color WHEN     auto, always or never (NO_COLOR is honoured)\n"
-           "  --apply          fix: carry out the plan (needs root)\n"
-           "  --yes            fix: do not ask for confirmation\n"
-           "  --only IDS       fix: only these fixes or findings (comma-separated)\n"
-           "  --key-file FILE  fix: the apt repository signing key to install\n"
-           "  --last           undo: the most recent run\n"
-           "  -o, --output FILE  report: where to write the bundle\n"
-           "  -h, --help       Show this help\n"
-           "  --version        Show the version\n"
-           "\n"
+           "rocm-doctor COMMAND --help shows the options of one command.\n"
            "Exit status: 0 healthy, 1 warnings, 2 errors, 3 the check could not run.\n"
            "See rocm-doctor(8) for the findings and the JSON format.\n");
+    return finish_stdout();
+}
+
+/* The version, and the GPU targets whose kernels are built in (other
+ * targets are compiled by the installation's hiprtc at run time). */
+static int version(void)
+{
+    printf("rocm-doctor %s\n", PACKAGE_VERSION);
+    if (rd_n_code_objects == 0)
+        printf("GPU kernels: none embedded (verify compiles them with hiprtc)\n");
+    else {
+        int column = printf("GPU kernels (code object v4, v5):");
+        for (size_t i = 0; i < rd_n_code_objects; i++) {
+            if (i > 0 && streq(rd_code_objects[i].gfx, rd_code_objects[i - 1].gfx))
+                continue;
+            if (column + 1 + (int)strlen(rd_code_objects[i].gfx) > 79)
+                column = printf("\n ") - 1;
+            column += printf(" %s", rd_code_objects[i].gfx);
+        }
+        printf("\n");
+    }
+    return finish_stdout();
+}
+
+static const rd_verb *find_verb(const char *name)
+{
+    for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+        if (streq(name, verbs[i].name))
+            return &verbs[i];
+    return NULL;
 }
 
 int rd_usage_error(const char *fmt, ...)
@@ -151,7 +224,7 @@ int main(int argc, char **argv)
     enum {
         OPT_ROOT = 256, OPT_USER, OPT_FACTS, OPT_CONFIG, OPT_FORMAT, OPT_JSON, OPT_LEVEL,
         OPT_TIMEOUT, OPT_WITH_PYTHON, OPT_COLOR, OPT_APPLY, OPT_YES, OPT_ONLY, OPT_KEY_FILE,
-        OPT_LAST, OPT_VERSION,
+        OPT_LAST,
     };
     static const struct option longopts[] = {
         { "root", required_argument, NULL, OPT_ROOT },
@@ -171,15 +244,16 @@ int main(int argc, char **argv)
         { "last", no_argument, NULL, OPT_LAST },
         { "output", required_argument, NULL, 'o' },
         { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, OPT_VERSION },
+        { "version", no_argument, NULL, 'V' },
         { 0 },
     };
     rd_options o = { .color = -1 };
+    bool want_help = false;
     int c, r;
     uint64_t u;
     opterr = 0;
     /* GNU getopt permutes: options may come before or after the command */
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hVo:", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_ROOT: o.root = optarg; break;
         case OPT_USER:
@@ -228,23 +302,24 @@ int main(int argc, char **argv)
         case OPT_KEY_FILE: o.key_file = optarg; break;
         case OPT_LAST: o.last = true; break;
         case 'o': o.output = optarg; break;
-        case 'h': help(); return RD_EXIT_OK;
-        case OPT_VERSION: printf("rocm-doctor %s\n", PACKAGE_VERSION); return RD_EXIT_OK;
+        case 'h': want_help = true; break;
+        case 'V': return version();
         case ':': return rd_usage_error("option %s needs an argument", argv[optind - 1]);
         default: return rd_usage_error("unknown option %s", argv[optind - 1]);
         }
     }
-    const char *verb = optind < argc ? argv[optind++] : "check";
-    if (streq(verb, "help")) {
-        help();
-        return RD_EXIT_OK;
+    const char *name = optind < argc ? argv[optind++] : NULL;
+    if (name && streq(name, "version"))
+        return version();
+    if (name && streq(name, "help")) {
+        /* rocm-doctor help [COMMAND] */
+        name = optind < argc ? argv[optind] : NULL;
+        want_help = true;
     }
-    if (streq(verb, "version")) {
-        printf("rocm-doctor %s\n", PACKAGE_VERSION);
-        return RD_EXIT_OK;
-    }
-    for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-        if (streq(verb, verbs[i].name))
-            return verbs[i].run(&o, argv + optind, (size_t)(argc - optind));
-    return rd_usage_error("unknown command \"%s\"", verb);
+    const rd_verb *verb = find_verb(name ? name : "check");
+    if (!verb)
+        return rd_usage_error("unknown command \"%s\"", name);
+    if (want_help)
+        return help(name ? verb : NULL);
+    return verb->run(&o, argv + optind, (size_t)(argc - optind));
 }

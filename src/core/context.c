@@ -54,10 +54,7 @@ const char *rd_data_dir(void)
     const char *env = secure_getenv("ROCM_DOCTOR_DATA_DIR");
     if (env && *env)
         return env;
-    struct stat st;
-    if (stat(RD_DATADIR "/archs.ini", &st) == 0)
-        return RD_DATADIR;
-    return RD_SOURCE_CONFDIR;
+    return RD_DATADIR;
 }
 
 int rd_root_open(const rd_ctx *ctx, const char *path, int flags)

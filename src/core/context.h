@@ -34,7 +34,6 @@ int rd_root_read_file(const rd_ctx *ctx, const char *path, size_t max, char **re
  * name ends in suffix (NULL for any), dot-files skipped. */
 int rd_root_list_dir(const rd_ctx *ctx, const char *path, const char *suffix, char ***ret);
 
-/* The directory with the knowledge tables: $ROCM_DOCTOR_DATA_DIR (tests),
- * else the installed data dir, else the source tree's conf/ for a build that
- * has not been installed. */
+/* The directory with the knowledge tables: $ROCM_DOCTOR_DATA_DIR (tests,
+ * `meson devenv`), else the data dir the build installs to. */
 const char *rd_data_dir(void);

@@ -35,6 +35,8 @@ typedef struct {
     char *isa;                /* the matching HSA agent's ISA, when found */
     int64_t kfd_node;
     char *code_object;        /* "embedded", or NULL when none was run */
+    int64_t code_object_version; /* 4 or 5: the embedded object loaded last; -1 none */
+    char *code_object_fallback; /* why the version the runtime calls for was refused; NULL when it loaded */
     char *result;             /* "ok", "wrong-result", "error", "no-code-object" */
     char *error_call;         /* HIP call that failed: "hipModuleLaunchKernel" */
     int64_t error_code;       /* hipError_t */
@@ -62,6 +64,7 @@ typedef struct {
     char *hip_library;
     char *hip_load_error;
     int64_t hip_runtime_version;  /* hipRuntimeGetVersion, 50221153; -1 unknown */
+    int64_t hip_code_object_version; /* the code object version it calls for: 4 (ROCm 5) or 5; -1 unknown */
     int64_t hip_init_status;      /* hipError_t of hipInit; -1 not called */
     char *hip_init_status_name;
     int64_t hip_device_count_status;

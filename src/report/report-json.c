@@ -212,6 +212,7 @@ json_object *rd_report_runtime_json(const rd_facts *f)
     json_object_object_add(hip, "load_error", str_or_null(rt->hip_load_error));
     rd_hip_version_string(rt->hip_runtime_version, ver, sizeof ver);
     json_object_object_add(hip, "runtime_version", rt->hip_runtime_version > 0 ? json_object_new_string(ver) : NULL);
+    json_object_object_add(hip, "code_object_version", int_or_null(rt->hip_code_object_version));
     json_object_object_add(hip, "init_status", str_or_null(rt->hip_init_status_name));
     json_object_object_add(hip, "device_count_status", str_or_null(rt->hip_device_count_status_name));
     json_object_object_add(hip, "device_count", int_or_null(rt->hip_device_count));
@@ -229,6 +230,8 @@ json_object *rd_report_runtime_json(const rd_facts *f)
         json_object_object_add(j, "isa", str_or_null(d->isa));
         json_object_object_add(j, "kfd_node", int_or_null(d->kfd_node));
         json_object_object_add(j, "code_object", str_or_null(d->code_object));
+        json_object_object_add(j, "code_object_version", d->code_object ? int_or_null(d->code_object_version) : NULL);
+        json_object_object_add(j, "code_object_fallback", str_or_null(d->code_object_fallback));
         json_object_object_add(j, "result", str_or_null(d->result));
         json_object_object_add(j, "error_call", str_or_null(d->error_call));
         json_object_object_add(j, "error", str_or_null(d->error_name));

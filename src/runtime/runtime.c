@@ -395,12 +395,36 @@ static void device_target(child *c, rd_runtime_device *d)
     }
 }
 
-static const rd_code_object *find_code_object(const char *gfx)
+int rd_runtime_code_object_version(int64_t hip_runtime_version)
+{
+    return hip_runtime_version > 0 && hip_runtime_version < 60000000 ? 4 : 5;
+}
+
+static const rd_code_object *find_code_object(const char *gfx, int version)
 {
     for (size_t i = 0; gfx && i < rd_n_code_objects; i++)
-        if (streq(rd_code_objects[i].gfx, gfx))
+        if (streq(rd_code_objects[i].gfx, gfx) && rd_code_objects[i].version == version)
             return &rd_code_objects[i];
     return NULL;
+}
+
+/* Loads co, the device's code object of the version the runtime calls for,
+ * and other, the other version, when the runtime refuses co (a ROCm 6 build
+ * without version 5 support, a ROCm 7 that dropped version 4). Returns the
+ * last hipModuleLoadData error; *co is the object tried last. */
+static rd_hip_error load_code_object(child *c, const rd_hip_lib *hip, rd_runtime_device *d,
+                                     const rd_code_object **co, const rd_code_object *other, rd_hip_module *ret_mod)
+{
+    stage(c, d->index, "hipModuleLoadData (%s code object v%d)", (*co)->gfx, (*co)->version);
+    rd_hip_error e = hip->hipModuleLoadData(ret_mod, (*co)->data);
+    if (e == RD_HIP_SUCCESS || !other)
+        return e;
+    char buf[32];
+    d->code_object_fallback = xasprintf("code object v%d: hipModuleLoadData failed with %s", (*co)->version,
+                                        rd_hip_error_name(hip, e, buf, sizeof buf));
+    *co = other;
+    stage(c, d->index, "hipModuleLoadData (%s code object v%d)", other->gfx, other->version);
+    return hip->hipModuleLoadData(ret_mod, other->data);
 }
 
 static void child_device(child *c, const rd_hip_lib *hip, int idx)
@@ -410,6 +434,7 @@ static void child_device(child *c, const rd_hip_lib *hip, int idx)
     d->index = idx;
     d->kfd_node = -1;
     d->error_code = -1;
+    d->code_object_version = -1;
     stage(c, idx, "hipDeviceGetPCIBusId");
     if (hip->hipDeviceGetPCIBusId(buf, sizeof buf - 1, idx) == RD_HIP_SUCCESS && buf[0]) {
         for (char *p = buf; *p; p++)
@@ -428,15 +453,18 @@ static void child_device(child *c, const rd_hip_lib *hip, int idx)
         set_error(hip, d, "hipSetDevice", e);
         return;
     }
-    const rd_code_object *co = find_code_object(d->gfx);
+    int want = (int)c->rt.hip_code_object_version;
+    const rd_code_object *co = find_code_object(d->gfx, want), *other = find_code_object(d->gfx, want == 4 ? 5 : 4);
+    if (!co)
+        co = other, other = NULL;
     if (!co) {
         d->result = xstrdup("no-code-object");
         return;
     }
     d->code_object = xstrdup("embedded");
     rd_hip_module mod = NULL;
-    stage(c, idx, "hipModuleLoadData (%s code object)", co->gfx);
-    e = hip->hipModuleLoadData(&mod, co->data);
+    e = load_code_object(c, hip, d, &co, other, &mod);
+    d->code_object_version = co->version;
     if (e != RD_HIP_SUCCESS) {
         set_error(hip, d, "hipModuleLoadData", e);
         return;
@@ -552,6 +580,7 @@ static void child_hip(child *c, char *const *dirs)
     int v = 0;
     if (hip.hipRuntimeGetVersion(&v) == RD_HIP_SUCCESS)
         c->rt.hip_runtime_version = v;
+    c->rt.hip_code_object_version = rd_runtime_code_object_version(c->rt.hip_runtime_version);
     stage(c, -1, "hipInit");
     rd_hip_error e = hip.hipInit(0);
     c->rt.hip_init_status = e;
@@ -599,7 +628,7 @@ static _Noreturn void child_main(int fd, const rd_facts *facts)
     rd_runtime_facts *rt = &c.rt;
     rt->ran = true;
     rt->hsa_init_status = rt->hip_init_status = rt->hip_device_count_status = -1;
-    rt->hip_runtime_version = -1;
+    rt->hip_runtime_version = rt->hip_code_object_version = -1;
     rt->hip_device_count = -1;
     char **dirs = rd_runtime_lib_dirs();
     child_hsa(&c, dirs);
@@ -673,7 +702,8 @@ void rd_runtime_gather(const rd_ctx *ctx, rd_facts *facts)
     rd_runtime_facts *rt = &facts->runtime;
     rd_struct_free(&rd_runtime_facts_schema, rt);
     *rt = (rd_runtime_facts){ .ran = true, .hsa_init_status = -1, .hip_init_status = -1,
-                              .hip_device_count_status = -1, .hip_runtime_version = -1, .hip_device_count = -1,
+                              .hip_device_count_status = -1, .hip_runtime_version = -1,
+                              .hip_code_object_version = -1, .hip_device_count = -1,
                               .child_exit_code = -1, .child_stage_device = -1 };
     int64_t timeout = ctx->runtime_timeout_s > 0 ? ctx->runtime_timeout_s : RD_RUNTIME_DEFAULT_TIMEOUT_S;
     rt->timeout_s = timeout;

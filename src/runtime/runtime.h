@@ -17,6 +17,10 @@
  * the facts. */
 void rd_runtime_gather(const rd_ctx *ctx, rd_facts *facts);
 
+/* The code object version a HIP runtime of this hipRuntimeGetVersion()
+ * calls for: 4 for ROCm 5 (50221153), 5 from ROCm 6 on and when unknown. */
+int rd_runtime_code_object_version(int64_t hip_runtime_version);
+
 /* "gfx90a" from "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"; false when
  * isa is not of that form. */
 bool rd_runtime_isa_gfx(const char *isa, char *buf, size_t size);

@@ -141,7 +141,7 @@ static void test_no_files(fixture *f, gconstpointer data)
 
 static void test_precedence(fixture *f, gconstpointer data)
 {
-    put(f->root, "usr/lib/rocm-doctor/rocm-doctor.conf",
+    put(f->root, RD_VENDOR_CONFIG_FILE + 1,
         "[check]\nlevel = 2\nexpected_gpus = 4\nusers = alice bob\n[output]\nprometheus_file = /v/x.prom\n");
     put(f->root, "etc/rocm-doctor/rocm-doctor.conf", "# site\n[check]\nexpected_gpus = 8\n");
     put(f->root, "etc/rocm-doctor/conf.d/20-b.conf", "[check]\nusers = carol\n");
@@ -162,7 +162,7 @@ static void test_precedence(fixture *f, gconstpointer data)
     g_assert_cmpstr(c.expected_gpus_source, ==, src);
 
     g_assert_cmpuint(strv_length(c.files), ==, 4);
-    g_autofree char *f0 = path_in(f->root, "usr/lib/rocm-doctor/rocm-doctor.conf");
+    g_autofree char *f0 = path_in(f->root, RD_VENDOR_CONFIG_FILE + 1);
     g_autofree char *f2 = path_in(f->root, "etc/rocm-doctor/conf.d/10-a.conf");
     g_autofree char *f3 = path_in(f->root, "etc/rocm-doctor/conf.d/20-b.conf");
     g_assert_cmpstr(c.files[0], ==, f0);
@@ -174,7 +174,7 @@ static void test_precedence(fixture *f, gconstpointer data)
 
 static void test_empty_value_resets(fixture *f, gconstpointer data)
 {
-    put(f->root, "usr/lib/rocm-doctor/rocm-doctor.conf",
+    put(f->root, RD_VENDOR_CONFIG_FILE + 1,
         "[check]\nexpected_gpus = 4\nusers = alice\nlevel = 2\nseverity = pcie.bar-small:error\n"
         "[fix]\naccess_group = video\nallowed_fixes = none\n[output]\nprometheus_file = /v/x.prom\n");
     put(f->root, "etc/rocm-doctor/rocm-doctor.conf",

@@ -64,7 +64,7 @@ with tempfile.TemporaryDirectory() as tmp:
         for setting in ("ProtectSystem=strict", "ProtectHome=yes", "NoNewPrivileges=yes",
                         "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "SystemCallFilter=@system-service",
                         "DevicePolicy=closed", "DeviceAllow=/dev/kfd", "DeviceAllow=char-drm",
-                        "ReadWritePaths=/run/rocm-doctor", "CapabilityBoundingSet="):
+                        "RuntimeDirectory=rocm-doctor", "RuntimeDirectoryPreserve=yes", "CapabilityBoundingSet="):
             result(re.search(r"^" + re.escape(setting), text, re.M) is not None,
                    "%s: %s" % (name, setting))
         # The boot check never fixes anything and must not delay boot.

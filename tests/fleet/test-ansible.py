@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Ansible: the shipped facts.d script read by the real ansible-core `setup`
-module on localhost, and the example playbook (syntax check, a run against
-localhost with fixes disabled, then, as root, with fixes enabled on a
-scratch --root, a second run that changes nothing, and `undo --last`).
+module on localhost, and the rocm_doctor role through the example playbook
+contrib/ansible/playbook.yml (syntax check, a run against localhost with
+fixes disabled, then, as root, on a scratch --root: the configuration from
+variables, the units enabled in the tree, a second run that changes
+nothing, then with fixes enabled, again with nothing to change, and
+`undo --last`).
 
     test-ansible.py ROCM_DOCTOR SOURCE_ROOT
 """
@@ -18,7 +21,8 @@ import fleetlib  # noqa: E402
 
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
 FACT = os.path.join(SRC, "conf", "ansible", "rocm_doctor.fact")
-PLAYBOOK = os.path.join(SRC, "tests", "fleet", "playbook.yml")
+PLAYBOOK = os.path.join(SRC, "contrib", "ansible", "playbook.yml")
+UNITS = sys.argv[3:]  # the built units, installed into the scratch root as the package would
 T = fleetlib.Results()
 
 if not shutil.which("ansible") or not shutil.which("ansible-playbook"):
@@ -87,9 +91,15 @@ p = subprocess.run(["ansible-playbook", "--syntax-check", "-i", "localhost,", PL
 T.check("playbook passes --syntax-check", p.returncode == 0, p.stdout + p.stderr)
 
 play_facts = os.path.join(tmp, "play-facts.d")
+# Never this host's /etc: the role configures an empty scratch root, which
+# the check then inspects.
+first_root = os.path.join(tmp, "first-root")
+os.mkdir(first_root)
+want = json.loads(subprocess.run([BIN, "check", "--json", "--root", first_root], capture_output=True, text=True,
+                                 env=env).stdout)
 extra = {"rocm_doctor_bin": BIN, "rocm_doctor_fact_dir": play_facts, "rocm_doctor_fact_script": FACT,
-         "rocm_doctor_become": False, "rocm_doctor_apply_fixes": False,
-         "rocm_doctor_allowed_fixes": ["group"]}
+         "rocm_doctor_become": False, "rocm_doctor_apply_fixes": False, "rocm_doctor_install": False,
+         "rocm_doctor_manage_units": False, "rocm_doctor_allowed_fixes": ["group"], "rocm_doctor_root": first_root}
 p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra), PLAYBOOK],
                    capture_output=True, text=True, env=env, timeout=600)
 # The default callback: "TASK [name] ***" sections, each with "ok: [localhost] => {json}"
@@ -97,7 +107,7 @@ p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e",
 tasks = {}
 for section in p.stdout.split("\nTASK [")[1:]:
     name, _, body = section.partition("]")
-    tasks[name] = body
+    tasks[name.rpartition(" : ")[2]] = body
 recap = p.stdout.rpartition("PLAY RECAP")[2]
 T.check("playbook runs on localhost without failures", p.returncode == 0 and "failed=0" in recap and
         "unreachable=0" in recap, "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
@@ -153,7 +163,7 @@ def play(extra_vars):
     sections = {}
     for section in p.stdout.split("\nTASK [")[1:]:
         name, _, body = section.partition("]")
-        sections[name] = body
+        sections.setdefault(name.rpartition(" : ")[2], body)
     return p, sections
 
 
@@ -171,6 +181,48 @@ with open(os.path.join(root, BLACKLIST), "w") as f:
 os.chmod(os.path.join(root, BLACKLIST), 0o644)
 with open(os.path.join(root, "etc", "hostname"), "w") as f:
     f.write("gpu-node-17\n")
+
+# The role on the scratch root with fixes off: the configuration from its
+# variables, the boot check enabled in the tree (its units installed there as
+# the package would); again, and nothing changes.
+for unit in UNITS:
+    os.makedirs(os.path.join(root, "lib", "systemd", "system"), exist_ok=True)
+    shutil.copy(unit, os.path.join(root, "lib", "systemd", "system"))
+role_vars = dict(extra, rocm_doctor_root=root, rocm_doctor_manage_units=bool(UNITS) and shutil.which("systemctl") is not None,
+                 rocm_doctor_gpu_users=["alice", "bob"], rocm_doctor_expected_gpus=2,
+                 rocm_doctor_allowed_fixes=["modprobe", "cmdline"],
+                 rocm_doctor_nfd_file="/etc/kubernetes/node-feature-discovery/features.d/rocm-doctor",
+                 rocm_doctor_config={"check": {"ignore": ["tuning.numa-balancing", "tuning.iommu-pt"]}})
+p, tasks = play(role_vars)
+recap = p.stdout.rpartition("PLAY RECAP")[2]
+T.check("the role runs on the scratch root", p.returncode == 0 and "failed=0" in recap,
+        "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+try:
+    with open(os.path.join(root, "etc", "rocm-doctor", "rocm-doctor.conf")) as f:
+        conf = f.read()
+except OSError as e:
+    conf = str(e)
+body = [l for l in conf.splitlines() if l and not l.startswith("#")]
+T.check("rocm-doctor.conf is written from the variables, GPU users included", body == [
+    "[check]", "users = alice bob", "expected_gpus = 2", "ignore = tuning.numa-balancing tuning.iommu-pt",
+    "[fix]", "allowed_fixes = modprobe cmdline",
+    "[output]", "nfd_file = /etc/kubernetes/node-feature-discovery/features.d/rocm-doctor"], conf)
+c = subprocess.run([BIN, "check", "--json", "--root", root], capture_output=True, text=True, env=env)
+ids = [f["id"] for f in json.loads(c.stdout)["findings"]] if c.stdout.startswith("{") else []
+T.check("rocm-doctor reads it: gpu.count-mismatch from expected_gpus, the ignored ids gone",
+        "gpu.count-mismatch" in ids and "tuning.iommu-pt" not in ids, "rc=%d %s %s" % (c.returncode, ids, c.stderr))
+if role_vars["rocm_doctor_manage_units"]:
+    wants = os.path.join(root, "etc", "systemd", "system", "multi-user.target.wants")
+    T.check("the boot check is enabled in the tree and the daemon is not",
+            os.path.islink(os.path.join(wants, "rocm-doctor-boot.service")) and
+            not os.path.exists(os.path.join(wants, "rocm-doctord.service")),
+            os.listdir(wants) if os.path.isdir(wants) else "no %s" % wants)
+else:
+    print("# no units or no systemctl: the units are not managed here")
+p, tasks = play(role_vars)
+recap = p.stdout.rpartition("PLAY RECAP")[2]
+T.check("a second run of the role changes nothing", p.returncode == 0 and "changed=0" in recap and "failed=0" in recap,
+        "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
 before = snapshot(root)
 
 probe = subprocess.run([BIN, "fix", "--root", root, "--only", "modprobe,cmdline", "--json"],
@@ -187,8 +239,7 @@ T.check("fix plans the blacklist removal and the iommu=pt drop-in for the scratc
 if os.geteuid() != 0:
     print("# fix --apply needs root: the playbook's fix step is not run here")
 else:
-    extra.update({"rocm_doctor_apply_fixes": True, "rocm_doctor_root": root,
-                  "rocm_doctor_allowed_fixes": ["modprobe", "cmdline"]})
+    extra = dict(role_vars, rocm_doctor_apply_fixes=True)
     p, tasks = play(extra)
     fix_task = tasks.get("Apply the allowed fixes", "")
     T.check("with fixes enabled, the playbook runs `fix --apply` under the scratch root and reports a change",
@@ -227,6 +278,7 @@ else:
     T.check("a second run finds nothing to apply: the fix step is ok, not changed",
             p.returncode == 0 and "ok: [localhost]" in fix_task and "changed: [localhost]" not in fix_task and
             "skipping: [localhost]" in tasks.get("Fixes applied", "") and
+            "changed=0" in p.stdout.rpartition("PLAY RECAP")[2] and
             len(os.listdir(os.path.join(root, JOURNAL, "journal"))) == 1,
             "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
 

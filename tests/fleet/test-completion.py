@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Bash completion: every command and every long option that `rocm-doctor
 --help` lists is offered, option values are completed, a command is not
-offered twice.
+offered twice; `list` topics, `help` commands and `undo` run ids (from the
+journal under --root) are completed; rocm-doctord's options (from its
+--help) are offered.
 
     test-completion.py ROCM_DOCTOR COMPLETION_FILE
 """
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 import fleetlib  # noqa: E402
@@ -20,7 +24,7 @@ if not shutil.which("bash"):
     sys.exit(fleetlib.EXIT_SKIP)
 
 
-def complete(line):
+def complete(line, func="_rocm_doctor"):
     """COMPREPLY for the command line `line` with the cursor at its end."""
     prog = r'''
 source "$1" || exit 1
@@ -36,10 +40,10 @@ COMP_WORDS=("${words[@]}")
 [[ $COMP_LINE == *" " ]] && COMP_WORDS+=("")
 [[ $COMP_LINE == *= ]] && COMP_WORDS+=("")
 COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-_rocm_doctor rocm-doctor "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+$3 "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 printf '%s\n' "${COMPREPLY[@]}"
 '''
-    p = subprocess.run(["bash", "--norc", "--noprofile", "-c", prog, "bash", SCRIPT, line],
+    p = subprocess.run(["bash", "--norc", "--noprofile", "-c", prog, "bash", SCRIPT, line, func],
                        capture_output=True, text=True, timeout=30)
     if p.returncode != 0 or p.stderr:
         print("# bash: rc=%d %s" % (p.returncode, p.stderr))
@@ -72,4 +76,28 @@ for line, want in [("rocm-doctor --format ", ["json", "nfd", "prometheus", "text
 T.check("--root completes directories", "/usr/" in complete("rocm-doctor --root /us") or
         "/usr" in complete("rocm-doctor --root /us"), complete("rocm-doctor --root /us"))
 T.check("--user completes user names", "root" in complete("rocm-doctor --user ro"))
+T.check("-V is offered", "-V" in complete("rocm-doctor -"))
+T.check("list completes its topics", complete("rocm-doctor list ") == ["archs", "checks", "releases"],
+        complete("rocm-doctor list "))
+T.check("list takes one topic", complete("rocm-doctor list archs ") == [], complete("rocm-doctor list archs "))
+T.check("help completes the commands", complete("rocm-doctor help f") == ["facts", "fix"], complete("rocm-doctor help f"))
+
+with tempfile.TemporaryDirectory(prefix="rocm-doctor-completion-") as root:
+    for run_id in ("20260101T101010Z-1", "20260102T090000Z-7"):
+        os.makedirs(os.path.join(root, "var", "lib", "rocm-doctor", "journal", run_id))
+    want = ["20260101T101010Z-1", "20260102T090000Z-7"]
+    got = complete("rocm-doctor --root %s undo " % root)
+    T.check("undo completes the run ids of the journal under --root", got == want, got)
+    got = complete("rocm-doctor undo --root=%s 202601" % root)
+    T.check("undo run ids after --root=DIR, by prefix", got == want, got)
+    T.check("no run ids where there is no journal", complete("rocm-doctor --root /nonexistent undo ") == [])
+
+daemon = os.path.join(os.path.dirname(BIN), "rocm-doctord")
+daemon_help = subprocess.run([daemon, "--help"], capture_output=True, text=True).stdout
+daemon_opts = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", daemon_help)))
+got = complete("rocm-doctord --", "_rocm_doctord")
+T.check("rocm-doctord: every option of its --help is offered", len(daemon_opts) >= 4 and got == daemon_opts,
+        "%s vs %s" % (got, daemon_opts))
+T.check("rocm-doctord --root completes directories", "/usr/" in complete("rocm-doctord --root /us", "_rocm_doctord")
+        or "/usr" in complete("rocm-doctord --root /us", "_rocm_doctord"))
 sys.exit(T.finish())

@@ -4,6 +4,7 @@
     run-double.py --list
     run-double.py NAME --binary PATH --tb-run PATH --double LIB --kernels N
     run-double.py verify-table --binary PATH --tb-run PATH --double LIB --kernels N
+    run-double.py code-object-choice --binary PATH --tb-run PATH --double LIB --kernels N
 
 N is the number of GPU code objects the build embeds; scenarios that need
 them skip (exit 77) when it is 0.
@@ -11,8 +12,11 @@ them skip (exit 77) when it is 0.
 The scenarios are in scenarios_double.py and run through the scenario
 runner (tests/scenarios/run.py) with ROCM_DOCTOR_RUNTIME_LIB=LIB.
 verify-table runs `rocm-doctor verify` on the healthy RX 7900 XTX testbed
-and checks its per-GPU table.
+and checks its per-GPU table. code-object-choice checks which embedded code
+object version is loaded for a ROCm 5 and a ROCm 6 runtime, and the fallback
+to the other version when the runtime refuses one.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -65,10 +69,54 @@ def verify_table(binary, tb_run):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+# (test double's hipRuntimeGetVersion, versions it refuses) -> (hip.code_object_version,
+# the device's code_object_version, its code_object_fallback, its result)
+COV_CASES = [
+    ("60241134", "", 5, 5, None, "ok"),
+    ("50221153", "", 4, 4, None, "ok"),
+    ("60241134", "5", 5, 4, "code object v5: hipModuleLoadData failed with hipErrorInvalidImage", "ok"),
+    ("50221153", "4", 4, 5, "code object v4: hipModuleLoadData failed with hipErrorInvalidImage", "ok"),
+    ("60241134", "45", 5, 4, "code object v5: hipModuleLoadData failed with hipErrorInvalidImage", "error"),
+]
+
+
+def code_object_choice(binary, tb_run):
+    """The code object version the runtime's version calls for is loaded
+    first; the other one when the runtime refuses it."""
+    sc = scenarios.build("success")
+    tmp = tempfile.mkdtemp(prefix="rocm-doctor-cov-")
+    problems = []
+    try:
+        paths = sc.tb.write(tmp)
+        cmd = run.tb_run_command(os.path.abspath(tb_run), paths, sc.tb,
+                                 [os.path.abspath(binary), "check", "--json", "--level", "2", "--root", paths["root"]])
+        for version, refuse, want_hip, want_dev, want_fallback, want_result in COV_CASES:
+            env = dict(sc.env, ROCM_DOCTOR_TEST_RUNTIME_VERSION=version, ROCM_DOCTOR_TEST_RUNTIME_REFUSE_COV=refuse)
+            p = subprocess.run(cmd, env=run.child_env(env), capture_output=True, text=True, timeout=120)
+            rt = json.loads(p.stdout).get("runtime") or {} if p.stdout.startswith("{") else {}
+            dev = (rt.get("devices") or [{}])[0]
+            got = ((rt.get("hip") or {}).get("code_object_version"), dev.get("code_object_version"),
+                   dev.get("code_object_fallback"), dev.get("result"))
+            want = (want_hip, want_dev, want_fallback, want_result)
+            label = "runtime %s, refusing %s" % (version, refuse or "nothing")
+            print("%s %s: %s" % ("ok" if got == want else "FAIL", label, got))
+            if got != want:
+                problems.append("%s: got %s, expected %s\n%s" % (label, got, want, p.stderr[-2000:]))
+            if want_result == "error" and dev.get("error_call") != "hipModuleLoadData":
+                problems.append("%s: error_call %s" % (label, dev.get("error_call")))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if problems:
+        print("FAIL code-object-choice\n  " + "\n  ".join(problems))
+        return 1
+    print("PASS code-object-choice")
+    return 0
+
+
 def main():
     argv = sys.argv[1:]
     if "--list" in argv:
-        print("\n".join(list(scenarios.SCENARIOS) + ["verify-table"]))
+        print("\n".join(list(scenarios.SCENARIOS) + ["verify-table", "code-object-choice"]))
         return 0
     if "--double" in argv:
         i = argv.index("--double")
@@ -83,13 +131,17 @@ def main():
         kernels = int(argv[i + 1])
         del argv[i:i + 2]
     name = argv[0] if argv else ""
-    if kernels == 0 and (name in scenarios_double.NEEDS_KERNELS or name == "verify-table"):
+    if kernels == 0 and (name in scenarios_double.NEEDS_KERNELS or name in ("verify-table", "code-object-choice")):
         print("SKIP %s: this build embeds no GPU code objects" % name)
         return 77
     if argv and argv[0] == "verify-table":
         binary = argv[argv.index("--binary") + 1]
         tb_run = argv[argv.index("--tb-run") + 1]
         return verify_table(binary, tb_run)
+    if argv and argv[0] == "code-object-choice":
+        binary = argv[argv.index("--binary") + 1]
+        tb_run = argv[argv.index("--tb-run") + 1]
+        return code_object_choice(binary, tb_run)
     sys.argv = [sys.argv[0]] + argv
     return run.main()
 

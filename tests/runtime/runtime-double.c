@@ -16,6 +16,11 @@
  *
  * ROCM_DOCTOR_TEST_RUNTIME_ISA=gfxNNN makes every GPU report that target
  * instead of its KFD node's (a GPU this build has no code object for).
+ * ROCM_DOCTOR_TEST_RUNTIME_VERSION=N is what hipRuntimeGetVersion returns
+ * (default 60241134, ROCm 6.2; 50221153 plays ROCm 5.2), and
+ * ROCM_DOCTOR_TEST_RUNTIME_REFUSE_COV=4, 5 or 45 makes hipModuleLoadData
+ * refuse code objects of those versions with hipErrorInvalidImage, as a runtime
+ * built without it does.
  *
  * Only the entry points rocm-doctor calls exist, with the signatures of
  * ROCm's headers. Real AMD hardware is never involved. */
@@ -252,7 +257,7 @@ EXPORT hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t pool, int
 /* ------------------------------------------------------------------ HIP */
 
 typedef int hipError_t;
-enum { OK = 0, NO_DEVICE = 100, INVALID_DEVICE = 101, NO_BINARY = 209, NOT_FOUND = 500, LAUNCH_FAILURE = 719 };
+enum { OK = 0, NO_DEVICE = 100, INVALID_DEVICE = 101, INVALID_IMAGE = 200, NO_BINARY = 209, NOT_FOUND = 500, LAUNCH_FAILURE = 719 };
 
 typedef struct {
     char gfx[16];
@@ -276,8 +281,16 @@ EXPORT hipError_t hipInit(unsigned flags)
 
 EXPORT hipError_t hipRuntimeGetVersion(int *ret)
 {
-    *ret = 60241134;
+    const char *v = secure_getenv("ROCM_DOCTOR_TEST_RUNTIME_VERSION");
+    *ret = v && *v ? atoi(v) : 60241134;
     return OK;
+}
+
+/* Code object version of an AMDGPU ELF: EI_ABIVERSION 2 is 4, 3 is 5. */
+static int refused_version(const unsigned char *image)
+{
+    const char *refuse = secure_getenv("ROCM_DOCTOR_TEST_RUNTIME_REFUSE_COV");
+    return refuse && memcmp(image, "\177ELF", 4) == 0 && strchr(refuse, '0' + image[8] + 2);
 }
 
 EXPORT hipError_t hipGetDeviceCount(int *ret)
@@ -293,6 +306,7 @@ EXPORT const char *hipGetErrorName(hipError_t e)
     case NO_DEVICE: return "hipErrorNoDevice";
     case INVALID_DEVICE: return "hipErrorInvalidDevice";
     case NO_BINARY: return "hipErrorNoBinaryForGpu";
+    case INVALID_IMAGE: return "hipErrorInvalidImage";
     case NOT_FOUND: return "hipErrorNotFound";
     case LAUNCH_FAILURE: return "hipErrorLaunchFailure";
     default: return "hipErrorUnknown";
@@ -391,8 +405,8 @@ EXPORT hipError_t hipModuleLoadData(void **ret, const void *image)
 {
     char gfx[16];
     int jit = image_target(image, gfx, sizeof gfx);
-    if (jit < 0)
-        return 200; /* hipErrorInvalidImage */
+    if (jit < 0 || refused_version(image))
+        return INVALID_IMAGE;
     if (strcmp(gfx, gpus[current].gfx) != 0)
         return NO_BINARY;
     module *m = calloc(1, sizeof *m);

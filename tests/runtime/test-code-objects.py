@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The GPU code objects built for `verify` contain every requested gfx target.
+"""The GPU code objects built for `verify` contain every requested gfx target,
+each as code object version 4 and version 5.
 
     test-code-objects.py BINARY TARGETS(comma-separated) OBJECT.hsaco...
 
@@ -20,6 +21,8 @@ MACH = {
     0x041: "gfx1100", 0x046: "gfx1101", 0x047: "gfx1102", 0x044: "gfx1103", 0x043: "gfx1150",
     0x04a: "gfx1151", 0x055: "gfx1152", 0x048: "gfx1200", 0x04e: "gfx1201",
 }
+# ELFABIVERSION_AMDGPU_HSA_V4, _V5
+ABI_VERSION = {2: 4, 3: 5}
 KERNELS = ("rd_vector_add", "rd_atomic_sum", "rd_empty")
 
 failed = 0
@@ -63,7 +66,7 @@ def read_elf(path):
                 if st_name:
                     symbols.add(sname(st_name, table))
     names = [sname(s[0], strtab) for s in sections]
-    return {"machine": machine, "mach": flags & 0xff, "notes": notes, "symbols": symbols,
+    return {"machine": machine, "mach": flags & 0xff, "abiversion": data[8], "notes": notes, "symbols": symbols,
             "sections": names}
 
 
@@ -73,7 +76,7 @@ def main():
     if not requested:
         print("SKIP: no GPU kernels were built (hip-kernels disabled or no AMDGPU compiler)")
         return 77
-    check("one object per target", len(objects) == len(requested), "%d objects, %d targets" % (len(objects), len(requested)))
+    check("two objects per target", len(objects) == 2 * len(requested), "%d objects, %d targets" % (len(objects), len(requested)))
     found = {}
     for path in objects:
         elf = read_elf(path)
@@ -91,9 +94,13 @@ def main():
         for k in KERNELS:
             check(path + " has kernel " + k, k in elf["symbols"] and k + ".kd" in elf["symbols"])
         check(path + " is a raw code object, not an offload bundle", ".hip_fatbin" not in elf["sections"])
-        found[target] = path
+        version = 4 if path.endswith("-v4.hsaco") else 5 if path.endswith("-v5.hsaco") else None
+        check(path + " is code object v%s (EI_ABIVERSION)" % version, ABI_VERSION.get(elf["abiversion"]) == version,
+              str(elf["abiversion"]))
+        found[(target, version)] = path
     for t in requested:
-        check("target %s was built" % t, t in found, str(sorted(found)))
+        for v in (4, 5):
+            check("target %s v%d was built" % (t, v), (t, v) in found, str(sorted(found)))
     blob = open(binary, "rb").read()
     for t in requested:
         check("the binary embeds the %s code object" % t, (b"amdgcn-amd-amdhsa--" + t.encode() + b"\0") in blob

@@ -114,6 +114,10 @@ else:
     hip = rt.get("hip") or {}
     check("libamdhip64 was loaded and asked", hip.get("library") and hip.get("device_count") == 0, json.dumps(hip))
     check("no runtime device was tested", rt.get("devices") == [], json.dumps(rt.get("devices")))
+    ver = hip.get("runtime_version") or ""
+    want_cov = 4 if ver.startswith("5.") else 5
+    check("the runtime's version %s calls for code object v%d" % (ver, want_cov),
+          hip.get("code_object_version") == want_cov, json.dumps(hip))
 
     rc, out, err = run("verify")
     check("verify exits 2", rc == 2, "rc=%d %s" % (rc, err))

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Command-line conventions of an installed command.
+
+    test-cli-conventions.py ROCM_DOCTOR
+
+- `COMMAND --help` (and `help COMMAND`) shows that command's usage and only
+  the options it takes: every option of the full --help that a command's
+  help leaves out is refused by that command ("is not an option of").
+- `fix --help` shows --apply and --only; `check --help` does not.
+- -V is --version; both name the embedded GPU targets (or say none are).
+- --help and --version exit 3 when standard output cannot be written
+  (/dev/full), with the reason on stderr.
+"""
+import os
+import re
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet"))
+import fleetlib  # noqa: E402
+
+BIN = sys.argv[1]
+T = fleetlib.Results()
+check = T.check
+
+
+def run(*args, stdout=subprocess.PIPE):
+    p = subprocess.run([BIN] + list(args), stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=60)
+    return p.returncode, p.stdout or "", p.stderr
+
+
+def options(text):
+    return set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z-]*)", text.split("Options:")[1], re.M))
+
+
+rc, full, err = run("--help")
+commands = re.findall(r"^  ([a-z]+)\s", full.split("Commands:")[1].split("Options:")[0], re.M)
+all_opts = options(full)
+check("--help lists the commands and options", len(commands) >= 8 and len(all_opts) >= 15, full)
+# A value for the options that take one, to reach the verb's own check.
+VALUES = {"--root": "/nonexistent", "--user": "root", "--facts": "/nonexistent", "--config": "/nonexistent",
+          "--format": "json", "--level": "1", "--timeout": "5", "--color": "never", "--only": "group",
+          "--key-file": "/nonexistent", "--output": "/nonexistent/x.tar"}
+for verb in [c for c in commands if c not in ("help", "version")]:
+    rc, out, err = run(verb, "--help")
+    check("%s --help exits 0 with its usage line" % verb, rc == 0 and out.startswith("Usage: rocm-doctor " + verb),
+          out[:200])
+    rc2, out2, _ = run("help", verb)
+    check("help %s is %s --help" % (verb, verb), rc2 == 0 and out2 == out)
+    mine = options(out)
+    check("%s --help lists options of the full help only" % verb, mine <= all_opts, mine - all_opts)
+    for opt in sorted(all_opts - mine - {"--help", "--version", "--json"}):
+        args = [verb, opt] + ([VALUES[opt]] if opt in VALUES else [])
+        rc, out2, err = run(*args)
+        check("%s refuses %s, which its help leaves out" % (verb, opt),
+              rc == 3 and "is not an option of the %s command" % verb in err, "rc=%d %s" % (rc, err))
+
+rc, fix_help, _ = run("fix", "--help")
+rc, check_help, _ = run("check", "--help")
+check("fix --help shows --apply and --only", {"--apply", "--only"} <= options(fix_help))
+check("check --help shows neither", not ({"--apply", "--only"} & options(check_help)))
+
+rc_v, out_v, _ = run("-V")
+rc_ver, out_ver, _ = run("--version")
+check("-V is --version", rc_v == 0 and out_v == out_ver and out_v.startswith("rocm-doctor "), out_v)
+check("--version names the embedded GPU targets, or says there are none",
+      re.search(r"^GPU kernels \(code object v4, v5\):( gfx[0-9a-f]+)+$", " ".join(" ".join(out_v.split("\n")[1:]).split()))
+      or "GPU kernels: none embedded" in out_v, out_v)
+
+for args in (["--help"], ["--version"], ["-V"], ["fix", "--help"]):
+    with open("/dev/full", "w") as full_dev:
+        rc, _, err = run(*args, stdout=full_dev)
+    check("%s to /dev/full exits 3 and says why" % " ".join(args),
+          rc == 3 and "cannot write to standard output" in err, "rc=%d %s" % (rc, err))
+
+sys.exit(T.finish())
