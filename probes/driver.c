@@ -421,7 +421,9 @@ static void assess_blacklist(const rd_assess_input *in, const rd_cmdline_info *c
         strbuf_append(&r, " This blacklist looks deliberate (GPU Operator's driver, or AMD's deferred loading "
                           "on MI300X): check with whoever set it before removing it.");
     fd->remedy = strbuf_steal(&r);
-    rd_finding_set_fix(fd, "modprobe");
+    /* the fix runs update-initramfs */
+    if (rd_distro_debian_tools(&f->os))
+        rd_finding_set_fix(fd, "modprobe");
 }
 
 /* "amdgpu/navy_flounder_sos.bin" of the first failed firmware load. */

@@ -335,10 +335,13 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const kfd_findings[] = { "kfd.missing", "driver.kfd-unsupported", NULL };
+/* a GPU KFD skipped for want of atomics has that finding instead */
+static const char *const kfd_reads[] = { "pcie.atomics-missing", NULL };
 
 const rd_probe rd_probe_kfd = {
     .id = "kfd",
     .findings = kfd_findings,
+    .reads = kfd_reads,
     .title = "KFD compute topology",
     .gather = kfd_gather,
     .assess = kfd_assess,

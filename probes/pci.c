@@ -669,7 +669,8 @@ static void assess_binding(const rd_assess_input *in, const rd_gpu *g, rd_findin
                                       "run ROCm on either driver: no kernel's KFD supports its generation; ROCm "
                                       "needs a GCN5 (Vega) or newer GPU."
                                     : "");
-            rd_finding_set_fix(fd, "modprobe");
+            if (rd_distro_debian_tools(&f->os))
+                rd_finding_set_fix(fd, "modprobe");
         } else
             rd_finding_remedy(fd, "amdgpu does not drive this generation; ROCm needs a GCN 3 (gfx8) or newer GPU.");
         return;

@@ -168,3 +168,47 @@ const rd_release_os *rd_support_nearest_os(const rd_release *rel, const rd_os_fa
         }
     return below ? below : above;
 }
+
+char *rd_distro_cmdline_add(const rd_os_facts *os, const char *args)
+{
+    switch (rd_os_family_facts(os)) {
+    case RD_OS_DEBIAN:
+        return xasprintf("add %s to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub (or a file in "
+                         "/etc/default/grub.d/), run `sudo update-grub`",
+                         args);
+    case RD_OS_RHEL:
+    case RD_OS_FEDORA:
+        return xasprintf("run `sudo grubby --update-kernel=ALL --args=\"%s\"`", args);
+    case RD_OS_SUSE:
+        return xasprintf("add %s to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, run `sudo grub2-mkconfig -o "
+                         "/boot/grub2/grub.cfg`",
+                         args);
+    case RD_OS_UNKNOWN:
+    default:
+        break;
+    }
+    return xasprintf("add %s to the kernel command line in the boot loader's configuration, the way this "
+                     "distribution sets it",
+                     args);
+}
+
+char *rd_distro_remove_hint(const rd_os_facts *os, const char *pkg)
+{
+    switch (rd_os_family_facts(os)) {
+    case RD_OS_DEBIAN:
+        return xasprintf("`sudo apt purge %s`", pkg);
+    case RD_OS_RHEL:
+    case RD_OS_FEDORA:
+        return xasprintf("`sudo dnf remove %s`", pkg);
+    case RD_OS_SUSE:
+        return xasprintf("`sudo zypper remove %s`", pkg);
+    case RD_OS_UNKNOWN:
+    default:
+        return xasprintf("remove %s with the package manager that installed it", pkg);
+    }
+}
+
+bool rd_distro_debian_tools(const rd_os_facts *os)
+{
+    return rd_os_family_facts(os) == RD_OS_DEBIAN;
+}

@@ -49,3 +49,10 @@ char *rd_distro_cmdline_remove(const rd_os_facts *os, const char *args);
  * the same family (Rocky, Alma and Oracle Linux against RHEL); the newest
  * version not above the host's, else the oldest above it. NULL: none. */
 const rd_release_os *rd_support_nearest_os(const rd_release *rel, const rd_os_facts *os);
+/* How to add ARGS to the kernel command line for good, in the host's terms. */
+char *rd_distro_cmdline_add(const rd_os_facts *os, const char *args);
+/* "`sudo apt purge PKG`", "`sudo dnf remove PKG`", ...; words when unknown. */
+char *rd_distro_remove_hint(const rd_os_facts *os, const char *pkg);
+/* Whether the fixes that run Debian's tools (update-initramfs, update-grub)
+ * apply to this host. */
+bool rd_distro_debian_tools(const rd_os_facts *os);

@@ -25,6 +25,10 @@ typedef struct {
     const char *title;
     unsigned flags;
     const char *const *findings; /* NULL-terminated ids this probe can report */
+    /* NULL-terminated ids of other probes' findings its assess reads (a cause
+     * it names instead of repeating it): the assess order must put the probes
+     * that report them first, which rd_probe_table_check verifies. */
+    const char *const *reads;
     void (*gather)(const rd_ctx *ctx, rd_facts *facts);
     void (*assess)(const rd_assess_input *in, rd_findings *out);
 } rd_probe;
@@ -38,3 +42,10 @@ typedef struct {
     const rd_probe *const *assess;
     size_t n_assess;
 } rd_probe_table;
+
+/* The finding the configuration itself reports (rd_config_apply). */
+#define RD_CONFIG_FINDING "gpu.count-mismatch"
+
+/* -EINVAL when a probe reads a finding that no probe assessed before it
+ * reports, with *ret_error saying which. */
+int rd_probe_table_check(const rd_probe_table *t, char **ret_error);
