@@ -29,7 +29,7 @@ static const char *const catalogue[] = {
     "env.visible-devices-hides-all",
     "runtime.hsa-missing", "runtime.hsa-init-failed", "runtime.hip-missing", "runtime.no-device",
     "runtime.kernel-failed", "runtime.kernel-timeout", "runtime.kernel-ok", "runtime.kernel-untested",
-    "tuning.numa-balancing", "tuning.iommu-pt",
+    "tuning.numa-balancing", "tuning.iommu-pt", "apu.small-carveout", "os.not-validated",
     NULL,
 };
 
