@@ -207,7 +207,7 @@ static void test_known_causes(void)
  * no failure at all (a kernel that ran, a GPU the build has no kernel for). */
 static const char *const no_message[] = {
     "access.world-writable", "pcie.link-degraded", "tuning.numa-balancing",
-    "runtime.kernel-ok", "runtime.kernel-untested", NULL,
+    "runtime.kernel-ok", "runtime.kernel-untested", "os.not-validated", NULL,
 };
 
 /* Every finding a check can report is the cause of some message in the
