@@ -196,11 +196,11 @@ CASES = {
                                      evidence=[("arch.override-invalid", "HSA_OVERRIDE_GFX_VERSION=\"10.3\"")]),
     "kfd-missing-docker-no-devices": Case(
         "docker: Error response from daemon: error gathering device information while adding custom "
-        "device \"/dev/kfd\": no such file or directory.", ["container.devices-missing", "kfd.missing"], 2,
+        "device \"/dev/kfd\": no such file or directory.", ["container.devices-missing"], 2,
         ["kfd-missing"], scenario="docker-no-gpu-devices",
         evidence=[("container.devices-missing", "/dev/dri/renderD128: absent in the container")]),
     "kfd-missing-docker-read-write": Case("Unable to open /dev/kfd read-write: No such file or directory",
-                                          ["container.devices-missing", "kfd.missing"], 2, ["kfd-missing"],
+                                          ["container.devices-missing"], 2, ["kfd-missing"],
                                           scenario="docker-no-gpu-devices"),
     "render-open-docker-no-render": Case("Failed to open /dev/dri/renderD128: No such file or directory",
                                          ["container.devices-missing"], 2, ["render-open-failed"],
