@@ -10,11 +10,12 @@ log lines are the report's.
 """
 
 from scenarios import (
-    MI300X_SPX_KFD, NAVI21_KFD, NAVI31_KFD, PHOENIX_KFD, Scenario, amdgpu_boot_log, cpu_kfd_node,
+    MI300X_SPX_KFD, NAVI21_KFD, NAVI31_KFD, PHOENIX_KFD, Scenario, cpu_kfd_node,
     matisse_host, matisse_root_port, rx7900xtx, scenario,
 )
 from scenarios_compat import CompatTestbed, rocm_box
 from scenarios_env import torch_env
+from scenarios_explain import HostKfdOnlyTestbed
 from testbed import Bar, CLASS_AUDIO, CLASS_HOST_BRIDGE, GiB, MiB
 
 # name -> source URL, for the record and for test listings
@@ -43,7 +44,6 @@ def os_release(id_, version_id, pretty, id_like=None, codename=None):
 
 
 FEDORA_41 = os_release("fedora", "41", "Fedora Linux 41 (Workstation Edition)")
-FEDORA_43 = os_release("fedora", "43", "Fedora Linux 43 (Workstation Edition)")
 ALMA_91 = os_release("almalinux", "9.1", "AlmaLinux 9.1 (Lime Lynx)", "rhel centos fedora")
 ROCKY_94 = os_release("rocky", "9.4", "Rocky Linux 9.4 (Blue Onyx)", "rhel centos fedora")
 SLES_156 = os_release("sles", "15.6", "SUSE Linux Enterprise Server 15 SP6", "suse")
@@ -361,9 +361,6 @@ def hawaii(twin):
 # ==============================================================================
 # Distributions: remedies in the host's own terms
 
-NAVI22_IDS = "0x1002:0x73DF 0x1DA2:0x440E 0xC1"
-
-
 @report("nixos-navy-flounder-firmware", "https://github.com/ROCm/legacy-rocm-build/issues/1357")
 def nixos_firmware(twin):
     """An RX 6700 XT (Navi22, gfx1031) on NixOS whose navy_flounder_sos.bin is
@@ -550,24 +547,13 @@ def container_box(tb, engine):
 AS_ROOT = ["setpriv", "--reuid=0", "--regid=0", "--clear-groups"]
 
 
-class HostKfdOnly(CompatTestbed):
-    """The host's KFD in sysfs, no /dev/kfd node in the container."""
-
-    def records(self):
-        out = super().records()
-        for r in out:
-            if r.path == "/devices/virtual/kfd/kfd":
-                r.nodes = []
-        return out
-
-
 @report("apptainer-containall-no-kfd", "https://github.com/ROCm/legacy-rocm-build/issues/1798")
 def apptainer_containall(twin):
     """RX 6900 XT host (Arch); a ROCm container started with --containall and
     no --bind=/dev/kfd,/dev/dri: "Unable to open /dev/kfd read-write: No such
     file or directory".  One cause, one finding: container.devices-missing,
     not kfd.missing too.  Twin: the devices are passed."""
-    tb = HostKfdOnly() if not twin else CompatTestbed()
+    tb = HostKfdOnlyTestbed() if not twin else CompatTestbed()
     matisse_host(tb)
     container_box(tb, "docker")
     if twin:
@@ -727,16 +713,22 @@ def raphael_igpu(twin):
 # ==============================================================================
 # Overrides and PyTorch
 
+def mi210_box(tb):
+    """One MI210 (gfx90a, 1002:740f) in a Ryzen host's x16 slot, BAR0 over all 64 GiB."""
+    instinct_tuned(tb)
+    matisse_host(tb)
+    gpu, node = card(tb, matisse_root_port(tb), 0x03, 0x740f, 0x02, MI210_KFD, vram=64 * GiB, audio=None,
+                     bar0=64 * GiB)
+    tb.module_amdgpu("live")
+    tb.kfd([cpu_kfd_node(tb, 32), node])
+
+
 @report("mi210-stale-override", "https://github.com/ROCm/legacy-rocm-build/issues/5238")
 def mi210_override(twin):
     """MI210 (gfx90a) with HSA_OVERRIDE_GFX_VERSION=10.3.0 left from another
     card: "Memory access fault by GPU node-2".  Twin: no override."""
     tb = CompatTestbed()
-    instinct_tuned(tb)
-    matisse_host(tb)
-    gpu, node = card(tb, matisse_root_port(tb), 0x03, 0x740f, 0x02, MI210_KFD, vram=64 * GiB, audio=None, bar0=64 * GiB)
-    tb.module_amdgpu("live")
-    tb.kfd([cpu_kfd_node(tb, 32), node])
+    mi210_box(tb)
     if twin:
         return healthy(tb)
     return Scenario(tb, [("arch.override-wrong-family", "error")], 2,
@@ -806,11 +798,7 @@ def slurm_visible(twin):
     matches no GPU (ollama#11220: Slurm's ROCR_VISIBLE_DEVICES); here 4 on
     a one-GPU MI210 node.  Twin: unset."""
     tb = CompatTestbed()
-    instinct_tuned(tb)
-    matisse_host(tb)
-    gpu, node = card(tb, matisse_root_port(tb), 0x03, 0x740f, 0x02, MI210_KFD, vram=64 * GiB, audio=None, bar0=64 * GiB)
-    tb.module_amdgpu("live")
-    tb.kfd([cpu_kfd_node(tb, 32), node])
+    mi210_box(tb)
     if twin:
         return healthy(tb)
     return Scenario(tb, [("env.visible-devices-hides-all", "error")], 2, env={"ROCR_VISIBLE_DEVICES": "4"})
