@@ -1323,14 +1323,17 @@ static void test_board_switch(void)
 {
     rd_facts f;
     rd_facts_init(&f);
-    /* Vega 64 on an x1 riser: 1022:1470 -> 1022:1471 -> 1002:687f */
-    add_port(&f, "0000:00:1c.0", 0x8086, 0xa2b8, 4, NULL)->max_link_width = 1;
-    rd_pci_device *up = add_port(&f, "0000:01:00.0", 0x1022, 0x1470, 5, "0000:00:1c.0");
+    /* Vega 64 on an x1 riser: 1022:1470 -> 1022:1471 -> 1002:687f (add all
+     * first: adding moves the array) */
+    add_port(&f, "0000:00:1c.0", 0x8086, 0xa2b8, 4, NULL);
+    add_port(&f, "0000:01:00.0", 0x1022, 0x1470, 5, "0000:00:1c.0");
+    add_port(&f, "0000:02:00.0", 0x1022, 0x1471, 6, "0000:01:00.0");
+    add_pci(&f, "0000:03:00.0", 0x1002, 0x687f, 0x030000, "0000:02:00.0");
+    rd_pci_device *up = find_pci(&f, "0000:01:00.0"), *down = find_pci(&f, "0000:02:00.0");
+    const rd_pci_device *vega = find_pci(&f, "0000:03:00.0");
     set_link(up, 2.5, 1, 8.0, 16);
     up->children = strv_push(NULL, xstrdup("0000:02:00.0"));
-    rd_pci_device *down = add_port(&f, "0000:02:00.0", 0x1022, 0x1471, 6, "0000:01:00.0");
     down->children = strv_push(strv_push(NULL, xstrdup("0000:03:00.0")), xstrdup("0000:03:00.1"));
-    rd_pci_device *vega = add_pci(&f, "0000:03:00.0", 0x1002, 0x687f, 0x030000, "0000:02:00.0");
     g_assert_true(rd_gpu_board_switch(&f, vega) == up);
     /* X570: the chipset's 1022 upstream port has several downstream ports */
     up->children = strv_push(up->children, xstrdup("0000:02:02.0"));
