@@ -1121,6 +1121,7 @@ static void test_remedies_per_distro(void)
         f.driver.initstate = xstrdup("live");
         add_kmsg(&f, 3, "amdgpu 0000:03:00.0: Direct firmware load for amdgpu/navy_flounder_sos.bin failed with error -2");
         add_modprobe(&f, "/etc/modprobe.d/blacklist-amdgpu.conf", 1, "blacklist", "amdgpu", "");
+        free(f.driver.cmdline);
         f.driver.cmdline = xstrdup("BOOT_IMAGE=/vmlinuz ro quiet nomodeset");
         assess(&f, &r);
         const rd_finding *fw = get(&r.fs, "driver.firmware-missing");
