@@ -414,6 +414,10 @@ static void access_assess(const rd_assess_input *in, rd_findings *out)
                 const rd_dev_node *n = &a->nodes[i];
                 if (!n->exists || !streq(n->role, want))
                     continue;
+                /* a host gid with no name in a container: no usermod can
+                 * grant it, container.gid-mismatch gives the --group-add */
+                if (in->facts->os.container && !n->group)
+                    continue;
                 if (rd_access_can_rw(n, user->uid, now, n_now))
                     continue;
                 if (user->session_known && rd_access_can_rw(n, user->uid, user->groups, user->n_groups)) {

@@ -605,7 +605,7 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
                               "the Ubuntu codename), then `sudo apt update`.",
                           want_first);
     else
-        rd_finding_remedy(fd, "Point the source at a release that supports this OS (`rocm-doctor list archs` shows "
+        rd_finding_remedy(fd, "Point the source at a release that supports this OS (`rocm-doctor list releases` shows "
                               "the table), then `sudo apt update`.");
     rd_finding_set_fix(fd, "apt");
 }
@@ -676,9 +676,12 @@ static void assess_keys(const rd_assess_input *in, rd_findings *out)
         rd_finding_evidence(legacy, "%s holds key %s", kr->path, key_id);
     }
     if (legacy) {
-        rd_finding_remedy(legacy, "Keep the key in /etc/apt/keyrings/rocm.gpg, reference it with signed-by, and "
-                                  "delete it from the global keyring (`sudo apt-key del %s`, or remove the "
-                                  "trusted.gpg.d file): a key there is trusted for every repository.",
+        rd_finding_remedy(legacy, "A key in the global keyring is trusted for every repository. Keep it in "
+                                  "/etc/apt/keyrings/rocm.gpg, referenced with signed-by, and take it out of the "
+                                  "global keyring: move aside the trusted.gpg.d file (or /etc/apt/trusted.gpg) that "
+                                  "holds only AMD's key, which is what the fix does. From a keyring shared with "
+                                  "other keys, delete it with `sudo gpg --no-default-keyring --keyring FILE "
+                                  "--delete-keys %s` (apt-key is gone from apt 3.0).",
                           key_id);
         rd_finding_set_fix(legacy, "apt");
     }

@@ -22,8 +22,80 @@ static bool hides_igpus(const char *value, const rd_agent *agents, size_t n)
     return dgpu;
 }
 
+#define GiB (1024.0 * 1024 * 1024)
+/* Carve-outs below this starve HIP on kernels that allocate from it only. */
+#define SMALL_CARVEOUT (4ULL << 30)
+
+/* Linux 6.10 (6.9.9 in stable) lets KFD's VRAM allocations go to GTT on APUs
+ * with a small carve-out (drm/amdkfd 89773b85599a); 6.15 deprecates
+ * amdgpu.gttsize in favour of ttm.pages_limit. With the DKMS driver its own
+ * version decides, which the kernel release does not tell. */
+static int kernel_at_least(const rd_facts *f, const char *v)
+{
+    if (!f->os.kernel_release || f->driver.version)
+        return -1;
+    return rd_version_compare(f->os.kernel_release, v) >= 0;
+}
+
+static void assess_carveout(const rd_assess_input *in, const rd_gpu *g, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    /* MI300A has no carve-out at all: its memory is GTT by design */
+    if (!g->integrated || !g->drm || !g->drm->vram_total || startswith(g->gfx, "gfx94"))
+        return;
+    uint64_t vram = g->drm->vram_total, gtt = g->drm->gtt_total;
+    if (vram >= SMALL_CARVEOUT || (gtt && gtt <= vram))
+        return;
+    int gtt_kernel = kernel_at_least(f, "6.10");
+    rd_finding *fd = rd_finding_add(out, "apu.small-carveout", gtt_kernel == 1 ? RD_SEV_INFO : RD_SEV_WARNING,
+                                    g->pci->address,
+                                    gtt_kernel == 1 ? "%s (%s) has a %.1f GiB carve-out: ROCm allocates from GTT on "
+                                                      "this kernel, but programs that size themselves by VRAM see "
+                                                      "only the carve-out"
+                                                    : "%s (%s) has only a %.1f GiB carve-out: HIP runs out of memory "
+                                                      "(\"HIP out of memory\", hipErrorOutOfMemory) far below the "
+                                                      "system's RAM",
+                                    g->name, *g->gfx ? g->gfx : "APU", vram / GiB);
+    const char *where = g->drm->card ? g->drm->card : g->pci->address;
+    rd_finding_evidence(fd, "%s: integrated GPU at %s", *g->gfx ? g->gfx : "APU", g->pci->address);
+    rd_finding_evidence(fd, "%s mem_info_vram_total: %" PRIu64 " (%.1f GiB, the firmware's UMA carve-out)", where, vram,
+                        vram / GiB);
+    if (gtt)
+        rd_finding_evidence(fd, "%s mem_info_gtt_total: %" PRIu64 " (%.1f GiB of system memory)", where, gtt, gtt / GiB);
+    if (f->os.kernel_release)
+        rd_finding_evidence(fd, "kernel %s%s", f->os.kernel_release,
+                            f->driver.version ? " with the amdgpu-dkms driver" : "");
+    strbuf r = { 0 };
+    strbuf_append(&r, "Raise the carve-out in the firmware setup: \"UMA Frame Buffer Size\" (also called \"UMA "
+                      "Buffer Size\" or \"iGPU Memory\"), 4-16 GiB depending on the RAM; some laptops hide it.");
+    if (gtt_kernel == 1) {
+        int deprecated = kernel_at_least(f, "6.15");
+        strbuf_printf(&r, " This kernel (6.10 or newer) lets ROCm allocate from GTT, by default half of the RAM; to "
+                          "make GTT larger set ttm.pages_limit (in 4 KiB pages: GiB x 262144, e.g. "
+                          "ttm.pages_limit=25165824 for 96 GiB) on the kernel command line%s.",
+                      deprecated == 1 ? "; amdgpu.gttsize is deprecated since Linux 6.15 and does not raise what "
+                                        "TTM lets ROCm pin"
+                                      : " (amdgpu.gttsize alone does not raise what TTM lets ROCm pin)");
+    } else if (f->driver.version)
+        strbuf_append(&r, " With the amdgpu-dkms driver, a release whose KFD allocates from GTT on APUs lets ROCm "
+                          "use system memory; its TTM module is amdttm, so the size is amdttm.pages_limit (GiB x "
+                          "262144 pages), not ttm.pages_limit.");
+    else
+        strbuf_append(&r, " Or boot Linux 6.10 or newer (6.9.9 and later stable kernels too): there ROCm allocates "
+                          "from GTT, half of the RAM by default, not from the carve-out.");
+    fd->remedy = strbuf_steal(&r);
+}
+
 static void apu_assess(const rd_assess_input *in, rd_findings *out)
 {
+    /* an APU that is the only GPU computes with its carve-out; next to a
+     * discrete GPU, apu.igpu-conflict is what matters */
+    bool discrete = false;
+    for (size_t i = 0; i < in->gpus->n_gpus; i++)
+        discrete |= !in->gpus->gpus[i].integrated;
+    for (size_t i = 0; i < in->gpus->n_gpus && !discrete; i++)
+        assess_carveout(in, &in->gpus->gpus[i], out);
+
     const rd_env_facts *e = &in->facts->env;
     rd_agent *agents = NULL;
     const rd_agent *igpu = NULL;
@@ -92,11 +164,11 @@ done:
     free(agents);
 }
 
-static const char *const apu_findings[] = { "apu.igpu-conflict", NULL };
+static const char *const apu_findings[] = { "apu.igpu-conflict", "apu.small-carveout", NULL };
 
 const rd_probe rd_probe_apu = {
     .id = "apu",
-    .title = "Integrated and discrete GPUs together",
+    .title = "Integrated GPUs: next to a discrete one, memory carve-out",
     .flags = 0,
     .findings = apu_findings,
     .uevents = RD_STRV("pci", "drm", "kfd"),

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include "compat.h"
 #include "driver.h"
+#include "distro.h"
 #include "probe.h"
 #include "util.h"
 
@@ -174,13 +175,14 @@ static void boot_assess(const rd_assess_input *in, rd_findings *out)
     if (!loaded)
         rd_finding_evidence(fd, "/sys/module/amdgpu: absent");
     const char *key = b->mok_key ? b->mok_key : "/var/lib/dkms/mok.pub";
+    _cleanup_free_ char *purge = rd_distro_remove_hint(&in->facts->os, "amdgpu-dkms");
     rd_finding_remedy(fd, "Enrol the key DKMS signs with: 1. `sudo mokutil --import %s` and choose a one-time "
                           "password; 2. reboot; 3. in the blue MOK manager screen choose \"Enroll MOK\", "
                           "\"Continue\", \"Yes\", enter the password, reboot; 4. check with `mokutil "
                           "--list-enrolled` and `sudo modprobe amdgpu`. Or use the distribution's signed inbox "
-                          "driver instead (`sudo apt purge amdgpu-dkms`, reinstall ROCm with `amdgpu-install "
-                          "--usecase=rocm --no-dkms`). Disable Secure Boot only as the last resort.",
-                      key);
+                          "driver instead (%s, reinstall ROCm with `amdgpu-install --usecase=rocm --no-dkms`). Disable "
+                          "Secure Boot only as the last resort.",
+                      key, purge);
     strv_free(lines);
 }
 

@@ -68,6 +68,66 @@ static void remedy_for(rd_finding *fd, const char *kind, const char *groups)
                           streq(kind, "docker") ? "docker" : "docker (or podman)", groups);
 }
 
+/* Device nodes the process (or the user checked with --user) cannot open for
+ * lack of the host's group. For a user from the container's database only the
+ * groups with no name here: a named group is one usermod can grant, which
+ * kfd.no-access advises. */
+static void assess_gids(const rd_facts *f, const char *kind, int64_t uid, const int64_t *groups, size_t n_groups,
+                        const char *who, bool unnamed_only, rd_findings *out)
+{
+    rd_finding *fd = NULL;
+    int64_t gids[64];
+    size_t n_gids = 0;
+    for (size_t i = 0; i < f->access.n_nodes; i++) {
+        const rd_dev_node *node = &f->access.nodes[i];
+        if (!node->exists || streq(node->role, "card") || rd_access_can_rw(node, uid, groups, n_groups))
+            continue;
+        if (unnamed_only && node->group)
+            continue;
+        if (!fd)
+            fd = rd_finding_add(out, "container.gid-mismatch", RD_SEV_ERROR, NULL,
+                                "The container's process lacks the host group of the GPU device nodes");
+        rd_finding_evidence(fd, "%s: mode %04" PRIo64 ", group %" PRId64 " (%s in this container)", node->path,
+                            node->mode, node->gid, node->group ? node->group : "no name");
+        bool dup = false;
+        for (size_t k = 0; k < n_gids; k++)
+            dup |= gids[k] == node->gid;
+        if (!dup && n_gids < ELEMENTSOF(gids))
+            gids[n_gids++] = node->gid;
+    }
+    if (!fd)
+        return;
+    _cleanup_free_ char *have = join_gids(groups, n_groups);
+    rd_finding_evidence(fd, "%s uid %" PRId64 ", groups %s", who, uid, have);
+    bool unmapped = false;
+    for (size_t k = 0; k < n_gids; k++)
+        unmapped |= gids[k] == OVERFLOW_GID;
+    if (unmapped) {
+        /* a host group with no mapping in this user namespace shows as the
+         * overflow gid; --group-add 65534 would not grant anything */
+        rd_finding_evidence(fd, "group %d: the host's group is not mapped into this container's user namespace",
+                            OVERFLOW_GID);
+        if (!streq(kind, "kubernetes") && !streq(kind, "lxc"))
+            rd_finding_remedy(fd, "Rootless Podman: start the container with podman run --device=/dev/kfd "
+                                  "--device=/dev/dri --group-add keep-groups ... (crun runtime; the host user must "
+                                  "be in the group of /dev/kfd and the render nodes). Otherwise run it rootful with "
+                                  "--group-add and the host's numeric gids (stat -c %%g /dev/kfd on the host).");
+        else
+            remedy_for(fd, kind, " the host's numeric gids of /dev/kfd and /dev/dri/renderD* (stat -c %g on the host)");
+        return;
+    }
+    strbuf g = { 0 };
+    strbuf_append(&g, "");
+    if (streq(kind, "kubernetes") || streq(kind, "lxc")) {
+        _cleanup_free_ char *list = join_gids(gids, n_gids);
+        strbuf_printf(&g, " [%s]", list);
+    } else
+        for (size_t k = 0; k < n_gids; k++)
+            strbuf_printf(&g, " --group-add %" PRId64, gids[k]);
+    remedy_for(fd, kind, g.s);
+    free(g.s);
+}
+
 static void container_assess(const rd_assess_input *in, rd_findings *out)
 {
     const rd_facts *f = in->facts;
@@ -94,8 +154,9 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
         if (streq(node->role, "card"))
             continue;
         kfd_seen |= streq(node->role, "kfd");
-        /* kfd.missing (assessed earlier) already tells how to pass /dev/kfd */
-        if (node->exists || (streq(node->role, "kfd") && rd_findings_has(out, "kfd.missing")))
+        /* without KFD on the host there is no /dev/kfd to pass: kfd.missing
+         * reports the host's cause */
+        if (node->exists || (streq(node->role, "kfd") && !f->kfd.present))
             continue;
         /* sysfs shows every GPU of the host; with some render nodes passed,
          * the others were left out on purpose (the Kubernetes device plugin
@@ -136,60 +197,20 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
         return;
     }
 
-    /* groups: only an unprivileged process needs them */
-    const int64_t *groups = f->container_env.groups;
-    size_t n_groups = f->container_env.n_groups;
-    int64_t uid = f->container_env.uid;
-    if (n_groups == 0 || uid == 0)
+    /* groups: only an unprivileged process needs them; checked as root with
+     * --user, that user's groups from the container's database */
+    if (f->container_env.n_groups > 0 && f->container_env.uid != 0) {
+        assess_gids(f, kind, f->container_env.uid, f->container_env.groups, f->container_env.n_groups, "process",
+                    false, out);
         return;
-    rd_finding *fd = NULL;
-    n_gids = 0;
-    for (size_t i = 0; i < f->access.n_nodes; i++) {
-        const rd_dev_node *node = &f->access.nodes[i];
-        if (!node->exists || streq(node->role, "card") || rd_access_can_rw(node, uid, groups, n_groups))
+    }
+    for (size_t u = 0; u < f->access.n_users; u++) {
+        const rd_user_facts *user = &f->access.users[u];
+        if (user->error || user->session_known)
             continue;
-        if (!fd)
-            fd = rd_finding_add(out, "container.gid-mismatch", RD_SEV_ERROR, NULL,
-                                "The container's process lacks the host group of the GPU device nodes");
-        rd_finding_evidence(fd, "%s: mode %04" PRIo64 ", group %" PRId64 " (%s in this container)", node->path,
-                            node->mode, node->gid, node->group ? node->group : "no name");
-        bool dup = false;
-        for (size_t k = 0; k < n_gids; k++)
-            dup |= gids[k] == node->gid;
-        if (!dup && n_gids < ELEMENTSOF(gids))
-            gids[n_gids++] = node->gid;
+        _cleanup_free_ char *who = xasprintf("%s (%s)", user->name, strempty(user->source));
+        assess_gids(f, kind, user->uid, user->groups, user->n_groups, who, true, out);
     }
-    if (!fd)
-        return;
-    _cleanup_free_ char *have = join_gids(groups, n_groups);
-    rd_finding_evidence(fd, "process uid %" PRId64 ", groups %s", uid, have);
-    bool unmapped = false;
-    for (size_t k = 0; k < n_gids; k++)
-        unmapped |= gids[k] == OVERFLOW_GID;
-    if (unmapped) {
-        /* a host group with no mapping in this user namespace shows as the
-         * overflow gid; --group-add 65534 would not grant anything */
-        rd_finding_evidence(fd, "group %d: the host's group is not mapped into this container's user namespace",
-                            OVERFLOW_GID);
-        if (!streq(kind, "kubernetes") && !streq(kind, "lxc"))
-            rd_finding_remedy(fd, "Rootless Podman: start the container with podman run --device=/dev/kfd "
-                                  "--device=/dev/dri --group-add keep-groups ... (crun runtime; the host user must "
-                                  "be in the group of /dev/kfd and the render nodes). Otherwise run it rootful with "
-                                  "--group-add and the host's numeric gids (stat -c %%g /dev/kfd on the host).");
-        else
-            remedy_for(fd, kind, " the host's numeric gids of /dev/kfd and /dev/dri/renderD* (stat -c %g on the host)");
-        return;
-    }
-    strbuf g = { 0 };
-    strbuf_append(&g, "");
-    if (streq(kind, "kubernetes") || streq(kind, "lxc")) {
-        _cleanup_free_ char *list = join_gids(gids, n_gids);
-        strbuf_printf(&g, " [%s]", list);
-    } else
-        for (size_t k = 0; k < n_gids; k++)
-            strbuf_printf(&g, " --group-add %" PRId64, gids[k]);
-    remedy_for(fd, kind, g.s);
-    free(g.s);
 }
 
 static const char *const container_findings[] = { "container.devices-missing", "container.gid-mismatch", NULL };
@@ -201,7 +222,6 @@ const rd_probe rd_probe_container = {
     .findings = container_findings,
     .areas = RD_STRV("container_env"),
     .uevents = RD_STRV("pci", "drm", "kfd"),
-    .after = RD_STRV("kfd"),
     .gather = container_gather,
     .assess = container_assess,
 };

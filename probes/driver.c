@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include "distro.h"
 #include "probe.h"
 #include "util.h"
 
@@ -404,15 +405,58 @@ static void assess_blacklist(const rd_assess_input *in, const rd_cmdline_info *c
                       first_file);
     else if (first_file)
         strbuf_printf(&r, "Delete line %" PRId64 " of %s (keep a copy)", first_line, first_file);
-    if (ci->blacklist_tokens)
-        strbuf_printf(&r, "%sremove %s from GRUB_CMDLINE_LINUX in /etc/default/grub and run `sudo update-grub`",
-                      r.len ? "; " : "Remove the blacklist: ", ci->blacklist_tokens[0]);
-    strbuf_append(&r, first_file ? ", then `sudo update-initramfs -u` and reboot." : ", then reboot.");
+    if (ci->blacklist_tokens) {
+        _cleanup_free_ char *how = rd_distro_cmdline_remove(&f->os, ci->blacklist_tokens[0]);
+        strbuf_printf(&r, "%s%s", r.len ? "; " : "Remove the blacklist: ", how);
+    }
+    const rd_distro *distro = rd_distro_of(&f->os);
+    if (first_file && distro->initramfs)
+        strbuf_printf(&r, ", then `%s` and reboot.", distro->initramfs);
+    else if (first_file)
+        strbuf_append(&r, ", then rebuild the initramfs the way this distribution does (it may hold a copy of "
+                          "the file) and reboot.");
+    else
+        strbuf_append(&r, ", then reboot.");
     if (deliberate || (ci->blacklist_tokens && instinct))
         strbuf_append(&r, " This blacklist looks deliberate (GPU Operator's driver, or AMD's deferred loading "
                           "on MI300X): check with whoever set it before removing it.");
     fd->remedy = strbuf_steal(&r);
-    rd_finding_set_fix(fd, "modprobe");
+    /* the fix runs update-initramfs */
+    if (rd_distro_debian_tools(&f->os))
+        rd_finding_set_fix(fd, "modprobe");
+}
+
+/* "amdgpu/navy_flounder_sos.bin" of the first failed firmware load. */
+static char *missing_blob(const rd_driver_facts *d)
+{
+    for (size_t i = 0; i < d->n_kmsg; i++) {
+        const char *p = strstr(d->kmsg[i].text, "Direct firmware load for ");
+        if (!p)
+            continue;
+        p += strlen("Direct firmware load for ");
+        size_t len = strcspn(p, " ");
+        if (len > 0 && startswith(p, "amdgpu/"))
+            return xstrndup(p, len);
+    }
+    return NULL;
+}
+
+static void firmware_remedy(const rd_facts *f, rd_finding *fw)
+{
+    _cleanup_free_ char *blob = missing_blob(&f->driver);
+    const rd_distro *d = rd_distro_of(&f->os);
+    if (!d->install) {
+        /* a distribution we do not know: say what, not another one's commands */
+        rd_finding_remedy(fw, "The kernel loads GPU firmware from /lib/firmware/%s (also .zst/.xz compressed) at "
+                              "boot, often from the initramfs. Install a linux-firmware release that contains that "
+                              "file the way this distribution provides firmware (newer than the GPU), make sure it "
+                              "ends up in the initramfs too, and reboot.",
+                          blob ? blob : "amdgpu/");
+        return;
+    }
+    rd_finding_remedy(fw, "Install current GPU firmware: `%s %s`%s%s%s, then `%s` and reboot.", d->install,
+                      d->firmware, streq_ptr(f->os.id, "debian") ? " (from backports if the blob is still missing)" : "",
+                      blob ? "; it must provide /lib/firmware/" : "", blob ? blob : "", d->initramfs);
 }
 
 static void driver_assess(const rd_assess_input *in, rd_findings *out)
@@ -442,10 +486,15 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
             cause |= is_blacklist_line(&f->driver.modprobe[i]);
         if (cause)
             rd_finding_remedy(fd, "Remove what stops it (reported below), then reboot.");
+        else if (rd_os_is_ubuntu(&f->os))
+            rd_finding_remedy(fd, "Load it with `sudo modprobe amdgpu` and read `sudo dmesg | grep -i amdgpu` "
+                                  "if it fails; if modprobe cannot find it, install the kernel's extra modules: "
+                                  "`sudo apt install linux-modules-extra-$(uname -r)`.");
         else
             rd_finding_remedy(fd, "Load it with `sudo modprobe amdgpu` and read `sudo dmesg | grep -i amdgpu` "
-                                  "if it fails; install the kernel's extra modules package (Ubuntu: "
-                                  "linux-modules-extra-$(uname -r)) if modprobe cannot find it.");
+                                  "if it fails; if modprobe cannot find it (`modinfo amdgpu`), the running "
+                                  "kernel's modules package lacks it: install the distribution's full kernel "
+                                  "modules package for $(uname -r).");
     }
 
     assess_blacklist(in, &ci, out);
@@ -455,9 +504,8 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
                                         "%s on the kernel command line keeps amdgpu from loading",
                                         ci.nomodeset ? "nomodeset" : "amdgpu.modeset=0");
         rd_finding_evidence(fd, "/proc/cmdline: %s", f->driver.cmdline);
-        rd_finding_remedy(fd, "Remove %s from GRUB_CMDLINE_LINUX_DEFAULT and GRUB_CMDLINE_LINUX in "
-                              "/etc/default/grub (and /etc/default/grub.d/), run `sudo update-grub`, reboot.",
-                          ci.nomodeset ? "nomodeset" : "amdgpu.modeset=0");
+        _cleanup_free_ char *how = rd_distro_cmdline_remove(&f->os, ci.nomodeset ? "nomodeset" : "amdgpu.modeset=0");
+        rd_finding_remedy(fd, "To let amdgpu load: %s, then reboot.", how);
     }
     rd_cmdline_info_free(&ci);
 
@@ -476,10 +524,7 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
         for (size_t i = 0; i < f->driver.n_kmsg; i++)
             if (strstr(f->driver.kmsg[i].text, "Fatal error during GPU init"))
                 rd_finding_evidence(fw, "kernel: %s", f->driver.kmsg[i].text);
-        bool debian = streq_ptr(f->os.id, "debian");
-        rd_finding_remedy(fw, "Install current GPU firmware: `sudo apt install %s` (a newer one from "
-                              "backports if the blob is still missing), then `sudo update-initramfs -u` and reboot.",
-                          debian ? "firmware-amd-graphics" : "--reinstall linux-firmware");
+        firmware_remedy(f, fw);
     }
 }
 

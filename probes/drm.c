@@ -34,6 +34,9 @@ static void fill_from_sysfs(struct udev *u, rd_drm_device *d)
     uint64_t v;
     if (vram && safe_atou64(vram, 10, &v) == 0)
         d->vram_total = v;
+    _cleanup_free_ char *gtt = attr(pci, "mem_info_gtt_total");
+    if (gtt && safe_atou64(gtt, 10, &v) == 0)
+        d->gtt_total = v;
     _cleanup_free_ char *ma = attr(pci, "ip_discovery/die/0/GC/0/major");
     _cleanup_free_ char *mi = attr(pci, "ip_discovery/die/0/GC/0/minor");
     _cleanup_free_ char *rv = attr(pci, "ip_discovery/die/0/GC/0/revision");

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include "distro.h"
 #include "probe.h"
 #include "util.h"
 
@@ -182,6 +183,99 @@ static bool finding_for_gpu(const rd_findings *out, const char *id, const char *
     return false;
 }
 
+static void kfd_missing_remedy(const rd_facts *f, rd_finding *fd)
+{
+    if (f->os.container) {
+        rd_finding_remedy(fd, "The host's kernel has no KFD, so no container on it can have /dev/kfd: fix the host "
+                              "(its amdgpu must come with KFD, CONFIG_HSA_AMD) and check `sudo dmesg | grep -i kfd` "
+                              "there.");
+        return;
+    }
+    switch (rd_os_family_facts(&f->os)) {
+    case RD_OS_DEBIAN:
+        rd_finding_remedy(fd, "This kernel was built without KFD (CONFIG_HSA_AMD) or KFD failed to start: boot the "
+                              "distribution's kernel (%s) and check `sudo dmesg | grep -i kfd`.",
+                          rd_os_is_ubuntu(&f->os) ? "linux-generic or the HWE kernel"
+                          : streq_ptr(f->os.id, "debian") ? "linux-image-amd64" : "its generic kernel");
+        break;
+    case RD_OS_RHEL:
+    case RD_OS_FEDORA:
+    case RD_OS_SUSE:
+        rd_finding_remedy(fd, "This kernel was built without KFD (CONFIG_HSA_AMD) or KFD failed to start: boot the "
+                              "distribution's own kernel (%s) and check `sudo dmesg | grep -i kfd`.",
+                          rd_os_family_facts(&f->os) == RD_OS_SUSE ? "kernel-default" : "the kernel package");
+        break;
+    case RD_OS_UNKNOWN:
+    default:
+        rd_finding_remedy(fd, "This kernel was built without KFD (CONFIG_HSA_AMD=y, with CONFIG_DRM_AMDGPU) or KFD "
+                              "failed to start: boot a kernel built with it and check `sudo dmesg | grep -i kfd`.");
+    }
+}
+
+static void kfd_evidence(const rd_facts *f, const rd_gpu *g, rd_finding *fd)
+{
+    rd_finding_evidence(fd, "no KFD topology node has location %s", g->pci->address);
+    for (size_t j = 0; j < f->driver.n_kmsg; j++)
+        if (strstr(f->driver.kmsg[j].text, "not supported in kfd") || strstr(f->driver.kmsg[j].text, "skipped device"))
+            rd_finding_evidence(fd, "kernel: %s", f->driver.kmsg[j].text);
+    if (g->gfx[0])
+        rd_finding_evidence(fd, "%04x:%04x is %s", (unsigned)g->pci->vendor_id, (unsigned)g->pci->device_id, g->gfx);
+}
+
+/* "ROCm 7.1 was validated on rhel 9.6 with kernels 5.14" for this host's
+ * distribution, from the newest release that lists it or its family. */
+static char *validated_kernels(const rd_assess_input *in)
+{
+    const rd_knowledge *k = in->knowledge;
+    if (k->n_releases == 0)
+        return NULL;
+    const rd_release *rel = &k->releases[k->n_releases - 1];
+    const rd_release_os *os = rd_release_find_os(rel, in->facts->os.id, in->facts->os.version_id);
+    if (!os)
+        os = rd_support_nearest_os(rel, &in->facts->os);
+    if (!os || !os->kernels)
+        return NULL;
+    strbuf b = { 0 };
+    strbuf_printf(&b, "ROCm %s was validated on %s %s with kernel", rel->line, os->id, os->version_id);
+    for (size_t i = 0; os->kernels[i]; i++)
+        strbuf_printf(&b, "%s %s", i == 0 ? (os->kernels[1] ? "s" : "") : ",", os->kernels[i]);
+    return strbuf_steal(&b);
+}
+
+/* The GPUs the newest release supports, as "gfx942 (MI300X, ...), ...". */
+static char *supported_gpus(const rd_knowledge *k)
+{
+    if (k->n_releases == 0)
+        return NULL;
+    const rd_release *rel = &k->releases[k->n_releases - 1];
+    strbuf b = { 0 };
+    strbuf_printf(&b, "ROCm %s supports", rel->line);
+    for (size_t i = 0; rel->gfx && rel->gfx[i]; i++) {
+        const rd_arch *a = rd_knowledge_arch(k, rel->gfx[i]);
+        strbuf_printf(&b, "%s %s", i ? "," : "", rel->gfx[i]);
+        if (a && a->codename)
+            strbuf_printf(&b, " (%s)", a->codename);
+    }
+    return strbuf_steal(&b);
+}
+
+/* SI (GCN1), Bonaire, Kabini: no kernel's KFD takes them, whatever the
+ * kernel, driver package or ROCm release. Say so plainly. */
+static void never_rocm(const rd_assess_input *in, const rd_gpu *g, rd_findings *out)
+{
+    rd_finding *fd = rd_finding_add(out, "driver.kfd-unsupported", RD_SEV_ERROR, g->pci->address,
+                                    "%s %s (%s, %s) cannot run ROCm: no Linux kernel's KFD and no ROCm release "
+                                    "supports it",
+                                    g->pci->address, g->name, g->gfx, strempty(g->arch->codename));
+    kfd_evidence(in->facts, g, fd);
+    rd_finding_evidence(fd, "archs.ini: %s (%s): kfd = no", g->gfx, strempty(g->arch->family));
+    _cleanup_free_ char *supported = supported_gpus(in->knowledge);
+    rd_finding_remedy(fd, "No kernel, driver package or setting changes this: it is the hardware generation. The GPU "
+                          "still does graphics, Vulkan and OpenGL (amdgpu or radeon with Mesa) and OpenCL through "
+                          "Mesa (rusticl). For ROCm you need a GCN5 (Vega) or newer GPU%s%s.",
+                      supported ? "; " : "", strempty(supported));
+}
+
 static void kfd_assess(const rd_assess_input *in, rd_findings *out)
 {
     const rd_facts *f = in->facts;
@@ -193,7 +287,9 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
 
     const rd_dev_node *dev = find_node(f, "/dev/kfd");
     bool dev_missing = dev && !dev->exists;
-    if (!f->kfd.present || dev_missing) {
+    /* In a container whose host has KFD, a missing /dev/kfd is the container's
+     * doing: container.devices-missing reports that one cause. */
+    if (!f->kfd.present || (dev_missing && !f->os.container)) {
         rd_finding *fd = rd_finding_add(out, "kfd.missing", RD_SEV_ERROR, NULL,
                                         "amdgpu drives %zu GPU%s but the compute interface (KFD) is missing",
                                         bound, bound == 1 ? "" : "s");
@@ -204,14 +300,7 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
         for (size_t i = 0; i < f->driver.n_kmsg; i++)
             if (strstr(f->driver.kmsg[i].text, "kfd"))
                 rd_finding_evidence(fd, "kernel: %s", f->driver.kmsg[i].text);
-        if (f->os.container && f->kfd.present)
-            rd_finding_remedy(fd, "The host has KFD but this %s container was not given it: start it with "
-                                  "--device=/dev/kfd --device=/dev/dri.",
-                              f->os.container);
-        else
-            rd_finding_remedy(fd, "This kernel was built without KFD (CONFIG_HSA_AMD) or KFD failed to start: "
-                                  "boot a distribution kernel (Ubuntu generic/HWE, Debian's linux-image-amd64) "
-                                  "and check `sudo dmesg | grep -i kfd`.");
+        kfd_missing_remedy(f, fd);
         return;
     }
     if (f->kfd.error && f->kfd.n_nodes == 0)
@@ -228,24 +317,29 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
             hidden |= f->kfd.nodes[j].error && f->kfd.nodes[j].n_properties == 0;
         if (hidden)
             continue;
+        if (g->arch && g->arch->no_kfd) {
+            never_rocm(in, g, out);
+            continue;
+        }
         rd_finding *fd = rd_finding_add(out, "driver.kfd-unsupported", RD_SEV_ERROR, g->pci->address,
                                         "%s %s is driven by amdgpu but KFD does not offer it for compute",
                                         g->pci->address, g->name);
-        rd_finding_evidence(fd, "no KFD topology node has location %s", g->pci->address);
-        for (size_t j = 0; j < f->driver.n_kmsg; j++)
-            if (strstr(f->driver.kmsg[j].text, "not supported in kfd") ||
-                strstr(f->driver.kmsg[j].text, "skipped device"))
-                rd_finding_evidence(fd, "kernel: %s", f->driver.kmsg[j].text);
-        if (g->gfx[0])
-            rd_finding_evidence(fd, "%04x:%04x is %s", (unsigned)g->pci->vendor_id, (unsigned)g->pci->device_id,
-                                g->gfx);
-        rd_finding_remedy(fd, "This kernel's KFD does not support the GPU: install a newer kernel (Ubuntu: the "
-                              "HWE kernel, linux-generic-hwe-%s) or AMD's amdgpu-dkms driver.",
-                          f->os.version_id ? f->os.version_id : "<release>");
+        kfd_evidence(f, g, fd);
+        _cleanup_free_ char *kernels = validated_kernels(in);
+        const rd_distro *d = rd_distro_of(&f->os);
+        _cleanup_free_ char *upgrade =
+            rd_os_is_ubuntu(&f->os) && f->os.version_id
+                ? xasprintf("the HWE kernel (`sudo apt install linux-generic-hwe-%s`)", f->os.version_id)
+                : xstrdup(d->kernel_upgrade ? d->kernel_upgrade : "a newer kernel the way this distribution provides one");
+        rd_finding_remedy(fd, "This kernel's KFD does not support the GPU: install %s%s%s, or AMD's amdgpu-dkms "
+                              "driver for a release that supports this OS.",
+                          upgrade, kernels ? "; " : "", strempty(kernels));
     }
 }
 
 static const char *const kfd_findings[] = { "kfd.missing", "driver.kfd-unsupported", NULL };
+/* a GPU KFD skipped for want of atomics has that finding instead */
+static const char *const kfd_needs[] = { "pcie.atomics-missing", NULL };
 
 const rd_probe rd_probe_kfd = {
     .id = "kfd",
@@ -253,7 +347,7 @@ const rd_probe rd_probe_kfd = {
     .title = "KFD compute topology",
     .areas = RD_STRV("kfd"),
     .uevents = RD_STRV("pci", "drm", "kfd"),
-    .after = RD_STRV("pci"),
+    .needs = kfd_needs,
     .gather = kfd_gather,
     .assess = kfd_assess,
 };

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include "distro.h"
 #include "probe.h"
 #include "util.h"
 
@@ -100,6 +101,7 @@ static void os_gather(const rd_ctx *ctx, rd_facts *facts)
         o->version_codename = rd_os_release_get(text, "VERSION_CODENAME");
         o->pretty_name = rd_os_release_get(text, "PRETTY_NAME");
     }
+    o->family = xstrdup(rd_os_family_name(rd_os_family_of(o->id, o->id_like)));
     char *s = NULL;
     if (read_line_at(AT_FDCWD, "/proc/sys/kernel/osrelease", &s) == 0)
         o->kernel_release = s;
@@ -118,9 +120,46 @@ static void os_gather(const rd_ctx *ctx, rd_facts *facts)
     }
 }
 
+static void assess_unlisted(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_os_facts *o = &in->facts->os;
+    const rd_knowledge *k = in->knowledge;
+    if (in->gpus->n_gpus == 0 || !o->id || k->n_releases == 0)
+        return;
+    const rd_release *rel = &k->releases[k->n_releases - 1];
+    if (rd_release_find_os(rel, o->id, o->version_id))
+        return;
+    rd_finding *fd = rd_finding_add(out, "os.not-validated", RD_SEV_INFO, NULL,
+                                    "%s is not a release AMD lists for ROCm %s: it is not validated by AMD",
+                                    o->pretty_name ? o->pretty_name : o->id, rel->line);
+    rd_finding_evidence(fd, "/etc/os-release: ID=%s VERSION_ID=%s%s%s", o->id, strempty(o->version_id),
+                        o->id_like ? " ID_LIKE=" : "", strempty(o->id_like));
+    strbuf b = { 0 };
+    for (size_t i = 0; i < rel->n_os; i++)
+        strbuf_printf(&b, "%s%s %s", i ? ", " : "", rel->os[i].id, rel->os[i].version_id);
+    rd_finding_evidence(fd, "support.ini %s: ROCm %s lists %s", strempty(k->support_info.version), rel->line,
+                        strempty(b.s));
+    free(b.s);
+    const rd_release_os *near = rd_support_nearest_os(rel, o);
+    if (near) {
+        strbuf ks = { 0 };
+        for (char **kv = near->kernels; kv && *kv; kv++)
+            strbuf_printf(&ks, "%s%s", ks.s ? " " : "", *kv);
+        rd_finding_remedy(fd, "ROCm often works here, but AMD has not tested it. The nearest release AMD lists is "
+                              "%s %s (kernels %s): use it where AMD's support matters, and compare with it when "
+                              "something fails.",
+                          near->id, near->version_id, strempty(ks.s));
+        free(ks.s);
+    } else
+        rd_finding_remedy(fd, "ROCm often works here, but AMD has not tested this distribution; the ROCm packages "
+                              "it ships itself are its own. Where AMD's support matters, use a listed release "
+                              "(`rocm-doctor list releases`).");
+}
+
 static void os_assess(const rd_assess_input *in, rd_findings *out)
 {
     const rd_os_facts *o = &in->facts->os;
+    assess_unlisted(in, out);
     if (!o->wsl)
         return;
     rd_finding *fd = rd_finding_add(out, "host.wsl", RD_SEV_ERROR, NULL,
@@ -131,7 +170,7 @@ static void os_assess(const rd_assess_input *in, rd_findings *out)
                           "--usecase=wsl,rocm --no-dkms) inside; the Linux driver checks do not apply here.");
 }
 
-static const char *const os_findings[] = { "host.wsl", NULL };
+static const char *const os_findings[] = { "host.wsl", "os.not-validated", NULL };
 
 const rd_probe rd_probe_os = {
     .id = "os",

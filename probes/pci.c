@@ -5,10 +5,12 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <pci/pci.h>
+#include "distro.h"
 #include "probe.h"
 #include "util.h"
 
@@ -183,6 +185,24 @@ static char **pci_ancestors(const char *address)
         up = strv_push(up, xstrdup(all[i]));
     strv_free(all);
     return up;
+}
+
+/* The functions directly below a bridge: the PCI addresses among its sysfs
+ * directory's entries (what the GPU's on-board switch rule needs). */
+static char **pci_children(const char *address)
+{
+    _cleanup_free_ char *path = xasprintf("/sys/bus/pci/devices/%s", address);
+    DIR *dir = opendir(path);
+    if (!dir)
+        return NULL;
+    char **kids = xcalloc(1, sizeof(char *));
+    for (struct dirent *de; (de = readdir(dir));) {
+        unsigned a, b, c, d;
+        if (rd_pci_parse_address(de->d_name, &a, &b, &c, &d))
+            kids = strv_push(kids, xstrdup(de->d_name));
+    }
+    closedir(dir);
+    return kids;
 }
 
 static struct pci_dev *find_dev(struct pci_access *pacc, const char *address)
@@ -389,6 +409,7 @@ static void pci_gather(const rd_ctx *ctx, rd_facts *facts)
                 break;
             rd_pci_device *d = ARRAY_APPEND(pf->devices, pf->n_devices);
             fill_device(pacc, p, d, &names);
+            d->children = pci_children(up[j]);
             if (up[j + 1])
                 d->parent = xstrdup(up[j + 1]);
         }
@@ -516,6 +537,9 @@ static void assess_atomics(const rd_assess_input *in, const rd_gpu *g, rd_findin
     const rd_facts *f = in->facts;
     if (g->n_kfd > 0 || g->integrated || !streq_ptr(g->pci->driver, "amdgpu"))
         return;
+    /* no KFD takes it anyway: driver.kfd-unsupported says so, atomics or not */
+    if (g->arch && g->arch->no_kfd)
+        return;
     const char *line = NULL, *why = NULL;
     bool logged = atomics_rejected_in_log(f, g->pci, &line);
     bool unknown;
@@ -632,11 +656,21 @@ static void assess_binding(const rd_assess_input *in, const rd_gpu *g, rd_findin
             rd_finding_evidence(fd, "%04x:%04x is %s (%s)", (unsigned)p->vendor_id, (unsigned)p->device_id,
                                 g->gfx, family ? family : "unknown family");
         if (opt) {
+            const rd_distro *d = rd_distro_of(&f->os);
+            bool never = g->arch && g->arch->no_kfd;
+            _cleanup_free_ char *initramfs =
+                d->initramfs ? xasprintf("run `%s`", d->initramfs)
+                             : xstrdup("rebuild the initramfs the way this distribution does");
             rd_finding_remedy(fd, "Hand the card to amdgpu: write \"options amdgpu %s_support=1\" and "
-                                  "\"options radeon %s_support=0\" to /etc/modprobe.d/amdgpu-%s.conf, run "
-                                  "`sudo update-initramfs -u` and reboot. Do not blacklist amdgpu.",
-                              opt, opt, opt);
-            rd_finding_set_fix(fd, "modprobe");
+                                  "\"options radeon %s_support=0\" to /etc/modprobe.d/amdgpu-%s.conf, %s and "
+                                  "reboot. Do not blacklist amdgpu.%s",
+                              opt, opt, opt, initramfs,
+                              never ? " That gives it amdgpu's graphics (Vulkan through RADV), but this GPU cannot "
+                                      "run ROCm on either driver: no kernel's KFD supports its generation; ROCm "
+                                      "needs a GCN5 (Vega) or newer GPU."
+                                    : "");
+            if (rd_distro_debian_tools(&f->os))
+                rd_finding_set_fix(fd, "modprobe");
         } else
             rd_finding_remedy(fd, "amdgpu does not drive this generation; ROCm needs a GCN 3 (gfx8) or newer GPU.");
         return;

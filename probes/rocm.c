@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include "compat.h"
+#include "distro.h"
 #include "probe.h"
 #include "util.h"
 
@@ -384,6 +385,10 @@ static bool has_discrete(const rd_gpu_view *v)
 /* GPUs the user means to compute on: an iGPU next to a dGPU is apu.igpu-conflict's business. */
 static bool gpu_counts(const rd_gpu_view *v, const rd_gpu *g)
 {
+    /* a GPU no KFD supports has driver.kfd-unsupported: no ROCm release or
+     * kernel set question applies to it */
+    if (g->arch && g->arch->no_kfd)
+        return false;
     return g->gfx[0] && !(g->integrated && has_discrete(v));
 }
 
@@ -427,6 +432,43 @@ static bool install_intended(const rd_facts *f)
     return false;
 }
 
+/* How to install ROCm with the host's own package manager. */
+static char *install_cmd(const rd_os_facts *os)
+{
+    switch (rd_os_family_facts(os)) {
+    case RD_OS_DEBIAN:
+        return xstrdup("add AMD's repository and run `sudo apt install rocm` (or `amdgpu-install --usecase=rocm`)");
+    case RD_OS_RHEL:
+        return xstrdup("add AMD's repository (/etc/yum.repos.d/rocm.repo) and run `sudo dnf install rocm` (or "
+                       "`amdgpu-install --usecase=rocm`)");
+    case RD_OS_SUSE:
+        return xstrdup("add AMD's repository (/etc/zypp/repos.d/rocm.repo) and run `sudo zypper install rocm` (or "
+                       "`amdgpu-install --usecase=rocm`)");
+    case RD_OS_FEDORA:
+        return xstrdup("Fedora packages ROCm itself: `sudo dnf install rocminfo rocm-hip rocm-opencl`");
+    case RD_OS_UNKNOWN:
+    default:
+        return xstrdup("with the distribution's own ROCm packages if it has them, else AMD's release for the "
+                       "nearest supported distribution");
+    }
+}
+
+static const char *remove_cmd(const rd_os_facts *os)
+{
+    switch (rd_os_family_facts(os)) {
+    case RD_OS_DEBIAN:
+        return "`sudo apt autoremove --purge rocm<VERSION>`";
+    case RD_OS_RHEL:
+    case RD_OS_FEDORA:
+        return "`sudo dnf remove rocm<VERSION>`";
+    case RD_OS_SUSE:
+        return "`sudo zypper remove rocm<VERSION>`";
+    case RD_OS_UNKNOWN:
+    default:
+        return "the package manager that installed them";
+    }
+}
+
 static void assess_not_installed(const rd_assess_input *in, rd_findings *out)
 {
     const rd_facts *f = in->facts;
@@ -449,17 +491,19 @@ static void assess_not_installed(const rd_assess_input *in, rd_findings *out)
         rd_finding_evidence(fd, "/var/lib/dpkg/status: %s %s installed", f->rocm.packages[i].name,
                             f->rocm.packages[i].version);
     _cleanup_free_ char *rel = release_hint(in);
+    _cleanup_free_ char *how = install_cmd(&f->os);
     if (rel)
-        rd_finding_remedy(fd, "Install ROCm %s (the newest release that supports this OS and these GPUs): add AMD's "
-                              "repository and run `sudo apt install rocm` (or `amdgpu-install --usecase=rocm`). "
+        rd_finding_remedy(fd, "Install ROCm %s (the newest release that supports this OS and these GPUs): %s. "
                               "Containers with ROCm inside (docker run --device=/dev/kfd --device=/dev/dri ...) and "
                               "PyTorch's ROCm wheels need only the kernel driver on the host.",
-                          rel);
+                          rel, how);
     else
         rd_finding_remedy(fd, "Install a ROCm release that supports this OS and these GPUs (see `rocm-doctor list "
-                              "archs`). Containers with ROCm inside and PyTorch's ROCm wheels need only the "
-                              "kernel driver on the host.");
-    if (intended)
+                              "releases`): %s. Containers with ROCm inside and PyTorch's ROCm wheels need only the "
+                              "kernel driver on the host.",
+                          how);
+    /* the apt fix writes AMD's apt repository: only where apt is the package manager */
+    if (intended && rd_os_family_facts(&f->os) == RD_OS_DEBIAN)
         rd_finding_set_fix(fd, "apt");
 }
 
@@ -518,10 +562,11 @@ static void assess_multiple(const rd_assess_input *in, rd_findings *out)
     for (size_t i = 0; conflicts && conflicts[i]; i++)
         rd_finding_evidence(fd, "%s", conflicts[i]);
     if (conflicts)
-        rd_finding_remedy(fd, "Use one version everywhere: remove the ones you do not need (`sudo apt autoremove "
-                              "--purge rocm<VERSION>` or `sudo amdgpu-install --uninstall --rocmrelease=<VERSION>`), "
+        rd_finding_remedy(fd, "Use one version everywhere: remove the ones you do not need (%s or `sudo "
+                              "amdgpu-install --uninstall --rocmrelease=<VERSION>`), "
                               "or point /opt/rocm, /etc/ld.so.conf.d and PATH at the same one (`sudo update-alternatives "
-                              "--config rocm`, then `sudo ldconfig`).");
+                              "--config rocm`, then `sudo ldconfig`).",
+                          remove_cmd(&in->facts->os));
     else
         rd_finding_remedy(fd, "Nothing to do while /opt/rocm, the loader and PATH agree; select another with "
                               "`sudo update-alternatives --config rocm`.");
@@ -730,8 +775,8 @@ static void assess_userspace_mismatch(const rd_assess_input *in, rd_findings *ou
     rd_finding_evidence(fd, "/sys/module/amdgpu/version: %s (amdgpu-dkms of ROCm %s)", f->driver.version, drv->line);
     rd_finding_evidence(fd, "%s", strempty(def->version_source));
     rd_finding_evidence(fd, "support.ini %s: %s", strempty(k->support_info.version), how);
-    rd_finding_remedy(fd, "Install the amdgpu-dkms of ROCm %s (repository https://%s/amdgpu/%s/ubuntu), or a ROCm "
-                          "user space close to the driver; then reboot.",
+    rd_finding_remedy(fd, "Install the amdgpu-dkms of ROCm %s (AMD's repository https://%s/amdgpu/%s/ for this "
+                          "distribution), or a ROCm user space close to the driver; then reboot.",
                       us->latest, strempty(k->apt_host), us->latest);
 }
 

@@ -5,6 +5,7 @@
  * explains a runtime failure when there is one. */
 #include <inttypes.h>
 #include "hsa-loader.h"
+#include "distro.h"
 #include "probe.h"
 #include "term.h"
 #include "runtime.h"
@@ -17,17 +18,19 @@ static void runtime_gather(const rd_ctx *ctx, rd_facts *facts)
 
 /* Level-1 findings that stop the runtime from opening the GPUs, most
  * fundamental first: the runtime's error is their symptom. */
-static const char *const no_gpu_causes[] = {
-    "host.wsl", "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "driver.not-loaded",
-    "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", "kfd.missing",
-    "container.devices-missing", "kfd.no-access", "render.no-access", "group.relogin-needed",
-    "driver.kfd-unsupported", "pcie.atomics-missing", "env.visible-devices-hides-all", NULL,
-};
+#define NO_GPU_CAUSES                                                                                            \
+    "host.wsl", "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "driver.not-loaded",          \
+        "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", "kfd.missing",                      \
+        "container.devices-missing", "kfd.no-access", "render.no-access", "group.relogin-needed",                \
+        "driver.kfd-unsupported", "pcie.atomics-missing", "env.visible-devices-hides-all"
 /* ... and those that give the runtime a GPU whose code it cannot run. */
-static const char *const isa_causes[] = {
-    "arch.override-invalid", "arch.override-wrong-family", "arch.override-global-with-igpu", "apu.igpu-conflict",
-    "arch.unsupported", NULL,
-};
+#define ISA_CAUSES                                                                                               \
+    "arch.override-invalid", "arch.override-wrong-family", "arch.override-global-with-igpu", "apu.igpu-conflict", \
+        "arch.unsupported"
+static const char *const no_gpu_causes[] = { NO_GPU_CAUSES, NULL };
+static const char *const isa_causes[] = { ISA_CAUSES, NULL };
+/* what runtime_assess reads: declared, so the assess order is checked */
+static const char *const runtime_needs[] = { NO_GPU_CAUSES, ISA_CAUSES, NULL };
 
 static const rd_finding *find_cause(const rd_findings *out, const char *const *ids, const char *gpu)
 {
@@ -48,11 +51,15 @@ static void blame(rd_finding *fd, const rd_finding *cause, const char *what)
 
 /* Which package provides a library: AMD's repository when an installation
  * from it is present, else the distribution's. */
-static const char *package_for(const rd_facts *f, bool hip)
+/* The install command for the runtime library, in the host's own terms:
+ * AMD's package names where AMD's ROCm is installed, else the distribution's. */
+static char *package_for(const rd_facts *f, bool hip)
 {
-    if (f->rocm.default_version)
-        return hip ? "hip-runtime-amd" : "hsa-rocr";
-    return hip ? "libamdhip64-5" : "libhsa-runtime64-1";
+    if (f->rocm.default_version && rd_os_family_facts(&f->os) != RD_OS_FEDORA)
+        return rd_distro_install_hint(&f->os, hip ? "hip-runtime-amd" : "hsa-rocr", hip ? "hip-runtime-amd" : "hsa-rocr",
+                                      hip ? "hip-runtime-amd" : "hsa-rocr", hip ? "HIP (libamdhip64)" : "libhsa-runtime64");
+    return rd_distro_install_hint(&f->os, hip ? "libamdhip64-5" : "libhsa-runtime64-1", hip ? "rocm-hip" : "rocm-runtime",
+                                  NULL, hip ? "HIP (libamdhip64)" : "the ROCm runtime (libhsa-runtime64)");
 }
 
 static size_t gpu_agents(const rd_runtime_facts *rt)
@@ -330,7 +337,8 @@ static void runtime_assess(const rd_assess_input *in, rd_findings *out)
         rd_finding *fd = rd_finding_add(out, "runtime.hsa-missing", RD_SEV_ERROR, NULL,
                                         "The ROCm runtime (libhsa-runtime64) is not installed or cannot be loaded");
         rd_finding_evidence(fd, "%s", rt->hsa_load_error);
-        rd_finding_remedy(fd, "sudo apt install %s", package_for(f, false));
+        _cleanup_free_ char *how = package_for(f, false);
+        rd_finding_remedy(fd, "Install it: %s.", how);
     } else if (rt->hsa_library && rt->hsa_init_status > 0) {
         assess_hsa_init(in, rt, out);
         return; /* HIP sits on HSA: its failures are the same one */
@@ -351,7 +359,8 @@ static void runtime_assess(const rd_assess_input *in, rd_findings *out)
         rd_finding *fd = rd_finding_add(out, "runtime.hip-missing", RD_SEV_ERROR, NULL,
                                         "The HIP runtime (libamdhip64) is not installed or cannot be loaded");
         rd_finding_evidence(fd, "%s", rt->hip_load_error);
-        rd_finding_remedy(fd, "sudo apt install %s", package_for(f, true));
+        _cleanup_free_ char *how = package_for(f, true);
+        rd_finding_remedy(fd, "Install it: %s.", how);
         return;
     }
     if (!rt->hip_library)
@@ -401,12 +410,12 @@ static const char *const runtime_findings[] = {
 
 const rd_probe rd_probe_runtime = {
     .id = "runtime",
-    .title = "ROCm runtime and a GPU kernel (level 2)",
+    .title = "ROCm runtime and a GPU kernel",
     .flags = RD_PROBE_LEVEL2,
     .findings = runtime_findings,
     .areas = RD_STRV("runtime"),
     .uevents = RD_STRV("pci", "drm", "kfd"),
-    .after = RD_STRV("os", "pci", "driver", "kfd", "access", "rocm", "env", "apu", "container"),
+    .needs = runtime_needs,
     .gather = runtime_gather,
     .assess = runtime_assess,
 };

@@ -15,37 +15,77 @@
 #define PYTHON "python3"
 #define OUTPUT_MAX (64 * 1024)
 
-/* get_arch_list() is empty when no GPU is usable; the build's own list of
- * targets is still there behind it. */
+/* What the build is and which targets it has code for, all read without
+ * starting the HIP runtime and printed (flushed) before anything that could
+ * start it: torch.cuda.is_available() initialises HIP, and a wheel without
+ * code for the GPU aborts the process there (hipErrorNoBinaryForGpu).
+ * torch._C._cuda_getArchFlags() is a compile-time string; a build that lacks
+ * it has its code objects in lib/libtorch_hip.so, named
+ * amdgcn-amd-amdhsa--gfxNNNN in the offload bundles. get_arch_list() starts
+ * HIP and is empty without a usable GPU: the last resort. */
 static const char torch_script[] =
     /* python -c puts the working directory first on sys.path: a torch/ or
      * torch.py there (a PyTorch source tree) would be imported instead of
      * the installed build */
-    "import sys\n"
+    "import sys, os, re\n"
     "if sys.path and sys.path[0] == '':\n"
     "    del sys.path[0]\n"
     "import torch\n"
-    "print('version\\t' + str(torch.__version__))\n"
-    "print('hip\\t' + str(getattr(torch.version, 'hip', None)))\n"
-    "print('cuda\\t' + str(getattr(torch.version, 'cuda', None)))\n"
-    "try:\n"
-    "    ok = bool(torch.cuda.is_available())\n"
-    "    print('available\\t' + ('1' if ok else '0'))\n"
-    "except Exception:\n"
-    "    ok = False\n"
+    "def out(k, v):\n"
+    "    print(k + '\\t' + v, flush=True)\n"
+    "out('version', str(torch.__version__))\n"
+    "out('hip', str(getattr(torch.version, 'hip', None)))\n"
+    "out('cuda', str(getattr(torch.version, 'cuda', None)))\n"
     "archs = None\n"
     "try:\n"
-    "    archs = list(torch.cuda.get_arch_list()) if ok else None\n"
+    "    flags = torch._C._cuda_getArchFlags()\n"
+    "    if flags:\n"
+    "        archs = flags.split()\n"
+    "        out('archsource', 'torch._C._cuda_getArchFlags()')\n"
     "except Exception:\n"
     "    pass\n"
-    "if not archs:\n"
+    "if archs is None and getattr(torch.version, 'hip', None):\n"
+    "    lib = os.path.join(os.path.dirname(torch.__file__), 'lib', 'libtorch_hip.so')\n"
     "    try:\n"
-    "        flags = torch._C._cuda_getArchFlags()\n"
-    "        archs = flags.split() if flags else []\n"
+    "        import mmap\n"
+    "        with open(lib, 'rb') as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:\n"
+    "            found = sorted(set(x.decode() for x in re.findall(rb'amdgcn-amd-amdhsa--(gfx[0-9a-f]+)', m)))\n"
+    "        if found:\n"
+    "            archs = found\n"
+    "            out('archsource', lib + ' (code objects)')\n"
     "    except Exception:\n"
     "        pass\n"
     "if archs is not None:\n"
-    "    print('archs\\t' + ' '.join(archs))\n";
+    "    out('archs', ' '.join(archs))\n"
+    "ok = False\n"
+    "try:\n"
+    "    ok = bool(torch.cuda.is_available())\n"
+    "    out('available', '1' if ok else '0')\n"
+    "except Exception:\n"
+    "    pass\n"
+    "if archs is None and ok:\n"
+    "    try:\n"
+    "        out('archsource', 'torch.cuda.get_arch_list()')\n"
+    "        out('archs', ' '.join(torch.cuda.get_arch_list()))\n"
+    "    except Exception:\n"
+    "        pass\n";
+
+/* The first line of the child's error output that names a HIP or HSA error
+ * (hipErrorNoBinaryForGpu, "HIP error: ...", HSA_STATUS_ERROR_...). */
+static char *hip_error_line(const char *text)
+{
+    static const char *const marks[] = { "hipError", "HIP error", "HSA_STATUS_ERROR", "HIP_ERROR" };
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        _cleanup_free_ char *l = xstrndup(p, len);
+        for (size_t i = 0; i < ELEMENTSOF(marks); i++)
+            if (strstr(l, marks[i]))
+                return xstrdup(strstrip(l));
+        p = nl ? nl + 1 : NULL;
+    }
+    return NULL;
+}
 
 static int64_t now_ms(void)
 {
@@ -94,6 +134,10 @@ static void parse_output(rd_torch_facts *t, const char *out)
             t->cuda = none_to_null(tab);
         } else if (streq(l, "available"))
             t->available = streq(tab, "1");
+        else if (streq(l, "archsource")) {
+            free(t->arch_source);
+            t->arch_source = xstrdup(tab);
+        }
         else if (streq(l, "archs")) {
             strv_free(t->arch_list);
             t->arch_list = NULL;
@@ -199,6 +243,9 @@ static void torch_gather(const rd_ctx *ctx, rd_facts *facts)
     } else if (WIFSIGNALED(status))
         t->error = xasprintf("%s was killed by signal %d (%s)", PYTHON, WTERMSIG(status), strsignal(WTERMSIG(status)));
     parse_output(t, ob.s);
+    /* an abort in HIP is evidence, not a lost probe */
+    if (!t->timed_out && (t->exit_status != 0))
+        t->hip_error = hip_error_line(eb.s);
     free(ob.s);
     free(eb.s);
 fail:
@@ -260,8 +307,19 @@ static void torch_assess(const rd_assess_input *in, rd_findings *out)
                           install);
         goto done;
     }
-    if (!t->arch_list_known || !t->arch_list)
+    if (!t->arch_list_known || !t->arch_list) {
+        if (t->hip_error && strstr(t->hip_error, "NoBinaryForGpu")) {
+            /* the build's targets are unknown, its abort says enough */
+            rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, NULL,
+                                            "PyTorch %s (ROCm %s) has no code for a GPU of this host", strempty(t->version),
+                                            t->hip);
+            rd_finding_evidence(fd, "torch.cuda.is_available() failed: %s", t->hip_error);
+            rd_finding_remedy(fd, "Install a wheel built for this host's GPUs (%s), or build PyTorch from source with "
+                                  "PYTORCH_ROCM_ARCH set to their targets.",
+                              install);
+        }
         goto done;
+    }
 
     bool has_dgpu = false;
     for (size_t i = 0; i < n; i++)
@@ -280,7 +338,10 @@ static void torch_assess(const rd_assess_input *in, rd_findings *out)
         rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, a->pci_address,
                                         "PyTorch %s (ROCm %s) has no kernels for %s (%s)", strempty(t->version),
                                         t->hip, a->name, a->gfx);
-        rd_finding_evidence(fd, "torch.cuda.get_arch_list(): %s", list.s ? list.s : "(empty)");
+        rd_finding_evidence(fd, "%s: %s", t->arch_source ? t->arch_source : "PyTorch's build targets",
+                            list.s ? list.s : "(empty)");
+        if (t->hip_error)
+            rd_finding_evidence(fd, "torch.cuda.is_available() failed: %s", t->hip_error);
         rd_finding_evidence(fd, "KFD node %" PRId64 ": %s", a->node_id, a->gfx);
         if (a->arch && a->arch->override) {
             char fam[16] = "";

@@ -4,6 +4,7 @@
  * recommendations for MI200/MI300 systems; RCCL warns about the second. */
 #include <fcntl.h>
 #include <inttypes.h>
+#include "distro.h"
 #include "probe.h"
 #include "util.h"
 
@@ -134,9 +135,13 @@ static void tuning_assess(const rd_assess_input *in, rd_findings *out)
     if (on_cmdline)
         rd_finding_evidence(fd, "kernel command line: %s=on", amd && streq(amd, "on") ? "amd_iommu" : "intel_iommu");
     rd_finding_evidence(fd, "kernel command line: no iommu=pt");
-    rd_finding_remedy(fd, "Add iommu=pt to the kernel command line (GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, "
-                          "then update-grub and reboot). Keep the IOMMU on; amd_iommu=off is not the fix.");
-    rd_finding_set_fix(fd, "cmdline");
+    _cleanup_free_ char *how = rd_distro_cmdline_add(&f->os, "iommu=pt");
+    rd_finding_remedy(fd, "To add iommu=pt to the kernel command line: %s, then reboot. Keep the IOMMU on; "
+                          "amd_iommu=off is not the fix.",
+                      how);
+    /* the fix writes a grub.d drop-in and runs update-grub: Debian's tools */
+    if (rd_distro_debian_tools(&f->os))
+        rd_finding_set_fix(fd, "cmdline");
 }
 
 static const char *const tuning_findings[] = { "tuning.numa-balancing", "tuning.iommu-pt", NULL };

@@ -183,6 +183,8 @@ static int list_releases(const rd_knowledge *k, bool json)
     return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : 0;
 }
 
+#define CONFIG_TITLE "GPU count expected by rocm-doctor.conf (expected_gpus)"
+
 static int list_checks(bool json)
 {
     if (json) {
@@ -199,6 +201,14 @@ static int list_checks(bool json)
             json_object_object_add(o, "findings", f);
             json_object_array_add(arr, o);
         }
+        json_object *cfg = json_object_new_object();
+        json_object_object_add(cfg, "id", json_object_new_string("config"));
+        json_object_object_add(cfg, "title", json_object_new_string(CONFIG_TITLE));
+        json_object_object_add(cfg, "level", json_object_new_int(1));
+        json_object *cf = json_object_new_array();
+        json_object_array_add(cf, json_object_new_string(RD_CONFIG_FINDING));
+        json_object_object_add(cfg, "findings", cf);
+        json_object_array_add(arr, cfg);
         json_object *root = json_object_new_object();
         json_object_object_add(root, "checks", arr);
         return rd_cli_print_json(root) < 0 ? rd_fail("cannot write to standard output") : 0;
@@ -209,6 +219,8 @@ static int list_checks(bool json)
         for (size_t j = 0; p->findings && p->findings[j]; j++)
             printf("           %s\n", p->findings[j]);
     }
+    /* not a probe: the configuration's expectation, checked after them */
+    printf("%-10s %s\n           %s\n", "config", CONFIG_TITLE, RD_CONFIG_FINDING);
     return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : 0;
 }
 

@@ -48,10 +48,29 @@ static bool reports(const rd_probe *p, const char *id)
     return false;
 }
 
+int rd_probe_table_check(const rd_probe_table *t, char **ret_error)
+{
+    for (size_t i = 0; i < t->n_assess; i++)
+        for (const char *const *id = t->assess[i]->needs; id && *id; id++) {
+            bool before = false, known = false;
+            for (size_t j = 0; j < t->n_assess; j++)
+                if (reports(t->assess[j], *id)) {
+                    known = true;
+                    before |= j < i;
+                }
+            if (!known || !before) {
+                *ret_error = xasprintf("probe %s reads %s, which %s", t->assess[i]->id, *id,
+                                       known ? "is assessed after it" : "no probe reports");
+                return -EINVAL;
+            }
+        }
+    return 0;
+}
+
 bool rd_probe_table_knows(const rd_probe_table *t, const char *id)
 {
     /* the configuration's own finding (rd_config_apply) */
-    if (streq(id, "gpu.count-mismatch"))
+    if (streq(id, RD_CONFIG_FINDING))
         return true;
     for (size_t i = 0; i < t->n_gather; i++)
         if (reports(t->gather[i], id))

@@ -51,6 +51,8 @@ typedef struct {
     char *cuda;               /* torch.version.cuda */
     char **arch_list;         /* targets the wheel has kernels for */
     bool arch_list_known;
+    char *arch_source;        /* where arch_list came from (read without starting HIP) */
+    char *hip_error;          /* the HIP/HSA error line PyTorch printed when it failed or aborted */
     int64_t available;        /* torch.cuda.is_available(): 1, 0, -1 unknown */
     char *error;              /* the child's last error line */
 } rd_torch_facts;

@@ -45,6 +45,8 @@ static const rd_field torch_fields[] = {
     F(rd_torch_facts, cuda, RD_FT_STR),
     F(rd_torch_facts, arch_list, RD_FT_STRV),
     F(rd_torch_facts, arch_list_known, RD_FT_BOOL),
+    F(rd_torch_facts, arch_source, RD_FT_STR),
+    F(rd_torch_facts, hip_error, RD_FT_STR),
     F(rd_torch_facts, available, RD_FT_INT),
     F(rd_torch_facts, error, RD_FT_STR),
 };

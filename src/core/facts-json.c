@@ -11,6 +11,7 @@ static const rd_field os_fields[] = {
     F(rd_os_facts, version_id, RD_FT_STR),
     F(rd_os_facts, version_codename, RD_FT_STR),
     F(rd_os_facts, pretty_name, RD_FT_STR),
+    F(rd_os_facts, family, RD_FT_STR),
     F(rd_os_facts, os_release_error, RD_FT_STR),
     F(rd_os_facts, kernel_release, RD_FT_STR),
     F(rd_os_facts, proc_version, RD_FT_STR),
@@ -35,6 +36,7 @@ static const rd_field pci_dev_fields[] = {
     F(rd_pci_device, marketing_name, RD_FT_STR),
     F(rd_pci_device, driver, RD_FT_STR),
     F(rd_pci_device, parent, RD_FT_STR),
+    F(rd_pci_device, children, RD_FT_STRV),
     F(rd_pci_device, display, RD_FT_BOOL),
     F(rd_pci_device, pcie_type, RD_FT_INT),
     F(rd_pci_device, caps_readable, RD_FT_BOOL),
@@ -68,6 +70,7 @@ static const rd_field drm_dev_fields[] = {
     F(rd_drm_device, driver, RD_FT_STR),
     F(rd_drm_device, product_name, RD_FT_STR),
     F(rd_drm_device, vram_total, RD_FT_U64),
+    F(rd_drm_device, gtt_total, RD_FT_U64),
     F(rd_drm_device, unique_id, RD_FT_STR),
     F(rd_drm_device, gc_version, RD_FT_STR),
 };

@@ -25,6 +25,7 @@ typedef struct {
 
 typedef struct {
     char *id, *id_like, *version_id, *version_codename, *pretty_name;
+    char *family;             /* debian, rhel, fedora, suse, unknown (from ID, ID_LIKE) */
     char *os_release_error;
     char *kernel_release;
     char *proc_version;
@@ -43,6 +44,7 @@ typedef struct {
     char *marketing_name;     /* libdrm amdgpu.ids, AMD GPUs only */
     char *driver;             /* bound driver, NULL when none */
     char *parent;             /* upstream bridge, NULL at a root bus */
+    char **children;          /* bridges: every function directly below, NULL unknown */
     bool display;             /* class 0x03xxxx; other entries are bridges on a path */
     int64_t pcie_type;        /* PCI_EXP_TYPE_*, -1: no PCIe capability */
     bool caps_readable;       /* config space past 64 bytes was readable */
@@ -70,6 +72,7 @@ typedef struct {
     char *driver;
     char *product_name;
     uint64_t vram_total;
+    uint64_t gtt_total;       /* mem_info_gtt_total, bytes; 0 unknown */
     char *unique_id;          /* hex, as in sysfs */
     char *gc_version;         /* "11.0.0" from IP discovery */
 } rd_drm_device;

@@ -5,6 +5,7 @@
 #include "util.h"
 
 #define PCI_VENDOR_AMD_GPU 0x1002
+#define PCI_VENDOR_AMD 0x1022
 #define PCIE_TYPE_UPSTREAM 5
 #define PCIE_TYPE_DOWNSTREAM 6
 
@@ -60,20 +61,54 @@ static const char *pick_name(const rd_gpu *g)
     return "AMD GPU";
 }
 
+static bool amd_vendor(const rd_pci_device *d)
+{
+    return d->vendor_id == PCI_VENDOR_AMD_GPU || d->vendor_id == PCI_VENDOR_AMD;
+}
+
+/* Every function below the port is one of the GPU's (same bus and slot). */
+static bool only_gpu_below(const rd_pci_device *port, const rd_pci_device *gpu)
+{
+    unsigned gd, gb, gs, gf;
+    if (!port->children || !port->children[0] || !rd_pci_parse_address(gpu->address, &gd, &gb, &gs, &gf))
+        return false;
+    for (char **c = port->children; *c; c++) {
+        unsigned d, b, s, fn;
+        if (!rd_pci_parse_address(*c, &d, &b, &s, &fn) || d != gd || b != gb || s != gs)
+            return false;
+    }
+    return true;
+}
+
+const rd_pci_device *rd_gpu_board_switch(const rd_facts *f, const rd_pci_device *gpu)
+{
+    /* The switch on the card itself (Vega 10: 1022:1470/1471, Navi: 1002:1478/
+     * 1479, others unlisted), known by its shape rather than its ids: an AMD
+     * upstream port whose one child is an AMD downstream port with nothing but
+     * the GPU's functions below. A chipset switch (X570's 1022 ports) has other
+     * ports and devices below it. */
+    const rd_pci_device *down = rd_pci_find(f, gpu->parent);
+    if (!down || !amd_vendor(down) || down->pcie_type != PCIE_TYPE_DOWNSTREAM)
+        return NULL;
+    const rd_pci_device *up = rd_pci_find(f, down->parent);
+    if (!up || !amd_vendor(up) || up->pcie_type != PCIE_TYPE_UPSTREAM)
+        return NULL;
+    if (!down->children && !up->children)
+        /* facts of an older version, without the children: the GPU vendor's
+         * own ports are on a card, AMD's chipset ports (0x1022) may not be */
+        return down->vendor_id == PCI_VENDOR_AMD_GPU && up->vendor_id == PCI_VENDOR_AMD_GPU ? up : NULL;
+    if (!only_gpu_below(down, gpu) || !up->children || !up->children[0] || up->children[1] ||
+        !streq(up->children[0], down->address))
+        return NULL;
+    return up;
+}
+
 static const rd_pci_device *link_device(const rd_facts *f, const rd_pci_device *gpu)
 {
-    /* Radeon cards put an AMD switch between the slot and the GPU; the
-     * endpoint's link is internal, the switch upstream port's is the slot's. */
-    const rd_pci_device *best = gpu, *p = rd_pci_find(f, gpu->parent);
-    for (int depth = 0; p && depth < 8; depth++) {
-        if (p->vendor_id != PCI_VENDOR_AMD_GPU ||
-            (p->pcie_type != PCIE_TYPE_UPSTREAM && p->pcie_type != PCIE_TYPE_DOWNSTREAM))
-            break;
-        if (p->pcie_type == PCIE_TYPE_UPSTREAM && p->max_link_width > 0)
-            best = p;
-        p = rd_pci_find(f, p->parent);
-    }
-    return best;
+    /* behind the card's own switch, the endpoint's link is internal and the
+     * upstream port's is the slot's */
+    const rd_pci_device *up = rd_gpu_board_switch(f, gpu);
+    return up && up->max_link_width > 0 ? up : gpu;
 }
 
 static int cmp_gpu(const void *a, const void *b)

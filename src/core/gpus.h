@@ -31,6 +31,9 @@ void rd_gpu_view_build(const rd_facts *f, const rd_knowledge *k, rd_gpu_view *re
 void rd_gpu_view_free(rd_gpu_view *v);
 
 bool rd_kfd_node_is_gpu(const rd_kfd_node *n);
+/* The upstream port of the switch on the GPU's own card, NULL when the GPU
+ * sits directly on a slot's port (or behind another switch). */
+const rd_pci_device *rd_gpu_board_switch(const rd_facts *f, const rd_pci_device *gpu);
 bool rd_pci_parse_address(const char *s, unsigned *domain, unsigned *bus, unsigned *dev, unsigned *fn);
 /* Whether the PCI device is one of the non-AMD display devices (for gpu.none). */
 bool rd_pci_is_amd_gpu(const rd_pci_device *d);

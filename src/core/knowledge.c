@@ -98,6 +98,15 @@ static int archs_handler(void *user, const char *section, const char *name, cons
             a->atomics_fw = (uint32_t)v;
         } else
             return fail(st, xasprintf("atomics must be required, not-required or \"firmware N\", not \"%s\"", value));
+    } else if (streq(name, "kfd")) {
+        bool yes;
+        if (parse_bool(value, &yes) < 0)
+            return fail(st, xasprintf("kfd must be yes or no, not \"%s\"", value));
+        a->no_kfd = !yes;
+    } else if (streq(name, "override") && streq(value, "none")) {
+        free(a->override);
+        a->override = NULL;
+        a->override_known = true;
     } else if (streq(name, "override")) {
         unsigned ma, mi, st2;
         char extra;
@@ -105,6 +114,7 @@ static int archs_handler(void *user, const char *section, const char *name, cons
             return fail(st, xasprintf("override \"%s\" is not a version like 10.3.0", value));
         free(a->override);
         a->override = xstrdup(value);
+        a->override_known = true;
     } else
         return fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
     return 1;

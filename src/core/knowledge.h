@@ -22,7 +22,9 @@ typedef struct {
     bool apu;
     rd_atomics_rule atomics;
     uint32_t atomics_fw;
-    char *override;
+    char *override;              /* NULL: none (safe value unknown or none exists) */
+    bool override_known;         /* the table gave a value or an explicit "none" */
+    bool no_kfd;                 /* no kernel's KFD drives it (SI, Bonaire, Kabini): never ROCm */
 } rd_arch;
 
 typedef struct {

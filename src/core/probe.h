@@ -40,9 +40,10 @@ typedef struct {
     const char *const *areas;    /* facts areas its gather step fills (rd_facts_schema names) */
     const rd_probe_input *reads; /* files and directories it reads; ends with { NULL } */
     const char *const *uevents;  /* uevent subsystems whose events change what it sees */
-    /* Probes whose findings its assess step reads: they are assessed
-     * first (the registry's order is checked against this). */
-    const char *const *after;
+    /* Other probes' findings its assess step reads (a cause it names
+     * instead of repeating it), NULL-terminated: the assess order must put
+     * the probes that report them first (rd_probe_table_check). */
+    const char *const *needs;
     void (*gather)(const rd_ctx *ctx, rd_facts *facts);
     void (*assess)(const rd_assess_input *in, rd_findings *out);
 } rd_probe;
@@ -56,3 +57,10 @@ typedef struct {
     const rd_probe *const *assess;
     size_t n_assess;
 } rd_probe_table;
+
+/* The finding the configuration itself reports (rd_config_apply). */
+#define RD_CONFIG_FINDING "gpu.count-mismatch"
+
+/* -EINVAL when a probe reads a finding that no probe assessed before it
+ * reports, with *ret_error saying which. */
+int rd_probe_table_check(const rd_probe_table *t, char **ret_error);

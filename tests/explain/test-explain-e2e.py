@@ -196,11 +196,11 @@ CASES = {
                                      evidence=[("arch.override-invalid", "HSA_OVERRIDE_GFX_VERSION=\"10.3\"")]),
     "kfd-missing-docker-no-devices": Case(
         "docker: Error response from daemon: error gathering device information while adding custom "
-        "device \"/dev/kfd\": no such file or directory.", ["container.devices-missing", "kfd.missing"], 2,
+        "device \"/dev/kfd\": no such file or directory.", ["container.devices-missing"], 2,
         ["kfd-missing"], scenario="docker-no-gpu-devices",
         evidence=[("container.devices-missing", "/dev/dri/renderD128: absent in the container")]),
     "kfd-missing-docker-read-write": Case("Unable to open /dev/kfd read-write: No such file or directory",
-                                          ["container.devices-missing", "kfd.missing"], 2, ["kfd-missing"],
+                                          ["container.devices-missing"], 2, ["kfd-missing"],
                                           scenario="docker-no-gpu-devices"),
     "render-open-docker-no-render": Case("Failed to open /dev/dri/renderD128: No such file or directory",
                                          ["container.devices-missing"], 2, ["render-open-failed"],
@@ -238,7 +238,21 @@ CASES = {
                                     scenario="env-amdgpu-targets-match"),
     "no-binary-torch-wheel": Case("hipErrorNoBinaryForGpu", ["arch.no-kernels"], 2, ["no-binary-for-gpu"],
                                   scenario="torch-rocm-no-gfx1100",
-                                  evidence=[("arch.no-kernels", "torch.cuda.get_arch_list()")]),
+                                  evidence=[("arch.no-kernels", "torch._C._cuda_getArchFlags()")]),
+    # PyTorch aborts in is_available(): the abort is evidence (rocm-doctor#15)
+    "no-binary-torch-abort": Case("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!",
+                                  ["arch.no-kernels"], 2, ["no-binary-for-gpu"],
+                                  scenario="rx6900xt-rocm42-wheel-abort",
+                                  evidence=[("arch.no-kernels", "hipErrorNoBinaryForGpu")]),
+    "no-binary-torch-abort-healthy": Case("hipErrorNoBinaryForGpu", [], 0, ["no-binary-for-gpu"],
+                                          scenario="rx6900xt-rocm42-wheel-abort-twin"),
+    "hip-oom-apu-carveout": Case(
+        "torch.cuda.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 MiB (GPU 0; 512.00 MiB total "
+        "capacity; 150.39 MiB already allocated; 312.00 MiB free)", ["apu.small-carveout"], 1,
+        ["hip-out-of-memory"], scenario="rembrandt-680m-512m-carveout",
+        evidence=[("apu.small-carveout", "mem_info_vram_total: 536870912")]),
+    "hip-oom-healthy": Case("hipErrorOutOfMemory", [], 0, ["hip-out-of-memory"],
+                            scenario="rembrandt-680m-512m-carveout-twin"),
     "no-hip-gpus-cpu-wheel": Case("torch.cuda.is_available() returns False", ["arch.no-kernels"], 2,
                                   ["no-hip-gpus"], scenario="torch-cpu-wheel"),
     "no-hip-gpus-torch-ok": Case("No HIP GPUs are available", [], 0, ["no-hip-gpus"],

@@ -129,16 +129,30 @@ static void test_missing_libraries(void)
     f.runtime.hip_load_error = xstrdup("libamdhip64.so.7: cannot open shared object file");
     assess(&f, &fs);
     const rd_finding *h = get(&fs, "runtime.hsa-missing", RD_SEV_ERROR);
-    g_assert_cmpstr(h->remedy, ==, "sudo apt install libhsa-runtime64-1");
+    g_assert_cmpstr(h->remedy, ==, "Install it: `sudo apt install libhsa-runtime64-1`.");
     const rd_finding *p = get(&fs, "runtime.hip-missing", RD_SEV_ERROR);
-    g_assert_cmpstr(p->remedy, ==, "sudo apt install libamdhip64-5");
+    g_assert_cmpstr(p->remedy, ==, "Install it: `sudo apt install libamdhip64-5`.");
     rd_findings_free(&fs);
 
     /* with AMD's installation present, AMD's package names */
     f.rocm.default_version = xstrdup("6.2.4");
     assess(&f, &fs);
-    g_assert_cmpstr(rd_findings_get(&fs, "runtime.hip-missing")->remedy, ==, "sudo apt install hip-runtime-amd");
-    g_assert_cmpstr(rd_findings_get(&fs, "runtime.hsa-missing")->remedy, ==, "sudo apt install hsa-rocr");
+    g_assert_cmpstr(rd_findings_get(&fs, "runtime.hip-missing")->remedy, ==,
+                    "Install it: `sudo apt install hip-runtime-amd`.");
+    g_assert_cmpstr(rd_findings_get(&fs, "runtime.hsa-missing")->remedy, ==, "Install it: `sudo apt install hsa-rocr`.");
+    rd_findings_free(&fs);
+
+    /* the host's own package manager: dnf on Rocky, words on NixOS */
+    free(f.os.id);
+    f.os.id = xstrdup("rocky");
+    assess(&f, &fs);
+    g_assert_cmpstr(rd_findings_get(&fs, "runtime.hsa-missing")->remedy, ==, "Install it: `sudo dnf install hsa-rocr`.");
+    rd_findings_free(&fs);
+    free(f.os.id);
+    f.os.id = xstrdup("nixos");
+    assess(&f, &fs);
+    g_assert_cmpstr(rd_findings_get(&fs, "runtime.hsa-missing")->remedy, ==,
+                    "Install it: install libhsa-runtime64 with the distribution's package manager.");
     rd_findings_free(&fs);
     rd_facts_free(&f);
 }

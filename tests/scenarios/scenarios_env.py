@@ -285,7 +285,7 @@ def torch_rocm_no_gfx1100():
     return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"],
                     env=torch_env("rocm:6.2.41133:gfx900,gfx906,gfx908,gfx90a,gfx1030"),
                     evidence=[("arch.no-kernels",
-                               "torch.cuda.get_arch_list(): gfx900 gfx906 gfx908 gfx90a gfx1030")])
+                               "torch._C._cuda_getArchFlags(): gfx900 gfx906 gfx908 gfx90a gfx1030")])
 
 
 @scenario("torch-rocm-ok")

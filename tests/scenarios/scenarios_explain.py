@@ -115,9 +115,10 @@ def docker_no_gpu_devices():
     for path in [p for p in tb.nodes if p == "dev/kfd" or p.startswith("dev/dri/")]:
         del tb.nodes[path]
     tb.root_file(".dockerenv", "")
-    return Scenario(tb, [("container.devices-missing", "error"), ("kfd.missing", "error")], 2,
+    # one cause, one finding: the host has KFD, only the container lacks the nodes
+    return Scenario(tb, [("container.devices-missing", "error")], 2,
                     gpu_count=1,
-                    evidence=[("container.devices-missing", "/dev/dri/renderD128: absent in the container"),
-                              ("container.devices-missing", "/sys/class/kfd/kfd: present"),
-                              ("kfd.missing", "/dev/kfd: absent")],
-                    remedy=[("kfd.missing", "--device=/dev/kfd --device=/dev/dri")])
+                    evidence=[("container.devices-missing", "/dev/kfd: absent in the container"),
+                              ("container.devices-missing", "/dev/dri/renderD128: absent in the container"),
+                              ("container.devices-missing", "/sys/class/kfd/kfd: present")],
+                    remedy=[("container.devices-missing", "--device=/dev/kfd --device=/dev/dri")])

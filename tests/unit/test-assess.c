@@ -10,6 +10,7 @@
 #include "context.h"
 #include "facts.h"
 #include "findings.h"
+#include "distro.h"
 #include "report.h"
 #include "util.h"
 
@@ -529,7 +530,7 @@ static void test_nomodeset(void)
         g_assert_cmpstr(nm->summary, ==, "nomodeset on the kernel command line keeps amdgpu from loading");
         assert_n_evidence(nm, 1);
         assert_evidence(nm, 0, "/proc/cmdline: BOOT_IMAGE=/vmlinuz-6.8.0-45-generic ro quiet splash nomodeset");
-        assert_contains(nm->remedy, "Remove nomodeset from GRUB_CMDLINE_LINUX_DEFAULT");
+        assert_contains(nm->remedy, "remove nomodeset from GRUB_CMDLINE_LINUX and GRUB_CMDLINE_LINUX_DEFAULT");
     }
     g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
     result_free(&r);
@@ -561,6 +562,8 @@ static void test_radeon_bound_si(void)
     d->caps_readable = true;
     d->pcie_type = 0;
     f.driver.radeon_loaded = true;
+    f.os.id = xstrdup("ubuntu");
+    f.os.version_id = xstrdup("24.04");
     result r;
     assess(&f, &r);
     assert_ids(&r.fs, "gpu.radeon-bound");
@@ -630,17 +633,25 @@ static void test_kfd_missing(void)
     result_free(&r);
     rd_facts_free(&f);
 
-    /* a container that was not given /dev/kfd */
+    /* a container that was not given /dev/kfd, on a host with KFD: one cause,
+     * one finding, and it is the container's */
     navi31_host(&f, HEALTHY);
     f.os.container = xstrdup("podman");
     f.access.nodes[0].exists = false;
     assess(&f, &r);
+    assert_ids(&r.fs, "container.devices-missing");
+    fd = get(&r.fs, "container.devices-missing");
+    if (fd)
+        assert_contains(fd->remedy, "podman run --device=/dev/kfd --device=/dev/dri");
+    result_free(&r);
+
+    /* ... on a host without KFD: the host's cause alone */
+    f.kfd.present = false;
+    assess(&f, &r);
     assert_ids(&r.fs, "kfd.missing");
     fd = get(&r.fs, "kfd.missing");
-    assert_n_evidence(fd, 1);
-    assert_evidence(fd, 0, "/dev/kfd: absent");
     if (fd)
-        g_assert_true(g_str_has_prefix(fd->remedy, "The host has KFD but this podman container was not given it"));
+        g_assert_true(g_str_has_prefix(fd->remedy, "The host's kernel has no KFD"));
     result_free(&r);
     rd_facts_free(&f);
 }
@@ -1031,6 +1042,8 @@ static void test_firmware_missing(void)
     f.driver.initstate = xstrdup("live");
     free(f.os.id);
     f.os.id = xstrdup("debian");
+    free(f.os.version_id);
+    f.os.version_id = xstrdup("12");
     add_kmsg(&f, 6, "[drm] amdgpu kernel modesetting enabled.");
     add_kmsg(&f, 3, "amdgpu 0000:03:00.0: Direct firmware load for amdgpu/gc_11_0_0_pfp.bin failed with error -2");
     add_kmsg(&f, 3, "amdgpu 0000:03:00.0: amdgpu: Fatal error during GPU init");
@@ -1055,13 +1068,15 @@ static void test_firmware_missing(void)
     g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
     result_free(&r);
 
-    /* other distributions get linux-firmware */
+    /* Ubuntu gets linux-firmware */
     free(f.os.id);
     f.os.id = xstrdup("ubuntu");
+    free(f.os.version_id);
+    f.os.version_id = xstrdup("24.04");
     assess(&f, &r);
     fw = get(&r.fs, "driver.firmware-missing");
     if (fw)
-        assert_contains(fw->remedy, "`sudo apt install --reinstall linux-firmware`");
+        assert_contains(fw->remedy, "`sudo apt install linux-firmware`");
     result_free(&r);
     rd_facts_free(&f);
 }
@@ -1104,6 +1119,305 @@ static void test_exit_status(void)
     g_assert_cmpuint(fs.n, ==, 0);
 }
 
+/* ---- remedies in the host's own terms, per distribution family ---- */
+
+typedef struct {
+    const char *id, *id_like, *version_id;
+    const char *firmware;          /* in driver.firmware-missing's remedy */
+    const char *cmdline;           /* in driver.nomodeset's remedy */
+    const char *kernel;            /* in driver.kfd-unsupported's remedy */
+    const char *const forbidden[12];
+} distro_case;
+
+static const distro_case distro_cases[] = {
+    { "debian", NULL, "12", "`sudo apt install firmware-amd-graphics`", "`sudo update-grub`", "backports",
+      { "dnf", "zypper", "dracut", "grubby", "hwe", "grub2-mkconfig", NULL } },
+    { "ubuntu", "debian", "22.04", "`sudo apt install linux-firmware`", "`sudo update-grub`",
+      "linux-generic-hwe-22.04", { "dnf", "zypper", "dracut", "grubby", "grub2-mkconfig", "firmware-amd-graphics", NULL } },
+    { "fedora", NULL, "41", "`sudo dnf install amd-gpu-firmware`", "grubby --update-kernel=ALL --remove-args",
+      "`sudo dnf upgrade kernel`", { "apt ", "apt-", "zypper", "update-initramfs", "update-grub", "hwe", NULL } },
+    { "rocky", "rhel centos fedora", "9.4", "`sudo dnf install linux-firmware`",
+      "grubby --update-kernel=ALL --remove-args", "rhel 9.6 with kernel 5.14",
+      { "apt ", "apt-", "zypper", "update-initramfs", "update-grub", "hwe", NULL } },
+    { "sles", NULL, "15.6", "`sudo zypper install kernel-firmware-amdgpu`", "grub2-mkconfig", "sles 15.7",
+      { "apt ", "apt-", "dnf", "update-initramfs", "update-grub", "hwe", "grubby", NULL } },
+    { "nixos", NULL, "24.05", "/lib/firmware/amdgpu/navy_flounder_sos.bin", "boot loader's configuration",
+      "a newer kernel the way this distribution provides one",
+      { "apt ", "apt-", "dnf", "zypper", "update-initramfs", "update-grub", "hwe", "dracut", "grubby", NULL } },
+};
+
+static void set_os(rd_facts *f, const distro_case *c)
+{
+    free(f->os.id);
+    free(f->os.id_like);
+    free(f->os.version_id);
+    f->os.id = xstrdup(c->id);
+    f->os.id_like = xstrdup_or_null(c->id_like);
+    f->os.version_id = xstrdup(c->version_id);
+}
+
+static void assert_remedies_fit(const rd_findings *fs, const distro_case *c)
+{
+    for (size_t i = 0; i < fs->n; i++)
+        for (size_t k = 0; c->forbidden[k]; k++)
+            if (fs->items[i].remedy && strstr(fs->items[i].remedy, c->forbidden[k])) {
+                g_test_message("%s on %s: \"%s\" names %s", fs->items[i].id, c->id, fs->items[i].remedy,
+                               c->forbidden[k]);
+                g_test_fail();
+            }
+}
+
+static void test_remedies_per_distro(void)
+{
+    for (size_t i = 0; i < ELEMENTSOF(distro_cases); i++) {
+        const distro_case *c = &distro_cases[i];
+        result r;
+        /* missing firmware (the NixOS report: navy_flounder_sos.bin) */
+        rd_facts f;
+        navi31_host(&f, WITH_ACCESS);
+        set_os(&f, c);
+        f.driver.module_present = true;
+        f.driver.initstate = xstrdup("live");
+        add_kmsg(&f, 3, "amdgpu 0000:03:00.0: Direct firmware load for amdgpu/navy_flounder_sos.bin failed with error -2");
+        add_modprobe(&f, "/etc/modprobe.d/blacklist-amdgpu.conf", 1, "blacklist", "amdgpu", "");
+        free(f.driver.cmdline);
+        f.driver.cmdline = xstrdup("BOOT_IMAGE=/vmlinuz ro quiet nomodeset");
+        assess(&f, &r);
+        const rd_finding *fw = get(&r.fs, "driver.firmware-missing");
+        if (fw)
+            assert_contains(fw->remedy, c->firmware);
+        const rd_finding *nm = get(&r.fs, "driver.nomodeset");
+        if (nm)
+            assert_contains(nm->remedy, c->cmdline);
+        const rd_finding *bl = get(&r.fs, "driver.blacklisted");
+        if (bl)
+            g_assert_cmpstr(bl->fix, ==, streq(c->id, "debian") || streq(c->id, "ubuntu") ? "modprobe" : NULL);
+        assert_remedies_fit(&r.fs, c);
+        result_free(&r);
+        rd_facts_free(&f);
+
+        /* a kernel whose KFD does not know the GPU */
+        navi31_host(&f, WITH_DRIVER | WITH_ACCESS);
+        set_os(&f, c);
+        f.kfd.present = true;
+        add_cpu_node(&f);
+        assess(&f, &r);
+        const rd_finding *ku = get(&r.fs, "driver.kfd-unsupported");
+        g_assert_nonnull(ku);
+        if (ku)
+            assert_contains(ku->remedy, c->kernel);
+        assert_remedies_fit(&r.fs, c);
+        result_free(&r);
+        rd_facts_free(&f);
+
+        /* no ROCm runtime at level 2 */
+        navi31_host(&f, HEALTHY);
+        set_os(&f, c);
+        f.runtime.ran = true;
+        f.runtime.hsa_load_error = xstrdup("libhsa-runtime64.so.1: cannot open shared object file");
+        assess(&f, &r);
+        assert_remedies_fit(&r.fs, c);
+        g_assert_true(rd_findings_has(&r.fs, "runtime.hsa-missing"));
+        result_free(&r);
+        rd_facts_free(&f);
+    }
+}
+
+/* The HD 8790M of the Fedora report: Oland (gfx602, SI) on amdgpu. No KFD
+ * supports SI: say so, with no kernel or package advice, and nothing else. */
+static void test_si_never_rocm(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    f.os.id = xstrdup("fedora");
+    f.os.version_id = xstrdup("41");
+    rd_pci_device *rp = add_port(&f, ROOT_PORT, 0x8086, 0x1901, 4, NULL);
+    set_link(rp, 8.0, 8, 8.0, 16);
+    rd_pci_device *d = add_pci(&f, "0000:01:00.0", 0x1002, 0x6606, 0x038000, ROOT_PORT);
+    d->driver = xstrdup("amdgpu");
+    d->caps_readable = true;
+    d->pcie_type = 0;
+    f.driver.module_present = true;
+    f.kfd.present = true;
+    add_cpu_node(&f);
+    add_kmsg(&f, 6, "kfd kfd: amdgpu: OLAND  not supported in kfd");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "driver.kfd-unsupported os.not-validated");
+    const rd_finding *fd = get(&r.fs, "driver.kfd-unsupported");
+    if (fd) {
+        assert_contains(fd->summary, "cannot run ROCm");
+        assert_contains(fd->remedy, "Vulkan");
+        assert_contains(fd->remedy, "gfx1100");
+        g_assert_null(strstr(fd->remedy, "hwe"));
+        g_assert_null(strstr(fd->remedy, "kernel ("));
+        assert_contains(fd->evidence[1], "OLAND  not supported in kfd");
+    }
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_os_family(void)
+{
+    static const struct {
+        const char *id, *like;
+        rd_os_family want;
+    } cases[] = {
+        { "debian", NULL, RD_OS_DEBIAN },           { "ubuntu", "debian", RD_OS_DEBIAN },
+        { "linuxmint", "ubuntu debian", RD_OS_DEBIAN }, { "pop", "ubuntu debian", RD_OS_DEBIAN },
+        { "rhel", "fedora", RD_OS_RHEL },           { "rocky", "rhel centos fedora", RD_OS_RHEL },
+        { "almalinux", "rhel centos fedora", RD_OS_RHEL }, { "ol", "fedora", RD_OS_RHEL },
+        { "centos", "rhel fedora", RD_OS_RHEL },    { "fedora", NULL, RD_OS_FEDORA },
+        { "nobara", "fedora", RD_OS_FEDORA },       { "sles", "suse", RD_OS_SUSE },
+        { "opensuse-leap", "suse opensuse", RD_OS_SUSE }, { "opensuse-tumbleweed", "opensuse suse", RD_OS_SUSE },
+        { "nixos", NULL, RD_OS_UNKNOWN },           { "arch", NULL, RD_OS_UNKNOWN },
+        { NULL, NULL, RD_OS_UNKNOWN },
+    };
+    for (size_t i = 0; i < ELEMENTSOF(cases); i++)
+        g_assert_cmpstr(rd_os_family_name(rd_os_family_of(cases[i].id, cases[i].like)), ==,
+                        rd_os_family_name(cases[i].want));
+}
+
+/* A release the table does not list: info, with the nearest listed one. */
+static void test_os_not_validated(void)
+{
+    rd_facts f;
+    navi31_host(&f, HEALTHY);
+    free(f.os.id);
+    free(f.os.version_id);
+    f.os.id = xstrdup("debian");
+    f.os.version_id = xstrdup("13");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "os.not-validated");
+    const rd_finding *fd = get(&r.fs, "os.not-validated");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_INFO);
+        assert_contains(fd->remedy, "debian 12 (kernels 6.1)");
+    }
+    result_free(&r);
+    /* Rocky against RHEL */
+    free(f.os.id);
+    free(f.os.version_id);
+    f.os.id = xstrdup("rocky");
+    f.os.id_like = xstrdup("rhel centos fedora");
+    f.os.version_id = xstrdup("9.5");
+    assess(&f, &r);
+    fd = get(&r.fs, "os.not-validated");
+    if (fd)
+        assert_contains(fd->remedy, "rhel 9.");
+    result_free(&r);
+    /* a listed one: silent */
+    free(f.os.id);
+    free(f.os.version_id);
+    f.os.id = xstrdup("ubuntu");
+    f.os.version_id = xstrdup("24.04");
+    assess(&f, &r);
+    assert_ids(&r.fs, "");
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+/* Every gfx target with a family has its override value or an explicit
+ * "none" in archs.ini; RDNA2 APUs borrow gfx1030's code like RX 6700 XT. */
+static void test_archs_overrides(void)
+{
+    g_assert_cmpuint(knowledge.n_archs, >=, 40);
+    for (size_t i = 0; i < knowledge.n_archs; i++) {
+        const rd_arch *a = &knowledge.archs[i];
+        if (!a->family)
+            continue;
+        if (!a->override_known)
+            g_test_message("[%s] (family %s) has no override key", a->gfx, a->family);
+        g_assert_true(a->override_known);
+        if (a->override) {
+            /* the value names a target of the same family */
+            unsigned ma, mi, st;
+            g_assert_cmpint(sscanf(a->override, "%u.%u.%u", &ma, &mi, &st), ==, 3);
+            char gfx[16];
+            g_assert_true(rd_gfx_name((uint64_t)ma * 10000 + mi * 100 + st, gfx, sizeof gfx));
+            const rd_arch *target = rd_knowledge_arch(&knowledge, gfx);
+            g_assert_nonnull(target);
+            if (target)
+                g_assert_cmpstr(target->family, ==, a->family);
+        }
+    }
+    const char *rdna2[] = { "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036", "gfx1037" };
+    for (size_t i = 0; i < ELEMENTSOF(rdna2); i++) {
+        const rd_arch *a = rd_knowledge_arch(&knowledge, rdna2[i]);
+        g_assert_nonnull(a);
+        if (a)
+            g_assert_cmpstr(a->override, ==, "10.3.0");
+    }
+    const char *never[] = { "gfx600", "gfx601", "gfx602", "gfx703", "gfx704" };
+    for (size_t i = 0; i < ELEMENTSOF(never); i++)
+        g_assert_true(rd_knowledge_arch(&knowledge, never[i])->no_kfd);
+    g_assert_false(rd_knowledge_arch(&knowledge, "gfx701")->no_kfd);
+    g_assert_false(rd_knowledge_arch(&knowledge, "gfx700")->no_kfd);
+}
+
+/* The assess order honours what each probe declares it reads. */
+static void test_probe_order(void)
+{
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_probe_table_check(&rd_probe_registry, &err), ==, 0);
+    /* runtime first: its causes come after it */
+    const rd_probe *order[32];
+    size_t n = 0;
+    for (size_t i = 0; i < rd_probe_registry.n_assess; i++)
+        if (!streq(rd_probe_registry.assess[i]->id, "runtime"))
+            order[n++] = rd_probe_registry.assess[i];
+    memmove(order + 1, order, n * sizeof(order[0]));
+    for (size_t i = 0; i < rd_probe_registry.n_assess; i++)
+        if (streq(rd_probe_registry.assess[i]->id, "runtime"))
+            order[0] = rd_probe_registry.assess[i];
+    rd_probe_table bad = { rd_probe_registry.gather, rd_probe_registry.n_gather, order, n + 1 };
+    g_autofree char *err2 = NULL;
+    g_assert_cmpint(rd_probe_table_check(&bad, &err2), ==, -EINVAL);
+    assert_contains(err2, "probe runtime reads");
+}
+
+/* The GPU's own switch, known by its shape: trees as in the corpus's
+ * lspci dumps (X570 chipset switch, PLX switch, Navi and Vega 10 cards). */
+static void test_board_switch(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    /* Vega 64 on an x1 riser: 1022:1470 -> 1022:1471 -> 1002:687f (add all
+     * first: adding moves the array) */
+    add_port(&f, "0000:00:1c.0", 0x8086, 0xa2b8, 4, NULL);
+    add_port(&f, "0000:01:00.0", 0x1022, 0x1470, 5, "0000:00:1c.0");
+    add_port(&f, "0000:02:00.0", 0x1022, 0x1471, 6, "0000:01:00.0");
+    add_pci(&f, "0000:03:00.0", 0x1002, 0x687f, 0x030000, "0000:02:00.0");
+    rd_pci_device *up = find_pci(&f, "0000:01:00.0"), *down = find_pci(&f, "0000:02:00.0");
+    const rd_pci_device *vega = find_pci(&f, "0000:03:00.0");
+    set_link(up, 2.5, 1, 8.0, 16);
+    up->children = strv_push(NULL, xstrdup("0000:02:00.0"));
+    down->children = strv_push(strv_push(NULL, xstrdup("0000:03:00.0")), xstrdup("0000:03:00.1"));
+    g_assert_true(rd_gpu_board_switch(&f, vega) == up);
+    /* X570: the chipset's 1022 upstream port has several downstream ports */
+    up->children = strv_push(up->children, xstrdup("0000:02:02.0"));
+    g_assert_null(rd_gpu_board_switch(&f, vega));
+    /* ... or a downstream port with another device below */
+    up->children[1] = (free(up->children[1]), NULL);
+    down->children = strv_push(down->children, xstrdup("0000:03:01.0"));
+    g_assert_null(rd_gpu_board_switch(&f, vega));
+    /* a PLX switch (0x10b5) is never the card's */
+    free(down->children[2]);
+    down->children[2] = NULL;
+    up->vendor_id = down->vendor_id = 0x10b5;
+    g_assert_null(rd_gpu_board_switch(&f, vega));
+    /* facts without the children lists: the GPU vendor's own ids only */
+    up->vendor_id = down->vendor_id = 0x1022;
+    strv_free(up->children);
+    strv_free(down->children);
+    up->children = down->children = NULL;
+    g_assert_null(rd_gpu_board_switch(&f, vega));
+    up->vendor_id = down->vendor_id = 0x1002;
+    g_assert_true(rd_gpu_board_switch(&f, vega) == up);
+    rd_facts_free(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1142,6 +1456,13 @@ int main(int argc, char **argv)
     g_test_add_func("/assess/driver/firmware-missing", test_firmware_missing);
     g_test_add_func("/assess/sorted-by-severity", test_sorted_by_severity);
     g_test_add_func("/assess/exit-status", test_exit_status);
+    g_test_add_func("/assess/distro/remedies", test_remedies_per_distro);
+    g_test_add_func("/assess/distro/family", test_os_family);
+    g_test_add_func("/assess/distro/not-validated", test_os_not_validated);
+    g_test_add_func("/assess/kfd/si-never-rocm", test_si_never_rocm);
+    g_test_add_func("/assess/probe-order", test_probe_order);
+    g_test_add_func("/assess/archs-overrides", test_archs_overrides);
+    g_test_add_func("/assess/pcie/board-switch", test_board_switch);
     int r = g_test_run();
     rd_knowledge_free(&knowledge);
     return r;
