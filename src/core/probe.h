@@ -10,10 +10,13 @@
 #include "gpus.h"
 #include "knowledge.h"
 
+struct rd_config;
+
 typedef struct {
     const rd_facts *facts;
     const rd_knowledge *knowledge;
     const rd_gpu_view *gpus;
+    const struct rd_config *config; /* limits of checks that have them; NULL: the defaults */
 } rd_assess_input;
 
 enum {
