@@ -29,6 +29,7 @@ static const struct {
     { "tuning", { "tuning", NULL } },
     { "torch", { "torch", NULL } },
     { "runtime", { "runtime", NULL } },
+    { "health", { "health", NULL } },
 };
 
 const char *const *rd_daemon_probe_areas(const char *probe_id)
@@ -111,6 +112,11 @@ rd_probe_mask rd_daemon_uevent_mask(const char *subsystem, const char *action, r
         if ((cls >> 16) != 0x03 && (cls >> 16) != 0x12 && !amd)
             return 0;
     } else if (streq(subsystem, "drm")) {
+        /* The DRM core's "device wedged" event (WEDGED=none after a reset
+         * amdgpu recovered from, rebind/bus-reset when it did not): the
+         * health area and what a lost GPU changes. */
+        if (prop(userdata, "WEDGED"))
+            return rd_daemon_probes_by_id("health driver kfd access");
         /* A monitor plugged into a connector: HOTPLUG=1 without RESET. */
         const char *hotplug = prop(userdata, "HOTPLUG");
         const char *reset = prop(userdata, "RESET");

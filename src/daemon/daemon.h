@@ -22,7 +22,7 @@ typedef uint64_t rd_probe_mask;
 
 
 /* Probes that read the hardware: what a PCI, DRM or KFD uevent can change. */
-#define RD_DAEMON_HARDWARE_PROBES "pci drm kfd driver access apu container tuning runtime"
+#define RD_DAEMON_HARDWARE_PROBES "pci drm kfd driver access apu container tuning health runtime"
 
 /* The mask of the probes with these ids (space-separated); unknown ids are
  * left out. */
