@@ -190,10 +190,15 @@ static void assess_resets(const rd_health_event *ev, size_t n, const char *gpu, 
     if (resets + hangs == 0)
         return;
     char cause_text[96] = "";
-    if (cause && streq_ptr(cause->kind, RD_HEALTH_EV_RING_TIMEOUT))
-        snprintf(cause_text, sizeof cause_text, "; ring %s timed out", cause->detail ? cause->detail : "?");
+    if (cause && streq_ptr(cause->kind, RD_HEALTH_EV_RING_TIMEOUT)) {
+        const char *d = cause->detail ? cause->detail : "?", *proc = strstr(d, ", process ");
+        snprintf(cause_text, sizeof cause_text, "; ring %.*s timed out%s%s%s", proc ? (int)(proc - d) : (int)strlen(d), d,
+                 proc ? " (" : "", proc ? proc + 2 : "", proc ? ")" : "");
+    }
     else if (cause)
         snprintf(cause_text, sizeof cause_text, "; %s%s%s", cause->kind, cause->detail ? " " : "", strempty(cause->detail));
+    if (strlen(cause_text) >= sizeof cause_text - 1)
+        memcpy(cause_text + sizeof cause_text - 4, "...", 4);
     rd_finding *fd = rd_finding_add(out, "gpu.reset-seen", RD_SEV_WARNING, gpu,
                                     "%s reset %zu times and hung %zu times since boot (last %.1f s after boot%s)",
                                     where, resets, hangs, last ? (double)last->usec / 1e6 : 0.0, cause_text);

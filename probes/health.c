@@ -703,26 +703,58 @@ typedef struct {
     rd_health_facts *h;
 } kmsg_state;
 
+/* The event list a line belongs to: its GPU's by the address it names, the
+ * only GPU's when it names none, else the host's. */
+static void event_list(kmsg_state *st, const char *address, rd_health_event ***ret, size_t **ret_n)
+{
+    rd_health_gpu *g = NULL;
+    for (size_t i = 0; i < st->h->n_gpus && !g; i++)
+        if (address[0] ? streq(st->h->gpus[i].pci_address, address) : st->h->n_gpus == 1)
+            g = &st->h->gpus[i];
+    *ret = g ? &g->events : &st->h->events;
+    *ret_n = g ? &g->n_events : &st->h->n_events;
+}
+
+/* "Process information: process X pid N ..." after a ring timeout, or the
+ * newer task-info line after a page fault: the process goes to that event. */
+static void annotate_process(kmsg_state *st, const char *text)
+{
+    if (!strstr(text, "rocess"))
+        return;
+    char address[16];
+    rd_health_event **arr;
+    size_t *n;
+    find_address(text, address);
+    event_list(st, address, &arr, &n);
+    if (*n == 0)
+        return;
+    rd_health_event *last = &(*arr)[*n - 1];
+    bool fault = streq(last->kind, RD_HEALTH_EV_PAGE_FAULT), ring = streq(last->kind, RD_HEALTH_EV_RING_TIMEOUT);
+    if ((!fault && !ring) || (last->detail && strstr(last->detail, " pid ")))
+        return;
+    _cleanup_free_ char *proc = process_of(text);
+    if (!proc)
+        return;
+    char *d = last->detail ? xasprintf("%s, process %s", last->detail, proc) : TAKE_PTR(proc);
+    free(last->detail);
+    last->detail = d;
+}
+
 static void keep_event(rd_kmsg_record *rec, void *userdata)
 {
     kmsg_state *st = userdata;
     rd_health_event e = { 0 };
     char address[16];
     if (!rd_health_classify(rec->text, &e, address)) {
+        annotate_process(st, rec->text);
         free(rec->text);
         return;
     }
     e.text = rec->text;
     e.usec = rec->usec;
-    rd_health_gpu *g = NULL;
-    for (size_t i = 0; i < st->h->n_gpus && !g; i++)
-        if (address[0] ? streq(st->h->gpus[i].pci_address, address) : st->h->n_gpus == 1)
-            g = &st->h->gpus[i];
-    rd_health_event **arr = g ? &g->events : &st->h->events;
-    size_t *n = g ? &g->n_events : &st->h->n_events;
-    /* the newer task-info form puts the process on the next line */
-    if (!e.detail && *n > 0 && streq((*arr)[*n - 1].kind, RD_HEALTH_EV_PAGE_FAULT) && !(*arr)[*n - 1].detail)
-        (*arr)[*n - 1].detail = process_of(rec->text);
+    rd_health_event **arr;
+    size_t *n;
+    event_list(st, address, &arr, &n);
     if (*n >= MAX_EVENTS_PER_GPU) {
         free(e.kind);
         free(e.detail);
