@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -417,21 +418,45 @@ bool rd_health_classify(const char *text, rd_health_event *ret, char ret_address
 
 /* ---- gather ---- */
 
+/* One sysfs attribute into buf, NUL-terminated: a single read, as sysfs
+ * hands a text attribute over in one piece (at most a page). A fleet runs
+ * this every few minutes on hosts with eight GPUs and hundreds of these
+ * files, so no second read for EOF and no allocation. Returns the length
+ * or -errno. */
+static ssize_t read_attr(int dirfd, const char *path, char *buf, size_t size)
+{
+    int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return -errno;
+    ssize_t k;
+    do
+        k = read(fd, buf, size - 1);
+    while (k < 0 && errno == EINTR);
+    int err = errno;
+    close(fd);
+    if (k < 0)
+        return -err;
+    buf[k] = 0;
+    return k;
+}
+
 static char *attr_line(int dirfd, const char *name)
 {
-    char *s = NULL;
-    if (read_line_at(dirfd, name, &s) < 0)
+    char buf[4096];
+    if (read_attr(dirfd, name, buf, sizeof buf) < 0)
         return NULL;
-    char *t = strstrip(s);
-    if (t != s)
-        memmove(s, t, strlen(t) + 1);
-    return s;
+    buf[strcspn(buf, "\n")] = 0;
+    return xstrdup(strstrip(buf));
 }
 
 static int64_t attr_i64(int dirfd, const char *name)
 {
+    char buf[64];
     uint64_t v;
-    if (read_u64_at(dirfd, name, 10, &v) < 0 || v > (uint64_t)INT64_MAX)
+    if (read_attr(dirfd, name, buf, sizeof buf) < 0)
+        return -1;
+    buf[strcspn(buf, "\n")] = 0;
+    if (safe_atou64(buf, 10, &v) < 0 || v > (uint64_t)INT64_MAX)
         return -1;
     return (int64_t)v;
 }
@@ -475,20 +500,20 @@ static void gather_ras(int dirfd, rd_health_gpu *g, int64_t card)
         return;
     }
     g->ras_exposed = true;
-    _cleanup_free_ char *text = NULL;
-    size_t len = 0;
-    if (read_file_at(dirfd, "ras/features", 4096, &text, &len) == 0)
-        (void)rd_ras_features_parse(text, len, &g->ras_features);
+    char buf[512], path[PATH_MAX];
+    ssize_t k = read_attr(dirfd, "ras/features", buf, sizeof buf);
+    if (k > 0)
+        (void)rd_ras_features_parse(buf, (size_t)k, &g->ras_features);
     for (size_t i = 0; files[i]; i++) {
-        _cleanup_free_ char *path = xasprintf("ras/%s", files[i]), *t = NULL;
         rd_ras_count c = { 0 };
-        if (read_file_at(dirfd, path, 4096, &t, &len) < 0 || rd_ras_err_count_parse(t, len, &c) < 0)
+        snprintf(path, sizeof path, "ras/%s", files[i]);
+        if ((k = read_attr(dirfd, path, buf, sizeof buf)) < 0 || rd_ras_err_count_parse(buf, (size_t)k, &c) < 0)
             continue;
         c.block = xstrndup(files[i], strlen(files[i]) - strlen("_err_count"));
         *ARRAY_APPEND(g->ras, g->n_ras) = c;
     }
-    free(text);
-    text = NULL;
+    _cleanup_free_ char *text = NULL;
+    size_t len = 0;
     if (read_file_at(dirfd, "ras/gpu_vram_bad_pages", BAD_PAGES_MAX, &text, &len) == 0) {
         rd_bad_pages b;
         rd_bad_pages_parse(text, len, &b);
@@ -521,30 +546,34 @@ static void gather_hwmon(int dirfd, rd_health_gpu *g)
         return;
     }
     g->hwmon_exposed = true;
+    /* list once: a read of a file the kernel did not create costs as much as one it did */
+    _cleanup_strv_free_ char **names = list_dir(fd, ".", NULL);
+#define HAS(n) strv_contains(names, n)
     for (int i = 1; i <= 8; i++) {
         char name[32];
         snprintf(name, sizeof name, "temp%d_input", i);
-        int64_t input = attr_i64(fd, name);
+        int64_t input = HAS(name) ? attr_i64(fd, name) : -1;
         if (input < 0)
             continue;
         rd_temp_sensor *t = ARRAY_APPEND(g->temps, g->n_temps);
         t->name = xasprintf("temp%d", i);
         t->input_mc = input;
         snprintf(name, sizeof name, "temp%d_label", i);
-        t->label = attr_line(fd, name);
+        t->label = HAS(name) ? attr_line(fd, name) : NULL;
         snprintf(name, sizeof name, "temp%d_crit", i);
-        t->crit_mc = attr_i64(fd, name);
+        t->crit_mc = HAS(name) ? attr_i64(fd, name) : -1;
         snprintf(name, sizeof name, "temp%d_emergency", i);
-        t->emergency_mc = attr_i64(fd, name);
+        t->emergency_mc = HAS(name) ? attr_i64(fd, name) : -1;
     }
-    g->power_uw = attr_i64(fd, "power1_average");
-    if (g->power_uw < 0)
+    g->power_uw = HAS("power1_average") ? attr_i64(fd, "power1_average") : -1;
+    if (g->power_uw < 0 && HAS("power1_input"))
         g->power_uw = attr_i64(fd, "power1_input");
-    g->power_cap_uw = attr_i64(fd, "power1_cap");
+    g->power_cap_uw = HAS("power1_cap") ? attr_i64(fd, "power1_cap") : -1;
     /* power1_cap_default: newer kernels only (not in the DOC excerpt read) */
-    g->power_cap_default_uw = attr_i64(fd, "power1_cap_default");
-    g->power_cap_min_uw = attr_i64(fd, "power1_cap_min");
-    g->power_cap_max_uw = attr_i64(fd, "power1_cap_max");
+    g->power_cap_default_uw = HAS("power1_cap_default") ? attr_i64(fd, "power1_cap_default") : -1;
+    g->power_cap_min_uw = HAS("power1_cap_min") ? attr_i64(fd, "power1_cap_min") : -1;
+    g->power_cap_max_uw = HAS("power1_cap_max") ? attr_i64(fd, "power1_cap_max") : -1;
+#undef HAS
     close(fd);
 }
 
@@ -575,11 +604,14 @@ static void gather_inventory(int dirfd, rd_health_gpu *g)
     if (!fw)
         not_exposed(g, "fw_version");
     for (size_t i = 0; fw && fw[i]; i++) {
-        _cleanup_free_ char *path = xasprintf("fw_version/%s", fw[i]);
-        _cleanup_free_ char *v = attr_line(dirfd, path);
-        if (v)
-            g->firmware = strv_push(g->firmware, xasprintf("%.*s=%s", (int)(strlen(fw[i]) - strlen("_fw_version")),
-                                                           fw[i], v));
+        char path[PATH_MAX], v[64];
+        snprintf(path, sizeof path, "fw_version/%s", fw[i]);
+        if (read_attr(dirfd, path, v, sizeof v) < 0)
+            continue;
+        v[strcspn(v, "\n")] = 0;
+        size_t n = strlen(fw[i]) - strlen("_fw_version");
+        memcpy(fw[i] + n, "=", 2);
+        g->firmware = strv_push(g->firmware, xasprintf("%s%s", fw[i], v));
     }
     g->vbios_version = attr_line(dirfd, "vbios_version");
     /* serial_number, product_* come from the board FRU: empty or absent on
@@ -595,9 +627,13 @@ static void gather_inventory(int dirfd, rd_health_gpu *g)
 static void gather_xgmi(int dirfd, rd_health_gpu *g)
 {
     uint64_t hive;
+    char buf[64];
     g->xgmi_hive_size = g->xgmi_physical_id = -1;
-    if (read_u64_at(dirfd, "xgmi_hive_info/xgmi_hive_id", 10, &hive) < 0)
+    if (read_attr(dirfd, "xgmi_hive_info/xgmi_hive_id", buf, sizeof buf) < 0)
         return; /* only XGMI parts in a hive have it */
+    buf[strcspn(buf, "\n")] = 0;
+    if (safe_atou64(buf, 10, &hive) < 0)
+        return;
     g->xgmi_hive_id = hive;
     _cleanup_strv_free_ char **nodes = list_dir(dirfd, "xgmi_hive_info", NULL);
     int64_t n = 0;
@@ -613,7 +649,8 @@ static void gather_aer(const rd_facts *f, rd_health_gpu *g)
     const rd_pci_device *d = rd_pci_find(f, g->pci_address);
     bool any = false;
     for (int depth = 0; d && depth < 16; depth++, d = rd_pci_find(f, d->parent)) {
-        _cleanup_free_ char *path = xasprintf("/sys/bus/pci/devices/%s", d->address);
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "/sys/bus/pci/devices/%s", d->address);
         _cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         rd_aer_device *a = ARRAY_APPEND(g->aer, g->n_aer);
         a->address = xstrdup(d->address);
@@ -621,9 +658,9 @@ static void gather_aer(const rd_facts *f, rd_health_gpu *g)
         static const char *const files[] = { "aer_dev_correctable", "aer_dev_nonfatal", "aer_dev_fatal" };
         int64_t *slots[] = { &a->correctable, &a->nonfatal, &a->fatal };
         for (size_t i = 0; fd >= 0 && i < ELEMENTSOF(files); i++) {
-            _cleanup_free_ char *t = NULL;
-            size_t len;
-            if (read_file_at(fd, files[i], 64 * 1024, &t, &len) == 0 && rd_aer_total_parse(t, len, slots[i]) == 0)
+            char t[4096];
+            ssize_t len = read_attr(fd, files[i], t, sizeof t);
+            if (len >= 0 && rd_aer_total_parse(t, (size_t)len, slots[i]) == 0)
                 a->exposed = any = true;
         }
     }
@@ -671,11 +708,13 @@ static void gather_xgmi_links(const rd_facts *f, rd_health_facts *h)
         const rd_kfd_node *n = &f->kfd.nodes[i];
         if (!rd_kfd_node_is_gpu(n) || rd_kfd_prop_or(n, "hive_id", 0) == 0)
             continue;
-        _cleanup_free_ char *dir = xasprintf(KFD_TOPOLOGY "/%" PRId64 "/io_links", n->node_id);
-        _cleanup_strv_free_ char **links = list_dir(AT_FDCWD, dir, NULL);
+        char dir[PATH_MAX], path[PATH_MAX], text[4096];
+        snprintf(dir, sizeof dir, KFD_TOPOLOGY "/%" PRId64 "/io_links", n->node_id);
+        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        _cleanup_strv_free_ char **links = dfd >= 0 ? list_dir(dfd, ".", NULL) : NULL;
         for (size_t j = 0; links && links[j]; j++) {
-            _cleanup_free_ char *path = xasprintf("%s/%s/properties", dir, links[j]), *text = NULL;
-            if (read_file_at(AT_FDCWD, path, 16 * 1024, &text, NULL) < 0)
+            snprintf(path, sizeof path, "%s/properties", links[j]);
+            if (read_attr(dfd, path, text, sizeof text) < 0)
                 continue;
             int64_t type = -1, from = -1, to = -1, weight = -1;
             char *save = NULL;
