@@ -472,7 +472,7 @@ const rd_probe rd_probe_access = {
         { "/etc/passwd", false },
         { NULL, false },
     },
-    .uevents = RD_STRV("pci", "drm", "kfd"),
+    .uevents = RD_STRV("pci", "drm", "kfd", "drm/WEDGED"),
     .gather = access_gather,
     .assess = access_assess,
 };

@@ -543,7 +543,7 @@ const rd_probe rd_probe_driver = {
         { "/lib/modprobe.d", true },
         { NULL, false },
     },
-    .uevents = RD_STRV("pci", "drm", "kfd"),
+    .uevents = RD_STRV("pci", "drm", "kfd", "drm/WEDGED"),
     .gather = driver_gather,
     .assess = driver_assess,
 };

@@ -11,6 +11,8 @@ extern const rd_probe rd_probe_os, rd_probe_pci, rd_probe_drm, rd_probe_kfd, rd_
 extern const rd_probe rd_probe_rocm, rd_probe_apt, rd_probe_boot;
 /* env.c apu.c container.c tuning.c torch.c */
 extern const rd_probe rd_probe_env, rd_probe_apu, rd_probe_container, rd_probe_tuning, rd_probe_torch;
+/* health.c: RAS, resets, XGMI, AER, thermal and power (level 1) */
+extern const rd_probe rd_probe_health;
 /* runtime.c: level 2 */
 extern const rd_probe rd_probe_runtime;
 

@@ -30,8 +30,14 @@ bool rd_probe_table_has_level2(const rd_probe_table *t)
 void rd_assess(const rd_probe_table *t, const rd_facts *facts, const rd_knowledge *k, rd_gpu_view *ret_view,
                rd_findings *ret_findings)
 {
+    rd_assess_with_config(t, facts, k, NULL, ret_view, ret_findings);
+}
+
+void rd_assess_with_config(const rd_probe_table *t, const rd_facts *facts, const rd_knowledge *k,
+                           const struct rd_config *config, rd_gpu_view *ret_view, rd_findings *ret_findings)
+{
     rd_gpu_view_build(facts, k, ret_view);
-    rd_assess_input in = { .facts = facts, .knowledge = k, .gpus = ret_view };
+    rd_assess_input in = { .facts = facts, .knowledge = k, .gpus = ret_view, .config = config };
     rd_findings out = { 0 };
     for (size_t i = 0; i < t->n_assess; i++)
         if (t->assess[i]->assess)

@@ -26,6 +26,7 @@ void rd_config_init(rd_config *c)
         .access_group = xstrdup("render"),
         .status_file = xstrdup("/run/rocm-doctor/status.json"),
         .debounce_ms = 50,
+        .health = RD_HEALTH_LIMITS_DEFAULT,
     };
 }
 
@@ -170,8 +171,16 @@ static const key_def keys[] = {
     { "output", "prometheus_file", KEY_STRING, FIELD(prometheus_file), 0, 0, check_prom_path, NULL },
     { "output", "nfd_file", KEY_STRING, FIELD(nfd_file), 0, 0, check_path, NULL },
     { "daemon", "debounce_ms", KEY_INT, FIELD(debounce_ms), 0, 60000, NULL, "milliseconds" },
+    { "daemon", "health_poll_s", KEY_INT, FIELD(health_poll_s), 0, 86400, NULL, "seconds" },
+    { "health", "correctable_errors_max", KEY_INT, FIELD(health.correctable_errors_max), 0, INT32_MAX, NULL, "a number of errors" },
+    { "health", "retired_pages_warn_percent", KEY_INT, FIELD(health.retired_pages_warn_percent), 1, 100, NULL, "a percentage" },
+    { "health", "aer_correctable_max", KEY_INT, FIELD(health.aer_correctable_max), 0, INT32_MAX, NULL, "a number of errors" },
+    { "health", "throttle_percent", KEY_INT, FIELD(health.throttle_percent), 1, 100, NULL, "a percentage" },
+    { "health", "hot_margin_c", KEY_INT, FIELD(health.hot_margin_c), 0, 50, NULL, "degrees Celsius" },
+    { "health", "power_cap_warn_percent", KEY_INT, FIELD(health.power_cap_warn_percent), 1, 100, NULL, "a percentage" },
+    { "health", "vram_missing_percent", KEY_INT, FIELD(health.vram_missing_percent), 1, 50, NULL, "a percentage" },
 };
-static const char *const sections[] = { "check", "fix", "output", "daemon" };
+static const char *const sections[] = { "check", "fix", "output", "daemon", "health" };
 
 #define AT(c, k, T) ((T *)(void *)((char *)(c) + (k)->offset))
 
@@ -325,7 +334,7 @@ static bool known_section(const char *s)
 
 static char *unknown_section_msg(const char *s)
 {
-    return xasprintf("unknown section [%s] (the sections are [check], [fix], [output] and [daemon])", s);
+    return xasprintf("unknown section [%s] (the sections are [check], [fix], [output], [daemon] and [health])", s);
 }
 
 /* Feeds inih one line at a time, so that the line number is ours, a line

@@ -17,6 +17,17 @@ typedef struct {
     rd_severity severity;
 } rd_severity_override;
 
+/* [health]: the limits of the health checks (probes/health.c). */
+typedef struct {
+    int64_t correctable_errors_max;   /* gpu.ras-correctable above this many, per GPU; default 100 */
+    int64_t retired_pages_warn_percent; /* gpu.retired-pages warning from this share of the threshold; 90 */
+    int64_t aer_correctable_max;      /* pcie.aer-errors above this many correctable errors per device; 100 */
+    int64_t throttle_percent;         /* gpu.throttled: residency share of a reason since boot; 10 */
+    int64_t hot_margin_c;             /* gpu.hot: a sensor this close to its critical limit; 5 */
+    int64_t power_cap_warn_percent;   /* gpu.power-capped is a warning below this share of the default; 80 */
+    int64_t vram_missing_percent;     /* gpu.vram-missing: VRAM more than this share below the product's; 5 */
+} rd_health_limits;
+
 typedef struct rd_config {
     char **files;                 /* the files read, in order */
     /* [check] */
@@ -46,6 +57,9 @@ typedef struct rd_config {
     char *nfd_file;               /* NULL: none */
     /* [daemon] */
     int64_t debounce_ms;          /* default 50 */
+    int64_t health_poll_s;        /* re-read the health area every N s; 0 (default): only on uevents */
+    /* [health] */
+    rd_health_limits health;
 } rd_config;
 
 #define RD_CONFIG_FILE "/etc/rocm-doctor/rocm-doctor.conf"
@@ -55,6 +69,11 @@ typedef struct rd_config {
 #define RD_VENDOR_CONFDIR "/usr/lib/rocm-doctor"
 #endif
 #define RD_VENDOR_CONFIG_FILE RD_VENDOR_CONFDIR "/rocm-doctor.conf"
+
+#define RD_HEALTH_LIMITS_DEFAULT                                                                          \
+    ((rd_health_limits){ .correctable_errors_max = 100, .retired_pages_warn_percent = 90,                  \
+                         .aer_correctable_max = 100, .throttle_percent = 10, .hot_margin_c = 5,            \
+                         .power_cap_warn_percent = 80, .vram_missing_percent = 5 })
 
 /* Defaults only, no file read. */
 void rd_config_init(rd_config *c);

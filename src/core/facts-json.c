@@ -198,6 +198,7 @@ static const rd_field facts_fields[] = {
     FS(rd_facts, tuning, rd_tuning_facts_schema),
     FS(rd_facts, torch, rd_torch_facts_schema),
     FS(rd_facts, runtime, rd_runtime_facts_schema),
+    FS(rd_facts, health, rd_health_facts_schema),
 };
 SCHEMA(rd_facts_schema, rd_facts, facts_fields);
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "facts-compat.h"
 #include "facts-env.h"
+#include "facts-health.h"
 #include "facts-runtime.h"
 
 #define RD_FACTS_SCHEMA "rocm-doctor-facts/1"
@@ -193,6 +194,7 @@ typedef struct {
     rd_tuning_facts tuning;
     rd_torch_facts torch;
     rd_runtime_facts runtime;
+    rd_health_facts health;
 } rd_facts;
 
 void rd_facts_init(rd_facts *f);

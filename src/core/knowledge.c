@@ -147,6 +147,62 @@ static int pci_ids_handler(void *user, const char *section, const char *name, co
 }
 
 
+static int load_table(const char *path, parse_state *st, ini_handler h, char **ret_error);
+
+/* [vram]: "DEVICE[.REV] = GIB PRODUCT NAME"; [firmware-minimum] has no
+ * rows yet (see conf/health.ini), so any row there is refused rather than
+ * silently ignored. */
+static int health_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    if (!name)
+        return 1;
+    if (streq(section, "table"))
+        return table_key(st, name, value);
+    if (streq(section, "firmware-minimum"))
+        return fail(st, xasprintf("[firmware-minimum] has no row format yet (\"%s\")", name));
+    if (!streq(section, "vram"))
+        return fail(st, xasprintf("unknown section [%s]", section));
+    unsigned dev, rev = 0, gib;
+    int end = 0, pos = 0;
+    bool with_rev = strchr(name, '.') != NULL;
+    if (with_rev ? (sscanf(name, "%4x.%2x%n", &dev, &rev, &end) != 2 || name[end] || strlen(name) != 7)
+                 : (sscanf(name, "%4x%n", &dev, &end) != 1 || name[end] || strlen(name) != 4))
+        return fail(st, xasprintf("\"%s\" is not a PCI device id (1234 or 1234.c8)", name));
+    if (sscanf(value, "%u %n", &gib, &pos) != 1 || gib == 0 || gib > 65536 || !value[pos])
+        return fail(st, xasprintf("\"%s\" is not \"GIB PRODUCT NAME\"", value));
+    for (size_t i = 0; i < st->k->n_product_memory; i++)
+        if (st->k->product_memory[i].device_id == dev && st->k->product_memory[i].revision == (with_rev ? (int)rev : -1))
+            return fail(st, xasprintf("%s listed twice", name));
+    rd_product_memory *p = ARRAY_APPEND(st->k->product_memory, st->k->n_product_memory);
+    p->device_id = (uint16_t)dev;
+    p->revision = with_rev ? (int16_t)rev : -1;
+    p->vram_bytes = (uint64_t)gib << 30;
+    p->product = xstrdup(value + pos);
+    return 1;
+}
+
+int rd_knowledge_load_health(const char *path, rd_knowledge *k, char **ret_error)
+{
+    parse_state st = { .k = k, .info = &k->health_info };
+    return load_table(path, &st, health_handler, ret_error);
+}
+
+const rd_product_memory *rd_knowledge_product_memory(const rd_knowledge *k, uint16_t device_id, uint8_t revision)
+{
+    const rd_product_memory *any = NULL;
+    for (size_t i = 0; i < k->n_product_memory; i++) {
+        const rd_product_memory *p = &k->product_memory[i];
+        if (p->device_id != device_id)
+            continue;
+        if (p->revision == revision)
+            return p;
+        if (p->revision < 0)
+            any = p;
+    }
+    return any;
+}
+
 static char **split_words(const char *value)
 {
     char **v = NULL;
@@ -393,6 +449,7 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
     _cleanup_free_ char *archs = xasprintf("%s/archs.ini", dir);
     _cleanup_free_ char *ids = xasprintf("%s/pci-ids.ini", dir);
     _cleanup_free_ char *support = xasprintf("%s/support.ini", dir);
+    _cleanup_free_ char *health = xasprintf("%s/health.ini", dir);
     int r = rd_knowledge_load_archs(archs, &k, ret_error);
     if (r >= 0)
         r = rd_knowledge_load_pci_ids(ids, &k, ret_error);
@@ -401,6 +458,8 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
     struct stat st;
     if (r >= 0 && (stat(support, &st) == 0 || errno != ENOENT))
         r = rd_knowledge_load_support(support, &k, ret_error);
+    if (r >= 0 && (stat(health, &st) == 0 || errno != ENOENT))
+        r = rd_knowledge_load_health(health, &k, ret_error);
     if (r < 0) {
         rd_knowledge_free(&k);
         return r;
@@ -455,6 +514,10 @@ void rd_knowledge_free(rd_knowledge *k)
     table_info_free(&k->archs_info);
     table_info_free(&k->pci_ids_info);
     table_info_free(&k->support_info);
+    for (size_t i = 0; i < k->n_product_memory; i++)
+        free(k->product_memory[i].product);
+    free(k->product_memory);
+    table_info_free(&k->health_info);
     memset(k, 0, sizeof(*k));
 }
 

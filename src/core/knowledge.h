@@ -64,6 +64,15 @@ typedef struct {
     size_t n_os;
 } rd_release;
 
+/* conf/health.ini [vram]: the memory a product has, per PCI device id
+ * (and revision where one id covers boards with different memory). */
+typedef struct {
+    uint16_t device_id;
+    int16_t revision;            /* -1: any */
+    uint64_t vram_bytes;
+    char *product;
+} rd_product_memory;
+
 typedef struct {
     rd_arch *archs;
     size_t n_archs;
@@ -75,6 +84,9 @@ typedef struct {
     size_t n_releases;
     char *apt_host, *apt_key_id, *apt_pin_origin;
     rd_table_info archs_info, pci_ids_info, support_info;
+    rd_product_memory *product_memory; /* conf/health.ini, optional */
+    size_t n_product_memory;
+    rd_table_info health_info;
 } rd_knowledge;
 
 /* Loads archs.ini, pci-ids.ini and support.ini from dir (support.ini may be
@@ -84,7 +96,11 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error);
 int rd_knowledge_load_archs(const char *path, rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_pci_ids(const char *path, rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_error);
+int rd_knowledge_load_health(const char *path, rd_knowledge *k, char **ret_error);
 void rd_knowledge_free(rd_knowledge *k);
+/* The product's memory for a PCI device id and revision; NULL when the
+ * table does not list it. */
+const rd_product_memory *rd_knowledge_product_memory(const rd_knowledge *k, uint16_t device_id, uint8_t revision);
 
 const rd_arch *rd_knowledge_arch(const rd_knowledge *k, const char *gfx);
 const rd_arch *rd_knowledge_arch_by_version(const rd_knowledge *k, uint32_t gfx_target_version);

@@ -10,10 +10,13 @@
 #include "gpus.h"
 #include "knowledge.h"
 
+struct rd_config;
+
 typedef struct {
     const rd_facts *facts;
     const rd_knowledge *knowledge;
     const rd_gpu_view *gpus;
+    const struct rd_config *config; /* limits of checks that have them; NULL: the defaults */
 } rd_assess_input;
 
 enum {
@@ -39,7 +42,8 @@ typedef struct {
      * instead of repeating it: */
     const char *const *areas;    /* facts areas its gather step fills (rd_facts_schema names) */
     const rd_probe_input *reads; /* files and directories it reads; ends with { NULL } */
-    const char *const *uevents;  /* uevent subsystems whose events change what it sees */
+    const char *const *uevents;  /* uevent subsystems whose events change what it sees;
+                                  * "drm/WEDGED": the DRM core's wedged event */
     /* Other probes' findings its assess step reads (a cause it names
      * instead of repeating it), NULL-terminated: the assess order must put
      * the probes that report them first (rd_probe_table_check). */

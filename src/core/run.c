@@ -54,7 +54,7 @@ void rd_run_assess(rd_run *r)
         rd_findings_free(&r->findings);
         rd_gpu_view_free(&r->view);
     }
-    rd_assess(r->probes, &r->facts, &r->ctx.knowledge, &r->view, &r->findings);
+    rd_assess_with_config(r->probes, &r->facts, &r->ctx.knowledge, &r->config, &r->view, &r->findings);
     r->view_ready = true;
     rd_config_apply(&r->config, r->view.n_gpus, &r->findings);
     rd_findings_sort(&r->findings);

@@ -93,6 +93,11 @@ rd_probe_mask rd_daemon_uevent_mask(const char *subsystem, const char *action, r
         if ((cls >> 16) != 0x03 && (cls >> 16) != 0x12 && !amd)
             return 0;
     } else if (streq(subsystem, "drm")) {
+        /* The DRM core's "device wedged" event (WEDGED=none after a reset
+         * amdgpu recovered from, rebind/bus-reset when it did not): the
+         * health area and what a lost GPU changes. */
+        if (prop(userdata, "WEDGED"))
+            return rd_daemon_uevent_probes("drm/WEDGED");
         /* A monitor plugged into a connector: HOTPLUG=1 without RESET. */
         const char *hotplug = prop(userdata, "HOTPLUG");
         const char *reset = prop(userdata, "RESET");
@@ -117,9 +122,14 @@ char **rd_daemon_uevent_subsystems(void)
 {
     char **v = NULL;
     for (size_t i = 0; i < rd_probe_registry.n_gather; i++)
-        for (const char *const *u = rd_probe_registry.gather[i]->uevents; u && *u; u++)
-            if (!strv_contains(v, *u))
-                v = strv_push(v, xstrdup(*u));
+        for (const char *const *u = rd_probe_registry.gather[i]->uevents; u && *u; u++) {
+            /* "drm/WEDGED": the subsystem is what comes before the slash */
+            char *sub = xstrndup(*u, strcspn(*u, "/"));
+            if (strv_contains(v, sub))
+                free(sub);
+            else
+                v = strv_push(v, sub);
+        }
     return v;
 }
 

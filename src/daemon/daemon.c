@@ -43,6 +43,7 @@ typedef struct {
     struct udev *udev;
     struct udev_monitor *mon;
     int epfd, sigfd, inofd, timerfd;
+    int pollfd;                  /* [daemon] health_poll_s; -1 when 0 (the default) */
     watch_target *targets;
     size_t n_targets;
     watch_dir *dirs;
@@ -349,6 +350,28 @@ static void add_pending(daemon_state *d, rd_probe_mask m)
     arm_timer(d);
 }
 
+static int epoll_add(int epfd, int fd);
+
+/* The health area's timer, only when health_poll_s is set: by default the
+ * daemon has no timer and no idle wake-ups. */
+static void arm_health_poll(daemon_state *d)
+{
+    int64_t s = d->run ? d->run->config.health_poll_s : 0;
+    if (s <= 0 && d->pollfd < 0)
+        return;
+    if (d->pollfd < 0) {
+        d->pollfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (d->pollfd < 0 || epoll_add(d->epfd, d->pollfd) < 0) {
+            log_msg("cannot set up the health_poll_s timer: %s", strerror(errno));
+            closep(&d->pollfd);
+            return;
+        }
+    }
+    struct itimerspec its = { .it_value.tv_sec = s > 0 ? s : 0, .it_interval.tv_sec = s > 0 ? s : 0 };
+    if (timerfd_settime(d->pollfd, 0, &its, NULL) < 0)
+        log_msg("cannot arm the health_poll_s timer: %s", strerror(errno));
+}
+
 static void publish(daemon_state *d, bool ready)
 {
     log_changes(&d->state, &d->run->findings, !d->journal_is_stderr);
@@ -552,11 +575,12 @@ static void teardown(daemon_state *d)
     closep(&d->sigfd);
     closep(&d->inofd);
     closep(&d->timerfd);
+    closep(&d->pollfd);
 }
 
 int rd_daemon_run(const rd_daemon_options *o)
 {
-    daemon_state d = { .epfd = -1, .sigfd = -1, .inofd = -1, .timerfd = -1 };
+    daemon_state d = { .epfd = -1, .sigfd = -1, .inofd = -1, .timerfd = -1, .pollfd = -1 };
     /* The daemon stays at level 1: a GPU kernel on every uevent (a reset
      * among them) is not what a monitor should do; the boot check and
      * `rocm-doctor verify` run level 2. */
@@ -577,6 +601,7 @@ int rd_daemon_run(const rd_daemon_options *o)
     targets_build(&d, d.run->ctx.root, o->config_file);
     watches_sync(&d);
     publish(&d, true);
+    arm_health_poll(&d);
 
     int status = 0;
     for (bool done = false; !done;) {
@@ -598,6 +623,7 @@ int rd_daemon_run(const rd_daemon_options *o)
                         rd_daemon_notify("RELOADING=1");
                         d.pending |= RD_MASK_CONFIG;
                         recheck(&d);
+                        arm_health_poll(&d);
                         rd_daemon_notify("READY=1");
                     } else {
                         done = true;
@@ -611,6 +637,10 @@ int rd_daemon_run(const rd_daemon_options *o)
                     d.timer_armed = false;
                     recheck(&d);
                 }
+            } else if (fd == d.pollfd) {
+                uint64_t expirations;
+                if (read(d.pollfd, &expirations, sizeof expirations) == (ssize_t)sizeof expirations)
+                    add_pending(&d, rd_daemon_probes_by_id("health"));
             } else if (d.mon && fd == udev_monitor_get_fd(d.mon)) {
                 on_uevent(&d);
             }

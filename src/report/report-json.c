@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include "build-config.h"
+#include "report-health.h"
 #include "report-runtime.h"
 #include "util.h"
 
@@ -10,7 +11,7 @@ static json_object *str_or_null(const char *s)
     return s && *s ? json_object_new_string(s) : NULL;
 }
 
-static json_object *gpu_json(const rd_gpu *g)
+static json_object *gpu_json(const rd_facts *f, const rd_gpu *g)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "pci_address", json_object_new_string(g->pci->address));
@@ -41,6 +42,7 @@ static json_object *gpu_json(const rd_gpu *g)
     json_object_object_add(link, "current_width", json_object_new_int64(g->link->current_link_width));
     json_object_object_add(link, "max_width", json_object_new_int64(g->link->max_link_width));
     json_object_object_add(o, "link", link);
+    json_object_object_add(o, "health", rd_report_health_json(f, g));
     return o;
 }
 
@@ -117,7 +119,7 @@ json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_fi
 
     json_object *gpus = json_object_new_array();
     for (size_t i = 0; i < v->n_gpus; i++)
-        json_object_array_add(gpus, gpu_json(&v->gpus[i]));
+        json_object_array_add(gpus, gpu_json(f, &v->gpus[i]));
     json_object_object_add(o, "gpus", gpus);
 
     json_object *access = json_object_new_object();

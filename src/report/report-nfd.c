@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include "build-config.h"
+#include "report-health.h"
 #include "util.h"
 
 #define NFD_PREFIX "rocm-doctor.feature.node.kubernetes.io/"
@@ -53,6 +54,9 @@ int rd_report_nfd(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_f
     label(out, "health", exit_status == 2 ? "error" : exit_status == 1 ? "warning" : "ok");
     snprintf(buf, sizeof buf, "%zu", v->n_gpus);
     label(out, "gpu.count", buf);
+    const char *health = rd_report_health_status(f, fs);
+    if (health)
+        label(out, "gpu.health", health);
 
     for (size_t i = 0; i < v->n_gpus; i++) {
         const rd_gpu *g = &v->gpus[i];

@@ -171,6 +171,132 @@ static void runtime_metrics(FILE *out, const rd_runtime_facts *rt)
                    "Level 2: device-to-host copy bandwidth (hipMemcpy of 64 MiB), in bytes per second.", 3);
 }
 
+/* ---- health (probes/health.c): each value is the JSON report's gpus[].health ---- */
+
+typedef struct {
+    FILE *out;
+    const char *name, *help;
+    bool any;
+} prom_series;
+
+static void health_sample(prom_series *s, const char *const *labels, double v)
+{
+    if (!s->any)
+        header(s->out, s->name, s->help);
+    s->any = true;
+    sample_double(s->out, s->name, labels, v);
+}
+
+static void health_ras_metrics(FILE *out, const rd_health_facts *h)
+{
+    prom_series s = { out, "rocm_doctor_gpu_ras_errors",
+                      "RAS error counts of each GPU by block (ras/<block>_err_count) and type (uncorrectable, "
+                      "correctable, deferred), since the driver loaded.", false };
+    static const char *const types[] = { "uncorrectable", "correctable", "deferred" };
+    for (size_t i = 0; i < h->n_gpus; i++)
+        for (size_t j = 0; j < h->gpus[i].n_ras; j++) {
+            const rd_ras_count *c = &h->gpus[i].ras[j];
+            const int64_t v[] = { c->ue, c->ce, c->de };
+            for (size_t t = 0; t < 3; t++)
+                if (v[t] >= 0) {
+                    const char *labels[] = { "gpu", h->gpus[i].pci_address, "block", c->block, "type", types[t], NULL };
+                    health_sample(&s, labels, (double)v[t]);
+                }
+        }
+    prom_series pages = { out, "rocm_doctor_gpu_retired_pages",
+                          "VRAM pages each GPU retired (rows of ras/gpu_vram_bad_pages).", false };
+    for (size_t i = 0; i < h->n_gpus; i++) {
+        int64_t n = rd_health_retired_pages(&h->gpus[i]);
+        const char *labels[] = { "gpu", h->gpus[i].pci_address, NULL };
+        if (n >= 0)
+            health_sample(&pages, labels, (double)n);
+    }
+    prom_series resets = { out, "rocm_doctor_gpu_resets", "GPU resets since boot, from the kernel log.", false };
+    prom_series failed = { out, "rocm_doctor_gpu_reset_failures", "Failed GPU resets since boot, from the kernel log.",
+                           false };
+    for (size_t i = 0; i < h->n_gpus; i++) {
+        const char *labels[] = { "gpu", h->gpus[i].pci_address, NULL };
+        health_sample(&resets, labels, (double)rd_health_event_count(&h->gpus[i], "reset"));
+    }
+    for (size_t i = 0; i < h->n_gpus; i++) {
+        const char *labels[] = { "gpu", h->gpus[i].pci_address, NULL };
+        health_sample(&failed, labels, (double)rd_health_event_count(&h->gpus[i], "reset-failed"));
+    }
+}
+
+static void health_thermal_metrics(FILE *out, const rd_health_facts *h)
+{
+    prom_series temp = { out, "rocm_doctor_gpu_temperature_celsius",
+                         "GPU temperatures by hwmon sensor label, in degrees Celsius.", false };
+    for (size_t i = 0; i < h->n_gpus; i++)
+        for (size_t j = 0; j < h->gpus[i].n_temps; j++) {
+            const rd_temp_sensor *t = &h->gpus[i].temps[j];
+            const char *labels[] = { "gpu", h->gpus[i].pci_address, "sensor", t->label ? t->label : t->name, NULL };
+            if (t->input_mc >= 0)
+                health_sample(&temp, labels, (double)t->input_mc / 1000);
+        }
+    prom_series power = { out, "rocm_doctor_gpu_power_watts", "GPU power draw (hwmon power1_average or _input), in watts.",
+                          false };
+    prom_series cap = { out, "rocm_doctor_gpu_power_cap_watts",
+                        "GPU power limits (hwmon power1_cap, _cap_default, _cap_max) by cap=current|default|max, in "
+                        "watts.", false };
+    for (size_t i = 0; i < h->n_gpus; i++) {
+        const rd_health_gpu *g = &h->gpus[i];
+        const char *labels[] = { "gpu", g->pci_address, NULL };
+        if (g->power_uw >= 0)
+            health_sample(&power, labels, (double)g->power_uw / 1e6);
+    }
+    for (size_t i = 0; i < h->n_gpus; i++) {
+        const rd_health_gpu *g = &h->gpus[i];
+        const char *kinds[] = { "current", "default", "max" };
+        const int64_t v[] = { g->power_cap_uw, g->power_cap_default_uw, g->power_cap_max_uw };
+        for (size_t k = 0; k < 3; k++) {
+            const char *labels[] = { "gpu", g->pci_address, "cap", kinds[k], NULL };
+            if (v[k] >= 0)
+                health_sample(&cap, labels, (double)v[k] / 1e6);
+        }
+    }
+    prom_series active = { out, "rocm_doctor_gpu_throttle_active",
+                           "1 when gpu_metrics' indep_throttle_status has a reason set (power, current, thermal, "
+                           "prochot, other); only for layouts that have it.", false };
+    prom_series res = { out, "rocm_doctor_gpu_throttle_residency_ratio",
+                        "Share of gpu_metrics samples the GPU was throttled by reason (v1_6 and later).", false };
+    for (size_t i = 0; i < h->n_gpus; i++) {
+        const rd_gpu_metrics *m = &h->gpus[i].metrics;
+        unsigned bits = rd_throttle_active(m);
+        for (unsigned r = 0; m->understood && m->has_indep_throttle && r < RD_THROTTLE_N; r++) {
+            const char *labels[] = { "gpu", h->gpus[i].pci_address, "reason", rd_throttle_reason_name(r), NULL };
+            health_sample(&active, labels, (bits & (1u << r)) ? 1 : 0);
+        }
+    }
+    for (size_t i = 0; i < h->n_gpus; i++) {
+        double share[RD_THROTTLE_N];
+        for (unsigned r = 0; rd_throttle_residency(&h->gpus[i].metrics, share) && r < RD_THROTTLE_N; r++) {
+            const char *labels[] = { "gpu", h->gpus[i].pci_address, "reason", rd_throttle_reason_name(r), NULL };
+            if (r != RD_THROTTLE_CURRENT && r != RD_THROTTLE_OTHER)
+                health_sample(&res, labels, share[r]);
+        }
+    }
+}
+
+static void health_aer_metrics(FILE *out, const rd_health_facts *h)
+{
+    prom_series s = { out, "rocm_doctor_gpu_pcie_aer_errors",
+                      "PCIe AER error totals (aer_dev_*) of each device on a GPU's path to the root port, by "
+                      "type=correctable|nonfatal|fatal.", false };
+    static const char *const types[] = { "correctable", "nonfatal", "fatal" };
+    for (size_t i = 0; i < h->n_gpus; i++)
+        for (size_t j = 0; j < h->gpus[i].n_aer; j++) {
+            const rd_aer_device *a = &h->gpus[i].aer[j];
+            const int64_t v[] = { a->correctable, a->nonfatal, a->fatal };
+            for (size_t t = 0; t < 3; t++) {
+                const char *labels[] = { "gpu", h->gpus[i].pci_address, "device", a->address, "type", types[t], NULL };
+                if (v[t] >= 0)
+                    health_sample(&s, labels, (double)v[t]);
+            }
+        }
+}
+
 int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs)
 {
     int exit_status = rd_findings_exit_status(fs);
@@ -230,6 +356,9 @@ int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, con
         link_metrics(out, v, true);
         link_metrics(out, v, false);
     }
+    health_ras_metrics(out, &f->health);
+    health_thermal_metrics(out, &f->health);
+    health_aer_metrics(out, &f->health);
     runtime_metrics(out, &f->runtime);
     return ferror(out) ? -EIO : 0;
 }

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include "build-config.h"
+#include "report-health.h"
 #include "report-runtime.h"
 #include "term.h"
 #include "util.h"
@@ -136,7 +137,7 @@ void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd
     if (v->n_gpus > 0) {
         fprintf(out, "\n%sGPUs%s\n", c(&t, BOLD), c(&t, RESET));
         for (size_t i = 0; i < v->n_gpus; i++)
-            print_gpu(&t, &v->gpus[i]);
+            print_gpu(&t, &v->gpus[i]), rd_report_health_line(out, f, &v->gpus[i]);
     }
     if (f->runtime.ran) {
         fputc('\n', out);

@@ -72,8 +72,8 @@ dropin = write("root/etc/rocm-doctor/conf.d/50-fleet.conf", "# fleet\n[checks]\n
 for verb in ("check", "facts"):
     rc, out, err = run(verb, "--json", "--root", root)
     check(f"{verb} --root with a bad drop-in: exit 3 naming it", rc == 3 and out == "" and
-          err == f"rocm-doctor: {dropin}:2: unknown section [checks] (the sections are [check], [fix], [output] "
-          "and [daemon])\n", f"rc={rc} err={err!r}")
+          err == f"rocm-doctor: {dropin}:2: unknown section [checks] (the sections are [check], [fix], [output], "
+          "[daemon] and [health])\n", f"rc={rc} err={err!r}")
 
 # -- policy changes the exit status
 rc, out, err = run("check", "--json", "--facts", NVIDIA)

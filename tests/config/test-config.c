@@ -268,10 +268,10 @@ static void test_explicit_file(fixture *f, gconstpointer data)
 static void test_unknown_section_and_key(void)
 {
     assert_parse_error("[check]\nlevel = 1\n[checks]\nlevel = 2\n",
-                       "t.conf:3: unknown section [checks] (the sections are [check], [fix], [output] and [daemon])");
+                       "t.conf:3: unknown section [checks] (the sections are [check], [fix], [output], [daemon] and [health])");
     /* an empty unknown section is still an error */
     assert_parse_error("[check]\n[bogus]\n",
-                       "t.conf:2: unknown section [bogus] (the sections are [check], [fix], [output] and [daemon])");
+                       "t.conf:2: unknown section [bogus] (the sections are [check], [fix], [output], [daemon] and [health])");
     assert_parse_error("[check]\n\ncolour = yes\n", "t.conf:3: [check] colour: unknown key");
     assert_parse_error("[output]\nlevel = 2\n", "t.conf:2: [output] level: unknown key (it belongs in [check])");
     assert_parse_error("level = 2\n", "t.conf:1: level: key outside a section (put it under [check], [fix], "
@@ -283,7 +283,7 @@ static void test_unknown_section_and_key(void)
     assert_parse_error("[check] level = 2\n", "t.conf:1: text after [check]; put each key on its own line");
     /* after a byte order mark too (inih skips it) */
     assert_parse_error("\xEF\xBB\xBF[bogus]\n",
-                       "t.conf:1: unknown section [bogus] (the sections are [check], [fix], [output] and [daemon])");
+                       "t.conf:1: unknown section [bogus] (the sections are [check], [fix], [output], [daemon] and [health])");
     assert_parse_error("\xEF\xBB\xBF[check] level = 2\n", "t.conf:1: text after [check]; put each key on its own line");
     rd_config bom;
     parse_ok("\xEF\xBB\xBF[check]\nexpected_gpus = 4\n", &bom);
@@ -292,7 +292,7 @@ static void test_unknown_section_and_key(void)
     assert_parse_error("[check]\n = 2\n", "t.conf:2: a value without a key name (\"= 2\")");
     assert_parse_error("=x\n", "t.conf:1: a value without a key name (\"= x\")");
     assert_parse_error("[Check]\nlevel = 1\n",
-                       "t.conf:1: unknown section [Check] (the sections are [check], [fix], [output] and [daemon])");
+                       "t.conf:1: unknown section [Check] (the sections are [check], [fix], [output], [daemon] and [health])");
 }
 
 static void test_bad_values(void)

@@ -46,10 +46,11 @@ static void t_uevent_mask(void)
     const char *amd_cpu_bridge[] = { "PCI_CLASS=60400", "PCI_ID=1022:1483", NULL };
     const char *hotplug[] = { "HOTPLUG=1", NULL };
     const char *reset[] = { "HOTPLUG=1", "RESET=1", NULL };
+    const char *wedged[] = { "WEDGED=none", NULL };
     const char *none[] = { NULL };
 
     rd_probe_mask hw = mask_of("pci", "add", gpu);
-    g_assert_cmpuint(hw, ==, rd_daemon_probes_by_id("pci drm kfd driver access apu container tuning runtime"));
+    g_assert_cmpuint(hw, ==, rd_daemon_probes_by_id("pci drm kfd driver access apu container tuning health runtime"));
     g_assert_cmpuint(hw & bit("pci"), !=, 0);
     g_assert_cmpuint(hw & bit("access"), !=, 0);
     g_assert_cmpuint(hw & bit("os"), ==, 0);
@@ -65,6 +66,9 @@ static void t_uevent_mask(void)
     g_assert_cmpuint(mask_of("drm", "add", none), ==, hw);
     g_assert_cmpuint(mask_of("drm", "change", hotplug), ==, 0);
     g_assert_cmpuint(mask_of("drm", "change", reset), ==, hw);
+    /* the DRM core's device-wedged event after a GPU reset: the health area */
+    g_assert_cmpuint(mask_of("drm", "change", wedged), ==, rd_daemon_probes_by_id("health driver kfd access"));
+    g_assert_cmpuint(mask_of("drm", "change", wedged) & bit("health"), !=, 0);
     g_assert_cmpuint(mask_of("drm", "remove", hotplug), ==, hw);
     g_assert_cmpuint(mask_of("kfd", "change", none), ==, hw);
     g_assert_cmpuint(mask_of("usb", "add", none), ==, 0);

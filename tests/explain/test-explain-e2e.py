@@ -412,6 +412,28 @@ CASES = {
                                 json=False,
                                 stdout=["rocm-doctor does not know this message",
                                         "0000:03:00.0", "gfx1100"]),
+    # GPU health (tests/scenarios/scenarios_health.py): kernel log messages
+    "gpu-reset-failed": Case("amdgpu 0000:85:00.0: amdgpu: GPU reset(1) failed",
+                             ["gpu.reset-failed", "gpu.reset-seen"], 2, ["gpu-reset"],
+                             scenario="health-reset-failed",
+                             evidence=[("gpu.reset-failed", "GPU reset(1) failed")]),
+    "gpu-reset-healthy": Case("amdgpu: GPU reset begin!", [], 0, ["gpu-reset"], scenario="healthy-8x-mi300x"),
+    "ring-timeout": Case("[drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 timeout, signaled seq=1201",
+                         ["gpu.reset-seen"], 1, ["ring-timeout"], scenario="health-reset-radeon-drm-error"),
+    "ring-timeout-healthy": Case("ring gfx timeout", [], 0, ["ring-timeout"], scenario="healthy-rx7900xtx"),
+    "ecc-uncorrectable": Case("amdgpu: 1000 uncorrectable hardware errors detected in total in umc block",
+                              ["gpu.ras-uncorrectable", "gpu.retired-pages"], 2, ["ecc-uncorrectable"],
+                              scenario="health-8x-mi300x-one-bad-gpu"),
+    "ecc-uncorrectable-healthy": Case("poison is consumed by client 12, kick off gpu reset flow", [], 0,
+                                      ["ecc-uncorrectable"], scenario="healthy-8x-mi300x"),
+    "ecc-correctable": Case("250 correctable hardware errors detected in umc block", ["gpu.ras-correctable"], 1,
+                            ["ecc-correctable"], scenario="health-ras-correctable"),
+    "ecc-correctable-healthy": Case("3 correctable hardware errors detected in umc block", [], 0,
+                                    ["ecc-correctable"], scenario="healthy-8x-mi300x"),
+    "bad-page-threshold": Case("amdgpu: Saved bad pages 210 reaches threshold value 200", ["gpu.retired-pages"], 2,
+                               ["bad-page-threshold"], scenario="health-retired-pages-param"),
+    "bad-page-threshold-healthy": Case("Saved bad pages 3 reaches threshold value 128", [], 0,
+                                       ["bad-page-threshold"], scenario="healthy-8x-mi300x"),
 }
 
 

@@ -30,6 +30,9 @@ static const char *const catalogue[] = {
     "runtime.hsa-missing", "runtime.hsa-init-failed", "runtime.hip-missing", "runtime.no-device",
     "runtime.kernel-failed", "runtime.kernel-timeout", "runtime.kernel-ok", "runtime.kernel-untested",
     "tuning.numa-balancing", "tuning.iommu-pt", "apu.small-carveout", "os.not-validated",
+    "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
+    "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled", "gpu.power-capped",
+    "gpu.hot", "gpu.vram-missing",
     NULL,
 };
 
@@ -203,10 +206,12 @@ static void test_known_causes(void)
 }
 
 /* Findings no message of the table is known to come from: slow, not failing
- * (a degraded link, NUMA balancing), too permissive (world-writable nodes), or
- * no failure at all (a kernel that ran, a GPU the build has no kernel for). */
+ * (a degraded link, NUMA balancing, a lowered power cap), too permissive
+ * (world-writable nodes), less of something without an error of its own
+ * (VRAM a board lost), or no failure at all (a kernel that ran, a GPU the
+ * build has no kernel for). */
 static const char *const no_message[] = {
-    "access.world-writable", "pcie.link-degraded", "tuning.numa-balancing",
+    "access.world-writable", "pcie.link-degraded", "tuning.numa-balancing", "gpu.power-capped", "gpu.vram-missing",
     "runtime.kernel-ok", "runtime.kernel-untested", "os.not-validated", NULL,
 };
 

@@ -164,10 +164,73 @@ def check_prometheus(label, text, report, rc, t0, t1):
                         link=kind) == (s * 1e9 or None),
                     "%s %s" % (samples.get("rocm_doctor_gpu_pcie_link_width_lanes"),
                                samples.get("rocm_doctor_gpu_pcie_link_speed_transfers_per_second")))
+    check_health_metrics(label, samples, report)
     if not report["gpus"]:
         T.check("%s: no per-GPU series without GPUs" % label,
                 not any(n.startswith("rocm_doctor_gpu_") for n in samples), "%s" % list(samples))
     check_runtime_metrics(label, samples, report)
+
+
+HEALTH_IDS = {"gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen",
+              "gpu.reset-failed", "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled",
+              "gpu.power-capped", "gpu.hot", "gpu.vram-missing"}
+
+
+def health_want(report):
+    """The health series as the JSON report's gpus[].health says them."""
+    want = {}
+
+    def add(name, labels, v):
+        want.setdefault(name, []).append((labels, float(v)))
+    for g in report["gpus"]:
+        h = g.get("health")
+        if not h:
+            continue
+        a = g["pci_address"]
+        for r in h["ras"]:
+            for key, typ in (("ue", "uncorrectable"), ("ce", "correctable"), ("de", "deferred")):
+                if r[key] >= 0:
+                    add("rocm_doctor_gpu_ras_errors", {"gpu": a, "block": r["block"], "type": typ}, r[key])
+        sm = h["summary"]
+        if sm["retired_pages"] is not None:
+            add("rocm_doctor_gpu_retired_pages", {"gpu": a}, sm["retired_pages"])
+        add("rocm_doctor_gpu_resets", {"gpu": a}, sm["resets"])
+        add("rocm_doctor_gpu_reset_failures", {"gpu": a}, sm["reset_failures"])
+        for t in h["temps"]:
+            if t["input_mc"] >= 0:
+                add("rocm_doctor_gpu_temperature_celsius", {"gpu": a, "sensor": t["label"] or t["name"]},
+                    t["input_mc"] / 1000)
+        if h["power_uw"] >= 0:
+            add("rocm_doctor_gpu_power_watts", {"gpu": a}, h["power_uw"] / 1e6)
+        for cap, key in (("current", "power_cap_uw"), ("default", "power_cap_default_uw"), ("max", "power_cap_max_uw")):
+            if h[key] >= 0:
+                add("rocm_doctor_gpu_power_cap_watts", {"gpu": a, "cap": cap}, h[key] / 1e6)
+        if sm["throttle_active"] is not None:
+            for reason in ("power", "current", "thermal", "prochot", "other"):
+                add("rocm_doctor_gpu_throttle_active", {"gpu": a, "reason": reason},
+                    1 if reason in sm["throttle_active"] else 0)
+        for reason, v in (sm["throttle_residency"] or {}).items():
+            add("rocm_doctor_gpu_throttle_residency_ratio", {"gpu": a, "reason": reason}, v)
+        for d in h["aer"]:
+            for typ in ("correctable", "nonfatal", "fatal"):
+                if d[typ] >= 0:
+                    add("rocm_doctor_gpu_pcie_aer_errors", {"gpu": a, "device": d["address"], "type": typ}, d[typ])
+    return want
+
+
+def check_health_metrics(label, samples, report):
+    """Every health series equals the JSON's number, and no series is
+    missing or extra."""
+    want = health_want(report)
+    names = set(want) | {n for n in samples if n in (
+        "rocm_doctor_gpu_ras_errors", "rocm_doctor_gpu_retired_pages", "rocm_doctor_gpu_resets",
+        "rocm_doctor_gpu_reset_failures", "rocm_doctor_gpu_temperature_celsius", "rocm_doctor_gpu_power_watts",
+        "rocm_doctor_gpu_power_cap_watts", "rocm_doctor_gpu_throttle_active",
+        "rocm_doctor_gpu_throttle_residency_ratio", "rocm_doctor_gpu_pcie_aer_errors")}
+    for name in sorted(names):
+        got = sorted(map(repr, samples.get(name, [])))
+        exp = sorted(map(repr, want.get(name, [])))
+        T.check("%s: %s is the JSON's health" % (label, name), got == exp, "got  %s\nwant %s" % (got, exp))
 
 
 def check_runtime_metrics(label, samples, report):
@@ -212,6 +275,9 @@ def check_nfd(label, text, report, rocm_version, name=None):
         want["gpu.vram-gib"] = str(min(vram) >> 30)
     if rocm_version and NFD_VALUE.match(rocm_version):
         want["rocm.version"] = rocm_version
+    if any(g.get("health") for g in report["gpus"]):
+        sev = {f["severity"] for f in report["findings"] if f["id"] in HEALTH_IDS}
+        want["gpu.health"] = "error" if "error" in sev else "warning" if "warning" in sev else "ok"
     want = {NFD_PREFIX + k: v for k, v in want.items()}
     T.check("%s: NFD labels say what the report says" % label, labels == want,
             "got  %s\nwant %s" % (labels, want))

@@ -7,6 +7,7 @@ properties, kernel log lines) are taken from dumps of real machines; where no du
 exists the comment says the value is representative.
 """
 
+import health_sysfs
 from testbed import (
     Bar, GiB, MiB, Testbed, CLASS_3D, CLASS_AUDIO, CLASS_ETHERNET, CLASS_HOST_BRIDGE,
     PCIE_TO_PCI_BRIDGE,
@@ -365,7 +366,8 @@ def mi300x_box(tb, cpx):
                                          mem_clk=1300))
     tb.kfd(nodes, generation=80 if cpx else 2,
            system_properties=MI300X_SYSTEM_PROPERTIES)
-    tb.module_amdgpu("live")
+    health_sysfs.mi300x_health(tb, gpus, MI300X_HIVE_ID)
+    tb.module_amdgpu("live", params={"bad_page_threshold": "-1"})
     tb.kmsg(["[drm] amdgpu kernel modesetting enabled."]
             + ["kfd kfd: amdgpu: added device 1002:74a1"] * len(gpus))
     return gpus

@@ -427,7 +427,10 @@ class PciFunction:
             r.attr("max_link_speed", speed_text(self.max_speed) + "\n")
             r.attr("max_link_width", "%d\n" % self.max_width)
         for k, v in self.attrs.items():
-            r.attr(k, v)
+            if isinstance(v, bytes):
+                r.binattr(k, v)   # binary attributes such as gpu_metrics
+            else:
+                r.attr(k, v)
         if self.driver:
             target = os.path.relpath("/sys/bus/pci/drivers/" + self.driver,
                                      "/sys" + self.sysfs_path)
@@ -569,6 +572,10 @@ class Testbed:
         self.kfd_major = 235
         self.kfd_generation = 1
         self.kfd_system_properties = {"platform_oem": 0, "platform_id": 0, "platform_rev": 0}
+        # GPU nodes sharing a non-zero hive_id get XGMI io_links (type 11) to
+        # each other, as the MI300X CPX dump shows (weight 13, 819200 MB/s);
+        # node index pairs listed here are left out (a link that is down).
+        self.kfd_xgmi_missing = set()
         self.modules = {}
         self.drivers = set()         # PCI driver directories to create
         self.boot_vga = None
@@ -832,6 +839,12 @@ class Testbed:
             links[i].append((cpu, 2, 20))
             links[cpu].append((i, 2, 20))
         for i, n in enumerate(nodes):
+            hive = int(n.props.get("hive_id", 0)) if n.is_gpu else 0
+            for j, m in enumerate(nodes):
+                if (hive and i != j and m.is_gpu and int(m.props.get("hive_id", 0)) == hive
+                        and frozenset((i, j)) not in self.kfd_xgmi_missing):
+                    links[i].append((j, 11, 13))
+        for i, n in enumerate(nodes):
             props = dict(n.props)
             props["mem_banks_count"] = len(n.mem_banks)
             props["caches_count"] = 0
@@ -845,10 +858,11 @@ class Testbed:
             for m, bank in enumerate(n.mem_banks):
                 r.attr("%s/mem_banks/%d/properties" % (base, m), props_text(bank))
             for m, (to, typ, weight) in enumerate(links[i]):
+                bw = (819200, 819200) if typ == 11 else (312, 64000)
                 link = {"type": typ, "version_major": 0, "version_minor": 0,
                         "node_from": i, "node_to": to, "weight": weight,
-                        "min_latency": 0, "max_latency": 0, "min_bandwidth": 312,
-                        "max_bandwidth": 64000, "recommended_transfer_size": 0,
+                        "min_latency": 0, "max_latency": 0, "min_bandwidth": bw[0],
+                        "max_bandwidth": bw[1], "recommended_transfer_size": 0,
                         "flags": 1}
                 r.attr("%s/io_links/%d/properties" % (base, m), props_text(link))
         return r

@@ -1,0 +1,351 @@
+"""Scenarios of the health area: RAS errors and retired pages, resets and
+hangs, XGMI links and hives, PCIe AER, temperature, power cap, throttling and
+VRAM, each next to a healthy twin that must stay silent.
+
+The MI300X node is the eight-GPU box of scenarios.py, whose healthy files
+(every counter zero) come from health_sysfs.mi300x_health; the Radeon values
+(hwmon limits, power caps, vbios) are those of the LACT snapshots of an RX
+7900 XTX, RX 9070 and RX 9070 XT in the corpus.
+"""
+
+import health_sysfs as hs
+from scenarios import (
+    MI300X_GPUS, Scenario, healthy_rx7900xtx_box, mi300x_box, scenario,
+)
+from testbed import GiB, Testbed
+
+MI300X_BAD = 3                       # the GPU at 0000:65:00.0
+MI300X_BAD_BDF = "0000:%02x:00.0" % MI300X_GPUS[MI300X_BAD][0]
+SPX_NODE = 2                          # KFD node of GPU 0 in SPX mode (two CPU nodes first)
+
+
+def mi300x(tb):
+    return mi300x_box(tb, cpx=False)
+
+
+def bad_pages(n, flag="R", start=0x1000):
+    return [(start + 17 * i, flag) for i in range(n)]
+
+
+def reset_log(bdf, times, ring="gfx_0.1.0", failed=False, start=1200.0):
+    """The kernel log of `times` job timeouts each followed by a GPU reset
+    (message texts as amdgpu_job.c / amdgpu_device.c print them)."""
+    dev = "amdgpu %s: amdgpu:" % bdf
+    lines = []
+    for k in range(times):
+        t = start + 600.0 * k
+        lines += [
+            (t, "%s ring %s timeout, signaled seq=%d, emitted seq=%d" % (dev, ring, 4521 + k, 4523 + k), 3),
+            (t + 0.0001, "%s Process information: process python3 pid 48213 thread python3 pid 48213"
+             % dev, 3),
+            (t + 0.01, "%s GPU reset begin!" % dev, 4),
+            (t + 1.2, ("%s GPU reset(%d) failed" if failed and k == times - 1
+                       else "%s GPU reset(%d) succeeded!") % (dev, k + 1), 6),
+        ]
+    return lines
+
+
+# -- the showcase: one bad GPU in an eight-GPU node ---------------------------
+
+@scenario("health-8x-mi300x-one-bad-gpu")
+def health_8x_mi300x_one_bad_gpu():
+    """GPU 3 of eight MI300X: a thousand uncorrectable ECC errors in UMC, 130
+    retired pages (past the 128-page default of newer kernels), its XGMI link
+    to GPU 5 down, three resets since boot.  The other seven are healthy and
+    must not be named."""
+    tb = Testbed()
+    gpus = mi300x(tb)
+    bad = gpus[MI300X_BAD]
+    hs.add_ras(bad, hs.MI300X_RAS_BLOCKS, counts={"umc": (1000, 37, 2)}, bad_pages=bad_pages(130),
+               socket=MI300X_BAD)
+    tb.kfd_xgmi_missing.add(frozenset((SPX_NODE + MI300X_BAD, SPX_NODE + 5)))
+    tb.kmsg(reset_log(MI300X_BAD_BDF, 3) + [
+        (3100.0, "amdgpu %s: amdgpu: {7}socket: %d, die: 0, 1000 uncorrectable hardware errors detected in "
+                 "total in umc block" % (MI300X_BAD_BDF, MI300X_BAD), 6),
+        (3100.1, "amdgpu %s: amdgpu: Saved bad pages 130 reaches threshold value 128" % MI300X_BAD_BDF, 4),
+    ])
+    return Scenario(tb, [("gpu.ras-uncorrectable", "error"), ("gpu.retired-pages", "error"),
+                         ("gpu.reset-seen", "warning"), ("xgmi.link-missing", "error")], 2,
+                    evidence=[("gpu.ras-uncorrectable", "/ras/umc_err_count: ue: 1000"),
+                              ("gpu.retired-pages", "130 reserved (R)"),
+                              ("gpu.retired-pages", "threshold 128 from the kernel log"),
+                              ("xgmi.link-missing", "nodes/5/io_links: no link of type 11 (XGMI) to node 7"),
+                              ("gpu.reset-seen", "ring gfx_0.1.0 timeout")],
+                    text=[("gpu.reset-seen", "reset 3 times"),
+                          ("xgmi.link-missing", "0000:65:00.0 and GPU 0000:a7:00.0")])
+
+
+@scenario("health-xgmi-link-missing-cpx")
+def health_xgmi_link_missing_cpx():
+    """CPX mode (64 KFD nodes): one partition of GPU 0 lost its XGMI link to
+    one partition of GPU 1; the finding names the pair of GPUs."""
+    tb = Testbed()
+    mi300x_box(tb, cpx=True)
+    tb.kfd_xgmi_missing.add(frozenset((2, 10)))
+    return Scenario(tb, [("xgmi.link-missing", "error")], 2,
+                    text=[("xgmi.link-missing", "GPU 0000:05:00.0 and GPU 0000:27:00.0")])
+
+
+@scenario("health-xgmi-hive-incomplete")
+def health_xgmi_hive_incomplete():
+    """The last MI300X did not join the hive: the others list seven nodes and
+    it has no xgmi_hive_info."""
+    tb = Testbed()
+    gpus = mi300x(tb)
+    for fn in gpus[:-1]:
+        for k in [k for k in fn.links if k.startswith("xgmi_hive_info/node8")]:
+            del fn.links[k]
+    last = gpus[-1]
+    for k in [k for k in last.attrs if k.startswith("xgmi")]:
+        del last.attrs[k]
+    for k in [k for k in last.links if k.startswith("xgmi")]:
+        del last.links[k]
+    return Scenario(tb, [("xgmi.hive-incomplete", "error")], 2,
+                    text=[("xgmi.hive-incomplete", "has 7 of 8 GPUs")],
+                    evidence=[("xgmi.hive-incomplete", "0000:e5:00.0: the same model (1002:74a1), not in the hive")])
+
+
+# -- RAS --------------------------------------------------------------------
+
+@scenario("health-ras-correctable")
+def health_ras_correctable():
+    """250 correctable errors on one GPU's HBM (limit 100)."""
+    tb = Testbed()
+    gpus = mi300x(tb)
+    hs.add_ras(gpus[0], hs.MI300X_RAS_BLOCKS, counts={"umc": (0, 250, 0)})
+    return Scenario(tb, [("gpu.ras-correctable", "warning")], 1,
+                    evidence=[("gpu.ras-correctable", "0000:05:00.0/ras/umc_err_count: ce: 250")])
+
+
+@scenario("health-ras-correctable-at-limit")
+def health_ras_correctable_at_limit():
+    """Twin: exactly the limit (100) is not above it; and a raised limit in
+    rocm-doctor.conf silences 250 on another GPU."""
+    tb = Testbed()
+    gpus = mi300x(tb)
+    hs.add_ras(gpus[0], hs.MI300X_RAS_BLOCKS, counts={"umc": (0, 100, 0)})
+    hs.add_ras(gpus[1], hs.MI300X_RAS_BLOCKS, counts={"umc": (0, 250, 0)})
+    tb.root_file("etc/rocm-doctor/conf.d/50-health.conf", "[health]\ncorrectable_errors_max = 300\n")
+    return Scenario(tb, [], 0)
+
+
+@scenario("health-ras-poison-log")
+def health_ras_poison_log():
+    """No counter in sysfs yet, but the kernel log shows consumed poison."""
+    tb = Testbed()
+    mi300x(tb)
+    tb.kmsg([(812.5, "amdgpu 0000:27:00.0: amdgpu: {3}poison is consumed by client 12, kick off gpu reset flow", 4)])
+    return Scenario(tb, [("gpu.ras-uncorrectable", "error")], 2,
+                    evidence=[("gpu.ras-uncorrectable", "poison is consumed by client 12")])
+
+
+@scenario("health-retired-pages-near")
+def health_retired_pages_near():
+    """120 retired pages: at 90 % of the MI300X default threshold (128)."""
+    tb = Testbed()
+    gpus = mi300x(tb)
+    hs.add_ras(gpus[2], hs.MI300X_RAS_BLOCKS, bad_pages=bad_pages(118) + bad_pages(2, "P", 0x9000))
+    return Scenario(tb, [("gpu.retired-pages", "warning")], 1,
+                    evidence=[("gpu.retired-pages", "118 reserved (R), 2 pending (P)"),
+                              ("gpu.retired-pages", "threshold 128 from an estimate")])
+
+
+@scenario("health-retired-pages-few")
+def health_retired_pages_few():
+    """Twin: 100 retired pages, below 90 % of 128."""
+    tb = Testbed()
+    gpus = mi300x(tb)
+    hs.add_ras(gpus[2], hs.MI300X_RAS_BLOCKS, bad_pages=bad_pages(100))
+    return Scenario(tb, [], 0)
+
+
+@scenario("health-retired-pages-param")
+def health_retired_pages_param():
+    """amdgpu.bad_page_threshold=200 set by the admin, 210 pages retired."""
+    tb = Testbed()
+    gpus = mi300x(tb)
+    tb.module_amdgpu("live", params={"bad_page_threshold": "200"})
+    hs.add_ras(gpus[4], hs.MI300X_RAS_BLOCKS, bad_pages=bad_pages(210))
+    return Scenario(tb, [("gpu.retired-pages", "error")], 2,
+                    evidence=[("gpu.retired-pages", "threshold 200 from amdgpu.bad_page_threshold=200")])
+
+
+# -- resets -----------------------------------------------------------------
+
+@scenario("health-reset-failed")
+def health_reset_failed():
+    """A ring timeout, a reset that failed: the GPU needs a reboot."""
+    tb = Testbed()
+    mi300x(tb)
+    tb.kmsg(reset_log("0000:85:00.0", 1, ring="comp_1.0.0", failed=True))
+    return Scenario(tb, [("gpu.reset-failed", "error"), ("gpu.reset-seen", "warning")], 2,
+                    evidence=[("gpu.reset-failed", "GPU reset(1) failed")],
+                    text=[("gpu.reset-seen", "ring comp_1.0.0 timed out")])
+
+
+@scenario("health-reset-radeon-drm-error")
+def health_reset_radeon_drm_error():
+    """One RX 7900 XTX, old DRM_ERROR-style lines without a PCI address:
+    attributed to the only GPU."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    tb.kmsg([(95.0, "[drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 timeout, signaled seq=1201, "
+                    "emitted seq=1203", 3),
+             (95.1, "amdgpu 0000:03:00.0: amdgpu: GPU reset begin!", 4),
+             (96.3, "amdgpu 0000:03:00.0: amdgpu: GPU reset(2) succeeded!", 6)])
+    return Scenario(tb, [("gpu.reset-seen", "warning")], 1,
+                    text=[("gpu.reset-seen", "0000:03:00.0 reset 1 times and hung 1 times")])
+
+
+# -- PCIe AER ---------------------------------------------------------------
+
+def rx7900xtx_health(tb, gpu):
+    """The RX 7900 XTX's hwmon as LACT captured it, zero AER counters."""
+    hs.add_hwmon(gpu, 8, [("edge", 53000, 100000, 105000), ("junction", 61000, 110000, 115000),
+                          ("mem", 68000, 108000, 113000)],
+                 power_uw=68000000, cap=290000000, cap_default=290000000, cap_max=333000000,
+                 cap_min=0)
+    gpu.attrs["gpu_metrics"] = hs.gpu_metrics(1, 3, indep=0)
+    hs.add_aer_path(gpu)
+
+
+@scenario("health-rx7900xtx-healthy")
+def health_rx7900xtx_healthy():
+    """Twin of the Radeon health scenarios: LACT's values, nothing to say."""
+    tb = Testbed()
+    gpu = healthy_rx7900xtx_box(tb)
+    rx7900xtx_health(tb, gpu)
+    return Scenario(tb, [("rocm.not-installed", "info")], 0, compare_info=True)
+
+
+@scenario("health-aer-errors")
+def health_aer_errors():
+    """A non-fatal error on the GPU and 250 corrected errors on the card's
+    switch upstream port."""
+    tb = Testbed()
+    gpu = healthy_rx7900xtx_box(tb)
+    rx7900xtx_health(tb, gpu)
+    hs.add_aer(gpu, nonfatal={"CmpltTO": 1})
+    hs.add_aer(gpu.parent.parent, correctable={"BadTLP": 200, "BadDLLP": 50})
+    return Scenario(tb, [("pcie.aer-errors", "error")], 2,
+                    evidence=[("pcie.aer-errors", "0000:03:00.0/aer_dev_*: 0 fatal, 1 non-fatal, 0 correctable (the GPU)"),
+                              ("pcie.aer-errors", "0000:01:00.0/aer_dev_*: 0 fatal, 0 non-fatal, 250 correctable")])
+
+
+@scenario("health-aer-correctable")
+def health_aer_correctable():
+    """Only corrected errors above the limit: a warning naming the port."""
+    tb = Testbed()
+    gpu = healthy_rx7900xtx_box(tb)
+    rx7900xtx_health(tb, gpu)
+    hs.add_aer(gpu.parent.parent.parent, correctable={"RxErr": 180})
+    return Scenario(tb, [("pcie.aer-errors", "warning")], 1,
+                    text=[("pcie.aer-errors", "worst at 0000:00:01.1")])
+
+
+# -- temperature, power, throttling -----------------------------------------
+
+@scenario("health-hot")
+def health_hot():
+    """Junction at 107 °C, within 5 °C of its 110 °C critical limit."""
+    tb = Testbed()
+    gpu = healthy_rx7900xtx_box(tb)
+    rx7900xtx_health(tb, gpu)
+    hs.add_hwmon(gpu, 8, [("edge", 88000, 100000, 105000), ("junction", 107000, 110000, 115000),
+                          ("mem", 90000, 108000, 113000)], power_uw=280000000, cap=290000000,
+                 cap_default=290000000, cap_max=333000000, cap_min=0)
+    return Scenario(tb, [("gpu.hot", "warning")], 1,
+                    text=[("gpu.hot", "junction temperature 107 °C")])
+
+
+@scenario("health-hot-emergency")
+def health_hot_emergency():
+    """Memory at its 113 °C emergency (shutdown) limit."""
+    tb = Testbed()
+    gpu = healthy_rx7900xtx_box(tb)
+    rx7900xtx_health(tb, gpu)
+    hs.add_hwmon(gpu, 8, [("edge", 80000, 100000, 105000), ("junction", 95000, 110000, 115000),
+                          ("mem", 113000, 108000, 113000)])
+    return Scenario(tb, [("gpu.hot", "error")], 2, text=[("gpu.hot", "emergency")])
+
+
+@scenario("health-power-capped")
+def health_power_capped():
+    """The RX 9070 XT snapshot's values: cap 120 W, default 304 W (39 %)."""
+    tb = Testbed()
+    gpu = healthy_rx7900xtx_box(tb)
+    rx7900xtx_health(tb, gpu)
+    hs.add_hwmon(gpu, 8, [("edge", 42000, 110000, 115000)], power_uw=55000000, cap=120000000,
+                 cap_default=304000000, cap_max=340000000)
+    return Scenario(tb, [("gpu.power-capped", "warning")], 1,
+                    text=[("gpu.power-capped", "120 W, below its default of 304 W (39%)")])
+
+
+@scenario("health-power-capped-slightly")
+def health_power_capped_slightly():
+    """The RX 9070 snapshot's values: cap 200 W, default 220 W: info only."""
+    tb = Testbed()
+    gpu = healthy_rx7900xtx_box(tb)
+    rx7900xtx_health(tb, gpu)
+    hs.add_hwmon(gpu, 8, [("edge", 48000, 110000, 115000)], power_uw=49000000, cap=200000000,
+                 cap_default=220000000, cap_max=245000000)
+    return Scenario(tb, [("gpu.power-capped", "info"), ("rocm.not-installed", "info")], 0,
+                    compare_info=True)
+
+
+@scenario("health-throttled-indep")
+def health_throttled_indep():
+    """gpu_metrics v1_3: indep_throttle_status has PPT0 (bit 0) and
+    TEMP_HOTSPOT (bit 36) set."""
+    tb = Testbed()
+    gpu = healthy_rx7900xtx_box(tb)
+    rx7900xtx_health(tb, gpu)
+    gpu.attrs["gpu_metrics"] = hs.gpu_metrics(1, 3, indep=(1 << 0) | (1 << 36))
+    return Scenario(tb, [("gpu.throttled", "warning")], 1,
+                    text=[("gpu.throttled", "throttled: power, thermal")],
+                    evidence=[("gpu.throttled", "indep_throttle_status 0x0000001000000001")])
+
+
+@scenario("health-throttled-residency")
+def health_throttled_residency():
+    """gpu_metrics v1_8 on an MI300X: HBM thermal throttling in 25 % of the
+    samples since the counters started."""
+    tb = Testbed()
+    gpus = mi300x(tb)
+    gpus[6].attrs["gpu_metrics"] = hs.gpu_metrics(1, 8, residency=(40000, 0, 1200, 0, 0, 10000))
+    return Scenario(tb, [("gpu.throttled", "warning")], 1,
+                    evidence=[("gpu.throttled", "thermal throttling in 25.0% of 40000 samples")])
+
+
+@scenario("health-metrics-unknown-revision")
+def health_metrics_unknown_revision():
+    """gpu_metrics v1_9 (attribute-encoded) and a truncated v1_8: not
+    understood, so nothing is claimed either way."""
+    tb = Testbed()
+    gpus = mi300x(tb)
+    gpus[0].attrs["gpu_metrics"] = hs.gpu_metrics(1, 9, size=1024)
+    gpus[1].attrs["gpu_metrics"] = hs.gpu_metrics(1, 8, residency=(100, 0, 90, 0, 0, 0))[:200]
+    return Scenario(tb, [], 0)
+
+
+# -- memory present ---------------------------------------------------------
+
+@scenario("health-vram-missing")
+def health_vram_missing():
+    """An MI300X reporting 144 GiB: one HBM stack of eight gone."""
+    tb = Testbed()
+    gpus = mi300x(tb)
+    gpus[5].attrs["mem_info_vram_total"] = "%d\n" % (144 * GiB)
+    return Scenario(tb, [("gpu.vram-missing", "error")], 2,
+                    text=[("gpu.vram-missing", "reports 144.0 GiB of VRAM; an AMD Instinct MI300X has 192 GiB")])
+
+
+@scenario("health-vram-nps4")
+def health_vram_nps4():
+    """Twin: in NPS4 mode the device reports a quarter: not comparable."""
+    tb = Testbed()
+    gpus = mi300x(tb)
+    for g in gpus:
+        g.attrs["mem_info_vram_total"] = "%d\n" % (48 * GiB)
+        g.attrs["current_memory_partition"] = "NPS4\n"
+    return Scenario(tb, [], 0)
