@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include "probe.h"
+#include "rootfs.h"
 #include "util.h"
 
 char *rd_os_release_get(const char *text, const char *key)
@@ -88,11 +89,18 @@ static void os_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_os_facts *o = &facts->os;
     _cleanup_free_ char *text = NULL;
-    int r = rd_root_read_file(ctx, "/etc/os-release", 64 * 1024, &text);
+    /* os-release(5): /usr/lib/os-release only when /etc has none; line-based,
+     * so read whole whatever its size */
+    const char *path = "/etc/os-release";
+    int r = rd_root_read_file(ctx, path, 0, &text);
+    if (r == -ENOENT) {
+        path = "/usr/lib/os-release";
+        r = rd_root_read_file(ctx, path, 0, &text);
+    }
+    rd_facts_note_unreadable(facts, path, r, "the distribution and release (which ROCm packages, repositories "
+                                             "and kernels apply)");
     if (r < 0)
-        r = rd_root_read_file(ctx, "/usr/lib/os-release", 64 * 1024, &text);
-    if (r < 0)
-        o->os_release_error = xasprintf("/etc/os-release: %s", strerror(-r));
+        o->os_release_error = xasprintf("%s: %s", r == -ENOENT ? "/etc/os-release" : path, rootfs_strerror(r));
     else {
         o->id = rd_os_release_get(text, "ID");
         o->id_like = rd_os_release_get(text, "ID_LIKE");
@@ -118,9 +126,30 @@ static void os_gather(const rd_ctx *ctx, rd_facts *facts)
     }
 }
 
+/* Files a probe could not read: what the check did not see. */
+static void assess_unreadable(const rd_facts *f, rd_findings *out)
+{
+    if (f->n_unreadable == 0)
+        return;
+    rd_finding *fd = rd_finding_add(out, "facts.unreadable", RD_SEV_WARNING, NULL,
+                                    f->n_unreadable == 1 ? "%zu file could not be read: the checks that need it "
+                                                           "did not run"
+                                                         : "%zu files could not be read: the checks that need them "
+                                                           "did not run",
+                                    f->n_unreadable);
+    for (size_t i = 0; i < f->n_unreadable; i++) {
+        const rd_unreadable_file *u = &f->unreadable[i];
+        rd_finding_evidence(fd, "%s: %s; not checked: %s", strempty(u->path), strempty(u->error),
+                            u->unchecked ? u->unchecked : "unknown");
+    }
+    rd_finding_remedy(fd, "Make each file a readable regular file (a FIFO, socket or device is never read), or "
+                          "run the check as a user that may read it.");
+}
+
 static void os_assess(const rd_assess_input *in, rd_findings *out)
 {
     const rd_os_facts *o = &in->facts->os;
+    assess_unreadable(in->facts, out);
     if (!o->wsl)
         return;
     rd_finding *fd = rd_finding_add(out, "host.wsl", RD_SEV_ERROR, NULL,
@@ -131,7 +160,7 @@ static void os_assess(const rd_assess_input *in, rd_findings *out)
                           "--usecase=wsl,rocm --no-dkms) inside; the Linux driver checks do not apply here.");
 }
 
-static const char *const os_findings[] = { "host.wsl", NULL };
+static const char *const os_findings[] = { "host.wsl", "facts.unreadable", NULL };
 
 const rd_probe rd_probe_os = {
     .id = "os",

@@ -177,6 +177,13 @@ static const rd_field access_fields[] = {
 };
 static SCHEMA(access_schema, rd_access_facts, access_fields);
 
+static const rd_field unreadable_fields[] = {
+    F(rd_unreadable_file, path, RD_FT_STR),
+    F(rd_unreadable_file, error, RD_FT_STR),
+    F(rd_unreadable_file, unchecked, RD_FT_STR),
+};
+static SCHEMA(unreadable_schema, rd_unreadable_file, unreadable_fields);
+
 static const rd_field facts_fields[] = {
     F(rd_facts, schema, RD_FT_STR),
     F(rd_facts, tool_version, RD_FT_STR),
@@ -195,6 +202,7 @@ static const rd_field facts_fields[] = {
     FS(rd_facts, tuning, rd_tuning_facts_schema),
     FS(rd_facts, torch, rd_torch_facts_schema),
     FS(rd_facts, runtime, rd_runtime_facts_schema),
+    FA(rd_facts, unreadable, n_unreadable, unreadable_schema),
 };
 SCHEMA(rd_facts_schema, rd_facts, facts_fields);
 
