@@ -68,11 +68,11 @@ static char *detect_virtualization(void)
 static void detect_container(const rd_ctx *ctx, rd_os_facts *o)
 {
     int fd;
-    if ((fd = rd_root_open(ctx, "/.dockerenv", O_RDONLY)) >= 0) {
+    if ((fd = rd_root_open(ctx, "/.dockerenv", O_PATH)) >= 0) {
         close(fd);
         o->container = xstrdup("docker");
         o->container_evidence = xstrdup("/.dockerenv exists");
-    } else if ((fd = rd_root_open(ctx, "/run/.containerenv", O_RDONLY)) >= 0) {
+    } else if ((fd = rd_root_open(ctx, "/run/.containerenv", O_PATH)) >= 0) {
         close(fd);
         o->container = xstrdup("podman");
         o->container_evidence = xstrdup("/run/.containerenv exists");

@@ -26,7 +26,7 @@ static int open_walk(int root_fd, const char *rel, int open_flags)
         if (streq(comp, ".."))
             return -EXDEV; /* cannot tell where it leads without openat2 */
         int flags = next ? O_RDONLY | O_DIRECTORY : open_flags;
-        int fd = openat(cur, comp, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+        int fd = openat(cur, comp, flags | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
             return -errno;
         close(cur);
@@ -39,8 +39,12 @@ static int open_walk(int root_fd, const char *rel, int open_flags)
 int rootfs_open(int root_fd, const char *path, int open_flags, rootfs_flags how)
 {
     const char *rel = rel_path(path);
+    /* openat2 refuses O_PATH with any flag but O_CLOEXEC, O_DIRECTORY and
+     * O_NOFOLLOW; O_NOCTTY matters only to an open that reads */
+    if (!(open_flags & O_PATH))
+        open_flags |= O_NOCTTY;
     struct open_how oh = {
-        .flags = (uint64_t)(open_flags | O_CLOEXEC | O_NOCTTY),
+        .flags = (uint64_t)(open_flags | O_CLOEXEC),
         .resolve = ((how & ROOTFS_BENEATH) ? RESOLVE_BENEATH : RESOLVE_IN_ROOT) | RESOLVE_NO_MAGICLINKS,
     };
     int fd = (int)syscall(SYS_openat2, root_fd, rel, &oh, sizeof oh);
@@ -49,7 +53,7 @@ int rootfs_open(int root_fd, const char *path, int open_flags, rootfs_flags how)
     if (errno != ENOSYS && errno != EPERM)
         return -errno;
     if (how & ROOTFS_HOST) {
-        fd = openat(root_fd, rel, open_flags | O_CLOEXEC | O_NOCTTY);
+        fd = openat(root_fd, rel, open_flags | O_CLOEXEC);
         return fd >= 0 ? fd : -errno;
     }
     return open_walk(root_fd, rel, open_flags);

@@ -29,7 +29,7 @@ static const char *const catalogue[] = {
     "env.visible-devices-hides-all",
     "runtime.hsa-missing", "runtime.hsa-init-failed", "runtime.hip-missing", "runtime.no-device",
     "runtime.kernel-failed", "runtime.kernel-timeout", "runtime.kernel-ok", "runtime.kernel-untested",
-    "tuning.numa-balancing", "tuning.iommu-pt",
+    "tuning.numa-balancing", "tuning.iommu-pt", "facts.unreadable",
     NULL,
 };
 
@@ -207,7 +207,7 @@ static void test_known_causes(void)
  * no failure at all (a kernel that ran, a GPU the build has no kernel for). */
 static const char *const no_message[] = {
     "access.world-writable", "pcie.link-degraded", "tuning.numa-balancing",
-    "runtime.kernel-ok", "runtime.kernel-untested", NULL,
+    "runtime.kernel-ok", "runtime.kernel-untested", "facts.unreadable", NULL,
 };
 
 /* Every finding a check can report is the cause of some message in the
