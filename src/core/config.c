@@ -603,7 +603,7 @@ static int load_root_file(const rd_probe_table *probes, const rd_ctx *root, cons
         return r;
     }
     if (r < 0) {
-        *ret_error = xasprintf("%s: %s", shown, rootfs_strerror(r));
+        *ret_error = xasprintf("%s: %s", shown, r == -EINVAL ? rootfs_strerror(r) : strerror(-r));
         return r;
     }
     return rd_config_parse(c, probes, shown, text, size, ret_error);
