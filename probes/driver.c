@@ -277,7 +277,8 @@ static void gather_modprobe(const rd_ctx *ctx, rd_facts *facts)
             sf->path = TAKE_PTR(path);
             read_modprobe_file(ctx, facts, sf->path);
         }
-        qsort(seen, n_seen, sizeof *seen, cmp_seen);
+        if (n_seen > 1)
+            qsort(seen, n_seen, sizeof *seen, cmp_seen);
     }
     for (size_t k = 0; k < n_seen; k++) {
         free(seen[k].name);
