@@ -209,8 +209,8 @@ int check_regular(int fd, struct stat *ret_st)
 
 int read_fd(int fd, size_t max_size, char **ret, size_t *ret_size)
 {
-    struct stat st;
-    return read_fd_sized(fd, fstat(fd, &st) == 0 ? &st : NULL, max_size, ret, ret_size);
+    /* the position is the caller's (a tail after lseek, a pipe): no sizing */
+    return read_fd_sized(fd, NULL, max_size, ret, ret_size);
 }
 
 int read_fd_sized(int fd, const struct stat *st, size_t max_size, char **ret, size_t *ret_size)

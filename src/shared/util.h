@@ -107,8 +107,10 @@ int read_file_at(int dirfd, const char *path, size_t max_size, char **ret, size_
 int open_regular_at(int dirfd, const char *path, struct stat *ret_st);
 /* Closes fd and fails unless it is a regular file; returns fd otherwise. */
 int check_regular(int fd, struct stat *ret_st);
+/* Reads fd from its current position to the end, growing from a page. */
 int read_fd(int fd, size_t max_size, char **ret, size_t *ret_size);
-/* read_fd with the fstat the caller already has (NULL: unknown size). */
+/* read_fd of a file opened at offset 0 with its fstat: one read of a
+ * buffer sized to it, -EFBIG at once when larger than max_size. */
 int read_fd_sized(int fd, const struct stat *st, size_t max_size, char **ret, size_t *ret_size);
 /* Calls fn for each line (newline removed) of fd, streaming: memory is the
  * longest line, time linear in the file. A non-zero return of fn stops the
