@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include "config.h"
+#include "passwd.h"
 #include "probe.h"
 #include "util.h"
 
@@ -102,58 +103,18 @@ bool rd_access_can_rw(const rd_dev_node *node, int64_t uid, const int64_t *group
     return (other & 6) == 6;
 }
 
-/* passwd: name:x:uid:gid:gecos:home:shell */
+/* Look-ups over the one passwd/group reader (passwd.h). */
 int rd_passwd_find(const char *text, const char *name, int64_t uid, char **ret_name, int64_t *ret_uid,
                    int64_t *ret_gid)
 {
-    for (const char *line = text; line && *line;) {
-        const char *nl = strchr(line, '\n');
-        _cleanup_free_ char *l = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
-        line = nl ? nl + 1 : NULL;
-        char *f[4] = { 0 };
-        char *p = l;
-        for (int i = 0; i < 4 && p; i++) {
-            f[i] = p;
-            p = strchr(p, ':');
-            if (p)
-                *p++ = 0;
-        }
-        uint64_t u, g;
-        if (!f[3] || !*f[0] || f[0][0] == '#' || safe_atou64(f[2], 10, &u) < 0 || safe_atou64(f[3], 10, &g) < 0)
-            continue;
-        if ((name && streq(f[0], name)) || (!name && (int64_t)u == uid)) {
-            *ret_name = xstrdup(f[0]);
-            *ret_uid = (int64_t)u;
-            *ret_gid = (int64_t)g;
-            return 0;
-        }
-    }
-    return -ENOENT;
-}
-
-/* group: name:x:gid:member,member */
-static void group_each(const char *text, void (*fn)(void *, const char *, int64_t, char *), void *user)
-{
-    for (const char *line = text; line && *line;) {
-        const char *nl = strchr(line, '\n');
-        _cleanup_free_ char *l = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
-        line = nl ? nl + 1 : NULL;
-        char *name = l, *pw = strchr(name, ':');
-        if (!pw || name[0] == '#')
-            continue;
-        *pw++ = 0;
-        char *gid_s = strchr(pw, ':');
-        if (!gid_s)
-            continue;
-        *gid_s++ = 0;
-        char *members = strchr(gid_s, ':');
-        if (members)
-            *members++ = 0;
-        uint64_t gid;
-        if (safe_atou64(gid_s, 10, &gid) < 0)
-            continue;
-        fn(user, name, (int64_t)gid, members ? members : (char *)"");
-    }
+    passwd_record rec;
+    if (passwd_find_text(text, name, uid, &rec) < 0)
+        return -ENOENT;
+    *ret_name = TAKE_PTR(rec.name);
+    *ret_uid = rec.uid;
+    *ret_gid = rec.gid;
+    passwd_record_free(&rec);
+    return 0;
 }
 
 typedef struct {
@@ -164,39 +125,37 @@ typedef struct {
     char *found;
 } group_walk;
 
-static void add_if_member(void *u, const char *name, int64_t gid, char *members)
+static int add_if_member(const group_entry *g, void *u)
 {
     group_walk *w = u;
-    char *save = NULL;
-    for (char *m = strtok_r(members, ",", &save); m; m = strtok_r(NULL, ",", &save))
-        if (streq(strstrip(m), w->user) && !in_groups(gid, w->gids, w->n)) {
-            w->gids = xrealloc(w->gids, (w->n + 1) * sizeof(int64_t));
-            w->gids[w->n++] = gid;
-        }
+    if (!in_groups(g->gid, w->gids, w->n) && strv_contains(g->members, w->user))
+        *(int64_t *)ARRAY_APPEND(w->gids, w->n) = g->gid;
+    return 0;
 }
 
 int rd_group_list(const char *text, const char *user, int64_t primary_gid, int64_t **ret, size_t *ret_n)
 {
     group_walk w = { .user = user };
-    w.gids = xmalloc(sizeof(int64_t));
-    w.gids[w.n++] = primary_gid;
-    group_each(text, add_if_member, &w);
+    *ARRAY_APPEND(w.gids, w.n) = primary_gid;
+    group_foreach_text(text, add_if_member, &w);
     *ret = w.gids;
     *ret_n = w.n;
     return 0;
 }
 
-static void find_name(void *u, const char *name, int64_t gid, char *members)
+static int find_name(const group_entry *g, void *u)
 {
     group_walk *w = u;
-    if (!w->found && gid == w->want)
-        w->found = xstrdup(name);
+    if (g->gid != w->want)
+        return 0;
+    w->found = xstrdup(g->name);
+    return 1;
 }
 
 char *rd_group_name(const char *text, int64_t gid)
 {
     group_walk w = { .want = gid };
-    group_each(text, find_name, &w);
+    group_foreach_text(text, find_name, &w);
     return w.found;
 }
 
@@ -305,8 +264,10 @@ static void access_gather(const rd_ctx *ctx, rd_facts *facts)
     rd_access_facts *a = &facts->access;
     _cleanup_free_ char *passwd_text = NULL, *group_text = NULL;
     if (rd_ctx_has_root(ctx)) {
-        (void)rd_root_read_file(ctx, "/etc/passwd", 16 * 1024 * 1024, &passwd_text);
-        (void)rd_root_read_file(ctx, "/etc/group", 16 * 1024 * 1024, &group_text);
+        rd_facts_note_unreadable(facts, "/etc/passwd", rd_root_read_file(ctx, "/etc/passwd", 0, &passwd_text),
+                                 "the users' uid and primary group (access to /dev/kfd and render nodes)");
+        rd_facts_note_unreadable(facts, "/etc/group", rd_root_read_file(ctx, "/etc/group", 0, &group_text),
+                                 "the users' groups and the device nodes' group names");
     }
 
     stat_node(a, "/dev/kfd", "kfd", group_text);

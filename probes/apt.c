@@ -8,6 +8,7 @@
 #include "compat.h"
 #include "config.h"
 #include "probe.h"
+#include "rootfs.h"
 #include "util.h"
 
 #define MAX_TEXT (4 * 1024 * 1024)
@@ -347,10 +348,9 @@ static void scan_keyring(const rd_ctx *ctx, rd_apt_facts *a, const char *path, b
 {
     if (keyring_find(a, path))
         return;
-    _cleanup_close_ int fd = rd_root_open(ctx, path, O_RDONLY);
     _cleanup_free_ char *data = NULL;
     size_t size = 0;
-    int r = fd < 0 ? fd : read_fd(fd, MAX_TEXT, &data, &size);
+    int r = rootfs_read_file(ctx->root_fd, path, rd_root_how(ctx), MAX_TEXT, &data, &size);
     _cleanup_free_ char *configured = configured_key_id(ctx);
     bool has = r >= 0 && (rd_keyring_has_key((const unsigned char *)data, size, ctx->knowledge.apt_key_id) ||
                           rd_keyring_has_key((const unsigned char *)data, size, configured));
@@ -362,7 +362,7 @@ static void scan_keyring(const rd_ctx *ctx, rd_apt_facts *a, const char *path, b
     k->amd_key = has;
     k->legacy = legacy;
     if (r < 0 && r != -ENOENT)
-        k->error = xasprintf("%s: %s", path, strerror(-r));
+        k->error = xasprintf("%s: %s", path, rootfs_strerror(r));
 }
 
 static void scan_keyring_dir(const rd_ctx *ctx, rd_apt_facts *a, const char *dir, bool legacy)
@@ -380,16 +380,25 @@ static void scan_keyring_dir(const rd_ctx *ctx, rd_apt_facts *a, const char *dir
     }
 }
 
-static void read_sources(const rd_ctx *ctx, rd_apt_facts *a, const char *path, bool deb822)
+static void read_sources(const rd_ctx *ctx, rd_facts *facts, const char *path, bool deb822)
 {
+    rd_apt_facts *a = &facts->apt;
     _cleanup_free_ char *text = NULL;
-    int r = rd_root_read_file(ctx, path, MAX_TEXT, &text);
+    int r = rd_root_read_file(ctx, path, 0, &text); /* line-based: no size limit */
+    rd_facts_note_unreadable(facts, path, r, "the apt repositories it may list (repo.radeon.com, signed-by)");
     if (r < 0) {
         if (r != -ENOENT && !a->error)
-            a->error = xasprintf("%s: %s", path, strerror(-r));
+            a->error = xasprintf("%s: %s", path, rootfs_strerror(r));
         return;
     }
     rd_apt_parse_sources(text, path, deb822, ctx->knowledge.apt_host, &a->sources, &a->n_sources);
+}
+
+static int read_preferences(const rd_ctx *ctx, rd_facts *facts, const char *path, char **ret)
+{
+    int r = rd_root_read_file(ctx, path, 0, ret);
+    rd_facts_note_unreadable(facts, path, r, "the apt pins it may hold (apt.pin-missing)");
+    return r;
 }
 
 static void apt_gather(const rd_ctx *ctx, rd_facts *facts)
@@ -401,7 +410,7 @@ static void apt_gather(const rd_ctx *ctx, rd_facts *facts)
     close(fd);
     a->present = true;
 
-    read_sources(ctx, a, "/etc/apt/sources.list", false);
+    read_sources(ctx, facts, "/etc/apt/sources.list", false);
     _cleanup_strv_free_ char **names = NULL;
     if (rd_root_list_dir(ctx, "/etc/apt/sources.list.d", NULL, &names) >= 0)
         for (size_t i = 0; names && names[i]; i++) {
@@ -409,7 +418,7 @@ static void apt_gather(const rd_ctx *ctx, rd_facts *facts)
             if (!deb822 && !endswith(names[i], ".list"))
                 continue; /* apt ignores other names too */
             _cleanup_free_ char *path = xasprintf("/etc/apt/sources.list.d/%s", names[i]);
-            read_sources(ctx, a, path, deb822);
+            read_sources(ctx, facts, path, deb822);
         }
 
     for (size_t i = 0; i < a->n_sources; i++) {
@@ -423,7 +432,7 @@ static void apt_gather(const rd_ctx *ctx, rd_facts *facts)
     scan_keyring_dir(ctx, a, "/etc/apt/trusted.gpg.d", true);
 
     _cleanup_free_ char *prefs = NULL;
-    if (rd_root_read_file(ctx, "/etc/apt/preferences", MAX_TEXT, &prefs) >= 0)
+    if (read_preferences(ctx, facts, "/etc/apt/preferences", &prefs) >= 0)
         rd_apt_parse_preferences(prefs, "/etc/apt/preferences", ctx->knowledge.apt_pin_origin, &a->pins, &a->n_pins);
     _cleanup_strv_free_ char **pnames = NULL;
     if (rd_root_list_dir(ctx, "/etc/apt/preferences.d", NULL, &pnames) >= 0)
@@ -432,7 +441,7 @@ static void apt_gather(const rd_ctx *ctx, rd_facts *facts)
             if (strchr(pnames[i], '.') && !endswith(pnames[i], ".pref"))
                 continue;
             _cleanup_free_ char *path = xasprintf("/etc/apt/preferences.d/%s", pnames[i]), *text = NULL;
-            if (rd_root_read_file(ctx, path, MAX_TEXT, &text) >= 0)
+            if (read_preferences(ctx, facts, path, &text) >= 0)
                 rd_apt_parse_preferences(text, path, ctx->knowledge.apt_pin_origin, &a->pins, &a->n_pins);
         }
 }

@@ -114,7 +114,7 @@ static void boot_gather(const rd_ctx *ctx, rd_facts *facts)
     }
     gather_dkms(ctx, b);
     for (size_t i = 0; i < ELEMENTSOF(mok_keys) && !b->mok_key; i++) {
-        int fd = rd_root_open(ctx, mok_keys[i], O_RDONLY);
+        int fd = rd_root_open(ctx, mok_keys[i], O_PATH); /* exists: never opened for reading */
         if (fd >= 0) {
             close(fd);
             b->mok_key = xstrdup(mok_keys[i]);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include "distro.h"
 #include "probe.h"
+#include "rootfs.h"
 #include "util.h"
 
 #define MAX_KMSG_RECORDS 512
@@ -211,55 +212,80 @@ static void gather_module(rd_driver_facts *d)
     }
 }
 
-static void gather_modprobe(const rd_ctx *ctx, rd_driver_facts *d)
+/* A file name already taken by an earlier directory, and where. */
+typedef struct {
+    char *name, *path;
+} seen_file;
+
+static int cmp_seen(const void *a, const void *b)
 {
-    char **seen_names = NULL, **seen_from = NULL;
+    return strcmp(((const seen_file *)a)->name, ((const seen_file *)b)->name);
+}
+
+static void read_modprobe_file(const rd_ctx *ctx, rd_facts *facts, const char *path)
+{
+    rd_driver_facts *d = &facts->driver;
+    _cleanup_free_ char *text = NULL;
+    /* line-based: no size limit, a 1 MB file still blacklists */
+    int r = rd_root_read_file(ctx, path, 0, &text);
+    rd_facts_note_unreadable(facts, path, r, "the amdgpu and radeon lines it may hold (blacklist, options, install)");
+    if (r < 0) {
+        if (!d->modprobe_error)
+            d->modprobe_error = xasprintf("%s: %s", path, rootfs_strerror(r));
+        return;
+    }
+    rd_modprobe_parse(text, path, watched_modules, &d->modprobe, &d->n_modprobe);
+}
+
+/* Each directory's names are sorted; the names of earlier directories are
+ * kept sorted too, so a shadowed name costs a binary search: n log n. */
+static void gather_modprobe(const rd_ctx *ctx, rd_facts *facts)
+{
+    rd_driver_facts *d = &facts->driver;
+    seen_file *seen = NULL;
+    size_t n_seen = 0, n_dirs = 0, n_shadowed = strv_length(d->modprobe_shadowed);
     dev_t seen_dev[ELEMENTSOF(modprobe_dirs)];
     ino_t seen_ino[ELEMENTSOF(modprobe_dirs)];
-    size_t n_seen = 0;
     for (size_t i = 0; i < ELEMENTSOF(modprobe_dirs); i++) {
         int fd = rd_root_open(ctx, modprobe_dirs[i], O_RDONLY | O_DIRECTORY);
         if (fd < 0)
             continue;
         struct stat st;
         bool dup = fstat(fd, &st) < 0;
-        for (size_t k = 0; !dup && k < n_seen; k++)
+        for (size_t k = 0; !dup && k < n_dirs; k++)
             dup = seen_dev[k] == st.st_dev && seen_ino[k] == st.st_ino;
         close(fd);
         if (dup)
             continue; /* /lib -> /usr/lib on merged-/usr systems */
-        seen_dev[n_seen] = st.st_dev;
-        seen_ino[n_seen++] = st.st_ino;
+        seen_dev[n_dirs] = st.st_dev;
+        seen_ino[n_dirs++] = st.st_ino;
 
         _cleanup_strv_free_ char **names = NULL;
         if (rd_root_list_dir(ctx, modprobe_dirs[i], ".conf", &names) < 0)
             continue;
+        size_t n_before = n_seen;
         for (size_t j = 0; names && names[j]; j++) {
             _cleanup_free_ char *path = xasprintf("%s/%s", modprobe_dirs[i], names[j]);
-            bool hidden = false;
-            for (size_t k = 0; seen_names && seen_names[k]; k++)
-                if (streq(seen_names[k], names[j])) {
-                    d->modprobe_shadowed = strv_push(d->modprobe_shadowed,
-                                                     xasprintf("%s (hidden by %s)", path, seen_from[k]));
-                    hidden = true;
-                    break;
-                }
-            if (hidden)
-                continue;
-            seen_names = strv_push(seen_names, xstrdup(names[j]));
-            seen_from = strv_push(seen_from, xstrdup(path));
-            _cleanup_free_ char *text = NULL;
-            int r = rd_root_read_file(ctx, path, 1024 * 1024, &text);
-            if (r < 0) {
-                if (!d->modprobe_error)
-                    d->modprobe_error = xasprintf("%s: %s", path, strerror(-r));
+            seen_file key = { .name = names[j] };
+            const seen_file *hit = n_before ? bsearch(&key, seen, n_before, sizeof *seen, cmp_seen) : NULL;
+            if (hit) {
+                d->modprobe_shadowed = strv_push_n(d->modprobe_shadowed, &n_shadowed,
+                                                   xasprintf("%s (hidden by %s)", path, hit->path));
                 continue;
             }
-            rd_modprobe_parse(text, path, watched_modules, &d->modprobe, &d->n_modprobe);
+            seen_file *sf = ARRAY_APPEND(seen, n_seen);
+            sf->name = xstrdup(names[j]);
+            sf->path = TAKE_PTR(path);
+            read_modprobe_file(ctx, facts, sf->path);
         }
+        if (n_seen > 1)
+            qsort(seen, n_seen, sizeof *seen, cmp_seen);
     }
-    strv_free(seen_names);
-    strv_free(seen_from);
+    for (size_t k = 0; k < n_seen; k++) {
+        free(seen[k].name);
+        free(seen[k].path);
+    }
+    free(seen);
 }
 
 int rd_kmsg_read(void (*on_record)(rd_kmsg_record *rec, void *userdata), void *userdata, char **ret_error)
@@ -332,7 +358,7 @@ static void driver_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_driver_facts *d = &facts->driver;
     gather_module(d);
-    gather_modprobe(ctx, d);
+    gather_modprobe(ctx, facts);
     char *cmdline = NULL;
     int r = read_line_at(AT_FDCWD, "/proc/cmdline", &cmdline);
     if (r < 0)

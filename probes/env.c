@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <pwd.h>
+#include "passwd.h"
 #include "util.h"
 
 extern char **environ;
@@ -492,43 +493,34 @@ static int home_of(const rd_ctx *ctx, const char *name, int64_t uid, char **ret_
         *ret_home = xstrdup(pw.pw_dir);
         return 0;
     }
-    _cleanup_free_ char *text = NULL;
-    int r = rd_root_read_file(ctx, "/etc/passwd", 16 * 1024 * 1024, &text);
+    passwd_record rec;
+    int r = passwd_find_file(ctx->root_fd, "/etc/passwd", rd_root_how(ctx), name, uid, &rec);
     if (r < 0)
         return r;
-    for (const char *line = text; line && *line;) {
-        const char *nl = strchr(line, '\n');
-        _cleanup_free_ char *l = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
-        line = nl ? nl + 1 : NULL;
-        char *f[7] = { 0 }, *p = l;
-        for (int i = 0; i < 7 && p; i++) {
-            f[i] = p;
-            p = strchr(p, ':');
-            if (p)
-                *p++ = 0;
-        }
-        uint64_t u;
-        if (!f[6] || f[0][0] == '#' || safe_atou64(f[2], 10, &u) < 0)
-            continue;
-        if ((name && streq(f[0], name)) || (!name && (int64_t)u == uid)) {
-            *ret_name = xstrdup(f[0]);
-            *ret_home = xstrdup(f[5]);
-            return 0;
-        }
-    }
-    return -ENOENT;
+    *ret_name = TAKE_PTR(rec.name);
+    *ret_home = TAKE_PTR(rec.home);
+    return 0;
 }
 
-static void read_env_file(const rd_ctx *ctx, rd_env_facts *e, const char *path, rd_env_syntax syntax)
+/* Line-based: read whole, no size limit. An unreadable file is evidence
+ * (facts.unreadable), except another user's home files refused to a check
+ * that runs without root. */
+static void read_env_file(const rd_ctx *ctx, rd_facts *facts, const char *path, rd_env_syntax syntax)
 {
+    rd_env_facts *e = &facts->env;
     _cleanup_free_ char *text = NULL;
-    if (rd_root_read_file(ctx, path, 1024 * 1024, &text) < 0)
+    int r = rd_root_read_file(ctx, path, 0, &text);
+    bool home = e->home && startswith(path, e->home);
+    if (!(home && (r == -EACCES || r == -EPERM)))
+        rd_facts_note_unreadable(facts, path, r, "the ROCm variables it may set (HSA_OVERRIDE_GFX_VERSION, "
+                                                 "*_VISIBLE_DEVICES, PATH)");
+    if (r < 0)
         return;
     e->files = strv_push(e->files, xstrdup(path));
     rd_env_parse_text(text, syntax, path, &e->vars, &e->n_vars);
 }
 
-static void read_env_dir(const rd_ctx *ctx, rd_env_facts *e, const char *dir, const char *suffix,
+static void read_env_dir(const rd_ctx *ctx, rd_facts *facts, const char *dir, const char *suffix,
                          rd_env_syntax syntax)
 {
     _cleanup_strv_free_ char **names = NULL;
@@ -536,7 +528,7 @@ static void read_env_dir(const rd_ctx *ctx, rd_env_facts *e, const char *dir, co
         return;
     for (char **n = names; n && *n; n++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", dir, *n);
-        read_env_file(ctx, e, path, syntax);
+        read_env_file(ctx, facts, path, syntax);
     }
 }
 
@@ -553,9 +545,9 @@ static void env_gather(const rd_ctx *ctx, rd_facts *facts)
     }
 
     /* the order a login applies them: PAM, the user manager, then the shell */
-    read_env_file(ctx, e, "/etc/environment", RD_ENV_SYNTAX_PAM);
-    read_env_dir(ctx, e, "/etc/environment.d", ".conf", RD_ENV_SYNTAX_SYSTEMD);
-    read_env_dir(ctx, e, "/etc/profile.d", ".sh", RD_ENV_SYNTAX_SHELL);
+    read_env_file(ctx, facts, "/etc/environment", RD_ENV_SYNTAX_PAM);
+    read_env_dir(ctx, facts, "/etc/environment.d", ".conf", RD_ENV_SYNTAX_SYSTEMD);
+    read_env_dir(ctx, facts, "/etc/profile.d", ".sh", RD_ENV_SYNTAX_SHELL);
 
     const char *name = NULL;
     for (size_t i = 0; i < facts->access.n_users && !name; i++)
@@ -564,6 +556,8 @@ static void env_gather(const rd_ctx *ctx, rd_facts *facts)
     if (!name)
         name = ctx->user;
     int r = home_of(ctx, name, ctx->uid, &e->user, &e->home);
+    if (r < 0 && r != -ENOENT)
+        rd_facts_note_unreadable(facts, "/etc/passwd", r, "the user's home directory and its profile files");
     if (r < 0) {
         e->error = name ? xasprintf("user \"%s\" not found in %s/etc/passwd", name, rd_ctx_has_root(ctx) ? ctx->root : "")
                         : xasprintf("uid %u not found in the user database", (unsigned)ctx->uid);
@@ -577,9 +571,9 @@ static void env_gather(const rd_ctx *ctx, rd_facts *facts)
     for (size_t i = 0; i < ELEMENTSOF(user_files); i++) {
         _cleanup_free_ char *path = xasprintf("%s%s%s", e->home, endswith(e->home, "/") ? "" : "/", user_files[i]);
         if (i == 0)
-            read_env_dir(ctx, e, path, ".conf", RD_ENV_SYNTAX_SYSTEMD);
+            read_env_dir(ctx, facts, path, ".conf", RD_ENV_SYNTAX_SYSTEMD);
         else
-            read_env_file(ctx, e, path, RD_ENV_SYNTAX_SHELL);
+            read_env_file(ctx, facts, path, RD_ENV_SYNTAX_SHELL);
     }
 }
 

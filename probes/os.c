@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include "distro.h"
 #include "probe.h"
+#include "rootfs.h"
 #include "util.h"
 
 char *rd_os_release_get(const char *text, const char *key)
@@ -68,11 +69,11 @@ static char *detect_virtualization(void)
 static void detect_container(const rd_ctx *ctx, rd_os_facts *o)
 {
     int fd;
-    if ((fd = rd_root_open(ctx, "/.dockerenv", O_RDONLY)) >= 0) {
+    if ((fd = rd_root_open(ctx, "/.dockerenv", O_PATH)) >= 0) {
         close(fd);
         o->container = xstrdup("docker");
         o->container_evidence = xstrdup("/.dockerenv exists");
-    } else if ((fd = rd_root_open(ctx, "/run/.containerenv", O_RDONLY)) >= 0) {
+    } else if ((fd = rd_root_open(ctx, "/run/.containerenv", O_PATH)) >= 0) {
         close(fd);
         o->container = xstrdup("podman");
         o->container_evidence = xstrdup("/run/.containerenv exists");
@@ -89,11 +90,18 @@ static void os_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_os_facts *o = &facts->os;
     _cleanup_free_ char *text = NULL;
-    int r = rd_root_read_file(ctx, "/etc/os-release", 64 * 1024, &text);
+    /* os-release(5): /usr/lib/os-release only when /etc has none; line-based,
+     * so read whole whatever its size */
+    const char *path = "/etc/os-release";
+    int r = rd_root_read_file(ctx, path, 0, &text);
+    if (r == -ENOENT) {
+        path = "/usr/lib/os-release";
+        r = rd_root_read_file(ctx, path, 0, &text);
+    }
+    rd_facts_note_unreadable(facts, path, r, "the distribution and release (which ROCm packages, repositories "
+                                             "and kernels apply)");
     if (r < 0)
-        r = rd_root_read_file(ctx, "/usr/lib/os-release", 64 * 1024, &text);
-    if (r < 0)
-        o->os_release_error = xasprintf("/etc/os-release: %s", strerror(-r));
+        o->os_release_error = xasprintf("%s: %s", r == -ENOENT ? "/etc/os-release" : path, rootfs_strerror(r));
     else {
         o->id = rd_os_release_get(text, "ID");
         o->id_like = rd_os_release_get(text, "ID_LIKE");
@@ -156,10 +164,31 @@ static void assess_unlisted(const rd_assess_input *in, rd_findings *out)
                               "(`rocm-doctor list releases`).");
 }
 
+/* Files a probe could not read: what the check did not see. */
+static void assess_unreadable(const rd_facts *f, rd_findings *out)
+{
+    if (f->n_unreadable == 0)
+        return;
+    rd_finding *fd = rd_finding_add(out, "facts.unreadable", RD_SEV_WARNING, NULL,
+                                    f->n_unreadable == 1 ? "%zu file could not be read: the checks that need it "
+                                                           "did not run"
+                                                         : "%zu files could not be read: the checks that need them "
+                                                           "did not run",
+                                    f->n_unreadable);
+    for (size_t i = 0; i < f->n_unreadable; i++) {
+        const rd_unreadable_file *u = &f->unreadable[i];
+        rd_finding_evidence(fd, "%s: %s; not checked: %s", strempty(u->path), strempty(u->error),
+                            u->unchecked ? u->unchecked : "unknown");
+    }
+    rd_finding_remedy(fd, "Make each file a readable regular file (a FIFO, socket or device is never read), or "
+                          "run the check as a user that may read it.");
+}
+
 static void os_assess(const rd_assess_input *in, rd_findings *out)
 {
     const rd_os_facts *o = &in->facts->os;
     assess_unlisted(in, out);
+    assess_unreadable(in->facts, out);
     if (!o->wsl)
         return;
     rd_finding *fd = rd_finding_add(out, "host.wsl", RD_SEV_ERROR, NULL,
@@ -170,7 +199,7 @@ static void os_assess(const rd_assess_input *in, rd_findings *out)
                           "--usecase=wsl,rocm --no-dkms) inside; the Linux driver checks do not apply here.");
 }
 
-static const char *const os_findings[] = { "host.wsl", "os.not-validated", NULL };
+static const char *const os_findings[] = { "host.wsl", "os.not-validated", "facts.unreadable", NULL };
 
 const rd_probe rd_probe_os = {
     .id = "os",

@@ -158,7 +158,7 @@ int rd_root_resolve(const rd_ctx *ctx, const char *path, char **ret)
 
 static bool root_exists(const rd_ctx *ctx, const char *path, bool directory)
 {
-    int fd = rd_root_open(ctx, path, O_RDONLY | (directory ? O_DIRECTORY : 0));
+    int fd = rd_root_open(ctx, path, O_PATH | (directory ? O_DIRECTORY : 0));
     if (fd < 0)
         return false;
     close(fd);
@@ -289,7 +289,7 @@ static void grep_dir(const rd_ctx *ctx, const char *dir, const char *suffix, con
         return;
     for (size_t i = 0; names && names[i]; i++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
-        if (rd_root_read_file(ctx, path, MAX_TEXT, &text) >= 0)
+        if (rd_root_read_file(ctx, path, 0, &text) >= 0) /* line-based: no size limit */
             grep_lines(text, path, n1, n2, out);
     }
 }
@@ -300,7 +300,10 @@ static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
     r->checked = true;
 
     _cleanup_free_ char *status = NULL;
-    if (rd_root_read_file(ctx, "/var/lib/dpkg/status", 256u * 1024 * 1024, &status) >= 0)
+    /* one read sized to the file, however large */
+    int q = rd_root_read_file(ctx, "/var/lib/dpkg/status", 0, &status);
+    rd_facts_note_unreadable(facts, "/var/lib/dpkg/status", q, "the installed ROCm packages and their versions");
+    if (q >= 0)
         rd_dpkg_status_parse(status, want_package, &r->packages, &r->n_packages);
 
     /* /opt/rocm: a link (often through /etc/alternatives) or a directory */
@@ -358,7 +361,7 @@ static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
     r->path_env = xstrdup_or_null(path);
     grep_dir(ctx, "/etc/profile.d", ".sh", "PATH", "/opt/rocm", &r->path_dropins);
     _cleanup_free_ char *env = NULL;
-    if (rd_root_read_file(ctx, "/etc/environment", MAX_TEXT, &env) >= 0)
+    if (rd_root_read_file(ctx, "/etc/environment", 0, &env) >= 0)
         grep_lines(env, "/etc/environment", "PATH", "/opt/rocm", &r->path_dropins);
     grep_dir(ctx, "/etc/environment.d", ".conf", "PATH", "/opt/rocm", &r->path_dropins);
     grep_dir(ctx, "/etc/ld.so.conf.d", ".conf", "rocm", NULL, &r->ld_conf);

@@ -17,6 +17,7 @@
 #include "facts-json.h"
 #include "redact.h"
 #include "report.h"
+#include "rootfs.h"
 #include "run.h"
 #include "tar.h"
 #include "util.h"
@@ -305,38 +306,29 @@ int rd_verb_report(const rd_options *o, char **args, size_t n_args)
         return r;
     }
 
-    _cleanup_free_ char *tmp = xasprintf("%s/.%s.XXXXXX", dir, base);
-    int fd = mkostemp(tmp, O_CLOEXEC);
-    if (fd < 0) {
-        r = rd_fail("cannot create a file in %s: %s", dir, errno_name(errno));
+    atomic_file out;
+    r = atomic_file_open_path(&out, o->output);
+    if (r < 0) {
+        r = rd_fail("cannot create a file in %s: %s", dir, errno_name(r));
         rd_run_free(&run);
         return r;
     }
     bundle b = { 0 };
-    rd_tar_init(&b.tar, fd, time(NULL));
+    rd_tar_init(&b.tar, out.fd, time(NULL));
     int e = write_bundle(&b, &run);
-    if (e == 0 && fchmod(fd, 0600) < 0)
-        e = -errno;
     /* under sudo the bundle belongs to the person who asked for it */
-    uint64_t uid, gid;
+    uint64_t uid = UINT64_MAX, gid = UINT64_MAX;
     const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
-    if (e == 0 && geteuid() == 0 && su && sg && safe_atou64(su, 10, &uid) == 0 &&
-        safe_atou64(sg, 10, &gid) == 0 && uid < UINT32_MAX && gid < UINT32_MAX &&
-        fchown(fd, (uid_t)uid, (gid_t)gid) < 0)
-        e = -errno;
-    if (e == 0 && fsync(fd) < 0)
-        e = -errno;
-    if (close(fd) < 0 && e == 0)
-        e = -errno;
-    if (e == 0 && rename(tmp, o->output) < 0)
-        e = -errno;
+    if (!(geteuid() == 0 && su && sg && safe_atou64(su, 10, &uid) == 0 && safe_atou64(sg, 10, &gid) == 0 &&
+          uid < UINT32_MAX && gid < UINT32_MAX))
+        uid = gid = UINT32_MAX;
+    if (e == 0)
+        e = atomic_file_commit(&out, 0600, (uid_t)uid, (gid_t)gid);
+    else
+        atomic_file_abort(&out);
     if (e < 0) {
-        unlink(tmp);
         r = rd_fail("cannot write %s: %s", o->output, errno_name(-e));
     } else {
-        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd >= 0)
-            (void)fsync(dfd);
         printf("Support bundle written to %s: %u files, %u values left out as secrets.\n", o->output,
                b.n_files, b.n_redacted);
         r = fflush(stdout) == 0 ? rd_findings_exit_status(&run.findings) : RD_EXIT_UNKNOWN;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include "context.h"
 #include "check.h"
+#include "rootfs.h"
 #include "util.h"
 
 #define CONFIG_MAX_SIZE (1024 * 1024)
@@ -601,18 +602,17 @@ static char *display_path(const rd_ctx *root, const char *path)
 static int load_root_file(const rd_probe_table *probes, const rd_ctx *root, const char *path, rd_config *c, char **ret_error)
 {
     _cleanup_free_ char *shown = display_path(root, path);
-    _cleanup_close_ int fd = rd_root_open(root, path, O_RDONLY);
-    if (fd == -ENOENT)
-        return -ENOENT;
     _cleanup_free_ char *text = NULL;
     size_t size = 0;
-    int r = fd < 0 ? fd : read_fd(fd, CONFIG_MAX_SIZE, &text, &size);
+    int r = rootfs_read_file(root->root_fd, path, rd_root_how(root), CONFIG_MAX_SIZE, &text, &size);
+    if (r == -ENOENT)
+        return -ENOENT;
     if (r == -EFBIG) {
         *ret_error = xasprintf("%s: larger than %d KiB; not a configuration file", shown, CONFIG_MAX_SIZE / 1024);
         return r;
     }
     if (r < 0) {
-        *ret_error = xasprintf("%s: %s", shown, strerror(-r));
+        *ret_error = xasprintf("%s: %s", shown, r == -EINVAL ? rootfs_strerror(r) : strerror(-r));
         return r;
     }
     return rd_config_parse(c, probes, shown, text, size, ret_error);

@@ -3,10 +3,9 @@
 
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include "build-config.h"
+#include "rootfs.h"
 #include "util.h"
 
 int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_error)
@@ -57,65 +56,32 @@ const char *rd_data_dir(void)
     return RD_DATADIR;
 }
 
+static rootfs_flags root_how(const rd_ctx *ctx)
+{
+    return rd_ctx_has_root(ctx) ? ROOTFS_IN_ROOT : ROOTFS_IN_ROOT | ROOTFS_HOST;
+}
+
 int rd_root_open(const rd_ctx *ctx, const char *path, int flags)
 {
-    while (*path == '/')
-        path++;
-    if (!*path)
-        path = ".";
-    struct open_how how = {
-        .flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY),
-        .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-    };
-    int fd = (int)syscall(SYS_openat2, ctx->root_fd, path, &how, sizeof how);
-    if (fd >= 0)
-        return fd;
-    if (errno != ENOSYS && errno != EPERM)
-        return -errno;
-    /* Kernels before 5.6 (or seccomp filters that deny openat2): refuse any
-     * symlink rather than risk leaving the root. */
-    how.resolve = 0;
-    fd = openat(ctx->root_fd, path, flags | O_CLOEXEC | O_NOCTTY | (rd_ctx_has_root(ctx) ? O_NOFOLLOW : 0));
-    return fd >= 0 ? fd : -errno;
+    return rootfs_open(ctx->root_fd, path, flags, root_how(ctx));
 }
 
 int rd_root_read_file(const rd_ctx *ctx, const char *path, size_t max, char **ret)
 {
-    _cleanup_close_ int fd = rd_root_open(ctx, path, O_RDONLY);
-    if (fd < 0)
-        return fd;
-    return read_fd(fd, max, ret, NULL);
+    return rootfs_read_file(ctx->root_fd, path, root_how(ctx), max, ret, NULL);
 }
 
-static int cmp_str(const void *a, const void *b)
+int rd_root_read_lines(const rd_ctx *ctx, const char *path, int (*fn)(char *line, void *userdata), void *userdata)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return rootfs_read_lines(ctx->root_fd, path, root_how(ctx), fn, userdata);
 }
 
 int rd_root_list_dir(const rd_ctx *ctx, const char *path, const char *suffix, char ***ret)
 {
-    int fd = rd_root_open(ctx, path, O_RDONLY | O_DIRECTORY);
-    if (fd < 0)
-        return fd;
-    DIR *d = fdopendir(fd);
-    if (!d) {
-        int e = errno;
-        close(fd);
-        return -e;
-    }
-    char **v = NULL;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        if (suffix && !endswith(de->d_name, suffix))
-            continue;
-        v = strv_push(v, xstrdup(de->d_name));
-    }
-    closedir(d);
-    size_t n = strv_length(v);
-    if (n > 1)
-        qsort(v, n, sizeof(char *), cmp_str);
-    *ret = v;
-    return 0;
+    return rootfs_list_dir(ctx->root_fd, path, root_how(ctx), suffix, ret, NULL);
+}
+
+unsigned rd_root_how(const rd_ctx *ctx)
+{
+    return root_how(ctx);
 }

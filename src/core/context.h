@@ -26,13 +26,19 @@ int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_erro
 void rd_ctx_free(rd_ctx *ctx);
 static inline bool rd_ctx_has_root(const rd_ctx *ctx) { return ctx->root[1] != 0; }
 
-/* Opens an OS file (absolute path as on the inspected system) inside the
- * root; symlinks resolve inside the root and never escape it. */
+/* OS files inside the root, through the one confined opener (rootfs.h):
+ * symlinks resolve inside the root and never escape it. */
 int rd_root_open(const rd_ctx *ctx, const char *path, int flags);
+/* A whole regular file; max 0: no limit (line-based files). A FIFO, socket
+ * or device is never opened for reading: -EINVAL. */
 int rd_root_read_file(const rd_ctx *ctx, const char *path, size_t max, char **ret);
-/* Directory listing inside the root: sorted names of regular entries whose
- * name ends in suffix (NULL for any), dot-files skipped. */
+/* A regular file streamed line by line, no size limit. */
+int rd_root_read_lines(const rd_ctx *ctx, const char *path, int (*fn)(char *line, void *userdata), void *userdata);
+/* Directory listing inside the root: sorted names of entries whose name
+ * ends in suffix (NULL for any), dot-files skipped. */
 int rd_root_list_dir(const rd_ctx *ctx, const char *path, const char *suffix, char ***ret);
+/* The rootfs_flags for ctx->root_fd (for passwd_foreach_file and friends). */
+unsigned rd_root_how(const rd_ctx *ctx);
 
 /* The directory with the knowledge tables: $ROCM_DOCTOR_DATA_DIR (tests,
  * `meson devenv`), else the data dir the build installs to. */

@@ -2,6 +2,7 @@
 #include "facts-json.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include "util.h"
 
@@ -25,12 +26,12 @@ static SCHEMA(os_schema, rd_os_facts, os_fields);
 
 static const rd_field pci_dev_fields[] = {
     F(rd_pci_device, address, RD_FT_STR),
-    F(rd_pci_device, vendor_id, RD_FT_INT),
-    F(rd_pci_device, device_id, RD_FT_INT),
-    F(rd_pci_device, subsystem_vendor_id, RD_FT_INT),
-    F(rd_pci_device, subsystem_device_id, RD_FT_INT),
-    F(rd_pci_device, revision, RD_FT_INT),
-    F(rd_pci_device, class_code, RD_FT_INT),
+    FR(rd_pci_device, vendor_id, 0, 0xffff),
+    FR(rd_pci_device, device_id, 0, 0xffff),
+    FR(rd_pci_device, subsystem_vendor_id, 0, 0xffff),
+    FR(rd_pci_device, subsystem_device_id, 0, 0xffff),
+    FR(rd_pci_device, revision, 0, 0xff),
+    FR(rd_pci_device, class_code, 0, 0xffffff),
     F(rd_pci_device, vendor_name, RD_FT_STR),
     F(rd_pci_device, device_name, RD_FT_STR),
     F(rd_pci_device, marketing_name, RD_FT_STR),
@@ -38,7 +39,7 @@ static const rd_field pci_dev_fields[] = {
     F(rd_pci_device, parent, RD_FT_STR),
     F(rd_pci_device, children, RD_FT_STRV),
     F(rd_pci_device, display, RD_FT_BOOL),
-    F(rd_pci_device, pcie_type, RD_FT_INT),
+    FR(rd_pci_device, pcie_type, -1, 15),
     F(rd_pci_device, caps_readable, RD_FT_BOOL),
     F(rd_pci_device, atomic_routing, RD_FT_BOOL),
     F(rd_pci_device, atomic_comp32, RD_FT_BOOL),
@@ -48,11 +49,11 @@ static const rd_field pci_dev_fields[] = {
     F(rd_pci_device, atomic_egress_blocking, RD_FT_BOOL),
     F(rd_pci_device, current_link_speed, RD_FT_DOUBLE),
     F(rd_pci_device, max_link_speed, RD_FT_DOUBLE),
-    F(rd_pci_device, current_link_width, RD_FT_INT),
-    F(rd_pci_device, max_link_width, RD_FT_INT),
+    FR(rd_pci_device, current_link_width, 0, 63),
+    FR(rd_pci_device, max_link_width, 0, 63),
     FN(rd_pci_device, bar_sizes, RD_FT_U64V, n_bar_sizes),
     F(rd_pci_device, resizable_bar, RD_FT_BOOL),
-    F(rd_pci_device, numa_node, RD_FT_INT),
+    FR(rd_pci_device, numa_node, INT32_MIN, INT32_MAX),
 };
 static SCHEMA(pci_dev_schema, rd_pci_device, pci_dev_fields);
 
@@ -180,6 +181,13 @@ static const rd_field access_fields[] = {
 };
 static SCHEMA(access_schema, rd_access_facts, access_fields);
 
+static const rd_field unreadable_fields[] = {
+    F(rd_unreadable_file, path, RD_FT_STR),
+    F(rd_unreadable_file, error, RD_FT_STR),
+    F(rd_unreadable_file, unchecked, RD_FT_STR),
+};
+static SCHEMA(unreadable_schema, rd_unreadable_file, unreadable_fields);
+
 static const rd_field facts_fields[] = {
     F(rd_facts, schema, RD_FT_STR),
     F(rd_facts, tool_version, RD_FT_STR),
@@ -199,6 +207,7 @@ static const rd_field facts_fields[] = {
     FS(rd_facts, torch, rd_torch_facts_schema),
     FS(rd_facts, runtime, rd_runtime_facts_schema),
     FS(rd_facts, health, rd_health_facts_schema),
+    FA(rd_facts, unreadable, n_unreadable, unreadable_schema),
 };
 SCHEMA(rd_facts_schema, rd_facts, facts_fields);
 
@@ -329,6 +338,11 @@ int rd_struct_from_json(const rd_schema *s, void *p, json_object *j, const char 
             /* json-c clamps values above INT64_MAX instead of failing */
             if (errno || (*AT(p, fd->offset, int64_t) == INT64_MAX && json_object_get_uint64(v) > INT64_MAX))
                 return type_error(ret_error, path, fd->name, "an integer in range");
+            if (fd->ranged && (*AT(p, fd->offset, int64_t) < fd->min || *AT(p, fd->offset, int64_t) > fd->max)) {
+                _cleanup_free_ char *what = xasprintf("an integer from %" PRId64 " to %" PRId64 ", not %" PRId64,
+                                                      fd->min, fd->max, *AT(p, fd->offset, int64_t));
+                return type_error(ret_error, path, fd->name, what);
+            }
             break;
         case RD_FT_U64:
             if (!get_u64(v, AT(p, fd->offset, uint64_t)))

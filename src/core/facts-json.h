@@ -2,7 +2,9 @@
 #pragma once
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "facts.h"
 #include "util.h"
 
@@ -30,6 +32,8 @@ typedef struct {
     size_t offset;
     size_t count_offset;
     const rd_schema *sub;
+    bool ranged;          /* RD_FT_INT: refuse values outside [min, max] on load */
+    int64_t min, max;
 } rd_field;
 
 struct rd_schema {
@@ -51,6 +55,8 @@ extern const rd_schema rd_health_facts_schema, rd_health_gpu_schema;
  * FS an embedded struct, FA an array of structs with its count. */
 #define F(st, field, t) { #field, t, offsetof(st, field), 0, NULL }
 #define FN(st, field, t, cnt) { #field, t, offsetof(st, field), offsetof(st, cnt), NULL }
+/* FR: an integer that must lie in [lo, hi] (a PCI id is 16 bits: -1 is no id). */
+#define FR(st, field, lo, hi) { #field, RD_FT_INT, offsetof(st, field), 0, NULL, true, lo, hi }
 #define FS(st, field, sub) { #field, RD_FT_OBJ, offsetof(st, field), 0, &sub }
 #define FA(st, field, cnt, sub) { #field, RD_FT_ARR, offsetof(st, field), offsetof(st, cnt), &sub }
 #define SCHEMA(var, st, tbl) const rd_schema var = { #st, sizeof(st), tbl, ELEMENTSOF(tbl) }

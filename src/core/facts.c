@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include "build-config.h"
 #include "facts-json.h"
+#include "rootfs.h"
 #include "util.h"
 
 void rd_facts_init(rd_facts *f)
@@ -16,6 +17,19 @@ void rd_facts_init(rd_facts *f)
 void rd_facts_free(rd_facts *f)
 {
     rd_struct_free(&rd_facts_schema, f);
+}
+
+void rd_facts_note_unreadable(rd_facts *f, const char *path, int r, const char *unchecked)
+{
+    if (r >= 0 || r == -ENOENT || r == -ENOTDIR)
+        return;
+    for (size_t i = 0; i < f->n_unreadable; i++)
+        if (streq(f->unreadable[i].path, path))
+            return;
+    rd_unreadable_file *u = ARRAY_APPEND(f->unreadable, f->n_unreadable);
+    u->path = xstrdup(path);
+    u->error = xstrdup(rootfs_strerror(r));
+    u->unchecked = xstrdup(unchecked);
 }
 
 const rd_pci_device *rd_pci_find(const rd_facts *f, const char *address)

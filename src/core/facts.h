@@ -176,6 +176,14 @@ typedef struct {
     char *not_checked;        /* why no user was checked */
 } rd_access_facts;
 
+/* An OS file a probe could not read (not a missing one): evidence that a
+ * check saw less than it should (facts.unreadable). */
+typedef struct {
+    char *path;               /* as on the host */
+    char *error;              /* "Permission denied", "is not a regular file ..." */
+    char *unchecked;          /* what reading it would have checked */
+} rd_unreadable_file;
+
 typedef struct {
     char *schema;
     char *tool_version;
@@ -195,10 +203,15 @@ typedef struct {
     rd_torch_facts torch;
     rd_runtime_facts runtime;
     rd_health_facts health;
+    rd_unreadable_file *unreadable;
+    size_t n_unreadable;
 } rd_facts;
 
 void rd_facts_init(rd_facts *f);
 void rd_facts_free(rd_facts *f);
+/* Records path as unreadable when r is a read error other than "missing"
+ * (ENOENT, ENOTDIR); once per path. r >= 0 records nothing. */
+void rd_facts_note_unreadable(rd_facts *f, const char *path, int r, const char *unchecked);
 
 /* Look-ups shared by assess functions and renderers. */
 const rd_pci_device *rd_pci_find(const rd_facts *f, const char *address);

@@ -11,6 +11,7 @@
 #include <sys/uio.h>
 #include <sys/un.h>
 #include "daemon.h"
+#include "rootfs.h"
 #include "util.h"
 
 /* Both protocols are spoken directly (sd_notify(3) and the journal's native
@@ -51,49 +52,14 @@ int rd_daemon_write_atomic(const char *path, const char *data, size_t size)
     int r = rd_daemon_mkdir_parents(path);
     if (r < 0)
         return r;
-    _cleanup_free_ char *dir = xstrdup(path);
-    char *slash = strrchr(dir, '/');
-    const char *base = path;
-    if (slash) {
-        *slash = 0;
-        base = slash + 1;
-        if (!*dir) {
-            free(dir);
-            dir = xstrdup("/");
-        }
-    } else {
-        free(dir);
-        dir = xstrdup(".");
-    }
-    _cleanup_free_ char *tmp = xasprintf("%s/.%s.XXXXXX", dir, base);
-    int fd = mkostemp(tmp, O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    r = 0;
-    for (size_t off = 0; off < size && r == 0;) {
-        ssize_t w = write(fd, data + off, size - off);
-        if (w < 0 && errno != EINTR)
-            r = -errno;
-        else if (w > 0)
-            off += (size_t)w;
-    }
-    /* readable by node-exporter and NFD, whatever the service's umask */
-    if (r == 0 && fchmod(fd, 0644) < 0)
-        r = -errno;
-    if (r == 0 && fsync(fd) < 0)
-        r = -errno;
-    if (close(fd) < 0 && r == 0)
-        r = -errno;
-    if (r == 0 && rename(tmp, path) < 0)
-        r = -errno;
-    if (r < 0) {
-        unlink(tmp);
-        return r;
-    }
+    const char *slash = strrchr(path, '/');
+    _cleanup_free_ char *dir = !slash ? xstrdup(".") : slash == path ? xstrdup("/")
+                                                                     : xstrndup(path, (size_t)(slash - path));
     _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0)
-        (void)fsync(dfd);
-    return 0;
+    if (dfd < 0)
+        return -errno;
+    /* readable by node-exporter and NFD, whatever the service's umask */
+    return write_atomic_at(dfd, slash ? slash + 1 : path, data, size, 0644, (uid_t)-1, (gid_t)-1);
 }
 
 void rd_daemon_notify(const char *state)

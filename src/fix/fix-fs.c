@@ -1,47 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* Files inside the root the fixer works on, and the commands it runs. Every
  * path is resolved beneath the root: a symlink that leads out of it is
- * refused (openat2 RESOLVE_BENEATH; without openat2, any symlink is). */
+ * refused (rootfs.h: openat2 RESOLVE_BENEATH; without openat2, any symlink is). */
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <poll.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "fix.h"
+#include "rootfs.h"
 #include "util.h"
 
+/* The engine keeps a file's before-state in memory and in the journal. */
 #define MAX_FILE (16u << 20)
 
 static int open_beneath(int root_fd, const char *rel, int flags)
 {
-    struct open_how how = {
-        .flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY),
-        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
-    };
-    int fd = (int)syscall(SYS_openat2, root_fd, rel, &how, sizeof how);
-    if (fd >= 0)
-        return fd;
-    if (errno != ENOSYS && errno != EPERM)
-        return -errno;
-    /* no openat2: walk component by component and follow no symlink */
-    _cleanup_free_ char *copy = xstrdup(rel);
-    int cur = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
-    if (cur < 0)
-        return -errno;
-    char *save = NULL;
-    char *comp = strtok_r(copy, "/", &save);
-    while (comp) {
-        char *next = strtok_r(NULL, "/", &save);
-        int f = openat(cur, comp, (next ? O_RDONLY | O_DIRECTORY : flags) | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
-        int e = errno;
-        close(cur);
-        if (f < 0)
-            return -e;
-        cur = f;
-        comp = next;
-    }
-    return cur;
+    return rootfs_open(root_fd, rel, flags, ROOTFS_BENEATH);
 }
 
 static const char *rel_path(const char *path)
@@ -111,21 +85,15 @@ int rd_fix_read(int root_fd, const char *path, char **ret, size_t *ret_size, str
     _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, dir, NULL);
     if (dfd < 0)
         return dfd;
+    /* the file itself is never a symlink the fix would follow */
     struct stat st;
-    if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
-        return -errno;
-    if (S_ISLNK(st.st_mode))
-        return -ELOOP;
-    if (S_ISDIR(st.st_mode))
-        return -EISDIR;
-    if (!S_ISREG(st.st_mode))
-        return -EINVAL;
-    _cleanup_close_ int fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+    int fd = openat(dfd, base, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
-        return -errno;
-    if (fstat(fd, &st) < 0)
-        return -errno;
-    int r = read_fd(fd, MAX_FILE, ret, ret_size);
+        return errno == ENXIO ? -EINVAL : -errno; /* a socket */
+    _cleanup_close_ int rfd = check_regular(fd, &st);
+    if (rfd < 0)
+        return rfd;
+    int r = read_fd_sized(rfd, &st, MAX_FILE, ret, ret_size);
     if (r < 0)
         return r;
     if (ret_st)
@@ -143,47 +111,7 @@ int rd_fix_write(int root_fd, const char *path, const char *content, size_t size
     _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, dir, created_dirs);
     if (dfd < 0)
         return dfd;
-    struct stat st;
-    if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
-        return S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
-    _cleanup_free_ char *tmp = NULL;
-    int fd = -1;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        free(tmp);
-        tmp = xasprintf(".#%s.%d.%d", base, (int)getpid(), attempt);
-        fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0 && errno != EEXIST)
-            return -errno;
-    }
-    if (fd < 0)
-        return -EEXIST;
-    int r = 0;
-    for (size_t off = 0; off < size && r == 0;) {
-        ssize_t n = write(fd, content + off, size - off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            r = -errno;
-        else
-            off += (size_t)n;
-    }
-    if (r == 0 && fchown(fd, uid, gid) < 0)
-        r = -errno;
-    if (r == 0 && fchmod(fd, mode & 07777) < 0)
-        r = -errno;
-    if (r == 0 && fsync(fd) < 0)
-        r = -errno;
-    if (close(fd) < 0 && r == 0)
-        r = -errno;
-    if (r == 0 && renameat(dfd, tmp, dfd, base) < 0)
-        r = -errno;
-    if (r < 0) {
-        (void)unlinkat(dfd, tmp, 0);
-        return r;
-    }
-    if (fsync(dfd) < 0)
-        return -errno;
-    return 0;
+    return write_atomic_at(dfd, base, content, size, mode, uid, gid);
 }
 
 int rd_fix_unlink(int root_fd, const char *path)
@@ -270,16 +198,5 @@ int rd_fix_spawn(char *const *argv, char **ret_output)
 
 const char *rd_fix_describe_error(int err)
 {
-    switch (err) {
-    case EXDEV:
-        return "a symlink on the way is absolute or leads out of the root; refusing to follow it";
-    case ELOOP:
-        return "is a symlink; refusing to replace or follow it";
-    case EISDIR:
-        return "is a directory";
-    case EINVAL:
-        return "is not a regular file";
-    default:
-        return strerror(err);
-    }
+    return rootfs_strerror(err);
 }

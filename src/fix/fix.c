@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <sys/stat.h>
 #include "fix.h"
+#include "passwd.h"
 #include "util.h"
 
 const char *const rd_group_files[] = {
@@ -275,34 +276,30 @@ void rd_group_entries_free(rd_group_entry *g, size_t n)
     free(g);
 }
 
+typedef struct {
+    rd_group_entry *v;
+    size_t n;
+} group_list;
+
+static int keep_group(const group_entry *e, void *userdata)
+{
+    group_list *l = userdata;
+    rd_group_entry *g = ARRAY_APPEND(l->v, l->n);
+    g->name = xstrdup(e->name);
+    g->gid = e->gid;
+    size_t n = 0;
+    for (size_t i = 0; i < e->n_members; i++)
+        g->members = strv_push_n(g->members, &n, xstrdup(e->members[i]));
+    return 0;
+}
+
+/* Through the one passwd/group reader (passwd.h). */
 static void parse_groups(const char *text, rd_group_entry **ret, size_t *ret_n)
 {
-    rd_group_entry *v = NULL;
-    size_t n = 0;
-    _cleanup_free_ char *copy = xstrdup(text);
-    char *save = NULL;
-    for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        char *f[4] = { 0 };
-        char *p = l;
-        for (int i = 0; i < 4 && p; i++) {
-            f[i] = p;
-            p = strchr(p, ':');
-            if (p)
-                *p++ = 0;
-        }
-        uint64_t gid;
-        if (!f[2] || !*f[0] || safe_atou64(f[2], 10, &gid) < 0)
-            continue;
-        rd_group_entry *g = ARRAY_APPEND(v, n);
-        g->name = xstrdup(f[0]);
-        g->gid = (int64_t)gid;
-        char *msave = NULL;
-        for (char *m = f[3] ? strtok_r(f[3], ",", &msave) : NULL; m; m = strtok_r(NULL, ",", &msave))
-            if (*m)
-                g->members = strv_push(g->members, xstrdup(m));
-    }
-    *ret = v;
-    *ret_n = n;
+    group_list l = { 0 };
+    group_foreach_text(text, keep_group, &l);
+    *ret = l.v;
+    *ret_n = l.n;
 }
 
 int rd_fix_read_groups(const rd_fix_input *in, rd_group_entry **ret, size_t *ret_n)
@@ -318,29 +315,14 @@ int rd_fix_read_groups(const rd_fix_input *in, rd_group_entry **ret, size_t *ret
 bool rd_fix_user_exists(const rd_fix_input *in, const char *user, int64_t *ret_gid)
 {
     _cleanup_free_ char *text = NULL;
-    if (rd_fix_read(in->root_fd, "/etc/passwd", &text, NULL, NULL) < 0)
+    passwd_record rec;
+    if (rd_fix_read(in->root_fd, "/etc/passwd", &text, NULL, NULL) < 0 ||
+        passwd_find_text(text, user, -1, &rec) < 0)
         return false;
-    size_t n = strlen(user);
-    for (char *l = text; l && *l;) {
-        char *e = strchr(l, '\n');
-        if (strncmp(l, user, n) == 0 && l[n] == ':') {
-            char *p = strchr(l + n + 1, ':'); /* password */
-            uint64_t gid = 0;
-            if (p && (p = strchr(p + 1, ':'))) { /* uid */
-                char *end = strchr(p + 1, ':');
-                if (end) {
-                    _cleanup_free_ char *g = xstrndup(p + 1, (size_t)(end - p - 1));
-                    if (safe_atou64(g, 10, &gid) < 0)
-                        gid = UINT64_MAX;
-                }
-            }
-            if (ret_gid)
-                *ret_gid = gid == UINT64_MAX ? -1 : (int64_t)gid;
-            return true;
-        }
-        l = e ? e + 1 : NULL;
-    }
-    return false;
+    if (ret_gid)
+        *ret_gid = rec.gid;
+    passwd_record_free(&rec);
+    return true;
 }
 
 /* The /etc/group line of `group` with `user` appended to its members. */

@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
+#include <sys/stat.h>
 
 const char *startswith(const char *s, const char *prefix)
 {
@@ -68,12 +70,27 @@ char *xasprintf(const char *fmt, ...)
     return r < 0 ? oom() : s;
 }
 
+/* Grows the block behind *p to hold `need` bytes, doubling: the allocator
+ * knows the block's size, so no capacity has to be stored beside the array
+ * and arrays shrunk or built by hand stay safe to grow. */
+static void grow(void *pp, size_t need)
+{
+    void **p = pp;
+    size_t have = *p ? malloc_usable_size(*p) : 0;
+    if (need <= have)
+        return;
+    size_t cap = have < 64 ? 64 : have;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    *p = xrealloc(*p, cap);
+}
+
 void *array_append(void *array_ptr, size_t *n, size_t size)
 {
     char **arr = array_ptr;
     if (*n > SIZE_MAX / size - 1)
         oom();
-    *arr = xrealloc(*arr, (*n + 1) * size);
+    grow(arr, (*n + 1) * size);
     char *elem = *arr + *n * size;
     memset(elem, 0, size);
     (*n)++;
@@ -98,9 +115,16 @@ void strv_free(char **v)
 char **strv_push(char **v, char *s)
 {
     size_t n = strv_length(v);
-    v = xrealloc(v, (n + 2) * sizeof(char *));
-    v[n] = s;
-    v[n + 1] = NULL;
+    return strv_push_n(v, &n, s);
+}
+
+char **strv_push_n(char **v, size_t *n, char *s)
+{
+    if (*n > SIZE_MAX / sizeof(char *) - 2)
+        oom();
+    grow(&v, (*n + 2) * sizeof(char *));
+    v[(*n)++] = s;
+    v[*n] = NULL;
     return v;
 }
 
@@ -154,21 +178,60 @@ char *strbuf_steal(strbuf *b)
 
 int read_file_at(int dirfd, const char *path, size_t max_size, char **ret, size_t *ret_size)
 {
-    _cleanup_close_ int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    _cleanup_close_ int fd = open_regular_at(dirfd, path, &st);
     if (fd < 0)
-        return -errno;
-    return read_fd(fd, max_size, ret, ret_size);
+        return fd;
+    return read_fd_sized(fd, &st, max_size, ret, ret_size);
+}
+
+int open_regular_at(int dirfd, const char *path, struct stat *ret_st)
+{
+    /* O_NONBLOCK: opening a FIFO for reading must not wait for a writer */
+    _cleanup_close_ int fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return errno == ENXIO ? -EINVAL : -errno; /* a socket */
+    return check_regular(TAKE_FD(fd), ret_st);
+}
+
+int check_regular(int fd, struct stat *ret_st)
+{
+    struct stat st;
+    int r = fstat(fd, &st) < 0 ? -errno : S_ISREG(st.st_mode) ? 0 : S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+    if (r < 0) {
+        close(fd);
+        return r;
+    }
+    if (ret_st)
+        *ret_st = st;
+    return fd;
 }
 
 int read_fd(int fd, size_t max_size, char **ret, size_t *ret_size)
 {
-    size_t cap = 4096, len = 0;
+    /* the position is the caller's (a tail after lseek, a pipe): no sizing */
+    return read_fd_sized(fd, NULL, max_size, ret, ret_size);
+}
+
+int read_fd_sized(int fd, const struct stat *st, size_t max_size, char **ret, size_t *ret_size)
+{
+    if (max_size == 0)
+        max_size = SIZE_MAX - 1;
+    /* A regular file's size sizes the buffer, one byte more to see the end
+     * in the same read; /proc and pipes say 0 and grow from a page. */
+    bool sized = st && S_ISREG(st->st_mode) && st->st_size > 0;
+    size_t expect = sized ? (size_t)st->st_size : 0;
+    if (sized && expect > max_size)
+        return -EFBIG;
+    size_t cap = sized ? expect + 1 : 4096, len = 0;
+    if (cap > max_size)
+        cap = max_size;
     _cleanup_free_ char *buf = xmalloc(cap + 1);
     for (;;) {
         if (len == cap) {
             if (cap >= max_size)
                 return -EFBIG;
-            cap = cap * 2 > max_size ? max_size : cap * 2;
+            cap = cap > max_size / 2 ? max_size : cap * 2;
             buf = xrealloc(buf, cap + 1);
         }
         ssize_t k = read(fd, buf + len, cap - len);
@@ -180,11 +243,68 @@ int read_fd(int fd, size_t max_size, char **ret, size_t *ret_size)
         if (k == 0)
             break;
         len += (size_t)k;
+        /* a read that stopped short of the buffer at exactly the size the
+         * file had when opened found the end: skip the read that says so */
+        if (sized && len == expect && len < cap)
+            break;
     }
     buf[len] = 0;
     if (ret_size)
         *ret_size = len;
     *ret = TAKE_PTR(buf);
+    return 0;
+}
+
+int read_lines_fd(int fd, int (*fn)(char *line, void *userdata), void *userdata)
+{
+    /* buf[start, len) is unread text, of which [start, scanned) has no newline */
+    size_t cap = 64 * 1024, start = 0, scanned = 0, len = 0;
+    _cleanup_free_ char *buf = xmalloc(cap + 1);
+    for (bool eof = false;;) {
+        char *nl = memchr(buf + scanned, '\n', len - scanned);
+        if (nl || (eof && start < len)) {
+            size_t end = nl ? (size_t)(nl - buf) : len;
+            buf[end] = 0;
+            int r = fn(buf + start, userdata);
+            if (r != 0)
+                return r;
+            start = scanned = nl ? end + 1 : len;
+            continue;
+        }
+        if (eof)
+            return 0;
+        memmove(buf, buf + start, len - start);
+        len -= start;
+        scanned = len;
+        start = 0;
+        if (len == cap) /* a line longer than the buffer */
+            buf = xrealloc(buf, (cap *= 2) + 1);
+        ssize_t k = read(fd, buf + len, cap - len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return -errno;
+        eof = k == 0;
+        len += (size_t)k;
+    }
+}
+
+int foreach_line(const char *text, int (*fn)(char *line, void *userdata), void *userdata)
+{
+    _cleanup_free_ char *line = NULL;
+    size_t cap = 0;
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (n + 1 > cap)
+            line = xrealloc(line, cap = n + 1);
+        memcpy(line, p, n);
+        line[n] = 0;
+        int r = fn(line, userdata);
+        if (r != 0)
+            return r;
+        p = nl ? nl + 1 : NULL;
+    }
     return 0;
 }
 

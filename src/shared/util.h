@@ -43,6 +43,13 @@ static inline void *take_ptr_impl(void *pp)
     return v;
 }
 #define TAKE_PTR(p) ((__typeof__(p))take_ptr_impl(&(p)))
+static inline int take_fd_impl(int *fd)
+{
+    int v = *fd;
+    *fd = -1;
+    return v;
+}
+#define TAKE_FD(fd) take_fd_impl(&(fd))
 
 static inline bool streq(const char *a, const char *b) { return strcmp(a, b) == 0; }
 static inline bool streq_ptr(const char *a, const char *b)
@@ -63,14 +70,18 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) _printf_(1, 2);
 char *xstrdup_or_null(const char *s);
 
-/* Grows *array of *n elements of `size` bytes by one zeroed element. */
+/* Grows *array of *n elements of `size` bytes by one zeroed element; the
+ * allocation doubles, so n appends cost O(n). */
 void *array_append(void *array_ptr, size_t *n, size_t size);
 #define ARRAY_APPEND(arr, n) ((__typeof__(arr))array_append(&(arr), &(n), sizeof(*(arr))))
 
 /* NULL-terminated string vectors. */
 size_t strv_length(char *const *v);
 void strv_free(char **v);
-char **strv_push(char **v, char *s); /* takes s */
+/* Takes s. strv_push measures the list first: O(length) per call; loops
+ * that build long lists keep the length and call strv_push_n. */
+char **strv_push(char **v, char *s);
+char **strv_push_n(char **v, size_t *n, char *s);
 bool strv_contains(char *const *v, const char *s);
 static inline void strv_freep(char ***v) { strv_free(*v); }
 #define _cleanup_strv_free_ _cleanup_(strv_freep)
@@ -85,10 +96,28 @@ void strbuf_appendn(strbuf *b, const char *s, size_t n);
 void strbuf_printf(strbuf *b, const char *fmt, ...) _printf_(2, 3);
 char *strbuf_steal(strbuf *b);
 
-/* Reads a whole file (at most max_size bytes; -EFBIG beyond) relative to dirfd.
- * The result is NUL-terminated; *ret_size excludes the NUL. */
+struct stat;
+/* Reads a whole regular file (at most max_size bytes, 0: no limit; -EFBIG
+ * beyond) relative to dirfd, in one read of a buffer sized to the file. A
+ * FIFO, device or socket is never opened for reading: -EINVAL (-EISDIR for
+ * a directory). The result is NUL-terminated; *ret_size excludes the NUL. */
 int read_file_at(int dirfd, const char *path, size_t max_size, char **ret, size_t *ret_size);
+/* Opens path for reading when it is a regular file (O_NONBLOCK, so a FIFO
+ * does not block the open; then fstat). Returns the fd, *ret_st its stat. */
+int open_regular_at(int dirfd, const char *path, struct stat *ret_st);
+/* Closes fd and fails unless it is a regular file; returns fd otherwise. */
+int check_regular(int fd, struct stat *ret_st);
+/* Reads fd from its current position to the end, growing from a page. */
 int read_fd(int fd, size_t max_size, char **ret, size_t *ret_size);
+/* read_fd of a file opened at offset 0 with its fstat: one read of a
+ * buffer sized to it, -EFBIG at once when larger than max_size. */
+int read_fd_sized(int fd, const struct stat *st, size_t max_size, char **ret, size_t *ret_size);
+/* Calls fn for each line (newline removed) of fd, streaming: memory is the
+ * longest line, time linear in the file. A non-zero return of fn stops the
+ * walk and is returned. */
+int read_lines_fd(int fd, int (*fn)(char *line, void *userdata), void *userdata);
+/* The same over a NUL-terminated text; fn may modify its line. */
+int foreach_line(const char *text, int (*fn)(char *line, void *userdata), void *userdata);
 /* Reads a one-line sysfs-style attribute, trailing whitespace stripped. */
 int read_line_at(int dirfd, const char *path, char **ret);
 int read_u64_at(int dirfd, const char *path, int base, uint64_t *ret);

@@ -29,7 +29,7 @@ static const char *const catalogue[] = {
     "env.visible-devices-hides-all",
     "runtime.hsa-missing", "runtime.hsa-init-failed", "runtime.hip-missing", "runtime.no-device",
     "runtime.kernel-failed", "runtime.kernel-timeout", "runtime.kernel-ok", "runtime.kernel-untested",
-    "tuning.numa-balancing", "tuning.iommu-pt", "apu.small-carveout", "os.not-validated",
+    "tuning.numa-balancing", "tuning.iommu-pt", "apu.small-carveout", "os.not-validated", "facts.unreadable",
     "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
     "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled", "gpu.power-capped",
     "gpu.hot", "gpu.vram-missing",
@@ -212,7 +212,7 @@ static void test_known_causes(void)
  * build has no kernel for). */
 static const char *const no_message[] = {
     "access.world-writable", "pcie.link-degraded", "tuning.numa-balancing", "gpu.power-capped", "gpu.vram-missing",
-    "runtime.kernel-ok", "runtime.kernel-untested", "os.not-validated", NULL,
+    "runtime.kernel-ok", "runtime.kernel-untested", "os.not-validated", "facts.unreadable", NULL,
 };
 
 /* Every finding a check can report is the cause of some message in the

@@ -1028,7 +1028,14 @@ class Testbed:
         return {"umockdev": umockdev, "overlay": overlay, "root": root}
 
 
+# root_file(path, FIFO) makes a named pipe: a file no reader may block on.
+FIFO = object()
+
+
 def _write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    if text is FIFO:
+        os.mkfifo(path)
+        return
     with open(path, "w") as f:
         f.write(text)
