@@ -306,6 +306,9 @@ static int apply_roll_back(rd_journal *jr, const char *error, char **ret_error)
         *ret_error = xasprintf("%s; rolling back was incomplete: %s; `%s` tries again", error, pr, cmd);
         return -EIO;
     }
+    /* every file is as it was: the copies are not needed any more, and on
+     * a full disk their room lets the journal say so */
+    rd_journal_drop_copies(jr);
     int r = rd_journal_save(jr);
     if (r < 0) {
         _cleanup_free_ char *d = rd_root_shown(jr->root, jr->dir);

@@ -30,6 +30,8 @@ int rd_journal_create(const char *root, int root_fd, rd_journal *ret);
 int rd_journal_load(const char *root, int root_fd, const char *run_id, rd_journal *ret);
 /* Writes journal.json (atomically). */
 int rd_journal_save(rd_journal *jr);
+/* Removes the before-copies (files/N) of a run that was rolled back. */
+void rd_journal_drop_copies(rd_journal *jr);
 void rd_journal_set_state(rd_journal *jr, const char *state);
 const char *rd_journal_state(const rd_journal *jr);
 /* Whether a run in this state still has to be resolved by undo. */
@@ -53,7 +55,7 @@ int rd_run_argv(char **argv, char **ret_error);
 /* usermod -aG / gpasswd -d, with -R/-Q ROOT under a root. */
 char **rd_group_argv(const char *root, bool add, const char *user, const char *group);
 /* The shadow tools' lock (lckpwdf(3) under the root), or -1. */
-int rd_shadow_lock(int root_fd);
+int rd_shadow_lock(int root_fd, bool create);
 
 /* ---- putting the root back (restore.c) ---- */
 

@@ -210,6 +210,19 @@ int rd_journal_save(rd_journal *jr)
     return rd_fix_write(jr->root_fd, path, text, strlen(text), 0600, 0, 0, NULL);
 }
 
+void rd_journal_drop_copies(rd_journal *jr)
+{
+    _cleanup_free_ char *files = xasprintf("%s/files", jr->dir);
+    _cleanup_close_ int dfd = rd_fix_open_dir(jr->root_fd, files, NULL);
+    json_object *jfiles = rd_json_get_array(jr->j, "files");
+    for (size_t i = 0; dfd >= 0 && jfiles && i < json_object_array_length(jfiles); i++) {
+        const char *b = rd_json_get_str(json_object_array_get_idx(jfiles, i), "before");
+        const char *name = b ? startswith(b, "files/") : NULL;
+        if (name && !strchr(name, '/'))
+            (void)unlinkat(dfd, name, 0);
+    }
+}
+
 void rd_journal_set_state(rd_journal *jr, const char *state)
 {
     rd_json_set_str(jr->j, "state", state);
@@ -390,14 +403,14 @@ int rd_run_argv(char **argv, char **ret_error)
 
 /* The shadow tools' lock (what lckpwdf(3) takes, under the root): held
  * while the group files are put back, so that no usermod, groupadd or
- * passwd of the root writes them meanwhile. -1 when there is no lock file,
- * which means no shadow tool ran there. */
-int rd_shadow_lock(int root_fd)
+ * passwd of the root writes them meanwhile. Without create, -1 when there
+ * is no lock file, which means no shadow tool ran there. */
+int rd_shadow_lock(int root_fd, bool create)
 {
     _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, "/etc", NULL);
     if (dfd < 0)
         return -1;
-    int fd = openat(dfd, ".pwd.lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    int fd = openat(dfd, ".pwd.lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
     if (fd < 0)
         return -1;
     struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };

@@ -135,7 +135,11 @@ void rd_restore_files(rd_journal *jr, rd_restore_method method, strbuf *problems
     bool groups = false;
     for (size_t i = 0; i < n && method == RD_RESTORE_FILES; i++)
         groups |= rd_is_group_file(rd_json_get_str(json_object_array_get_idx(files, i), "path"));
-    _cleanup_close_ int pwlock = groups ? rd_shadow_lock(jr->root_fd) : -1;
+    /* the run's shadow tools may have been killed with their lock files
+     * and new files in place: those go first, while the lock is held */
+    _cleanup_close_ int pwlock = groups ? rd_shadow_lock(jr->root_fd, true) : -1;
+    if (pwlock >= 0)
+        remove_shadow_leftovers(jr);
     for (size_t i = n; i-- > 0;) {
         json_object *jf = json_object_array_get_idx(files, i);
         const char *path = rd_json_get_str(jf, "path");
@@ -143,8 +147,6 @@ void rd_restore_files(rd_journal *jr, rd_restore_method method, strbuf *problems
             continue;
         restore_one(jr, jf, problems);
     }
-    if (pwlock >= 0)
-        remove_shadow_leftovers(jr);
     remove_dirs(jr);
 }
 
@@ -182,6 +184,13 @@ static bool is_member(int root_fd, const char *user, const char *group)
 
 void rd_restore_groups(rd_journal *jr, strbuf *problems)
 {
+    {
+        /* what a gpasswd killed before left goes, while no shadow tool runs;
+         * the lock is let go again, since gpasswd takes it itself */
+        _cleanup_close_ int pwlock = rd_shadow_lock(jr->root_fd, false);
+        if (pwlock >= 0)
+            remove_shadow_leftovers(jr);
+    }
     json_object *jg = rd_json_get_array(jr->j, "groups");
     for (size_t n = jg ? json_object_array_length(jg) : 0; n-- > 0;) {
         json_object *g = json_object_array_get_idx(jg, n);

@@ -107,7 +107,8 @@ static int verify_file(rd_journal *jr, json_object *jf, char **ret_error)
                                d, jr->run_id);
         return -ESTALE;
     }
-    if (!rd_json_get_bool(jf, "existed"))
+    /* the copy is needed only to put the file back */
+    if (!rd_json_get_bool(jf, "existed") || in_state(jf, "existed", "before_sha256", exists, cur, size))
         return 0;
     _cleanup_free_ char *before = NULL;
     q = rd_read_before(jr, jf, &before, &size);

@@ -22,17 +22,7 @@ import fixlib  # noqa: E402
 RD, DRIVER, SRC = sys.argv[1:4]
 TB_RUN = sys.argv[4] if len(sys.argv) > 4 else None
 IS_ROOT = os.geteuid() == 0
-failures, passed, skipped = [], [], []
-TESTS = []
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
-
-
-class Skip(Exception):
-    pass
+test, Skip, check, eq = fixlib.test, fixlib.Skip, fixlib.check, fixlib.eq
 
 
 def need_root():
@@ -46,16 +36,6 @@ def run(args, stdin=None, env_extra=None, prog=None):
     p = subprocess.run([prog or RD] + args, input=stdin, capture_output=True, text=True, env=env, timeout=120)
     check("Sanitizer" not in p.stderr, "sanitizer report:\n" + p.stderr)
     return p
-
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
-
-
-def eq(got, want, what):
-    if got != want:
-        raise AssertionError("%s:\n--- want\n%s\n--- got\n%s" % (what, want, got))
 
 
 def setup(facts, root=None):
@@ -1313,23 +1293,5 @@ def real_apt_rocm_not_installed():
     eq(t.r.tree(), before, "tree after undo")
 
 
-def main():
-    for t in TESTS:
-        try:
-            t()
-            passed.append(t.__name__)
-            print("ok - %s" % t.__name__)
-        except Skip as e:
-            skipped.append(t.__name__)
-            print("ok - %s # SKIP %s" % (t.__name__, e))
-        except Exception as e:  # noqa: BLE001
-            failures.append(t.__name__)
-            print("not ok - %s\n%s" % (t.__name__, e))
-    print("%d passed, %d failed, %d skipped" % (len(passed), len(failures), len(skipped)))
-    if failures:
-        return 1
-    return 77 if not passed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fixlib.main())
