@@ -389,23 +389,18 @@ static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const ch
     return r < 0 ? r : 0;
 }
 
+static bool has_suffix(const char *name, const void *suffixes)
+{
+    const char *const *sv = suffixes;
+    return name[0] != '.' && (endswith(name, sv[0]) || endswith(name, sv[1]));
+}
+
 /* The names in dir (of the root) ending in one of two suffixes. */
 static char **list_names(const rd_fix_input *in, const char *dir, const char *suffix1, const char *suffix2)
 {
-    int dfd = rd_fix_open_dir(in->root_fd, dir, NULL);
-    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-    if (!d) {
-        if (dfd >= 0)
-            close(dfd);
-        return NULL;
-    }
-    char **names = NULL;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (de->d_name[0] != '.' && (endswith(de->d_name, suffix1) || endswith(de->d_name, suffix2)))
-            names = strv_push(names, xstrdup(de->d_name));
-    closedir(d);
-    return names;
+    const char *const suffixes[] = { suffix1, suffix2 };
+    _cleanup_close_ int dfd = rd_fix_open_dir(in->root_fd, dir, NULL);
+    return dfd >= 0 ? rd_dir_names(dfd, has_suffix, suffixes) : NULL;
 }
 
 /* Old one-line entries and other files that point at repo.radeon.com. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Plans: the fix table, the helpers fixes build their steps with, and the
  * plan as text and JSON. Nothing here writes to the system. */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <sys/stat.h>
@@ -452,6 +453,29 @@ void rd_step_command(rd_step *s, char **argv, char **undo_argv)
     rd_action *a = add_action(s, RD_ACT_COMMAND);
     a->argv = argv;
     a->undo_argv = undo_argv;
+}
+
+char **rd_dir_names(int dfd, bool (*keep)(const char *name, const void *userdata), const void *userdata)
+{
+    int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    char **v = NULL;
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (!streq(de->d_name, ".") && !streq(de->d_name, "..") && (!keep || keep(de->d_name, userdata)))
+            *ARRAY_APPEND(v, n) = xstrdup(de->d_name);
+    closedir(d);
+    if (v) {
+        v = xrealloc(v, (n + 1) * sizeof(char *));
+        v[n] = NULL;
+    }
+    return v;
 }
 
 /* ---- building ---- */

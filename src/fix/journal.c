@@ -27,14 +27,20 @@ char *rd_undo_command(const char *root, const char *run_id)
                             : xasprintf("rocm-doctor undo --root %s %s", root, run_id);
 }
 
-char *rd_now_iso(void)
+/* ISO 8601, or the run id's stamp */
+static char *utc_now(bool iso)
 {
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     char s[32];
-    strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    strftime(s, sizeof s, iso ? "%Y-%m-%dT%H:%M:%SZ" : "%Y%m%d-%H%M%S", &tm);
     return xstrdup(s);
+}
+
+char *rd_now_iso(void)
+{
+    return utc_now(true);
 }
 
 bool rd_is_group_file(const char *path)
@@ -109,39 +115,19 @@ static int run_id_cmp_desc(const void *a, const void *b)
     return sx < sy ? 1 : sx > sy ? -1 : strcmp(y, x);
 }
 
+static bool keep_run_id(const char *name, const void *userdata)
+{
+    return rd_valid_run_id(name);
+}
+
 char **rd_journal_list(int root_fd)
 {
     _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, RD_JOURNAL_DIR, NULL);
-    if (dfd < 0)
-        return NULL;
-    DIR *d = fdopendir(dfd);
-    if (!d)
-        return NULL;
-    dfd = -1;
-    char **ids = NULL;
-    size_t n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (rd_valid_run_id(de->d_name)) {
-            *ARRAY_APPEND(ids, n) = xstrdup(de->d_name);
-        }
-    closedir(d);
-    if (n == 0)
-        return NULL;
-    qsort(ids, n, sizeof(char *), run_id_cmp_desc);
-    ids = xrealloc(ids, (n + 1) * sizeof(char *));
-    ids[n] = NULL;
+    char **ids = dfd >= 0 ? rd_dir_names(dfd, keep_run_id, NULL) : NULL;
+    size_t n = strv_length(ids);
+    if (n > 1)
+        qsort(ids, n, sizeof(char *), run_id_cmp_desc);
     return ids;
-}
-
-static char *stamp_now(void)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    return xstrdup(stamp);
 }
 
 int rd_journal_create(const char *root, int root_fd, rd_journal *ret)
@@ -150,7 +136,7 @@ int rd_journal_create(const char *root, int root_fd, rd_journal *ret)
     _cleanup_close_ int jfd = rd_fix_open_dir(root_fd, RD_JOURNAL_DIR, &created);
     if (jfd < 0)
         return jfd;
-    _cleanup_free_ char *stamp = stamp_now();
+    _cleanup_free_ char *stamp = utc_now(false);
     for (int n = 1; n < 1000; n++) {
         _cleanup_free_ char *id = n == 1 ? xstrdup(stamp) : xasprintf("%s-%03d", stamp, n);
         if (mkdirat(jfd, id, 0700) < 0) {
@@ -267,8 +253,9 @@ static bool pid_alive(uint64_t pid)
 
 /* ".#BASE.PID.N" of the atomic writer (any BASE when base is NULL) whose
  * writer is gone. */
-static bool stale_temp(const char *name, const char *base)
+static bool stale_temp(const char *name, const void *userdata)
 {
+    const char *base = userdata;
     const char *p = startswith(name, ".#");
     if (!p)
         return false;
@@ -288,18 +275,9 @@ static bool stale_temp(const char *name, const char *base)
 /* Removes the stale temporary files in dfd (of base, or of any name). */
 static void remove_stale_temps(int dfd, const char *base)
 {
-    int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (!d) {
-        if (fd >= 0)
-            close(fd);
-        return;
-    }
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (stale_temp(de->d_name, base))
-            (void)unlinkat(dfd, de->d_name, 0);
-    closedir(d);
+    _cleanup_strv_free_ char **names = rd_dir_names(dfd, stale_temp, base);
+    for (size_t i = 0; names && names[i]; i++)
+        (void)unlinkat(dfd, names[i], 0);
 }
 
 static void sweep_path(int root_fd, const char *path)
@@ -316,18 +294,10 @@ static void sweep_path(int root_fd, const char *path)
 /* Every plain file in dfd/sub, then sub itself. */
 static void remove_dir_of_files(int dfd, const char *sub)
 {
-    int fd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (!d) {
-        if (fd >= 0)
-            close(fd);
-        return;
-    }
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (!streq(de->d_name, ".") && !streq(de->d_name, ".."))
-            (void)unlinkat(dirfd(d), de->d_name, 0);
-    closedir(d);
+    _cleanup_close_ int fd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    _cleanup_strv_free_ char **names = fd >= 0 ? rd_dir_names(fd, NULL, NULL) : NULL;
+    for (size_t i = 0; names && names[i]; i++)
+        (void)unlinkat(fd, names[i], 0);
     (void)unlinkat(dfd, sub, AT_REMOVEDIR);
 }
 

@@ -67,7 +67,7 @@ static void restore_one(rd_journal *jr, json_object *jf, strbuf *problems)
 }
 
 /* NAME.lock, NAME+ or NAME.PID of a user or group file */
-static bool shadow_leftover(const char *name)
+static bool shadow_leftover(const char *name, const void *userdata)
 {
     static const char *const bases[] = { "passwd", "shadow", "group", "gshadow" };
     for (size_t i = 0; i < ELEMENTSOF(bases); i++) {
@@ -85,20 +85,8 @@ static bool shadow_leftover(const char *name)
 
 char **rd_shadow_leftovers(int root_fd)
 {
-    int fd = rd_fix_open_dir(root_fd, "/etc", NULL);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (!d) {
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    char **v = NULL;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (shadow_leftover(de->d_name))
-            v = strv_push(v, xstrdup(de->d_name));
-    closedir(d);
-    return v;
+    _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, "/etc", NULL);
+    return dfd >= 0 ? rd_dir_names(dfd, shadow_leftover, NULL) : NULL;
 }
 
 /* Only while the shadow tools' lock is held: then none of them is running,
