@@ -46,8 +46,16 @@ def need():
         raise Skip("strace cannot trace here: %s" % p.stderr.decode().strip())
 
 
+def traced_env():
+    """LeakSanitizer stops under ptrace: no leak check in a traced run."""
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    return env
+
+
 def run(args, prefix=(), root=None):
-    p = subprocess.run(list(prefix) + [RD] + args, capture_output=True, text=True, timeout=120)
+    p = subprocess.run(list(prefix) + [RD] + args, capture_output=True, text=True, timeout=120,
+                       env=traced_env() if prefix else None)
     check("Sanitizer" not in p.stderr, "sanitizer report:\n" + p.stderr)
     return p
 
@@ -98,7 +106,7 @@ def trace_counts(args, r):
     over the processes (strace counts per process)."""
     log = os.path.join(fixlib.temp_dir("rd-crash-log."), "log")
     subprocess.run(["strace", "-f", "-qq", "-e", "trace=" + ",".join(SYSCALLS), "-o", log, RD] + args,
-                   capture_output=True, check=True)
+                   capture_output=True, check=True, env=traced_env())
     per = collections.Counter()
     with open(log) as f:
         for line in f:
@@ -207,7 +215,7 @@ def main_writes(args):
     """The main process's write calls, with the file each goes to."""
     log = os.path.join(fixlib.temp_dir("rd-crash-log."), "log")
     subprocess.run(["strace", "-qq", "-y", "-e", "trace=write", "-o", log, RD] + args, capture_output=True,
-                   check=True)
+                   check=True, env=traced_env())
     with open(log) as f:
         return [m.group(1) for m in (re.match(r"write\(\d+<([^>]*)>", line) for line in f) if m]
 
