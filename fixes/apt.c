@@ -291,16 +291,18 @@ static bool legacy_keyring_only_amd(const rd_fix_input *in, const char *path)
     return ok;
 }
 
-static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
+/* The release to install: configured, already in use, or the newest the
+ * support table knows for every GPU here; and its apt suite. */
+static int pick_release(const rd_fix_input *in, char **ret_current, const char **ret_release, const char **ret_suite,
+                        char **ret_reason)
 {
     const rd_os_facts *os = &in->facts->os;
-    const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint : ROCM_KEY_ID;
     const char *release = in->config ? in->config->rocm_release : NULL;
     _cleanup_free_ char *current = release ? NULL : current_release(in);
     if (current)
         release = current;
     if (!release) {
-        char **gfx = NULL;
+        _cleanup_strv_free_ char **gfx = NULL;
         size_t n = 0;
         for (size_t i = 0; i < in->gpus->n_gpus; i++)
             if (in->gpus->gpus[i].gfx[0]) {
@@ -308,7 +310,6 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
                 n++;
             }
         release = rd_knowledge_pick_release(in->knowledge, os->id, os->version_id, gfx, n);
-        strv_free(gfx);
     }
     if (!release) {
         *ret_reason = xasprintf("no ROCm release is known to support every GPU here on %s %s: set rocm_release in "
@@ -325,36 +326,42 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         return -ENOENT;
     }
     const char *suite = rd_knowledge_apt_suite(in->knowledge, release, os->version_codename);
-    if (!suite)
-        suite = startswith(release, "5.") ? "ubuntu" : os->version_codename;
+    *ret_suite = suite ? suite : startswith(release, "5.") ? "ubuntu" : os->version_codename;
+    *ret_release = release;
+    *ret_current = TAKE_PTR(current);
+    return 0;
+}
 
-    rd_step *s = rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (%s)", release, suite);
-    rd_step_address_findings(s, in, "apt");
-
-    /* the key first: without a usable key nothing else is worth writing */
+/* The key first: without a usable key nothing else is worth writing. */
+static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_source, char **ret_reason)
+{
     rd_snapshot *ks;
     int r = rd_plan_snapshot(p, in, KEYRING, &ks, ret_reason);
     if (r < 0)
         return r;
-    bool have_keyring = ks->exists;
-    _cleanup_free_ char *key = NULL, *key_source = NULL;
-    size_t key_size = 0;
-    if (in->key_file || (in->config && (in->config->apt_key_file || in->config->apt_key_url))) {
-        r = load_key(in, &key, &key_size, &key_source, ret_reason);
-        if (r < 0)
-            return r;
-    } else if (!have_keyring) {
+    if (!in->key_file && !(in->config && (in->config->apt_key_file || in->config->apt_key_url))) {
+        if (ks->exists)
+            return 0;
         *ret_reason = xasprintf("no signing key: pass --key-file FILE (AMD's key is published at %s; check its "
                                 "fingerprint) or set apt_key_file or apt_key_url in the configuration",
                                 ROCM_KEY_URL_DOC);
         return -ENOKEY;
     }
-    if (key) {
-        r = rd_step_write(p, s, in, KEYRING, key, key_size, 0644, ret_reason);
-        if (r < 0)
-            return r;
-    }
+    _cleanup_free_ char *key = NULL;
+    size_t key_size = 0;
+    r = load_key(in, &key, &key_size, ret_source, ret_reason);
+    if (r < 0)
+        return r;
+    r = rd_step_write(p, s, in, KEYRING, key, key_size, 0644, ret_reason);
+    return r < 0 ? r : 0;
+}
 
+/* The deb822 sources (ROCm, and the graphics and driver repositories when
+ * asked or already used) and the pin. */
+static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const char *release, const char *suite,
+                        char **ret_reason)
+{
+    const char *codename = in->facts->os.version_codename;
     strbuf src = { 0 };
     strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository.\n"
                         "Types: deb\nURIs: https://repo.radeon.com/rocm/apt/%s\nSuites: %s\nComponents: main\n"
@@ -366,37 +373,40 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     if ((in->config && in->config->apt_graphics) || had_graphics)
         strbuf_printf(&src, "\nTypes: deb\nURIs: https://repo.radeon.com/graphics/%s/ubuntu\nSuites: %s\n"
                             "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
-                      release, os->version_codename);
+                      release, codename);
     if ((in->config && in->config->apt_driver) || had_driver)
         strbuf_printf(&src, "\nTypes: deb\nURIs: https://repo.radeon.com/amdgpu/%s/ubuntu\nSuites: %s\n"
                             "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
-                      release, os->version_codename);
+                      release, codename);
     _cleanup_free_ char *sources = strbuf_steal(&src);
-    r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
+    int r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
     if (r < 0)
         return r;
     static const char pin[] = RD_FIX_HEADER_LINE
         "# AMD's packages win over the distribution's ROCm packages.\n"
         "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n";
     r = rd_step_write(p, s, in, PIN_FILE, pin, sizeof pin - 1, 0644, ret_reason);
-    if (r < 0)
-        return r;
+    return r < 0 ? r : 0;
+}
 
-    /* old one-line entries and other files that point at repo.radeon.com */
-    strbuf notes = { 0 };
-    _cleanup_close_ int dfd = rd_fix_open_dir(in->root_fd, "/etc/apt/sources.list.d", NULL);
-    _cleanup_strv_free_ char **names = NULL;
-    if (dfd >= 0) {
-        DIR *d = fdopendir(dfd);
-        if (d) {
-            dfd = -1;
-            struct dirent *de;
-            while ((de = readdir(d)))
-                if (de->d_name[0] != '.' && (endswith(de->d_name, ".list") || endswith(de->d_name, ".sources")))
-                    names = strv_push(names, xstrdup(de->d_name));
-            closedir(d);
-        }
-    }
+static bool has_suffix(const char *name, const void *suffixes)
+{
+    const char *const *sv = suffixes;
+    return name[0] != '.' && (endswith(name, sv[0]) || endswith(name, sv[1]));
+}
+
+/* The names in dir (of the root) ending in one of two suffixes. */
+static char **list_names(const rd_fix_input *in, const char *dir, const char *suffix1, const char *suffix2)
+{
+    const char *const suffixes[] = { suffix1, suffix2 };
+    _cleanup_close_ int dfd = rd_fix_open_dir(in->root_fd, dir, NULL);
+    return dfd >= 0 ? rd_dir_names(dfd, has_suffix, suffixes) : NULL;
+}
+
+/* Old one-line entries and other files that point at repo.radeon.com. */
+static int plan_old_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, strbuf *notes, char **ret_reason)
+{
+    _cleanup_strv_free_ char **names = list_names(in, "/etc/apt/sources.list.d", ".list", ".sources");
     for (size_t i = 0; names && names[i]; i++) {
         _cleanup_free_ char *path = xasprintf("/etc/apt/sources.list.d/%s", names[i]);
         if (streq(path, SOURCES_FILE))
@@ -404,52 +414,61 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         _cleanup_free_ char *content = NULL;
         if (rd_fix_read(in->root_fd, path, &content, NULL, NULL) < 0 || !strstr(content, "repo.radeon.com"))
             continue;
-        r = rd_step_move_aside(p, s, in, path, ret_reason);
+        int r = rd_step_move_aside(p, s, in, path, ret_reason);
         if (r < 0)
             return r;
     }
     _cleanup_free_ char *main_list = NULL;
     if (rd_fix_read(in->root_fd, "/etc/apt/sources.list", &main_list, NULL, NULL) >= 0 &&
         strstr(main_list, "repo.radeon.com"))
-        strbuf_printf(&notes, "/etc/apt/sources.list also names repo.radeon.com: remove those lines by hand");
+        strbuf_printf(notes, "/etc/apt/sources.list also names repo.radeon.com: remove those lines by hand");
+    return 0;
+}
 
-    /* keys that apt-key added */
-    dfd = rd_fix_open_dir(in->root_fd, "/etc/apt/trusted.gpg.d", NULL);
-    strv_free(names);
-    names = NULL;
-    if (dfd >= 0) {
-        DIR *d = fdopendir(dfd);
-        if (d) {
-            dfd = -1;
-            struct dirent *de;
-            while ((de = readdir(d)))
-                if (de->d_name[0] != '.' && (endswith(de->d_name, ".gpg") || endswith(de->d_name, ".asc")))
-                    names = strv_push(names, xstrdup(de->d_name));
-            closedir(d);
-        }
-    }
-    for (size_t i = 0; names && names[i]; i++) {
+/* Keys that apt-key added: moved aside when they hold only AMD's key. */
+static int plan_old_keys(const rd_fix_input *in, rd_plan *p, rd_step *s, strbuf *notes, char **ret_reason)
+{
+    const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint : ROCM_KEY_ID;
+    _cleanup_strv_free_ char **names = list_names(in, "/etc/apt/trusted.gpg.d", ".gpg", ".asc");
+    int r = 0;
+    for (size_t i = 0; names && names[i] && r >= 0; i++) {
         _cleanup_free_ char *path = xasprintf("/etc/apt/trusted.gpg.d/%s", names[i]);
         bool only = false;
         if (!keyring_has_rocm(in, path, want, &only) && !legacy_keyring_only_amd(in, path))
             continue;
-        if (only || legacy_keyring_only_amd(in, path)) {
+        if (only || legacy_keyring_only_amd(in, path))
             r = rd_step_move_aside(p, s, in, path, ret_reason);
-            if (r < 0)
-                return r;
-        } else
-            strbuf_printf(&notes, "%s%s holds AMD's key among others: left alone", notes.len ? "; " : "", path);
+        else
+            strbuf_printf(notes, "%s%s holds AMD's key among others: left alone", notes->len ? "; " : "", path);
     }
     bool only = false;
-    if (keyring_has_rocm(in, "/etc/apt/trusted.gpg", want, &only)) {
-        if (only) {
+    if (r >= 0 && keyring_has_rocm(in, "/etc/apt/trusted.gpg", want, &only)) {
+        if (only)
             r = rd_step_move_aside(p, s, in, "/etc/apt/trusted.gpg", ret_reason);
-            if (r < 0)
-                return r;
-        } else
-            strbuf_printf(&notes, "%s/etc/apt/trusted.gpg (apt-key's keyring) holds AMD's key among others: "
-                                  "left alone; apt trusts it for every repository",
-                          notes.len ? "; " : "");
+        else
+            strbuf_printf(notes, "%s/etc/apt/trusted.gpg (apt-key's keyring) holds AMD's key among others: "
+                                 "left alone; apt trusts it for every repository",
+                          notes->len ? "; " : "");
+    }
+    return r < 0 ? r : 0;
+}
+
+static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
+{
+    _cleanup_free_ char *current = NULL, *key_source = NULL;
+    const char *release, *suite;
+    int r = pick_release(in, &current, &release, &suite, ret_reason);
+    if (r < 0)
+        return r;
+    rd_step *s = rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (%s)", release, suite);
+    rd_step_address_findings(s, in, "apt");
+    strbuf notes = { 0 };
+    if ((r = plan_key(in, p, s, &key_source, ret_reason)) < 0 ||
+        (r = plan_sources(in, p, s, release, suite, ret_reason)) < 0 ||
+        (r = plan_old_sources(in, p, s, &notes, ret_reason)) < 0 ||
+        (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0) {
+        free(notes.s);
+        return r;
     }
     if (rd_step_changes(s))
         s->note = xasprintf("run `apt-get update`, then install what you need (for example `apt-get install "

@@ -119,22 +119,30 @@ static int plan_disable(const rd_fix_input *in, rd_plan *p, rd_step *s, strbuf *
     return 0;
 }
 
-static int env_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
+/* The variables the drop-ins set, and what could not be set and why. */
+typedef struct {
+    var vars[8];
+    size_t n;        /* vars[0] and vars[1] are the build targets, set last */
+    strbuf skipped;
+    char **overridden, **overridden_gfx; /* GPUs given an override, their target */
+} env_values;
+
+static void env_values_free(env_values *ev)
+{
+    for (size_t i = 0; i < ev->n; i++) {
+        free(ev->vars[i].key);
+        free(ev->vars[i].value);
+    }
+    free(ev->skipped.s);
+    strv_free(ev->overridden);
+    strv_free(ev->overridden_gfx);
+}
+
+/* Per-node overrides, same family only, for GPUs a finding names. */
+static void add_overrides(const rd_fix_input *in, env_values *ev)
 {
     const rd_gpu_view *v = in->gpus;
-    var vars[8];
-    size_t n = 0;
-    strbuf skipped = { 0 };
-
-    size_t n_discrete = 0, n_integrated = 0;
-    for (size_t i = 0; i < v->n_gpus; i++) {
-        n_discrete += !v->gpus[i].integrated;
-        n_integrated += v->gpus[i].integrated;
-    }
-    n = 2; /* the build targets come first, once the overrides are known */
-    /* per-node overrides, same family only */
-    _cleanup_strv_free_ char **overridden = NULL, **overridden_gfx = NULL; /* GPUs given one, their target */
-    for (size_t i = 0; i < v->n_gpus && n < ELEMENTSOF(vars) - 1; i++) {
+    for (size_t i = 0; i < v->n_gpus && ev->n < ELEMENTSOF(ev->vars) - 1; i++) {
         const rd_gpu *g = &v->gpus[i];
         bool wrong = finding_on(in, "arch.override-wrong-family", g->pci->address);
         if (g->integrated || (!finding_on(in, "arch.no-kernels", g->pci->address) && !wrong))
@@ -145,91 +153,103 @@ static int env_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         if (g->arch && g->arch->override && sscanf(g->arch->override, "%u.%u.%u", &a, &b, &c) == 3)
             (void)rd_gfx_name((uint64_t)a * 10000 + b * 100 + c, ov_gfx, sizeof ov_gfx);
         if (!g->arch || !g->arch->override || g->n_kfd == 0 || (!wrong && streq(ov_gfx, g->gfx))) {
-            strbuf_printf(&skipped, "%sno override is known for %s", skipped.len ? "; " : "", g->gfx);
+            strbuf_printf(&ev->skipped, "%sno override is known for %s", ev->skipped.len ? "; " : "", g->gfx);
             continue;
         }
         if (!in->config || !in->config->allow_overrides) {
-            strbuf_printf(&skipped, "%sno HSA_OVERRIDE_GFX_VERSION for %s: overrides are off (allow_overrides in "
-                                    "the configuration)",
-                          skipped.len ? "; " : "", g->gfx);
+            strbuf_printf(&ev->skipped, "%sno HSA_OVERRIDE_GFX_VERSION for %s: overrides are off (allow_overrides "
+                                        "in the configuration)",
+                          ev->skipped.len ? "; " : "", g->gfx);
             continue;
         }
-        for (size_t k = 0; k < g->n_kfd && n < ELEMENTSOF(vars) - 1; k++)
-            vars[n++] = (var){ xasprintf("HSA_OVERRIDE_GFX_VERSION_%" PRId64, g->kfd[k]->node_id),
-                               xstrdup(g->arch->override) };
-        overridden = strv_push(overridden, xstrdup(g->pci->address));
-        overridden_gfx = strv_push(overridden_gfx, xstrdup(ov_gfx[0] ? ov_gfx : g->gfx));
+        for (size_t k = 0; k < g->n_kfd && ev->n < ELEMENTSOF(ev->vars) - 1; k++)
+            ev->vars[ev->n++] = (var){ xasprintf("HSA_OVERRIDE_GFX_VERSION_%" PRId64, g->kfd[k]->node_id),
+                                       xstrdup(g->arch->override) };
+        ev->overridden = strv_push(ev->overridden, xstrdup(g->pci->address));
+        ev->overridden_gfx = strv_push(ev->overridden_gfx, xstrdup(ov_gfx[0] ? ov_gfx : g->gfx));
     }
+}
 
-    /* build targets: the discrete GPUs, or the integrated ones when alone;
-     * a GPU given an override runs the override target's code */
+/* Build targets: the discrete GPUs, or the integrated ones when alone; a
+ * GPU given an override runs the override target's code. False when no
+ * GPU has a known target. */
+static bool add_targets(const rd_fix_input *in, env_values *ev)
+{
+    const rd_gpu_view *v = in->gpus;
+    size_t n_discrete = 0;
+    for (size_t i = 0; i < v->n_gpus; i++)
+        n_discrete += !v->gpus[i].integrated;
     strbuf targets = { 0 };
     _cleanup_strv_free_ char **seen = NULL;
     for (size_t i = 0; i < v->n_gpus; i++) {
         const rd_gpu *g = &v->gpus[i];
         const char *gfx = g->gfx;
-        for (size_t k = 0; overridden && overridden[k]; k++)
-            if (streq(overridden[k], g->pci->address))
-                gfx = overridden_gfx[k];
+        for (size_t k = 0; ev->overridden && ev->overridden[k]; k++)
+            if (streq(ev->overridden[k], g->pci->address))
+                gfx = ev->overridden_gfx[k];
         if (!gfx[0] || (n_discrete > 0 && g->integrated) || strv_contains(seen, gfx))
             continue;
         seen = strv_push(seen, xstrdup(gfx));
         strbuf_printf(&targets, "%s%s", targets.len ? ";" : "", gfx);
     }
-    if (!targets.len) {
-        for (size_t i = 2; i < n; i++) {
-            free(vars[i].key);
-            free(vars[i].value);
-        }
-        free(skipped.s);
-        *ret_reason = xstrdup("no AMD GPU with a known gfx target is present");
-        return -ENODEV;
-    }
+    if (!targets.len)
+        return false;
     char *t = strbuf_steal(&targets);
-    vars[0] = (var){ xstrdup("PYTORCH_ROCM_ARCH"), xstrdup(t) };
-    vars[1] = (var){ xstrdup("AMDGPU_TARGETS"), t };
+    ev->vars[0] = (var){ xstrdup("PYTORCH_ROCM_ARCH"), xstrdup(t) };
+    ev->vars[1] = (var){ xstrdup("AMDGPU_TARGETS"), t };
+    return true;
+}
 
-    /* hide an integrated GPU from ROCm when a discrete one is there */
-    if (n_integrated > 0 && n_discrete > 0) {
-        strbuf ids = { 0 };
-        bool complete = true;
-        for (size_t i = 0; i < v->n_gpus; i++) {
-            if (v->gpus[i].integrated)
-                continue;
-            char *u = gpu_uuid(&v->gpus[i]);
-            if (!u) {
-                complete = false;
-                continue;
-            }
-            strbuf_printf(&ids, "%s%s", ids.len ? "," : "", u);
-            free(u);
-        }
-        if (complete && ids.len)
-            vars[n++] = (var){ xstrdup("ROCR_VISIBLE_DEVICES"), strbuf_steal(&ids) };
-        else {
-            free(ids.s);
-            strbuf_printf(&skipped, "%sROCR_VISIBLE_DEVICES not set: a discrete GPU has no unique id to name it by; "
-                                    "disable the integrated GPU in the firmware setup instead",
-                          skipped.len ? "; " : "");
-        }
+/* Hides an integrated GPU from ROCm when a discrete one is there. */
+static void add_visible_devices(const rd_fix_input *in, env_values *ev)
+{
+    const rd_gpu_view *v = in->gpus;
+    size_t n_discrete = 0, n_integrated = 0;
+    for (size_t i = 0; i < v->n_gpus; i++) {
+        n_discrete += !v->gpus[i].integrated;
+        n_integrated += v->gpus[i].integrated;
     }
+    if (n_integrated == 0 || n_discrete == 0)
+        return;
+    strbuf ids = { 0 };
+    bool complete = true;
+    for (size_t i = 0; i < v->n_gpus; i++) {
+        if (v->gpus[i].integrated)
+            continue;
+        _cleanup_free_ char *u = gpu_uuid(&v->gpus[i]);
+        if (!u)
+            complete = false;
+        else
+            strbuf_printf(&ids, "%s%s", ids.len ? "," : "", u);
+    }
+    if (complete && ids.len) {
+        ev->vars[ev->n++] = (var){ xstrdup("ROCR_VISIBLE_DEVICES"), strbuf_steal(&ids) };
+        return;
+    }
+    free(ids.s);
+    strbuf_printf(&ev->skipped, "%sROCR_VISIBLE_DEVICES not set: a discrete GPU has no unique id to name it by; "
+                                "disable the integrated GPU in the firmware setup instead",
+                  ev->skipped.len ? "; " : "");
+}
 
+/* The environment.d and profile.d texts. */
+static void render_env(const env_values *ev, char **ret_envd, char **ret_prof)
+{
     strbuf envd = { 0 }, prof = { 0 };
     strbuf_append(&envd, RD_FIX_HEADER_LINE "# ROCm settings for the GPUs of this host (systemd user sessions).\n");
     strbuf_append(&prof, RD_FIX_HEADER_LINE "# ROCm settings for the GPUs of this host (login shells).\n");
-    for (size_t i = 0; i < n; i++) {
-        strbuf_printf(&envd, "%s=%s\n", vars[i].key, vars[i].value);
-        strbuf_printf(&prof, "export %s='%s'\n", vars[i].key, vars[i].value);
+    for (size_t i = 0; i < ev->n; i++) {
+        strbuf_printf(&envd, "%s=%s\n", ev->vars[i].key, ev->vars[i].value);
+        strbuf_printf(&prof, "export %s='%s'\n", ev->vars[i].key, ev->vars[i].value);
     }
-    _cleanup_free_ char *envd_text = strbuf_steal(&envd);
-    _cleanup_free_ char *prof_text = strbuf_steal(&prof);
-    for (size_t i = 0; i < n; i++) {
-        free(vars[i].key);
-        free(vars[i].value);
-    }
+    *ret_envd = strbuf_steal(&envd);
+    *ret_prof = strbuf_steal(&prof);
+}
 
-    rd_step *s = rd_plan_add_step(p, "env", RD_EFFECT_RELOGIN, "ROCm environment for the GPUs present");
-    /* missing kernels are addressed only by an override for that GPU */
+/* The findings the step addresses: missing kernels only by an override
+ * for that GPU. */
+static void address_env_findings(const rd_fix_input *in, rd_step *s, char *const *overridden)
+{
     for (size_t i = 0; in->findings && i < in->findings->n; i++) {
         const rd_finding *f = &in->findings->items[i];
         if (!streq_ptr(f->fix, "env") || (in->only && !rd_fix_named(in, "env") && !rd_fix_named(in, f->id)))
@@ -238,32 +258,40 @@ static int env_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
             continue;
         rd_step_address(s, f->id);
     }
+}
+
+static int env_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
+{
+    _cleanup_(env_values_free) env_values ev = { .n = 2 }; /* the build targets come first */
+    add_overrides(in, &ev);
+    if (!add_targets(in, &ev)) {
+        *ret_reason = xstrdup("no AMD GPU with a known gfx target is present");
+        return -ENODEV;
+    }
+    add_visible_devices(in, &ev);
+    _cleanup_free_ char *envd = NULL, *prof = NULL;
+    render_env(&ev, &envd, &prof);
+
+    rd_step *s = rd_plan_add_step(p, "env", RD_EFFECT_RELOGIN, "ROCm environment for the GPUs present");
+    address_env_findings(in, s, ev.overridden);
     if (!s->findings && !rd_fix_named(in, "env")) {
         /* nothing this fix can do for the findings that named it */
-        free(envd_text);
-        free(prof_text);
-        envd_text = prof_text = NULL;
-        p->n_steps--;
-        free(s->fix);
-        free(s->title);
-        *s = (rd_step){ 0 };
-        *ret_reason = skipped.len ? strbuf_steal(&skipped) : xstrdup("nothing to change for these findings");
+        rd_plan_drop_empty_step(p);
+        *ret_reason = ev.skipped.len ? strbuf_steal(&ev.skipped) : xstrdup("nothing to change for these findings");
         return 0;
     }
-    int r = rd_step_write(p, s, in, ENV_D_FILE, envd_text, strlen(envd_text), 0644, ret_reason);
+    int r = rd_step_write(p, s, in, ENV_D_FILE, envd, strlen(envd), 0644, ret_reason);
     if (r >= 0)
-        r = rd_step_write(p, s, in, PROFILE_FILE, prof_text, strlen(prof_text), 0644, ret_reason);
+        r = rd_step_write(p, s, in, PROFILE_FILE, prof, strlen(prof), 0644, ret_reason);
     if (r >= 0)
-        r = plan_disable(in, p, s, &skipped, ret_reason);
-    if (r < 0) {
-        free(skipped.s);
+        r = plan_disable(in, p, s, &ev.skipped, ret_reason);
+    if (r < 0)
         return r;
-    }
     if (rd_step_changes(s))
         s->note = xstrdup("log out and back in for the new environment to count");
     rd_plan_drop_empty_step(p);
-    if (skipped.len)
-        *ret_reason = strbuf_steal(&skipped);
+    if (ev.skipped.len)
+        *ret_reason = strbuf_steal(&ev.skipped);
     return 0;
 }
 

@@ -4,56 +4,61 @@
  * reported unless --only names this fix. SI and CIK cards on radeon move to
  * amdgpu through an options file. Then the initramfs is rebuilt. This fix
  * never writes a blacklist. */
-#include <ctype.h>
+#include <inttypes.h>
 #include "fixes.h"
+#include "modprobe-conf.h"
 #include "util.h"
 
 #define OPTIONS_FILE "/etc/modprobe.d/rocm-doctor-amdgpu.conf"
 #define DISABLED_MARK "# disabled by rocm-doctor (undo with rocm-doctor undo): "
 
-static bool disables_amdgpu(const char *line, size_t n)
+typedef struct {
+    const char *text;
+    size_t size;
+    strbuf out;
+    bool only;    /* nothing else in the file is in effect */
+    size_t count; /* lines disabled */
+} disabling;
+
+static int disable_entry(const rd_modprobe_entry *e, void *userdata)
 {
-    _cleanup_free_ char *l = xstrndup(line, n);
-    char *save = NULL;
-    char *w1 = strtok_r(l, " \t", &save);
-    char *w2 = w1 ? strtok_r(NULL, " \t", &save) : NULL;
-    if (!w1 || !w2 || !streq(w2, "amdgpu"))
-        return false;
-    if (streq(w1, "blacklist"))
-        return true;
-    if (!streq(w1, "install"))
-        return false;
-    char *rest = strtok_r(NULL, "", &save);
-    return rest && (strstr(rest, "/bin/false") || strstr(rest, "/bin/true"));
+    disabling *d = userdata;
+    if (rd_modprobe_entry_disables(e, "amdgpu")) {
+        /* a '#' first makes the whole logical line a comment for kmod */
+        strbuf_append(&d->out, DISABLED_MARK);
+        d->count++;
+    } else if (e->directive && e->directive[0] != '#')
+        d->only = false;
+    strbuf_appendn(&d->out, d->text + e->offset, e->length);
+    if (e->offset + e->length < d->size)
+        strbuf_append(&d->out, "\n");
+    return 0;
 }
 
 /* The file's text with every line that disables amdgpu commented out;
  * *ret_only: nothing else in it is in effect. */
 static char *disable_lines(const char *text, size_t size, bool *ret_only, size_t *ret_count)
 {
-    strbuf b = { 0 };
-    bool only = true;
-    size_t count = 0;
-    for (size_t i = 0; i < size;) {
-        const char *e = memchr(text + i, '\n', size - i);
-        size_t len = e ? (size_t)(e - (text + i)) : size - i;
-        const char *l = text + i;
-        size_t skip = 0;
-        while (skip < len && isspace((unsigned char)l[skip]))
-            skip++;
-        if (disables_amdgpu(l + skip, len - skip)) {
-            strbuf_append(&b, DISABLED_MARK);
-            count++;
-        } else if (skip < len && l[skip] != '#')
-            only = false;
-        strbuf_appendn(&b, l, len);
-        if (e)
-            strbuf_append(&b, "\n");
-        i += len + (e ? 1 : 0);
+    disabling d = { .text = text, .size = size, .only = true };
+    strbuf_append(&d.out, "");
+    (void)rd_modprobe_conf_parse(text, size, disable_entry, &d);
+    *ret_only = d.only;
+    *ret_count = d.count;
+    return strbuf_steal(&d.out);
+}
+
+/* Lines of the facts that name "amdgpu\r": they blacklist nothing, so
+ * nothing is done about them; the reason says so. */
+static void note_stray_cr(const rd_driver_facts *d, strbuf *notes)
+{
+    for (size_t i = 0; i < d->n_modprobe; i++) {
+        const rd_modprobe_line *l = &d->modprobe[i];
+        rd_modprobe_entry e = { .directive = l->directive, .module = l->module, .rest = l->args };
+        if (l->file && rd_modprobe_entry_disables_but_cr(&e, "amdgpu"))
+            strbuf_printf(notes, "%s%s:%" PRId64 ": \"%s amdgpu\" ends in a carriage return, so kmod reads the "
+                                 "module name as \"amdgpu\\r\" and the line does nothing: left as it is",
+                          notes->len ? "; " : "", l->file, l->line, l->directive);
     }
-    *ret_only = only;
-    *ret_count = count;
-    return strbuf_steal(&b);
 }
 
 static bool deliberate(const char *path, const char *text)
@@ -69,14 +74,12 @@ static int plan_blacklists(const rd_fix_input *in, rd_plan *p, rd_step *s, char 
     _cleanup_strv_free_ char **files = NULL;
     for (size_t i = 0; i < d->n_modprobe; i++) {
         const rd_modprobe_line *l = &d->modprobe[i];
-        if (!l->file || !streq_ptr(l->module, "amdgpu") || strv_contains(files, l->file))
-            continue;
-        if (streq_ptr(l->directive, "blacklist") ||
-            (streq_ptr(l->directive, "install") && l->args &&
-             (strstr(l->args, "/bin/false") || strstr(l->args, "/bin/true"))))
+        rd_modprobe_entry e = { .directive = l->directive, .module = l->module, .rest = l->args };
+        if (l->file && rd_modprobe_entry_disables(&e, "amdgpu") && !strv_contains(files, l->file))
             files = strv_push(files, xstrdup(l->file));
     }
     strbuf skipped = { 0 };
+    note_stray_cr(d, &skipped);
     for (size_t i = 0; files && files[i]; i++) {
         const char *path = files[i];
         rd_snapshot *snap;

@@ -9,75 +9,50 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include "distro.h"
+#include "modprobe-conf.h"
 #include "probe.h"
 #include "rootfs.h"
 #include "util.h"
 
 #define MAX_KMSG_RECORDS 512
 
-static const char *const watched_modules[] = { "amdgpu", "radeon", NULL };
+/* with a carriage return, as kmod reads a CRLF file: such a line names no
+ * module, and the report says so */
+static const char *const watched_modules[] = { "amdgpu", "radeon", "amdgpu\r", "radeon\r", NULL };
 
 /* kmod's search order: the first directory holding a file name wins. */
 static const char *const modprobe_dirs[] = {
     "/etc/modprobe.d", "/run/modprobe.d", "/usr/local/lib/modprobe.d", "/usr/lib/modprobe.d", "/lib/modprobe.d",
 };
 
-static char *next_token(char **p)
+typedef struct {
+    const char *file;
+    const char *const *modules;
+    rd_modprobe_line **lines;
+    size_t *n;
+} modprobe_collect;
+
+static int collect_line(const rd_modprobe_entry *e, void *userdata)
 {
-    while (**p && isspace((unsigned char)**p))
-        (*p)++;
-    if (!**p)
-        return NULL;
-    char *start = *p;
-    while (**p && !isspace((unsigned char)**p))
-        (*p)++;
-    if (**p)
-        *(*p)++ = 0;
-    return start;
+    static const char *const directives[] = { "blacklist", "install", "options", "softdep", "remove", NULL };
+    modprobe_collect *c = userdata;
+    if (!e->module || !strv_contains((char **)directives, e->directive) || !strv_contains((char **)c->modules, e->module))
+        return 0;
+    rd_modprobe_line *l = ARRAY_APPEND(*c->lines, *c->n);
+    l->file = xstrdup(c->file);
+    l->line = e->first_line;
+    l->directive = xstrdup(e->directive);
+    l->module = xstrdup(e->module);
+    _cleanup_free_ char *rest = xstrdup(e->rest);
+    l->args = xstrdup(strstrip(rest));
+    return 0;
 }
 
 int rd_modprobe_parse(const char *text, const char *file, const char *const *modules, rd_modprobe_line **lines,
                       size_t *n)
 {
-    int lineno = 0;
-    const char *p = text;
-    while (p && *p) {
-        int first = lineno + 1;
-        strbuf logical = { 0 };
-        /* join backslash-continued physical lines */
-        for (;;) {
-            const char *nl = strchr(p, '\n');
-            size_t len = nl ? (size_t)(nl - p) : strlen(p);
-            lineno++;
-            bool cont = len > 0 && p[len - 1] == '\\';
-            strbuf_appendn(&logical, p, cont ? len - 1 : len);
-            p = nl ? nl + 1 : NULL;
-            if (!cont || !p || !*p || lineno > 1000000)
-                break;
-            strbuf_append(&logical, " ");
-        }
-        char *s = logical.s ? logical.s : NULL;
-        char *cur = s;
-        char *directive = cur ? next_token(&cur) : NULL;
-        if (directive && directive[0] != '#') {
-            char *module = next_token(&cur);
-            bool watched = false;
-            for (size_t i = 0; module && modules[i]; i++)
-                watched |= streq(module, modules[i]);
-            if (watched && (streq(directive, "blacklist") || streq(directive, "install") ||
-                            streq(directive, "options") || streq(directive, "softdep") ||
-                            streq(directive, "remove"))) {
-                rd_modprobe_line *l = ARRAY_APPEND(*lines, *n);
-                l->file = xstrdup(file);
-                l->line = first;
-                l->directive = xstrdup(directive);
-                l->module = xstrdup(module);
-                l->args = xstrdup(strstrip(cur));
-            }
-        }
-        free(s);
-    }
-    return 0;
+    modprobe_collect c = { .file = file, .modules = modules, .lines = lines, .n = n };
+    return rd_modprobe_conf_parse(text, strlen(text), collect_line, &c);
 }
 
 char **rd_cmdline_split(const char *cmdline)
@@ -372,13 +347,21 @@ static void driver_gather(const rd_ctx *ctx, rd_facts *facts)
 
 static bool is_blacklist_line(const rd_modprobe_line *l)
 {
-    if (!streq_ptr(l->module, "amdgpu"))
-        return false;
-    if (streq(l->directive, "blacklist"))
-        return true;
-    /* "install amdgpu /bin/false" is the other way guides disable a module */
-    return streq(l->directive, "install") && l->args &&
-           (strstr(l->args, "/bin/false") || strstr(l->args, "/bin/true"));
+    rd_modprobe_entry e = { .directive = l->directive, .module = l->module, .rest = l->args };
+    return rd_modprobe_entry_disables(&e, "amdgpu");
+}
+
+/* "blacklist amdgpu\r": kmod blacklists a module named "amdgpu\r" */
+static void evidence_stray_cr(const rd_facts *f, rd_finding *fd)
+{
+    for (size_t i = 0; fd && i < f->driver.n_modprobe; i++) {
+        const rd_modprobe_line *l = &f->driver.modprobe[i];
+        rd_modprobe_entry e = { .directive = l->directive, .module = l->module, .rest = l->args };
+        if (rd_modprobe_entry_disables_but_cr(&e, "amdgpu"))
+            rd_finding_evidence(fd, "%s:%" PRId64 ": \"%s amdgpu\" does nothing: the line ends in a carriage return "
+                                    "(a Windows line ending), so kmod reads the module name as \"amdgpu\\r\"",
+                                l->file, l->line, l->directive);
+    }
 }
 
 static bool looks_deliberate(const char *where)
@@ -421,6 +404,7 @@ static void assess_blacklist(const rd_assess_input *in, const rd_cmdline_info *c
     }
     if (!fd)
         return;
+    evidence_stray_cr(f, fd);
     bool instinct = false;
     for (size_t i = 0; i < in->gpus->n_gpus; i++)
         instinct |= streq(in->gpus->gpus[i].gfx, "gfx942") || streq(in->gpus->gpus[i].gfx, "gfx950");
@@ -510,6 +494,7 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
         bool cause = ci.nomodeset || ci.amdgpu_modeset_off || ci.blacklist_tokens;
         for (size_t i = 0; i < f->driver.n_modprobe; i++)
             cause |= is_blacklist_line(&f->driver.modprobe[i]);
+        evidence_stray_cr(f, fd);
         if (cause)
             rd_finding_remedy(fd, "Remove what stops it (reported below), then reboot.");
         else if (rd_os_is_ubuntu(&f->os))

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Plans: the fix table, the helpers fixes build their steps with, and the
  * plan as text and JSON. Nothing here writes to the system. */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 #include "fix.h"
+#include "json-util.h"
 #include "passwd.h"
 #include "util.h"
 
@@ -435,6 +437,29 @@ void rd_step_command(rd_step *s, char **argv, char **undo_argv)
     a->undo_argv = undo_argv;
 }
 
+char **rd_dir_names(int dfd, bool (*keep)(const char *name, const void *userdata), const void *userdata)
+{
+    int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    char **v = NULL;
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (!streq(de->d_name, ".") && !streq(de->d_name, "..") && (!keep || keep(de->d_name, userdata)))
+            *ARRAY_APPEND(v, n) = xstrdup(de->d_name);
+    closedir(d);
+    if (v) {
+        v = xrealloc(v, (n + 1) * sizeof(char *));
+        v[n] = NULL;
+    }
+    return v;
+}
+
 /* ---- building ---- */
 
 static bool has_findings_for(const rd_fix_input *in, const char *fix_id)
@@ -621,60 +646,59 @@ void rd_plan_print(const rd_plan *p, FILE *out)
     }
 }
 
-static json_object *strv_json(char *const *v)
+json_object *rd_step_summary_json(const rd_step *s)
 {
-    json_object *a = json_object_new_array();
-    for (size_t i = 0; v && v[i]; i++)
-        json_object_array_add(a, json_object_new_string(v[i]));
-    return a;
+    json_object *js = json_object_new_object();
+    rd_json_set_str(js, "fix", s->fix);
+    rd_json_set_str(js, "title", s->title);
+    json_object_object_add(js, "findings", rd_json_strv(s->findings));
+    rd_json_set_str(js, "effect", rd_effect_name(s->effect));
+    if (s->note)
+        rd_json_set_str(js, "note", s->note);
+    return js;
+}
+
+static json_object *action_json(const rd_plan *p, const rd_action *a)
+{
+    json_object *ja = json_object_new_object();
+    rd_json_set_str(ja, "action", action_verb(a->kind));
+    if (a->path)
+        rd_json_set_str(ja, "path", a->path);
+    if (a->kind == RD_ACT_WRITE) {
+        char m[8], h[65];
+        snprintf(m, sizeof m, "%04o", (unsigned)a->mode);
+        rd_json_set_str(ja, "mode", m);
+        rd_sha256_hex(a->content, a->size, h);
+        rd_json_set_str(ja, "sha256", h);
+    }
+    if (a->kind == RD_ACT_WRITE || a->kind == RD_ACT_REMOVE) {
+        _cleanup_free_ char *d = action_diff(p, a);
+        rd_json_set_str(ja, "diff", d);
+    }
+    if (a->user)
+        rd_json_set_str(ja, "user", a->user);
+    if (a->group)
+        rd_json_set_str(ja, "group", a->group);
+    if (a->argv) {
+        json_object_object_add(ja, "argv", rd_json_strv(a->argv));
+        json_object_object_add(ja, "undo", a->undo_argv ? rd_json_strv(a->undo_argv) : NULL);
+        rd_json_set_str(ja, "when", under_root(p) ? "first-boot" : "now");
+    }
+    return ja;
 }
 
 json_object *rd_plan_to_json(const rd_plan *p)
 {
     json_object *j = json_object_new_object();
-    json_object_object_add(j, "schema", json_object_new_string(RD_PLAN_SCHEMA));
-    json_object_object_add(j, "root", json_object_new_string(p->root));
+    rd_json_set_str(j, "schema", RD_PLAN_SCHEMA);
+    rd_json_set_str(j, "root", p->root);
     json_object *steps = json_object_new_array();
     for (size_t i = 0; i < p->n_steps; i++) {
         const rd_step *s = &p->steps[i];
-        json_object *js = json_object_new_object();
-        json_object_object_add(js, "fix", json_object_new_string(s->fix));
-        json_object_object_add(js, "title", json_object_new_string(s->title));
-        json_object_object_add(js, "findings", strv_json(s->findings));
-        json_object_object_add(js, "effect", json_object_new_string(rd_effect_name(s->effect)));
-        if (s->note)
-            json_object_object_add(js, "note", json_object_new_string(s->note));
+        json_object *js = rd_step_summary_json(s);
         json_object *acts = json_object_new_array();
-        for (size_t k = 0; k < s->n_actions; k++) {
-            const rd_action *a = &s->actions[k];
-            json_object *ja = json_object_new_object();
-            json_object_object_add(ja, "action", json_object_new_string(action_verb(a->kind)));
-            if (a->path)
-                json_object_object_add(ja, "path", json_object_new_string(a->path));
-            if (a->kind == RD_ACT_WRITE) {
-                char m[8];
-                snprintf(m, sizeof m, "%04o", (unsigned)a->mode);
-                json_object_object_add(ja, "mode", json_object_new_string(m));
-                char h[65];
-                rd_sha256_hex(a->content, a->size, h);
-                json_object_object_add(ja, "sha256", json_object_new_string(h));
-            }
-            if (a->kind == RD_ACT_WRITE || a->kind == RD_ACT_REMOVE) {
-                char *d = action_diff(p, a);
-                json_object_object_add(ja, "diff", json_object_new_string(d));
-                free(d);
-            }
-            if (a->user)
-                json_object_object_add(ja, "user", json_object_new_string(a->user));
-            if (a->group)
-                json_object_object_add(ja, "group", json_object_new_string(a->group));
-            if (a->argv) {
-                json_object_object_add(ja, "argv", strv_json(a->argv));
-                json_object_object_add(ja, "undo", a->undo_argv ? strv_json(a->undo_argv) : NULL);
-                json_object_object_add(ja, "when", json_object_new_string(under_root(p) ? "first-boot" : "now"));
-            }
-            json_object_array_add(acts, ja);
-        }
+        for (size_t k = 0; k < s->n_actions; k++)
+            json_object_array_add(acts, action_json(p, &s->actions[k]));
         json_object_object_add(js, "actions", acts);
         json_object_array_add(steps, js);
     }
@@ -682,8 +706,8 @@ json_object *rd_plan_to_json(const rd_plan *p)
     json_object *np = json_object_new_array();
     for (size_t i = 0; i < p->n_not_planned; i++) {
         json_object *o = json_object_new_object();
-        json_object_object_add(o, "fix", json_object_new_string(p->not_planned[i].fix));
-        json_object_object_add(o, "reason", json_object_new_string(p->not_planned[i].reason));
+        rd_json_set_str(o, "fix", p->not_planned[i].fix);
+        rd_json_set_str(o, "reason", p->not_planned[i].reason);
         json_object_array_add(np, o);
     }
     json_object_object_add(j, "not_planned", np);

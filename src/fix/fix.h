@@ -129,10 +129,13 @@ const rd_fix *rd_fix_get(const rd_fix_table *t, const char *id);
  * input cannot be used at all. */
 int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error);
 void rd_plan_free(rd_plan *p);
+#define _cleanup_plan_ __attribute__((cleanup(rd_plan_free)))
 size_t rd_plan_n_actions(const rd_plan *p);
 
 void rd_plan_print(const rd_plan *p, FILE *out);
 json_object *rd_plan_to_json(const rd_plan *p);
+/* A step without its actions: fix, title, findings, effect, note. */
+json_object *rd_step_summary_json(const rd_step *s);
 const char *rd_effect_name(rd_effect e);
 
 /* ---- helpers for fixes/ ---- */
@@ -169,6 +172,10 @@ int rd_step_group_add(rd_plan *p, rd_step *s, const rd_fix_input *in, const char
 void rd_step_command(rd_step *s, char **argv, char **undo_argv);
 /* Whether the step writes, removes or changes groups. */
 bool rd_step_changes(const rd_step *s);
+
+/* The names in the open directory dfd that keep accepts (every one but .
+ * and .. when keep is NULL); dfd stays open. */
+char **rd_dir_names(int dfd, bool (*keep)(const char *name, const void *userdata), const void *userdata);
 
 /* Whether --only selects this fix id or finding id (always true without --only). */
 bool rd_fix_selected(const rd_fix_input *in, const char *id);

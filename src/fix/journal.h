@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Applying a plan, the journal of applied runs, and undo. Each applied run
- * lives in ROOT/var/lib/rocm-doctor/journal/RUN-ID/: journal.json (what was
- * done, and the state of every touched file before and after) and files/N
- * (the bytes of file N before the run). One run at a time: both apply and
- * undo hold an flock on ROOT/var/lib/rocm-doctor/lock. */
+/* Applying a plan, the journal of applied runs, and undo. Each run lives in
+ * ROOT/var/lib/rocm-doctor/journal/RUN-ID/: journal.json (what the run
+ * does, and the state of every file it touches before and after) and
+ * files/N (the bytes of file N before the run). journal.json is written,
+ * with the before-state of everything, before the first change: a run that
+ * is killed half-way stays "applying", and undo rolls it back from the
+ * before-copies. Undo records its own progress ("undoing") the same way, and
+ * each of its steps may be repeated, so a killed undo is finished by the
+ * next one. One run at a time: apply and undo hold an flock on
+ * ROOT/var/lib/rocm-doctor/lock. */
 #pragma once
 
 #include "fix.h"
@@ -12,21 +17,66 @@
 
 typedef struct {
     char *run_id;
+    bool interrupted;     /* undo: the run had been interrupted and was rolled back */
     char **deferred;      /* commands to run on the first boot of the root */
     char **notes;         /* things the person should know */
 } rd_apply_result;
 
 void rd_apply_result_free(rd_apply_result *r);
+#define _cleanup_apply_result_ __attribute__((cleanup(rd_apply_result_free)))
 
 /* Verifies that no file changed since the plan was made, journals the
  * before-state, carries out every action and records the after-state. A
- * failure rolls back what was done. Returns 0, or a negative errno with
- * *ret_error saying what happened (and that it was rolled back). */
+ * failure rolls back what was done. Refuses while an interrupted run is
+ * unresolved. Returns 0, or a negative errno with *ret_error saying what
+ * happened (and whether it was rolled back). */
 int rd_plan_apply(const rd_plan *p, int root_fd, rd_apply_result *ret, char **ret_error);
 
-/* Undoes run_id (NULL: the newest applied run). */
+/* Undoes run_id (NULL: the newest run that is applied, or was interrupted
+ * while being applied or undone). */
 int rd_journal_undo(const char *root, int root_fd, const char *run_id, rd_apply_result *ret, char **ret_error);
+
+/* "rocm-doctor undo [--root DIR] RUN-ID": the command that undoes a run. */
+char *rd_undo_command(const char *root, const char *run_id);
 
 /* Takes the lock; returns the fd to close, or a negative errno with
  * *ret_error (-EWOULDBLOCK when another run holds it). */
 int rd_journal_lock(const char *root, int root_fd, char **ret_error);
+
+/* An interrupted run (killed while being applied or undone) that undo has
+ * not resolved yet: 1 and a message naming it and the command that resolves
+ * it, 0 when there is none. Reads only; needs no lock. */
+int rd_journal_unresolved(const char *root, int root_fd, char **ret_message);
+
+/* ---- what a run achieved (result.c) ---- */
+
+typedef enum {
+    RD_RESULT_FIXED,
+    RD_RESULT_RELOGIN,
+    RD_RESULT_REBOOT,
+    RD_RESULT_FAILING,
+} rd_result_kind;
+
+typedef struct {
+    const char *finding;  /* borrowed from the plan */
+    const char *fix;
+    rd_result_kind kind;
+    const char *why;      /* RD_RESULT_FAILING: borrowed from the plan or the findings */
+} rd_fix_result;
+
+typedef struct {
+    rd_fix_result *items;
+    size_t n;
+    bool failing;         /* one is still failing */
+} rd_fix_results;
+
+/* Per finding the plan addressed: fixed, fixed after re-login or reboot, or
+ * still failing. again: the findings of the check run after applying, NULL
+ * when it could not run; from_facts: the diagnosis came from --facts, so
+ * nothing was gathered again. The results borrow from p and again. */
+void rd_fix_classify(const rd_plan *p, const rd_findings *again, bool from_facts, rd_fix_results *ret);
+void rd_fix_results_free(rd_fix_results *r);
+#define _cleanup_fix_results_ __attribute__((cleanup(rd_fix_results_free)))
+const char *rd_result_name(rd_result_kind k);  /* "fixed-after-relogin" */
+const char *rd_result_text(rd_result_kind k);  /* "fixed after re-login" */
+json_object *rd_fix_results_to_json(const rd_fix_results *r);

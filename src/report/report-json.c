@@ -2,14 +2,14 @@
 #include "report.h"
 
 #include "build-config.h"
+#include "json-util.h"
 #include "report-health.h"
 #include "report-runtime.h"
 #include "util.h"
 
-static json_object *str_or_null(const char *s)
-{
-    return s && *s ? json_object_new_string(s) : NULL;
-}
+/* the shared helpers under the names this file uses */
+#define str_or_null rd_json_str_or_null
+#define int_or_null rd_json_int_or_null
 
 static json_object *gpu_json(const rd_facts *f, const rd_gpu *g)
 {
@@ -80,10 +80,7 @@ json_object *rd_finding_to_json(const rd_finding *f)
     json_object_object_add(o, "id", json_object_new_string(f->id));
     json_object_object_add(o, "severity", json_object_new_string(rd_severity_name(f->severity)));
     json_object_object_add(o, "summary", json_object_new_string(f->summary));
-    json_object *ev = json_object_new_array();
-    for (size_t i = 0; f->evidence && f->evidence[i]; i++)
-        json_object_array_add(ev, json_object_new_string(f->evidence[i]));
-    json_object_object_add(o, "evidence", ev);
+    json_object_object_add(o, "evidence", rd_json_strv(f->evidence));
     json_object_object_add(o, "remedy", str_or_null(f->remedy));
     json_object_object_add(o, "fix", str_or_null(f->fix));
     json_object_object_add(o, "gpu", str_or_null(f->gpu));
@@ -156,11 +153,6 @@ json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_fi
 
 /* ---------------------------------------------------------------------- */
 /* Level 2 */
-
-static json_object *int_or_null(int64_t v)
-{
-    return v >= 0 ? json_object_new_int64(v) : NULL;
-}
 
 static json_object *positive_double_or_null(double v)
 {

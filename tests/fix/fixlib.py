@@ -100,6 +100,50 @@ class Root:
         return "\n".join(parts)
 
 
+# ---- a small test harness: register with @test, run with main() ----
+
+TESTS = []
+
+
+class Skip(Exception):
+    pass
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def eq(got, want, what):
+    if got != want:
+        raise AssertionError("%s:\n--- want\n%s\n--- got\n%s" % (what, want, got))
+
+
+def main():
+    """Runs every registered test; TAP-like lines; 77 when all skipped."""
+    failures, passed, skipped = [], [], []
+    for t in TESTS:
+        try:
+            t()
+            passed.append(t.__name__)
+            print("ok - %s" % t.__name__, flush=True)
+        except Skip as e:
+            skipped.append(t.__name__)
+            print("ok - %s # SKIP %s" % (t.__name__, e), flush=True)
+        except Exception as e:  # noqa: BLE001
+            failures.append(t.__name__)
+            print("not ok - %s\n%s" % (t.__name__, e), flush=True)
+    print("%d passed, %d failed, %d skipped" % (len(passed), len(failures), len(skipped)))
+    if failures:
+        return 1
+    return 77 if not passed else 0
+
+
 def load_facts(src_dir, name="rx7900xtx-no-access.json"):
     with open(os.path.join(src_dir, "..", "cli", "facts", name)) as f:
         return json.load(f)

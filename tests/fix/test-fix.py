@@ -22,17 +22,7 @@ import fixlib  # noqa: E402
 RD, DRIVER, SRC = sys.argv[1:4]
 TB_RUN = sys.argv[4] if len(sys.argv) > 4 else None
 IS_ROOT = os.geteuid() == 0
-failures, passed, skipped = [], [], []
-TESTS = []
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
-
-
-class Skip(Exception):
-    pass
+test, Skip, check, eq = fixlib.test, fixlib.Skip, fixlib.check, fixlib.eq
 
 
 def need_root():
@@ -46,16 +36,6 @@ def run(args, stdin=None, env_extra=None, prog=None):
     p = subprocess.run([prog or RD] + args, input=stdin, capture_output=True, text=True, env=env, timeout=120)
     check("Sanitizer" not in p.stderr, "sanitizer report:\n" + p.stderr)
     return p
-
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
-
-
-def eq(got, want, what):
-    if got != want:
-        raise AssertionError("%s:\n--- want\n%s\n--- got\n%s" % (what, want, got))
 
 
 def setup(facts, root=None):
@@ -395,6 +375,70 @@ def radeon_to_amdgpu_options():
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "gpu.radeon-bound"])
     check("+options amdgpu si_support=1\n+options radeon si_support=0\n" in p.stdout, p.stdout)
     check("blacklist" not in p.stdout, "never a blacklist")
+
+
+def gathered_modprobe(r):
+    """The driver.modprobe facts rocm-doctor gathers from the root's files."""
+    import json
+    p = run(["facts", "--json", "--root", r.path])
+    eq(p.returncode, 0, "facts (stderr %s)" % p.stderr)
+    return json.loads(p.stdout)["driver"]["modprobe"]
+
+
+def modprobe_facts_of(r):
+    """The RX 7900 XTX without its driver, with the modprobe.d lines the
+    probe finds in the root."""
+    f = base_facts()
+    f["pci"]["devices"][0]["driver"] = None
+    f["driver"] = {"module_present": False, "cmdline": "BOOT_IMAGE=/vmlinuz ro quiet",
+                   "modprobe": gathered_modprobe(r)}
+    return setup(f, r)[1]
+
+
+@test
+def modprobe_crlf_check_and_fix_agree():
+    """A CRLF blacklist: kmod reads the module name as "amdgpu\\r", so the
+    line blacklists nothing. The check does not report driver.blacklisted
+    and says why in the evidence; the fix has nothing to do and says so.
+    The same line with LF is reported and fixed."""
+    import json
+    r = fixlib.Root()
+    r.write("/etc/modprobe.d/crlf.conf", "# from a Windows editor\r\nblacklist amdgpu\r\n")
+    eq([(m["file"], m["line"], m["directive"], m["module"]) for m in gathered_modprobe(r)],
+       [("/etc/modprobe.d/crlf.conf", 2, "blacklist", "amdgpu\r")], "the line as kmod reads it")
+    facts = modprobe_facts_of(r)
+    c = json.loads(run(["check", "--facts", facts, "--json"]).stdout)
+    ids = {f["id"]: f for f in c["findings"]}
+    check("driver.blacklisted" not in ids, "no blacklist: %s" % sorted(ids))
+    check('/etc/modprobe.d/crlf.conf:2: "blacklist amdgpu" does nothing: the line ends in a carriage return (a '
+          'Windows line ending), so kmod reads the module name as "amdgpu\\r"' in ids["driver.not-loaded"]["evidence"],
+          ids["driver.not-loaded"]["evidence"])
+    p = plan(r, facts, "--only", "modprobe")
+    eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n\nNot planned:\n   modprobe: /etc/modprobe.d/crlf.conf:2: "
+       "\"blacklist amdgpu\" ends in a carriage return, so kmod reads the module name as \"amdgpu\\r\" and the line "
+       "does nothing: left as it is\n"), "fix --only modprobe")
+    check("modprobe" not in plan(r, facts).stdout, "fix plans nothing for it")
+    # the healthy twin: LF, and a space before the CR (kmod stops the word there)
+    for text in ("blacklist amdgpu\n", "blacklist amdgpu \r\n"):
+        r2 = fixlib.Root()
+        r2.write("/etc/modprobe.d/lf.conf", text)
+        facts2 = modprobe_facts_of(r2)
+        c = json.loads(run(["check", "--facts", facts2, "--json"]).stdout)
+        check("driver.blacklisted" in [f["id"] for f in c["findings"]], "%r is a blacklist" % text)
+        p = plan(r2, facts2, "--only", "driver.blacklisted")
+        check("   remove /etc/modprobe.d/lf.conf (kept in the journal)\n" in p.stdout, p.stdout)
+
+
+@test
+def modprobe_continued_blacklist_disabled():
+    """A blacklist continued over two lines is disabled by commenting out
+    its first line, which makes the whole logical line a comment."""
+    r = fixlib.Root()
+    r.write("/etc/modprobe.d/local.conf", "options snd x=1\nblacklist \\\namdgpu\n")
+    facts = modprobe_facts_of(r)
+    p = plan(r, facts, "--only", "driver.blacklisted")
+    check("-blacklist \\\n+# disabled by rocm-doctor (undo with rocm-doctor undo): blacklist \\\n amdgpu\n" in p.stdout,
+          p.stdout)
 
 
 # ---- env, APU ----
@@ -827,6 +871,96 @@ def concurrent_runs_serialised():
         check("another rocm-doctor fix or undo is running" in p.stderr, p.stderr)
     eq(run(["undo", "--root", r.path]).returncode, 0, "undo once the lock is free")
     eq(r.tree(), before, "tree after undo")
+
+
+def fake_run(r, run_id, state="applied"):
+    """A journal entry of a run that touched no file."""
+    import json
+    d = r.p("/var/lib/rocm-doctor/journal/" + run_id)
+    os.makedirs(os.path.join(d, "files"))
+    with open(os.path.join(d, "journal.json"), "w") as f:
+        json.dump({"schema": "rocm-doctor-journal/1", "run_id": run_id, "root": r.path, "state": state,
+                   "files": [], "groups": [], "commands": [], "directories_created": []}, f)
+
+
+@test
+def undo_last_picks_the_newest_of_one_second():
+    """Ten or more runs in one second: undo --last takes the last one made
+    (-10 after -9; new ids are zero-padded so they sort as made anyway)."""
+    need_root()
+    r = fixlib.Root()
+    for run_id in ["20261130-105800"] + ["20261130-105800-%d" % n for n in range(2, 12)] + ["20261130-105759-12"]:
+        fake_run(r, run_id)
+    p = run(["undo", "--root", r.path, "--last"])
+    eq((p.returncode, p.stdout), (0, "Undid run 20261130-105800-11.\n"), "undo --last (stderr %s)" % p.stderr)
+    p = run(["undo", "--root", r.path])
+    eq(p.stdout, "Undid run 20261130-105800-10.\n", "then the one before")
+    r2, facts = setup(base_facts())
+    ids = []
+    for _ in range(3):
+        p = run(["fix", "--root", r2.path, "--facts", facts, "--apply", "--yes", "--json"] + ACCESS)
+        eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+        ids.append(__import__("json").loads(p.stdout)["run_id"])
+        eq(run(["undo", "--root", r2.path]).returncode, 0, "undo")
+    for i in ids:
+        check(re.fullmatch(r"\d{8}-\d{6}(-\d{3})?", i), "run id %s" % i)
+    eq(sorted(ids), ids, "ids sort as made")
+
+
+@test
+def leftover_temp_files_swept():
+    """A kill between creating a temporary file and renaming it leaves
+    .#NAME.PID.N behind: the next run under the lock removes it (a dead
+    writer's only), and so does undo."""
+    need_root()
+    r, facts = setup(fixlib.root_only_nodes(base_facts()))
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    r.write("/etc/udev/rules.d/.#70-rocm-doctor-gpu.rules.%d.0" % dead.pid, "half")
+    r.write("/etc/.#group.%d.3" % dead.pid, "half")
+    r.write("/etc/.#group.%d.0" % os.getpid(), "a live writer's")
+    r.write("/etc/.#other.%d.0" % dead.pid, "not a file of the plan")
+    before = {k: v for k, v in r.tree().items() if ".#" not in k}
+    p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
+    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    eq(sorted(n for n in os.listdir(r.p("/etc/udev/rules.d")) if n.startswith(".#")), [], "rules.d swept")
+    eq(sorted(n for n in os.listdir(r.p("/etc")) if n.startswith(".#")),
+       [".#group.%d.0" % os.getpid(), ".#other.%d.0" % dead.pid], "/etc swept of the plan's stale files only")
+    os.unlink(r.p("/etc/.#group.%d.0" % os.getpid()))
+    os.unlink(r.p("/etc/.#other.%d.0" % dead.pid))
+    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    eq(r.tree(), before, "tree after undo")
+
+
+@test
+def interrupted_run_blocks_fix_until_undone():
+    """A run left "applying" (killed): fix --apply refuses, naming the run
+    and the undo that resolves it, even when it has nothing new to do; undo
+    rolls it back from the before-copies."""
+    need_root()
+    r, facts = setup(base_facts())
+    before = r.tree()
+    p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes", "--json"] + ACCESS)
+    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    run_id = __import__("json").loads(p.stdout)["run_id"]
+    jpath = r.p("/var/lib/rocm-doctor/journal/%s/journal.json" % run_id)
+    with open(jpath) as f:
+        text = f.read()
+    with open(jpath, "w") as f:  # as a kill before the last journal write leaves it
+        f.write(text.replace('"state":"applied"', '"state":"applying"'))
+    for args in (ACCESS, ["--only", "cmdline"]):
+        p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + args)
+        eq(p.returncode, 3, "refused")
+        eq(p.stderr, "rocm-doctor: run %s was interrupted while it was being applied and is not resolved; nothing "
+           "was written. Run `rocm-doctor undo --root %s %s` first: it rolls the interrupted run back.\n"
+           % (run_id, r.path, run_id), "message")
+    p = run(["undo", "--root", r.path, "--json"])
+    eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
+    j = __import__("json").loads(p.stdout)
+    eq((j["run_id"], j["interrupted"]), (run_id, True), "undo of the interrupted run")
+    eq(r.tree(), before, "tree after undo")
+    with open(jpath) as f:
+        eq(__import__("json").load(f)["state"], "rolled-back", "journal state")
 
 
 @test
@@ -1313,23 +1447,5 @@ def real_apt_rocm_not_installed():
     eq(t.r.tree(), before, "tree after undo")
 
 
-def main():
-    for t in TESTS:
-        try:
-            t()
-            passed.append(t.__name__)
-            print("ok - %s" % t.__name__)
-        except Skip as e:
-            skipped.append(t.__name__)
-            print("ok - %s # SKIP %s" % (t.__name__, e))
-        except Exception as e:  # noqa: BLE001
-            failures.append(t.__name__)
-            print("not ok - %s\n%s" % (t.__name__, e))
-    print("%d passed, %d failed, %d skipped" % (len(passed), len(failures), len(skipped)))
-    if failures:
-        return 1
-    return 77 if not passed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fixlib.main())

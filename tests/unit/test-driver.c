@@ -92,7 +92,7 @@ static void test_modprobe_continuation(void)
     mp_lines m = { 0 };
     mp_parse(&m,
              "options radeon si_support=0\n"    /* 1 */
-             "options amdgpu\\\n"               /* 2 */
+             "options amdgpu \\\n"              /* 2 */
              "si_support=1 \\\n"                /* 3 */
              "cik_support=1\n"                  /* 4 */
              "blacklist \\\n"                   /* 5 */
@@ -102,11 +102,26 @@ static void test_modprobe_continuation(void)
     g_assert_cmpuint(m.n, ==, 4);
     const char *f = "/etc/modprobe.d/amdgpu.conf";
     assert_line(&m.l[0], f, 1, "options", "radeon", "si_support=0");
-    /* joined lines carry the first physical line's number */
-    assert_line(&m.l[1], f, 2, "options", "amdgpu", "si_support=1  cik_support=1");
+    /* joined lines carry the first physical line's number; like kmod, the
+     * backslash and the newline go and nothing takes their place */
+    assert_line(&m.l[1], f, 2, "options", "amdgpu", "si_support=1 cik_support=1");
     assert_line(&m.l[2], f, 5, "blacklist", "amdgpu", "");
     /* numbering continues after a joined line */
     assert_line(&m.l[3], f, 7, "blacklist", "amdgpu", "");
+    mp_free(&m);
+
+    /* kmod joins without a space: "amd\\\ngpu" is amdgpu, and
+     * "amdgpu\\\nx=1" names a module "amdgpux=1" */
+    mp_parse(&m, "blacklist amd\\\ngpu\noptions amdgpu\\\nx=1\n", "join.conf");
+    g_assert_cmpuint(m.n, ==, 1);
+    assert_line(&m.l[0], "join.conf", 1, "blacklist", "amdgpu", "");
+    mp_free(&m);
+
+    /* a carriage return ends no word: "amdgpu\r" is another module */
+    mp_parse(&m, "blacklist amdgpu\r\nblacklist amdgpu \r\ninstall amdgpu /bin/false\r\n", "crlf.conf");
+    g_assert_cmpuint(m.n, ==, 2);
+    assert_line(&m.l[0], "crlf.conf", 2, "blacklist", "amdgpu", "");
+    assert_line(&m.l[1], "crlf.conf", 3, "install", "amdgpu", "/bin/false");
     mp_free(&m);
 
     /* a continuation at the end of the file ends the line */
