@@ -235,12 +235,64 @@ static int cmp_double(const void *a, const void *b)
 /* Runs the vector add and the atomic sum from module on the current device
  * and compares the results exactly; with measure, also the launch latency
  * and the copy bandwidth. */
+/* After a correct run: the launch latency and the copy bandwidths. */
+static void measure_module(child *c, const rd_hip_lib *hip, rd_hip_function empty, int64_t dev, const char *label,
+                           outcome *o)
+{
+    void *dbig = NULL, *hbig = NULL;
+    bool hbig_pinned = false;
+    /* launch latency: the median round trip of an empty kernel */
+    double t[LATENCY_RUNS];
+    stage(c, dev, "measuring the launch latency (%s)", label);
+    for (int i = -5; i < LATENCY_RUNS; i++) {
+        double t0 = now_s();
+        TRY(o, "hipModuleLaunchKernel", hip->hipModuleLaunchKernel(empty, 1, 1, 1, 64, 1, 1, 0, NULL, NULL, NULL));
+        TRY(o, "hipDeviceSynchronize", hip->hipDeviceSynchronize());
+        if (i >= 0)
+            t[i] = now_s() - t0;
+    }
+    qsort(t, LATENCY_RUNS, sizeof t[0], cmp_double);
+    o->latency_us = t[LATENCY_RUNS / 2] * 1e6;
+
+    /* copy bandwidth: the best of three, from page-locked memory when the
+     * runtime offers it */
+    stage(c, dev, "measuring the copy bandwidth (%s)", label);
+    if (hip->hipHostMalloc && hip->hipHostFree && hip->hipHostMalloc(&hbig, BANDWIDTH_BYTES, 0) == RD_HIP_SUCCESS)
+        hbig_pinned = true;
+    else
+        hbig = xcalloc(1, BANDWIDTH_BYTES);
+    TRY(o, "hipMalloc", hip->hipMalloc(&dbig, BANDWIDTH_BYTES));
+    double best_h2d = 0, best_d2h = 0;
+    for (int i = 0; i < 4; i++) {
+        double t0 = now_s();
+        TRY(o, "hipMemcpy", hip->hipMemcpy(dbig, hbig, BANDWIDTH_BYTES, RD_HIP_MEMCPY_HOST_TO_DEVICE));
+        double t1 = now_s();
+        TRY(o, "hipMemcpy", hip->hipMemcpy(hbig, dbig, BANDWIDTH_BYTES, RD_HIP_MEMCPY_DEVICE_TO_HOST));
+        double t2 = now_s();
+        if (i == 0)
+            continue; /* warm-up */
+        if (t1 > t0 && BANDWIDTH_BYTES / (t1 - t0) > best_h2d)
+            best_h2d = BANDWIDTH_BYTES / (t1 - t0);
+        if (t2 > t1 && BANDWIDTH_BYTES / (t2 - t1) > best_d2h)
+            best_d2h = BANDWIDTH_BYTES / (t2 - t1);
+    }
+    o->h2d_gbps = best_h2d / 1e9;
+    o->d2h_gbps = best_d2h / 1e9;
+
+out:
+    /* frees are best effort: a failed device may refuse them too */
+    if (dbig) hip->hipFree(dbig);
+    if (hbig_pinned)
+        hip->hipHostFree(hbig);
+    else
+        free(hbig);
+}
+
 static void run_module(child *c, const rd_hip_lib *hip, rd_hip_module mod, int64_t dev, const char *label,
                        bool measure, outcome *o)
 {
     rd_hip_function add = NULL, sum = NULL, empty = NULL;
-    void *da = NULL, *db = NULL, *dc = NULL, *dsum = NULL, *dbig = NULL, *hbig = NULL;
-    bool hbig_pinned = false;
+    void *da = NULL, *db = NULL, *dc = NULL, *dsum = NULL;
     unsigned *a = xmalloc(N_ELEMENTS * sizeof *a), *b = xmalloc(N_ELEMENTS * sizeof *b);
     unsigned *cc = xcalloc(N_ELEMENTS, sizeof *cc);
     unsigned n = N_ELEMENTS, expect_sum = 0, got_sum = 0;
@@ -292,46 +344,8 @@ static void run_module(child *c, const rd_hip_lib *hip, rd_hip_module mod, int64
         o->mismatch = xasprintf("rd_atomic_sum: sum = %u, expected %u", got_sum, expect_sum);
         goto out;
     }
-    if (!measure)
-        goto out;
-
-    /* launch latency: the median round trip of an empty kernel */
-    double t[LATENCY_RUNS];
-    stage(c, dev, "measuring the launch latency (%s)", label);
-    for (int i = -5; i < LATENCY_RUNS; i++) {
-        double t0 = now_s();
-        TRY(o, "hipModuleLaunchKernel", hip->hipModuleLaunchKernel(empty, 1, 1, 1, 64, 1, 1, 0, NULL, NULL, NULL));
-        TRY(o, "hipDeviceSynchronize", hip->hipDeviceSynchronize());
-        if (i >= 0)
-            t[i] = now_s() - t0;
-    }
-    qsort(t, LATENCY_RUNS, sizeof t[0], cmp_double);
-    o->latency_us = t[LATENCY_RUNS / 2] * 1e6;
-
-    /* copy bandwidth: the best of three, from page-locked memory when the
-     * runtime offers it */
-    stage(c, dev, "measuring the copy bandwidth (%s)", label);
-    if (hip->hipHostMalloc && hip->hipHostFree && hip->hipHostMalloc(&hbig, BANDWIDTH_BYTES, 0) == RD_HIP_SUCCESS)
-        hbig_pinned = true;
-    else
-        hbig = xcalloc(1, BANDWIDTH_BYTES);
-    TRY(o, "hipMalloc", hip->hipMalloc(&dbig, BANDWIDTH_BYTES));
-    double best_h2d = 0, best_d2h = 0;
-    for (int i = 0; i < 4; i++) {
-        double t0 = now_s();
-        TRY(o, "hipMemcpy", hip->hipMemcpy(dbig, hbig, BANDWIDTH_BYTES, RD_HIP_MEMCPY_HOST_TO_DEVICE));
-        double t1 = now_s();
-        TRY(o, "hipMemcpy", hip->hipMemcpy(hbig, dbig, BANDWIDTH_BYTES, RD_HIP_MEMCPY_DEVICE_TO_HOST));
-        double t2 = now_s();
-        if (i == 0)
-            continue; /* warm-up */
-        if (t1 > t0 && BANDWIDTH_BYTES / (t1 - t0) > best_h2d)
-            best_h2d = BANDWIDTH_BYTES / (t1 - t0);
-        if (t2 > t1 && BANDWIDTH_BYTES / (t2 - t1) > best_d2h)
-            best_d2h = BANDWIDTH_BYTES / (t2 - t1);
-    }
-    o->h2d_gbps = best_h2d / 1e9;
-    o->d2h_gbps = best_d2h / 1e9;
+    if (measure)
+        measure_module(c, hip, empty, dev, label, o);
 
 out:
     /* frees are best effort: a failed device may refuse them too */
@@ -339,11 +353,6 @@ out:
     if (db) hip->hipFree(db);
     if (dc) hip->hipFree(dc);
     if (dsum) hip->hipFree(dsum);
-    if (dbig) hip->hipFree(dbig);
-    if (hbig_pinned)
-        hip->hipHostFree(hbig);
-    else
-        free(hbig);
     free(a);
     free(b);
     free(cc);
@@ -697,62 +706,88 @@ static char *tail_lines(const char *s, size_t len, unsigned max_lines)
 #define MAX_OUTPUT (64u << 10)
 #define UNKILLABLE_WAIT_S 3.0
 
-void rd_runtime_gather(const rd_ctx *ctx, rd_facts *facts)
-{
-    rd_runtime_facts *rt = &facts->runtime;
-    rd_struct_free(&rd_runtime_facts_schema, rt);
-    *rt = (rd_runtime_facts){ .ran = true, .hsa_init_status = -1, .hip_init_status = -1,
-                              .hip_device_count_status = -1, .hip_runtime_version = -1,
-                              .hip_code_object_version = -1, .hip_device_count = -1,
-                              .child_exit_code = -1, .child_stage_device = -1 };
-    int64_t timeout = ctx->runtime_timeout_s > 0 ? ctx->runtime_timeout_s : RD_RUNTIME_DEFAULT_TIMEOUT_S;
-    rt->timeout_s = timeout;
+/* The child's two pipes: what it reports, and what it prints. */
+typedef struct {
+    int report[2], output[2];
+    pid_t pid;
+} child_proc;
 
-    int report[2] = { -1, -1 }, output[2] = { -1, -1 };
-    if (pipe2(report, O_CLOEXEC) < 0 || pipe2(output, O_CLOEXEC) < 0) {
+/* Forks the child in its own process group; -1 with rt->error on failure. */
+static int child_start(child_proc *cp, rd_runtime_facts *rt, rd_facts *facts)
+{
+    *cp = (child_proc){ { -1, -1 }, { -1, -1 }, -1 };
+    if (pipe2(cp->report, O_CLOEXEC) < 0 || pipe2(cp->output, O_CLOEXEC) < 0) {
         rt->error = xasprintf("cannot create a pipe: %s", errno_name(errno));
-        rt->child_status = xstrdup("no-result");
-        closep(&report[0]), closep(&report[1]), closep(&output[0]), closep(&output[1]);
-        return;
+        closep(&cp->report[0]), closep(&cp->report[1]), closep(&cp->output[0]), closep(&cp->output[1]);
+        return -1;
     }
     fflush(stdout);
     fflush(stderr);
-    double t0 = now_s();
-    pid_t pid = fork();
-    if (pid < 0) {
+    cp->pid = fork();
+    if (cp->pid < 0) {
         rt->error = xasprintf("cannot start the runtime process: %s", errno_name(errno));
-        rt->child_status = xstrdup("no-result");
-        close(report[0]), close(report[1]), close(output[0]), close(output[1]);
-        return;
+        closep(&cp->report[0]), closep(&cp->report[1]), closep(&cp->output[0]), closep(&cp->output[1]);
+        return -1;
     }
-    if (pid == 0) {
+    if (cp->pid == 0) {
         /* its own process group, so that the deadline takes every thread
          * and any helper process with it */
         setpgid(0, 0);
-        close(report[0]);
-        close(output[0]);
+        close(cp->report[0]);
+        close(cp->output[0]);
         int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
         if (null >= 0)
             dup2(null, STDIN_FILENO);
-        dup2(output[1], STDOUT_FILENO);
-        dup2(output[1], STDERR_FILENO);
+        dup2(cp->output[1], STDOUT_FILENO);
+        dup2(cp->output[1], STDERR_FILENO);
         signal(SIGPIPE, SIG_IGN);
-        child_main(report[1], facts);
+        child_main(cp->report[1], facts);
     }
-    setpgid(pid, pid); /* either side may win the race; both set the same */
-    close(report[1]);
-    close(output[1]);
+    setpgid(cp->pid, cp->pid); /* either side may win the race; both set the same */
+    closep(&cp->report[1]);
+    closep(&cp->output[1]);
+    return 0;
+}
 
-    strbuf rep = { 0 }, out = { 0 };
-    bool done = false, timed_out = false, rep_open = true, out_open = true;
-    double deadline = t0 + (double)timeout;
-    while (rep_open || out_open) {
-        double left = deadline - now_s();
-        if (left <= 0) {
-            timed_out = true;
-            break;
+/* Appends what one read gave: the report's complete lines go into rt as
+ * they come; the output keeps its last MAX_OUTPUT / 2 bytes or so. */
+static void child_take(rd_runtime_facts *rt, bool is_report, const char *buf, size_t n, strbuf *rep, strbuf *out,
+                       bool *done)
+{
+    if (!is_report) {
+        strbuf_appendn(out, buf, n);
+        if (out->len > MAX_OUTPUT) {
+            size_t drop = out->len - MAX_OUTPUT / 2;
+            memmove(out->s, out->s + drop, out->len - drop + 1);
+            out->len -= drop;
         }
-        struct pollfd p[2] = { { rep_open ? report[0] : -1, POLLIN, 0 }, { out_open ? output[0] : -1, POLLIN, 0 } };
+        return;
+    }
+    if (rep->len + n > MAX_REPORT)
+        return; /* a runaway child: keep what was said */
+    strbuf_appendn(rep, buf, n);
+    char *nl;
+    while (rep->s && (nl = memchr(rep->s, '\n', rep->len))) {
+        *nl = 0;
+        take_line(rt, rep->s, done);
+        size_t used = (size_t)(nl - rep->s) + 1;
+        memmove(rep->s, nl + 1, rep->len - used + 1);
+        rep->len -= used;
+    }
+}
+
+/* Reads both pipes until they close or the deadline passes; returns
+ * whether the deadline passed. */
+static bool child_read(const child_proc *cp, rd_runtime_facts *rt, double deadline, strbuf *rep, strbuf *out,
+                       bool *done)
+{
+    bool open_[2] = { true, true };
+    const int fds[2] = { cp->report[0], cp->output[0] };
+    while (open_[0] || open_[1]) {
+        double left = deadline - now_s();
+        if (left <= 0)
+            return true;
+        struct pollfd p[2] = { { open_[0] ? fds[0] : -1, POLLIN, 0 }, { open_[1] ? fds[1] : -1, POLLIN, 0 } };
         int r = poll(p, 2, (int)(left * 1000) + 1);
         if (r < 0 && errno == EINTR)
             continue;
@@ -765,70 +800,51 @@ void rd_runtime_gather(const rd_ctx *ctx, rd_facts *facts)
             ssize_t n = read(p[i].fd, buf, sizeof buf);
             if (n < 0 && (errno == EINTR || errno == EAGAIN))
                 continue;
-            if (n <= 0) {
-                if (i == 0)
-                    rep_open = false;
-                else
-                    out_open = false;
-                continue;
-            }
-            strbuf *b = i == 0 ? &rep : &out;
-            if (i == 0 && rep.len + (size_t)n > MAX_REPORT)
-                continue; /* a runaway child: keep what was said */
-            strbuf_appendn(b, buf, (size_t)n);
-            if (i == 1 && out.len > MAX_OUTPUT) {
-                size_t drop = out.len - MAX_OUTPUT / 2;
-                memmove(out.s, out.s + drop, out.len - drop + 1);
-                out.len -= drop;
-            }
-            /* take the complete lines of the report as they come */
-            if (i == 0) {
-                char *nl;
-                while (rep.s && (nl = memchr(rep.s, '\n', rep.len))) {
-                    *nl = 0;
-                    take_line(rt, rep.s, &done);
-                    size_t used = (size_t)(nl - rep.s) + 1;
-                    memmove(rep.s, nl + 1, rep.len - used + 1);
-                    rep.len -= used;
-                }
-            }
-        }
-    }
-    /* The pipes close when the child exits; it still gets until the
-     * deadline to be reaped (a child that closed them and went on working
-     * is not waited for forever). */
-    int status = 0;
-    bool reaped = false;
-    while (!timed_out && !reaped) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid || (w < 0 && errno != EINTR))
-            reaped = true;
-        else if (now_s() >= deadline)
-            timed_out = true;
-        else
-            usleep(10000);
-    }
-    if (timed_out) {
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
-        /* A process inside a hung GPU driver may sit in uninterruptible
-         * sleep, where even SIGKILL waits: do not wait with it. */
-        for (double give_up = now_s() + UNKILLABLE_WAIT_S; !reaped;) {
-            pid_t w = waitpid(pid, &status, WNOHANG);
-            if (w == pid || (w < 0 && errno != EINTR))
-                reaped = true;
-            else if (now_s() >= give_up)
-                break;
+            if (n <= 0)
+                open_[i] = false;
             else
-                usleep(10000);
+                child_take(rt, i == 0, buf, (size_t)n, rep, out, done);
         }
-        rt->child_unkillable = !reaped;
-    } else
-        kill(-pid, SIGKILL); /* anything the child left behind */
-    close(report[0]);
-    close(output[0]);
-    rt->elapsed_s = now_s() - t0;
-    rt->timeout_s = timeout;
+    }
+    return false;
+}
+
+/* Waits for the child with WNOHANG until the deadline; whether it was
+ * reaped. */
+static bool child_wait_until(pid_t pid, int *status, double deadline)
+{
+    for (;;) {
+        pid_t w = waitpid(pid, status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            return true;
+        if (now_s() >= deadline)
+            return false;
+        usleep(10000);
+    }
+}
+
+/* Reaps the child: the pipes close when it exits, but it still gets only
+ * until the deadline (a child that closed them and went on working is not
+ * waited for forever). Returns whether the deadline passed. */
+static bool child_reap(const child_proc *cp, rd_runtime_facts *rt, double deadline, bool timed_out, int *status)
+{
+    if (!timed_out && !child_wait_until(cp->pid, status, deadline))
+        timed_out = true;
+    if (!timed_out) {
+        kill(-cp->pid, SIGKILL); /* anything the child left behind */
+        return false;
+    }
+    kill(-cp->pid, SIGKILL);
+    kill(cp->pid, SIGKILL);
+    /* A process inside a hung GPU driver may sit in uninterruptible sleep,
+     * where even SIGKILL waits: do not wait with it. */
+    rt->child_unkillable = !child_wait_until(cp->pid, status, now_s() + UNKILLABLE_WAIT_S);
+    return true;
+}
+
+/* How the child ended, into rt. */
+static void child_record_end(rd_runtime_facts *rt, bool timed_out, int status, bool done)
+{
     rt->child_exit_code = -1;
     rt->child_signal = 0;
     if (timed_out) {
@@ -850,6 +866,36 @@ void rd_runtime_gather(const rd_ctx *ctx, rd_facts *facts)
         rt->child_stage = NULL;
         rt->child_stage_device = -1;
     }
+}
+
+void rd_runtime_gather(const rd_ctx *ctx, rd_facts *facts)
+{
+    rd_runtime_facts *rt = &facts->runtime;
+    rd_struct_free(&rd_runtime_facts_schema, rt);
+    *rt = (rd_runtime_facts){ .ran = true, .hsa_init_status = -1, .hip_init_status = -1,
+                              .hip_device_count_status = -1, .hip_runtime_version = -1,
+                              .hip_code_object_version = -1, .hip_device_count = -1,
+                              .child_exit_code = -1, .child_stage_device = -1 };
+    int64_t timeout = ctx->runtime_timeout_s > 0 ? ctx->runtime_timeout_s : RD_RUNTIME_DEFAULT_TIMEOUT_S;
+    rt->timeout_s = timeout;
+
+    double t0 = now_s();
+    child_proc cp;
+    if (child_start(&cp, rt, facts) < 0) {
+        rt->child_status = xstrdup("no-result");
+        return;
+    }
+    strbuf rep = { 0 }, out = { 0 };
+    bool done = false;
+    double deadline = t0 + (double)timeout;
+    bool timed_out = child_read(&cp, rt, deadline, &rep, &out, &done);
+    int status = 0;
+    timed_out = child_reap(&cp, rt, deadline, timed_out, &status);
+    close(cp.report[0]);
+    close(cp.output[0]);
+    rt->elapsed_s = now_s() - t0;
+    rt->timeout_s = timeout;
+    child_record_end(rt, timed_out, status, done);
     rt->child_output = out.s ? tail_lines(out.s, out.len, 6) : NULL;
     free(rep.s);
     free(out.s);
