@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include "compat.h"
+#include "distro.h"
 #include "probe.h"
 #include "util.h"
 
@@ -230,6 +231,15 @@ static const char *package_version(const rd_rocm_facts *r, const char *name)
     return NULL;
 }
 
+/* Where a package was seen, for evidence lines. */
+static const char *package_source(const rd_rocm_facts *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_packages; i++)
+        if (streq(r->packages[i].name, name))
+            return r->packages[i].source ? r->packages[i].source : "/var/lib/dpkg/status";
+    return "/var/lib/dpkg/status";
+}
+
 static void gather_distribution(const rd_ctx *ctx, rd_rocm_facts *r)
 {
     for (size_t i = 0; i < ELEMENTSOF(distribution_lib_dirs); i++) {
@@ -240,13 +250,15 @@ static void gather_distribution(const rd_ctx *ctx, rd_rocm_facts *r)
         in->path = xstrdup("/usr");
         in->kind = xstrdup("distribution");
         in->lib_dir = xstrdup(distribution_lib_dirs[i]);
-        const char *v = package_version(r, "libhsa-runtime64-1");
+        /* Debian's and openSUSE's libhsa-runtime64-1, Fedora's rocm-runtime */
+        const char *pkg = package_version(r, "libhsa-runtime64-1") ? "libhsa-runtime64-1" : "rocm-runtime";
+        const char *v = package_version(r, pkg);
         if (v) {
             /* "5.2.3-3": drop an epoch and the Debian revision */
             const char *colon = strchr(v, ':');
             const char *start = colon ? colon + 1 : v;
             in->version = xstrndup(start, strcspn(start, "-~+"));
-            in->version_source = xasprintf("/var/lib/dpkg/status: libhsa-runtime64-1 %s", v);
+            in->version_source = xasprintf("%s: %s %s", package_source(r, pkg), pkg, v);
         }
         scan_libraries(ctx, in);
         _cleanup_free_ char *rb = xasprintf("%s/rocblas", distribution_lib_dirs[i]);
@@ -446,21 +458,22 @@ static void assess_not_installed(const rd_assess_input *in, rd_findings *out)
                             f->rocm.installs[i].lib_dir);
     rd_finding_evidence(fd, "no libhsa-runtime64.so.1 in /usr/lib/x86_64-linux-gnu, /usr/lib64 or /usr/lib");
     for (size_t i = 0; i < f->rocm.n_packages; i++)
-        rd_finding_evidence(fd, "/var/lib/dpkg/status: %s %s installed", f->rocm.packages[i].name,
-                            f->rocm.packages[i].version);
+        rd_finding_evidence(fd, "%s: %s %s installed", package_source(&f->rocm, f->rocm.packages[i].name),
+                            f->rocm.packages[i].name, f->rocm.packages[i].version);
     _cleanup_free_ char *rel = release_hint(in);
+    const char *pm = rd_distro_package_manager(rd_distro_family_of(f->os.id, f->os.id_like));
     if (rel)
         rd_finding_remedy(fd, "Install ROCm %s (the newest release that supports this OS and these GPUs): add AMD's "
-                              "repository and run `sudo apt install rocm` (or `amdgpu-install --usecase=rocm`). "
+                              "repository and run `sudo %s install rocm` (or `amdgpu-install --usecase=rocm`). "
                               "Containers with ROCm inside (docker run --device=/dev/kfd --device=/dev/dri ...) and "
                               "PyTorch's ROCm wheels need only the kernel driver on the host.",
-                          rel);
+                          rel, pm ? pm : "apt");
     else
         rd_finding_remedy(fd, "Install a ROCm release that supports this OS and these GPUs (see `rocm-doctor list "
                               "archs`). Containers with ROCm inside and PyTorch's ROCm wheels need only the "
                               "kernel driver on the host.");
     if (intended)
-        rd_finding_set_fix(fd, "apt");
+        rd_finding_set_fix(fd, pm ? pm : "apt");
 }
 
 static void assess_multiple(const rd_assess_input *in, rd_findings *out)

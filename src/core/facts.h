@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "facts-compat.h"
 #include "facts-env.h"
+#include "facts-platforms.h"
 #include "facts-runtime.h"
 
 #define RD_FACTS_SCHEMA "rocm-doctor-facts/1"
@@ -187,6 +188,10 @@ typedef struct {
     rd_tuning_facts tuning;
     rd_torch_facts torch;
     rd_runtime_facts runtime;
+    rd_rpm_facts rpm;
+    rd_repos_facts repos;
+    rd_kernel_devel_facts kernel_devel;
+    rd_wheel_facts wheels;
 } rd_facts;
 
 void rd_facts_init(rd_facts *f);
