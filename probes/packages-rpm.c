@@ -285,14 +285,13 @@ static void assess_kernel_devel(const rd_assess_input *in, rd_findings *out)
     const rd_facts *f = in->facts;
     const rd_kernel_devel_facts *k = &f->kernel_devel;
     _cleanup_free_ char *dkms = NULL;
-    if (!k->checked || k->build_dir || k->package || !dkms_driver_installed(f, &dkms))
+    /* built for the running kernel already, or loaded: nothing fails now */
+    if (!k->checked || k->build_dir || k->package || !dkms_driver_installed(f, &dkms) ||
+        dkms_built_for(f, k->kernel) || f->driver.version)
         return;
-    bool built = dkms_built_for(f, k->kernel);
-    bool loaded = f->driver.version != NULL;
     rd_distro_family fam = rd_distro_family_of(f->os.id, f->os.id_like);
     const char *pm = rd_distro_package_manager(fam);
-    rd_finding *fd = rd_finding_add(out, "kernel.devel-missing", built || loaded ? RD_SEV_WARNING : RD_SEV_ERROR,
-                                    NULL,
+    rd_finding *fd = rd_finding_add(out, "kernel.devel-missing", RD_SEV_ERROR, NULL,
                                     "The DKMS driver cannot be built for the running kernel %s: its headers (%s) are "
                                     "not installed",
                                     k->kernel, k->wanted ? k->wanted : "the kernel's development package");
@@ -301,11 +300,8 @@ static void assess_kernel_devel(const rd_assess_input *in, rd_findings *out)
                             "found\")", k->kernel, k->kernel);
     if (f->rpm.queried)
         rd_finding_evidence(fd, "rpm database: no kernel-devel package for %s", k->kernel);
-    if (built)
-        rd_finding_evidence(fd, "dkms: amdgpu is built for %s already; the next kernel update will need the headers",
-                            k->kernel);
-    else if (!loaded)
-        rd_finding_evidence(fd, "/sys/module/amdgpu/version: absent (the DKMS module is not loaded)");
+    rd_finding_evidence(fd, "/var/lib/dkms/amdgpu: not built for %s; /sys/module/amdgpu/version: absent (the DKMS "
+                            "module is not loaded)", k->kernel);
     if (pm && k->wanted)
         rd_finding_remedy(fd, "Install the headers of the running kernel, then let DKMS build and reboot: `sudo %s "
                               "install %s` (rocm-doctor plans this command but does not install packages).",

@@ -121,17 +121,12 @@ static int repo_handler(void *user, const char *section, const char *name, const
     parse_ctx *pc = user;
     int line = pc->reader->lineno;
     if (!pc->current || !streq(pc->current->id, section)) {
-        rd_rpm_repo *seen = find_repo(pc->cfg, pc->file, section);
-        if (seen) {
-            _cleanup_free_ char *where = xasprintf("[%s] again (first at line %" PRId64 "): the client takes one "
-                                                   "of them", section, seen->line);
-            problem(pc, line, "%s", where);
-            pc->current = seen;
-        } else {
+        pc->current = find_repo(pc->cfg, pc->file, section);
+        if (!pc->current) {
             pc->current = ARRAY_APPEND(pc->cfg->repos, pc->cfg->n_repos);
             pc->current->file = xstrdup(pc->file);
             pc->current->id = xstrdup(section);
-            pc->current->line = line; /* the first key; fixed below from the header */
+            pc->current->line = line; /* the first key; section_lines() finds the header */
             pc->current->enabled = true;
         }
     }
@@ -161,9 +156,12 @@ static int repo_handler(void *user, const char *section, const char *name, const
     return 1;
 }
 
-/* The line of each [section] header: inih does not give it. */
-static void section_lines(rd_repo_config *cfg, size_t first, const char *text, size_t size)
+/* The line of each [section] header (inih does not give it), and headers
+ * that appear twice (inih merges them silently). */
+static void section_lines(parse_ctx *pc, size_t first, const char *text, size_t size)
 {
+    rd_repo_config *cfg = pc->cfg;
+    _cleanup_strv_free_ char **seen = NULL;
     int lineno = 0;
     for (const char *p = text, *end = text + size; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -174,6 +172,14 @@ static void section_lines(rd_repo_config *cfg, size_t first, const char *text, s
         const char *close = len && *p == '[' ? memchr(p, ']', len) : NULL;
         if (close) {
             _cleanup_free_ char *id = xstrndup(p + 1, (size_t)(close - p - 1));
+            for (size_t i = first; i < cfg->n_repos; i++)
+                if (strv_contains(seen, id) && streq(cfg->repos[i].id, id)) {
+                    problem(pc, lineno, "[%s] again (first at line %" PRId64 "): the client takes one of them", id,
+                            cfg->repos[i].line);
+                    break;
+                }
+            if (!strv_contains(seen, id))
+                seen = strv_push(seen, xstrdup(id));
             for (size_t i = first; i < cfg->n_repos; i++)
                 if (streq(cfg->repos[i].id, id) && cfg->repos[i].line >= lineno) {
                     cfg->repos[i].line = lineno;
@@ -197,7 +203,7 @@ void rd_repo_parse(rd_repo_config *cfg, const char *file, const char *text, size
         problem(&pc, err, "%s", "not \"[id]\" nor \"key=value\": the client rejects the file");
     if (rd.long_line)
         problem(&pc, rd.long_line, "%s", "line longer than 200 characters: read only in part");
-    section_lines(cfg, first, text, size);
+    section_lines(&pc, first, text, size);
     for (size_t i = first; i < cfg->n_repos; i++) {
         rd_rpm_repo *r = &cfg->repos[i];
         if (!r->baseurl) {
