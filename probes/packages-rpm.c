@@ -2,8 +2,9 @@
 /* The rpm database, read through the real `rpm --root DIR -qa` (never its
  * files by hand): AMD's ROCm and driver packages, the distribution's own
  * ROCm (Fedora, openSUSE), kernel-devel for the running kernel, imported
- * signing keys and the prerequisite packages. The ROCm packages join the
- * dpkg ones in the rocm facts, so the rocm probe judges both alike. Also
+ * signing keys and the prerequisite packages. The rocm probe (gathered
+ * after this one) adds the ROCm packages to its own, so it judges both
+ * alike. Also
  * what DKMS needs on every family: /lib/modules/KERNEL/build. */
 #include <fcntl.h>
 #include <poll.h>
@@ -31,12 +32,6 @@ static const char *const watched[] = {
     "kernel-devel", "kernel-uek-devel", "kernel-default-devel", "kernel-rt-devel", "kernel-64k-devel",
     "dkms", "gpg-pubkey",
 };
-/* Those of them that say which ROCm is installed (the rocm probe's list). */
-static const char *const rocm_names[] = {
-    "rocm-core", "rocm-hip-runtime", "hip-runtime-amd", "hsa-rocr", "rocminfo", "amdgpu-dkms", "amdgpu-install",
-    "rocm-runtime", "rocm-hip", "libhsa-runtime64-1", "hsa-runtime",
-};
-
 static const char *const dbpaths[] = { "/usr/lib/sysimage/rpm", "/var/lib/rpm" };
 
 /* Runs argv with stdout collected (stderr too, for the reason of a failure);
@@ -174,15 +169,6 @@ static void gather_rpm(const rd_ctx *ctx, rd_facts *facts)
         extra = strv_push(extra, xstrdup(info->epel_packages[i]));
     rd_rpm_parse_query(out, extra, &r->packages, &r->n_packages);
 
-    /* the ROCm packages join dpkg's in the rocm facts */
-    for (size_t i = 0; i < r->n_packages; i++)
-        for (size_t j = 0; j < ELEMENTSOF(rocm_names); j++)
-            if (streq(r->packages[i].name, rocm_names[j])) {
-                rd_package *pk = ARRAY_APPEND(facts->rocm.packages, facts->rocm.n_packages);
-                pk->name = xstrdup(r->packages[i].name);
-                pk->version = xstrdup(r->packages[i].version);
-                pk->source = xstrdup("rpm database");
-            }
 }
 
 /* Whether an installed kernel-devel package is for this kernel release:

@@ -29,6 +29,8 @@ static const char *const distribution_lib_dirs[] = {
 static const char *const watched_packages[] = {
     "rocm-core", "rocm-hip-runtime", "hip-runtime-amd", "hsa-rocr", "rocminfo", "amdgpu-dkms", "amdgpu-install",
     "libhsa-runtime64-1", "libamdhip64-5", "libamdhip64-6",
+    /* rpm names of the distributions' ROCm: Fedora, openSUSE */
+    "rocm-runtime", "rocm-hip", "hsa-runtime",
 };
 
 bool rd_rocblas_file_gfx(const char *name, char *buf, size_t size)
@@ -313,6 +315,14 @@ static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
     _cleanup_free_ char *status = NULL;
     if (rd_root_read_file(ctx, "/var/lib/dpkg/status", 256u * 1024 * 1024, &status) >= 0)
         rd_dpkg_status_parse(status, want_package, &r->packages, &r->n_packages);
+    /* the rpm database (packages-rpm, gathered before) counts as dpkg's does */
+    for (size_t i = 0; i < facts->rpm.n_packages; i++)
+        if (want_package(facts->rpm.packages[i].name)) {
+            rd_package *pk = ARRAY_APPEND(r->packages, r->n_packages);
+            pk->name = xstrdup(facts->rpm.packages[i].name);
+            pk->version = xstrdup(facts->rpm.packages[i].version);
+            pk->source = xstrdup("rpm database");
+        }
 
     /* /opt/rocm: a link (often through /etc/alternatives) or a directory */
     _cleanup_free_ char *resolved = NULL;
