@@ -5,6 +5,8 @@
 #include "fix.h"
 
 extern const rd_fix rd_fix_group, rd_fix_udev, rd_fix_apt, rd_fix_modprobe, rd_fix_env, rd_fix_cmdline;
+/* rpm-repo.c: AMD's dnf and zypper repositories */
+extern const rd_fix rd_fix_dnf, rd_fix_zypper;
 /* Every fix in plan order (registry.c). */
 extern const rd_fix_table rd_fix_registry;
 

@@ -29,6 +29,8 @@ static const char *const distribution_lib_dirs[] = {
 static const char *const watched_packages[] = {
     "rocm-core", "rocm-hip-runtime", "hip-runtime-amd", "hsa-rocr", "rocminfo", "amdgpu-dkms", "amdgpu-install",
     "libhsa-runtime64-1", "libamdhip64-5", "libamdhip64-6",
+    /* rpm names of the distributions' ROCm: Fedora, openSUSE */
+    "rocm-runtime", "rocm-hip", "hsa-runtime",
 };
 
 bool rd_rocblas_file_gfx(const char *name, char *buf, size_t size)
@@ -231,6 +233,15 @@ static const char *package_version(const rd_rocm_facts *r, const char *name)
     return NULL;
 }
 
+/* Where a package was seen, for evidence lines. */
+static const char *package_source(const rd_rocm_facts *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_packages; i++)
+        if (streq(r->packages[i].name, name))
+            return r->packages[i].source ? r->packages[i].source : "/var/lib/dpkg/status";
+    return "/var/lib/dpkg/status";
+}
+
 static void gather_distribution(const rd_ctx *ctx, rd_rocm_facts *r)
 {
     for (size_t i = 0; i < ELEMENTSOF(distribution_lib_dirs); i++) {
@@ -241,13 +252,15 @@ static void gather_distribution(const rd_ctx *ctx, rd_rocm_facts *r)
         in->path = xstrdup("/usr");
         in->kind = xstrdup("distribution");
         in->lib_dir = xstrdup(distribution_lib_dirs[i]);
-        const char *v = package_version(r, "libhsa-runtime64-1");
+        /* Debian's and openSUSE's libhsa-runtime64-1, Fedora's rocm-runtime */
+        const char *pkg = package_version(r, "libhsa-runtime64-1") ? "libhsa-runtime64-1" : "rocm-runtime";
+        const char *v = package_version(r, pkg);
         if (v) {
             /* "5.2.3-3": drop an epoch and the Debian revision */
             const char *colon = strchr(v, ':');
             const char *start = colon ? colon + 1 : v;
             in->version = xstrndup(start, strcspn(start, "-~+"));
-            in->version_source = xasprintf("/var/lib/dpkg/status: libhsa-runtime64-1 %s", v);
+            in->version_source = xasprintf("%s: %s %s", package_source(r, pkg), pkg, v);
         }
         scan_libraries(ctx, in);
         _cleanup_free_ char *rb = xasprintf("%s/rocblas", distribution_lib_dirs[i]);
@@ -305,6 +318,14 @@ static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
     rd_facts_note_unreadable(facts, "/var/lib/dpkg/status", q, "the installed ROCm packages and their versions");
     if (q >= 0)
         rd_dpkg_status_parse(status, want_package, &r->packages, &r->n_packages);
+    /* the rpm database (packages-rpm, gathered before) counts as dpkg's does */
+    for (size_t i = 0; i < facts->rpm.n_packages; i++)
+        if (want_package(facts->rpm.packages[i].name)) {
+            rd_package *pk = ARRAY_APPEND(r->packages, r->n_packages);
+            pk->name = xstrdup(facts->rpm.packages[i].name);
+            pk->version = xstrdup(facts->rpm.packages[i].version);
+            pk->source = xstrdup("rpm database");
+        }
 
     /* /opt/rocm: a link (often through /etc/alternatives) or a directory */
     _cleanup_free_ char *resolved = NULL;
@@ -491,8 +512,8 @@ static void assess_not_installed(const rd_assess_input *in, rd_findings *out)
                             f->rocm.installs[i].lib_dir);
     rd_finding_evidence(fd, "no libhsa-runtime64.so.1 in /usr/lib/x86_64-linux-gnu, /usr/lib64 or /usr/lib");
     for (size_t i = 0; i < f->rocm.n_packages; i++)
-        rd_finding_evidence(fd, "/var/lib/dpkg/status: %s %s installed", f->rocm.packages[i].name,
-                            f->rocm.packages[i].version);
+        rd_finding_evidence(fd, "%s: %s %s installed", package_source(&f->rocm, f->rocm.packages[i].name),
+                            f->rocm.packages[i].name, f->rocm.packages[i].version);
     _cleanup_free_ char *rel = release_hint(in);
     _cleanup_free_ char *how = install_cmd(&f->os);
     if (rel)

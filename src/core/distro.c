@@ -53,6 +53,15 @@ const char *rd_os_family_name(rd_os_family f)
     return (size_t)f < ELEMENTSOF(family_names) ? family_names[f] : "unknown";
 }
 
+const char *rd_os_package_manager(rd_os_family f)
+{
+    static const char *const managers[] = {
+        [RD_OS_UNKNOWN] = NULL, [RD_OS_DEBIAN] = "apt", [RD_OS_RHEL] = "dnf", [RD_OS_FEDORA] = "dnf",
+        [RD_OS_SUSE] = "zypper",
+    };
+    return (size_t)f < ELEMENTSOF(managers) ? managers[f] : NULL;
+}
+
 rd_os_family rd_os_family_from_name(const char *name)
 {
     for (size_t i = 0; name && i < ELEMENTSOF(family_names); i++)

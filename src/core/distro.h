@@ -24,6 +24,9 @@ rd_os_family rd_os_family_from_name(const char *name);
 /* The family of the facts: os.family when recorded, else derived from ID and
  * ID_LIKE (facts written by an older version). */
 rd_os_family rd_os_family_facts(const rd_os_facts *os);
+/* The package manager a remedy names: "apt", "dnf", "zypper"; NULL for
+ * unknown. */
+const char *rd_os_package_manager(rd_os_family f);
 /* Ubuntu itself (the HWE kernels and linux-modules-extra are Ubuntu's). */
 bool rd_os_is_ubuntu(const rd_os_facts *os);
 

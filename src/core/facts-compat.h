@@ -26,6 +26,7 @@ typedef struct {
 typedef struct {
     char *name;
     char *version;
+    char *source;             /* where it was seen: NULL /var/lib/dpkg/status, "rpm database" */
 } rd_package;
 
 typedef struct {

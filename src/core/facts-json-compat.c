@@ -18,6 +18,7 @@ static SCHEMA(install_schema, rd_rocm_install, install_fields);
 static const rd_field package_fields[] = {
     F(rd_package, name, RD_FT_STR),
     F(rd_package, version, RD_FT_STR),
+    F(rd_package, source, RD_FT_STR),
 };
 static SCHEMA(package_schema, rd_package, package_fields);
 

@@ -208,6 +208,10 @@ static const rd_field facts_fields[] = {
     FS(rd_facts, runtime, rd_runtime_facts_schema),
     FS(rd_facts, health, rd_health_facts_schema),
     FA(rd_facts, unreadable, n_unreadable, unreadable_schema),
+    FS(rd_facts, rpm, rd_rpm_facts_schema),
+    FS(rd_facts, repos, rd_repos_facts_schema),
+    FS(rd_facts, kernel_devel, rd_kernel_devel_facts_schema),
+    FS(rd_facts, wheels, rd_wheel_facts_schema),
 };
 SCHEMA(rd_facts_schema, rd_facts, facts_fields);
 

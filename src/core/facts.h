@@ -10,6 +10,7 @@
 #include "facts-compat.h"
 #include "facts-env.h"
 #include "facts-health.h"
+#include "facts-platforms.h"
 #include "facts-runtime.h"
 
 #define RD_FACTS_SCHEMA "rocm-doctor-facts/1"
@@ -205,6 +206,10 @@ typedef struct {
     rd_health_facts health;
     rd_unreadable_file *unreadable;
     size_t n_unreadable;
+    rd_rpm_facts rpm;
+    rd_repos_facts repos;
+    rd_kernel_devel_facts kernel_devel;
+    rd_wheel_facts wheels;
 } rd_facts;
 
 void rd_facts_init(rd_facts *f);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "knowledge.h"
 
+#include <ctype.h>
 #include <ini.h>
 #include <sys/stat.h>
+#include "distro.h"
 #include "util.h"
 
 typedef struct {
@@ -249,7 +251,7 @@ static int parse_gfx_list(parse_state *st, const char *name, const char *value, 
     return 1;
 }
 
-/* ID VERSION_ID CODENAME [suite SUITE] kernels SERIES... */
+/* ID VERSION_ID CODENAME [suite SUITE] [tree TREE] kernels SERIES... */
 static int parse_os_line(parse_state *st, rd_release *r, const char *value)
 {
     _cleanup_strv_free_ char **w = split_words(value);
@@ -261,6 +263,13 @@ static int parse_os_line(parse_state *st, rd_release *r, const char *value)
         if (i + 1 >= n)
             return fail(st, xasprintf("os \"%s\": \"suite\" needs a suite name", value));
         suite = w[i + 1];
+        i += 2;
+    }
+    const char *tree = NULL;
+    if (i < n && streq(w[i], "tree")) {
+        if (i + 1 >= n || !is_version(w[i + 1], 1, 2))
+            return fail(st, xasprintf("os \"%s\": \"tree\" needs an OS version like 9.6 or 10", value));
+        tree = w[i + 1];
         i += 2;
     }
     if (i >= n || !streq(w[i], "kernels") || i + 1 >= n)
@@ -279,9 +288,105 @@ static int parse_os_line(parse_state *st, rd_release *r, const char *value)
     o->version_id = xstrdup(w[1]);
     o->codename = apt ? xstrdup(w[2]) : NULL;
     o->apt_suite = apt ? xstrdup(suite ? suite : w[2]) : NULL;
+    o->tree = xstrdup(tree ? tree : w[1]);
     for (size_t k = i + 1; k < n; k++)
         o->kernels = strv_push(o->kernels, xstrdup(w[k]));
     return 1;
+}
+
+static const char *const template_names[] = { "rocm", "amdgpu", "major", "os" };
+
+/* A baseurl template: https://HOST/..., placeholders only from
+ * template_names, braces paired, no white space. */
+static int parse_template(parse_state *st, const char *name, const char *value, char **ret)
+{
+    if (!startswith(value, "https://") || strpbrk(value, " \t"))
+        return fail(st, xasprintf("%s \"%s\" is not an https:// URL", name, value));
+    for (const char *p = strchr(value, '{'); p; p = strchr(p + 1, '{')) {
+        const char *e = strchr(p, '}');
+        bool known = false;
+        for (size_t i = 0; e && i < ELEMENTSOF(template_names); i++)
+            known |= strlen(template_names[i]) == (size_t)(e - p - 1) &&
+                     strncmp(p + 1, template_names[i], (size_t)(e - p - 1)) == 0;
+        if (!known)
+            return fail(st, xasprintf("%s \"%s\": unknown placeholder at \"%.12s\" (known: {rocm} {amdgpu} {major} "
+                                      "{os})", name, value, p));
+    }
+    if (strchr(value, '}') && !strchr(value, '{'))
+        return fail(st, xasprintf("%s \"%s\": a '}' without '{'", name, value));
+    free(*ret);
+    *ret = xstrdup(value);
+    return 1;
+}
+
+static int parse_word_list(parse_state *st, const char *name, const char *value, char ***ret)
+{
+    char **v = split_words(value);
+    if (!v)
+        return fail(st, xasprintf("%s is empty", name));
+    strv_free(*ret);
+    *ret = v;
+    return 1;
+}
+
+static int rpm_key(parse_state *st, const char *name, const char *value)
+{
+    rd_rpm_info *rpm = &st->k->rpm;
+    if (streq(name, "host")) {
+        if (!*value || strpbrk(value, "/: \t"))
+            return fail(st, xasprintf("host \"%s\" is not a host name", value));
+        free(rpm->host);
+        rpm->host = xstrdup(value);
+        return 1;
+    }
+    if (streq(name, "fingerprint")) {
+        uint64_t dummy;
+        bool hex = strlen(value) == 40;
+        for (size_t i = 0; hex && i < 40; i += 10) {
+            char part[11];
+            memcpy(part, value + i, 10);
+            part[10] = 0;
+            hex = safe_atou64(part, 16, &dummy) == 0 && !strpbrk(part, "abcdef");
+        }
+        if (!hex)
+            return fail(st, xasprintf("fingerprint \"%s\" is not 40 upper-case hex digits", value));
+        free(rpm->fingerprint);
+        rpm->fingerprint = xstrdup(value);
+        return 1;
+    }
+    if (streq(name, "gpgkey"))
+        return parse_template(st, name, value, &rpm->gpgkey);
+    char ***list = streq(name, "crb-repos") ? &rpm->crb_repos
+                 : streq(name, "epel-repos") ? &rpm->epel_repos
+                 : streq(name, "crb-packages") ? &rpm->crb_packages
+                 : streq(name, "epel-packages") ? &rpm->epel_packages
+                 : streq(name, "sles-modules") ? &rpm->sles_modules
+                 : streq(name, "sles-repos") ? &rpm->sles_repos : NULL;
+    if (!list)
+        return fail(st, xasprintf("unknown key \"%s\" in [rpm]", name));
+    return parse_word_list(st, name, value, list);
+}
+
+static int release_rpm_key(parse_state *st, rd_release *r, const char *name, const char *value)
+{
+    char **slot = streq(name, "el-rocm") ? &r->el_rocm
+                : streq(name, "el-amdgpu") ? &r->el_amdgpu
+                : streq(name, "el-graphics") ? &r->el_graphics
+                : streq(name, "sles-rocm") ? &r->sles_rocm
+                : streq(name, "sles-amdgpu") ? &r->sles_amdgpu : NULL;
+    if (slot)
+        return parse_template(st, name, value, slot);
+    if (!is_version(value, 2, 3))
+        return fail(st, xasprintf("amdgpu \"%s\" is not a driver repository version like 30.20.1", value));
+    free(r->amdgpu);
+    r->amdgpu = xstrdup(value);
+    return 1;
+}
+
+static bool is_release_rpm_key(const char *name)
+{
+    return streq(name, "el-rocm") || streq(name, "el-amdgpu") || streq(name, "el-graphics") ||
+           streq(name, "sles-rocm") || streq(name, "sles-amdgpu") || streq(name, "amdgpu");
 }
 
 static int support_handler(void *user, const char *section, const char *name, const char *value)
@@ -292,6 +397,8 @@ static int support_handler(void *user, const char *section, const char *name, co
         return 1;
     if (streq(section, "table"))
         return table_key(st, name, value);
+    if (streq(section, "rpm"))
+        return rpm_key(st, name, value);
     if (streq(section, "apt")) {
         char **slot = streq(name, "host") ? &k->apt_host
                     : streq(name, "key-id") ? &k->apt_key_id
@@ -309,7 +416,7 @@ static int support_handler(void *user, const char *section, const char *name, co
     }
     const char *line = startswith(section, "rocm ");
     if (!line || !is_version(line, 2, 2))
-        return fail(st, xasprintf("section [%s] is neither [table], [apt] nor [rocm X.Y]", section));
+        return fail(st, xasprintf("section [%s] is neither [table], [apt], [rpm] nor [rocm X.Y]", section));
 
     if (!st->release || !streq(st->release->line, line)) {
         for (size_t i = 0; i < k->n_releases; i++)
@@ -365,6 +472,8 @@ static int support_handler(void *user, const char *section, const char *name, co
         r->window = (uint32_t)v;
     } else if (streq(name, "os"))
         return parse_os_line(st, r, value);
+    else if (is_release_rpm_key(name))
+        return release_rpm_key(st, r, name, value);
     else
         return fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
     return 1;
@@ -432,6 +541,7 @@ int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_erro
         *ret_error = xasprintf("%s: no [rocm X.Y] section", path);
         return -EINVAL;
     }
+    bool any_rpm = false;
     for (size_t i = 0; i < k->n_releases; i++) {
         const rd_release *rel = &k->releases[i];
         if (!rel->latest || !rel->date || !rel->gfx || !rel->window || rel->n_os == 0) {
@@ -439,6 +549,11 @@ int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_erro
                                    rel->line);
             return -EINVAL;
         }
+        any_rpm |= rel->el_rocm || rel->el_amdgpu || rel->el_graphics || rel->sles_rocm || rel->sles_amdgpu;
+    }
+    if (any_rpm && (!k->rpm.host || !k->rpm.fingerprint || !k->rpm.gpgkey)) {
+        *ret_error = xasprintf("%s: rpm repositories need an [rpm] section with host, fingerprint and gpgkey", path);
+        return -EINVAL;
     }
     return 0;
 }
@@ -503,11 +618,27 @@ void rd_knowledge_free(rd_knowledge *k)
             free(r->os[j].version_id);
             free(r->os[j].codename);
             free(r->os[j].apt_suite);
+            free(r->os[j].tree);
             strv_free(r->os[j].kernels);
         }
         free(r->os);
+        free(r->el_rocm);
+        free(r->el_amdgpu);
+        free(r->el_graphics);
+        free(r->sles_rocm);
+        free(r->sles_amdgpu);
+        free(r->amdgpu);
     }
     free(k->releases);
+    free(k->rpm.host);
+    free(k->rpm.fingerprint);
+    free(k->rpm.gpgkey);
+    strv_free(k->rpm.crb_repos);
+    strv_free(k->rpm.epel_repos);
+    strv_free(k->rpm.crb_packages);
+    strv_free(k->rpm.epel_packages);
+    strv_free(k->rpm.sles_modules);
+    strv_free(k->rpm.sles_repos);
     free(k->apt_host);
     free(k->apt_key_id);
     free(k->apt_pin_origin);
@@ -614,7 +745,7 @@ const rd_release *rd_knowledge_release_by_dkms(const rd_knowledge *k, const char
     return NULL;
 }
 
-const rd_release_os *rd_release_find_os(const rd_release *r, const char *id, const char *version_id)
+static const rd_release_os *find_os_exact(const rd_release *r, const char *id, const char *version_id)
 {
     for (size_t i = 0; id && version_id && i < r->n_os; i++)
         if (streq(r->os[i].id, id) && (streq(r->os[i].version_id, version_id) ||
@@ -622,6 +753,94 @@ const rd_release_os *rd_release_find_os(const rd_release *r, const char *id, con
                                        in_line(version_id, r->os[i].version_id)))
             return &r->os[i];
     return NULL;
+}
+
+const rd_release_os *rd_release_find_os(const rd_release *r, const char *id, const char *version_id)
+{
+    const rd_release_os *o = find_os_exact(r, id, version_id);
+    if (o || !id)
+        return o;
+    /* a rebuild the table does not list is judged as its family's reference */
+    rd_os_family fam = rd_os_family_of(id, NULL);
+    const char *ref = fam == RD_OS_RHEL ? "rhel" : fam == RD_OS_SUSE ? "sles" : NULL;
+    if (ref && !streq(id, ref))
+        return find_os_exact(r, ref, version_id);
+    return NULL;
+}
+
+/* ---- rpm repository templates ---- */
+
+static int template_index(const char *p, size_t n)
+{
+    for (size_t i = 0; i < ELEMENTSOF(template_names); i++)
+        if (strlen(template_names[i]) == n && strncmp(p, template_names[i], n) == 0)
+            return (int)i;
+    return -1;
+}
+
+int rd_repo_template_match(const char *tmpl, const char *url, char *ret_values[4])
+{
+    char *v[4] = { 0 };
+    const char *t = tmpl, *u = url;
+    int ok = 0;
+    while (*t) {
+        if (*t == '{') {
+            const char *e = strchr(t, '}');
+            int idx = e ? template_index(t + 1, (size_t)(e - t - 1)) : -1;
+            if (idx < 0)
+                goto out;
+            size_t n = strcspn(u, "/");
+            if (n == 0)
+                goto out;
+            if (v[idx] && strncmp(v[idx], u, n) != 0)
+                goto out;
+            if (!v[idx])
+                v[idx] = xstrndup(u, n);
+            u += n;
+            t = e + 1;
+            continue;
+        }
+        if (*t != *u)
+            break;
+        t++;
+        u++;
+    }
+    /* a trailing slash is optional on either side */
+    ok = (!*t && (!*u || streq(u, "/"))) || (streq(t, "/") && !*u);
+out:
+    if (!ok) {
+        for (size_t i = 0; i < 4; i++)
+            free(v[i]);
+        return 0;
+    }
+    memcpy(ret_values, v, sizeof v);
+    return 1;
+}
+
+char *rd_repo_template_expand(const char *tmpl, const char *const values[4])
+{
+    strbuf b = { 0 };
+    for (const char *t = tmpl; *t;) {
+        const char *e = *t == '{' ? strchr(t, '}') : NULL;
+        int idx = e ? template_index(t + 1, (size_t)(e - t - 1)) : -1;
+        if (idx >= 0) {
+            strbuf_append(&b, strempty(values[idx]));
+            t = e + 1;
+        } else
+            strbuf_appendn(&b, t++, 1);
+    }
+    return strbuf_steal(&b);
+}
+
+char *rd_rpm_key_name(const char *fingerprint)
+{
+    size_t n = strlen(strempty(fingerprint));
+    if (n < 8)
+        return NULL;
+    char *s = xasprintf("gpg-pubkey-%s", fingerprint + n - 8);
+    for (char *p = s; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return s;
 }
 
 bool rd_release_supports(const rd_release *r, const char *gfx)

@@ -41,6 +41,8 @@ typedef struct {
     char *id, *version_id;       /* os-release ID and VERSION_ID */
     char *codename;              /* VERSION_CODENAME; NULL for an OS without apt */
     char *apt_suite;             /* the suite of AMD's repository for it; NULL without apt */
+    char *tree;                  /* the OS part of AMD's rpm repository paths ({os}): "9.6", "10",
+                                  * "15.6"; the VERSION_ID unless the line says "tree TREE" */
     char **kernels;              /* validated kernel series, "6.8" */
 } rd_release_os;
 
@@ -62,6 +64,12 @@ typedef struct {
     uint32_t window;
     rd_release_os *os;
     size_t n_os;
+    /* AMD's rpm repositories (baseurl templates; placeholders {rocm} the
+     * ROCm version, {amdgpu} the driver repository version, {major} the OS
+     * major version, {os} the OS tree of the os line); NULL: none */
+    char *el_rocm, *el_amdgpu, *el_graphics;   /* RHEL family, dnf */
+    char *sles_rocm, *sles_amdgpu;             /* SLES, zypper */
+    char *amdgpu;                /* version in the driver repository path; NULL: latest */
 } rd_release;
 
 /* conf/health.ini [vram]: the memory a product has, per PCI device id
@@ -72,6 +80,18 @@ typedef struct {
     uint64_t vram_bytes;
     char *product;
 } rd_product_memory;
+/* [rpm]: AMD's rpm repositories and their prerequisites. */
+typedef struct {
+    char *host;                  /* repo.radeon.com */
+    char *fingerprint;           /* 40 hex digits, upper case */
+    char *gpgkey;                /* the key URL AMD's .repo files name */
+    char **crb_repos;            /* ids of CRB/PowerTools repositories (fnmatch patterns) */
+    char **epel_repos;
+    char **crb_packages;         /* what ROCm needs from them */
+    char **epel_packages;
+    char **sles_modules;         /* SUSEConnect modules AMD lists */
+    char **sles_repos;           /* zypper repositories AMD adds (ids, fnmatch patterns) */
+} rd_rpm_info;
 
 typedef struct {
     rd_arch *archs;
@@ -83,6 +103,7 @@ typedef struct {
     rd_release *releases;        /* oldest first */
     size_t n_releases;
     char *apt_host, *apt_key_id, *apt_pin_origin;
+    rd_rpm_info rpm;             /* rpm.host NULL: the table has no [rpm] section */
     rd_table_info archs_info, pci_ids_info, support_info;
     rd_product_memory *product_memory; /* conf/health.ini, optional */
     size_t n_product_memory;
@@ -131,6 +152,16 @@ int rd_version_compare(const char *a, const char *b);
 const rd_release *rd_knowledge_release(const rd_knowledge *k, const char *version);
 /* The release line whose amdgpu-dkms driver has this version ("6.8.5"). */
 const rd_release *rd_knowledge_release_by_dkms(const rd_knowledge *k, const char *driver_version);
+/* The os line for os-release ID and VERSION_ID; an ID the table does not
+ * list is looked up as its family's ("rocky" 9.6 as "rhel" 9.6). */
 const rd_release_os *rd_release_find_os(const rd_release *r, const char *id, const char *version_id);
+/* Matches url against a baseurl template of the table: 1 and the values of
+ * {rocm}, {amdgpu}, {major} and {os} (NULL when the template lacks them;
+ * free them) on a match, 0 otherwise. */
+int rd_repo_template_match(const char *tmpl, const char *url, char *ret_values[4]);
+/* Expands a template; values in the order rocm, amdgpu, major, os. */
+char *rd_repo_template_expand(const char *tmpl, const char *const values[4]);
+/* "gpg-pubkey-1a693c5c": the rpm name of an imported key with this fingerprint. */
+char *rd_rpm_key_name(const char *fingerprint);
 bool rd_release_supports(const rd_release *r, const char *gfx);
 bool rd_release_deprecates(const rd_release *r, const char *gfx);

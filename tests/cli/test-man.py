@@ -18,14 +18,14 @@ options |= set(o[2:] for o in re.findall(r"--[a-z][a-z0-9-]*", helptext))
 # Finding ids are string literals "area.name" with one of the catalogue's areas.
 AREAS = ("gpu", "pcie", "driver", "kernel", "kfd", "render", "group", "access", "container",
          "host", "rocm", "apt", "path", "arch", "apu", "env", "runtime", "tuning", "torch", "config",
-         "facts")
+         "facts", "dnf", "zypper", "rpm")
 id_re = re.compile(r'"((?:%s)\.[a-z][a-z0-9-]*)"' % "|".join(AREAS))
 ids = set()
-for f in glob.glob(f"{src}/probes/*.c") + glob.glob(f"{src}/src/*.c") + glob.glob(f"{src}/fixes/*.c"):
+for f in glob.glob(f"{src}/probes/*.c") + glob.glob(f"{src}/src/**/*.c", recursive=True) + glob.glob(f"{src}/fixes/*.c"):
     for line in open(f):
         if line.lstrip().startswith("#include"):
             continue
-        ids |= set(i for i in id_re.findall(line) if not re.search(r"\.(h|c|so|ini|conf|json)$", i))
+        ids |= set(i for i in id_re.findall(line) if not re.search(r"\.(h|c|so|ini|conf|json|repo)$", i))
 
 passed = failed = 0
 for o in sorted(options):

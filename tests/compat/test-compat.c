@@ -200,7 +200,7 @@ typedef struct {
 } malformed_case;
 
 static const malformed_case malformed[] = {
-    { "[rocm 6.2]\n", "[rocm six]\n", ":10: section [rocm six] is neither [table], [apt] nor [rocm X.Y]" },
+    { "[rocm 6.2]\n", "[rocm six]\n", ":10: section [rocm six] is neither [table], [apt], [rpm] nor [rocm X.Y]" },
     { "gfx = gfx90a gfx1100\n", "gfx = gfx90a gfx9999\n", ":12: gfx: \"gfx9999\" is not a gfx target of archs.ini" },
     { "deprecated = gfx906\n", "deprecated = gfx906 gfx906\n", ":13: deprecated: gfx906 is listed twice" },
     { "latest = 6.2.4\n", "latest = 6.3.1\n", ":10: latest \"6.3.1\" is not a 6.2.N release" },

@@ -108,7 +108,14 @@ j = json.loads(out) if rc == 0 else {}
 checks = {c["id"]: c for c in j.get("checks", [])}
 ids = [c["id"] for c in j.get("checks", [])]
 check("list checks --json: probes in gather order",
-      ids[:9] == ["os", "pci", "drm", "kfd", "driver", "access", "rocm", "apt", "boot"], ids)
+      ids[:11] == ["os", "pci", "drm", "kfd", "driver", "access", "packages-rpm", "rocm", "apt", "repos-rpm",
+                   "boot"], ids)
+check("list checks --json: repos-rpm's findings", checks.get("repos-rpm", {}).get("findings") ==
+      ["dnf.repo-invalid", "dnf.repo-missing", "dnf.release-mismatch", "dnf.gpgcheck-off", "dnf.key-missing",
+       "dnf.prereq-repo-missing", "zypper.repo-invalid", "zypper.repo-missing", "zypper.release-mismatch",
+       "zypper.gpgcheck-off", "zypper.key-missing"], checks.get("repos-rpm"))
+check("list checks --json: packages-rpm's findings", checks.get("packages-rpm", {}).get("findings") ==
+      ["rpm.database-unreadable", "kernel.devel-missing"], checks.get("packages-rpm"))
 check("list checks --json: rocm's findings", checks.get("rocm", {}).get("findings") ==
       ["rocm.not-installed", "rocm.multiple-versions", "path.rocm-bin-missing", "arch.no-kernels",
        "arch.unsupported", "driver.userspace-mismatch", "kernel.unsupported"], checks.get("rocm"))

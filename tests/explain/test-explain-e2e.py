@@ -291,6 +291,41 @@ CASES = {
                                      ["driver.secure-boot-dkms", "driver.not-loaded"], 2,
                                      ["secure-boot-key-rejected"], scenario="secure-boot-dkms",
                                      evidence=[("driver.secure-boot-dkms", "/var/lib/dkms/amdgpu: 6.8.5-2041575.24.04")]),
+    # rpm-based hosts (scenarios_platforms.py): dnf, zypper, DKMS headers
+    "gpg-check-failed-key-missing": Case(
+        "Public key for rocm-core-7.0.2.70002-56.el9.x86_64.rpm is not installed\nError: GPG check FAILED",
+        ["dnf.key-missing"], 1, ["dnf-gpg-check-failed"], scenario="rhel9-key-not-imported",
+        evidence=[("dnf.key-missing", "rpm -q gpg-pubkey: no gpg-pubkey-1a693c5c-*")]),
+    "gpg-check-failed-healthy": Case("Error: GPG check FAILED", [], 0, ["dnf-gpg-check-failed"],
+                                     scenario="healthy-rhel96-8x-mi300x"),
+    "status-404-rhel8-tree": Case(
+        "Errors during downloading metadata for repository 'amdgpu':\n  - Status code: 404 for "
+        "https://repo.radeon.com/amdgpu/30.10.2/el/8.10/main/x86_64/repodata/repomd.xml (IP: 23.218.216.204)",
+        ["dnf.release-mismatch"], 2, ["dnf-status-404"], scenario="rhel9-rhel8-tree"),
+    "status-404-healthy": Case("Status code: 404 for https://repo.radeon.com/amdgpu/30.10.2/el/9.7/main/x86_64/",
+                               [], 0, ["dnf-status-404"], scenario="healthy-rhel96-8x-mi300x"),
+    "nothing-provides-crb": Case(
+        "Problem: package hipcc-1.1.1.70002-56.el9.x86_64 requires perl-File-BaseDir, but none of the providers "
+        "can be installed\n  - nothing provides perl-File-BaseDir needed by hipcc-1.1.1.70002-56.el9.x86_64",
+        ["dnf.prereq-repo-missing"], 1, ["dnf-nothing-provides"], scenario="rhel9-crb-disabled"),
+    "nothing-provides-healthy": Case("nothing provides perl-URI-Encode needed by hip-devel", [], 0,
+                                     ["dnf-nothing-provides"], scenario="healthy-rhel96-8x-mi300x"),
+    "no-match-repo-missing": Case("No match for argument: rocm\nError: Unable to find a match: rocm",
+                                  ["dnf.repo-missing"], 1, ["dnf-no-match"], scenario="rhel9-repo-missing"),
+    "no-match-healthy": Case("Error: Unable to find a match: rocm-dkms", [], 0, ["dnf-no-match"],
+                             scenario="healthy-rhel96-8x-mi300x"),
+    "zypper-signature-gpgcheck": Case(
+        "Signature verification failed for file 'repomd.xml' from repository 'ROCm-6.4.3'.",
+        ["zypper.gpgcheck-off"], 1, ["zypper-signature-failed"], scenario="sles156-gpgcheck-off"),
+    "zypper-signature-healthy": Case("Signature verification failed for file 'repomd.xml'", [], 0,
+                                     ["zypper-signature-failed"], scenario="healthy-sles156-8x-mi300x"),
+    "dkms-headers-rhel": Case(
+        "Error! Your kernel headers for kernel 5.14.0-570.12.1.el9_6.x86_64 cannot be found at "
+        "/lib/modules/5.14.0-570.12.1.el9_6.x86_64/build or /lib/modules/5.14.0-570.12.1.el9_6.x86_64/source.",
+        ["kernel.devel-missing", "driver.not-loaded"], 2, ["dkms-headers-missing"],
+        scenario="rhel9-kernel-devel-missing"),
+    "dkms-headers-healthy": Case("Your kernel headers for kernel 6.8.0-51-generic cannot be found", [], 0,
+                                 ["dkms-headers-missing"], scenario="healthy-8x-mi300x-rocm-dkms"),
     "key-rejected-key-enrolled": Case("Key was rejected by service", [], 0, ["secure-boot-key-rejected"],
                                       scenario="healthy-8x-mi300x-rocm-dkms"),
     "rock-not-loaded-secure-boot": Case("ROCk module is NOT loaded", ["driver.secure-boot-dkms", "driver.not-loaded"],

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: MIT */
+/* dnf and zypper: AMD's repositories for one ROCm release as whole .repo
+ * files (rocm.repo, amdgpu.repo) with gpgcheck=1 and the key in
+ * /etc/pki/rpm-gpg, the key checked against the configured fingerprint with
+ * gpg first and imported with `rpm --import` (undone with `rpm -e
+ * gpg-pubkey-XXXXXXXX`; under --root the engine runs commands at the tree's
+ * first boot). CRB is enabled (`dnf config-manager --set-enabled`, undo
+ * recorded) only when allowed_fixes lists "crb". Other files naming repo.radeon.com are moved
+ * aside. Enabling CRB/EPEL and installing kernel-devel are the admin's:
+ * planned as notes with the command, never run. */
+#include <fcntl.h>
+#include <fnmatch.h>
+#include "fixes.h"
+#include "util.h"
+
+#define KEY_FILE "/etc/pki/rpm-gpg/RPM-GPG-KEY-rocm"
+
+typedef struct {
+    const char *id;           /* "dnf", "zypper" */
+    const char *dir;          /* /etc/yum.repos.d, /etc/zypp/repos.d */
+    bool zypper;
+} manager;
+
+static const manager dnf = { "dnf", "/etc/yum.repos.d", false };
+static const manager zypper = { "zypper", "/etc/zypp/repos.d", true };
+
+static void rm_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        if (de->d_name[0] != '.') {
+            _cleanup_free_ char *p = xasprintf("%s/%s", dir, de->d_name);
+            (void)unlink(p);
+        }
+    if (d)
+        closedir(d);
+    (void)rmdir(dir);
+}
+
+/* The primary-key fingerprints of a key file, through gpg in a scratch home. */
+static int key_fingerprint(const char *file, char **ret_fpr, char **ret_reason)
+{
+    char home[] = "/tmp/rocm-doctor-gpg.XXXXXX";
+    if (!mkdtemp(home)) {
+        *ret_reason = xasprintf("cannot create a directory for gpg: %s", strerror(errno));
+        return -errno;
+    }
+    char *argv[] = { (char *)"gpg", (char *)"--homedir", home, (char *)"--batch", (char *)"--no-tty",
+                     (char *)"--with-colons", (char *)"--show-keys", (char *)file, NULL };
+    _cleanup_free_ char *out = NULL;
+    int r = rd_fix_spawn(argv, &out);
+    rm_dir(home);
+    if (r != 0) {
+        *ret_reason = r < 0 ? xasprintf("cannot run gpg: %s", strerror(-r))
+                            : xasprintf("%s is not an OpenPGP key file", file);
+        return -EINVAL;
+    }
+    _cleanup_free_ char *fpr = NULL;
+    size_t n_pub = 0;
+    bool want = false;
+    char *save = NULL;
+    for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (startswith(l, "pub:"))
+            want = true, n_pub++;
+        else if (want && startswith(l, "fpr:")) {
+            char *e = l + strlen(l);
+            while (e > l && e[-1] == ':')
+                *--e = 0;
+            char *f = strrchr(l, ':');
+            free(fpr);
+            fpr = xstrdup(f ? f + 1 : l);
+            want = false;
+        }
+    }
+    if (n_pub != 1 || !fpr) {
+        *ret_reason = xasprintf("%s holds %zu keys; one key, AMD's, is expected", file, n_pub);
+        return -EINVAL;
+    }
+    *ret_fpr = TAKE_PTR(fpr);
+    return 0;
+}
+
+static bool key_imported(const rd_facts *f, const char *fpr)
+{
+    size_t n = strlen(fpr);
+    _cleanup_free_ char *lo = xstrdup(fpr + (n >= 8 ? n - 8 : 0));
+    for (char *p = lo; *p; p++)
+        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+    for (size_t i = 0; i < f->rpm.n_packages; i++)
+        if (streq(f->rpm.packages[i].name, "gpg-pubkey") && startswith(f->rpm.packages[i].version, lo))
+            return true;
+    return false;
+}
+
+static const char *pick_release(const rd_fix_input *in)
+{
+    if (in->config && in->config->rocm_release)
+        return in->config->rocm_release;
+    if (in->facts->rocm.default_version)
+        return in->facts->rocm.default_version;
+    char **gfx = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < in->gpus->n_gpus; i++)
+        if (in->gpus->gpus[i].gfx[0])
+            gfx = strv_push(gfx, xstrdup(in->gpus->gpus[i].gfx)), n++;
+    const char *r = rd_knowledge_pick_release(in->knowledge, in->facts->os.id, in->facts->os.version_id, gfx, n);
+    strv_free(gfx);
+    return r;
+}
+
+static char *section(const char *id, const char *name, const char *url, bool zypp)
+{
+    return xasprintf("[%s]\nname=%s\nbaseurl=%s\nenabled=1\n%sgpgcheck=1\ngpgkey=file://" KEY_FILE "\n", id, name,
+                     url, zypp ? "autorefresh=1\n" : "priority=50\n");
+}
+
+/* The text of rocm.repo and amdgpu.repo for this release and OS. */
+static int repo_texts(const rd_fix_input *in, const manager *m, const char *version, char **ret_rocm,
+                      char **ret_amdgpu, char **ret_reason)
+{
+    const rd_os_facts *os = &in->facts->os;
+    const rd_release *rel = rd_knowledge_release(in->knowledge, version);
+    const rd_release_os *o = rel ? rd_release_find_os(rel, os->id, os->version_id) : NULL;
+    const char *t_rocm = rel ? (m->zypper ? rel->sles_rocm : rel->el_rocm) : NULL;
+    const char *t_gpu = rel ? (m->zypper ? rel->sles_amdgpu : rel->el_amdgpu) : NULL;
+    if (!o || !t_rocm || !t_gpu) {
+        *ret_reason = xasprintf("support.ini has no %s repository of ROCm %s for %s %s", m->id, version,
+                                strempty(os->id), strempty(os->version_id));
+        return -ENOENT;
+    }
+    const char *v = os->version_id;
+    _cleanup_free_ char *major = xstrndup(v, strcspn(v, "."));
+    const char *vals[4] = { version, rel->amdgpu ? rel->amdgpu : version, major, o->tree };
+    _cleanup_free_ char *u_rocm = rd_repo_template_expand(t_rocm, vals), *u_gpu = rd_repo_template_expand(t_gpu, vals);
+    strbuf b = { 0 };
+    strbuf_printf(&b, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository.\n", version);
+    bool seven = rel->el_graphics != NULL;
+    _cleanup_free_ char *id = seven && !m->zypper ? xstrdup("rocm") : xasprintf("ROCm-%s", version);
+    _cleanup_free_ char *name = xasprintf("ROCm %s repository", version);
+    _cleanup_free_ char *s1 = section(id, name, u_rocm, m->zypper);
+    strbuf_append(&b, s1);
+    if (!m->zypper && rel->el_graphics) {
+        _cleanup_free_ char *u = rd_repo_template_expand(rel->el_graphics, vals);
+        _cleanup_free_ char *n = xasprintf("AMD Graphics %s repository", version);
+        _cleanup_free_ char *s2 = section("amdgraphics", n, u, false);
+        strbuf_printf(&b, "\n%s", s2);
+    }
+    *ret_rocm = strbuf_steal(&b);
+    _cleanup_free_ char *s3 = section("amdgpu", "amdgpu", u_gpu, m->zypper);
+    *ret_amdgpu = xasprintf(RD_FIX_HEADER_LINE "# The amdgpu driver (amdgpu-dkms) for ROCm %s.\n%s", version, s3);
+    return 0;
+}
+
+static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_reason)
+{
+    const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint
+                                                                     : in->knowledge->rpm.fingerprint;
+    const char *file = in->key_file ? in->key_file : in->config ? in->config->apt_key_file : NULL;
+    rd_snapshot *ks;
+    int r = rd_plan_snapshot(p, in, KEY_FILE, &ks, ret_reason);
+    if (r < 0)
+        return r;
+    if (!file && !ks->exists) {
+        *ret_reason = xasprintf("no signing key: pass --key-file FILE (AMD's key is published at %s; its "
+                                "fingerprint is %s) or set apt_key_file in the configuration",
+                                strempty(in->knowledge->rpm.gpgkey), strempty(in->knowledge->rpm.fingerprint));
+        return -ENOKEY;
+    }
+    _cleanup_free_ char *fpr = NULL, *data = NULL;
+    size_t size = 0;
+    if (file) {
+        r = key_fingerprint(file, &fpr, ret_reason);
+        if (r < 0)
+            return r;
+        strbuf wb = { 0 };
+        strbuf_append(&wb, "");
+        for (const char *c = strempty(want); *c; c++)
+            if (*c != ' ' && *c != ':') {
+                char u = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+                strbuf_appendn(&wb, &u, 1);
+            }
+        _cleanup_free_ char *w = strbuf_steal(&wb);
+        size_t wn = strlen(w);
+        if (!(wn == 40 ? streq(fpr, w) : wn == 16 && endswith(fpr, w))) {
+            *ret_reason = xasprintf("%s holds key %s, not the expected %s: not installed", file, fpr, strempty(want));
+            return -EPERM;
+        }
+        r = read_file_at(AT_FDCWD, file, 1u << 20, &data, &size);
+        if (r < 0) {
+            *ret_reason = xasprintf("cannot read %s: %s", file, strerror(-r));
+            return r;
+        }
+        r = rd_step_write(p, s, in, KEY_FILE, data, size, 0644, ret_reason);
+        if (r < 0)
+            return r;
+    } else
+        fpr = xstrdup(strempty(want));
+    if (key_imported(in->facts, fpr))
+        return 0;
+    _cleanup_free_ char *name = xasprintf("gpg-pubkey-%s", fpr + (strlen(fpr) >= 8 ? strlen(fpr) - 8 : 0));
+    for (char *c = name; *c; c++)
+        *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+    /* as run on the system itself: the engine runs it now for "/", and at
+     * the first boot of a --root tree */
+    rd_step_command(s, rd_strv_new("rpm", "--import", KEY_FILE, NULL),
+                    rd_strv_new("rpm", "-e", "--allmatches", name, NULL));
+    return 0;
+}
+
+/* Other files in the repository directory that name AMD's host. */
+static int move_others(const rd_fix_input *in, rd_plan *p, rd_step *s, const manager *m, char **ret_reason)
+{
+    _cleanup_close_ int dfd = rd_fix_open_dir(in->root_fd, m->dir, NULL);
+    _cleanup_strv_free_ char **names = NULL;
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (d) {
+        dfd = -1;
+        struct dirent *de;
+        while ((de = readdir(d)))
+            if (de->d_name[0] != '.' && endswith(de->d_name, ".repo") && !streq(de->d_name, "rocm.repo") &&
+                !streq(de->d_name, "amdgpu.repo"))
+                names = strv_push(names, xstrdup(de->d_name));
+        closedir(d);
+    }
+    for (size_t i = 0; names && names[i]; i++) {
+        _cleanup_free_ char *path = xasprintf("%s/%s", m->dir, names[i]), *content = NULL;
+        if (rd_fix_read(in->root_fd, path, &content, NULL, NULL) < 0 ||
+            !strstr(content, strempty(in->knowledge->rpm.host)))
+            continue;
+        int r = rd_step_move_aside(p, s, in, path, ret_reason);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
+/* A disabled CRB/PowerTools repository of the host, enabled only when the
+ * configuration lists "crb" among allowed_fixes. Returns whether planned. */
+static bool plan_crb(const rd_fix_input *in, rd_step *s)
+{
+    if (!in->config || !strv_contains(in->config->allowed_fixes, "crb"))
+        return false;
+    const rd_repo_config *c = &in->facts->repos.dnf;
+    for (size_t i = 0; i < c->n_repos; i++)
+        for (size_t j = 0; in->knowledge->rpm.crb_repos && in->knowledge->rpm.crb_repos[j]; j++)
+            if (!c->repos[i].enabled && fnmatch(in->knowledge->rpm.crb_repos[j], c->repos[i].id, 0) == 0) {
+                rd_step_command(s, rd_strv_new("dnf", "config-manager", "--set-enabled", c->repos[i].id, NULL),
+                                rd_strv_new("dnf", "config-manager", "--set-disabled", c->repos[i].id, NULL));
+                return true;
+            }
+    return false;
+}
+
+static void notes(const rd_fix_input *in, const manager *m, rd_step *s, bool crb)
+{
+    strbuf b = { 0 };
+    for (size_t i = 0; i < in->findings->n; i++) {
+        const rd_finding *f = &in->findings->items[i];
+        if (streq(f->id, "dnf.prereq-repo-missing") && !crb)
+            strbuf_printf(&b, "%sEnable the prerequisite repositories yourself (rocm-doctor does not change the "
+                              "distribution's repositories): `sudo dnf config-manager --set-enabled crb` and EPEL "
+                              "(`sudo dnf install epel-release` on Rocky/Alma, the epel-release-latest RPM on RHEL).",
+                          b.s ? "\n" : "");
+        else if (streq(f->id, "kernel.devel-missing") && in->facts->kernel_devel.wanted)
+            strbuf_printf(&b, "%sInstall the running kernel's headers (package installs are not rocm-doctor's to "
+                              "run): `sudo %s install %s`, then `sudo dkms autoinstall` or reboot.",
+                          b.s ? "\n" : "", m->id, in->facts->kernel_devel.wanted);
+    }
+    strbuf_printf(&b, "%s`sudo %s` reads the new files.", b.s ? "\n" : "",
+                  m->zypper ? "zypper refresh" : "dnf clean all");
+    s->note = strbuf_steal(&b);
+}
+
+static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, const manager *m)
+{
+    const char *version = pick_release(in);
+    if (!version) {
+        *ret_reason = xasprintf("no ROCm release is known to support every GPU here on %s %s: set rocm_release in "
+                                "the [fix] section of rocm-doctor.conf",
+                                strempty(in->facts->os.id), strempty(in->facts->os.version_id));
+        return -ENOENT;
+    }
+    _cleanup_free_ char *rocm = NULL, *amdgpu = NULL;
+    int r = repo_texts(in, m, version, &rocm, &amdgpu, ret_reason);
+    if (r < 0)
+        return r;
+    rd_step *s = rd_plan_add_step(p, m->id, RD_EFFECT_NOW, "AMD's %s repositories for ROCm %s (%s %s)", m->id,
+                                  version, strempty(in->facts->os.id), strempty(in->facts->os.version_id));
+    rd_step_address_findings(s, in, m->id);
+    if ((r = plan_key(in, p, s, ret_reason)) < 0)
+        return r;
+    _cleanup_free_ char *p1 = xasprintf("%s/rocm.repo", m->dir), *p2 = xasprintf("%s/amdgpu.repo", m->dir);
+    if ((r = rd_step_write(p, s, in, p1, rocm, strlen(rocm), 0644, ret_reason)) < 0 ||
+        (r = rd_step_write(p, s, in, p2, amdgpu, strlen(amdgpu), 0644, ret_reason)) < 0 ||
+        (r = move_others(in, p, s, m, ret_reason)) < 0)
+        return r;
+    bool crb = !m->zypper && plan_crb(in, s);
+    if (rd_step_changes(s) || s->n_actions > 0)
+        notes(in, m, s, crb);
+    rd_plan_drop_empty_step(p);
+    return 0;
+}
+
+static int dnf_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
+{
+    return plan_manager(in, p, ret_reason, &dnf);
+}
+
+static int zypper_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
+{
+    return plan_manager(in, p, ret_reason, &zypper);
+}
+
+const rd_fix rd_fix_dnf = {
+    .id = "dnf",
+    .title = "AMD's dnf repositories and signing key",
+    .on_request = true,
+    .plan = dnf_plan,
+};
+
+const rd_fix rd_fix_zypper = {
+    .id = "zypper",
+    .title = "AMD's zypper repositories and signing key",
+    .on_request = true,
+    .plan = zypper_plan,
+};

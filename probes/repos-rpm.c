@@ -1,0 +1,719 @@
+/* SPDX-License-Identifier: MIT */
+/* dnf and zypper repositories: the .repo files of /etc/yum.repos.d and
+ * /etc/zypp/repos.d (INI, read with inih), $releasever, $basearch and
+ * the variable files expanded as the clients do, and the verdict on AMD's
+ * repositories: missing, for another OS release, signature checks off, key
+ * not there, prerequisite repositories (CRB, EPEL) off. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <ini.h>
+#include <sys/utsname.h>
+#include "distro.h"
+#include "platforms.h"
+#include "probe.h"
+#include "util.h"
+
+#define REPO_FILE_MAX (1024u * 1024)
+
+/* ---- parsing ---- */
+
+typedef struct {
+    const char *text, *end, *pos;
+    int lineno;
+    int long_line;            /* first line longer than inih takes */
+    int nul_line;             /* first line with a NUL byte */
+} line_reader;
+
+static char *reader_next(char *str, int num, void *stream)
+{
+    line_reader *r = stream;
+    if (r->pos >= r->end)
+        return NULL;
+    const char *nl = memchr(r->pos, '\n', (size_t)(r->end - r->pos));
+    size_t len = nl ? (size_t)(nl - r->pos) : (size_t)(r->end - r->pos);
+    r->lineno++;
+    if (len >= (size_t)num - 1 && !r->long_line)
+        r->long_line = r->lineno;
+    if (memchr(r->pos, 0, len) && !r->nul_line)
+        r->nul_line = r->lineno;
+    size_t n = len < (size_t)num - 2 ? len : (size_t)num - 2;
+    memcpy(str, r->pos, n);
+    str[n] = '\n';
+    str[n + 1] = 0;
+    r->pos = nl ? nl + 1 : r->end;
+    return str;
+}
+
+typedef struct {
+    rd_repo_config *cfg;
+    const char *file;
+    line_reader *reader;
+    const rd_repo_var *vars;
+    size_t n_vars;
+    const char *host;
+    rd_rpm_repo *current;
+    char *first_error;
+} parse_ctx;
+
+static bool url_on_host(const char *url, const char *host)
+{
+    const char *p = url ? strstr(url, "://") : NULL;
+    if (!p || !host)
+        return false;
+    p += 3;
+    size_t n = strlen(host);
+    return strncmp(p, host, n) == 0 && (p[n] == '/' || p[n] == 0 || p[n] == ':');
+}
+
+char *rd_repo_expand(const char *s, const rd_repo_var *vars, size_t n_vars)
+{
+    strbuf b = { 0 };
+    strbuf_append(&b, "");
+    for (const char *p = s; *p;) {
+        if (*p != '$') {
+            strbuf_appendn(&b, p++, 1);
+            continue;
+        }
+        bool brace = p[1] == '{';
+        const char *name = p + 1 + brace;
+        size_t n = 0;
+        while (isalnum((unsigned char)name[n]) || name[n] == '_')
+            n++;
+        const char *value = NULL;
+        for (size_t i = 0; n && i < n_vars && !value; i++)
+            if (strlen(vars[i].name) == n && strncmp(vars[i].name, name, n) == 0)
+                value = vars[i].value;
+        if (!value || (brace && name[n] != '}')) {
+            strbuf_appendn(&b, p++, 1); /* unknown: left as written, as dnf does */
+            continue;
+        }
+        strbuf_append(&b, value);
+        p = name + n + brace;
+    }
+    return strbuf_steal(&b);
+}
+
+static void __attribute__((format(printf, 3, 4))) problem(parse_ctx *pc, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    _cleanup_free_ char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
+    va_end(ap);
+    pc->cfg->problems = strv_push(pc->cfg->problems, xasprintf("%s:%d: %s", pc->file, line, strempty(msg)));
+}
+
+static rd_rpm_repo *find_repo(rd_repo_config *cfg, const char *file, const char *id)
+{
+    for (size_t i = 0; i < cfg->n_repos; i++)
+        if (streq(cfg->repos[i].file, file) && streq(cfg->repos[i].id, id))
+            return &cfg->repos[i];
+    return NULL;
+}
+
+static int repo_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_ctx *pc = user;
+    int line = pc->reader->lineno;
+    if (!pc->current || !streq(pc->current->id, section)) {
+        pc->current = find_repo(pc->cfg, pc->file, section);
+        if (!pc->current) {
+            pc->current = ARRAY_APPEND(pc->cfg->repos, pc->cfg->n_repos);
+            pc->current->file = xstrdup(pc->file);
+            pc->current->id = xstrdup(section);
+            pc->current->line = line; /* the first key; section_lines() finds the header */
+            pc->current->enabled = true;
+        }
+    }
+    rd_rpm_repo *r = pc->current;
+    bool is_base = !strcasecmp(name, "baseurl");
+    if (is_base || !strcasecmp(name, "mirrorlist") || !strcasecmp(name, "metalink")) {
+        /* the first URL counts (later ones and continuation lines are mirrors);
+         * a baseurl wins over a mirrorlist */
+        if (!r->baseurl || !*r->baseurl || (is_base && r->baseurl_line == 0)) {
+            free(r->baseurl);
+            r->baseurl = xstrndup(value, strcspn(value, " \t,"));
+            r->baseurl_line = is_base ? line : 0;
+        }
+    } else if (!strcasecmp(name, "name")) {
+        free(r->name);
+        r->name = xstrdup(value);
+    } else if (!strcasecmp(name, "enabled"))
+        r->enabled = !(streq(value, "0") || !strcasecmp(value, "no") || !strcasecmp(value, "false") ||
+                       !strcasecmp(value, "off"));
+    else if (!strcasecmp(name, "gpgcheck")) {
+        free(r->gpgcheck);
+        r->gpgcheck = xstrdup(value);
+    } else if (!strcasecmp(name, "gpgkey")) {
+        free(r->gpgkey);
+        r->gpgkey = xstrndup(value, strcspn(value, " \t,"));
+    }
+    return 1;
+}
+
+/* The line of each [section] header (inih does not give it), and headers
+ * that appear twice (inih merges them silently). */
+static void section_lines(parse_ctx *pc, size_t first, const char *text, size_t size)
+{
+    rd_repo_config *cfg = pc->cfg;
+    _cleanup_strv_free_ char **seen = NULL;
+    int lineno = 0;
+    for (const char *p = text, *end = text + size; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        lineno++;
+        while (len && isspace((unsigned char)*p))
+            p++, len--;
+        const char *close = len && *p == '[' ? memchr(p, ']', len) : NULL;
+        if (close) {
+            _cleanup_free_ char *id = xstrndup(p + 1, (size_t)(close - p - 1));
+            for (size_t i = first; i < cfg->n_repos; i++)
+                if (strv_contains(seen, id) && streq(cfg->repos[i].id, id)) {
+                    problem(pc, lineno, "[%s] again (first at line %" PRId64 "): the client takes one of them", id,
+                            cfg->repos[i].line);
+                    break;
+                }
+            if (!strv_contains(seen, id))
+                seen = strv_push(seen, xstrdup(id));
+            for (size_t i = first; i < cfg->n_repos; i++)
+                if (streq(cfg->repos[i].id, id) && cfg->repos[i].line >= lineno) {
+                    cfg->repos[i].line = lineno;
+                    break;
+                }
+        }
+        p = nl ? nl + 1 : end;
+    }
+}
+
+void rd_repo_parse(rd_repo_config *cfg, const char *file, const char *text, size_t size, const rd_repo_var *vars,
+                   size_t n_vars, const char *host)
+{
+    line_reader rd = { .text = text, .end = text + size, .pos = text };
+    parse_ctx pc = { .cfg = cfg, .file = file, .reader = &rd, .vars = vars, .n_vars = n_vars, .host = host };
+    size_t first = cfg->n_repos;
+    int err = ini_parse_stream(reader_next, &rd, repo_handler, &pc);
+    if (rd.nul_line)
+        problem(&pc, rd.nul_line, "%s", "binary data (a NUL byte): not a repository file");
+    else if (err > 0)
+        problem(&pc, err, "%s", "not \"[id]\" nor \"key=value\": the client rejects the file");
+    if (rd.long_line)
+        problem(&pc, rd.long_line, "%s", "line longer than 200 characters: read only in part");
+    section_lines(&pc, first, text, size);
+    for (size_t i = first; i < cfg->n_repos; i++) {
+        rd_rpm_repo *r = &cfg->repos[i];
+        if (!r->baseurl) {
+            problem(&pc, (int)r->line, "[%s] has no baseurl, mirrorlist or metalink", r->id);
+            continue;
+        }
+        r->url = rd_repo_expand(r->baseurl, vars, n_vars);
+        r->amd = url_on_host(r->url, host);
+    }
+}
+
+/* ---- gather ---- */
+
+typedef struct {
+    char *names[32], *values[32];
+    size_t n;
+} var_table;
+
+static void vars_add(var_table *t, const char *name, const char *value)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (streq(t->names[i], name)) {
+            free(t->values[i]);
+            t->values[i] = xstrdup(value);
+            return;
+        }
+    if (t->n < ELEMENTSOF(t->names)) {
+        t->names[t->n] = xstrdup(name);
+        t->values[t->n++] = xstrdup(value);
+    }
+}
+
+static void vars_free(var_table *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->names[i]), free(t->values[i]);
+}
+
+static void vars_read_dir(const rd_ctx *ctx, var_table *t, const char *dir)
+{
+    _cleanup_strv_free_ char **names = NULL;
+    if (rd_root_list_dir(ctx, dir, NULL, &names) < 0)
+        return;
+    for (size_t i = 0; names && names[i]; i++) {
+        _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
+        if (rd_root_read_file(ctx, path, 4096, &text) < 0)
+            continue;
+        text[strcspn(text, "\n")] = 0;
+        vars_add(t, names[i], strstrip(text));
+    }
+}
+
+static char *main_gpgcheck(const rd_ctx *ctx)
+{
+    _cleanup_free_ char *text = NULL;
+    if (rd_root_read_file(ctx, "/etc/dnf/dnf.conf", 256 * 1024, &text) < 0 &&
+        rd_root_read_file(ctx, "/etc/yum.conf", 256 * 1024, &text) < 0)
+        return NULL;
+    bool in_main = false;
+    char *save = NULL;
+    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        char *s = strstrip(l);
+        if (*s == '[')
+            in_main = startswith(s, "[main]") != NULL;
+        else if (in_main && startswith(s, "gpgcheck")) {
+            char *eq = strchr(s, '=');
+            if (eq)
+                return xstrdup(strstrip(eq + 1));
+        }
+    }
+    return NULL;
+}
+
+static void gather_one(const rd_ctx *ctx, const rd_facts *facts, rd_repo_config *cfg, const char *manager,
+                       const char *dir, const char *const *var_dirs)
+{
+    cfg->manager = xstrdup(manager);
+    _cleanup_close_ int fd = rd_root_open(ctx, dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return;
+    cfg->present = true;
+    var_table vars = { 0 };
+    struct utsname u;
+    const char *arch = uname(&u) == 0 ? u.machine : "x86_64";
+    cfg->basearch = xstrdup(streq(arch, "i686") || streq(arch, "i586") ? "i386" : arch);
+    /* dnf on EL takes the major version (redhat-release provides
+     * system-release(releasever) = 9); Fedora and zypper the VERSION_ID */
+    const char *v = strempty(facts->os.version_id);
+    rd_os_family fam = rd_os_family_of(facts->os.id, facts->os.id_like);
+    cfg->releasever = fam == RD_OS_RHEL ? xstrndup(v, strcspn(v, ".")) : xstrdup(v);
+    vars_add(&vars, "releasever", cfg->releasever);
+    vars_add(&vars, "basearch", cfg->basearch);
+    vars_add(&vars, "arch", arch);
+    for (size_t i = 0; var_dirs[i]; i++)
+        vars_read_dir(ctx, &vars, var_dirs[i]);
+    for (size_t i = 0; i < vars.n; i++)
+        if (streq(vars.names[i], "releasever")) {
+            free(cfg->releasever);
+            cfg->releasever = xstrdup(vars.values[i]);
+        }
+    rd_repo_var rv[32];
+    for (size_t i = 0; i < vars.n; i++)
+        rv[i] = (rd_repo_var){ vars.names[i], vars.values[i] };
+    if (streq(manager, "dnf"))
+        cfg->main_gpgcheck = main_gpgcheck(ctx);
+
+    _cleanup_strv_free_ char **names = NULL;
+    if (rd_root_list_dir(ctx, dir, ".repo", &names) >= 0)
+        for (size_t i = 0; names && names[i]; i++) {
+            _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
+            _cleanup_close_ int f = rd_root_open(ctx, path, O_RDONLY);
+            size_t size = 0;
+            int r = f < 0 ? f : read_fd(f, REPO_FILE_MAX, &text, &size);
+            if (r == -EFBIG || r == -E2BIG)
+                cfg->problems = strv_push(cfg->problems, xasprintf("%s: larger than %u KiB: not read (not a "
+                                                                   "repository file)", path, REPO_FILE_MAX / 1024));
+            else if (r < 0)
+                cfg->problems = strv_push(cfg->problems, xasprintf("%s: %s", path, strerror(-r)));
+            else
+                rd_repo_parse(cfg, path, text, size, rv, vars.n, ctx->knowledge.rpm.host);
+        }
+    /* gpgkey=file:///etc/pki/rpm-gpg/...: is it there? */
+    for (size_t i = 0; i < cfg->n_repos; i++) {
+        rd_rpm_repo *r = &cfg->repos[i];
+        const char *path = r->gpgkey ? startswith(r->gpgkey, "file://") : NULL;
+        if (!r->amd || !path)
+            continue;
+        _cleanup_free_ char *expanded = rd_repo_expand(path, rv, vars.n);
+        _cleanup_close_ int kf = rd_root_open(ctx, expanded, O_RDONLY);
+        r->gpgkey_missing = kf < 0;
+    }
+    vars_free(&vars);
+}
+
+static void repos_gather(const rd_ctx *ctx, rd_facts *facts)
+{
+    static const char *const dnf_vars[] = { "/etc/yum/vars", "/etc/dnf/vars", NULL };
+    static const char *const zypp_vars[] = { "/etc/zypp/vars.d", NULL };
+    gather_one(ctx, facts, &facts->repos.dnf, "dnf", "/etc/yum.repos.d", dnf_vars);
+    gather_one(ctx, facts, &facts->repos.zypper, "zypper", "/etc/zypp/repos.d", zypp_vars);
+}
+
+/* ---- assess ---- */
+
+typedef struct {
+    const rd_assess_input *in;
+    const rd_repo_config *cfg;
+    const char *pm;           /* "dnf", "zypper": finding prefix, fix id, the command in remedies */
+    rd_os_family fam;
+} repo_check;
+
+static char *finding_id(const repo_check *c, const char *what)
+{
+    return xasprintf("%s.%s", c->pm, what);
+}
+
+static bool is_off(const char *v)
+{
+    return v && (streq(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcasecmp(v, "off"));
+}
+
+static bool is_on(const char *v)
+{
+    return v && (streq(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on"));
+}
+
+static char *repo_text(const rd_rpm_repo *r)
+{
+    return xasprintf("%s:%" PRId64 ": [%s] baseurl=%s%s%s", r->file, r->baseurl_line ? r->baseurl_line : r->line,
+                     r->id, strempty(r->baseurl), r->url && !streq(r->url, strempty(r->baseurl)) ? " -> " : "",
+                     r->url && !streq(r->url, strempty(r->baseurl)) ? r->url : "");
+}
+
+static const rd_rpm_package *rpm_package(const rd_facts *f, const char *name)
+{
+    for (size_t i = 0; i < f->rpm.n_packages; i++)
+        if (streq(f->rpm.packages[i].name, name))
+            return &f->rpm.packages[i];
+    return NULL;
+}
+
+/* AMD's rocm-core has a fourth version component (6.2.4.60204); a
+ * distribution's does not (Fedora's 6.0.2-1.fc41). */
+static bool amd_version(const char *v)
+{
+    int dots = 0;
+    for (const char *p = v; p && *p && *p != '-'; p++)
+        dots += *p == '.';
+    return dots >= 3;
+}
+
+static size_t enabled_amd(const repo_check *c, const rd_rpm_repo **ret_first)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->cfg->n_repos; i++)
+        if (c->cfg->repos[i].amd && c->cfg->repos[i].enabled) {
+            if (n++ == 0 && ret_first)
+                *ret_first = &c->cfg->repos[i];
+        }
+    return n;
+}
+
+static void assess_invalid(const repo_check *c, rd_findings *out)
+{
+    if (!c->cfg->problems)
+        return;
+    _cleanup_free_ char *id = finding_id(c, "repo-invalid");
+    rd_finding *fd = rd_finding_add(out, id, RD_SEV_WARNING, NULL,
+                                    "A %s repository file is not what %s can read as written", c->pm, c->pm);
+    for (size_t i = 0; c->cfg->problems[i]; i++)
+        rd_finding_evidence(fd, "%s", c->cfg->problems[i]);
+    rd_finding_remedy(fd, "Correct or remove the lines named above: one [id] section per repository, each with a "
+                          "baseurl; `sudo %s repolist` shows what the client makes of them.",
+                      c->pm);
+}
+
+static void assess_missing(const repo_check *c, rd_findings *out)
+{
+    const rd_facts *f = c->in->facts;
+    if (enabled_amd(c, NULL) > 0)
+        return;
+    static const char *const owned[] = { "rocm-core", "amdgpu-dkms", "hip-runtime-amd" };
+    _cleanup_free_ char *id = finding_id(c, "repo-missing");
+    rd_finding *fd = NULL;
+    for (size_t i = 0; i < ELEMENTSOF(owned); i++) {
+        const rd_rpm_package *pk = rpm_package(f, owned[i]);
+        if (!pk || (streq(owned[i], "rocm-core") && !amd_version(pk->version)))
+            continue;
+        if (!fd)
+            fd = rd_finding_add(out, id, RD_SEV_WARNING, NULL,
+                                "Packages from AMD's repository are installed, but %s has no enabled repository "
+                                "for them", c->pm);
+        rd_finding_evidence(fd, "rpm database: %s %s installed", pk->name, pk->version);
+    }
+    if (!fd && f->rocm.opt_rocm_dangling) {
+        fd = rd_finding_add(out, id, RD_SEV_WARNING, NULL,
+                            "ROCm is meant to be installed here (/opt/rocm is left), but %s has no enabled AMD "
+                            "repository", c->pm);
+        rd_finding_evidence(fd, "/opt/rocm %s", strempty(f->rocm.opt_rocm));
+    }
+    if (!fd)
+        return;
+    for (size_t i = 0; i < c->cfg->n_repos; i++)
+        if (c->cfg->repos[i].amd) {
+            _cleanup_free_ char *t = repo_text(&c->cfg->repos[i]);
+            rd_finding_evidence(fd, "%s: enabled=0", t);
+        }
+    rd_finding_evidence(fd, "no enabled repository on https://%s in %s",
+                        strempty(c->in->knowledge->rpm.host),
+                        streq(c->pm, "dnf") ? "/etc/yum.repos.d" : "/etc/zypp/repos.d");
+    rd_finding_remedy(fd, "Add AMD's repositories back for the installed release (`rocm-doctor fix` writes %s "
+                          "files with gpgcheck=1), then `sudo %s %s`.",
+                      streq(c->pm, "dnf") ? "/etc/yum.repos.d/rocm.repo and amdgpu.repo" : "/etc/zypp/repos.d",
+                      c->pm, streq(c->pm, "dnf") ? "clean all" : "refresh");
+    rd_finding_set_fix(fd, c->pm);
+}
+
+/* Which OS release an AMD baseurl is for, from the table's templates:
+ * *ret_os "9.6"/"15.5", or *ret_major "8" (rocm trees name only the major). */
+static bool repo_os(const repo_check *c, const char *url, char **ret_major, char **ret_os)
+{
+    const rd_knowledge *k = c->in->knowledge;
+    for (size_t i = 0; i < k->n_releases; i++) {
+        const rd_release *rel = &k->releases[i];
+        const char *t[] = { rel->el_rocm, rel->el_amdgpu, rel->el_graphics, rel->sles_rocm, rel->sles_amdgpu };
+        size_t from = streq(c->pm, "dnf") ? 0 : 3, to = streq(c->pm, "dnf") ? 3 : 5;
+        for (size_t j = from; j < to; j++) {
+            char *v[4];
+            if (!t[j] || !rd_repo_template_match(t[j], url, v))
+                continue;
+            free(v[0]);
+            free(v[1]);
+            *ret_major = v[2];
+            *ret_os = v[3];
+            return v[2] || v[3];
+        }
+    }
+    return false;
+}
+
+static void assess_release(const repo_check *c, rd_findings *out)
+{
+    const rd_os_facts *os = &c->in->facts->os;
+    if (!os->version_id)
+        return;
+    const char *v = os->version_id;
+    _cleanup_free_ char *host_major = xstrndup(v, strcspn(v, "."));
+    _cleanup_free_ char *id = finding_id(c, "release-mismatch");
+    rd_finding *fd = NULL;
+    for (size_t i = 0; i < c->cfg->n_repos; i++) {
+        const rd_rpm_repo *r = &c->cfg->repos[i];
+        _cleanup_free_ char *major = NULL, *tree = NULL;
+        if (!r->amd || !r->enabled || !repo_os(c, r->url, &major, &tree))
+            continue;
+        _cleanup_free_ char *tree_major = tree ? xstrndup(tree, strcspn(tree, ".")) : NULL;
+        bool wrong = (major && !streq(major, host_major)) || (tree_major && !streq(tree_major, host_major)) ||
+                     /* SLES trees are per service pack: 15.5 is not 15.6 */
+                     (c->fam == RD_OS_SUSE && tree && !streq(tree, v));
+        if (!wrong)
+            continue;
+        if (!fd)
+            fd = rd_finding_add(out, id, RD_SEV_ERROR, NULL,
+                                "An AMD repository is for another OS release than this %s %s", strempty(os->id), v);
+        _cleanup_free_ char *t = repo_text(r);
+        rd_finding_evidence(fd, "%s: the %s%s tree", t, tree ? "" : "EL", tree ? tree : major);
+    }
+    if (!fd)
+        return;
+    rd_finding_evidence(fd, "/etc/os-release: ID=%s VERSION_ID=%s", strempty(os->id), v);
+    rd_finding_remedy(fd, "Point the baseurl at this release's tree (packages built for another release fail with "
+                          "\"nothing provides ...\" or do not load), then `sudo %s %s`; `rocm-doctor fix` rewrites "
+                          "the file.",
+                      c->pm, streq(c->pm, "dnf") ? "clean all" : "refresh");
+    rd_finding_set_fix(fd, c->pm);
+}
+
+static bool repo_gpgcheck_on(const repo_check *c, const rd_rpm_repo *r)
+{
+    if (r->gpgcheck)
+        return !is_off(r->gpgcheck);
+    /* unset: dnf takes [main] (its own default is off), zypper checks */
+    return streq(c->pm, "zypper") || is_on(c->cfg->main_gpgcheck);
+}
+
+static void assess_gpg(const repo_check *c, rd_findings *out)
+{
+    const rd_facts *f = c->in->facts;
+    const rd_knowledge *k = c->in->knowledge;
+    _cleanup_free_ char *off_id = finding_id(c, "gpgcheck-off"), *key_id = finding_id(c, "key-missing");
+    _cleanup_free_ char *keyname = rd_rpm_key_name(k->rpm.fingerprint);
+    rd_finding *off = NULL, *key = NULL;
+    bool imported = false;
+    for (size_t i = 0; i < f->rpm.n_packages && keyname; i++)
+        imported |= streq(f->rpm.packages[i].name, "gpg-pubkey") &&
+                    startswith(f->rpm.packages[i].version, keyname + strlen("gpg-pubkey-")) != NULL;
+    bool any_checked = false;
+    for (size_t i = 0; i < c->cfg->n_repos; i++) {
+        const rd_rpm_repo *r = &c->cfg->repos[i];
+        if (!r->amd || !r->enabled)
+            continue;
+        _cleanup_free_ char *t = repo_text(r);
+        if (!repo_gpgcheck_on(c, r)) {
+            if (!off)
+                off = rd_finding_add(out, off_id, RD_SEV_WARNING, NULL,
+                                     "An AMD repository is used without signature checks");
+            rd_finding_evidence(off, "%s: gpgcheck=%s", t,
+                                r->gpgcheck ? r->gpgcheck
+                                            : c->cfg->main_gpgcheck ? c->cfg->main_gpgcheck
+                                                                    : "(not set; dnf's default is off)");
+            continue;
+        }
+        any_checked = true;
+        if (r->gpgkey && !r->gpgkey_missing)
+            continue;
+        if (!key)
+            key = rd_finding_add(out, key_id, RD_SEV_ERROR, NULL,
+                                 "AMD's signing key is not where the repository says: installs fail with \"%s\"",
+                                 streq(c->pm, "dnf") ? "GPG check FAILED" : "Signature verification failed");
+        rd_finding_evidence(key, "%s: %s%s", t, r->gpgkey ? "gpgkey=" : "no gpgkey",
+                            r->gpgkey ? r->gpgkey : "");
+        if (r->gpgkey_missing)
+            rd_finding_evidence(key, "%s: missing", startswith(r->gpgkey, "file://"));
+    }
+    if (any_checked && !imported && f->rpm.queried && !key) {
+        key = rd_finding_add(out, key_id, RD_SEV_WARNING, NULL,
+                             "AMD's signing key is not imported into the rpm database: unattended installs stop at "
+                             "the key prompt or fail with \"%s\"",
+                             streq(c->pm, "dnf") ? "GPG check FAILED" : "Signature verification failed");
+        rd_finding_evidence(key, "rpm -q gpg-pubkey: no %s-* (fingerprint %s)", keyname, k->rpm.fingerprint);
+    }
+    if (off) {
+        rd_finding_remedy(off, "Set gpgcheck=1 and gpgkey=%s in the section, and import the key "
+                               "(`sudo rpm --import %s` after checking its fingerprint %s).",
+                          k->rpm.gpgkey, k->rpm.gpgkey, k->rpm.fingerprint);
+        rd_finding_set_fix(off, c->pm);
+    }
+    if (key) {
+        rd_finding_remedy(key, "Download AMD's key (%s), check its fingerprint %s with `gpg --show-keys`, import it "
+                               "with `sudo rpm --import FILE` and name it in gpgkey=; `rocm-doctor fix --key-file "
+                               "FILE` does all of it.",
+                          k->rpm.gpgkey, k->rpm.fingerprint);
+        rd_finding_set_fix(key, c->pm);
+    }
+}
+
+static bool repo_matches_any(const rd_repo_config *cfg, char *const *patterns, const rd_rpm_repo **ret_disabled)
+{
+    for (size_t i = 0; i < cfg->n_repos; i++)
+        for (size_t j = 0; patterns && patterns[j]; j++)
+            if (fnmatch(patterns[j], cfg->repos[i].id, 0) == 0) {
+                if (cfg->repos[i].enabled)
+                    return true;
+                *ret_disabled = &cfg->repos[i];
+            }
+    return false;
+}
+
+static char *join(char *const *v)
+{
+    strbuf b = { 0 };
+    strbuf_append(&b, "");
+    for (size_t i = 0; v && v[i]; i++)
+        strbuf_printf(&b, "%s%s", i ? ", " : "", v[i]);
+    return strbuf_steal(&b);
+}
+
+static bool packages_installed(const rd_facts *f, char *const *names)
+{
+    for (size_t i = 0; names && names[i]; i++)
+        if (!rpm_package(f, names[i]))
+            return false;
+    return names != NULL;
+}
+
+static void assess_prereq(const repo_check *c, rd_findings *out)
+{
+    const rd_facts *f = c->in->facts;
+    const rd_rpm_info *info = &c->in->knowledge->rpm;
+    const rd_rpm_repo *rocm = NULL;
+    for (size_t i = 0; i < c->cfg->n_repos && !rocm; i++) {
+        const rd_rpm_repo *r = &c->cfg->repos[i];
+        if (r->amd && r->enabled && r->url && strstr(r->url, "/rocm/"))
+            rocm = r;
+    }
+    if (!rocm || c->fam != RD_OS_RHEL)
+        return;
+    struct {
+        const char *what;
+        char **repos, **packages;
+    } need[] = { { "CRB (PowerTools on EL8)", info->crb_repos, info->crb_packages },
+                 { "EPEL", info->epel_repos, info->epel_packages } };
+    rd_finding *fd = NULL;
+    bool crb_missing = false;
+    for (size_t i = 0; i < ELEMENTSOF(need); i++) {
+        const rd_rpm_repo *disabled = NULL;
+        if (repo_matches_any(c->cfg, need[i].repos, &disabled) || packages_installed(f, need[i].packages))
+            continue;
+        if (!fd) {
+            _cleanup_free_ char *t = repo_text(rocm);
+            fd = rd_finding_add(out, "dnf.prereq-repo-missing", RD_SEV_WARNING, NULL,
+                                "ROCm needs packages from repositories that are not enabled here");
+            rd_finding_evidence(fd, "%s", t);
+        }
+        crb_missing |= i == 0;
+        _cleanup_free_ char *pk = join(need[i].packages);
+        if (disabled)
+            rd_finding_evidence(fd, "%s:%" PRId64 ": [%s] enabled=0 (%s; ROCm's hip needs %s from it)", disabled->file,
+                                disabled->line, disabled->id, need[i].what, pk);
+        else
+            rd_finding_evidence(fd, "no %s repository in /etc/yum.repos.d (ROCm's hip needs %s from it)",
+                                need[i].what, pk);
+    }
+    if (!fd)
+        return;
+    rd_finding_remedy(fd, "%s%s(otherwise `dnf install rocm` fails with \"nothing provides perl-...\").",
+                      crb_missing ? "Enable CRB: `sudo dnf config-manager --set-enabled crb` (RHEL: `sudo "
+                                    "subscription-manager repos --enable codeready-builder-for-rhel-9-x86_64-rpms`). "
+                                  : "",
+                      packages_installed(f, info->epel_packages) ? ""
+                          : "Add EPEL: `sudo dnf install https://dl.fedoraproject.org/pub/epel/"
+                            "epel-release-latest-9.noarch.rpm` (8 on EL8). ");
+    rd_finding_set_fix(fd, "dnf");
+}
+
+static void assess_manager(const rd_assess_input *in, rd_findings *out, const rd_repo_config *cfg)
+{
+    if (!cfg->present)
+        return;
+    repo_check c = { in, cfg, cfg->manager, rd_os_family_of(in->facts->os.id, in->facts->os.id_like) };
+    /* a dnf tree on a SUSE host (or the other way) is not what the host uses */
+    bool is_dnf = streq(cfg->manager, "dnf");
+    if (is_dnf ? c.fam == RD_OS_SUSE || c.fam == RD_OS_DEBIAN
+               : c.fam != RD_OS_SUSE && c.fam != RD_OS_UNKNOWN)
+        return;
+    assess_invalid(&c, out);
+    assess_missing(&c, out);
+    assess_release(&c, out);
+    assess_gpg(&c, out);
+    if (is_dnf)
+        assess_prereq(&c, out);
+}
+
+static void repos_assess(const rd_assess_input *in, rd_findings *out)
+{
+    assess_manager(in, out, &in->facts->repos.dnf);
+    assess_manager(in, out, &in->facts->repos.zypper);
+}
+
+static const char *const repos_findings[] = {
+    "dnf.repo-invalid", "dnf.repo-missing", "dnf.release-mismatch", "dnf.gpgcheck-off", "dnf.key-missing",
+    "dnf.prereq-repo-missing", "zypper.repo-invalid", "zypper.repo-missing", "zypper.release-mismatch",
+    "zypper.gpgcheck-off", "zypper.key-missing", NULL,
+};
+
+const rd_probe rd_probe_repos_rpm = {
+    .id = "repos-rpm",
+    .title = "dnf and zypper repositories and keys",
+    .flags = 0,
+    .findings = repos_findings,
+    .areas = RD_STRV("repos"),
+    .reads = (const rd_probe_input[]){
+        { "/etc/yum.repos.d", true },
+        { "/etc/zypp/repos.d", true },
+        { "/etc/dnf/dnf.conf", false },
+        { "/etc/yum.conf", false },
+        { "/etc/yum/vars", true },
+        { "/etc/dnf/vars", true },
+        { "/etc/zypp/vars.d", true },
+        { NULL, false },
+    },
+    .gather = repos_gather,
+    .assess = repos_assess,
+};

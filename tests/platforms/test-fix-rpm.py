@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""dnf and zypper fixes on temporary roots, through the real binary: plan,
+apply, the real dnf/zypper read what was written, apply again (nothing to do),
+undo (every file byte for byte as before; the rpm database unchanged, since
+under --root the key import is deferred to the tree's first boot).
+
+Usage: test-fix-rpm.py ROCM_DOCTOR. Exit 0 pass, 1 fail, 77 skipped."""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rpmlib  # noqa: E402
+
+RD = os.path.abspath(sys.argv[1])
+PLAN_EXIT = 1  # a plan with steps to apply (rocm-doctor(8), fix)
+FAILED = []
+
+
+def check(cond, what, detail=""):
+    print("%s - %s" % ("ok" if cond else "FAIL", what))
+    if not cond:
+        FAILED.append(what)
+        if detail:
+            print(detail)
+
+
+def run(*args, env=None):
+    e = dict(os.environ, NO_COLOR="1")
+    e.update(env or {})
+    return subprocess.run(args, capture_output=True, text=True, env=e, timeout=120)
+
+
+def tree(root):
+    out = {}
+    for dirpath, dirnames, files in os.walk(root):
+        rel = os.path.relpath(dirpath, root)
+        # rocm-doctor's journal, the rpm database (compared through rpm), and
+        # what dnf and zypper themselves leave when they read the files
+        if rel.startswith(("var/lib/rocm-doctor", "var/lib/rpm", "var/lib/dnf", "var/log", "var/cache",
+                           "etc/dnf", "var/lib/zypp", "etc/zypp/services.d", "etc/zypp/credentials.d")):
+            dirnames[:] = []
+            continue
+        for f in files:
+            with open(os.path.join(dirpath, f), "rb") as fh:
+                out[os.path.join(rel, f)] = hashlib.sha256(fh.read()).hexdigest()
+    return out
+
+
+def make_key(home):
+    os.makedirs(home, mode=0o700)
+    subprocess.run(["gpg", "--homedir", home, "--batch", "--passphrase", "", "--quick-gen-key",
+                    "Test ROCm key <rocm@example.com>", "rsa2048", "sign", "never"], check=True, capture_output=True)
+    armored = os.path.join(home, "key.asc")
+    with open(armored, "wb") as f:
+        f.write(subprocess.run(["gpg", "--homedir", home, "--armor", "--export"], check=True,
+                               capture_output=True).stdout)
+    lines = subprocess.run(["gpg", "--homedir", home, "--with-colons", "--list-keys"], check=True,
+                           capture_output=True, text=True).stdout.splitlines()
+    fpr = [l.split(":")[9] for l in lines if l.startswith("fpr:")][0]
+    return armored, fpr
+
+
+def write(root, path, text):
+    p = os.path.join(root, path.lstrip("/"))
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    with open(p, "w") as f:
+        f.write(text)
+
+
+def roundtrip(kind, os_release, repo_dir, bad_repo, packages, expect_plan, client_check):
+    tmp = tempfile.mkdtemp(prefix="rd-fix-%s." % kind)
+    try:
+        root = os.path.join(tmp, "root")
+        armored, fpr = make_key(os.path.join(tmp, "gnupg"))
+        write(root, "/etc/os-release", os_release)
+        write(root, repo_dir + "/amdgpu.repo", bad_repo)
+        write(root, "/etc/rocm-doctor/rocm-doctor.conf",
+              "[fix]\nrocm_release = 6.4.3\napt_key_fingerprint = %s\n" % fpr)
+        rpmlib.install(root, packages)
+        db_before = rpmlib.query(root)
+        before = tree(root)
+
+        p = run(RD, "fix", "--root", root, "--only", kind, "--key-file", armored)
+        check(p.returncode == PLAN_EXIT, "%s: plan exits %d" % (kind, PLAN_EXIT), p.stdout + p.stderr)
+        for line in expect_plan:
+            check(line in p.stdout, "%s: plan says %r" % (kind, line), p.stdout)
+        bad = run(RD, "fix", "--root", root, "--only", kind, "--key-file", "/etc/hostname")
+        check("not an OpenPGP key file" in bad.stdout + bad.stderr, "%s: a file that is no key is refused" % kind,
+              bad.stdout + bad.stderr)
+
+        a = run(RD, "fix", "--apply", "--yes", "--root", root, "--only", kind, "--key-file", armored)
+        check(a.returncode in (0, 1, 2), "%s: apply ran" % kind, a.stdout + a.stderr)
+        rocm = open(os.path.join(root, repo_dir.lstrip("/"), "rocm.repo")).read()
+        check("gpgcheck=1\n" in rocm and "gpgkey=file:///etc/pki/rpm-gpg/RPM-GPG-KEY-rocm\n" in rocm,
+              "%s: rocm.repo checks signatures" % kind, rocm)
+        client_check(root)
+
+        again = run(RD, "fix", "--root", root, "--only", kind, "--key-file", armored)
+        check("write " not in again.stdout, "%s: planning again writes nothing" % kind, again.stdout)
+
+        u = run(RD, "undo", "--root", root)
+        check(u.returncode == 0, "%s: undo exits 0" % kind, u.stdout + u.stderr)
+        check(tree(root) == before, "%s: undo gives every file back byte for byte" % kind,
+              "%r\n%r" % (sorted(set(tree(root).items()) ^ set(before.items())), ""))
+        check(rpmlib.query(root) == db_before, "%s: rpm database unchanged" % kind)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def dnf_reads(root):
+    if not shutil.which("dnf"):
+        print("# dnf missing: its read is skipped")
+        return
+    p = run("dnf", "--installroot=" + root, "--setopt=reposdir=" + root + "/etc/yum.repos.d",
+            "--setopt=cachedir=/var/cache/dnf-test", "--releasever=9", "-q", "repolist", "--all")
+    shutil.rmtree(os.path.join(root, "var/cache/dnf-test"), ignore_errors=True)
+    check(p.returncode == 0 and "ROCm-6.4.3" in p.stdout and "amdgpu" in p.stdout,
+          "dnf: the real dnf reads both repositories", p.stdout + p.stderr)
+
+
+def zypper_reads(root):
+    if not shutil.which("zypper"):
+        print("# zypper missing: its read is skipped")
+        return
+    p = run("zypper", "--root", root, "--non-interactive", "lr", "-d")
+    for d in ("var/cache/zypp", "var/log"):
+        pass
+    check(p.returncode == 0 and "https://repo.radeon.com/rocm/zyp/6.4.3/main" in p.stdout and
+          "https://repo.radeon.com/amdgpu/6.4.3/sle/15.6/main/x86_64/" in p.stdout and "( ) No" not in p.stdout,
+          "zypper: the real zypper reads both repositories with GPG checks", p.stdout + p.stderr)
+
+
+def main():
+    if not (rpmlib.have_rpm_tools() and shutil.which("gpg")):
+        print("SKIP: needs rpm, rpmbuild and gpg")
+        return 77
+    roundtrip("dnf", 'NAME="Red Hat Enterprise Linux"\nID="rhel"\nID_LIKE="fedora"\nVERSION_ID="9.6"\n',
+              "/etc/yum.repos.d",
+              "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/6.4.3/el/8.10/main/x86_64/\n"
+              "enabled=1\ngpgcheck=0\n",
+              [("rocm-core", "6.4.3.60403", "128.el9"), ("amdgpu-dkms", "6.12.12.60403", "2187269.el9", "noarch")],
+              ["1. dnf: AMD's dnf repositories for ROCm 6.4.3 (rhel 9.6)",
+               "   write /etc/pki/rpm-gpg/RPM-GPG-KEY-rocm (mode 0644, root:root)",
+               "run on first boot: rpm --import /etc/pki/rpm-gpg/RPM-GPG-KEY-rocm (undo: rpm -e --allmatches "
+               "gpg-pubkey-",
+               "+baseurl=https://repo.radeon.com/rocm/el9/6.4.3/main",
+               "+baseurl=https://repo.radeon.com/amdgpu/6.4.3/el/9.6/main/x86_64/"],
+              dnf_reads)
+    roundtrip("zypper", 'NAME="SLES"\nID="sles"\nID_LIKE="suse"\nVERSION_ID="15.6"\n', "/etc/zypp/repos.d",
+              "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/6.4.3/sle/15.5/main/x86_64/\n"
+              "enabled=1\ngpgcheck=0\n",
+              [("rocm-core", "6.4.3.60403", "128.sles156")],
+              ["1. zypper: AMD's zypper repositories for ROCm 6.4.3 (sles 15.6)",
+               "+baseurl=https://repo.radeon.com/rocm/zyp/6.4.3/main",
+               "+baseurl=https://repo.radeon.com/amdgpu/6.4.3/sle/15.6/main/x86_64/"],
+              zypper_reads)
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/* Distribution families, the rpm part of the support table (loader,
+ * templates, malformed lines with file:line), the rpm query and .repo
+ * parsers, and kernel-devel matching. */
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "distro.h"
+#include "facts-json.h"
+#include "knowledge.h"
+#include "platforms.h"
+#include "util.h"
+
+static void test_family(void)
+{
+    static const struct {
+        const char *id, *like;
+        rd_os_family want;
+    } cases[] = {
+        { "ubuntu", "debian", RD_OS_DEBIAN },     { "debian", NULL, RD_OS_DEBIAN },
+        { "linuxmint", "ubuntu debian", RD_OS_DEBIAN }, { "pop", "ubuntu debian", RD_OS_DEBIAN },
+        { "rhel", "fedora", RD_OS_RHEL },         { "rocky", "rhel centos fedora", RD_OS_RHEL },
+        { "almalinux", "rhel centos fedora", RD_OS_RHEL }, { "ol", "fedora", RD_OS_RHEL },
+        { "centos", "rhel fedora", RD_OS_RHEL },  { "fedora", NULL, RD_OS_FEDORA },
+        { "sles", "suse", RD_OS_SUSE },           { "opensuse-leap", "suse opensuse", RD_OS_SUSE },
+        { "someel", "rhel fedora", RD_OS_RHEL },  { "neon", "ubuntu debian", RD_OS_DEBIAN },
+        { "arch", NULL, RD_OS_UNKNOWN },          { NULL, NULL, RD_OS_UNKNOWN },
+        { "x", "  ", RD_OS_UNKNOWN },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
+        g_assert_cmpint(rd_os_family_of(cases[i].id, cases[i].like), ==, cases[i].want);
+    g_assert_cmpstr(rd_os_family_name(RD_OS_RHEL), ==, "rhel");
+    g_assert_cmpstr(rd_os_family_name(RD_OS_UNKNOWN), ==, "unknown");
+    g_assert_cmpstr(rd_os_package_manager(RD_OS_SUSE), ==, "zypper");
+    g_assert_cmpstr(rd_os_package_manager(RD_OS_FEDORA), ==, "dnf");
+    g_assert_null(rd_os_package_manager(RD_OS_UNKNOWN));
+}
+
+static rd_knowledge shipped;
+
+static void test_shipped_rpm(void)
+{
+    g_assert_cmpstr(shipped.rpm.host, ==, "repo.radeon.com");
+    g_assert_cmpstr(shipped.rpm.fingerprint, ==, "CA8BB4727A47B4D09B4EE8969386B48A1A693C5C");
+    g_autofree char *name = rd_rpm_key_name(shipped.rpm.fingerprint);
+    g_assert_cmpstr(name, ==, "gpg-pubkey-1a693c5c");
+    g_assert_true(strv_contains(shipped.rpm.crb_repos, "crb"));
+    g_assert_true(strv_contains(shipped.rpm.epel_packages, "perl-URI-Encode"));
+
+    const rd_release *r60 = rd_knowledge_release(&shipped, "6.0.2");
+    g_assert_cmpstr(r60->el_rocm, ==, "https://repo.radeon.com/rocm/rhel{major}/{rocm}/main");
+    const rd_release *r71 = rd_knowledge_release(&shipped, "7.1.0");
+    g_assert_cmpstr(r71->amdgpu, ==, "30.20.0");
+    g_assert_nonnull(r71->el_graphics);
+    /* Debian 13 uses noble from 7.1 on; a rebuild is judged as RHEL */
+    g_assert_cmpstr(rd_knowledge_apt_suite(&shipped, "7.1.0", "trixie"), ==, "noble");
+    g_assert_null(rd_knowledge_apt_suite(&shipped, "7.0.2", "trixie"));
+    const rd_release_os *o = rd_release_find_os(r71, "rocky", "9.6");
+    g_assert_nonnull(o);
+    g_assert_cmpstr(o->id, ==, "rhel");
+    g_assert_cmpstr(o->tree, ==, "9.6");
+    g_assert_cmpstr(rd_release_find_os(r71, "rhel", "10.0")->tree, ==, "10");
+    g_assert_null(rd_release_find_os(r71, "fedora", "42"));
+    g_assert_nonnull(rd_release_find_os(rd_knowledge_release(&shipped, "6.4.3"), "opensuse-leap", "15.6"));
+}
+
+static void test_templates(void)
+{
+    char *v[4];
+    g_assert_cmpint(rd_repo_template_match("https://repo.radeon.com/rocm/el{major}/{rocm}/main",
+                                           "https://repo.radeon.com/rocm/el8/6.4.3/main/", v), ==, 1);
+    g_assert_cmpstr(v[0], ==, "6.4.3");
+    g_assert_null(v[1]);
+    g_assert_cmpstr(v[2], ==, "8");
+    g_assert_null(v[3]);
+    for (int i = 0; i < 4; i++)
+        free(v[i]);
+    g_assert_cmpint(rd_repo_template_match("https://repo.radeon.com/rocm/el{major}/{rocm}/main",
+                                           "https://repo.radeon.com/rocm/rhel9/6.3.4/main", v), ==, 0);
+    g_assert_cmpint(rd_repo_template_match("https://repo.radeon.com/amdgpu/{amdgpu}/sle/{os}/main/x86_64/",
+                                           "https://repo.radeon.com/amdgpu/6.4.3/sle/15.5/main/x86_64", v), ==, 1);
+    g_assert_cmpstr(v[1], ==, "6.4.3");
+    g_assert_cmpstr(v[3], ==, "15.5");
+    for (int i = 0; i < 4; i++)
+        free(v[i]);
+    /* an empty $amdgpudistro leaves "//": no match */
+    g_assert_cmpint(rd_repo_template_match("https://repo.radeon.com/amdgpu/{amdgpu}/el/{os}/main/x86_64/",
+                                           "https://repo.radeon.com/amdgpu/21.40/el//main/x86_64/", v), ==, 0);
+    const char *vals[4] = { "7.0.2", "30.10.2", "9", "9.6" };
+    g_autofree char *url = rd_repo_template_expand("https://repo.radeon.com/amdgpu/{amdgpu}/el/{os}/main/x86_64/",
+                                                   vals);
+    g_assert_cmpstr(url, ==, "https://repo.radeon.com/amdgpu/30.10.2/el/9.6/main/x86_64/");
+}
+
+static const rd_repo_var vars[] = { { "releasever", "9" }, { "basearch", "x86_64" }, { "amdgpudistro", "" } };
+
+static void test_expand(void)
+{
+    g_autofree char *a = rd_repo_expand("https://x/el$releasever/${basearch}/$unknown/$", vars, 3);
+    g_assert_cmpstr(a, ==, "https://x/el9/x86_64/$unknown/$");
+    g_autofree char *b = rd_repo_expand("a/$amdgpudistro/b", vars, 3);
+    g_assert_cmpstr(b, ==, "a//b");
+}
+
+static void test_repo_parse(void)
+{
+    static const char text[] =
+        "# comment\r\n"
+        "[rocm]\r\n"
+        "name=ROCm 7.0.2 repository\r\n"
+        "baseurl=https://repo.radeon.com/rocm/el$releasever/7.0.2/main\r\n"
+        "enabled=1\r\n"
+        "gpgcheck=0\r\n"
+        "\r\n"
+        "[mirrors]\n"
+        "baseurl=\n"
+        "  https://a.example/one\n"
+        "  https://b.example/two\n"
+        "enabled=false\n"
+        "[nourl]\n"
+        "name=x\n"
+        "[rocm]\n"
+        "gpgkey=file:///etc/pki/rpm-gpg/RPM-GPG-KEY-rocm\n";
+    rd_repos_facts repos = { 0 };
+    rd_repo_config *cfg = &repos.dnf;
+    rd_repo_parse(cfg, "/etc/yum.repos.d/t.repo", text, sizeof text - 1, vars, 3, "repo.radeon.com");
+    g_assert_cmpuint(cfg->n_repos, ==, 3);
+    rd_rpm_repo *r = &cfg->repos[0];
+    g_assert_cmpstr(r->id, ==, "rocm");
+    g_assert_cmpint(r->line, ==, 2);
+    g_assert_cmpint(r->baseurl_line, ==, 4);
+    g_assert_cmpstr(r->url, ==, "https://repo.radeon.com/rocm/el9/7.0.2/main");
+    g_assert_true(r->amd);
+    g_assert_true(r->enabled);
+    g_assert_cmpstr(r->gpgcheck, ==, "0");
+    g_assert_cmpstr(r->gpgkey, ==, "file:///etc/pki/rpm-gpg/RPM-GPG-KEY-rocm");
+    g_assert_cmpstr(cfg->repos[1].url, ==, "https://a.example/one");
+    g_assert_false(cfg->repos[1].enabled);
+    g_assert_false(cfg->repos[1].amd);
+    g_assert_cmpstr(cfg->repos[2].id, ==, "nourl");
+    g_assert_null(cfg->repos[2].url);
+    g_assert_cmpuint(strv_length(cfg->problems), ==, 2);
+    g_assert_cmpstr(cfg->problems[0], ==, "/etc/yum.repos.d/t.repo:15: [rocm] again (first at line 2): the client "
+                                          "takes one of them");
+    g_assert_cmpstr(cfg->problems[1], ==, "/etc/yum.repos.d/t.repo:13: [nourl] has no baseurl, mirrorlist or "
+                                          "metalink");
+    rd_struct_free(&rd_repos_facts_schema, &repos);
+}
+
+static void test_repo_garbage(void)
+{
+    static const char bin[] = "\x7f" "ELF\x02\x01\x00\x00garbage\n[a]\nbaseurl=https://x/\n";
+    rd_repos_facts repos = { 0 };
+    rd_repo_parse(&repos.dnf, "/g.repo", bin, sizeof bin - 1, vars, 3, "repo.radeon.com");
+    g_assert_nonnull(repos.dnf.problems);
+    g_assert_cmpstr(repos.dnf.problems[0], ==, "/g.repo:1: binary data (a NUL byte): not a repository file");
+    rd_struct_free(&rd_repos_facts_schema, &repos);
+
+    /* a line longer than inih takes is cut, said, and the rest still parsed */
+    g_autofree char *longline = g_strdup_printf("[l]\nname=%0300d\nbaseurl=https://repo.radeon.com/rocm/zyp/6.4.3/main\n", 0);
+    rd_repos_facts r2 = { 0 };
+    rd_repo_parse(&r2.zypper, "/l.repo", longline, strlen(longline), vars, 3, "repo.radeon.com");
+    g_assert_cmpuint(r2.zypper.n_repos, ==, 1);
+    g_assert_true(r2.zypper.repos[0].amd);
+    g_assert_cmpstr(r2.zypper.problems[0], ==, "/l.repo:2: line longer than 200 characters: read only in part");
+    rd_struct_free(&rd_repos_facts_schema, &r2);
+}
+
+static void test_rpm_query(void)
+{
+    static const char out[] = "rocm-core\t7.0.2.70002-56.el9\tx86_64\tROCm core\n"
+                              "bash\t5.1.8-9.el9\tx86_64\tThe GNU Bourne Again shell\n"
+                              "gpg-pubkey\t1a693c5c-5d438912\t(none)\tgpg(James Adrian Edwards)\n"
+                              "perl-URI-Encode\t1.1.1-1.el9\tnoarch\tx\n"
+                              "truncated-line\n";
+    char *extra[] = { (char *)"perl-URI-Encode", NULL };
+    rd_rpm_package *pk = NULL;
+    size_t n = 0;
+    rd_rpm_parse_query(out, extra, &pk, &n);
+    g_assert_cmpuint(n, ==, 3);
+    g_assert_cmpstr(pk[0].name, ==, "rocm-core");
+    g_assert_cmpstr(pk[0].version, ==, "7.0.2.70002-56.el9");
+    g_assert_null(pk[0].summary);
+    g_assert_cmpstr(pk[1].version, ==, "1a693c5c-5d438912");
+    g_assert_null(pk[1].arch);
+    g_assert_cmpstr(pk[1].summary, ==, "gpg(James Adrian Edwards)");
+    g_assert_cmpstr(pk[2].name, ==, "perl-URI-Encode");
+    rd_rpm_facts f = { .packages = pk, .n_packages = n };
+    rd_struct_free(&rd_rpm_facts_schema, &f);
+}
+
+static void test_kernel_devel(void)
+{
+    rd_rpm_package el = { (char *)"kernel-devel", (char *)"5.14.0-570.12.1.el9_6", (char *)"x86_64", NULL };
+    g_assert_true(rd_kernel_devel_matches(&el, "5.14.0-570.12.1.el9_6.x86_64"));
+    g_assert_false(rd_kernel_devel_matches(&el, "5.14.0-503.40.1.el9_5.x86_64"));
+    rd_rpm_package suse = { (char *)"kernel-default-devel", (char *)"6.4.0-150600.23.25.1", (char *)"x86_64", NULL };
+    g_assert_true(rd_kernel_devel_matches(&suse, "6.4.0-150600.23.25-default"));
+    g_assert_false(rd_kernel_devel_matches(&suse, "6.4.0-150600.23.30-default"));
+    rd_rpm_package other = { (char *)"kernel-headers", (char *)"5.14.0-570.12.1.el9_6", (char *)"x86_64", NULL };
+    g_assert_false(rd_kernel_devel_matches(&other, "5.14.0-570.12.1.el9_6.x86_64"));
+    g_autofree char *a = rd_kernel_devel_package(RD_OS_DEBIAN, "ubuntu", "6.8.0-51-generic");
+    g_autofree char *b = rd_kernel_devel_package(RD_OS_RHEL, "ol", "5.15.0-300.163.18.el9uek.x86_64");
+    g_autofree char *c = rd_kernel_devel_package(RD_OS_SUSE, "sles", "6.4.0-150600.23.25-default");
+    g_assert_cmpstr(a, ==, "linux-headers-6.8.0-51-generic");
+    g_assert_cmpstr(b, ==, "kernel-uek-devel-5.15.0-300.163.18.el9uek.x86_64");
+    g_assert_cmpstr(c, ==, "kernel-default-devel");
+}
+
+/* ---- malformed [rpm] parts of support.ini: file:line ---- */
+
+static const struct {
+    const char *text, *error;
+} malformed[] = {
+    { "[rpm]\nhost = repo.radeon.com/x\n", ":7: host \"repo.radeon.com/x\" is not a host name" },
+    { "[rpm]\nfingerprint = 9386B48A1A693C5C\n", ":7: fingerprint \"9386B48A1A693C5C\" is not 40 upper-case hex digits" },
+    { "[rpm]\nfingerprint = ca8bb4727a47b4d09b4ee8969386b48a1a693c5c\n", ":7: fingerprint" },
+    { "[rpm]\ngpgkey = http://repo.radeon.com/rocm/rocm.gpg.key\n", ":7: gpgkey \"http://repo.radeon.com/rocm/rocm.gpg.key\" is not an https:// URL" },
+    { "[rpm]\ncolour = blue\n", ":7: unknown key \"colour\" in [rpm]" },
+    { "[rpm]\ncrb-repos =\n", ":7: crb-repos is empty" },
+    { "[rocm 6.2]\nel-rocm = https://repo.radeon.com/rocm/el{distro}/{rocm}/main\n", ":7: el-rocm \"https://repo.radeon.com/rocm/el{distro}/{rocm}/main\": unknown placeholder" },
+    { "[rocm 6.2]\nsles-rocm = https://repo.radeon.com/rocm/zyp/{rocm/main\n", ":7: sles-rocm" },
+    { "[rocm 6.2]\namdgpu = thirty\n", ":7: amdgpu \"thirty\" is not a driver repository version like 30.20.1" },
+    { "[rocm 6.2]\nos = rhel 10.0 - tree ten kernels 6.12\n", ":7: os \"rhel 10.0 - tree ten kernels 6.12\": \"tree\" needs an OS version like 9.6 or 10" },
+};
+
+static void test_malformed(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("rocm-doctor-platforms-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "support.ini", NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(malformed); i++) {
+        g_autofree char *text = g_strdup_printf("[table]\nname = support\nversion = 1\ndate = 2026-11-30\n\n%s"
+                                                "[apt]\nhost = repo.radeon.com\nkey-id = 9386B48A1A693C5C\n"
+                                                "pin-origin = repo.radeon.com\n"
+                                                "[rocm 7.0]\nlatest = 7.0.2\ndate = 2025-09\ngfx = gfx942\n"
+                                                "window = months 12\nos = rhel 9.6 - kernels 5.14\n",
+                                                malformed[i].text);
+        g_assert_true(g_file_set_contents(path, text, -1, NULL));
+        rd_knowledge k = { 0 };
+        char *err = NULL;
+        g_assert_cmpint(rd_knowledge_load_archs(SRCDIR "/conf/archs.ini", &k, &err), ==, 0);
+        g_assert_cmpint(rd_knowledge_load_support(path, &k, &err), <, 0);
+        g_autofree char *want = g_strconcat(path, malformed[i].error, NULL);
+        if (!g_str_has_prefix(err, want))
+            g_error("case %zu: got \"%s\", want a message starting \"%s\"", i, err, want);
+        free(err);
+        rd_knowledge_free(&k);
+    }
+    /* templates without [rpm] */
+    g_autofree char *text = g_strdup("[table]\nname = support\nversion = 1\ndate = 2026-11-30\n"
+                                     "[apt]\nhost = repo.radeon.com\nkey-id = 9386B48A1A693C5C\n"
+                                     "pin-origin = repo.radeon.com\n[rocm 7.0]\nlatest = 7.0.2\ndate = 2025-09\n"
+                                     "gfx = gfx942\nwindow = months 12\nos = rhel 9.6 - kernels 5.14\n"
+                                     "el-rocm = https://repo.radeon.com/rocm/el{major}/{rocm}/main\n");
+    g_assert_true(g_file_set_contents(path, text, -1, NULL));
+    rd_knowledge k = { 0 };
+    char *err = NULL;
+    g_assert_cmpint(rd_knowledge_load_archs(SRCDIR "/conf/archs.ini", &k, &err), ==, 0);
+    g_assert_cmpint(rd_knowledge_load_support(path, &k, &err), <, 0);
+    g_assert_true(g_str_has_suffix(err, "rpm repositories need an [rpm] section with host, fingerprint and gpgkey"));
+    free(err);
+    rd_knowledge_free(&k);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    char *err = NULL;
+    if (rd_knowledge_load(SRCDIR "/conf", &shipped, &err) < 0)
+        g_error("%s", err);
+    g_test_add_func("/platforms/family", test_family);
+    g_test_add_func("/platforms/support/shipped-rpm", test_shipped_rpm);
+    g_test_add_func("/platforms/support/templates", test_templates);
+    g_test_add_func("/platforms/support/malformed", test_malformed);
+    g_test_add_func("/platforms/repo/expand", test_expand);
+    g_test_add_func("/platforms/repo/parse", test_repo_parse);
+    g_test_add_func("/platforms/repo/garbage", test_repo_garbage);
+    g_test_add_func("/platforms/rpm/query", test_rpm_query);
+    g_test_add_func("/platforms/rpm/kernel-devel", test_kernel_devel);
+    int r = g_test_run();
+    rd_knowledge_free(&shipped);
+    return r;
+}
