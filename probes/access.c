@@ -334,12 +334,9 @@ static void describe(rd_finding *fd, const rd_dev_node *n)
     free(acl.s);
 }
 
-static void access_assess(const rd_assess_input *in, rd_findings *out)
+/* access.world-writable: nodes any local user may open. */
+static void assess_world_writable(const rd_access_facts *a, rd_findings *out)
 {
-    const rd_access_facts *a = &in->facts->access;
-    if (in->gpus->n_gpus == 0)
-        return;
-
     rd_finding *ww = NULL;
     for (size_t i = 0; i < a->n_nodes; i++) {
         const rd_dev_node *n = &a->nodes[i];
@@ -353,6 +350,80 @@ static void access_assess(const rd_assess_input *in, rd_findings *out)
     if (ww)
         rd_finding_remedy(ww, "Fine on a single-user machine; on a shared host prefer mode 0660 with the render "
                               "group (a udev rule) so that only members can use the GPUs.");
+}
+
+/* The evidence and remedy of a kfd/render.no-access finding: usermod when
+ * the node has a group to join, a udev rule when it belongs to root only. */
+static void no_access_remedy(rd_finding *fd, const rd_user_facts *user, const char *group)
+{
+    rd_finding_evidence(fd, "%s (uid %" PRId64 ", %s) is not in group %s", user->name, user->uid, user->source,
+                        group);
+    if (group && !streq(group, "root") && !streq(group, "0")) {
+        rd_finding_remedy(fd, "sudo usermod -aG %s%s %s, then log out and back in.", group,
+                          streq(group, "video") ? "" : ",video", user->name);
+        rd_finding_set_fix(fd, "group");
+    } else {
+        rd_finding_remedy(fd, "The node belongs to root only: add a udev rule giving kfd and renderD* to "
+                              "group render with MODE=\"0660\", then add %s to render. Never chmod 666.",
+                          user->name);
+        rd_finding_set_fix(fd, "udev");
+    }
+}
+
+/* One user against the nodes of one role (0: kfd, 1: render). A node the
+ * user can open only with the groups of a new login goes to *relogin
+ * (shared by both roles); the others to kfd/render.no-access. */
+static void assess_user_role(const rd_assess_input *in, const rd_user_facts *user, int role,
+                             rd_finding **relogin, rd_findings *out)
+{
+    const rd_access_facts *a = &in->facts->access;
+    const int64_t *now = user->session_known ? user->session_groups : user->groups;
+    size_t n_now = user->session_known ? user->n_session_groups : user->n_groups;
+    const char *want = role == 0 ? "kfd" : "render";
+    rd_finding *fd = NULL;
+    const char *group = NULL;
+    char gbuf[32];
+    for (size_t i = 0; i < a->n_nodes; i++) {
+        const rd_dev_node *n = &a->nodes[i];
+        if (!n->exists || !streq(n->role, want))
+            continue;
+        /* a host gid with no name in a container: no usermod can
+         * grant it, container.gid-mismatch gives the --group-add */
+        if (in->facts->os.container && !n->group)
+            continue;
+        if (rd_access_can_rw(n, user->uid, now, n_now))
+            continue;
+        if (user->session_known && rd_access_can_rw(n, user->uid, user->groups, user->n_groups)) {
+            if (!*relogin) {
+                *relogin = rd_finding_add(out, "group.relogin-needed", RD_SEV_WARNING, NULL,
+                                          "%s is in the GPU group now, but this login session predates it",
+                                          user->name);
+                rd_finding_remedy(*relogin, "Log out and back in (or reboot); `newgrp %s` gives one shell "
+                                            "the new group meanwhile.",
+                                  node_group(n, gbuf, sizeof gbuf));
+            }
+            describe(*relogin, n);
+            continue;
+        }
+        if (!fd) {
+            fd = rd_finding_add(out, role == 0 ? "kfd.no-access" : "render.no-access", RD_SEV_ERROR, NULL,
+                                "%s cannot open %s read-write", user->name,
+                                role == 0 ? "/dev/kfd" : "the GPU render nodes");
+            group = node_group(n, gbuf, sizeof gbuf);
+        }
+        describe(fd, n);
+    }
+    if (fd)
+        no_access_remedy(fd, user, group);
+}
+
+static void access_assess(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_access_facts *a = &in->facts->access;
+    if (in->gpus->n_gpus == 0)
+        return;
+
+    assess_world_writable(a, out);
 
     for (size_t u = 0; u < a->n_users; u++) {
         const rd_user_facts *user = &a->users[u];
@@ -363,59 +434,9 @@ static void access_assess(const rd_assess_input *in, rd_findings *out)
          * inside the container would change nothing. */
         if (in->facts->os.container && user->session_known)
             continue;
-        const int64_t *now = user->session_known ? user->session_groups : user->groups;
-        size_t n_now = user->session_known ? user->n_session_groups : user->n_groups;
         rd_finding *relogin = NULL;
-        for (int role = 0; role < 2; role++) {
-            const char *want = role == 0 ? "kfd" : "render";
-            rd_finding *fd = NULL;
-            const char *group = NULL;
-            char gbuf[32];
-            for (size_t i = 0; i < a->n_nodes; i++) {
-                const rd_dev_node *n = &a->nodes[i];
-                if (!n->exists || !streq(n->role, want))
-                    continue;
-                /* a host gid with no name in a container: no usermod can
-                 * grant it, container.gid-mismatch gives the --group-add */
-                if (in->facts->os.container && !n->group)
-                    continue;
-                if (rd_access_can_rw(n, user->uid, now, n_now))
-                    continue;
-                if (user->session_known && rd_access_can_rw(n, user->uid, user->groups, user->n_groups)) {
-                    if (!relogin) {
-                        relogin = rd_finding_add(out, "group.relogin-needed", RD_SEV_WARNING, NULL,
-                                                 "%s is in the GPU group now, but this login session predates it",
-                                                 user->name);
-                        rd_finding_remedy(relogin, "Log out and back in (or reboot); `newgrp %s` gives one shell "
-                                                   "the new group meanwhile.",
-                                          node_group(n, gbuf, sizeof gbuf));
-                    }
-                    describe(relogin, n);
-                    continue;
-                }
-                if (!fd) {
-                    fd = rd_finding_add(out, role == 0 ? "kfd.no-access" : "render.no-access", RD_SEV_ERROR,
-                                        NULL, "%s cannot open %s read-write", user->name,
-                                        role == 0 ? "/dev/kfd" : "the GPU render nodes");
-                    group = node_group(n, gbuf, sizeof gbuf);
-                }
-                describe(fd, n);
-            }
-            if (!fd)
-                continue;
-            rd_finding_evidence(fd, "%s (uid %" PRId64 ", %s) is not in group %s", user->name, user->uid,
-                                user->source, group);
-            if (group && !streq(group, "root") && !streq(group, "0")) {
-                rd_finding_remedy(fd, "sudo usermod -aG %s%s %s, then log out and back in.", group,
-                                  streq(group, "video") ? "" : ",video", user->name);
-                rd_finding_set_fix(fd, "group");
-            } else {
-                rd_finding_remedy(fd, "The node belongs to root only: add a udev rule giving kfd and renderD* to "
-                                      "group render with MODE=\"0660\", then add %s to render. Never chmod 666.",
-                                  user->name);
-                rd_finding_set_fix(fd, "udev");
-            }
-        }
+        for (int role = 0; role < 2; role++)
+            assess_user_role(in, user, role, &relogin, out);
         if (relogin)
             rd_finding_evidence(relogin, "group database: yes; this session's groups: no");
     }

@@ -128,24 +128,42 @@ static void assess_gids(const rd_facts *f, const char *kind, int64_t uid, const 
     free(g.s);
 }
 
-static void container_assess(const rd_assess_input *in, rd_findings *out)
+/* The remedy of container.devices-missing: the --group-add flags for the
+ * gids of the nodes that were passed, or a stat of the host's nodes. */
+static void devices_missing_remedy(const rd_facts *f, const char *kind, bool kfd_seen, rd_finding *missing)
 {
-    const rd_facts *f = in->facts;
-    const char *kind = f->os.container;
-    if (!kind)
-        return;
-    rd_agent *agents = NULL;
-    size_t n_agents = 0;
-    rd_agents_build(in, &agents, &n_agents);
-    free(agents);
-    /* with no GPU in the host's sysfs either, gpu.none already says it all */
-    if (in->gpus->n_gpus == 0 && n_agents == 0)
-        return;
-
-    /* devices */
-    rd_finding *missing = NULL;
     int64_t gids[64];
     size_t n_gids = 0;
+    if (f->kfd.present)
+        rd_finding_evidence(missing, "/sys/class/kfd/kfd: present (the host has KFD)");
+    strbuf g = { 0 };
+    strbuf_append(&g, "");
+    for (size_t i = 0; i < f->access.n_nodes; i++) {
+        const rd_dev_node *node = &f->access.nodes[i];
+        if (node->exists && !streq(node->role, "card")) {
+            bool dup = false;
+            for (size_t k = 0; k < n_gids; k++)
+                dup |= gids[k] == node->gid;
+            if (!dup && n_gids < ELEMENTSOF(gids))
+                gids[n_gids++] = node->gid;
+        }
+    }
+    for (size_t k = 0; k < n_gids; k++)
+        strbuf_printf(&g, " --group-add %" PRId64, gids[k]);
+    if (!kfd_seen || n_gids == 0)
+        strbuf_append(&g, " --group-add $(stat -c %g /dev/kfd) --group-add $(stat -c %g /dev/dri/renderD128)");
+    if (streq(kind, "kubernetes") || streq(kind, "lxc"))
+        remedy_for(missing, kind, n_gids ? g.s : " the gids of /dev/kfd and /dev/dri/renderD* on the host");
+    else
+        remedy_for(missing, kind, g.s);
+    free(g.s);
+}
+
+/* container.devices-missing: GPU nodes of the host that the container was
+ * not given. Returns whether it was reported. */
+static bool assess_devices(const rd_facts *f, const char *kind, rd_findings *out)
+{
+    rd_finding *missing = NULL;
     bool kfd_seen = false, render_passed = false;
     for (size_t i = 0; i < f->access.n_nodes; i++)
         render_passed |= f->access.nodes[i].exists && streq(f->access.nodes[i].role, "render");
@@ -170,32 +188,27 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
         }
         rd_finding_evidence(missing, "%s: absent in the container", node->path);
     }
-    if (missing) {
-        if (f->kfd.present)
-            rd_finding_evidence(missing, "/sys/class/kfd/kfd: present (the host has KFD)");
-        strbuf g = { 0 };
-        strbuf_append(&g, "");
-        for (size_t i = 0; i < f->access.n_nodes; i++) {
-            const rd_dev_node *node = &f->access.nodes[i];
-            if (node->exists && !streq(node->role, "card")) {
-                bool dup = false;
-                for (size_t k = 0; k < n_gids; k++)
-                    dup |= gids[k] == node->gid;
-                if (!dup && n_gids < ELEMENTSOF(gids))
-                    gids[n_gids++] = node->gid;
-            }
-        }
-        for (size_t k = 0; k < n_gids; k++)
-            strbuf_printf(&g, " --group-add %" PRId64, gids[k]);
-        if (!kfd_seen || n_gids == 0)
-            strbuf_append(&g, " --group-add $(stat -c %g /dev/kfd) --group-add $(stat -c %g /dev/dri/renderD128)");
-        if (streq(kind, "kubernetes") || streq(kind, "lxc"))
-            remedy_for(missing, kind, n_gids ? g.s : " the gids of /dev/kfd and /dev/dri/renderD* on the host");
-        else
-            remedy_for(missing, kind, g.s);
-        free(g.s);
+    if (missing)
+        devices_missing_remedy(f, kind, kfd_seen, missing);
+    return missing != NULL;
+}
+
+static void container_assess(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    const char *kind = f->os.container;
+    if (!kind)
         return;
-    }
+    rd_agent *agents = NULL;
+    size_t n_agents = 0;
+    rd_agents_build(in, &agents, &n_agents);
+    free(agents);
+    /* with no GPU in the host's sysfs either, gpu.none already says it all */
+    if (in->gpus->n_gpus == 0 && n_agents == 0)
+        return;
+
+    if (assess_devices(f, kind, out))
+        return;
 
     /* groups: only an unprivileged process needs them; checked as root with
      * --user, that user's groups from the container's database */

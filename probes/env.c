@@ -126,9 +126,6 @@ static const char *keyword(const char *s, const char *kw)
     return e && word_end(*e) ? e : NULL;
 }
 
-/* One shell statement (up to ; & | or the end): `export A=1 B=2`, `A=1`,
- * `declare -x A=1`. Assignments in front of a command (`A=1 cmd`) only
- * apply to that command and are not recorded. */
 static void var_free(rd_env_var *v)
 {
     free(v->name);
@@ -150,11 +147,11 @@ static void forget_var(rd_env_var *vars, size_t first, size_t *n, const char *na
     *n = kept;
 }
 
-static const char *shell_statement(const char *s, const char *source, int64_t line, size_t file_first,
-                                   rd_env_var **vars, size_t *n)
+/* Skips the words that may open a statement without changing it: `then`,
+ * `else`, `do`, `{`, `!`. */
+static const char *skip_lead_words(const char *s)
 {
     static const char *const lead[] = { "then", "else", "do", "{", "!" };
-    bool exported = false;
     s = skip_blanks(s);
     for (bool again = true; again;) {
         again = false;
@@ -166,70 +163,70 @@ static const char *shell_statement(const char *s, const char *source, int64_t li
             }
         }
     }
-    const char *e;
-    if ((e = keyword(s, "unset"))) {
-        /* `unset [-v] NAME...`: the file's earlier definitions no longer hold */
-        s = skip_blanks(e);
-        if ((e = keyword(s, "-v")))
-            s = skip_blanks(e);
-        while (name_start(*s)) {
-            const char *name = s;
-            while (name_char(*s))
-                s++;
-            if (!word_end(*s))
-                break;
-            forget_var(*vars, file_first, n, name, (size_t)(s - name));
-            s = skip_blanks(s);
-        }
-        goto rest;
-    }
-    if ((e = keyword(s, "export"))) {
-        exported = true;
-        s = skip_blanks(e);
-    } else if ((e = keyword(s, "declare")) || (e = keyword(s, "typeset"))) {
-        const char *f = skip_blanks(e);
-        if (!(e = keyword(f, "-x")) && !(e = keyword(f, "-gx")))
-            goto rest;
-        exported = true;
-        s = skip_blanks(e);
-    }
+    return s;
+}
 
-    /* a run of NAME=WORD words */
-    {
-        size_t first = *n;
-        bool command = false;
-        while (*s && !word_end(*s) && *s != '#') {
-            const char *name = s;
-            while (name_char(*s))
-                s++;
-            if (!name_start(*name) || *s != '=') {
-                /* `export NAME` names an existing variable; anything else
-                 * after assignments is the command they are passed to */
-                if (!exported)
-                    command = true;
-                while (!word_end(*s))
-                    s++;
-                s = skip_blanks(s);
-                continue;
-            }
-            size_t name_len = (size_t)(s - name);
+/* The names after `unset [-v]`: the file's earlier definitions (from
+ * file_first on) no longer hold. */
+static const char *shell_unset(const char *s, size_t file_first, rd_env_var **vars, size_t *n)
+{
+    const char *e;
+    if ((e = keyword(s, "-v")))
+        s = skip_blanks(e);
+    while (name_start(*s)) {
+        const char *name = s;
+        while (name_char(*s))
             s++;
-            char *value = shell_word(&s);
-            _cleanup_free_ char *nm = xstrndup(name, name_len);
-            if (value && rd_env_is_relevant(nm))
-                add_var(vars, n, name, name_len, value, source, line);
-            else
-                free(value);
-            s = skip_blanks(s);
-        }
-        if (command && !exported) {
-            for (size_t i = first; i < *n; i++)
-                var_free(&(*vars)[i]);
-            *n = first;
-        }
+        if (!word_end(*s))
+            break;
+        forget_var(*vars, file_first, n, name, (size_t)(s - name));
+        s = skip_blanks(s);
     }
-rest:
-    /* skip to the end of the statement */
+    return s;
+}
+
+/* A run of NAME=WORD words; dropped again when a command follows them and
+ * they were not exported. */
+static const char *shell_assignments(const char *s, bool exported, const char *source, int64_t line,
+                                     rd_env_var **vars, size_t *n)
+{
+    size_t first = *n;
+    bool command = false;
+    while (*s && !word_end(*s) && *s != '#') {
+        const char *name = s;
+        while (name_char(*s))
+            s++;
+        if (!name_start(*name) || *s != '=') {
+            /* `export NAME` names an existing variable; anything else
+             * after assignments is the command they are passed to */
+            if (!exported)
+                command = true;
+            while (!word_end(*s))
+                s++;
+            s = skip_blanks(s);
+            continue;
+        }
+        size_t name_len = (size_t)(s - name);
+        s++;
+        char *value = shell_word(&s);
+        _cleanup_free_ char *nm = xstrndup(name, name_len);
+        if (value && rd_env_is_relevant(nm))
+            add_var(vars, n, name, name_len, value, source, line);
+        else
+            free(value);
+        s = skip_blanks(s);
+    }
+    if (command && !exported) {
+        for (size_t i = first; i < *n; i++)
+            var_free(&(*vars)[i]);
+        *n = first;
+    }
+    return s;
+}
+
+/* Skips to the end of the statement and past its ; & | separators. */
+static const char *statement_end(const char *s)
+{
     while (*s && *s != ';' && *s != '&' && *s != '|') {
         if (*s == '#' && blank(s[-1]))
             return s + strlen(s);
@@ -243,6 +240,30 @@ rest:
     while (*s == ';' || *s == '&' || *s == '|')
         s++;
     return s;
+}
+
+/* One shell statement (up to ; & | or the end): `export A=1 B=2`, `A=1`,
+ * `declare -x A=1`. Assignments in front of a command (`A=1 cmd`) only
+ * apply to that command and are not recorded. */
+static const char *shell_statement(const char *s, const char *source, int64_t line, size_t file_first,
+                                   rd_env_var **vars, size_t *n)
+{
+    bool exported = false;
+    s = skip_lead_words(s);
+    const char *e;
+    if ((e = keyword(s, "unset")))
+        return statement_end(shell_unset(skip_blanks(e), file_first, vars, n));
+    if ((e = keyword(s, "export"))) {
+        exported = true;
+        s = skip_blanks(e);
+    } else if ((e = keyword(s, "declare")) || (e = keyword(s, "typeset"))) {
+        const char *f = skip_blanks(e);
+        if (!(e = keyword(f, "-x")) && !(e = keyword(f, "-gx")))
+            return statement_end(s);
+        exported = true;
+        s = skip_blanks(e);
+    }
+    return statement_end(shell_assignments(s, exported, source, line, vars, n));
 }
 
 /* The value pam_env sets for the text after "NAME=" in /etc/environment: cut
@@ -606,6 +627,99 @@ static bool *rocr_hidden(const rd_env_facts *e, const rd_agent *agents, size_t n
     return hidden;
 }
 
+/* arch.override-invalid: one finding for every override that does not parse
+ * (r: what rd_gfx_override_parse returned). */
+static void report_invalid(rd_finding **invalid, const rd_env_var *v, int r, rd_findings *out)
+{
+    unsigned ma, mi, st;
+    if (!*invalid) {
+        *invalid = rd_finding_add(out, "arch.override-invalid", RD_SEV_ERROR, NULL,
+                                  "%s is not a valid MAJOR.MINOR.STEP value: the ROCm runtime does not start", v->name);
+        rd_finding_remedy(*invalid, "Remove the line, or set the value of the GPU's own family in the "
+                                    "per-node form (e.g. %s_1=10.3.0 for an RDNA2 GPU at KFD node 1).",
+                          OVERRIDE);
+        rd_finding_set_fix(*invalid, "env");
+    }
+    _cleanup_free_ char *where = rd_env_where(v);
+    _cleanup_free_ char *trimmed = xstrdup(v->value);
+    bool blanks = r == -EINVAL && rd_gfx_override_parse(strstrip(trimmed), &ma, &mi, &st) == 0;
+    rd_finding_evidence(*invalid, "%s: %s=\"%s\": %s", where, v->name, v->value,
+                        r == -ERANGE ? "out of range (major at most 63, minor and step at most 255)"
+                        : blanks     ? "white space or a CR after the number (in /etc/environment a # comment "
+                                       "ends the value, the blanks before it stay)"
+                                     : "not three decimal numbers separated by dots");
+}
+
+/* Whether a per-node override from the same source as the global one `v`
+ * covers the node of `a` (the per-node variable wins for its node). */
+static bool global_shadowed(const rd_env_facts *e, const rd_env_var *v, const rd_agent *a)
+{
+    bool shadowed = false;
+    for (size_t j = 0; j < e->n_vars && !shadowed; j++) {
+        int64_t nn;
+        shadowed = per_node_override(e->vars[j].name, &nn) && nn == a->node_id && streq(e->vars[j].source, v->source);
+    }
+    return shadowed;
+}
+
+/* arch.override-global-with-igpu: the global override `v` reaches the
+ * integrated GPU `a` while a visible discrete GPU is present. */
+static void assess_global_igpu(rd_finding **global_igpu, const rd_env_var *v, const rd_agent *a,
+                               const rd_agent *agents, size_t n_agents, const bool *hidden, rd_findings *out)
+{
+    bool has_dgpu = false;
+    for (size_t j = 0; j < n_agents; j++)
+        has_dgpu |= !agents[j].integrated && !hidden[j];
+    if (!has_dgpu)
+        return;
+    if (!*global_igpu) {
+        *global_igpu = rd_finding_add(out, "arch.override-global-with-igpu", RD_SEV_WARNING, a->pci_address,
+                                      "A global %s also applies to the integrated GPU (%s, %s)", OVERRIDE, a->name,
+                                      a->gfx);
+        rd_finding_remedy(*global_igpu,
+                          "Replace the global variable with the per-node form for the GPU that "
+                          "needs it (%s_<KFD node>=M.m.s), or hide the integrated GPU with "
+                          "ROCR_VISIBLE_DEVICES=<UUID of the discrete GPU>.",
+                          OVERRIDE);
+        rd_finding_set_fix(*global_igpu, "env");
+    }
+    describe_var(*global_igpu, v);
+}
+
+/* arch.override-wrong-family: the override `v` (parsed: ma.mi.st, target
+ * `target` when `named`, its arch `tarch`) makes GPU `a` pretend to be a
+ * target of another family. */
+static void assess_wrong_family(const rd_env_var *v, const rd_agent *a, unsigned ma, unsigned mi, unsigned st,
+                                const char *target, bool named, const rd_arch *tarch, rd_findings *out)
+{
+    if (!*a->gfx || streq(a->gfx, target))
+        return;
+    const char *gfam = family_of(a->arch), *ofam = family_of(tarch);
+    bool wrong;
+    if (gfam && ofam)
+        wrong = !streq(gfam, ofam);
+    else
+        wrong = a->arch && a->arch->gfx_target_version / 10000 != ma;
+    if (!wrong)
+        return;
+    rd_finding *fd = rd_finding_add(out, "arch.override-wrong-family", RD_SEV_ERROR, a->pci_address,
+                                    "%s=%u.%u.%u makes %s (%s, %s) pretend to be %s of another family", v->name, ma,
+                                    mi, st, a->name, a->gfx, strempty(gfam), named ? target : "an unknown target");
+    describe_var(fd, v);
+    rd_finding_evidence(fd, "KFD node %" PRId64 ": %s, family %s; %s is family %s", a->node_id, a->gfx,
+                        strempty(gfam), named ? target : "the override", ofam ? ofam : "unknown");
+    if (a->arch && a->arch->override)
+        rd_finding_remedy(fd, "Code built for another family fails with HSA_STATUS_ERROR_INVALID_ISA. "
+                              "Use this GPU's family value, per node: %s_%" PRId64 "=%s.",
+                          OVERRIDE, a->node_id, a->arch->override);
+    else
+        rd_finding_remedy(fd, "Code built for another family fails with HSA_STATUS_ERROR_INVALID_ISA. "
+                              "Remove the override for this GPU (%s has no family value to borrow); "
+                              "use a ROCm build with kernels for %s.",
+                          a->gfx, a->gfx);
+    rd_finding_set_fix(fd, "env");
+}
+
 static void assess_overrides(const rd_assess_input *in, const rd_agent *agents, size_t n_agents, rd_findings *out)
 {
     const rd_env_facts *e = &in->facts->env;
@@ -620,23 +734,7 @@ static void assess_overrides(const rd_assess_input *in, const rd_agent *agents, 
         unsigned ma, mi, st;
         int r = rd_gfx_override_parse(v->value, &ma, &mi, &st);
         if (r < 0) {
-            if (!invalid) {
-                invalid = rd_finding_add(out, "arch.override-invalid", RD_SEV_ERROR, NULL,
-                                         "%s is not a valid MAJOR.MINOR.STEP value: the ROCm runtime does not start",
-                                         v->name);
-                rd_finding_remedy(invalid, "Remove the line, or set the value of the GPU's own family in the "
-                                           "per-node form (e.g. %s_1=10.3.0 for an RDNA2 GPU at KFD node 1).",
-                                  OVERRIDE);
-                rd_finding_set_fix(invalid, "env");
-            }
-            _cleanup_free_ char *where = rd_env_where(v);
-            _cleanup_free_ char *trimmed = xstrdup(v->value);
-            bool blanks = r == -EINVAL && rd_gfx_override_parse(strstrip(trimmed), &ma, &mi, &st) == 0;
-            rd_finding_evidence(invalid, "%s: %s=\"%s\": %s", where, v->name, v->value,
-                                r == -ERANGE ? "out of range (major at most 63, minor and step at most 255)"
-                                : blanks     ? "white space or a CR after the number (in /etc/environment a # comment "
-                                               "ends the value, the blanks before it stay)"
-                                             : "not three decimal numbers separated by dots");
+            report_invalid(&invalid, v, r, out);
             continue;
         }
         char target[16] = "";
@@ -648,63 +746,12 @@ static void assess_overrides(const rd_assess_input *in, const rd_agent *agents, 
             if ((!global && a->node_id != node) || hidden[k])
                 continue;
             if (global) {
-                /* the per-node variable wins for its node */
-                bool shadowed = false;
-                for (size_t j = 0; j < e->n_vars && !shadowed; j++) {
-                    int64_t nn;
-                    shadowed = per_node_override(e->vars[j].name, &nn) && nn == a->node_id &&
-                               streq(e->vars[j].source, v->source);
-                }
-                if (shadowed)
+                if (global_shadowed(e, v, a))
                     continue;
-                if (a->integrated) {
-                    bool has_dgpu = false;
-                    for (size_t j = 0; j < n_agents; j++)
-                        has_dgpu |= !agents[j].integrated && !hidden[j];
-                    if (has_dgpu) {
-                        if (!global_igpu) {
-                            global_igpu = rd_finding_add(
-                                out, "arch.override-global-with-igpu", RD_SEV_WARNING, a->pci_address,
-                                "A global %s also applies to the integrated GPU (%s, %s)", OVERRIDE, a->name,
-                                a->gfx);
-                            rd_finding_remedy(global_igpu,
-                                              "Replace the global variable with the per-node form for the GPU that "
-                                              "needs it (%s_<KFD node>=M.m.s), or hide the integrated GPU with "
-                                              "ROCR_VISIBLE_DEVICES=<UUID of the discrete GPU>.",
-                                              OVERRIDE);
-                            rd_finding_set_fix(global_igpu, "env");
-                        }
-                        describe_var(global_igpu, v);
-                    }
-                }
+                if (a->integrated)
+                    assess_global_igpu(&global_igpu, v, a, agents, n_agents, hidden, out);
             }
-            if (!*a->gfx || streq(a->gfx, target))
-                continue;
-            const char *gfam = family_of(a->arch), *ofam = family_of(tarch);
-            bool wrong;
-            if (gfam && ofam)
-                wrong = !streq(gfam, ofam);
-            else
-                wrong = a->arch && a->arch->gfx_target_version / 10000 != ma;
-            if (!wrong)
-                continue;
-            rd_finding *fd = rd_finding_add(out, "arch.override-wrong-family", RD_SEV_ERROR, a->pci_address,
-                                            "%s=%u.%u.%u makes %s (%s, %s) pretend to be %s of another family",
-                                            v->name, ma, mi, st, a->name, a->gfx, strempty(gfam),
-                                            named ? target : "an unknown target");
-            describe_var(fd, v);
-            rd_finding_evidence(fd, "KFD node %" PRId64 ": %s, family %s; %s is family %s", a->node_id, a->gfx,
-                                strempty(gfam), named ? target : "the override", ofam ? ofam : "unknown");
-            if (a->arch && a->arch->override)
-                rd_finding_remedy(fd, "Code built for another family fails with HSA_STATUS_ERROR_INVALID_ISA. "
-                                      "Use this GPU's family value, per node: %s_%" PRId64 "=%s.",
-                                  OVERRIDE, a->node_id, a->arch->override);
-            else
-                rd_finding_remedy(fd, "Code built for another family fails with HSA_STATUS_ERROR_INVALID_ISA. "
-                                      "Remove the override for this GPU (%s has no family value to borrow); "
-                                      "use a ROCm build with kernels for %s.",
-                                  a->gfx, a->gfx);
-            rd_finding_set_fix(fd, "env");
+            assess_wrong_family(v, a, ma, mi, st, target, named, tarch, out);
         }
     }
 }

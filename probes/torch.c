@@ -159,6 +159,71 @@ static char *last_line(char *text)
     return last ? xstrdup(strstrip(last)) : NULL;
 }
 
+/* Reads the child's stdout and stderr until both close or the deadline
+ * passes (t->timed_out). */
+static void read_pipes(rd_torch_facts *t, int *out_fd, int *err_fd, int64_t deadline, strbuf *ob, strbuf *eb)
+{
+    while (*out_fd >= 0 || *err_fd >= 0) {
+        int64_t left = deadline - now_ms();
+        if (left <= 0) {
+            t->timed_out = true;
+            break;
+        }
+        struct pollfd p[2] = { { .fd = *out_fd, .events = POLLIN }, { .fd = *err_fd, .events = POLLIN } };
+        int r = poll(p, 2, (int)(left > 1000 ? 1000 : left));
+        if (r < 0 && errno != EINTR) {
+            t->timed_out = true; /* cannot watch the child: stop it, never wait blindly */
+            break;
+        }
+        if (*out_fd >= 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(out_fd, ob);
+        if (*err_fd >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(err_fd, eb);
+    }
+}
+
+/* Waits for the child until the deadline, then kills its process group;
+ * returns its wait status. */
+static int reap_child(rd_torch_facts *t, pid_t pid, int64_t deadline)
+{
+    int status = 0;
+    /* Both pipes are closed, but the child may still run: wait for it only
+     * until the deadline. */
+    while (!t->timed_out) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            break;
+        if (now_ms() >= deadline) {
+            t->timed_out = true;
+            break;
+        }
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    if (t->timed_out) {
+        kill(-pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
+    return status;
+}
+
+/* t->exit_status and t->error from the child's wait status and output. */
+static void record_exit(rd_torch_facts *t, int status, int64_t limit_s, const char *out, char *err)
+{
+    if (t->timed_out) {
+        t->exit_status = -1;
+        t->error = xasprintf("%s did not finish within %" PRId64 " seconds (killed)", PYTHON, limit_s);
+    } else if (WIFEXITED(status)) {
+        t->exit_status = WEXITSTATUS(status);
+        if (t->exit_status == 127 && !*out)
+            t->error = xasprintf("%s: not found", PYTHON);
+        else if (t->exit_status != 0)
+            t->error = last_line(err);
+    } else if (WIFSIGNALED(status))
+        t->error = xasprintf("%s was killed by signal %d (%s)", PYTHON, WTERMSIG(status), strsignal(WTERMSIG(status)));
+}
+
 static void torch_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_torch_facts *t = &facts->torch;
@@ -195,53 +260,9 @@ static void torch_gather(const rd_ctx *ctx, rd_facts *facts)
     strbuf_append(&ob, "");
     strbuf_append(&eb, "");
     int64_t deadline = now_ms() + limit_s * 1000;
-    while (out[0] >= 0 || err[0] >= 0) {
-        int64_t left = deadline - now_ms();
-        if (left <= 0) {
-            t->timed_out = true;
-            break;
-        }
-        struct pollfd p[2] = { { .fd = out[0], .events = POLLIN }, { .fd = err[0], .events = POLLIN } };
-        int r = poll(p, 2, (int)(left > 1000 ? 1000 : left));
-        if (r < 0 && errno != EINTR) {
-            t->timed_out = true; /* cannot watch the child: stop it, never wait blindly */
-            break;
-        }
-        if (out[0] >= 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)))
-            drain(&out[0], &ob);
-        if (err[0] >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR)))
-            drain(&err[0], &eb);
-    }
-    int status = 0;
-    /* Both pipes are closed, but the child may still run: wait for it only
-     * until the deadline. */
-    while (!t->timed_out) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid || (w < 0 && errno != EINTR))
-            break;
-        if (now_ms() >= deadline) {
-            t->timed_out = true;
-            break;
-        }
-        struct timespec ts = { 0, 10 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-    }
-    if (t->timed_out) {
-        kill(-pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-    }
-    if (t->timed_out) {
-        t->exit_status = -1;
-        t->error = xasprintf("%s did not finish within %" PRId64 " seconds (killed)", PYTHON, limit_s);
-    } else if (WIFEXITED(status)) {
-        t->exit_status = WEXITSTATUS(status);
-        if (t->exit_status == 127 && !*ob.s)
-            t->error = xasprintf("%s: not found", PYTHON);
-        else if (t->exit_status != 0)
-            t->error = last_line(eb.s);
-    } else if (WIFSIGNALED(status))
-        t->error = xasprintf("%s was killed by signal %d (%s)", PYTHON, WTERMSIG(status), strsignal(WTERMSIG(status)));
+    read_pipes(t, &out[0], &err[0], deadline, &ob, &eb);
+    int status = reap_child(t, pid, deadline);
+    record_exit(t, status, limit_s, ob.s, eb.s);
     parse_output(t, ob.s);
     /* an abort in HIP is evidence, not a lost probe */
     if (!t->timed_out && (t->exit_status != 0))
@@ -276,6 +297,45 @@ static bool in_list(char *const *l, const char *gfx)
             return true;
     }
     return false;
+}
+
+/* arch.no-kernels for one GPU whose target (and HSA_OVERRIDE_GFX_VERSION
+ * target, if set) is not in the wheel's build targets `list`. */
+static void assess_agent(const rd_facts *f, const rd_agent *a, const char *list, const char *install,
+                         rd_findings *out)
+{
+    const rd_torch_facts *t = &f->torch;
+    if (!*a->gfx || in_list(t->arch_list, a->gfx))
+        return;
+    char over[16];
+    rd_env_override_target(&f->env, a->node_id, over, sizeof over);
+    if (*over && in_list(t->arch_list, over))
+        return;
+    rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, a->pci_address,
+                                    "PyTorch %s (ROCm %s) has no kernels for %s (%s)", strempty(t->version), t->hip,
+                                    a->name, a->gfx);
+    rd_finding_evidence(fd, "%s: %s", t->arch_source ? t->arch_source : "PyTorch's build targets",
+                        list ? list : "(empty)");
+    if (t->hip_error)
+        rd_finding_evidence(fd, "torch.cuda.is_available() failed: %s", t->hip_error);
+    rd_finding_evidence(fd, "KFD node %" PRId64 ": %s", a->node_id, a->gfx);
+    if (a->arch && a->arch->override) {
+        char fam[16] = "";
+        unsigned ma, mi, st;
+        if (rd_gfx_override_parse(a->arch->override, &ma, &mi, &st) == 0)
+            (void)rd_gfx_name((uint64_t)ma * 10000 + mi * 100 + st, fam, sizeof fam);
+        if (*fam && in_list(t->arch_list, fam)) {
+            rd_finding_remedy(fd, "The wheel has kernels for %s, of the same family: set %s_%" PRId64 "=%s "
+                                  "(this GPU only) and confirm with rocm-doctor --level 2; or install a wheel "
+                                  "built for %s.",
+                              fam, "HSA_OVERRIDE_GFX_VERSION", a->node_id, a->arch->override, a->gfx);
+            rd_finding_set_fix(fd, "env");
+            return;
+        }
+    }
+    rd_finding_remedy(fd, "Install a wheel built for %s (a newer ROCm series: %s), or build PyTorch from source "
+                          "with PYTORCH_ROCM_ARCH=%s.",
+                      a->gfx, install, a->gfx);
 }
 
 static void torch_assess(const rd_assess_input *in, rd_findings *out)
@@ -327,40 +387,9 @@ static void torch_assess(const rd_assess_input *in, rd_findings *out)
     strbuf list = { 0 };
     for (char **a = t->arch_list; *a; a++)
         strbuf_printf(&list, "%s%s", a == t->arch_list ? "" : " ", *a);
-    for (size_t i = 0; i < n; i++) {
-        const rd_agent *a = &agents[i];
-        if (!*a->gfx || (a->integrated && has_dgpu) || in_list(t->arch_list, a->gfx))
-            continue;
-        char over[16];
-        rd_env_override_target(&f->env, a->node_id, over, sizeof over);
-        if (*over && in_list(t->arch_list, over))
-            continue;
-        rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, a->pci_address,
-                                        "PyTorch %s (ROCm %s) has no kernels for %s (%s)", strempty(t->version),
-                                        t->hip, a->name, a->gfx);
-        rd_finding_evidence(fd, "%s: %s", t->arch_source ? t->arch_source : "PyTorch's build targets",
-                            list.s ? list.s : "(empty)");
-        if (t->hip_error)
-            rd_finding_evidence(fd, "torch.cuda.is_available() failed: %s", t->hip_error);
-        rd_finding_evidence(fd, "KFD node %" PRId64 ": %s", a->node_id, a->gfx);
-        if (a->arch && a->arch->override) {
-            char fam[16] = "";
-            unsigned ma, mi, st;
-            if (rd_gfx_override_parse(a->arch->override, &ma, &mi, &st) == 0)
-                (void)rd_gfx_name((uint64_t)ma * 10000 + mi * 100 + st, fam, sizeof fam);
-            if (*fam && in_list(t->arch_list, fam)) {
-                rd_finding_remedy(fd, "The wheel has kernels for %s, of the same family: set %s_%" PRId64 "=%s "
-                                      "(this GPU only) and confirm with rocm-doctor --level 2; or install a wheel "
-                                      "built for %s.",
-                                  fam, "HSA_OVERRIDE_GFX_VERSION", a->node_id, a->arch->override, a->gfx);
-                rd_finding_set_fix(fd, "env");
-                continue;
-            }
-        }
-        rd_finding_remedy(fd, "Install a wheel built for %s (a newer ROCm series: %s), or build PyTorch from source "
-                              "with PYTORCH_ROCM_ARCH=%s.",
-                          a->gfx, install, a->gfx);
-    }
+    for (size_t i = 0; i < n; i++)
+        if (!agents[i].integrated || !has_dgpu)
+            assess_agent(f, &agents[i], list.s, install, out);
     free(list.s);
 done:
     free(agents);

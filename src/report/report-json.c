@@ -159,14 +159,34 @@ static json_object *positive_double_or_null(double v)
     return v > 0 ? json_object_new_double(v) : NULL;
 }
 
-json_object *rd_report_runtime_json(const rd_facts *f)
+/* One HSA agent of runtime.hsa.agents[], with its memory pools. */
+static json_object *runtime_agent_json(const rd_runtime_agent *a)
 {
-    const rd_runtime_facts *rt = &f->runtime;
-    if (!rt->ran)
-        return NULL;
-    json_object *o = json_object_new_object();
-    char ver[32];
+    json_object *j = json_object_new_object();
+    json_object_object_add(j, "name", str_or_null(a->name));
+    json_object_object_add(j, "type", str_or_null(a->type));
+    json_object_object_add(j, "product_name", str_or_null(a->product_name));
+    json_object_object_add(j, "isa", str_or_null(a->isa));
+    json_object_object_add(j, "kfd_node", int_or_null(a->kfd_node));
+    json_object_object_add(j, "pci_address", str_or_null(a->pci_address));
+    json_object_object_add(j, "compute_units", int_or_null(a->compute_units));
+    json_object *pools = json_object_new_array();
+    for (size_t k = 0; k < a->n_pools; k++) {
+        json_object *p = json_object_new_object();
+        json_object_object_add(p, "segment", str_or_null(a->pools[k].segment));
+        json_object_object_add(p, "size_bytes", json_object_new_uint64(a->pools[k].size));
+        json_object_object_add(p, "coarse_grained", json_object_new_boolean(a->pools[k].coarse_grained));
+        json_object_object_add(p, "fine_grained", json_object_new_boolean(a->pools[k].fine_grained));
+        json_object_object_add(p, "kernarg", json_object_new_boolean(a->pools[k].kernarg));
+        json_object_array_add(pools, p);
+    }
+    json_object_object_add(j, "memory_pools", pools);
+    return j;
+}
 
+/* runtime.hsa: the HSA runtime's library, status and agents. */
+static json_object *runtime_hsa_json(const rd_runtime_facts *rt)
+{
     json_object *hsa = json_object_new_object();
     json_object_object_add(hsa, "library", str_or_null(rt->hsa_library));
     json_object_object_add(hsa, "load_error", str_or_null(rt->hsa_load_error));
@@ -175,32 +195,16 @@ json_object *rd_report_runtime_json(const rd_facts *f)
     json_object_object_add(hsa, "init_status_string", str_or_null(rt->hsa_init_status_string));
     json_object_object_add(hsa, "version", str_or_null(rt->hsa_version));
     json_object *agents = json_object_new_array();
-    for (size_t i = 0; i < rt->n_agents; i++) {
-        const rd_runtime_agent *a = &rt->agents[i];
-        json_object *j = json_object_new_object();
-        json_object_object_add(j, "name", str_or_null(a->name));
-        json_object_object_add(j, "type", str_or_null(a->type));
-        json_object_object_add(j, "product_name", str_or_null(a->product_name));
-        json_object_object_add(j, "isa", str_or_null(a->isa));
-        json_object_object_add(j, "kfd_node", int_or_null(a->kfd_node));
-        json_object_object_add(j, "pci_address", str_or_null(a->pci_address));
-        json_object_object_add(j, "compute_units", int_or_null(a->compute_units));
-        json_object *pools = json_object_new_array();
-        for (size_t k = 0; k < a->n_pools; k++) {
-            json_object *p = json_object_new_object();
-            json_object_object_add(p, "segment", str_or_null(a->pools[k].segment));
-            json_object_object_add(p, "size_bytes", json_object_new_uint64(a->pools[k].size));
-            json_object_object_add(p, "coarse_grained", json_object_new_boolean(a->pools[k].coarse_grained));
-            json_object_object_add(p, "fine_grained", json_object_new_boolean(a->pools[k].fine_grained));
-            json_object_object_add(p, "kernarg", json_object_new_boolean(a->pools[k].kernarg));
-            json_object_array_add(pools, p);
-        }
-        json_object_object_add(j, "memory_pools", pools);
-        json_object_array_add(agents, j);
-    }
+    for (size_t i = 0; i < rt->n_agents; i++)
+        json_object_array_add(agents, runtime_agent_json(&rt->agents[i]));
     json_object_object_add(hsa, "agents", agents);
-    json_object_object_add(o, "hsa", hsa);
+    return hsa;
+}
 
+/* runtime.hip: the HIP runtime's library, version and status. */
+static json_object *runtime_hip_json(const rd_runtime_facts *rt)
+{
+    char ver[32];
     json_object *hip = json_object_new_object();
     json_object_object_add(hip, "library", str_or_null(rt->hip_library));
     json_object_object_add(hip, "load_error", str_or_null(rt->hip_load_error));
@@ -211,35 +215,38 @@ json_object *rd_report_runtime_json(const rd_facts *f)
     json_object_object_add(hip, "device_count_status", str_or_null(rt->hip_device_count_status_name));
     json_object_object_add(hip, "device_count", int_or_null(rt->hip_device_count));
     json_object_object_add(hip, "hiprtc_library", str_or_null(rt->hiprtc_library));
-    json_object_object_add(o, "hip", hip);
+    return hip;
+}
 
-    json_object *devs = json_object_new_array();
-    for (size_t i = 0; i < rt->n_devices; i++) {
-        const rd_runtime_device *d = &rt->devices[i];
-        json_object *j = json_object_new_object();
-        json_object_object_add(j, "index", json_object_new_int64(d->index));
-        json_object_object_add(j, "pci_address", str_or_null(d->pci_address));
-        json_object_object_add(j, "name", str_or_null(d->name));
-        json_object_object_add(j, "gfx", str_or_null(d->gfx));
-        json_object_object_add(j, "isa", str_or_null(d->isa));
-        json_object_object_add(j, "kfd_node", int_or_null(d->kfd_node));
-        json_object_object_add(j, "code_object", str_or_null(d->code_object));
-        json_object_object_add(j, "code_object_version", d->code_object ? int_or_null(d->code_object_version) : NULL);
-        json_object_object_add(j, "code_object_fallback", str_or_null(d->code_object_fallback));
-        json_object_object_add(j, "result", str_or_null(d->result));
-        json_object_object_add(j, "error_call", str_or_null(d->error_call));
-        json_object_object_add(j, "error", str_or_null(d->error_name));
-        json_object_object_add(j, "error_code", d->error_name ? json_object_new_int64(d->error_code) : NULL);
-        json_object_object_add(j, "mismatch", str_or_null(d->mismatch));
-        json_object_object_add(j, "launch_latency_us", positive_double_or_null(d->launch_latency_us));
-        json_object_object_add(j, "h2d_gbps", positive_double_or_null(d->h2d_gbps));
-        json_object_object_add(j, "d2h_gbps", positive_double_or_null(d->d2h_gbps));
-        json_object_object_add(j, "hiprtc", str_or_null(d->hiprtc));
-        json_object_object_add(j, "hiprtc_error", str_or_null(d->hiprtc_error));
-        json_object_array_add(devs, j);
-    }
-    json_object_object_add(o, "devices", devs);
+/* One HIP device of runtime.devices[]: its test result and figures. */
+static json_object *runtime_device_json(const rd_runtime_device *d)
+{
+    json_object *j = json_object_new_object();
+    json_object_object_add(j, "index", json_object_new_int64(d->index));
+    json_object_object_add(j, "pci_address", str_or_null(d->pci_address));
+    json_object_object_add(j, "name", str_or_null(d->name));
+    json_object_object_add(j, "gfx", str_or_null(d->gfx));
+    json_object_object_add(j, "isa", str_or_null(d->isa));
+    json_object_object_add(j, "kfd_node", int_or_null(d->kfd_node));
+    json_object_object_add(j, "code_object", str_or_null(d->code_object));
+    json_object_object_add(j, "code_object_version", d->code_object ? int_or_null(d->code_object_version) : NULL);
+    json_object_object_add(j, "code_object_fallback", str_or_null(d->code_object_fallback));
+    json_object_object_add(j, "result", str_or_null(d->result));
+    json_object_object_add(j, "error_call", str_or_null(d->error_call));
+    json_object_object_add(j, "error", str_or_null(d->error_name));
+    json_object_object_add(j, "error_code", d->error_name ? json_object_new_int64(d->error_code) : NULL);
+    json_object_object_add(j, "mismatch", str_or_null(d->mismatch));
+    json_object_object_add(j, "launch_latency_us", positive_double_or_null(d->launch_latency_us));
+    json_object_object_add(j, "h2d_gbps", positive_double_or_null(d->h2d_gbps));
+    json_object_object_add(j, "d2h_gbps", positive_double_or_null(d->d2h_gbps));
+    json_object_object_add(j, "hiprtc", str_or_null(d->hiprtc));
+    json_object_object_add(j, "hiprtc_error", str_or_null(d->hiprtc_error));
+    return j;
+}
 
+/* runtime.child: how the level 2 child process ended. */
+static json_object *runtime_child_json(const rd_runtime_facts *rt)
+{
     json_object *child = json_object_new_object();
     json_object_object_add(child, "status", str_or_null(rt->child_status));
     json_object_object_add(child, "exit_code", int_or_null(rt->child_exit_code));
@@ -251,6 +258,21 @@ json_object *rd_report_runtime_json(const rd_facts *f)
     json_object_object_add(child, "elapsed_s", json_object_new_double(rt->elapsed_s));
     json_object_object_add(child, "timeout_s", json_object_new_int64(rt->timeout_s));
     json_object_object_add(child, "error", str_or_null(rt->error));
-    json_object_object_add(o, "child", child);
+    return child;
+}
+
+json_object *rd_report_runtime_json(const rd_facts *f)
+{
+    const rd_runtime_facts *rt = &f->runtime;
+    if (!rt->ran)
+        return NULL;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "hsa", runtime_hsa_json(rt));
+    json_object_object_add(o, "hip", runtime_hip_json(rt));
+    json_object *devs = json_object_new_array();
+    for (size_t i = 0; i < rt->n_devices; i++)
+        json_object_array_add(devs, runtime_device_json(&rt->devices[i]));
+    json_object_object_add(o, "devices", devs);
+    json_object_object_add(o, "child", runtime_child_json(rt));
     return o;
 }
