@@ -470,6 +470,13 @@ static bool is_own_output(const daemon_state *d, const char *changed)
     return false;
 }
 
+/* Whether dir is target itself or a directory above it. */
+static bool path_on_the_way(const char *dir, const char *target)
+{
+    size_t n = strlen(dir);
+    return strncmp(dir, target, n) == 0 && (target[n] == 0 || target[n] == '/');
+}
+
 static void on_inotify(daemon_state *d)
 {
     char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
@@ -501,9 +508,17 @@ static void on_inotify(daemon_state *d)
                                                    : xstrdup(d->dirs[i].dir);
                 if (is_own_output(d, changed))
                     continue;
-                for (size_t k = 0; k < d->n_targets; k++)
-                    if (rd_daemon_watch_matches(d->targets[k].path, d->targets[k].is_dir, changed))
-                        add_pending(d, d->targets[k].mask);
+                for (size_t k = 0; k < d->n_targets; k++) {
+                    if (!rd_daemon_watch_matches(d->targets[k].path, d->targets[k].is_dir, changed))
+                        continue;
+                    add_pending(d, d->targets[k].mask);
+                    /* a target or a directory on its way came or went (a
+                     * symlink put in place of a directory among them): the
+                     * watches must follow */
+                    if ((ev->mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)) &&
+                        path_on_the_way(changed, d->targets[k].path))
+                        resync = true;
+                }
             }
         }
     }

@@ -603,6 +603,32 @@ static void t_watched_file(Fixture *f, gconstpointer data)
     g_assert_nonnull(strstr(f->err->str, "rocm-doctord: resolved driver.blacklisted: "));
 }
 
+/* A watched directory replaced by a symlink while the daemon runs (moved
+ * aside, a link to it in its place): the watches follow, so a file added
+ * through the link afterwards is seen. */
+static void t_dir_replaced_by_symlink(Fixture *f, gconstpointer data)
+{
+    rd_test_write_file(f->root, "etc/modprobe.d/local.conf", "options amdgpu ppfeaturemask=0xffffffff\n");
+    start_daemon(f, NULL);
+    g_autofree char *ready = wait_notify(f, "READY=1");
+
+    g_autofree char *dir = g_build_filename(f->root, "etc/modprobe.d", NULL);
+    g_autofree char *real = g_build_filename(f->root, "etc/modprobe-real", NULL);
+    g_assert_cmpint(rename(dir, real), ==, 0);
+    /* the move is a change of its own: let the daemon act on it before the
+     * link appears (debounce_ms is 50) */
+    g_usleep(500000);
+    g_assert_cmpint(symlink("modprobe-real", dir), ==, 0);
+    g_usleep(500000);
+
+    rd_test_write_file(f->root, "etc/modprobe-real/blacklist-amdgpu.conf", "blacklist amdgpu\n");
+    json_object *s = wait_status(f, has_finding, "driver.blacklisted", NULL);
+    g_assert_cmpstr(finding_severity(s, "driver.blacklisted"), ==, "warning");
+    assert_same_as_check(f, s);
+    json_object_put(s);
+    stop_daemon(f);
+}
+
 static void t_sighup(Fixture *f, gconstpointer data)
 {
     start_daemon(f, NULL);
@@ -773,6 +799,8 @@ int main(int argc, char **argv)
     g_test_add("/daemon/gpu-hotplug", Fixture, NULL, fixture_setup, t_hotplug, fixture_teardown);
     g_test_add("/daemon/reset-and-noise", Fixture, NULL, fixture_setup, t_reset_and_noise, fixture_teardown);
     g_test_add("/daemon/watched-file", Fixture, NULL, fixture_setup, t_watched_file, fixture_teardown);
+    g_test_add("/daemon/dir-replaced-by-symlink", Fixture, NULL, fixture_setup, t_dir_replaced_by_symlink,
+               fixture_teardown);
     g_test_add("/daemon/sighup", Fixture, NULL, fixture_setup, t_sighup, fixture_teardown);
     g_test_add("/daemon/config-edit", Fixture, NULL, fixture_setup, t_config_edit, fixture_teardown);
     g_test_add("/daemon/once", Fixture, NULL, fixture_setup, t_once, fixture_teardown);
