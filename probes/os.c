@@ -134,7 +134,10 @@ static void assess_unlisted(const rd_assess_input *in, rd_findings *out)
     const rd_knowledge *k = in->knowledge;
     if (in->gpus->n_gpus == 0 || !o->id || k->n_releases == 0)
         return;
-    const rd_release *rel = &k->releases[k->n_releases - 1];
+    /* the installed ROCm's release when there is one, else the newest */
+    const rd_release *rel = rd_knowledge_release(k, in->facts->rocm.default_version);
+    if (!rel)
+        rel = &k->releases[k->n_releases - 1];
     if (rd_release_find_os(rel, o->id, o->version_id))
         return;
     rd_finding *fd = rd_finding_add(out, "os.not-validated", RD_SEV_INFO, NULL,

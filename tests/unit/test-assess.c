@@ -1286,7 +1286,7 @@ static void test_os_not_validated(void)
     free(f.os.id);
     free(f.os.version_id);
     f.os.id = xstrdup("debian");
-    f.os.version_id = xstrdup("13");
+    f.os.version_id = xstrdup("11");
     result r;
     assess(&f, &r);
     assert_ids(&r.fs, "os.not-validated");
