@@ -215,7 +215,9 @@ static void test_known_causes(void)
  * build has no kernel for). */
 static const char *const no_message[] = {
     "access.world-writable", "pcie.link-degraded", "tuning.numa-balancing", "gpu.power-capped", "gpu.vram-missing",
-    "runtime.kernel-ok", "runtime.kernel-untested", "os.not-validated", "facts.unreadable", NULL,
+    "runtime.kernel-ok", "runtime.kernel-untested", "os.not-validated", "facts.unreadable", "rpm.database-unreadable",
+    "zypper.repo-invalid",
+    NULL,
 };
 
 /* Every finding a check can report is the cause of some message in the
