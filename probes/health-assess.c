@@ -374,9 +374,22 @@ static bool has_link(const rd_health_facts *h, int64_t from, int64_t to)
     return false;
 }
 
+static bool hive_has_links(const rd_assess_input *in, uint64_t hive)
+{
+    const rd_health_facts *h = &in->facts->health;
+    for (size_t i = 0; i < h->n_xgmi_links; i++)
+        for (size_t j = 0; j < in->facts->kfd.n_nodes; j++)
+            if (in->facts->kfd.nodes[j].node_id == h->xgmi_links[i].node_from &&
+                rd_kfd_prop_or(&in->facts->kfd.nodes[j], "hive_id", 0) == hive)
+                return true;
+    return false;
+}
+
 /* Every KFD node of a hive must have a direct XGMI link to every other
  * node of the hive (partitions of one GPU included: the MI300X CPX dumps
- * show all 63 links). One finding per pair of GPUs. */
+ * show all 63 links). One finding per pair of GPUs. A hive without a
+ * single XGMI io_link is a topology that does not report them (not every
+ * link of the hive down at once): nothing is concluded from it. */
 static void assess_xgmi_links(const rd_assess_input *in, rd_findings *out)
 {
     const rd_gpu_view *v = in->gpus;
@@ -387,7 +400,7 @@ static void assess_xgmi_links(const rd_assess_input *in, rd_findings *out)
             if (!ga->n_kfd || !gb->n_kfd)
                 continue;
             uint64_t hive = rd_kfd_prop_or(ga->kfd[0], "hive_id", 0);
-            if (!hive || rd_kfd_prop_or(gb->kfd[0], "hive_id", 0) != hive)
+            if (!hive || rd_kfd_prop_or(gb->kfd[0], "hive_id", 0) != hive || !hive_has_links(in, hive))
                 continue;
             int64_t from = -1, to = -1;
             for (size_t i = 0; i < ga->n_kfd && from < 0; i++)

@@ -575,6 +575,9 @@ class Testbed:
         # GPU nodes sharing a non-zero hive_id get XGMI io_links (type 11) to
         # each other, as the MI300X CPX dump shows (weight 13, 819200 MB/s);
         # node index pairs listed here are left out (a link that is down).
+        # kfd_xgmi = False writes none (a CPX box has 4032 of them, which
+        # makes a test bed slow to build).
+        self.kfd_xgmi = True
         self.kfd_xgmi_missing = set()
         self.modules = {}
         self.drivers = set()         # PCI driver directories to create
@@ -839,7 +842,7 @@ class Testbed:
             links[i].append((cpu, 2, 20))
             links[cpu].append((i, 2, 20))
         for i, n in enumerate(nodes):
-            hive = int(n.props.get("hive_id", 0)) if n.is_gpu else 0
+            hive = int(n.props.get("hive_id", 0)) if n.is_gpu and self.kfd_xgmi else 0
             for j, m in enumerate(nodes):
                 if (hive and i != j and m.is_gpu and int(m.props.get("hive_id", 0)) == hive
                         and frozenset((i, j)) not in self.kfd_xgmi_missing):
