@@ -375,6 +375,43 @@ def stable(facts):
     return f
 
 
+PUBLIC_HOSTS = ("repo.radeon.com", "download.pytorch.org")
+URL = re.compile(r"://([^\s/?#\"'<>]*)([^\s\"'<>)\]]*)")
+
+
+def _url_as_bundled(m):
+    """A URL as the bundle carries it (rocm-doctor-report(8) and
+    src/shared/redact.c): credentials redacted; AMD's and PyTorch's hosts keep
+    their path, any other host only its name."""
+    authority, rest = m.group(1), m.group(2)
+    out = "://"
+    if "@" in authority:
+        out += "<redacted>@"
+        authority = authority.rsplit("@", 1)[1]
+    out += authority
+    if authority.lower() in PUBLIC_HOSTS:
+        path = re.split(r"[?#]", rest, 1)[0]
+        out += path + ("?<redacted>" if len(path) < len(rest) else "")
+    elif len(rest) > 1 or (rest and rest != "/"):
+        out += "/<redacted>"
+    else:
+        out += rest
+    return out
+
+
+def as_bundled(v):
+    """The live facts with the bundle's URL rule applied: the one thing in
+    these scenarios the bundle may carry differently (the distribution's
+    mirror and metalink URLs of the rpm repositories)."""
+    if isinstance(v, dict):
+        return {k: as_bundled(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [as_bundled(x) for x in v]
+    if isinstance(v, str) and "://" in v:
+        return URL.sub(_url_as_bundled, v)
+    return v
+
+
 def bundle_round_trip(label, bed, report, facts):
     """report -o: its facts are the live facts (nothing here is secret), and
     re-diagnosing them off the host gives the same findings."""
@@ -390,7 +427,7 @@ def bundle_round_trip(label, bed, report, facts):
     except (OSError, KeyError, ValueError, tarfile.TarError) as e:
         T.check("%s: the bundle has facts.json" % label, False, str(e))
         return
-    bundled_s, facts_s = stable(bundled), stable(facts or {})
+    bundled_s, facts_s = stable(bundled), as_bundled(stable(facts or {}))
     diff = sorted(k for k in set(bundled_s) | set(facts_s) if bundled_s.get(k) != facts_s.get(k))
     T.check("%s: the bundle's facts are the live facts" % label, not diff, "differ: %s" % diff)
     path = os.path.join(d, "facts.json")
