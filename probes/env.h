@@ -67,3 +67,10 @@ void rd_env_override_target(const rd_env_facts *e, int64_t node_id, char *buf, s
 /* Where a definition came from, for evidence: "/etc/environment:3" or
  * "process environment". */
 char *rd_env_where(const rd_env_var *v);
+
+/* The torch probe's child output: "KEY\tVALUE" lines (version, hip, cuda,
+ * available, archsource, archs) into t; other lines are ignored. */
+void rd_torch_parse_output(rd_torch_facts *t, const char *out);
+/* The first line of the child's error output that names a HIP or HSA error
+ * (hipErrorNoBinaryForGpu, "HIP error: ...", HSA_STATUS_ERROR_...), or NULL. */
+char *rd_torch_hip_error_line(const char *text);

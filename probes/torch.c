@@ -72,7 +72,7 @@ static const char torch_script[] =
 
 /* The first line of the child's error output that names a HIP or HSA error
  * (hipErrorNoBinaryForGpu, "HIP error: ...", HSA_STATUS_ERROR_...). */
-static char *hip_error_line(const char *text)
+char *rd_torch_hip_error_line(const char *text)
 {
     static const char *const marks[] = { "hipError", "HIP error", "HSA_STATUS_ERROR", "HIP_ERROR" };
     for (const char *p = text; p && *p;) {
@@ -112,7 +112,7 @@ static char *none_to_null(const char *v)
     return (!*v || streq(v, "None")) ? NULL : xstrdup(v);
 }
 
-static void parse_output(rd_torch_facts *t, const char *out)
+void rd_torch_parse_output(rd_torch_facts *t, const char *out)
 {
     for (const char *p = out; p && *p;) {
         const char *nl = strchr(p, '\n');
@@ -263,10 +263,10 @@ static void torch_gather(const rd_ctx *ctx, rd_facts *facts)
     read_pipes(t, &out[0], &err[0], deadline, &ob, &eb);
     int status = reap_child(t, pid, deadline);
     record_exit(t, status, limit_s, ob.s, eb.s);
-    parse_output(t, ob.s);
+    rd_torch_parse_output(t, ob.s);
     /* an abort in HIP is evidence, not a lost probe */
     if (!t->timed_out && (t->exit_status != 0))
-        t->hip_error = hip_error_line(eb.s);
+        t->hip_error = rd_torch_hip_error_line(eb.s);
     free(ob.s);
     free(eb.s);
 fail:

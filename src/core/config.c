@@ -729,7 +729,7 @@ char *rd_config_dump(const rd_config *c)
             }
             if (!**AT(c, k, char **))
                 strbuf_append(&b, " none");
-            /* fallthrough */
+            __attribute__((fallthrough));
         case KEY_LIST:
             for (char **v = *AT(c, k, char **); v && *v; v++)
                 strbuf_printf(&b, " %s", *v);

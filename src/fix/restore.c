@@ -201,7 +201,10 @@ void rd_restore_commands(rd_journal *jr, rd_commands_undo which, char ***deferre
         _cleanup_strv_free_ char **argv = rd_json_to_strv(rd_json_get_array(c, "undo"));
         if (!argv)
             continue;
-        if (streq_ptr(rd_json_get_str(c, "when"), "first-boot")) {
+        /* Under a --root, apply never runs a command (the tree's first boot
+         * does), so a journal there that says "now" is not believed: undo
+         * runs nothing on the host for a tree it only holds. */
+        if (streq_ptr(rd_json_get_str(c, "when"), "first-boot") || !streq(jr->root, "/")) {
             /* it never ran unless the run was applied */
             _cleanup_free_ char *cmd = which == RD_COMMANDS_UNDO ? rd_argv_join(argv) : NULL;
             if (cmd && !strv_contains(*deferred, cmd))

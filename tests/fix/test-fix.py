@@ -253,6 +253,31 @@ def udev_roundtrip_never_chmod_666():
 
 
 @test
+def undo_under_root_runs_no_command():
+    """Apply under --root never runs a command (they wait for the tree's
+    first boot), so undo there runs none either, whatever the journal says:
+    a journal edited to claim a command ran "now" gets it listed for the
+    first boot, not run on this host."""
+    need_root()
+    r, facts = setup(fixlib.root_only_nodes(base_facts()))
+    eq(run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS).returncode, 0, "apply")
+    jdir = r.p("/var/lib/rocm-doctor/journal")
+    run_id = os.listdir(jdir)[0]
+    path = os.path.join(jdir, run_id, "journal.json")
+    import json
+    with open(path) as f:
+        j = json.load(f)
+    marker = os.path.join(fixlib.temp_dir("rd-undo-marker."), "ran")
+    j["commands"] = [{"argv": ["true"], "undo": ["touch", marker], "when": "now", "ran": True}]
+    with open(path, "w") as f:
+        json.dump(j, f)
+    p = run(["undo", "--root", r.path])
+    eq(p.returncode, 0, "undo (stderr: %s)" % p.stderr)
+    check(not os.path.exists(marker), "the journal's command did not run")
+    check("touch %s" % marker in p.stdout, "it is listed for the first boot: " + p.stdout)
+
+
+@test
 def udev_all_users_only_when_asked():
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
     conf(r, "[fix]\nudev_all_users = no\n")

@@ -6,14 +6,23 @@
 #include "knowledge.h"
 #include "util.h"
 
-/* The loader reads a file by name: one temporary file, rewritten per input. */
-static char path[] = "/tmp/rocm-doctor-fuzz-knowledge-XXXXXX";
+/* The loader reads a file by name: one temporary file in memory (/dev/shm),
+ * rewritten per input and removed at exit. */
+static char path[] = "/dev/shm/rocm-doctor-fuzz-knowledge-XXXXXX";
 static int fd = -1;
+
+static void remove_file(void)
+{
+    unlink(path);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (fd < 0 && (fd = mkstemp(path)) < 0)
-        abort();
+    if (fd < 0) {
+        if ((fd = mkstemp(path)) < 0)
+            abort();
+        atexit(remove_file);
+    }
     if (ftruncate(fd, 0) < 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
         abort();
 
