@@ -803,16 +803,34 @@ static void io_link_parse(const char *text, size_t len, int64_t ret[4])
     }
 }
 
-/* The io_links of every GPU node in a hive, by index up to the node's
- * io_links_count (no directory listing); only those of type XGMI (11,
- * CRAT_IOLINK_TYPE_XGMI) are kept. */
+/* Whether an earlier node in KFD order sits on the same GPU: MI300
+ * compute partitions report location_id | partition index (bus, slot). */
+static bool same_socket_seen(const rd_facts *f, size_t i)
+{
+    const rd_kfd_node *n = &f->kfd.nodes[i];
+    uint64_t loc = rd_kfd_prop_or(n, "location_id", UINT64_MAX), dom = rd_kfd_prop_or(n, "domain", 0);
+    for (size_t j = 0; loc != UINT64_MAX && j < i; j++) {
+        const rd_kfd_node *m = &f->kfd.nodes[j];
+        if (rd_kfd_node_is_gpu(m) && rd_kfd_prop_or(m, "domain", 0) == dom &&
+            rd_kfd_prop_or(m, "location_id", UINT64_MAX) >> 3 == loc >> 3)
+            return true;
+    }
+    return false;
+}
+
+/* The io_links of the first node of each GPU in a hive, by index up to the
+ * node's io_links_count (no directory listing); only those of type XGMI (11,
+ * CRAT_IOLINK_TYPE_XGMI) are kept. XGMI links belong to the socket, so the
+ * other partitions of a GPU in CPX mode (63 links each, 4032 on eight
+ * MI300X) add nothing but reads. */
 static void gather_xgmi_links(const rd_facts *f, rd_health_facts *h)
 {
     for (size_t i = 0; i < f->kfd.n_nodes; i++) {
         const rd_kfd_node *n = &f->kfd.nodes[i];
-        if (!rd_kfd_node_is_gpu(n) || rd_kfd_prop_or(n, "hive_id", 0) == 0)
+        if (!rd_kfd_node_is_gpu(n) || rd_kfd_prop_or(n, "hive_id", 0) == 0 || same_socket_seen(f, i))
             continue;
         uint64_t count = rd_kfd_prop_or(n, "io_links_count", 0);
+        int64_t read = 0;
         char dir[PATH_MAX], text[4096];
         snprintf(dir, sizeof dir, KFD_TOPOLOGY "/%" PRId64 "/io_links", n->node_id);
         _cleanup_close_ int dfd = count ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
@@ -829,6 +847,7 @@ static void gather_xgmi_links(const rd_facts *f, rd_health_facts *h)
             ssize_t len = read_attr(dfd, path, text, sizeof text);
             if (len < 0)
                 continue;
+            read++;
             int64_t v[4] = { -1, -1, -1, -1 }; /* type, node_from, node_to, weight */
             io_link_parse(text, (size_t)len, v);
             if (v[0] != 11)
@@ -838,6 +857,7 @@ static void gather_xgmi_links(const rd_facts *f, rd_health_facts *h)
             x->node_to = v[2];
             x->weight = v[3];
         }
+        *ARRAY_APPEND(h->io_links_read, h->n_io_links_read) = (rd_io_links_read){ n->node_id, read };
     }
 }
 

@@ -72,6 +72,13 @@ typedef struct {
     int64_t weight;
 } rd_xgmi_link;
 
+/* A KFD GPU node of a hive whose io_links were read: the first node of
+ * each GPU (its other compute partitions share the socket's XGMI links). */
+typedef struct {
+    int64_t node_id;
+    int64_t io_links;         /* io_link files read, of any type */
+} rd_io_links_read;
+
 typedef struct {
     char *pci_address;
     /* RAS */
@@ -111,8 +118,10 @@ typedef struct {
 typedef struct {
     rd_health_gpu *gpus;      /* AMD GPUs bound to amdgpu, in PCI address order */
     size_t n_gpus;
-    rd_xgmi_link *xgmi_links; /* every KFD io_link of type XGMI */
+    rd_xgmi_link *xgmi_links; /* the XGMI io_links of the nodes in io_links_read */
     size_t n_xgmi_links;
+    rd_io_links_read *io_links_read;
+    size_t n_io_links_read;
     rd_health_event *events;  /* health lines that name no GPU, on a multi-GPU host */
     size_t n_events;
     char *bad_page_threshold_param; /* /sys/module/amdgpu/parameters/bad_page_threshold */

@@ -65,6 +65,12 @@ static const rd_field xgmi_link_fields[] = {
 };
 static SCHEMA(xgmi_link_schema, rd_xgmi_link, xgmi_link_fields);
 
+static const rd_field io_links_read_fields[] = {
+    F(rd_io_links_read, node_id, RD_FT_INT),
+    F(rd_io_links_read, io_links, RD_FT_INT),
+};
+static SCHEMA(io_links_read_schema, rd_io_links_read, io_links_read_fields);
+
 static const rd_field health_gpu_fields[] = {
     F(rd_health_gpu, pci_address, RD_FT_STR),
     F(rd_health_gpu, ras_exposed, RD_FT_BOOL),
@@ -100,6 +106,7 @@ SCHEMA(rd_health_gpu_schema, rd_health_gpu, health_gpu_fields);
 static const rd_field health_fields[] = {
     FA(rd_health_facts, gpus, n_gpus, rd_health_gpu_schema),
     FA(rd_health_facts, xgmi_links, n_xgmi_links, xgmi_link_schema),
+    FA(rd_health_facts, io_links_read, n_io_links_read, io_links_read_schema),
     FA(rd_health_facts, events, n_events, event_schema),
     F(rd_health_facts, bad_page_threshold_param, RD_FT_STR),
     F(rd_health_facts, kmsg_error, RD_FT_STR),
