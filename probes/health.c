@@ -803,19 +803,14 @@ static void io_link_parse(const char *text, size_t len, int64_t ret[4])
     }
 }
 
-/* Whether an earlier node in KFD order sits on the same GPU: MI300
- * compute partitions report location_id | partition index (bus, slot). */
-static bool same_socket_seen(const rd_facts *f, size_t i)
+/* The GPU a hive node sits on: domain, bus and slot (MI300 compute
+ * partitions report location_id | partition index); 0 for other nodes. */
+static uint64_t socket_key(const rd_kfd_node *n)
 {
-    const rd_kfd_node *n = &f->kfd.nodes[i];
-    uint64_t loc = rd_kfd_prop_or(n, "location_id", UINT64_MAX), dom = rd_kfd_prop_or(n, "domain", 0);
-    for (size_t j = 0; loc != UINT64_MAX && j < i; j++) {
-        const rd_kfd_node *m = &f->kfd.nodes[j];
-        if (rd_kfd_node_is_gpu(m) && rd_kfd_prop_or(m, "domain", 0) == dom &&
-            rd_kfd_prop_or(m, "location_id", UINT64_MAX) >> 3 == loc >> 3)
-            return true;
-    }
-    return false;
+    uint64_t loc = rd_kfd_prop_or(n, "location_id", UINT64_MAX);
+    if (!rd_kfd_node_is_gpu(n) || loc == UINT64_MAX || rd_kfd_prop_or(n, "hive_id", 0) == 0)
+        return 0;
+    return (rd_kfd_prop_or(n, "domain", 0) << 16 | (loc >> 3)) + 1;
 }
 
 /* The io_links of the first node of each GPU in a hive, by index up to the
@@ -825,9 +820,14 @@ static bool same_socket_seen(const rd_facts *f, size_t i)
  * MI300X) add nothing but reads. */
 static void gather_xgmi_links(const rd_facts *f, rd_health_facts *h)
 {
+    _cleanup_free_ uint64_t *keys = xcalloc(f->kfd.n_nodes + 1, sizeof(uint64_t));
     for (size_t i = 0; i < f->kfd.n_nodes; i++) {
         const rd_kfd_node *n = &f->kfd.nodes[i];
-        if (!rd_kfd_node_is_gpu(n) || rd_kfd_prop_or(n, "hive_id", 0) == 0 || same_socket_seen(f, i))
+        bool seen = false;
+        keys[i] = socket_key(n);
+        for (size_t j = 0; j < i && keys[i] && !seen; j++)
+            seen = keys[j] == keys[i];
+        if (!keys[i] || seen)
             continue;
         uint64_t count = rd_kfd_prop_or(n, "io_links_count", 0);
         int64_t read = 0;

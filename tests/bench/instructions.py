@@ -8,11 +8,7 @@ BINARY (default BUILD_DIR/rocm-doctor) may be an older build (say the one
 before an area was added) measured on the same test beds; the first one is
 the base the others are compared with.
 
-Figures (the health area, issue 12; callgrind 3.19, debugoptimized, gcc 12):
-                        c4a14fa (no health)  8c1836f (health)  health2
-  healthy-8x-mi300x text     25.34M      28.61M (+12.9%)   see README
-  healthy-8x-mi300x json     27.22M      33.69M (+23.8%)
-The README in this folder keeps the current figures."""
+Figures: tests/bench/README.md."""
 import os
 import re
 import subprocess
