@@ -357,73 +357,130 @@ static void assess_vram(const rd_assess_input *in, const rd_health_limits *lim, 
 
 /* ---- XGMI ---- */
 
-static const rd_gpu *gpu_of_node(const rd_gpu_view *v, int64_t node_id)
+/* The node of g whose io_links were read (its first partition), or NULL. */
+static const rd_io_links_read *links_read(const rd_health_facts *h, const rd_gpu *g)
 {
-    for (size_t i = 0; i < v->n_gpus; i++)
-        for (size_t j = 0; j < v->gpus[i].n_kfd; j++)
-            if (v->gpus[i].kfd[j]->node_id == node_id)
-                return &v->gpus[i];
+    for (size_t i = 0; i < h->n_io_links_read; i++)
+        for (size_t j = 0; j < g->n_kfd; j++)
+            if (h->io_links_read[i].node_id == g->kfd[j]->node_id)
+                return &h->io_links_read[i];
     return NULL;
 }
 
-static bool has_link(const rd_health_facts *h, int64_t from, int64_t to)
+/* An XGMI link from node `from` to any node (partition) of GPU g. */
+static bool links_to_gpu(const rd_health_facts *h, int64_t from, const rd_gpu *g)
 {
     for (size_t i = 0; i < h->n_xgmi_links; i++)
-        if (h->xgmi_links[i].node_from == from && h->xgmi_links[i].node_to == to)
-            return true;
+        if (h->xgmi_links[i].node_from == from)
+            for (size_t j = 0; j < g->n_kfd; j++)
+                if (h->xgmi_links[i].node_to == g->kfd[j]->node_id)
+                    return true;
     return false;
+}
+
+static uint64_t hive_of(const rd_gpu *g)
+{
+    return g->n_kfd ? rd_kfd_prop_or(g->kfd[0], "hive_id", 0) : 0;
 }
 
 static bool hive_has_links(const rd_assess_input *in, uint64_t hive)
 {
     const rd_health_facts *h = &in->facts->health;
-    for (size_t i = 0; i < h->n_xgmi_links; i++)
-        for (size_t j = 0; j < in->facts->kfd.n_nodes; j++)
-            if (in->facts->kfd.nodes[j].node_id == h->xgmi_links[i].node_from &&
-                rd_kfd_prop_or(&in->facts->kfd.nodes[j], "hive_id", 0) == hive)
+    for (size_t a = 0; a < in->gpus->n_gpus; a++) {
+        const rd_io_links_read *r = hive_of(&in->gpus->gpus[a]) == hive ? links_read(h, &in->gpus->gpus[a]) : NULL;
+        for (size_t i = 0; r && i < h->n_xgmi_links; i++)
+            if (h->xgmi_links[i].node_from == r->node_id)
                 return true;
+    }
     return false;
 }
 
-/* Every KFD node of a hive must have a direct XGMI link to every other
- * node of the hive (partitions of one GPU included: the MI300X CPX dumps
- * show all 63 links). One finding per pair of GPUs. A hive without a
- * single XGMI io_link is a topology that does not report them (not every
- * link of the hive down at once): nothing is concluded from it. */
-static void assess_xgmi_links(const rd_assess_input *in, rd_findings *out)
+static void link_missing_remedy(rd_finding *fd)
+{
+    rd_finding_remedy(fd, "Traffic between these GPUs falls back to PCIe or fails. Drain the node, power cycle it "
+                          "(a warm reboot may not retrain XGMI); if the link stays down, the board or its XGMI "
+                          "connector needs service.");
+}
+
+/* A hive whose members list io_links, none of them XGMI: every link of the
+ * hive is down (or the hive never trained). One finding for the hive. A
+ * topology without io_links at all says nothing. */
+static void assess_hive_without_links(const rd_assess_input *in, uint64_t hive, size_t first, rd_findings *out)
 {
     const rd_gpu_view *v = in->gpus;
     const rd_health_facts *h = &in->facts->health;
-    for (size_t a = 0; a < v->n_gpus; a++)
-        for (size_t b = a + 1; b < v->n_gpus; b++) {
-            const rd_gpu *ga = &v->gpus[a], *gb = &v->gpus[b];
-            if (!ga->n_kfd || !gb->n_kfd)
-                continue;
-            uint64_t hive = rd_kfd_prop_or(ga->kfd[0], "hive_id", 0);
-            if (!hive || rd_kfd_prop_or(gb->kfd[0], "hive_id", 0) != hive || !hive_has_links(in, hive))
-                continue;
-            int64_t from = -1, to = -1;
-            for (size_t i = 0; i < ga->n_kfd && from < 0; i++)
-                for (size_t j = 0; j < gb->n_kfd && from < 0; j++) {
-                    int64_t x = ga->kfd[i]->node_id, y = gb->kfd[j]->node_id;
-                    if (!has_link(h, x, y))
-                        from = x, to = y;
-                    else if (!has_link(h, y, x))
-                        from = y, to = x;
-                }
-            if (from < 0)
-                continue;
-            rd_finding *fd = rd_finding_add(out, "xgmi.link-missing", RD_SEV_ERROR, ga->pci->address,
-                                            "no XGMI link between GPU %s and GPU %s of hive %" PRIu64,
-                                            ga->pci->address, gb->pci->address, hive);
-            const rd_gpu *gf = gpu_of_node(v, from), *gt = gpu_of_node(v, to);
-            rd_finding_evidence(fd, "/sys/class/kfd/kfd/topology/nodes/%" PRId64 "/io_links: no link of type 11 "
-                                    "(XGMI) to node %" PRId64 " (%s -> %s)",
-                                from, to, gf ? gf->pci->address : "?", gt ? gt->pci->address : "?");
-            rd_finding_remedy(fd, "Traffic between these GPUs falls back to PCIe or fails. Drain the node, power "
-                                  "cycle it (a warm reboot may not retrain XGMI); if the link stays down, the "
-                                  "board or its XGMI connector needs service.");
+    size_t members = 0, judged = 0;
+    for (size_t a = first; a < v->n_gpus; a++)
+        if (hive_of(&v->gpus[a]) == hive) {
+            const rd_io_links_read *r = links_read(h, &v->gpus[a]);
+            members++;
+            judged += r && r->io_links > 0;
         }
+    if (members < 2 || judged < members)
+        return;
+    rd_finding *fd = rd_finding_add(out, "xgmi.link-missing", RD_SEV_ERROR, v->gpus[first].pci->address,
+                                    "none of the %zu GPUs of hive %" PRIu64 " has an XGMI link to another", members,
+                                    hive);
+    for (size_t a = first; a < v->n_gpus; a++) {
+        const rd_io_links_read *r = hive_of(&v->gpus[a]) == hive ? links_read(h, &v->gpus[a]) : NULL;
+        if (r)
+            rd_finding_evidence(fd, "/sys/class/kfd/kfd/topology/nodes/%" PRId64 "/io_links (%s): %" PRId64
+                                    " links, none of type 11 (XGMI)",
+                                r->node_id, v->gpus[a].pci->address, r->io_links);
+    }
+    link_missing_remedy(fd);
+}
+
+/* The node whose io_links were read for GPU a (its first partition) must
+ * have an XGMI link to some node of every other GPU of the hive, and the
+ * reverse. Partitions of one GPU share its socket's links and are not
+ * judged against each other. One finding per pair of GPUs. */
+static void assess_xgmi_pair(const rd_assess_input *in, const rd_gpu *ga, const rd_gpu *gb, rd_findings *out)
+{
+    const rd_health_facts *h = &in->facts->health;
+    const rd_io_links_read *ra = links_read(h, ga), *rb = links_read(h, gb);
+    if (!ra || !rb || ra->io_links == 0 || rb->io_links == 0)
+        return;
+    const rd_io_links_read *from = !links_to_gpu(h, ra->node_id, gb) ? ra : !links_to_gpu(h, rb->node_id, ga) ? rb : NULL;
+    if (!from)
+        return;
+    const rd_gpu *gt = from == ra ? gb : ga;
+    uint64_t hive = hive_of(ga);
+    rd_finding *fd = rd_finding_add(out, "xgmi.link-missing", RD_SEV_ERROR, ga->pci->address,
+                                    "no XGMI link between GPU %s and GPU %s of hive %" PRIu64, ga->pci->address,
+                                    gb->pci->address, hive);
+    if (gt->n_kfd == 1)
+        rd_finding_evidence(fd, "/sys/class/kfd/kfd/topology/nodes/%" PRId64 "/io_links: no link of type 11 "
+                                "(XGMI) to node %" PRId64 " (%s -> %s)",
+                            from->node_id, gt->kfd[0]->node_id, from == ra ? ga->pci->address : gb->pci->address,
+                            gt->pci->address);
+    else
+        rd_finding_evidence(fd, "/sys/class/kfd/kfd/topology/nodes/%" PRId64 "/io_links: no link of type 11 "
+                                "(XGMI) to any of the %zu partition nodes %" PRId64 "-%" PRId64 " of %s",
+                            from->node_id, gt->n_kfd, gt->kfd[0]->node_id, gt->kfd[gt->n_kfd - 1]->node_id,
+                            gt->pci->address);
+    link_missing_remedy(fd);
+}
+
+static void assess_xgmi_links(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_gpu_view *v = in->gpus;
+    for (size_t a = 0; a < v->n_gpus; a++) {
+        uint64_t hive = hive_of(&v->gpus[a]);
+        bool first = hive != 0;
+        for (size_t b = 0; b < a && first; b++)
+            first = hive_of(&v->gpus[b]) != hive;
+        if (!first)
+            continue;
+        if (!hive_has_links(in, hive)) {
+            assess_hive_without_links(in, hive, a, out);
+            continue;
+        }
+        for (size_t x = a; x < v->n_gpus; x++)
+            for (size_t y = x + 1; y < v->n_gpus; y++)
+                if (hive_of(&v->gpus[x]) == hive && hive_of(&v->gpus[y]) == hive)
+                    assess_xgmi_pair(in, &v->gpus[x], &v->gpus[y], out);
+    }
 }
 
 static void assess_hive_size(const rd_assess_input *in, rd_findings *out)

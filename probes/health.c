@@ -25,6 +25,7 @@
 #define GPU_METRICS_MAX (64 * 1024)
 #define BAD_PAGES_MAX (4 * 1024 * 1024)
 #define KFD_TOPOLOGY "/sys/class/kfd/kfd/topology/nodes"
+#define HOT_MARGIN_MAX_MC (50 * 1000)
 
 /* ---- parsers ---- */
 
@@ -235,17 +236,16 @@ int rd_aer_total_parse(const char *text, size_t len, int64_t *ret)
 {
     /* One "NAME COUNT" line per error bit (old kernels: names with spaces,
      * the count is the last token), then "TOTAL_ERR_COR|FATAL|NONFATAL N". */
-    const char *end = text + len;
-    for (const char *p = text; p < end;) {
-        const char *e = line_end(p, end);
-        if ((size_t)(e - p) > 10 && memcmp(p, "TOTAL_ERR_", 10) == 0) {
+    const char *p = text, *end = text + len;
+    /* the kernel writes the total last: look from the end */
+    for (const char *q = end; q > text; q--)
+        if (q - text >= 10 && q[-1] == '_' && memcmp(q - 10, "TOTAL_ERR_", 10) == 0 &&
+            (q - 10 == text || q[-11] == '\n')) {
+            p = q - 10;
+            const char *e = line_end(p, end);
             const char *sp = memchr(p, ' ', (size_t)(e - p));
-            if (sp && parse_u63(sp, e, ret))
-                return 0;
-            return -EINVAL;
+            return sp && parse_u63(sp, e, ret) ? 0 : -EINVAL;
         }
-        p = e < end ? e + 1 : end;
-    }
     return -ENOENT;
 }
 
@@ -466,6 +466,17 @@ static void not_exposed(rd_health_gpu *g, const char *what)
     g->not_exposed = strv_push(g->not_exposed, xstrdup(what));
 }
 
+/* a then b into buf (truncated to fit): the file names of a few hundred
+ * reads per host, without a format parser each time. */
+static const char *cat(char *buf, size_t size, const char *a, const char *b)
+{
+    size_t la = strnlen(a, size - 1), lb = strnlen(b, size - 1 - la);
+    memcpy(buf, a, la);
+    memcpy(buf + la, b, lb);
+    buf[la + lb] = 0;
+    return buf;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -492,6 +503,28 @@ static char **list_dir(int dirfd, const char *path, const char *suffix)
     return names;
 }
 
+/* The first entry of a directory whose name starts with prefix (any when
+ * NULL), into ret; the count of such entries is returned, or -errno. */
+static int dir_scan(int dirfd, const char *path, const char *prefix, char *ret, size_t size)
+{
+    int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        int r = -errno;
+        close(fd);
+        return r;
+    }
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.' && (!prefix || startswith(de->d_name, prefix)) && n++ == 0 && ret)
+            snprintf(ret, size, "%s", de->d_name);
+    closedir(d);
+    return n;
+}
+
 static void gather_ras(int dirfd, rd_health_gpu *g, int64_t card)
 {
     _cleanup_strv_free_ char **files = list_dir(dirfd, "ras", "_err_count");
@@ -504,10 +537,13 @@ static void gather_ras(int dirfd, rd_health_gpu *g, int64_t card)
     ssize_t k = read_attr(dirfd, "ras/features", buf, sizeof buf);
     if (k > 0)
         (void)rd_ras_features_parse(buf, (size_t)k, &g->ras_features);
-    for (size_t i = 0; files[i]; i++) {
+    /* A mask of 0: no block has RAS enabled, and the *_err_count files the
+     * driver still creates read "ue: 0 ce: 0" without counting anything. */
+    if (g->ras_features == 0)
+        not_exposed(g, "ras/*_err_count (ras/features: no block enabled)");
+    for (size_t i = 0; g->ras_features != 0 && files[i]; i++) {
         rd_ras_count c = { 0 };
-        snprintf(path, sizeof path, "ras/%s", files[i]);
-        if ((k = read_attr(dirfd, path, buf, sizeof buf)) < 0 || rd_ras_err_count_parse(buf, (size_t)k, &c) < 0)
+        if ((k = read_attr(dirfd, cat(path, sizeof path, "ras/", files[i]), buf, sizeof buf)) < 0 || rd_ras_err_count_parse(buf, (size_t)k, &c) < 0)
             continue;
         c.block = xstrndup(files[i], strlen(files[i]) - strlen("_err_count"));
         *ARRAY_APPEND(g->ras, g->n_ras) = c;
@@ -525,56 +561,96 @@ static void gather_ras(int dirfd, rd_health_gpu *g, int64_t card)
         /* absent when amdgpu.bad_page_threshold=0 (retirement disabled) */
         not_exposed(g, "ras/gpu_vram_bad_pages");
     }
-    /* The threshold in effect, from debugfs: root only, usually unreadable. */
-    if (card >= 0) {
+    /* The threshold in effect, from debugfs: root only, usually unreadable,
+     * and only looked at when the GPU has retired pages. */
+    if (card >= 0 && rd_health_retired_pages(g) > 0) {
         _cleanup_free_ char *dbg = xasprintf("/sys/kernel/debug/dri/%" PRId64 "/ras/bad_page_cnt_threshold", card);
         g->bad_page_threshold = attr_i64(AT_FDCWD, dbg);
     }
 }
 
+/* The hwmon files the checks read, as bits: temp1..8 × (input, label,
+ * crit, emergency), then the power files. */
+enum { HW_INPUT, HW_LABEL, HW_CRIT, HW_EMERGENCY, HW_PER_TEMP };
+static const char *const hwmon_temp_suffix[HW_PER_TEMP] = { "_input", "_label", "_crit", "_emergency" };
+static const char *const hwmon_power[] = { "power1_average", "power1_input", "power1_cap", "power1_cap_default",
+                                           "power1_cap_max" };
+#define HW_POWER (8 * HW_PER_TEMP)
+
+/* Which of those files the directory has, in one pass: a read of a file the
+ * kernel did not create costs as much as one it did. */
+static uint64_t hwmon_files(int fd)
+{
+    int dfd = dup(fd);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return 0;
+    }
+    uint64_t bits = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *n = de->d_name;
+        if (startswith(n, "temp") && n[4] >= '1' && n[4] <= '8') {
+            for (int k = 0; k < HW_PER_TEMP; k++)
+                if (streq(n + 5, hwmon_temp_suffix[k]))
+                    bits |= UINT64_C(1) << ((n[4] - '1') * HW_PER_TEMP + k);
+        } else if (startswith(n, "power1_")) {
+            for (size_t k = 0; k < ELEMENTSOF(hwmon_power); k++)
+                if (streq(n, hwmon_power[k]))
+                    bits |= UINT64_C(1) << (HW_POWER + k);
+        }
+    }
+    closedir(d);
+    return bits;
+}
+
+static void gather_temp(int fd, uint64_t bits, int i, rd_health_gpu *g)
+{
+#define HAS(k) (bits & (UINT64_C(1) << ((i - 1) * HW_PER_TEMP + (k))))
+    char temp[8] = "temp1", name[32];
+    temp[4] = (char)('0' + i);
+    int64_t input = HAS(HW_INPUT) ? attr_i64(fd, cat(name, sizeof name, temp, "_input")) : -1;
+    if (input < 0)
+        return;
+    rd_temp_sensor *t = ARRAY_APPEND(g->temps, g->n_temps);
+    t->name = xstrdup(temp);
+    t->input_mc = input;
+    t->label = HAS(HW_LABEL) ? attr_line(fd, cat(name, sizeof name, temp, "_label")) : NULL;
+    t->crit_mc = HAS(HW_CRIT) ? attr_i64(fd, cat(name, sizeof name, temp, "_crit")) : -1;
+    /* the emergency limit matters only near the critical one; the largest
+     * hot_margin_c the configuration accepts is 50 °C */
+    bool near = t->crit_mc < 0 || input >= t->crit_mc - HOT_MARGIN_MAX_MC;
+    t->emergency_mc = near && HAS(HW_EMERGENCY) ? attr_i64(fd, cat(name, sizeof name, temp, "_emergency")) : -1;
+#undef HAS
+}
+
 static void gather_hwmon(int dirfd, rd_health_gpu *g)
 {
-    _cleanup_strv_free_ char **mons = list_dir(dirfd, "hwmon", NULL);
-    if (!mons || !mons[0]) {
+    char base[PATH_MAX] = "hwmon/";
+    if (dir_scan(dirfd, "hwmon", "hwmon", base + 6, sizeof base - 6) <= 0) {
         not_exposed(g, "hwmon");
         return;
     }
-    _cleanup_free_ char *base = xasprintf("hwmon/%s", mons[0]);
-    int fd = openat(dirfd, base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    _cleanup_close_ int fd = openat(dirfd, base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
         not_exposed(g, "hwmon");
         return;
     }
     g->hwmon_exposed = true;
-    /* list once: a read of a file the kernel did not create costs as much as one it did */
-    _cleanup_strv_free_ char **names = list_dir(fd, ".", NULL);
-#define HAS(n) strv_contains(names, n)
-    for (int i = 1; i <= 8; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "temp%d_input", i);
-        int64_t input = HAS(name) ? attr_i64(fd, name) : -1;
-        if (input < 0)
-            continue;
-        rd_temp_sensor *t = ARRAY_APPEND(g->temps, g->n_temps);
-        t->name = xasprintf("temp%d", i);
-        t->input_mc = input;
-        snprintf(name, sizeof name, "temp%d_label", i);
-        t->label = HAS(name) ? attr_line(fd, name) : NULL;
-        snprintf(name, sizeof name, "temp%d_crit", i);
-        t->crit_mc = HAS(name) ? attr_i64(fd, name) : -1;
-        snprintf(name, sizeof name, "temp%d_emergency", i);
-        t->emergency_mc = HAS(name) ? attr_i64(fd, name) : -1;
-    }
-    g->power_uw = HAS("power1_average") ? attr_i64(fd, "power1_average") : -1;
-    if (g->power_uw < 0 && HAS("power1_input"))
-        g->power_uw = attr_i64(fd, "power1_input");
-    g->power_cap_uw = HAS("power1_cap") ? attr_i64(fd, "power1_cap") : -1;
+    uint64_t bits = hwmon_files(fd);
+    for (int i = 1; i <= 8; i++)
+        gather_temp(fd, bits, i, g);
+    int64_t v[ELEMENTSOF(hwmon_power)];
+    for (size_t k = 0; k < ELEMENTSOF(hwmon_power); k++)
+        /* power1_input only where power1_average is absent (newer SMUs) */
+        v[k] = (bits & (UINT64_C(1) << (HW_POWER + k))) && (k != 1 || v[0] < 0) ? attr_i64(fd, hwmon_power[k]) : -1;
+    g->power_uw = v[0] >= 0 ? v[0] : v[1];
+    g->power_cap_uw = v[2];
     /* power1_cap_default: newer kernels only (not in the DOC excerpt read) */
-    g->power_cap_default_uw = HAS("power1_cap_default") ? attr_i64(fd, "power1_cap_default") : -1;
-    g->power_cap_min_uw = HAS("power1_cap_min") ? attr_i64(fd, "power1_cap_min") : -1;
-    g->power_cap_max_uw = HAS("power1_cap_max") ? attr_i64(fd, "power1_cap_max") : -1;
-#undef HAS
-    close(fd);
+    g->power_cap_default_uw = v[3];
+    g->power_cap_max_uw = v[4];
 }
 
 static void gather_metrics(int dirfd, rd_health_gpu *g)
@@ -598,49 +674,56 @@ static void gather_metrics(int dirfd, rd_health_gpu *g)
     rd_gpu_metrics_parse((const uint8_t *)buf, len, &g->metrics);
 }
 
-static void gather_inventory(int dirfd, rd_health_gpu *g)
+static void gather_inventory(int dirfd, const rd_facts *f, rd_health_gpu *g)
 {
     _cleanup_strv_free_ char **fw = list_dir(dirfd, "fw_version", "_fw_version");
     if (!fw)
         not_exposed(g, "fw_version");
-    for (size_t i = 0; fw && fw[i]; i++) {
-        char path[PATH_MAX], v[64];
-        snprintf(path, sizeof path, "fw_version/%s", fw[i]);
-        if (read_attr(dirfd, path, v, sizeof v) < 0)
-            continue;
-        v[strcspn(v, "\n")] = 0;
+    _cleanup_close_ int fd = fw ? openat(dirfd, "fw_version", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    for (size_t i = 0; fd >= 0 && fw[i]; i++) {
+        /* "mec=" then the value, read in place after it */
+        char entry[128];
         size_t n = strlen(fw[i]) - strlen("_fw_version");
-        memcpy(fw[i] + n, "=", 2);
-        g->firmware = strv_push(g->firmware, xasprintf("%s%s", fw[i], v));
+        if (n + 2 >= sizeof entry)
+            continue;
+        memcpy(entry, fw[i], n);
+        entry[n++] = '=';
+        if (read_attr(fd, fw[i], entry + n, sizeof entry - n) < 0)
+            continue;
+        entry[n + strcspn(entry + n, "\n")] = 0;
+        g->firmware = strv_push(g->firmware, xstrdup(entry));
     }
     g->vbios_version = attr_line(dirfd, "vbios_version");
     /* serial_number, product_* come from the board FRU: empty or absent on
      * most consumer boards (format not verified against the source). */
     g->serial_number = attr_line(dirfd, "serial_number");
-    g->unique_id = attr_line(dirfd, "unique_id");
-    g->product_name = attr_line(dirfd, "product_name");
-    g->product_number = attr_line(dirfd, "product_number");
-    g->vram_total = attr_i64(dirfd, "mem_info_vram_total");
+    /* used by gpu.vram-missing: NPS2/NPS4 report a share of the memory */
     g->memory_partition = attr_line(dirfd, "current_memory_partition");
+    /* unique_id, product_name and mem_info_vram_total: the drm probe read them */
+    for (size_t i = 0; i < f->drm.n_devices; i++) {
+        const rd_drm_device *d = &f->drm.devices[i];
+        if (!streq_ptr(d->pci_address, g->pci_address))
+            continue;
+        g->unique_id = xstrdup_or_null(d->unique_id);
+        g->product_name = xstrdup_or_null(d->product_name);
+        g->vram_total = d->vram_total > 0 && d->vram_total <= INT64_MAX ? (int64_t)d->vram_total : -1;
+        break;
+    }
 }
 
 static void gather_xgmi(int dirfd, rd_health_gpu *g)
 {
     uint64_t hive;
     char buf[64];
-    g->xgmi_hive_size = g->xgmi_physical_id = -1;
+    g->xgmi_hive_size = -1;
     if (read_attr(dirfd, "xgmi_hive_info/xgmi_hive_id", buf, sizeof buf) < 0)
         return; /* only XGMI parts in a hive have it */
     buf[strcspn(buf, "\n")] = 0;
     if (safe_atou64(buf, 10, &hive) < 0)
         return;
     g->xgmi_hive_id = hive;
-    _cleanup_strv_free_ char **nodes = list_dir(dirfd, "xgmi_hive_info", NULL);
-    int64_t n = 0;
-    for (size_t i = 0; nodes && nodes[i]; i++)
-        n += startswith(nodes[i], "node") != NULL;
-    g->xgmi_hive_size = n;
-    g->xgmi_physical_id = attr_i64(dirfd, "xgmi_physical_id");
+    int n = dir_scan(dirfd, "xgmi_hive_info", "node", NULL, 0);
+    g->xgmi_hive_size = n >= 0 ? n : -1;
     /* xgmi_error is not read: reading it clears the counter (amdgpu_xgmi.c). */
 }
 
@@ -685,56 +768,96 @@ static void gather_gpu(const rd_facts *f, const rd_pci_device *p, rd_health_gpu 
     g->pci_address = xstrdup(p->address);
     g->ras_features = g->bad_page_threshold = -1;
     g->bad_pages_reserved = g->bad_pages_pending = g->bad_pages_failed = -1;
-    g->power_uw = g->power_cap_uw = g->power_cap_default_uw = g->power_cap_min_uw = g->power_cap_max_uw = -1;
+    g->power_uw = g->power_cap_uw = g->power_cap_default_uw = g->power_cap_max_uw = -1;
     g->vram_total = -1;
     _cleanup_free_ char *path = xasprintf("/sys/bus/pci/devices/%s", p->address);
     _cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
-        g->xgmi_hive_size = g->xgmi_physical_id = -1;
+        g->xgmi_hive_size = -1;
         not_exposed(g, "sysfs device directory");
         return;
     }
     gather_ras(fd, g, card_index(f, p->address));
     gather_hwmon(fd, g);
     gather_metrics(fd, g);
-    gather_inventory(fd, g);
+    gather_inventory(fd, f, g);
     gather_xgmi(fd, g);
     gather_aer(f, g);
 }
 
+/* "key value" lines of an io_link's properties: the four the check uses. */
+static void io_link_parse(const char *text, size_t len, int64_t ret[4])
+{
+    static const char *const keys[4] = { "type ", "node_from ", "node_to ", "weight " };
+    const char *end = text + len;
+    for (const char *p = text; p < end;) {
+        const char *e = line_end(p, end);
+        for (size_t k = 0; *p == 't' || *p == 'n' || *p == 'w' ? k < ELEMENTSOF(keys) : false; k++) {
+            size_t n = strlen(keys[k]);
+            if (*p == keys[k][0] && (size_t)(e - p) > n && memcmp(p, keys[k], n) == 0) {
+                (void)parse_u63(p + n, e, &ret[k]);
+                break;
+            }
+        }
+        p = e < end ? e + 1 : end;
+    }
+}
+
+/* The GPU a hive node sits on: domain, bus and slot (MI300 compute
+ * partitions report location_id | partition index); 0 for other nodes. */
+static uint64_t socket_key(const rd_kfd_node *n)
+{
+    uint64_t loc = rd_kfd_prop_or(n, "location_id", UINT64_MAX);
+    if (!rd_kfd_node_is_gpu(n) || loc == UINT64_MAX || rd_kfd_prop_or(n, "hive_id", 0) == 0)
+        return 0;
+    return (rd_kfd_prop_or(n, "domain", 0) << 16 | (loc >> 3)) + 1;
+}
+
+/* The io_links of the first node of each GPU in a hive, by index up to the
+ * node's io_links_count (no directory listing); only those of type XGMI (11,
+ * CRAT_IOLINK_TYPE_XGMI) are kept. XGMI links belong to the socket, so the
+ * other partitions of a GPU in CPX mode (63 links each, 4032 on eight
+ * MI300X) add nothing but reads. */
 static void gather_xgmi_links(const rd_facts *f, rd_health_facts *h)
 {
+    _cleanup_free_ uint64_t *keys = xcalloc(f->kfd.n_nodes + 1, sizeof(uint64_t));
     for (size_t i = 0; i < f->kfd.n_nodes; i++) {
         const rd_kfd_node *n = &f->kfd.nodes[i];
-        if (!rd_kfd_node_is_gpu(n) || rd_kfd_prop_or(n, "hive_id", 0) == 0)
+        bool seen = false;
+        keys[i] = socket_key(n);
+        for (size_t j = 0; j < i && keys[i] && !seen; j++)
+            seen = keys[j] == keys[i];
+        if (!keys[i] || seen)
             continue;
-        char dir[PATH_MAX], path[PATH_MAX], text[4096];
+        uint64_t count = rd_kfd_prop_or(n, "io_links_count", 0);
+        int64_t read = 0;
+        char dir[PATH_MAX], text[4096];
         snprintf(dir, sizeof dir, KFD_TOPOLOGY "/%" PRId64 "/io_links", n->node_id);
-        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        _cleanup_strv_free_ char **links = dfd >= 0 ? list_dir(dfd, ".", NULL) : NULL;
-        for (size_t j = 0; links && links[j]; j++) {
-            snprintf(path, sizeof path, "%s/properties", links[j]);
-            if (read_attr(dfd, path, text, sizeof text) < 0)
+        _cleanup_close_ int dfd = count ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+        for (unsigned j = 0; dfd >= 0 && j < count && j < 10000; j++) {
+            /* "N/properties", N in decimal */
+            char path[32], *p = path + 5;
+            unsigned rest = j;
+            do
+                *--p = (char)('0' + rest % 10);
+            while ((rest /= 10) > 0);
+            size_t nd = (size_t)(path + 5 - p);
+            memmove(path, p, nd);
+            memcpy(path + nd, "/properties", sizeof "/properties");
+            ssize_t len = read_attr(dfd, path, text, sizeof text);
+            if (len < 0)
                 continue;
-            int64_t type = -1, from = -1, to = -1, weight = -1;
-            char *save = NULL;
-            for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-                char *sp = strchr(l, ' ');
-                if (!sp)
-                    continue;
-                *sp = 0;
-                int64_t *slot = streq(l, "type") ? &type : streq(l, "node_from") ? &from
-                              : streq(l, "node_to") ? &to : streq(l, "weight") ? &weight : NULL;
-                if (slot)
-                    (void)parse_u63(sp + 1, sp + 1 + strlen(sp + 1), slot);
-            }
-            if (type != 11) /* CRAT_IOLINK_TYPE_XGMI */
+            read++;
+            int64_t v[4] = { -1, -1, -1, -1 }; /* type, node_from, node_to, weight */
+            io_link_parse(text, (size_t)len, v);
+            if (v[0] != 11)
                 continue;
             rd_xgmi_link *x = ARRAY_APPEND(h->xgmi_links, h->n_xgmi_links);
-            x->node_from = from >= 0 ? from : n->node_id;
-            x->node_to = to;
-            x->weight = weight;
+            x->node_from = v[1] >= 0 ? v[1] : n->node_id;
+            x->node_to = v[2];
+            x->weight = v[3];
         }
+        *ARRAY_APPEND(h->io_links_read, h->n_io_links_read) = (rd_io_links_read){ n->node_id, read };
     }
 }
 

@@ -72,6 +72,13 @@ typedef struct {
     int64_t weight;
 } rd_xgmi_link;
 
+/* A KFD GPU node of a hive whose io_links were read: the first node of
+ * each GPU (its other compute partitions share the socket's XGMI links). */
+typedef struct {
+    int64_t node_id;
+    int64_t io_links;         /* io_link files read, of any type */
+} rd_io_links_read;
+
 typedef struct {
     char *pci_address;
     /* RAS */
@@ -87,7 +94,7 @@ typedef struct {
     rd_temp_sensor *temps;
     size_t n_temps;
     int64_t power_uw;         /* power1_average, else power1_input; -1 */
-    int64_t power_cap_uw, power_cap_default_uw, power_cap_min_uw, power_cap_max_uw;
+    int64_t power_cap_uw, power_cap_default_uw, power_cap_max_uw;
     rd_gpu_metrics metrics;
     /* firmware and inventory */
     char **firmware;          /* "mec=0x000000c4", from fw_version/<name>_fw_version, name order */
@@ -95,13 +102,11 @@ typedef struct {
     char *serial_number;
     char *unique_id;
     char *product_name;
-    char *product_number;
     int64_t vram_total;       /* mem_info_vram_total, bytes; -1 not exposed */
     char *memory_partition;   /* current_memory_partition ("NPS1"), MI300 */
     /* XGMI (amdgpu sysfs) */
     uint64_t xgmi_hive_id;    /* 0: not in a hive or not exposed */
     int64_t xgmi_hive_size;   /* node* entries in xgmi_hive_info; -1 not exposed */
-    int64_t xgmi_physical_id;
     /* kernel log since boot */
     rd_health_event *events;
     size_t n_events;
@@ -113,8 +118,10 @@ typedef struct {
 typedef struct {
     rd_health_gpu *gpus;      /* AMD GPUs bound to amdgpu, in PCI address order */
     size_t n_gpus;
-    rd_xgmi_link *xgmi_links; /* every KFD io_link of type XGMI */
+    rd_xgmi_link *xgmi_links; /* the XGMI io_links of the nodes in io_links_read */
     size_t n_xgmi_links;
+    rd_io_links_read *io_links_read;
+    size_t n_io_links_read;
     rd_health_event *events;  /* health lines that name no GPU, on a multi-GPU host */
     size_t n_events;
     char *bad_page_threshold_param; /* /sys/module/amdgpu/parameters/bad_page_threshold */
@@ -132,6 +139,13 @@ int64_t rd_health_ras_total(const rd_health_gpu *g, char which);
  * file is not exposed. */
 int64_t rd_health_retired_pages(const rd_health_gpu *g);
 size_t rd_health_event_count(const rd_health_gpu *g, const char *kind);
+/* A sensor's name in the reports: its label ("junction"), else "temp1". */
+const char *rd_health_temp_sensor(const rd_temp_sensor *t);
+/* "correctable", "nonfatal", "fatal": the order of rd_aer_device's counts. */
+extern const char *const rd_aer_type_names[3];
+/* The AER counts summed over the GPU's path to the root, in that order;
+ * -1 where no device exposes the type. */
+void rd_health_aer_sum(const rd_health_gpu *g, int64_t ret[3]);
 
 /* Throttle reasons, as bit indexes of a mask. */
 enum {

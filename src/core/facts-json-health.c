@@ -65,6 +65,12 @@ static const rd_field xgmi_link_fields[] = {
 };
 static SCHEMA(xgmi_link_schema, rd_xgmi_link, xgmi_link_fields);
 
+static const rd_field io_links_read_fields[] = {
+    F(rd_io_links_read, node_id, RD_FT_INT),
+    F(rd_io_links_read, io_links, RD_FT_INT),
+};
+static SCHEMA(io_links_read_schema, rd_io_links_read, io_links_read_fields);
+
 static const rd_field health_gpu_fields[] = {
     F(rd_health_gpu, pci_address, RD_FT_STR),
     F(rd_health_gpu, ras_exposed, RD_FT_BOOL),
@@ -80,7 +86,6 @@ static const rd_field health_gpu_fields[] = {
     F(rd_health_gpu, power_uw, RD_FT_INT),
     F(rd_health_gpu, power_cap_uw, RD_FT_INT),
     F(rd_health_gpu, power_cap_default_uw, RD_FT_INT),
-    F(rd_health_gpu, power_cap_min_uw, RD_FT_INT),
     F(rd_health_gpu, power_cap_max_uw, RD_FT_INT),
     FS(rd_health_gpu, metrics, metrics_schema),
     F(rd_health_gpu, firmware, RD_FT_STRV),
@@ -88,12 +93,10 @@ static const rd_field health_gpu_fields[] = {
     F(rd_health_gpu, serial_number, RD_FT_STR),
     F(rd_health_gpu, unique_id, RD_FT_STR),
     F(rd_health_gpu, product_name, RD_FT_STR),
-    F(rd_health_gpu, product_number, RD_FT_STR),
     F(rd_health_gpu, vram_total, RD_FT_INT),
     F(rd_health_gpu, memory_partition, RD_FT_STR),
     F(rd_health_gpu, xgmi_hive_id, RD_FT_U64),
     F(rd_health_gpu, xgmi_hive_size, RD_FT_INT),
-    F(rd_health_gpu, xgmi_physical_id, RD_FT_INT),
     FA(rd_health_gpu, events, n_events, event_schema),
     FA(rd_health_gpu, aer, n_aer, aer_schema),
     F(rd_health_gpu, not_exposed, RD_FT_STRV),
@@ -103,6 +106,7 @@ SCHEMA(rd_health_gpu_schema, rd_health_gpu, health_gpu_fields);
 static const rd_field health_fields[] = {
     FA(rd_health_facts, gpus, n_gpus, rd_health_gpu_schema),
     FA(rd_health_facts, xgmi_links, n_xgmi_links, xgmi_link_schema),
+    FA(rd_health_facts, io_links_read, n_io_links_read, io_links_read_schema),
     FA(rd_health_facts, events, n_events, event_schema),
     F(rd_health_facts, bad_page_threshold_param, RD_FT_STR),
     F(rd_health_facts, kmsg_error, RD_FT_STR),
@@ -142,6 +146,26 @@ size_t rd_health_event_count(const rd_health_gpu *g, const char *kind)
     for (size_t i = 0; i < g->n_events; i++)
         n += streq_ptr(g->events[i].kind, kind);
     return n;
+}
+
+const char *rd_health_temp_sensor(const rd_temp_sensor *t)
+{
+    return t->label ? t->label : t->name;
+}
+
+const char *const rd_aer_type_names[3] = { "correctable", "nonfatal", "fatal" };
+
+void rd_health_aer_sum(const rd_health_gpu *g, int64_t ret[3])
+{
+    int64_t v[3] = { -1, -1, -1 };
+    for (size_t j = 0; j < g->n_aer; j++) {
+        const rd_aer_device *a = &g->aer[j];
+        const int64_t d[] = { a->correctable, a->nonfatal, a->fatal };
+        for (size_t t = 0; t < 3; t++)
+            if (d[t] >= 0)
+                v[t] = (v[t] < 0 ? 0 : v[t]) + d[t];
+    }
+    memcpy(ret, v, sizeof v);
 }
 
 const char *rd_throttle_reason_name(unsigned reason)

@@ -2,7 +2,7 @@
 #include "report-health.h"
 
 #include <inttypes.h>
-#include "facts-json.h"
+#include "json-util.h"
 #include "util.h"
 
 /* Parts joined by ", " after "health: ", wrapped at 80 columns under the
@@ -36,7 +36,7 @@ void rd_report_health_line(FILE *out, const rd_facts *f, const rd_gpu *g)
     for (size_t i = 0; i < h->n_temps; i++)
         if (h->temps[i].input_mc >= 0 && (!hot || h->temps[i].input_mc > hot->input_mc))
             hot = &h->temps[i];
-    parts = strv_push(parts, hot ? xasprintf("%.0f °C %s", (double)hot->input_mc / 1000, hot->label ? hot->label : hot->name)
+    parts = strv_push(parts, hot ? xasprintf("%.0f °C %s", (double)hot->input_mc / 1000, rd_health_temp_sensor(hot))
                                  : xstrdup("temperature not exposed"));
     if (h->power_uw >= 0 && h->power_cap_uw > 0)
         parts = strv_push(parts, xasprintf("%.0f/%.0f W", (double)h->power_uw / 1e6, (double)h->power_cap_uw / 1e6));
@@ -53,28 +53,81 @@ void rd_report_health_line(FILE *out, const rd_facts *f, const rd_gpu *g)
     print_parts(out, parts);
 }
 
-static json_object *int_or_null(int64_t v)
+/* The blocks with an error of any type: a healthy GPU's ten zero blocks
+ * stay in the facts, out of the report that a fleet stores per host. */
+static json_object *ras_json(const rd_health_gpu *h)
 {
-    return v >= 0 ? json_object_new_int64(v) : NULL;
+    if (!h->ras_exposed)
+        return NULL;
+    json_object *o = json_object_new_object();
+    for (size_t i = 0; i < h->n_ras; i++) {
+        const rd_ras_count *c = &h->ras[i];
+        if (c->ue <= 0 && c->ce <= 0 && c->de <= 0)
+            continue;
+        json_object *b = json_object_new_object();
+        json_object_object_add(b, "uncorrectable", rd_json_int_or_null(c->ue));
+        json_object_object_add(b, "correctable", rd_json_int_or_null(c->ce));
+        json_object_object_add(b, "deferred", rd_json_int_or_null(c->de));
+        json_object_object_add(o, c->block, b);
+    }
+    return o;
 }
 
-json_object *rd_report_health_json(const rd_facts *f, const rd_gpu *g)
+static json_object *temperatures_json(const rd_health_gpu *h)
 {
-    const rd_health_gpu *h = rd_health_gpu_find(&f->health, g->pci->address);
-    if (!h)
+    if (!h->hwmon_exposed)
         return NULL;
-    json_object *o = rd_struct_to_json(&rd_health_gpu_schema, h);
-    json_object *s = json_object_new_object();
-    json_object_object_add(s, "ras_uncorrectable", int_or_null(rd_health_ras_total(h, 'u')));
-    json_object_object_add(s, "ras_correctable", int_or_null(rd_health_ras_total(h, 'c')));
-    json_object_object_add(s, "ras_deferred", int_or_null(rd_health_ras_total(h, 'd')));
-    json_object_object_add(s, "retired_pages", int_or_null(rd_health_retired_pages(h)));
-    json_object_object_add(s, "resets", json_object_new_int64((int64_t)rd_health_event_count(h, "reset")));
-    json_object_object_add(s, "reset_failures",
-                           json_object_new_int64((int64_t)rd_health_event_count(h, "reset-failed")));
-    json_object_object_add(s, "ring_timeouts",
-                           json_object_new_int64((int64_t)rd_health_event_count(h, "ring-timeout")));
-    json_object_object_add(s, "page_faults", json_object_new_int64((int64_t)rd_health_event_count(h, "page-fault")));
+    json_object *o = json_object_new_object();
+    for (size_t i = 0; i < h->n_temps; i++)
+        if (h->temps[i].input_mc >= 0)
+            json_object_object_add(o, rd_health_temp_sensor(&h->temps[i]), json_object_new_int64(h->temps[i].input_mc));
+    return o;
+}
+
+static json_object *power_cap_json(const rd_health_gpu *h)
+{
+    static const char *const kinds[] = { "current", "default", "max" };
+    const int64_t v[] = { h->power_cap_uw, h->power_cap_default_uw, h->power_cap_max_uw };
+    json_object *o = NULL;
+    for (size_t k = 0; k < ELEMENTSOF(kinds); k++)
+        if (v[k] >= 0) {
+            if (!o)
+                o = json_object_new_object();
+            json_object_object_add(o, kinds[k], json_object_new_int64(v[k]));
+        }
+    return o;
+}
+
+/* "aer": the totals over the GPU's path to the root; "aer_devices": the
+ * devices on it with a nonzero count. */
+static void aer_json(json_object *o, const rd_health_gpu *h)
+{
+    int64_t sum[3];
+    rd_health_aer_sum(h, sum);
+    json_object *devices = json_object_new_array();
+    for (size_t i = 0; i < h->n_aer; i++) {
+        const rd_aer_device *a = &h->aer[i];
+        const int64_t v[3] = { a->correctable, a->nonfatal, a->fatal };
+        if (v[0] <= 0 && v[1] <= 0 && v[2] <= 0)
+            continue;
+        json_object *d = json_object_new_object();
+        json_object_object_add(d, "address", json_object_new_string(a->address));
+        for (size_t t = 0; t < 3; t++)
+            json_object_object_add(d, rd_aer_type_names[t], rd_json_int_or_null(v[t]));
+        json_object_array_add(devices, d);
+    }
+    json_object *tot = NULL;
+    if (sum[0] >= 0 || sum[1] >= 0 || sum[2] >= 0) {
+        tot = json_object_new_object();
+        for (size_t t = 0; t < 3; t++)
+            json_object_object_add(tot, rd_aer_type_names[t], rd_json_int_or_null(sum[t]));
+    }
+    json_object_object_add(o, "aer", tot);
+    json_object_object_add(o, "aer_devices", devices);
+}
+
+static void throttle_json(json_object *o, const rd_health_gpu *h)
+{
     json_object *active = NULL;
     if (h->metrics.understood && h->metrics.has_indep_throttle) {
         active = json_object_new_array();
@@ -83,7 +136,7 @@ json_object *rd_report_health_json(const rd_facts *f, const rd_gpu *g)
             if (bits & (1u << r))
                 json_object_array_add(active, json_object_new_string(rd_throttle_reason_name(r)));
     }
-    json_object_object_add(s, "throttle_active", active);
+    json_object_object_add(o, "throttle_active", active);
     double share[RD_THROTTLE_N];
     json_object *res = NULL;
     if (rd_throttle_residency(&h->metrics, share)) {
@@ -92,8 +145,36 @@ json_object *rd_report_health_json(const rd_facts *f, const rd_gpu *g)
             if (r != RD_THROTTLE_CURRENT && r != RD_THROTTLE_OTHER)
                 json_object_object_add(res, rd_throttle_reason_name(r), json_object_new_double(share[r]));
     }
-    json_object_object_add(s, "throttle_residency", res);
-    json_object_object_add(o, "summary", s);
+    json_object_object_add(o, "throttle_residency", res);
+}
+
+/* A summary per GPU, about 30 values: the full detail (every RAS block,
+ * sensor limits, gpu_metrics fields, firmware versions, kernel log lines,
+ * every device on the AER path, what is not exposed) is in the facts
+ * (`rocm-doctor facts --json`). */
+json_object *rd_report_health_json(const rd_facts *f, const rd_gpu *g)
+{
+    const rd_health_gpu *h = rd_health_gpu_find(&f->health, g->pci->address);
+    if (!h)
+        return NULL;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "temperatures_mc", temperatures_json(h));
+    json_object_object_add(o, "power_uw", rd_json_int_or_null(h->power_uw));
+    json_object_object_add(o, "power_cap_uw", power_cap_json(h));
+    json_object_object_add(o, "ras", ras_json(h));
+    json_object_object_add(o, "ras_uncorrectable", rd_json_int_or_null(rd_health_ras_total(h, 'u')));
+    json_object_object_add(o, "ras_correctable", rd_json_int_or_null(rd_health_ras_total(h, 'c')));
+    json_object_object_add(o, "ras_deferred", rd_json_int_or_null(rd_health_ras_total(h, 'd')));
+    json_object_object_add(o, "retired_pages", rd_json_int_or_null(rd_health_retired_pages(h)));
+    json_object_object_add(o, "resets", json_object_new_int64((int64_t)rd_health_event_count(h, "reset")));
+    json_object_object_add(o, "reset_failures", json_object_new_int64((int64_t)rd_health_event_count(h, "reset-failed")));
+    json_object_object_add(o, "ring_timeouts", json_object_new_int64((int64_t)rd_health_event_count(h, "ring-timeout")));
+    json_object_object_add(o, "page_faults", json_object_new_int64((int64_t)rd_health_event_count(h, "page-fault")));
+    throttle_json(o, h);
+    aer_json(o, h);
+    json_object_object_add(o, "vbios_version", rd_json_str_or_null(h->vbios_version));
+    json_object_object_add(o, "serial_number", rd_json_str_or_null(h->serial_number));
+    json_object_object_add(o, "unique_id", rd_json_str_or_null(h->unique_id));
     return o;
 }
 

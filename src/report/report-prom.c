@@ -187,21 +187,33 @@ static void health_sample(prom_series *s, const char *const *labels, double v)
     sample_double(s->out, s->name, labels, v);
 }
 
+/* A block has series only when it has counted an error, as the JSON
+ * report's health.ras lists it; the sums are there for every GPU whose RAS
+ * is exposed. */
 static void health_ras_metrics(FILE *out, const rd_health_facts *h)
 {
     prom_series s = { out, "rocm_doctor_gpu_ras_errors",
                       "RAS error counts of each GPU by block (ras/<block>_err_count) and type (uncorrectable, "
-                      "correctable, deferred), since the driver loaded.", false };
+                      "correctable, deferred), since the driver loaded; only blocks with an error.", false };
     static const char *const types[] = { "uncorrectable", "correctable", "deferred" };
     for (size_t i = 0; i < h->n_gpus; i++)
         for (size_t j = 0; j < h->gpus[i].n_ras; j++) {
             const rd_ras_count *c = &h->gpus[i].ras[j];
             const int64_t v[] = { c->ue, c->ce, c->de };
-            for (size_t t = 0; t < 3; t++)
+            for (size_t t = 0; (v[0] > 0 || v[1] > 0 || v[2] > 0) && t < 3; t++)
                 if (v[t] >= 0) {
                     const char *labels[] = { "gpu", h->gpus[i].pci_address, "block", c->block, "type", types[t], NULL };
                     health_sample(&s, labels, (double)v[t]);
                 }
+        }
+    prom_series sum = { out, "rocm_doctor_gpu_ras_error_totals",
+                        "RAS error counts of each GPU summed over its blocks, by type.", false };
+    for (size_t i = 0; i < h->n_gpus; i++)
+        for (size_t t = 0; h->gpus[i].ras_exposed && t < 3; t++) {
+            int64_t v = rd_health_ras_total(&h->gpus[i], "ucd"[t]);
+            const char *labels[] = { "gpu", h->gpus[i].pci_address, "type", types[t], NULL };
+            if (v >= 0)
+                health_sample(&sum, labels, (double)v);
         }
     prom_series pages = { out, "rocm_doctor_gpu_retired_pages",
                           "VRAM pages each GPU retired (rows of ras/gpu_vram_bad_pages).", false };
@@ -231,7 +243,7 @@ static void health_thermal_metrics(FILE *out, const rd_health_facts *h)
     for (size_t i = 0; i < h->n_gpus; i++)
         for (size_t j = 0; j < h->gpus[i].n_temps; j++) {
             const rd_temp_sensor *t = &h->gpus[i].temps[j];
-            const char *labels[] = { "gpu", h->gpus[i].pci_address, "sensor", t->label ? t->label : t->name, NULL };
+            const char *labels[] = { "gpu", h->gpus[i].pci_address, "sensor", rd_health_temp_sensor(t), NULL };
             if (t->input_mc >= 0)
                 health_sample(&temp, labels, (double)t->input_mc / 1000);
         }
@@ -279,22 +291,36 @@ static void health_thermal_metrics(FILE *out, const rd_health_facts *h)
     }
 }
 
+/* Per device only where a count is nonzero (the JSON's aer_devices); the
+ * sums over the path for every GPU that exposes AER (the JSON's aer). */
 static void health_aer_metrics(FILE *out, const rd_health_facts *h)
 {
     prom_series s = { out, "rocm_doctor_gpu_pcie_aer_errors",
-                      "PCIe AER error totals (aer_dev_*) of each device on a GPU's path to the root port, by "
-                      "type=correctable|nonfatal|fatal.", false };
-    static const char *const types[] = { "correctable", "nonfatal", "fatal" };
+                      "PCIe AER error totals (aer_dev_*) of the devices on a GPU's path to the root port that have "
+                      "counted one, by type=correctable|nonfatal|fatal.", false };
+    prom_series sum = { out, "rocm_doctor_gpu_pcie_aer_error_totals",
+                        "PCIe AER error totals summed over the devices on a GPU's path to the root port, by type.",
+                        false };
     for (size_t i = 0; i < h->n_gpus; i++)
         for (size_t j = 0; j < h->gpus[i].n_aer; j++) {
             const rd_aer_device *a = &h->gpus[i].aer[j];
             const int64_t v[] = { a->correctable, a->nonfatal, a->fatal };
-            for (size_t t = 0; t < 3; t++) {
-                const char *labels[] = { "gpu", h->gpus[i].pci_address, "device", a->address, "type", types[t], NULL };
+            for (size_t t = 0; (v[0] > 0 || v[1] > 0 || v[2] > 0) && t < 3; t++) {
+                const char *labels[] = { "gpu", h->gpus[i].pci_address, "device", a->address, "type",
+                                         rd_aer_type_names[t], NULL };
                 if (v[t] >= 0)
                     health_sample(&s, labels, (double)v[t]);
             }
         }
+    for (size_t i = 0; i < h->n_gpus; i++) {
+        int64_t v[3];
+        rd_health_aer_sum(&h->gpus[i], v);
+        for (size_t t = 0; t < 3; t++) {
+            const char *labels[] = { "gpu", h->gpus[i].pci_address, "type", rd_aer_type_names[t], NULL };
+            if (v[t] >= 0)
+                health_sample(&sum, labels, (double)v[t]);
+        }
+    }
 }
 
 int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs)

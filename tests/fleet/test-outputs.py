@@ -187,34 +187,37 @@ def health_want(report):
         if not h:
             continue
         a = g["pci_address"]
-        for r in h["ras"]:
-            for key, typ in (("ue", "uncorrectable"), ("ce", "correctable"), ("de", "deferred")):
-                if r[key] >= 0:
-                    add("rocm_doctor_gpu_ras_errors", {"gpu": a, "block": r["block"], "type": typ}, r[key])
-        sm = h["summary"]
-        if sm["retired_pages"] is not None:
-            add("rocm_doctor_gpu_retired_pages", {"gpu": a}, sm["retired_pages"])
-        add("rocm_doctor_gpu_resets", {"gpu": a}, sm["resets"])
-        add("rocm_doctor_gpu_reset_failures", {"gpu": a}, sm["reset_failures"])
-        for t in h["temps"]:
-            if t["input_mc"] >= 0:
-                add("rocm_doctor_gpu_temperature_celsius", {"gpu": a, "sensor": t["label"] or t["name"]},
-                    t["input_mc"] / 1000)
-        if h["power_uw"] >= 0:
+        types = ("uncorrectable", "correctable", "deferred")
+        for block, counts in (h["ras"] or {}).items():
+            for typ in types:
+                if counts[typ] is not None:
+                    add("rocm_doctor_gpu_ras_errors", {"gpu": a, "block": block, "type": typ}, counts[typ])
+        for typ in types:
+            if h["ras"] is not None and h["ras_" + typ] is not None:
+                add("rocm_doctor_gpu_ras_error_totals", {"gpu": a, "type": typ}, h["ras_" + typ])
+        if h["retired_pages"] is not None:
+            add("rocm_doctor_gpu_retired_pages", {"gpu": a}, h["retired_pages"])
+        add("rocm_doctor_gpu_resets", {"gpu": a}, h["resets"])
+        add("rocm_doctor_gpu_reset_failures", {"gpu": a}, h["reset_failures"])
+        for sensor, mc in (h["temperatures_mc"] or {}).items():
+            add("rocm_doctor_gpu_temperature_celsius", {"gpu": a, "sensor": sensor}, mc / 1000)
+        if h["power_uw"] is not None:
             add("rocm_doctor_gpu_power_watts", {"gpu": a}, h["power_uw"] / 1e6)
-        for cap, key in (("current", "power_cap_uw"), ("default", "power_cap_default_uw"), ("max", "power_cap_max_uw")):
-            if h[key] >= 0:
-                add("rocm_doctor_gpu_power_cap_watts", {"gpu": a, "cap": cap}, h[key] / 1e6)
-        if sm["throttle_active"] is not None:
+        for cap, uw in (h["power_cap_uw"] or {}).items():
+            add("rocm_doctor_gpu_power_cap_watts", {"gpu": a, "cap": cap}, uw / 1e6)
+        if h["throttle_active"] is not None:
             for reason in ("power", "current", "thermal", "prochot", "other"):
                 add("rocm_doctor_gpu_throttle_active", {"gpu": a, "reason": reason},
-                    1 if reason in sm["throttle_active"] else 0)
-        for reason, v in (sm["throttle_residency"] or {}).items():
+                    1 if reason in h["throttle_active"] else 0)
+        for reason, v in (h["throttle_residency"] or {}).items():
             add("rocm_doctor_gpu_throttle_residency_ratio", {"gpu": a, "reason": reason}, v)
-        for d in h["aer"]:
+        for d in h["aer_devices"]:
             for typ in ("correctable", "nonfatal", "fatal"):
-                if d[typ] >= 0:
+                if d[typ] is not None:
                     add("rocm_doctor_gpu_pcie_aer_errors", {"gpu": a, "device": d["address"], "type": typ}, d[typ])
+        for typ in ("correctable", "nonfatal", "fatal"):
+            if h["aer"] is not None and h["aer"][typ] is not None:
+                add("rocm_doctor_gpu_pcie_aer_error_totals", {"gpu": a, "type": typ}, h["aer"][typ])
     return want
 
 
@@ -226,7 +229,8 @@ def check_health_metrics(label, samples, report):
         "rocm_doctor_gpu_ras_errors", "rocm_doctor_gpu_retired_pages", "rocm_doctor_gpu_resets",
         "rocm_doctor_gpu_reset_failures", "rocm_doctor_gpu_temperature_celsius", "rocm_doctor_gpu_power_watts",
         "rocm_doctor_gpu_power_cap_watts", "rocm_doctor_gpu_throttle_active",
-        "rocm_doctor_gpu_throttle_residency_ratio", "rocm_doctor_gpu_pcie_aer_errors")}
+        "rocm_doctor_gpu_throttle_residency_ratio", "rocm_doctor_gpu_pcie_aer_errors",
+        "rocm_doctor_gpu_ras_error_totals", "rocm_doctor_gpu_pcie_aer_error_totals")}
     for name in sorted(names):
         got = sorted(map(repr, samples.get(name, [])))
         exp = sorted(map(repr, want.get(name, [])))
@@ -308,11 +312,16 @@ def undescribed(inst, sch, path="", out=None):
         props = {}
         for a in alts:
             props.update(a.get("properties", {}))
+        # a map (keys are data: sensor labels, RAS blocks) describes its
+        # values with additionalProperties
+        maps = [a["additionalProperties"] for a in alts if isinstance(a.get("additionalProperties"), dict)]
         for k, v in inst.items():
-            if k not in props:
-                out.append("%s/%s" % (path, k))
-            else:
+            if k in props:
                 undescribed(v, props[k], "%s/%s" % (path, k), out)
+            elif maps:
+                undescribed(v, maps[0], "%s/%s" % (path, k), out)
+            else:
+                out.append("%s/%s" % (path, k))
     elif isinstance(inst, list):
         items = [a["items"] for a in alts if isinstance(a.get("items"), dict)]
         for i, v in enumerate(inst):

@@ -366,7 +366,7 @@ static void test_assess_limits(void)
     c->de = 0;
     g->power_cap_uw = 200000000;
     g->power_cap_default_uw = 220000000;
-    g->power_uw = g->power_cap_min_uw = g->power_cap_max_uw = g->vram_total = -1;
+    g->power_uw = g->power_cap_max_uw = g->vram_total = -1;
     g->bad_pages_reserved = g->bad_pages_pending = g->bad_pages_failed = g->bad_page_threshold = -1;
     rd_gpu_view v = { 0 };
     rd_knowledge k = { 0 };

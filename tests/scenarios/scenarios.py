@@ -366,7 +366,6 @@ def mi300x_box(tb, cpx):
                                          mem_clk=1300))
     tb.kfd(nodes, generation=80 if cpx else 2,
            system_properties=MI300X_SYSTEM_PROPERTIES)
-    tb.kfd_xgmi = not cpx  # 56 XGMI io_links in SPX; the 4032 of CPX make the bed slow
     health_sysfs.mi300x_health(tb, gpus, MI300X_HIVE_ID)
     tb.module_amdgpu("live", params={"bad_page_threshold": "-1"})
     tb.kmsg(["[drm] amdgpu kernel modesetting enabled."]

@@ -77,11 +77,58 @@ def health_8x_mi300x_one_bad_gpu():
 
 @scenario("health-xgmi-not-exposed")
 def health_xgmi_not_exposed():
-    """Twin: a hive whose KFD topology has no XGMI io_links at all (the CPX
-    box as built here, a kernel that does not report them): not a link
-    down on every pair, so nothing is said."""
+    """Twin: a hive whose KFD topology has no io_links at all (io_links_count
+    0, a kernel or container that does not show them): nothing to judge the
+    links by, so nothing is said."""
     tb = Testbed()
     mi300x_box(tb, cpx=True)
+    tb.kfd_io_links = False
+    return Scenario(tb, [], 0)
+
+
+@scenario("health-xgmi-no-links")
+def health_xgmi_no_links():
+    """Eight MI300X in one hive (xgmi_hive_id in sysfs, hive_id in KFD) whose
+    io_links list only the PCIe link to the CPU: no XGMI link anywhere, the
+    hive never trained. One finding for the hive, not one per pair."""
+    tb = Testbed()
+    mi300x(tb)
+    tb.kfd_xgmi = False
+    return Scenario(tb, [("xgmi.link-missing", "error")], 2,
+                    text=[("xgmi.link-missing", "none of the 8 GPUs of hive")],
+                    evidence=[("xgmi.link-missing", "nodes/2/io_links (0000:05:00.0): 1 links, none of type 11")])
+
+
+def cpx_node(gpu, partition=0):
+    """KFD node of a partition of MI300X number gpu in CPX mode."""
+    return SPX_NODE + 8 * gpu + partition
+
+
+@scenario("health-xgmi-cpx-link-missing")
+def health_xgmi_cpx_link_missing():
+    """The eight MI300X in CPX mode (64 KFD GPU nodes, 4032 XGMI io_links),
+    the link between the sockets of GPU 3 and GPU 5 down: none of the eight
+    partitions of either lists a link to a partition of the other. One
+    finding for the pair of GPUs, none for partitions of one GPU."""
+    tb = Testbed()
+    mi300x_box(tb, cpx=True)
+    tb.kfd_xgmi_missing |= {frozenset((cpx_node(MI300X_BAD, p), cpx_node(5, q)))
+                            for p in range(8) for q in range(8)}
+    return Scenario(tb, [("xgmi.link-missing", "error")], 2,
+                    text=[("xgmi.link-missing", "0000:65:00.0 and GPU 0000:a7:00.0")],
+                    evidence=[("xgmi.link-missing", "nodes/26/io_links: no link of type 11 (XGMI) to any of the 8 "
+                                                    "partition nodes 42-49 of 0000:a7:00.0")])
+
+
+@scenario("health-xgmi-cpx-partitions-unlinked")
+def health_xgmi_cpx_partitions_unlinked():
+    """Twin: the CPX box whose partitions list no XGMI link to the other
+    partitions of their own GPU (they share one socket; only links between
+    sockets are XGMI hops): silent."""
+    tb = Testbed()
+    mi300x_box(tb, cpx=True)
+    tb.kfd_xgmi_missing |= {frozenset((cpx_node(g, p), cpx_node(g, q)))
+                            for g in range(8) for p in range(8) for q in range(8) if p != q}
     return Scenario(tb, [], 0)
 
 

@@ -575,9 +575,12 @@ class Testbed:
         # GPU nodes sharing a non-zero hive_id get XGMI io_links (type 11) to
         # each other, as the MI300X CPX dump shows (weight 13, 819200 MB/s);
         # node index pairs listed here are left out (a link that is down).
-        # kfd_xgmi = False writes none (a CPX box has 4032 of them, which
-        # makes a test bed slow to build).
+        # kfd_xgmi = False writes none (only the PCIe links); kfd_io_links =
+        # False writes no io_links at all (io_links_count 0). The io_link
+        # files go into the overlay, not the device records: umockdev takes
+        # some 6 ms per record attribute, and a CPX box has 4032 XGMI links.
         self.kfd_xgmi = True
+        self.kfd_io_links = True
         self.kfd_xgmi_missing = set()
         self.modules = {}
         self.drivers = set()         # PCI driver directories to create
@@ -830,23 +833,7 @@ class Testbed:
         r.attr("topology/generation_id", "%d\n" % self.kfd_generation)
         r.attr("topology/system_properties", props_text(self.kfd_system_properties))
         nodes = self.kfd_nodes
-        cpu_ids = [i for i, n in enumerate(nodes) if not n.is_gpu]
-        # IO links: each GPU has a PCIe link to the CPU node of its NUMA node, and
-        # each CPU node the reverse link (type 2 = PCIe).
-        links = {i: [] for i in range(len(nodes))}
-        for i, n in enumerate(nodes):
-            if not n.is_gpu or not cpu_ids:
-                continue
-            numa = n.gpu.numa_node if n.gpu is not None and n.gpu.numa_node >= 0 else 0
-            cpu = cpu_ids[min(numa, len(cpu_ids) - 1)]
-            links[i].append((cpu, 2, 20))
-            links[cpu].append((i, 2, 20))
-        for i, n in enumerate(nodes):
-            hive = int(n.props.get("hive_id", 0)) if n.is_gpu and self.kfd_xgmi else 0
-            for j, m in enumerate(nodes):
-                if (hive and i != j and m.is_gpu and int(m.props.get("hive_id", 0)) == hive
-                        and frozenset((i, j)) not in self.kfd_xgmi_missing):
-                    links[i].append((j, 11, 13))
+        links = self._kfd_links()
         for i, n in enumerate(nodes):
             props = dict(n.props)
             props["mem_banks_count"] = len(n.mem_banks)
@@ -860,15 +847,44 @@ class Testbed:
             r.attr(base + "/properties", props_text(props))
             for m, bank in enumerate(n.mem_banks):
                 r.attr("%s/mem_banks/%d/properties" % (base, m), props_text(bank))
-            for m, (to, typ, weight) in enumerate(links[i]):
-                bw = (819200, 819200) if typ == 11 else (312, 64000)
-                link = {"type": typ, "version_major": 0, "version_minor": 0,
-                        "node_from": i, "node_to": to, "weight": weight,
-                        "min_latency": 0, "max_latency": 0, "min_bandwidth": bw[0],
-                        "max_bandwidth": bw[1], "recommended_transfer_size": 0,
-                        "flags": 1}
-                r.attr("%s/io_links/%d/properties" % (base, m), props_text(link))
         return r
+
+    def _kfd_links(self):
+        """{node index: [(to, type, weight)]}: each GPU has a PCIe link to the
+        CPU node of its NUMA node and each CPU node the reverse link (type
+        2), then the XGMI links (type 11) within a hive."""
+        nodes = self.kfd_nodes
+        cpu_ids = [i for i, n in enumerate(nodes) if not n.is_gpu]
+        links = {i: [] for i in range(len(nodes))}
+        if not self.kfd_io_links:
+            return links
+        for i, n in enumerate(nodes):
+            if not n.is_gpu or not cpu_ids:
+                continue
+            numa = n.gpu.numa_node if n.gpu is not None and n.gpu.numa_node >= 0 else 0
+            cpu = cpu_ids[min(numa, len(cpu_ids) - 1)]
+            links[i].append((cpu, 2, 20))
+            links[cpu].append((i, 2, 20))
+        for i, n in enumerate(nodes):
+            hive = int(n.props.get("hive_id", 0)) if n.is_gpu and self.kfd_xgmi else 0
+            for j, m in enumerate(nodes):
+                if (hive and i != j and m.is_gpu and int(m.props.get("hive_id", 0)) == hive
+                        and frozenset((i, j)) not in self.kfd_xgmi_missing):
+                    links[i].append((j, 11, 13))
+        return links
+
+    def _kfd_link_files(self):
+        """The io_links/N/properties files, as overlay paths."""
+        files = {}
+        base = "sys/devices/virtual/kfd/kfd/topology/nodes"
+        for i, node_links in self._kfd_links().items():
+            for m, (to, typ, weight) in enumerate(node_links):
+                bw = (819200, 819200) if typ == 11 else (312, 64000)
+                files["%s/%d/io_links/%d/properties" % (base, i, m)] = (
+                    "type %d\nversion_major 0\nversion_minor 0\nnode_from %d\nnode_to %d\nweight %d\n"
+                    "min_latency 0\nmax_latency 0\nmin_bandwidth %d\nmax_bandwidth %d\n"
+                    "recommended_transfer_size 0\nflags 1\n" % (typ, i, to, weight, bw[0], bw[1]))
+        return files
 
     # -- modules, kernel, OS -------------------------------------------------
 
@@ -996,6 +1012,8 @@ class Testbed:
         files["dev/kmsg"] = "".join(kmsg)
         # Tuning reads it; without a default the host's value would leak in.
         files["proc/sys/kernel/numa_balancing"] = "0\n"
+        if self.kfd_nodes is not None:
+            files.update(self._kfd_link_files())
         files.update(self.overlay_files)
         return files, links, dirs
 
