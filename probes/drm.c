@@ -56,12 +56,25 @@ static void drm_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_drm_facts *df = &facts->drm;
     struct udev *u = udev_new();
-    int n = drmGetDevices2(0, NULL, 0);
+    /* Each call walks every node of /dev/dri and reads its sysfs device
+     * several times, so one call with room to spare, and a second only
+     * when more devices than that turn up. */
+    int cap = 256, n;
+    drmDevicePtr *devs = NULL;
+    for (;;) {
+        devs = xcalloc((size_t)cap, sizeof(drmDevicePtr));
+        n = drmGetDevices2(0, devs, cap);
+        if (n <= cap)
+            break;
+        for (int i = 0; i < cap; i++)
+            drmFreeDevice(&devs[i]);
+        free(devs);
+        cap = n;
+    }
     if (n < 0 && n != -ENOENT) {
         df->error = xasprintf("drmGetDevices2: %s", strerror(-n));
     } else if (n > 0) {
-        drmDevicePtr *devs = xcalloc((size_t)n, sizeof(drmDevicePtr));
-        int got = drmGetDevices2(0, devs, n);
+        int got = n;
         for (int i = 0; i < got; i++) {
             drmDevicePtr dv = devs[i];
             rd_drm_device *d = ARRAY_APPEND(df->devices, df->n_devices);
@@ -78,10 +91,9 @@ static void drm_gather(const rd_ctx *ctx, rd_facts *facts)
             if (d->pci_address && u)
                 fill_from_sysfs(u, d);
         }
-        if (got > 0)
-            drmFreeDevices(devs, got);
-        free(devs);
+        drmFreeDevices(devs, got);
     }
+    free(devs);
     /* Partition render nodes (MI300 CPX) hang off platform devices; the KFD
      * topology names them (drm_render_minor), which is where access looks. */
     if (u)

@@ -355,6 +355,36 @@ static void assess_vram(const rd_assess_input *in, const rd_health_limits *lim, 
                           "problem. Update the firmware; if the size stays short, the board needs service (RMA).");
 }
 
+/* ---- firmware ---- */
+
+static void assess_firmware(const rd_assess_input *in, const rd_gpu *gpu, const rd_health_gpu *g, rd_findings *out)
+{
+    if (!gpu || !gpu->gfx[0])
+        return;
+    for (size_t i = 0; g->firmware && g->firmware[i]; i++) {
+        /* "mes=0x00000083" */
+        const char *eq = strchr(g->firmware[i], '=');
+        uint64_t v;
+        if (!eq || !startswith(eq + 1, "0x") || safe_atou64(eq + 3, 16, &v) < 0 || v > UINT32_MAX)
+            continue;
+        _cleanup_free_ char *name = xstrndup(g->firmware[i], (size_t)(eq - g->firmware[i]));
+        const rd_firmware_bad *b = rd_knowledge_firmware_bad(in->knowledge, gpu->gfx, name, (uint32_t)v);
+        if (!b)
+            continue;
+        rd_finding *fd = rd_finding_add(out, "gpu.firmware-known-bad", RD_SEV_WARNING, g->pci_address,
+                                        "GPU %s (%s) runs %s firmware %s, a version known to be broken",
+                                        g->pci_address, gpu->gfx, name, eq + 1);
+        rd_finding_evidence(fd, "%s/%s/fw_version/%s_fw_version: %s", sysfs, g->pci_address, name, eq + 1);
+        rd_finding_evidence(fd, "conf/health.ini [firmware-known-bad] %s.%s = 0x%08" PRIx32 ": %s", b->gfx, b->name,
+                            b->version, b->reason);
+        rd_finding_remedy(fd, "The driver loads this firmware from the distribution's firmware package "
+                              "(linux-firmware; amd-gpu-firmware on Fedora; kernel-firmware-amdgpu on SLES; "
+                              "amdgpu-dkms-firmware with AMD's driver). Install a version of that package with "
+                              "other firmware (a newer one with the fix, or the one before), then reboot; "
+                              "`rocm-doctor check` shows the version loaded.");
+    }
+}
+
 /* ---- XGMI ---- */
 
 /* The node of g whose io_links were read (its first partition), or NULL. */
@@ -547,6 +577,7 @@ void rd_health_assess(const rd_assess_input *in, rd_findings *out)
         assess_power(&lim, g, out);
         assess_throttle(&lim, g, out);
         assess_vram(in, &lim, gpu, g, out);
+        assess_firmware(in, gpu, g, out);
     }
     assess_resets(h->events, h->n_events, NULL, out);
     assess_xgmi_links(in, out);

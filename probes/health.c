@@ -953,7 +953,7 @@ static void health_gather(const rd_ctx *ctx, rd_facts *facts)
 static const char *const health_findings[] = {
     "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
     "xgmi.link-missing",     "xgmi.hive-incomplete", "pcie.aer-errors",  "gpu.throttled",  "gpu.power-capped",
-    "gpu.hot",               "gpu.vram-missing",     NULL,
+    "gpu.hot",               "gpu.vram-missing",     "gpu.firmware-known-bad", NULL,
 };
 
 const rd_probe rd_probe_health = {

@@ -151,9 +151,36 @@ static int pci_ids_handler(void *user, const char *section, const char *name, co
 
 static int load_table(const char *path, parse_state *st, ini_handler h, char **ret_error);
 
-/* [vram]: "DEVICE[.REV] = GIB PRODUCT NAME"; [firmware-minimum] has no
- * rows yet (see conf/health.ini), so any row there is refused rather than
- * silently ignored. */
+/* [firmware-known-bad]: "GFX.NAME = 0xVERSION REASON" */
+static int firmware_bad_row(parse_state *st, const char *name, const char *value)
+{
+    const char *dot = strchr(name, '.');
+    if (!dot || !startswith(name, "gfx") || dot - name > 10 || !dot[1] ||
+        strspn(dot + 1, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(dot + 1))
+        return fail(st, xasprintf("\"%s\" is not TARGET.FIRMWARE (gfx1151.mes)", name));
+    _cleanup_free_ char *gfx = xstrndup(name, (size_t)(dot - name));
+    size_t digits = strlen(gfx + 3);
+    if (digits < 3 || digits > 5 || strspn(gfx + 3, "0123456789abcdef") != digits)
+        return fail(st, xasprintf("\"%s\" is not a gfx target", gfx));
+    uint64_t v;
+    int pos = 0;
+    char hex[19] = "";
+    if (sscanf(value, "%18s %n", hex, &pos) != 1 || !startswith(hex, "0x") || safe_atou64(hex + 2, 16, &v) < 0 ||
+        v > UINT32_MAX || !value[pos])
+        return fail(st, xasprintf("\"%s\" is not \"0xVERSION REASON\"", value));
+    for (size_t i = 0; i < st->k->n_firmware_bad; i++)
+        if (streq(st->k->firmware_bad[i].gfx, gfx) && streq(st->k->firmware_bad[i].name, dot + 1) &&
+            st->k->firmware_bad[i].version == v)
+            return fail(st, xasprintf("%s %s listed twice", name, hex));
+    rd_firmware_bad *b = ARRAY_APPEND(st->k->firmware_bad, st->k->n_firmware_bad);
+    b->gfx = TAKE_PTR(gfx);
+    b->name = xstrdup(dot + 1);
+    b->version = (uint32_t)v;
+    b->reason = xstrdup(value + pos);
+    return 1;
+}
+
+/* [vram]: "DEVICE[.REV] = GIB PRODUCT NAME"; [firmware-known-bad] above. */
 static int health_handler(void *user, const char *section, const char *name, const char *value)
 {
     parse_state *st = user;
@@ -161,8 +188,8 @@ static int health_handler(void *user, const char *section, const char *name, con
         return 1;
     if (streq(section, "table"))
         return table_key(st, name, value);
-    if (streq(section, "firmware-minimum"))
-        return fail(st, xasprintf("[firmware-minimum] has no row format yet (\"%s\")", name));
+    if (streq(section, "firmware-known-bad"))
+        return firmware_bad_row(st, name, value);
     if (!streq(section, "vram"))
         return fail(st, xasprintf("unknown section [%s]", section));
     unsigned dev, rev = 0, gib;
@@ -203,6 +230,16 @@ const rd_product_memory *rd_knowledge_product_memory(const rd_knowledge *k, uint
             any = p;
     }
     return any;
+}
+
+const rd_firmware_bad *rd_knowledge_firmware_bad(const rd_knowledge *k, const char *gfx, const char *name,
+                                                 uint32_t version)
+{
+    for (size_t i = 0; i < k->n_firmware_bad; i++)
+        if (k->firmware_bad[i].version == version && streq(k->firmware_bad[i].gfx, gfx) &&
+            streq(k->firmware_bad[i].name, name))
+            return &k->firmware_bad[i];
+    return NULL;
 }
 
 static char **split_words(const char *value)
@@ -648,6 +685,12 @@ void rd_knowledge_free(rd_knowledge *k)
     for (size_t i = 0; i < k->n_product_memory; i++)
         free(k->product_memory[i].product);
     free(k->product_memory);
+    for (size_t i = 0; i < k->n_firmware_bad; i++) {
+        free(k->firmware_bad[i].gfx);
+        free(k->firmware_bad[i].name);
+        free(k->firmware_bad[i].reason);
+    }
+    free(k->firmware_bad);
     table_info_free(&k->health_info);
     memset(k, 0, sizeof(*k));
 }

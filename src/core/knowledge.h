@@ -80,6 +80,15 @@ typedef struct {
     uint64_t vram_bytes;
     char *product;
 } rd_product_memory;
+/* conf/health.ini [firmware-known-bad]: a firmware version (sysfs
+ * fw_version/NAME_fw_version) that AMD has acknowledged as broken on a
+ * target. */
+typedef struct {
+    char *gfx;                   /* "gfx1151" */
+    char *name;                  /* "mes" */
+    uint32_t version;
+    char *reason;                /* what goes wrong, and the source */
+} rd_firmware_bad;
 /* [rpm]: AMD's rpm repositories and their prerequisites. */
 typedef struct {
     char *host;                  /* repo.radeon.com */
@@ -107,6 +116,8 @@ typedef struct {
     rd_table_info archs_info, pci_ids_info, support_info;
     rd_product_memory *product_memory; /* conf/health.ini, optional */
     size_t n_product_memory;
+    rd_firmware_bad *firmware_bad;
+    size_t n_firmware_bad;
     rd_table_info health_info;
 } rd_knowledge;
 
@@ -122,6 +133,9 @@ void rd_knowledge_free(rd_knowledge *k);
 /* The product's memory for a PCI device id and revision; NULL when the
  * table does not list it. */
 const rd_product_memory *rd_knowledge_product_memory(const rd_knowledge *k, uint16_t device_id, uint8_t revision);
+/* The [firmware-known-bad] row for this target, firmware and version, or NULL. */
+const rd_firmware_bad *rd_knowledge_firmware_bad(const rd_knowledge *k, const char *gfx, const char *name,
+                                                 uint32_t version);
 
 const rd_arch *rd_knowledge_arch(const rd_knowledge *k, const char *gfx);
 const rd_arch *rd_knowledge_arch_by_version(const rd_knowledge *k, uint32_t gfx_target_version);

@@ -184,7 +184,7 @@ const char *rd_report_health_status(const rd_facts *f, const rd_findings *fs)
     static const char *const ids[] = {
         "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
         "xgmi.link-missing",     "xgmi.hive-incomplete", "pcie.aer-errors",  "gpu.throttled",  "gpu.power-capped",
-        "gpu.hot",               "gpu.vram-missing",
+        "gpu.hot",               "gpu.vram-missing",     "gpu.firmware-known-bad",
     };
     if (f->health.n_gpus == 0)
         return NULL;

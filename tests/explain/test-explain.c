@@ -35,7 +35,7 @@ static const char *const catalogue[] = {
     "tuning.numa-balancing", "tuning.iommu-pt", "apu.small-carveout", "os.not-validated", "facts.unreadable",
     "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
     "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled", "gpu.power-capped",
-    "gpu.hot", "gpu.vram-missing",
+    "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad",
     NULL,
 };
 

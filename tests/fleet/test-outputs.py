@@ -173,7 +173,7 @@ def check_prometheus(label, text, report, rc, t0, t1):
 
 HEALTH_IDS = {"gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen",
               "gpu.reset-failed", "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled",
-              "gpu.power-capped", "gpu.hot", "gpu.vram-missing"}
+              "gpu.power-capped", "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad"}
 
 
 def health_want(report):

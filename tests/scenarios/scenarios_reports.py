@@ -16,6 +16,7 @@ from scenarios import (
 from scenarios_compat import CompatTestbed, rocm_box
 from scenarios_env import torch_env
 from scenarios_explain import HostKfdOnlyTestbed
+from health_sysfs import add_firmware
 from testbed import Bar, CLASS_AUDIO, CLASS_HOST_BRIDGE, GiB, MiB
 
 # name -> source URL, for the record and for test listings
@@ -675,6 +676,26 @@ def strix_halo_gtt(twin):
                          ("rocm.not-installed", "info")], 0, compare_info=True,
                     remedy=[("apu.small-carveout", "ttm.pages_limit=25165824"),
                             ("apu.small-carveout", "amdgpu.gttsize alone")])
+
+
+@report("strix-halo-mes-0x83", "https://github.com/ROCm/legacy-rocm-build/issues/5724")
+def strix_halo_mes(twin):
+    """Strix Halo (gfx1151) on Fedora 43 whose amd-gpu-firmware shipped MES
+    firmware 0x83: GPU hangs and memory access faults under compute load,
+    assessed by AMD (ROCm#5724), fixed by rolling the firmware package back.
+    Twin: MES 0x82."""
+    tb = CompatTestbed()
+    host_os(tb, os_release("fedora", "43", "Fedora Linux 43"), "6.17.12-300.fc43.x86_64")
+    tb.host_bridge("0000:00:00.0", 0x1022, 0x14e8)
+    gpu, node = apu(tb, 0x1586, 0xc1, STRIX_HALO_KFD, 96 * GiB, gtt=96 * GiB, gc=(11, 5, 1))
+    add_firmware(gpu, {"mec": 0x2a4, "mes": 0x82 if twin else 0x83, "mes_kiq": 0x6f, "sos": 0x004e0044})
+    tb.module_amdgpu("live")
+    tb.kfd([cpu_kfd_node(tb, 32, mem=128 * GiB), node])
+    if twin:
+        return healthy(tb, [])
+    return Scenario(tb, [("gpu.firmware-known-bad", "warning")], 1,
+                    text=[("gpu.firmware-known-bad", "GPU 0000:64:00.0 (gfx1151) runs mes firmware 0x00000083")],
+                    remedy=[("gpu.firmware-known-bad", "amd-gpu-firmware on Fedora")])
 
 
 @report("raven-ridge-torch-no-gfx902", "https://github.com/pytorch/pytorch/issues/73534")

@@ -384,6 +384,57 @@ static void test_binary_table(tmpdir *t, gconstpointer data)
     rd_knowledge_free(&k);
 }
 
+/* conf/health.ini [firmware-known-bad]: rows load and are found by target,
+ * firmware and version; malformed rows name file:line. */
+static void expect_health_error(tmpdir *t, const char *text, const char *suffix)
+{
+    rd_test_write_file(t->dir, "health.ini", text);
+    g_autofree char *path = g_build_filename(t->dir, "health.ini", NULL);
+    rd_knowledge k = { 0 };
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_knowledge_load_health(path, &k, &err), ==, -EINVAL);
+    g_autofree char *expected = g_strconcat(path, suffix, NULL);
+    g_assert_cmpstr(err, ==, expected);
+    rd_knowledge_free(&k);
+}
+
+static void test_health_firmware(tmpdir *t, gconstpointer data)
+{
+    static const char head[] = "[table]\nname = health\nversion = 1\ndate = x\n[firmware-known-bad]\n";
+    g_autofree char *good = g_strconcat(head, "gfx1151.mes = 0x00000083 hangs (issue 1)\n",
+                                        "gfx1151.mes_kiq = 0x6f kiq (issue 2)\n", NULL);
+    rd_test_write_file(t->dir, "health.ini", good);
+    g_autofree char *path = g_build_filename(t->dir, "health.ini", NULL);
+    rd_knowledge k = { 0 };
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_knowledge_load_health(path, &k, &err), ==, 0);
+    g_assert_cmpuint(k.n_firmware_bad, ==, 2);
+    const rd_firmware_bad *b = rd_knowledge_firmware_bad(&k, "gfx1151", "mes", 0x83);
+    g_assert_nonnull(b);
+    if (b)
+        g_assert_cmpstr(b->reason, ==, "hangs (issue 1)");
+    g_assert_null(rd_knowledge_firmware_bad(&k, "gfx1151", "mes", 0x82));
+    g_assert_null(rd_knowledge_firmware_bad(&k, "gfx1150", "mes", 0x83));
+    g_assert_null(rd_knowledge_firmware_bad(&k, "gfx1151", "mes_kiq", 0x83));
+    g_assert_nonnull(rd_knowledge_firmware_bad(&k, "gfx1151", "mes_kiq", 0x6f));
+    rd_knowledge_free(&k);
+
+    g_autofree char *no_dot = g_strconcat(head, "gfx1151 = 0x83 x\n", NULL);
+    expect_health_error(t, no_dot, ":6: \"gfx1151\" is not TARGET.FIRMWARE (gfx1151.mes)");
+    g_autofree char *bad_gfx = g_strconcat(head, "navi31.mes = 0x83 x\n", NULL);
+    expect_health_error(t, bad_gfx, ":6: \"navi31.mes\" is not TARGET.FIRMWARE (gfx1151.mes)");
+    g_autofree char *bad_target = g_strconcat(head, "gfx11z1.mes = 0x83 x\n", NULL);
+    expect_health_error(t, bad_target, ":6: \"gfx11z1\" is not a gfx target");
+    g_autofree char *decimal = g_strconcat(head, "gfx1151.mes = 131 x\n", NULL);
+    expect_health_error(t, decimal, ":6: \"131 x\" is not \"0xVERSION REASON\"");
+    g_autofree char *no_reason = g_strconcat(head, "gfx1151.mes = 0x83\n", NULL);
+    expect_health_error(t, no_reason, ":6: \"0x83\" is not \"0xVERSION REASON\"");
+    g_autofree char *too_big = g_strconcat(head, "gfx1151.mes = 0x100000000 x\n", NULL);
+    expect_health_error(t, too_big, ":6: \"0x100000000 x\" is not \"0xVERSION REASON\"");
+    g_autofree char *twice = g_strconcat(head, "gfx1151.mes = 0x83 a\ngfx1151.mes = 0x0083 b\n", NULL);
+    expect_health_error(t, twice, ":7: gfx1151.mes 0x0083 listed twice");
+}
+
 #define ADD_TMP(path, fn) g_test_add(path, tmpdir, NULL, tmpdir_setup, fn, tmpdir_teardown)
 
 int main(int argc, char **argv)
@@ -406,5 +457,6 @@ int main(int argc, char **argv)
     ADD_TMP("/knowledge/pci-ids/errors", test_pci_ids_errors);
     ADD_TMP("/knowledge/load/missing-files", test_missing_files);
     ADD_TMP("/knowledge/load/binary", test_binary_table);
+    ADD_TMP("/knowledge/health/firmware", test_health_firmware);
     return g_test_run();
 }
