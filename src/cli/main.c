@@ -366,5 +366,9 @@ int main(int argc, char **argv)
         return rd_usage_error("unknown command \"%s\"", name);
     if (want_help)
         return help(name ? verb : NULL);
+    /* the newer options are checked against the verb's table entry here,
+     * not in each verb */
+    if ((r = rd_cli_reject(&o, verb->name, ~verb->options & (RD_OPT_PYTHON | RD_OPT_ROCM_PATH))) != 0)
+        return r;
     return verb->run(&o, argv + optind, (size_t)(argc - optind));
 }
