@@ -38,16 +38,23 @@ static int parse_bool(const char *v, bool *ret)
     return 0;
 }
 
-static int table_key(parse_state *st, const char *name, const char *value)
+/* A string key of a fixed section: slot NULL is a key the section lacks. */
+static int string_key(parse_state *st, const char *section, const char *name, const char *value, char **slot)
 {
-    char **slot = streq(name, "name") ? &st->info->name
-                : streq(name, "version") ? &st->info->version
-                : streq(name, "date") ? &st->info->date : NULL;
     if (!slot)
-        return fail(st, xasprintf("unknown key \"%s\" in [table]", name));
+        return fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
     free(*slot);
     *slot = xstrdup(value);
     return 1;
+}
+
+static int table_key(parse_state *st, const char *name, const char *value)
+{
+    return string_key(st, "table", name, value,
+                      streq(name, "name")      ? &st->info->name
+                      : streq(name, "version") ? &st->info->version
+                      : streq(name, "date")    ? &st->info->date
+                                               : NULL);
 }
 
 static int archs_handler(void *user, const char *section, const char *name, const char *value)
@@ -203,16 +210,12 @@ static int wheels_handler(void *user, const char *section, const char *name, con
         return 1;
     if (streq(section, "table"))
         return table_key(st, name, value);
-    if (streq(section, "index")) {
-        char **slot = streq(name, "url") ? &k->wheel_index
-                    : streq(name, "packages") ? &k->wheel_packages
-                    : streq(name, "release") ? &k->wheel_release : NULL;
-        if (!slot)
-            return fail(st, xasprintf("unknown key \"%s\" in [index]", name));
-        free(*slot);
-        *slot = xstrdup(value);
-        return 1;
-    }
+    if (streq(section, "index"))
+        return string_key(st, section, name, value,
+                          streq(name, "url")        ? &k->wheel_index
+                          : streq(name, "packages") ? &k->wheel_packages
+                          : streq(name, "release")  ? &k->wheel_release
+                                                    : NULL);
     const char *fam = startswith(section, "family ");
     if (!fam || !*fam || strchr(fam, ' '))
         return fail(st, xasprintf("unknown section [%s]", section));

@@ -224,6 +224,23 @@ static const struct {
     { "[rocm 6.2]\nos = rhel 10.0 - tree ten kernels 6.12\n", ":7: os \"rhel 10.0 - tree ten kernels 6.12\": \"tree\" needs an OS version like 9.6 or 10" },
 };
 
+/* Writes text to path; loading it (after archs.ini) fails with a message
+ * that starts with path and then error. */
+static void assert_load_fails(int (*load)(const char *, rd_knowledge *, char **), const char *path, const char *text,
+                              const char *error, size_t i)
+{
+    g_assert_true(g_file_set_contents(path, text, -1, NULL));
+    rd_knowledge k = { 0 };
+    char *err = NULL;
+    g_assert_cmpint(rd_knowledge_load_archs(SRCDIR "/conf/archs.ini", &k, &err), ==, 0);
+    g_assert_cmpint(load(path, &k, &err), ==, -EINVAL);
+    g_autofree char *want = g_strconcat(path, error, NULL);
+    if (!g_str_has_prefix(err, want))
+        g_error("case %zu: got \"%s\", want a message starting \"%s\"", i, err, want);
+    free(err);
+    rd_knowledge_free(&k);
+}
+
 static void test_malformed(void)
 {
     g_autofree char *dir = g_dir_make_tmp("rocm-doctor-platforms-XXXXXX", NULL);
@@ -235,16 +252,7 @@ static void test_malformed(void)
                                                 "[rocm 7.0]\nlatest = 7.0.2\ndate = 2025-09\ngfx = gfx942\n"
                                                 "window = months 12\nos = rhel 9.6 - kernels 5.14\n",
                                                 malformed[i].text);
-        g_assert_true(g_file_set_contents(path, text, -1, NULL));
-        rd_knowledge k = { 0 };
-        char *err = NULL;
-        g_assert_cmpint(rd_knowledge_load_archs(SRCDIR "/conf/archs.ini", &k, &err), ==, 0);
-        g_assert_cmpint(rd_knowledge_load_support(path, &k, &err), <, 0);
-        g_autofree char *want = g_strconcat(path, malformed[i].error, NULL);
-        if (!g_str_has_prefix(err, want))
-            g_error("case %zu: got \"%s\", want a message starting \"%s\"", i, err, want);
-        free(err);
-        rd_knowledge_free(&k);
+        assert_load_fails(rd_knowledge_load_support, path, text, malformed[i].error, i);
     }
     /* templates without [rpm] */
     g_autofree char *text = g_strdup("[table]\nname = support\nversion = 1\ndate = 2026-11-30\n"
@@ -398,15 +406,7 @@ static void test_wheel_table(void)
                                                 "[index]\nurl = https://example.invalid/{family}/\n"
                                                 "packages = rocm\n\n\n%s",
                                                 bad[i].text);
-        g_assert_true(g_file_set_contents(path, text, -1, NULL));
-        rd_knowledge k = { 0 };
-        char *err = NULL;
-        g_assert_cmpint(rd_knowledge_load_wheels(path, &k, &err), ==, -EINVAL);
-        g_autofree char *want = g_strconcat(path, bad[i].error, NULL);
-        if (!g_str_has_prefix(err, want))
-            g_error("case %zu: got \"%s\", want a message starting \"%s\"", i, err, want);
-        free(err);
-        rd_knowledge_free(&k);
+        assert_load_fails(rd_knowledge_load_wheels, path, text, bad[i].error, i);
     }
     g_unlink(path);
     g_rmdir(dir);
