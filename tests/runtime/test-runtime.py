@@ -224,6 +224,12 @@ else:
               [w.get("version") for w in rep.get("wheels", []) if w.get("source") == "--python"] == ["7.1.0"],
               json.dumps(rep.get("wheels")))
 
+        rc, out, err = run("check", "--python", venv)
+        unwrapped = " ".join(line.strip() for line in out.splitlines())
+        check("check --python VENV: the text report lists the wheels",
+              "ROCm Python wheels ROCm 7.1.0, %s (--python)" % venv in unwrapped and
+              "_rocm_sdk_core/lib/libamdhip64.so.5" in unwrapped.replace(" ", ""), out)
+
         empty = os.path.join(top, "empty")
         os.mkdir(empty)
         rc, out, err = run("verify", "--rocm-path", empty, "--json")
