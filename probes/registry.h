@@ -13,6 +13,8 @@ extern const rd_probe rd_probe_rocm, rd_probe_apt, rd_probe_boot;
 extern const rd_probe rd_probe_packages_rpm, rd_probe_repos_rpm;
 /* env.c apu.c container.c tuning.c torch.c */
 extern const rd_probe rd_probe_env, rd_probe_apu, rd_probe_container, rd_probe_tuning, rd_probe_torch;
+/* wheels.c */
+extern const rd_probe rd_probe_wheels;
 /* health.c: RAS, resets, XGMI, AER, thermal and power (level 1) */
 extern const rd_probe rd_probe_health;
 /* runtime.c: level 2 */

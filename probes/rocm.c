@@ -499,6 +499,11 @@ static void assess_not_installed(const rd_assess_input *in, rd_findings *out)
     for (size_t i = 0; i < f->rocm.n_installs; i++)
         if (f->rocm.installs[i].runtime)
             return;
+    /* ROCm from Python wheels is an installation too (the wheels probe
+     * judges it) */
+    for (size_t i = 0; i < f->wheels.n_installs; i++)
+        if (f->wheels.installs[i].runtime)
+            return;
     bool intended = install_intended(f);
     rd_finding *fd = rd_finding_add(out, "rocm.not-installed", intended ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
                                     intended ? "ROCm is meant to be installed here, but no installation has its runtime"

@@ -30,6 +30,8 @@ typedef struct {
     int color;                   /* -1 auto, 0 never, 1 always */
     bool with_python;
     int64_t timeout_s;           /* --timeout: level-2 child limit; 0 when not given */
+    const char *python;          /* --python PATH: a Python environment to inspect */
+    const char *rocm_path;       /* --rocm-path DIR: verify loads the runtime from DIR */
     /* fix */
     bool apply;
     bool yes;
@@ -73,6 +75,7 @@ enum {
     RD_OPT_FORMAT = 1 << 4, RD_OPT_LEVEL = 1 << 5, RD_OPT_WITH_PYTHON = 1 << 6,
     RD_OPT_TIMEOUT = 1 << 7, RD_OPT_APPLY = 1 << 8, RD_OPT_YES = 1 << 9, RD_OPT_ONLY = 1 << 10,
     RD_OPT_KEY_FILE = 1 << 11, RD_OPT_LAST = 1 << 12, RD_OPT_OUTPUT = 1 << 13,
+    RD_OPT_PYTHON = 1 << 14, RD_OPT_ROCM_PATH = 1 << 15,
 };
 int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted);
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* rocm-doctor: find out why ROCm does not work on this host. */
 #include <getopt.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -13,7 +15,7 @@
 /* What check, facts, explain and verify accept: the diagnosis options. */
 #define DIAGNOSIS_OPTIONS                                                                                  \
     (RD_OPT_ROOT | RD_OPT_USER | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_FORMAT | RD_OPT_LEVEL |              \
-     RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT)
+     RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT | RD_OPT_PYTHON)
 
 static const rd_verb verbs[] = {
     { "check", "Diagnose this host (the default)", rd_verb_check, "", DIAGNOSIS_OPTIONS },
@@ -25,10 +27,11 @@ static const rd_verb verbs[] = {
       DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE },
     { "undo", "Undo an applied fix run (--last or RUN-ID)", rd_verb_undo, "--last|RUN-ID",
       RD_OPT_ROOT | RD_OPT_FORMAT | RD_OPT_YES | RD_OPT_LAST },
-    { "verify", "Run a GPU kernel on every GPU (level 2) and report", rd_verb_verify, "", DIAGNOSIS_OPTIONS },
+    { "verify", "Run a GPU kernel on every GPU (level 2) and report", rd_verb_verify, "",
+      DIAGNOSIS_OPTIONS | RD_OPT_ROCM_PATH },
     { "report", "Write a support bundle (-o FILE)", rd_verb_report, "-o FILE",
       RD_OPT_ROOT | RD_OPT_USER | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT |
-          RD_OPT_OUTPUT },
+          RD_OPT_OUTPUT | RD_OPT_PYTHON },
 };
 
 /* Each option's help; flag 0: every command takes it. */
@@ -47,6 +50,10 @@ static const struct {
     { RD_OPT_LEVEL, "  --level 1|2      1: static checks; 2: also run a GPU kernel\n" },
     { RD_OPT_TIMEOUT, "  --timeout SEC    Level 2: give up on the GPU after SEC seconds (default 20)\n" },
     { RD_OPT_WITH_PYTHON, "  --with-python    Also check the installed PyTorch build\n" },
+    { RD_OPT_PYTHON, "  --python PATH    Also look for ROCm wheels in this Python environment (a\n"
+                     "                   venv or conda directory, or its bin/python)\n" },
+    { RD_OPT_ROCM_PATH, "  --rocm-path DIR  verify: load libhsa-runtime64 and libamdhip64 from DIR\n"
+                        "                   only (e.g. a wheel's _rocm_sdk_core/lib)\n" },
     { 0, "  --color WHEN     auto, always or never (NO_COLOR is honoured)\n" },
     { RD_OPT_APPLY, "  --apply          fix: carry out the plan (needs root)\n" },
     { RD_OPT_YES, "  --yes            Do not ask for confirmation\n" },
@@ -162,7 +169,7 @@ int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted)
         { RD_OPT_LEVEL, "--level" }, { RD_OPT_WITH_PYTHON, "--with-python" },
         { RD_OPT_TIMEOUT, "--timeout" }, { RD_OPT_APPLY, "--apply" }, { RD_OPT_YES, "--yes" },
         { RD_OPT_ONLY, "--only" }, { RD_OPT_KEY_FILE, "--key-file" }, { RD_OPT_LAST, "--last" },
-        { RD_OPT_OUTPUT, "--output" },
+        { RD_OPT_OUTPUT, "--output" }, { RD_OPT_PYTHON, "--python" }, { RD_OPT_ROCM_PATH, "--rocm-path" },
     };
     unsigned given = (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) |
                      (o->facts_file ? RD_OPT_FACTS : 0) | (o->config_file ? RD_OPT_CONFIG : 0) |
@@ -170,7 +177,8 @@ int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted)
                      (o->with_python ? RD_OPT_WITH_PYTHON : 0) | (o->timeout_s ? RD_OPT_TIMEOUT : 0) |
                      (o->apply ? RD_OPT_APPLY : 0) | (o->yes ? RD_OPT_YES : 0) |
                      (o->only ? RD_OPT_ONLY : 0) | (o->key_file ? RD_OPT_KEY_FILE : 0) |
-                     (o->last ? RD_OPT_LAST : 0) | (o->output ? RD_OPT_OUTPUT : 0);
+                     (o->last ? RD_OPT_LAST : 0) | (o->output ? RD_OPT_OUTPUT : 0) |
+                     (o->python ? RD_OPT_PYTHON : 0) | (o->rocm_path ? RD_OPT_ROCM_PATH : 0);
     for (size_t i = 0; i < ELEMENTSOF(names); i++)
         if (given & not_accepted & names[i].flag)
             return rd_usage_error("%s is not an option of the %s command", names[i].name, verb);
@@ -219,12 +227,38 @@ static int parse_format(const char *arg, rd_options *o)
     return rd_usage_error("--format must be text, json, prometheus or nfd, not \"%s\"", arg);
 }
 
+/* --python names a path on the inspected system (under --root when given),
+ * made absolute without resolving links (a venv's bin/python is a link to
+ * the system's); --rocm-path a directory of this one. */
+static int check_paths(rd_options *o, char **ret_python)
+{
+    struct stat st;
+    if (o->python) {
+        char cwd[PATH_MAX];
+        if (o->python[0] != '/' && o->root)
+            return rd_usage_error("--python with --root needs an absolute path inside the root, not \"%s\"",
+                                  o->python);
+        if (o->python[0] != '/' && !getcwd(cwd, sizeof cwd))
+            return rd_fail("cannot get the working directory: %s", errno_name(errno));
+        _cleanup_free_ char *abs = o->python[0] == '/' ? xstrdup(o->python) : xasprintf("%s/%s", cwd, o->python);
+        _cleanup_free_ char *on_host = o->root ? xasprintf("%s%s", o->root, abs) : xstrdup(abs);
+        if (stat(on_host, &st) < 0)
+            return rd_usage_error("--python %s: %s", o->python, errno_name(errno));
+        o->python = *ret_python = TAKE_PTR(abs);
+    }
+    if (o->rocm_path && stat(o->rocm_path, &st) < 0)
+        return rd_usage_error("--rocm-path %s: %s", o->rocm_path, errno_name(errno));
+    if (o->rocm_path && !S_ISDIR(st.st_mode))
+        return rd_usage_error("--rocm-path %s: not a directory", o->rocm_path);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     enum {
         OPT_ROOT = 256, OPT_USER, OPT_FACTS, OPT_CONFIG, OPT_FORMAT, OPT_JSON, OPT_LEVEL,
         OPT_TIMEOUT, OPT_WITH_PYTHON, OPT_COLOR, OPT_APPLY, OPT_YES, OPT_ONLY, OPT_KEY_FILE,
-        OPT_LAST,
+        OPT_LAST, OPT_PYTHON, OPT_ROCM_PATH,
     };
     static const struct option longopts[] = {
         { "root", required_argument, NULL, OPT_ROOT },
@@ -242,6 +276,8 @@ int main(int argc, char **argv)
         { "only", required_argument, NULL, OPT_ONLY },
         { "key-file", required_argument, NULL, OPT_KEY_FILE },
         { "last", no_argument, NULL, OPT_LAST },
+        { "python", required_argument, NULL, OPT_PYTHON },
+        { "rocm-path", required_argument, NULL, OPT_ROCM_PATH },
         { "output", required_argument, NULL, 'o' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
@@ -301,6 +337,12 @@ int main(int argc, char **argv)
             break;
         case OPT_KEY_FILE: o.key_file = optarg; break;
         case OPT_LAST: o.last = true; break;
+        case OPT_PYTHON: o.python = optarg; break;
+        case OPT_ROCM_PATH:
+            if (!*optarg)
+                return rd_usage_error("%s", "--rocm-path needs a directory");
+            o.rocm_path = optarg;
+            break;
         case 'o': o.output = optarg; break;
         case 'h': want_help = true; break;
         case 'V': return version();
@@ -308,6 +350,9 @@ int main(int argc, char **argv)
         default: return rd_usage_error("unknown option %s", argv[optind - 1]);
         }
     }
+    _cleanup_free_ char *python = NULL;
+    if ((r = check_paths(&o, &python)) != 0)
+        return r;
     const char *name = optind < argc ? argv[optind++] : NULL;
     if (name && streq(name, "version"))
         return version();
@@ -321,5 +366,9 @@ int main(int argc, char **argv)
         return rd_usage_error("unknown command \"%s\"", name);
     if (want_help)
         return help(name ? verb : NULL);
+    /* the newer options are checked against the verb's table entry here,
+     * not in each verb */
+    if ((r = rd_cli_reject(&o, verb->name, ~verb->options & (RD_OPT_PYTHON | RD_OPT_ROCM_PATH))) != 0)
+        return r;
     return verb->run(&o, argv + optind, (size_t)(argc - optind));
 }

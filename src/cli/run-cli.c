@@ -19,6 +19,8 @@ int rd_cli_run_check(const rd_options *o, rd_run *r)
         .level = o->level,
         .with_python = o->with_python,
         .timeout_s = o->timeout_s,
+        .python = o->python,
+        .rocm_path = o->rocm_path,
     };
     _cleanup_free_ char *err = NULL;
     if (rd_run_check(&p, r, &err) < 0)

@@ -20,6 +20,10 @@ typedef struct {
     const struct rd_config *config; /* never NULL once a run has started */
     bool with_python;     /* --with-python or config: import torch */
     int64_t runtime_timeout_s; /* level 2: limit for the child, seconds */
+    const char *python;   /* --python: a python executable or an environment
+                           * directory (a path on the inspected system), or NULL */
+    const char *rocm_path; /* --rocm-path: level 2 loads the runtime from this
+                            * directory only; NULL: the default search */
 } rd_ctx;
 
 int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_error);

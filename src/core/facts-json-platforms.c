@@ -63,18 +63,21 @@ SCHEMA(rd_kernel_devel_facts_schema, rd_kernel_devel_facts, kernel_devel_fields)
 static const rd_field wheel_install_fields[] = {
     F(rd_wheel_install, site_packages, RD_FT_STR),
     F(rd_wheel_install, source, RD_FT_STR),
+    F(rd_wheel_install, prefix, RD_FT_STR),
     F(rd_wheel_install, version, RD_FT_STR),
+    F(rd_wheel_install, version_source, RD_FT_STR),
     F(rd_wheel_install, family, RD_FT_STR),
     F(rd_wheel_install, gfx, RD_FT_STRV),
     F(rd_wheel_install, lib_dir, RD_FT_STR),
     F(rd_wheel_install, runtime, RD_FT_BOOL),
+    F(rd_wheel_install, hip_library, RD_FT_STR),
     F(rd_wheel_install, dists, RD_FT_STRV),
 };
-static SCHEMA(wheel_install_schema, rd_wheel_install, wheel_install_fields);
+SCHEMA(rd_wheel_install_schema, rd_wheel_install, wheel_install_fields);
 
 static const rd_field wheel_fields[] = {
     F(rd_wheel_facts, checked, RD_FT_BOOL),
-    FA(rd_wheel_facts, installs, n_installs, wheel_install_schema),
+    FA(rd_wheel_facts, installs, n_installs, rd_wheel_install_schema),
     F(rd_wheel_facts, error, RD_FT_STR),
 };
 SCHEMA(rd_wheel_facts_schema, rd_wheel_facts, wheel_fields);

@@ -48,6 +48,7 @@ static SCHEMA(device_schema, rd_runtime_device, device_fields);
 static const rd_field runtime_fields[] = {
     F(rd_runtime_facts, ran, RD_FT_BOOL),
     F(rd_runtime_facts, error, RD_FT_STR),
+    F(rd_runtime_facts, rocm_path, RD_FT_STR),
     F(rd_runtime_facts, hsa_library, RD_FT_STR),
     F(rd_runtime_facts, hsa_load_error, RD_FT_STR),
     F(rd_runtime_facts, hsa_init_status, RD_FT_INT),

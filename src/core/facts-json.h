@@ -51,7 +51,7 @@ extern const rd_schema rd_env_facts_schema, rd_container_facts_schema, rd_tuning
 extern const rd_schema rd_runtime_facts_schema;
 extern const rd_schema rd_health_facts_schema, rd_health_gpu_schema;
 extern const rd_schema rd_rpm_facts_schema, rd_repos_facts_schema, rd_kernel_devel_facts_schema,
-    rd_wheel_facts_schema;
+    rd_wheel_facts_schema, rd_wheel_install_schema;
 
 /* Building blocks for the tables: F a scalar, FN a vector with its count,
  * FS an embedded struct, FA an array of structs with its count. */

@@ -71,12 +71,15 @@ typedef struct {
  * rocm-sdk-device-*) in one site-packages directory. */
 typedef struct {
     char *site_packages;
-    char *source;             /* "--python", "VIRTUAL_ENV", "system" */
+    char *source;             /* "--python", "VIRTUAL_ENV", "CONDA_PREFIX", "system" */
+    char *prefix;             /* the environment it belongs to: the venv, or /usr */
     char *version;            /* METADATA Version of rocm-sdk-core (or rocm) */
+    char *version_source;     /* the METADATA file (or rocm_sdk/_dist_info.py) it is from */
     char *family;             /* target family, "gfx94X-dcgpu"; NULL unknown */
     char **gfx;               /* the targets the wheels carry code for */
     char *lib_dir;            /* <sp>/_rocm_sdk_core/lib */
-    bool runtime;             /* libhsa-runtime64.so.1 is in lib_dir */
+    bool runtime;             /* libamdhip64.so* is in lib_dir */
+    char *hip_library;        /* the file found there, "libamdhip64.so.7" */
     char **dists;             /* the ROCm distributions installed there, "rocm-sdk-core 7.1.0" */
 } rd_wheel_install;
 

@@ -50,6 +50,8 @@ typedef struct {
 
 typedef struct {
     bool ran;                 /* level 2 was run */
+    char *rocm_path;          /* the one directory the runtime was loaded from (--rocm-path, or
+                               * the --python environment's wheels); NULL: the default search */
     char *error;              /* the child could not be started */
     /* HSA (libhsa-runtime64) */
     char *hsa_library;        /* path loaded; NULL when none could be */

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <ini.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include "distro.h"
 #include "util.h"
@@ -37,16 +38,23 @@ static int parse_bool(const char *v, bool *ret)
     return 0;
 }
 
-static int table_key(parse_state *st, const char *name, const char *value)
+/* A string key of a fixed section: slot NULL is a key the section lacks. */
+static int string_key(parse_state *st, const char *section, const char *name, const char *value, char **slot)
 {
-    char **slot = streq(name, "name") ? &st->info->name
-                : streq(name, "version") ? &st->info->version
-                : streq(name, "date") ? &st->info->date : NULL;
     if (!slot)
-        return fail(st, xasprintf("unknown key \"%s\" in [table]", name));
+        return fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
     free(*slot);
     *slot = xstrdup(value);
     return 1;
+}
+
+static int table_key(parse_state *st, const char *name, const char *value)
+{
+    return string_key(st, "table", name, value,
+                      streq(name, "name")      ? &st->info->name
+                      : streq(name, "version") ? &st->info->version
+                      : streq(name, "date")    ? &st->info->date
+                                               : NULL);
 }
 
 static int archs_handler(void *user, const char *section, const char *name, const char *value)
@@ -215,6 +223,86 @@ int rd_knowledge_load_health(const char *path, rd_knowledge *k, char **ret_error
 {
     parse_state st = { .k = k, .info = &k->health_info };
     return load_table(path, &st, health_handler, ret_error);
+}
+
+static char **split_words(const char *value);
+
+/* conf/wheels.ini: [index] url/packages/release and [family NAME] rows
+ * of gfx targets. */
+static int wheels_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    rd_knowledge *k = st->k;
+    if (!name)
+        return 1;
+    if (streq(section, "table"))
+        return table_key(st, name, value);
+    if (streq(section, "index"))
+        return string_key(st, section, name, value,
+                          streq(name, "url")        ? &k->wheel_index
+                          : streq(name, "packages") ? &k->wheel_packages
+                          : streq(name, "release")  ? &k->wheel_release
+                                                    : NULL);
+    const char *fam = startswith(section, "family ");
+    if (!fam || !*fam || strchr(fam, ' '))
+        return fail(st, xasprintf("unknown section [%s]", section));
+    rd_wheel_family *w = k->n_wheel_families ? &k->wheel_families[k->n_wheel_families - 1] : NULL;
+    if (!w || !streq(w->name, fam)) {
+        if (rd_knowledge_wheel_family(k, fam))
+            return fail(st, xasprintf("section [%s] appears twice", section));
+        w = ARRAY_APPEND(k->wheel_families, k->n_wheel_families);
+        w->name = xstrdup(fam);
+    }
+    if (streq(name, "gfx")) {
+        char **v = split_words(value);
+        for (size_t i = 0; v && v[i]; i++)
+            if (!startswith(v[i], "gfx") || strlen(v[i]) < 6 || strlen(v[i]) > 8) {
+                _cleanup_free_ char *bad = xstrdup(v[i]);
+                strv_free(v);
+                return fail(st, xasprintf("\"%s\" is not a gfx target name", bad));
+            }
+        strv_free(w->gfx);
+        w->gfx = v;
+    } else if (streq(name, "index")) {
+        if (parse_bool(value, &w->index) < 0)
+            return fail(st, xasprintf("index must be yes or no, not \"%s\"", value));
+    } else
+        return fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
+    return 1;
+}
+
+int rd_knowledge_load_wheels(const char *path, rd_knowledge *k, char **ret_error)
+{
+    parse_state st = { .k = k, .info = &k->wheels_info };
+    int r = load_table(path, &st, wheels_handler, ret_error);
+    if (r < 0)
+        return r;
+    for (size_t i = 0; i < k->n_wheel_families; i++)
+        if (!k->wheel_families[i].gfx) {
+            *ret_error = xasprintf("%s: [family %s] has no gfx", path, k->wheel_families[i].name);
+            return -EINVAL;
+        }
+    if (k->n_wheel_families > 0 && (!k->wheel_index || !strstr(k->wheel_index, "{family}"))) {
+        *ret_error = xasprintf("%s: [index] needs a url with {family}", path);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+const rd_wheel_family *rd_knowledge_wheel_family(const rd_knowledge *k, const char *name)
+{
+    for (size_t i = 0; name && i < k->n_wheel_families; i++)
+        if (strcasecmp(k->wheel_families[i].name, name) == 0)
+            return &k->wheel_families[i];
+    return NULL;
+}
+
+const rd_wheel_family *rd_knowledge_wheel_family_for(const rd_knowledge *k, const char *gfx)
+{
+    for (size_t i = 0; gfx && i < k->n_wheel_families; i++)
+        if (k->wheel_families[i].index && strv_contains(k->wheel_families[i].gfx, gfx))
+            return &k->wheel_families[i];
+    return NULL;
 }
 
 const rd_product_memory *rd_knowledge_product_memory(const rd_knowledge *k, uint16_t device_id, uint8_t revision)
@@ -602,6 +690,7 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
     _cleanup_free_ char *ids = xasprintf("%s/pci-ids.ini", dir);
     _cleanup_free_ char *support = xasprintf("%s/support.ini", dir);
     _cleanup_free_ char *health = xasprintf("%s/health.ini", dir);
+    _cleanup_free_ char *wheels = xasprintf("%s/wheels.ini", dir);
     int r = rd_knowledge_load_archs(archs, &k, ret_error);
     if (r >= 0)
         r = rd_knowledge_load_pci_ids(ids, &k, ret_error);
@@ -612,6 +701,8 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
         r = rd_knowledge_load_support(support, &k, ret_error);
     if (r >= 0 && (stat(health, &st) == 0 || errno != ENOENT))
         r = rd_knowledge_load_health(health, &k, ret_error);
+    if (r >= 0 && (stat(wheels, &st) == 0 || errno != ENOENT))
+        r = rd_knowledge_load_wheels(wheels, &k, ret_error);
     if (r < 0) {
         rd_knowledge_free(&k);
         return r;
@@ -692,6 +783,15 @@ void rd_knowledge_free(rd_knowledge *k)
     }
     free(k->firmware_bad);
     table_info_free(&k->health_info);
+    for (size_t i = 0; i < k->n_wheel_families; i++) {
+        free(k->wheel_families[i].name);
+        strv_free(k->wheel_families[i].gfx);
+    }
+    free(k->wheel_families);
+    free(k->wheel_index);
+    free(k->wheel_packages);
+    free(k->wheel_release);
+    table_info_free(&k->wheels_info);
     memset(k, 0, sizeof(*k));
 }
 

@@ -102,6 +102,13 @@ typedef struct {
     char **sles_repos;           /* zypper repositories AMD adds (ids, fnmatch patterns) */
 } rd_rpm_info;
 
+/* conf/wheels.ini: a GPU family the ROCm wheels (TheRock) are built for. */
+typedef struct {
+    char *name;                  /* "gfx94X-dcgpu", as the table spells it */
+    char **gfx;                  /* its targets */
+    bool index;                  /* AMD publishes a pip index for it */
+} rd_wheel_family;
+
 typedef struct {
     rd_arch *archs;
     size_t n_archs;
@@ -119,6 +126,12 @@ typedef struct {
     rd_firmware_bad *firmware_bad;
     size_t n_firmware_bad;
     rd_table_info health_info;
+    rd_wheel_family *wheel_families; /* conf/wheels.ini, optional */
+    size_t n_wheel_families;
+    char *wheel_index;           /* pip index URL template, {family} */
+    char *wheel_packages;        /* what to install from it */
+    char *wheel_release;         /* AMD's release wheels, {series} */
+    rd_table_info wheels_info;
 } rd_knowledge;
 
 /* Loads archs.ini, pci-ids.ini and support.ini from dir (support.ini may be
@@ -129,6 +142,12 @@ int rd_knowledge_load_archs(const char *path, rd_knowledge *k, char **ret_error)
 int rd_knowledge_load_pci_ids(const char *path, rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_health(const char *path, rd_knowledge *k, char **ret_error);
+int rd_knowledge_load_wheels(const char *path, rd_knowledge *k, char **ret_error);
+/* The wheel family of this name, compared without case (dist-info names
+ * are lower-cased: "gfx94x-dcgpu"); NULL when the table lacks it. */
+const rd_wheel_family *rd_knowledge_wheel_family(const rd_knowledge *k, const char *name);
+/* The first published family (index = yes) that holds gfx; NULL: none. */
+const rd_wheel_family *rd_knowledge_wheel_family_for(const rd_knowledge *k, const char *gfx);
 void rd_knowledge_free(rd_knowledge *k);
 /* The product's memory for a PCI device id and revision; NULL when the
  * table does not list it. */

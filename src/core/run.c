@@ -26,6 +26,8 @@ int rd_run_check(const rd_run_params *p, rd_run *r, char **ret_error)
     r->ctx.config = &r->config;
     r->ctx.with_python = p->with_python || r->config.with_python;
     r->ctx.runtime_timeout_s = p->timeout_s > 0 ? p->timeout_s : r->config.runtime_timeout_s;
+    r->ctx.python = p->python;
+    r->ctx.rocm_path = p->rocm_path;
     r->level = p->level > 0 ? p->level : r->config.level;
 
     if (r->level >= 2 && !p->facts_file && !rd_probe_table_has_level2(p->probes)) {

@@ -18,6 +18,8 @@ typedef struct {
     int level;                    /* 1 or 2; 0: the configuration decides */
     bool with_python;
     int64_t timeout_s;            /* level-2 child limit; 0: the configuration's */
+    const char *python;           /* --python PATH: an environment to inspect */
+    const char *rocm_path;        /* --rocm-path DIR: level 2 loads the runtime from DIR */
 } rd_run_params;
 
 typedef struct {

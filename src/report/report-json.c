@@ -87,6 +87,35 @@ json_object *rd_finding_to_json(const rd_finding *f)
     return o;
 }
 
+static json_object *strv_json(char *const *v)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; v && v[i]; i++)
+        json_object_array_add(a, json_object_new_string(v[i]));
+    return a;
+}
+
+/* ROCm as Python wheels, one object per site-packages that holds them. */
+static json_object *wheels_json(const rd_wheel_facts *wf)
+{
+    json_object *arr = json_object_new_array();
+    for (size_t i = 0; i < wf->n_installs; i++) {
+        const rd_wheel_install *w = &wf->installs[i];
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "site_packages", str_or_null(w->site_packages));
+        json_object_object_add(j, "source", str_or_null(w->source));
+        json_object_object_add(j, "prefix", str_or_null(w->prefix));
+        json_object_object_add(j, "version", str_or_null(w->version));
+        json_object_object_add(j, "family", str_or_null(w->family));
+        json_object_object_add(j, "gfx", strv_json(w->gfx));
+        json_object_object_add(j, "lib_dir", str_or_null(w->lib_dir));
+        json_object_object_add(j, "hip_library", str_or_null(w->hip_library));
+        json_object_object_add(j, "dists", strv_json(w->dists));
+        json_object_array_add(arr, j);
+    }
+    return arr;
+}
+
 json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs, int level)
 {
     json_object *o = json_object_new_object();
@@ -137,6 +166,7 @@ json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_fi
     json_object_object_add(o, "access", access);
 
     json_object_object_add(o, "runtime", rd_report_runtime_json(f));
+    json_object_object_add(o, "wheels", wheels_json(&f->wheels));
 
     json_object *arr = json_object_new_array();
     for (size_t i = 0; i < fs->n; i++)
@@ -267,6 +297,7 @@ json_object *rd_report_runtime_json(const rd_facts *f)
     if (!rt->ran)
         return NULL;
     json_object *o = json_object_new_object();
+    json_object_object_add(o, "rocm_path", str_or_null(rt->rocm_path));
     json_object_object_add(o, "hsa", runtime_hsa_json(rt));
     json_object_object_add(o, "hip", runtime_hip_json(rt));
     json_object *devs = json_object_new_array();

@@ -107,6 +107,33 @@ static void print_gpu(const rd_term *t, const rd_gpu *g)
      * printing whole lines indented by 16 through rd_term_wrap(). */
 }
 
+/* ROCm installed as Python wheels: one line each, then where. */
+static void print_wheels(const rd_term *t, const rd_wheel_facts *wf)
+{
+    fprintf(t->out, "\n%sROCm Python wheels%s\n", c(t, BOLD), c(t, RESET));
+    for (size_t i = 0; i < wf->n_installs; i++) {
+        const rd_wheel_install *w = &wf->installs[i];
+        strbuf b = { 0 };
+        strbuf_printf(&b, "ROCm %s", w->version ? w->version : "(version unknown)");
+        if (w->family || w->gfx) {
+            strbuf_printf(&b, " for %s", w->family ? w->family : "");
+            for (size_t k = 0; w->gfx && w->gfx[k]; k++)
+                strbuf_printf(&b, "%s%s", k ? " " : w->family ? " (" : "", w->gfx[k]);
+            if (w->family && w->gfx)
+                strbuf_append(&b, ")");
+        }
+        strbuf_printf(&b, ", %s (%s)", w->prefix, w->source);
+        fprintf(t->out, "  ");
+        rd_term_wrap(t, b.s, 2, 4);
+        free(b.s);
+        _cleanup_free_ char *where = xasprintf("%s, runtime %s%s", w->site_packages,
+                                               w->runtime ? "_rocm_sdk_core/lib/" : "missing",
+                                               w->runtime ? w->hip_library : "");
+        fprintf(t->out, "    ");
+        rd_term_wrap_color(t, RD_COLOR_DIM, where, 4, 6);
+    }
+}
+
 /* The closing line: all good, or the counts. */
 static void print_verdict(const rd_term *t, const rd_gpu_view *v, const rd_findings *fs, const size_t counts[4])
 {
@@ -139,6 +166,8 @@ void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd
         for (size_t i = 0; i < v->n_gpus; i++)
             print_gpu(&t, &v->gpus[i]), rd_report_health_line(out, f, &v->gpus[i]);
     }
+    if (f->wheels.n_installs > 0)
+        print_wheels(&t, &f->wheels);
     if (f->runtime.ran) {
         fputc('\n', out);
         rd_report_runtime_table(&t, f, v);

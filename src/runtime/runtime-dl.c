@@ -37,9 +37,13 @@ static char **push_dir(char **v, char *dir)
     return strv_push(v, dir);
 }
 
-char **rd_runtime_lib_dirs(void)
+char **rd_runtime_lib_dirs(const char *only_dir)
 {
     char **v = NULL;
+    if (only_dir) {
+        v = strv_push(v, xstrdup(only_dir));
+        return strv_push(v, xstrdup(RD_DL_NO_SYSTEM));
+    }
     const char *rocm_path = secure_getenv("ROCM_PATH");
     if (rocm_path && *rocm_path)
         v = push_dir(v, xasprintf("%s/lib", rocm_path));
@@ -90,7 +94,8 @@ int rd_dl_open(char *const *dirs, const char *const *names, void **ret_handle, c
         return 0;
     }
 
-    for (size_t i = 0; dirs && dirs[i]; i++)
+    bool system = true;
+    for (size_t i = 0; dirs && dirs[i] && (system = *dirs[i]); i++)
         for (size_t k = 0; names[k]; k++) {
             _cleanup_free_ char *path = xasprintf("%s/%s", dirs[i], names[k]);
             struct stat st;
@@ -107,7 +112,7 @@ int rd_dl_open(char *const *dirs, const char *const *names, void **ret_handle, c
             if (!first_error)
                 first_error = xstrdup(e ? e : path);
         }
-    for (size_t k = 0; names[k]; k++) {
+    for (size_t k = 0; system && names[k]; k++) {
         void *h = dlopen(names[k], RTLD_NOW | RTLD_LOCAL);
         if (h) {
             /* the file the dynamic linker chose */
@@ -129,9 +134,10 @@ int rd_dl_open(char *const *dirs, const char *const *names, void **ret_handle, c
     for (size_t k = 0; names[k]; k++)
         strbuf_printf(&tried, "%s%s", k ? ", " : "", names[k]);
     strbuf_append(&tried, " in ");
-    for (size_t i = 0; dirs && dirs[i]; i++)
-        strbuf_printf(&tried, "%s, ", dirs[i]);
-    strbuf_append(&tried, "the system library path");
+    for (size_t i = 0; dirs && dirs[i] && *dirs[i]; i++)
+        strbuf_printf(&tried, "%s%s", i ? ", " : "", dirs[i]);
+    strbuf_append(&tried, system ? (dirs && dirs[0] ? ", the system library path" : "the system library path")
+                                 : " only");
     *ret_error = xasprintf("%s (%s)", first_error ? first_error : "not found", tried.s);
     free(tried.s);
     return -ENOENT;

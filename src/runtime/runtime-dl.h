@@ -19,8 +19,13 @@ typedef struct {
     bool optional;     /* absent in some releases: left NULL */
 } rd_dl_symbol;
 
-/* Directories searched before the system path, in order, NULL-terminated. */
-char **rd_runtime_lib_dirs(void);
+/* A directory entry of this value ends the search: the libraries come from
+ * the directories before it, never from the system path. */
+#define RD_DL_NO_SYSTEM ""
+
+/* Directories searched before the system path, in order, NULL-terminated;
+ * only_dir non-NULL: that directory alone, then RD_DL_NO_SYSTEM. */
+char **rd_runtime_lib_dirs(const char *only_dir);
 
 /* Tries every name (sonames, newest first) in every directory, then each
  * bare name. On success *ret_handle and *ret_path (the file opened) are set.

@@ -639,7 +639,8 @@ static _Noreturn void child_main(int fd, const rd_facts *facts)
     rt->hsa_init_status = rt->hip_init_status = rt->hip_device_count_status = -1;
     rt->hip_runtime_version = rt->hip_code_object_version = -1;
     rt->hip_device_count = -1;
-    char **dirs = rd_runtime_lib_dirs();
+    rt->rocm_path = xstrdup_or_null(facts->runtime.rocm_path);
+    char **dirs = rd_runtime_lib_dirs(rt->rocm_path);
     child_hsa(&c, dirs);
     snapshot(&c);
     child_hip(&c, dirs);
@@ -868,6 +869,21 @@ static void child_record_end(rd_runtime_facts *rt, bool timed_out, int status, b
     }
 }
 
+/* The one directory to load the runtime from: --rocm-path, else the wheels'
+ * runtime of the --python environment (as an application there loads it);
+ * NULL: the default search. */
+static char *runtime_dir(const rd_ctx *ctx, const rd_facts *facts)
+{
+    if (ctx->rocm_path)
+        return xstrdup(ctx->rocm_path);
+    for (size_t i = 0; ctx->python && i < facts->wheels.n_installs; i++) {
+        const rd_wheel_install *w = &facts->wheels.installs[i];
+        if (streq_ptr(w->source, "--python") && w->runtime && w->lib_dir)
+            return rd_ctx_has_root(ctx) ? xasprintf("%s%s", ctx->root, w->lib_dir) : xstrdup(w->lib_dir);
+    }
+    return NULL;
+}
+
 void rd_runtime_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_runtime_facts *rt = &facts->runtime;
@@ -878,6 +894,7 @@ void rd_runtime_gather(const rd_ctx *ctx, rd_facts *facts)
                               .child_exit_code = -1, .child_stage_device = -1 };
     int64_t timeout = ctx->runtime_timeout_s > 0 ? ctx->runtime_timeout_s : RD_RUNTIME_DEFAULT_TIMEOUT_S;
     rt->timeout_s = timeout;
+    rt->rocm_path = runtime_dir(ctx, facts);
 
     double t0 = now_s();
     child_proc cp;

@@ -224,6 +224,23 @@ static const struct {
     { "[rocm 6.2]\nos = rhel 10.0 - tree ten kernels 6.12\n", ":7: os \"rhel 10.0 - tree ten kernels 6.12\": \"tree\" needs an OS version like 9.6 or 10" },
 };
 
+/* Writes text to path; loading it (after archs.ini) fails with a message
+ * that starts with path and then error. */
+static void assert_load_fails(int (*load)(const char *, rd_knowledge *, char **), const char *path, const char *text,
+                              const char *error, size_t i)
+{
+    g_assert_true(g_file_set_contents(path, text, -1, NULL));
+    rd_knowledge k = { 0 };
+    char *err = NULL;
+    g_assert_cmpint(rd_knowledge_load_archs(SRCDIR "/conf/archs.ini", &k, &err), ==, 0);
+    g_assert_cmpint(load(path, &k, &err), ==, -EINVAL);
+    g_autofree char *want = g_strconcat(path, error, NULL);
+    if (!g_str_has_prefix(err, want))
+        g_error("case %zu: got \"%s\", want a message starting \"%s\"", i, err, want);
+    free(err);
+    rd_knowledge_free(&k);
+}
+
 static void test_malformed(void)
 {
     g_autofree char *dir = g_dir_make_tmp("rocm-doctor-platforms-XXXXXX", NULL);
@@ -235,16 +252,7 @@ static void test_malformed(void)
                                                 "[rocm 7.0]\nlatest = 7.0.2\ndate = 2025-09\ngfx = gfx942\n"
                                                 "window = months 12\nos = rhel 9.6 - kernels 5.14\n",
                                                 malformed[i].text);
-        g_assert_true(g_file_set_contents(path, text, -1, NULL));
-        rd_knowledge k = { 0 };
-        char *err = NULL;
-        g_assert_cmpint(rd_knowledge_load_archs(SRCDIR "/conf/archs.ini", &k, &err), ==, 0);
-        g_assert_cmpint(rd_knowledge_load_support(path, &k, &err), <, 0);
-        g_autofree char *want = g_strconcat(path, malformed[i].error, NULL);
-        if (!g_str_has_prefix(err, want))
-            g_error("case %zu: got \"%s\", want a message starting \"%s\"", i, err, want);
-        free(err);
-        rd_knowledge_free(&k);
+        assert_load_fails(rd_knowledge_load_support, path, text, malformed[i].error, i);
     }
     /* templates without [rpm] */
     g_autofree char *text = g_strdup("[table]\nname = support\nversion = 1\ndate = 2026-11-30\n"
@@ -264,6 +272,146 @@ static void test_malformed(void)
     g_rmdir(dir);
 }
 
+/* ---- ROCm Python wheels ---- */
+
+static void test_wheel_metadata(void)
+{
+    static const struct {
+        const char *text, *name, *version; /* name NULL: -EINVAL */
+    } cases[] = {
+        { "Metadata-Version: 2.1\nName: rocm-sdk-core\nVersion: 7.1.0\nSummary: x\n", "rocm-sdk-core", "7.1.0" },
+        /* CRLF, and a nightly's version */
+        { "Metadata-Version: 2.1\r\nName: rocm\r\nVersion: 7.14.0a20260612\r\n", "rocm", "7.14.0a20260612" },
+        /* the headers end at the first empty line: the description is not read */
+        { "Name: rocm-sdk-core\nVersion: 6.5.0rc20250610\n\nVersion: 9.9.9\nName: other\n", "rocm-sdk-core",
+          "6.5.0rc20250610" },
+        /* the first of a repeated header counts */
+        { "Name: rocm\nName: torch\nVersion: 7.10.0.dev0\n", "rocm", "7.10.0.dev0" },
+        { "Name: rocm-sdk-core\n\nVersion: 7.1.0\n", NULL, NULL },
+        { "Version: 7.1.0\n", NULL, NULL },
+        { "Name: rocm sdk\nVersion: 7.1.0\n", NULL, NULL },
+        { "Name: rocm\nVersion: \n", NULL, NULL },
+        { "Name: rocm\nVersion: 7.1.0\x1b[31m\n", NULL, NULL },
+        { "", NULL, NULL },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *name = NULL, *version = NULL;
+        int r = rd_wheel_metadata_parse(cases[i].text, &name, &version);
+        if (!cases[i].name) {
+            g_assert_cmpint(r, ==, -EINVAL);
+            g_assert_null(name);
+            continue;
+        }
+        g_assert_cmpint(r, ==, 0);
+        g_assert_cmpstr(name, ==, cases[i].name);
+        g_assert_cmpstr(version, ==, cases[i].version);
+        free(name);
+        free(version);
+    }
+}
+
+static void test_wheel_names(void)
+{
+    static const struct {
+        const char *name, *norm;
+        bool rocm;
+    } cases[] = {
+        { "rocm_sdk_libraries_gfx94X_dcgpu", "rocm-sdk-libraries-gfx94x-dcgpu", true },
+        { "Rocm.SDK__core", "rocm-sdk-core", true },
+        { "rocm", "rocm", true },
+        { "rocm_sdk", "rocm-sdk", true },
+        { "rocm-profiler", "rocm-profiler", true },
+        { "rocm_sdk_device_gfx942", "rocm-sdk-device-gfx942", true },
+        { "rocmlib", "rocmlib", false },
+        { "pytorch_triton_rocm", "pytorch-triton-rocm", false },
+        { "torch", "torch", false },
+        { "", "", false },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *n = rd_wheel_normalize(cases[i].name);
+        g_assert_cmpstr(n, ==, cases[i].norm);
+        g_assert_cmpint(rd_wheel_is_rocm_dist(n), ==, cases[i].rocm);
+    }
+}
+
+static void test_wheel_family(void)
+{
+    static const struct {
+        const char *dist;
+        int r;
+        const char *family; /* NULL: none */
+        const char *gfx;    /* space-separated; NULL: none */
+    } cases[] = {
+        { "rocm-sdk-libraries-gfx94X-dcgpu", 0, "gfx94X-dcgpu", "gfx942" },
+        { "rocm_sdk_libraries_gfx110x_all", 0, "gfx110X-all", "gfx1100 gfx1101 gfx1102 gfx1103" },
+        { "rocm-sdk-libraries-gfx110X-dgpu", 0, "gfx110X-dgpu", "gfx1100 gfx1101 gfx1102" },
+        { "rocm-sdk-libraries-gfx950-dcgpu", 0, "gfx950-dcgpu", "gfx950" },
+        { "rocm-sdk-libraries-gfx1151", 0, "gfx1151", "gfx1151" },
+        /* a target the table lacks is a family of its own */
+        { "rocm-sdk-libraries-gfx1201", 0, "gfx1201", "gfx1201" },
+        /* a family the table lacks: named, its targets unknown */
+        { "rocm-sdk-libraries-gfx13X-all", 0, "gfx13x-all", NULL },
+        { "rocm_sdk_device_gfx942", 0, NULL, "gfx942" },
+        { "rocm-sdk-device-gfx90a", 0, NULL, "gfx90a" },
+        { "rocm-sdk-core", -ENOENT, NULL, NULL },
+        { "rocm-sdk-libraries", -ENOENT, NULL, NULL },
+        { "rocm-sdk-device-notagfx", -ENOENT, NULL, NULL },
+        { "rocm", -ENOENT, NULL, NULL },
+        { "rocm-sdk-libraries-gfx94X dcgpu", -EINVAL, NULL, NULL },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *family = NULL, **gfx = NULL;
+        int r = rd_wheel_family_parse(&shipped, cases[i].dist, &family, &gfx);
+        if (r != cases[i].r)
+            g_error("case %s: %d, want %d", cases[i].dist, r, cases[i].r);
+        if (r < 0)
+            continue;
+        g_assert_cmpstr(family, ==, cases[i].family);
+        g_autofree char *joined = gfx ? g_strjoinv(" ", gfx) : NULL;
+        g_assert_cmpstr(joined, ==, cases[i].gfx);
+        free(family);
+        strv_free(gfx);
+    }
+}
+
+static void test_wheel_table(void)
+{
+    g_assert_cmpstr(shipped.wheels_info.name, ==, "wheels");
+    g_assert_cmpstr(rd_knowledge_wheel_family_for(&shipped, "gfx942")->name, ==, "gfx94X-dcgpu");
+    g_assert_cmpstr(rd_knowledge_wheel_family_for(&shipped, "gfx1101")->name, ==, "gfx110X-all");
+    g_assert_cmpstr(rd_knowledge_wheel_family_for(&shipped, "gfx1103")->name, ==, "gfx110X-all");
+    g_assert_cmpstr(rd_knowledge_wheel_family_for(&shipped, "gfx1151")->name, ==, "gfx1151");
+    g_assert_cmpstr(rd_knowledge_wheel_family_for(&shipped, "gfx1201")->name, ==, "gfx120X-all");
+    /* families that are only build options are no answer */
+    g_assert_null(rd_knowledge_wheel_family_for(&shipped, "gfx1030"));
+    g_assert_null(rd_knowledge_wheel_family_for(&shipped, "gfx90a"));
+    g_assert_cmpstr(rd_knowledge_wheel_family(&shipped, "GFX94x-DCGPU")->name, ==, "gfx94X-dcgpu");
+    g_assert_cmpstr(shipped.wheel_index, ==, "https://rocm.nightlies.amd.com/v2/{family}/");
+
+    static const struct {
+        const char *text, *error;
+    } bad[] = {
+        { "[family gfx94X-dcgpu]\ngfx = gfx942 mi300\n", ":12: \"mi300\" is not a gfx target name" },
+        { "[family gfx94X-dcgpu]\ngfx = gfx942\nindex = maybe\n", ":13: index must be yes or no" },
+        { "[family gfx94X-dcgpu]\ngfx = gfx942\ncolour = red\n", ":13: unknown key \"colour\"" },
+        { "[family a]\ngfx = gfx942\n[family b]\ngfx = gfx942\n[family a]\ngfx = gfx90a\n",
+          ":16: section [family a] appears twice" },
+        { "[families]\nx = y\n", ":12: unknown section [families]" },
+        { "[family x]\nindex = yes\n", ": [family x] has no gfx" },
+    };
+    g_autofree char *dir = g_dir_make_tmp("rocm-doctor-wheels-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "wheels.ini", NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autofree char *text = g_strdup_printf("[table]\nname = wheels\nversion = 1\ndate = 2026-12-01\n\n"
+                                                "[index]\nurl = https://example.invalid/{family}/\n"
+                                                "packages = rocm\n\n\n%s",
+                                                bad[i].text);
+        assert_load_fails(rd_knowledge_load_wheels, path, text, bad[i].error, i);
+    }
+    g_unlink(path);
+    g_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -279,6 +427,10 @@ int main(int argc, char **argv)
     g_test_add_func("/platforms/repo/garbage", test_repo_garbage);
     g_test_add_func("/platforms/rpm/query", test_rpm_query);
     g_test_add_func("/platforms/rpm/kernel-devel", test_kernel_devel);
+    g_test_add_func("/platforms/wheels/metadata", test_wheel_metadata);
+    g_test_add_func("/platforms/wheels/names", test_wheel_names);
+    g_test_add_func("/platforms/wheels/family", test_wheel_family);
+    g_test_add_func("/platforms/wheels/table", test_wheel_table);
     int r = g_test_run();
     rd_knowledge_free(&shipped);
     return r;

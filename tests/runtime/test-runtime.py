@@ -165,6 +165,88 @@ with tempfile.TemporaryDirectory() as rocm:
           rc in (1, 2) and not lib.startswith(rocm) and (lib or "invalid ELF header" in err_text or rocm in err_text),
           json.dumps(rep["runtime"]["hsa"]))
 
+# --- verify --rocm-path DIR: the runtime from DIR alone, as a wheel's
+# _rocm_sdk_core/lib holds it (the sonames only); here links to the host's
+# real libraries (Debian's libhsa-runtime64-1 and libamdhip64-5 in CI)
+real = {}
+for name, soname in (("hsa", "libhsa-runtime64.so.1"), ("hip", "libamdhip64.so.5")):
+    for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"):
+        if os.path.exists(os.path.join(d, soname)):
+            real[name] = (os.path.join(d, soname), soname)
+            break
+if len(real) < 2 or have_kfd:
+    skipped += 1
+    print("skip - verify --rocm-path needs Debian's libhsa-runtime64.so.1 and libamdhip64.so.5 and no /dev/kfd")
+else:
+    with tempfile.TemporaryDirectory() as top:
+        venv = os.path.join(top, "venv")
+        sp = os.path.join(venv, "lib", "python3.12", "site-packages")
+        lib = os.path.join(sp, "_rocm_sdk_core", "lib")
+        os.makedirs(lib)
+        for path, soname in real.values():
+            os.symlink(path, os.path.join(lib, soname))
+        os.makedirs(os.path.join(sp, "rocm_sdk_core-7.1.0.dist-info"))
+        with open(os.path.join(sp, "rocm_sdk_core-7.1.0.dist-info", "METADATA"), "w") as f:
+            f.write("Metadata-Version: 2.1\nName: rocm-sdk-core\nVersion: 7.1.0\n")
+        os.makedirs(os.path.join(venv, "bin"))
+        os.symlink(sys.executable, os.path.join(venv, "bin", "python"))
+        # ROCM_PATH points at the test double: --rocm-path must win over it
+        with tempfile.TemporaryDirectory() as other:
+            os.mkdir(os.path.join(other, "lib"))
+            for name in ("libhsa-runtime64.so.1", "libamdhip64.so.5"):
+                os.symlink(double, os.path.join(other, "lib", name))
+            rc, out, err = run("verify", "--rocm-path", lib, "--json", env={"ROCM_PATH": other})
+        rep = json.loads(out) if out.startswith("{") else {}
+        rt = rep.get("runtime") or {}
+        check("verify --rocm-path: runtime.rocm_path names the directory", rt.get("rocm_path") == lib,
+              "rc=%d %s %s" % (rc, json.dumps(rt.get("rocm_path")), err))
+        check("verify --rocm-path loads libhsa-runtime64 from DIR, not ROCM_PATH",
+              (rt.get("hsa") or {}).get("library") == os.path.join(lib, "libhsa-runtime64.so.1"),
+              json.dumps(rt.get("hsa")))
+        check("verify --rocm-path loads libamdhip64 from DIR",
+              (rt.get("hip") or {}).get("library") == os.path.join(lib, "libamdhip64.so.5"),
+              json.dumps(rt.get("hip")))
+        check("the real runtime from DIR fails as it does without /dev/kfd",
+              (rt.get("hsa") or {}).get("init_status") == "HSA_STATUS_ERROR_OUT_OF_RESOURCES" and rc == 2,
+              "rc=%d %s" % (rc, json.dumps(rt.get("hsa"))))
+        rc, out, err = run("verify", "--rocm-path", lib)
+        unwrapped = "".join(line.strip() for line in out.splitlines())
+        check("verify --rocm-path in text: the runtime section names DIR's library",
+              rc == 2 and os.path.join(lib, "libhsa-runtime64.so.1") + ", HIP 5." in unwrapped, out)
+
+        rc, out, err = run("verify", "--python", os.path.join(venv, "bin", "python"), "--json")
+        rep = json.loads(out) if out.startswith("{") else {}
+        rt = rep.get("runtime") or {}
+        check("verify --python VENV runs level 2 with the wheels' runtime",
+              rt.get("rocm_path") == lib and (rt.get("hip") or {}).get("library") == os.path.join(
+                  lib, "libamdhip64.so.5"), "rc=%d %s %s" % (rc, json.dumps(rt), err))
+        check("verify --python VENV reports the wheels",
+              [w.get("version") for w in rep.get("wheels", []) if w.get("source") == "--python"] == ["7.1.0"],
+              json.dumps(rep.get("wheels")))
+
+        rc, out, err = run("check", "--python", venv)
+        unwrapped = " ".join(line.strip() for line in out.splitlines())
+        check("check --python VENV: the text report lists the wheels",
+              "ROCm Python wheels ROCm 7.1.0, %s (--python)" % venv in unwrapped and
+              "_rocm_sdk_core/lib/libamdhip64.so.5" in unwrapped.replace(" ", ""), out)
+
+        empty = os.path.join(top, "empty")
+        os.mkdir(empty)
+        rc, out, err = run("verify", "--rocm-path", empty, "--json")
+        rep = json.loads(out) if out.startswith("{") else {}
+        ids3 = [f["id"] for f in rep.get("findings", [])]
+        hsa = (rep.get("runtime") or {}).get("hsa") or {}
+        check("verify --rocm-path with no runtime there: runtime.hsa-missing and runtime.hip-missing",
+              rc == 2 and "runtime.hsa-missing" in ids3 and "runtime.hip-missing" in ids3, str(ids3))
+        check("... and the system's libraries are not tried", hsa.get("library") is None and
+              (empty + " only") in (hsa.get("load_error") or ""), json.dumps(hsa))
+
+rc, out, err = run("verify", "--rocm-path", "/nonexistent/rocm/lib")
+check("verify --rocm-path with a missing directory is a usage error",
+      rc == 3 and "--rocm-path /nonexistent/rocm/lib: ENOENT" in err, "rc=%d %s" % (rc, err))
+rc, out, err = run("check", "--rocm-path", "/tmp")
+check("check --rocm-path is rejected", rc == 3 and "--rocm-path is not an option of the check command" in err, err)
+
 # --- facts --level 2 carries the runtime; check --facts re-assesses it
 rc, out, err = run("facts", "--level", "2")
 out_facts = out

@@ -38,7 +38,8 @@ SEVERITIES = ("ok", "info", "warning", "error")
 # Variables that change what the ROCm stack (and so the tool) sees; the host's
 # values must not leak into a scenario.
 SCRUB_PREFIXES = ("HSA_", "ROCR_", "HIP_", "GPU_DEVICE_ORDINAL", "CUDA_VISIBLE_DEVICES",
-                  "AMD_LOG_LEVEL", "AMD_SERIALIZE", "PYTORCH_ROCM_ARCH", "UMOCKDEV_")
+                  "AMD_LOG_LEVEL", "AMD_SERIALIZE", "PYTORCH_ROCM_ARCH", "UMOCKDEV_",
+                  "VIRTUAL_ENV", "CONDA_PREFIX")
 
 
 def tb_run_command(tb_run, paths, tb, cmd):

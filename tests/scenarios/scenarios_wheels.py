@@ -1,0 +1,136 @@
+"""Scenarios of ROCm installed as Python wheels (AMD's TheRock build).
+
+The site-packages trees are laid out as pip leaves them (ROCm/TheRock
+RELEASES.md and docs/packaging/python_packaging.md): one <name>-<version>.dist-info
+directory with a METADATA file per distribution (dist-info names lower-cased
+and with underscores, the METADATA Name as published), the platform directory
+_rocm_sdk_core/lib holding the runtime under its SONAME, and
+_rocm_sdk_libraries_<family>/lib the family's libraries. The files are empty:
+the tool only looks for them. Versions are representative of the 7.1 wheels.
+"""
+
+from scenarios import Scenario, mi300x_box, scenario
+from scenarios_compat import PATH_WITH_ROCM, CompatTestbed, rocm_box
+
+VENV = "/home/ml/venv"
+SITE = VENV + "/lib/python3.12/site-packages"
+
+
+def wheels(tb, family, version="7.1.0", site=SITE, prefix=VENV):
+    """rocm[libraries] for one GPU family in site, and the venv around it."""
+    sp = site.lstrip("/")
+    dists = [("rocm", "rocm"), ("rocm_sdk_core", "rocm-sdk-core"),
+             ("rocm_sdk_libraries_" + family.replace("-", "_").lower(), "rocm-sdk-libraries-" + family)]
+    for dirname, name in dists:
+        tb.root_file("%s/%s-%s.dist-info/METADATA" % (sp, dirname, version),
+                     "Metadata-Version: 2.1\nName: %s\nVersion: %s\nSummary: ROCm SDK\n"
+                     "Requires-Python: >=3.9\n\nVersion: 0.0.0 (in the description: not a header)\n"
+                     % (name, version))
+        tb.root_file("%s/%s-%s.dist-info/RECORD" % (sp, dirname, version), "")
+    for lib in ("libamdhip64.so.7", "libhsa-runtime64.so.1", "libhiprtc.so.7", "libamd_comgr.so.3"):
+        tb.root_file("%s/_rocm_sdk_core/lib/%s" % (sp, lib), "")
+    for lib in ("librocblas.so.5", "libhipblaslt.so.1", "libMIOpen.so.1"):
+        tb.root_file("%s/_rocm_sdk_libraries_%s/lib/%s" % (sp, family.replace("-", "_"), lib), "")
+    tb.root_file("%s/rocm_sdk/_dist_info.py" % sp,
+                 "__version__ = \"%s\"\nDEFAULT_TARGET_FAMILY = \"%s\"\n" % (version, family))
+    if prefix:
+        tb.root_file(prefix.lstrip("/") + "/pyvenv.cfg",
+                     "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.12.3\n")
+        tb.root_link(prefix.lstrip("/") + "/bin/python", "/usr/bin/python3")
+
+
+def wheel_report(family, gfx, source, version="7.1.0"):
+    return [{
+        "site_packages": SITE, "source": source, "prefix": VENV, "version": version,
+        "family": family, "gfx": gfx, "lib_dir": SITE + "/_rocm_sdk_core/lib",
+        "hip_library": "libamdhip64.so.7",
+        "dists": ["rocm %s" % version, "rocm-sdk-core %s" % version,
+                  "rocm-sdk-libraries-%s %s" % (family, version)],
+    }]
+
+
+def mi300x_tuned_box(tb):
+    mi300x_box(tb, cpx=False)
+    tb.overlay_file("proc/sys/kernel/numa_balancing", "0\n")
+
+
+@scenario("mi300x-venv-gfx110x-wheels")
+def mi300x_venv_gfx110x_wheels():
+    """Eight MI300X, no system ROCm, and a virtual environment (active:
+    VIRTUAL_ENV) with the wheels of the gfx110X-all family, the index for
+    Radeon RX 7000 cards: nothing in them runs on gfx942."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    wheels(tb, "gfx110X-all")
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, gpu_count=8, compare_info=True,
+                    env={"VIRTUAL_ENV": VENV},
+                    text=[("arch.no-kernels", "built for gfx110X-all: no kernels for AMD Instinct MI300X (gfx942)")],
+                    evidence=[("arch.no-kernels", SITE + ": rocm-sdk-libraries-gfx110X-all 7.1.0"),
+                              ("arch.no-kernels", "gfx1100 gfx1101 gfx1102 gfx1103"),
+                              ("arch.no-kernels", "8 GPUs 0000:05:00.0, 0000:27:00.0, 0000:47:00.0, 0000:65:00.0, "
+                                                  "0000:85:00.0, 0000:a7:00.0, 0000:c7:00.0, 0000:e5:00.0: gfx942")],
+                    remedy=[("arch.no-kernels", "gfx94X-dcgpu (gfx942): `/home/ml/venv/bin/python -m pip install "
+                                                "--force-reinstall --index-url "
+                                                "https://rocm.nightlies.amd.com/v2/gfx94X-dcgpu/ "
+                                                "\"rocm[libraries,devel]\"`")],
+                    report=[("wheels", wheel_report("gfx110X-all", ["gfx1100", "gfx1101", "gfx1102", "gfx1103"],
+                                                    "VIRTUAL_ENV"))])
+
+
+@scenario("mi300x-venv-gfx94x-wheels")
+def mi300x_venv_gfx94x_wheels():
+    """The healthy twin: the gfx94X-dcgpu wheels on the MI300X host, no system
+    ROCm. Nothing to report, not even rocm.not-installed: the wheels are the
+    ROCm install."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    wheels(tb, "gfx94X-dcgpu")
+    return Scenario(tb, [], 0, gpu_count=8, compare_info=True, env={"VIRTUAL_ENV": VENV},
+                    report=[("wheels", wheel_report("gfx94X-dcgpu", ["gfx942"], "VIRTUAL_ENV"))])
+
+
+@scenario("mi300x-rocm64-and-wheels-71")
+def mi300x_rocm64_and_wheels_71():
+    """ROCm 6.4.3 from AMD's repository in /opt/rocm, and the ROCm 7.1.0
+    gfx94X wheels in the environment given with --python: two runtimes, and
+    Python in the venv loads the wheels' one."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    rocm_box(tb, "6.4.3")
+    wheels(tb, "gfx94X-dcgpu")
+    return Scenario(tb, [("rocm.multiple-versions", "warning")], 1, gpu_count=8,
+                    args=["--python", VENV + "/bin/python"], env={"PATH": PATH_WITH_ROCM},
+                    text=[("rocm.multiple-versions", "ROCm 7.1.0 as wheels in /home/ml/venv and ROCm 6.4.3 in "
+                                                     "/opt/rocm-6.4.3: Python there loads the wheels' 7.1.0 runtime")],
+                    evidence=[("rocm.multiple-versions", SITE + "/rocm_sdk_core-7.1.0.dist-info/METADATA: Version: "
+                                                         "7.1.0"),
+                              ("rocm.multiple-versions", SITE + "/_rocm_sdk_core/lib/libamdhip64.so.7"),
+                              ("rocm.multiple-versions", "/etc/ld.so.conf.d/10-rocm-opencl.conf:1: "
+                                                         "/opt/rocm-6.4.3/lib (programs that find libamdhip64 "
+                                                         "through the loader get ROCm 6.4.3)")],
+                    report=[("wheels", wheel_report("gfx94X-dcgpu", ["gfx942"], "--python"))])
+
+
+@scenario("mi300x-rocm71-and-wheels-71")
+def mi300x_rocm71_and_wheels_71():
+    """The healthy twin: the system's ROCm and the wheels are both 7.1.0."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    rocm_box(tb, "7.1.0")
+    wheels(tb, "gfx94X-dcgpu")
+    return Scenario(tb, [], 0, gpu_count=8, compare_info=True,
+                    args=["--python", VENV], env={"PATH": PATH_WITH_ROCM})
+
+
+@scenario("mi300x-system-wheels-gfx110x")
+def mi300x_system_wheels_gfx110x():
+    """The gfx110X wheels installed into the system's Python with
+    --break-system-packages (/usr/local/lib/python3.12/dist-packages on
+    Ubuntu 24.04): found without any environment named."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    wheels(tb, "gfx110X-all", site="/usr/local/lib/python3.12/dist-packages", prefix=None)
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, gpu_count=8,
+                    text=[("arch.no-kernels", "The ROCm 7.1.0 wheels in /usr/local are built for gfx110X-all")],
+                    remedy=[("arch.no-kernels", "`python3 -m pip install --force-reinstall --index-url "
+                                                "https://rocm.nightlies.amd.com/v2/gfx94X-dcgpu/")])
