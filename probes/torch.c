@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include "env.h"
@@ -213,15 +214,32 @@ static void record_exit(rd_torch_facts *t, int status, int64_t limit_s, const ch
 {
     if (t->timed_out) {
         t->exit_status = -1;
-        t->error = xasprintf("%s did not finish within %" PRId64 " seconds (killed)", PYTHON, limit_s);
+        t->error = xasprintf("%s did not finish within %" PRId64 " seconds (killed)", t->python, limit_s);
     } else if (WIFEXITED(status)) {
         t->exit_status = WEXITSTATUS(status);
         if (t->exit_status == 127 && !*out)
-            t->error = xasprintf("%s: not found", PYTHON);
+            t->error = xasprintf("%s: not found", t->python);
         else if (t->exit_status != 0)
             t->error = last_line(err);
     } else if (WIFSIGNALED(status))
-        t->error = xasprintf("%s was killed by signal %d (%s)", PYTHON, WTERMSIG(status), strsignal(WTERMSIG(status)));
+        t->error = xasprintf("%s was killed by signal %d (%s)", t->python, WTERMSIG(status),
+                             strsignal(WTERMSIG(status)));
+}
+
+/* The interpreter to run: --python's (an executable, or an environment
+ * directory's bin/python3, else bin/python) on the live system; python3
+ * from PATH otherwise. Under --root nothing of the image is run. */
+static char *interpreter(const rd_ctx *ctx)
+{
+    struct stat st;
+    if (!ctx->python || rd_ctx_has_root(ctx) || stat(ctx->python, &st) < 0)
+        return xstrdup(PYTHON);
+    if (!S_ISDIR(st.st_mode))
+        return xstrdup(ctx->python);
+    _cleanup_free_ char *py3 = xasprintf("%s/bin/python3", ctx->python);
+    if (access(py3, X_OK) == 0)
+        return TAKE_PTR(py3);
+    return xasprintf("%s/bin/python", ctx->python);
 }
 
 static void torch_gather(const rd_ctx *ctx, rd_facts *facts)
@@ -237,6 +255,7 @@ static void torch_gather(const rd_ctx *ctx, rd_facts *facts)
         t->error = xasprintf("pipe: %s", strerror(errno));
         goto fail;
     }
+    t->python = interpreter(ctx);
     pid_t pid = fork();
     if (pid < 0) {
         t->error = xasprintf("fork: %s", strerror(errno));
@@ -247,12 +266,11 @@ static void torch_gather(const rd_ctx *ctx, rd_facts *facts)
         int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
         if (null < 0 || dup2(null, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
             _exit(126);
-        execlp(PYTHON, PYTHON, "-c", torch_script, (char *)NULL);
+        execlp(t->python, t->python, "-c", torch_script, (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid);
     t->ran = true;
-    t->python = xstrdup(PYTHON);
     close(out[1]);
     close(err[1]);
     out[1] = err[1] = -1;

@@ -272,6 +272,24 @@ check("verify --facts with level-1 facts: exit 3 naming the file",
 rc, out, err = run("facts")
 check("facts at level 1 does not run the runtime", json.loads(out).get("runtime", {}).get("ran") is False, out[:200])
 
+# --- --with-python runs --python's interpreter
+fake_torch = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "env", "fake-torch")
+with tempfile.TemporaryDirectory() as venv:
+    os.makedirs(os.path.join(venv, "bin"))
+    py = os.path.join(venv, "bin", "python3")
+    with open(py, "w") as f:
+        f.write("#!/bin/sh\nROCM_DOCTOR_FAKE_TORCH=rocm:6.2.41133:gfx942 exec %s \"$@\"\n" % sys.executable)
+    os.chmod(py, 0o755)
+    env = {"PYTHONPATH": os.path.abspath(fake_torch), "PYTHONDONTWRITEBYTECODE": "1", "ROCM_DOCTOR_FAKE_TORCH": "cpu"}
+    rc, out, err = run("facts", "--with-python", "--python", venv, env=env)
+    torch = json.loads(out).get("torch", {}) if out.startswith("{") else {}
+    check("--with-python --python VENV runs VENV/bin/python3",
+          torch.get("python") == py and torch.get("hip") == "6.2.41133", json.dumps(torch) + err)
+    rc, out, err = run("facts", "--with-python", env=env)
+    torch = json.loads(out).get("torch", {}) if out.startswith("{") else {}
+    check("--with-python alone runs python3 from PATH", torch.get("python") == "python3" and torch.get("hip") is None,
+          json.dumps(torch) + err)
+
 # --- usage
 rc, out, err = run("verify", "--level", "1")
 check("verify --level 1 is a usage error", rc == 3 and "verify always runs level 2" in err, err)
