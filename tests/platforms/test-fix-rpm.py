@@ -8,6 +8,7 @@ Usage: test-fix-rpm.py ROCM_DOCTOR. Exit 0 pass, 1 fail, 77 skipped."""
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import repolib  # noqa: E402
 import rpmlib  # noqa: E402
 
 RD = os.path.abspath(sys.argv[1])
@@ -122,6 +124,40 @@ def dnf_reads(root):
     shutil.rmtree(os.path.join(root, "var/cache/dnf-test"), ignore_errors=True)
     check(p.returncode == 0 and "ROCm-6.4.3" in p.stdout and "amdgpu" in p.stdout,
           "dnf: the real dnf reads both repositories", p.stdout + p.stderr)
+    dnf_fetches(root)
+
+
+def dnf_fetches(orig_root):
+    """dnf downloads the metadata of both repositories from the URLs the fix
+    wrote, over https: repo.radeon.com is a local createrepo_c copy behind a
+    local proxy (nothing in the .repo files is rewritten)."""
+    if not repolib.have_tools():
+        print("# createrepo_c or openssl missing: the download is skipped")
+        return
+    work = tempfile.mkdtemp(prefix="rd-repo.")
+    top = os.path.join(work, "www")
+    repolib.make_repo(top, "rocm/el9/6.4.3/main", [rpmlib.build("rocm-core", "6.4.3.60403", "128.el9")])
+    repolib.make_repo(top, "amdgpu/6.4.3/el/9.6/main/x86_64",
+                      [rpmlib.build("amdgpu-dkms", "6.12.12.60403", "2187269.el9", "noarch")])
+    server = repolib.Server(top, work)
+    # dnf opens the root's rpm database (and makes one where it looks): a
+    # copy of the tree keeps the undo comparison to what the fix did
+    root = os.path.join(work, "root")
+    shutil.copytree(orig_root, root, symlinks=True)
+    try:
+        p = run("dnf", "--installroot=" + root, "--setopt=reposdir=" + root + "/etc/yum.repos.d",
+                "--setopt=cachedir=/var/cache/dnf-test", "--releasever=9", "--setopt=proxy=" + server.proxy_url,
+                "--setopt=sslcacert=" + server.cert, "list", "--available")
+        check(p.returncode == 0 and re.search(r"^rocm-core\.x86_64 +6\.4\.3\.60403-128\.el9 +ROCm-6\.4\.3 *$",
+                                              p.stdout, re.M) and
+              re.search(r"^amdgpu-dkms\.noarch +6\.12\.12\.60403-2187269\.el9 +amdgpu *$", p.stdout, re.M),
+              "dnf: the real dnf downloads both repositories over https and lists their packages",
+              p.stdout + p.stderr)
+        for path in ("/rocm/el9/6.4.3/main/repodata/repomd.xml", "/amdgpu/6.4.3/el/9.6/main/x86_64/repodata/repomd.xml"):
+            check(path in server.requests, "dnf: fetched https://repo.radeon.com" + path, str(server.requests))
+    finally:
+        server.close()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def zypper_reads(root):
