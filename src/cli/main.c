@@ -129,28 +129,6 @@ static const rd_verb *find_verb(const char *name)
     return NULL;
 }
 
-int rd_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("rocm-doctor: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry 'rocm-doctor --help' for more information.\n", stderr);
-    return RD_EXIT_UNKNOWN;
-}
-
-int rd_fail(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("rocm-doctor: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return RD_EXIT_UNKNOWN;
-}
-
 int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted)
 {
     static const struct {
