@@ -205,16 +205,6 @@ const rd_product_memory *rd_knowledge_product_memory(const rd_knowledge *k, uint
     return any;
 }
 
-static char **split_words(const char *value)
-{
-    char **v = NULL;
-    _cleanup_free_ char *copy = xstrdup(value);
-    char *save = NULL;
-    for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
-        v = strv_push(v, xstrdup(t));
-    return v;
-}
-
 /* "6", "6.8", "6.8.5", "30.20": dotted decimal numbers, nothing else. */
 static bool is_version(const char *s, int min_parts, int max_parts)
 {
@@ -237,7 +227,7 @@ static bool is_version(const char *s, int min_parts, int max_parts)
 
 static int parse_gfx_list(parse_state *st, const char *name, const char *value, char ***ret)
 {
-    _cleanup_strv_free_ char **v = split_words(value);
+    _cleanup_strv_free_ char **v = strv_split(value, " \t");
     if (!v)
         return fail(st, xasprintf("%s is empty", name));
     for (size_t i = 0; v[i]; i++) {
@@ -254,7 +244,7 @@ static int parse_gfx_list(parse_state *st, const char *name, const char *value, 
 /* ID VERSION_ID CODENAME [suite SUITE] [tree TREE] kernels SERIES... */
 static int parse_os_line(parse_state *st, rd_release *r, const char *value)
 {
-    _cleanup_strv_free_ char **w = split_words(value);
+    _cleanup_strv_free_ char **w = strv_split(value, " \t");
     size_t n = strv_length(w), i = 3;
     if (n < 5)
         return fail(st, xasprintf("os \"%s\": expected ID VERSION_ID CODENAME [suite SUITE] kernels SERIES...", value));
@@ -321,7 +311,7 @@ static int parse_template(parse_state *st, const char *name, const char *value, 
 
 static int parse_word_list(parse_state *st, const char *name, const char *value, char ***ret)
 {
-    char **v = split_words(value);
+    char **v = strv_split(value, " \t");
     if (!v)
         return fail(st, xasprintf("%s is empty", name));
     strv_free(*ret);

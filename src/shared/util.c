@@ -136,6 +136,17 @@ bool strv_contains(char *const *v, const char *s)
     return false;
 }
 
+char **strv_split(const char *s, const char *separators)
+{
+    char **v = NULL;
+    size_t n = 0;
+    _cleanup_free_ char *copy = xstrdup(s);
+    char *save = NULL;
+    for (char *t = strtok_r(copy, separators, &save); t; t = strtok_r(NULL, separators, &save))
+        v = strv_push_n(v, &n, xstrdup(t));
+    return v;
+}
+
 void strbuf_appendn(strbuf *b, const char *s, size_t n)
 {
     if (b->len + n + 1 > b->cap) {

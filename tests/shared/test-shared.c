@@ -375,6 +375,17 @@ static void test_arrays(void)
     strv_free(v);
 }
 
+static void test_strv_split(void)
+{
+    _cleanup_strv_free_ char **v = strv_split(" gfx90a,\tgfx942 ,,gfx1100 ", " \t,");
+    g_assert_cmpuint(strv_length(v), ==, 3);
+    g_assert_cmpstr(v[0], ==, "gfx90a");
+    g_assert_cmpstr(v[1], ==, "gfx942");
+    g_assert_cmpstr(v[2], ==, "gfx1100");
+    g_assert_null(strv_split(" ,\t", " \t,"));
+    g_assert_null(strv_split("", ","));
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -387,5 +398,6 @@ int main(int argc, char **argv)
     g_test_add_func("/rootfs/list-dir", test_list_dir);
     g_test_add_func("/rootfs/write-atomic", test_write_atomic);
     g_test_add_func("/util/arrays", test_arrays);
+    g_test_add_func("/util/strv-split", test_strv_split);
     return g_test_run();
 }
