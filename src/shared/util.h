@@ -68,6 +68,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) _printf_(1, 2);
+char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
 char *xstrdup_or_null(const char *s);
 
 /* Grows *array of *n elements of `size` bytes by one zeroed element; the
