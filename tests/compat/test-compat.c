@@ -107,28 +107,6 @@ static void test_version_compare(void)
 
 /* ---- malformed tables ---- */
 
-typedef struct {
-    char *dir;
-} tmpdir;
-
-static void tmpdir_setup(tmpdir *t, gconstpointer data)
-{
-    GError *error = NULL;
-    t->dir = g_dir_make_tmp("rocm-doctor-compat-XXXXXX", &error);
-    g_assert_no_error(error);
-}
-
-static void tmpdir_teardown(tmpdir *t, gconstpointer data)
-{
-    g_autoptr(GDir) d = g_dir_open(t->dir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name(d))) {
-        g_autofree char *path = g_build_filename(t->dir, name, NULL);
-        g_unlink(path);
-    }
-    g_rmdir(t->dir);
-    g_free(t->dir);
-}
 
 static const char small_archs[] =
     "[table]\nname = archs\nversion = 1\ndate = 2026-01-01\n"
@@ -159,7 +137,7 @@ static const char good_support[] =
     "os = ubuntu 24.04 noble kernels 6.8\n"                /* 17 */
     "os = debian 12 bookworm suite jammy kernels 6.1\n";   /* 18 */
 
-static void test_good_support(tmpdir *t, gconstpointer data)
+static void test_good_support(rd_test_tmpdir *t, gconstpointer data)
 {
     rd_test_write_file(t->dir, "archs.ini", small_archs);
     rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
@@ -179,7 +157,7 @@ static void test_good_support(tmpdir *t, gconstpointer data)
     g_assert_null(k.releases);
 }
 
-static void test_absent_support(tmpdir *t, gconstpointer data)
+static void test_absent_support(rd_test_tmpdir *t, gconstpointer data)
 {
     rd_test_write_file(t->dir, "archs.ini", small_archs);
     rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
@@ -226,7 +204,7 @@ static const malformed_case malformed[] = {
     { "[rocm 6.2]\nlatest", "version 6.2\n[rocm 6.2]\nlatest", ":9: syntax error (expected [section] or key = value)" },
 };
 
-static void test_malformed_support(tmpdir *t, gconstpointer data)
+static void test_malformed_support(rd_test_tmpdir *t, gconstpointer data)
 {
     rd_test_write_file(t->dir, "archs.ini", small_archs);
     rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
@@ -706,31 +684,35 @@ static void test_assess_rules(void)
     rd_facts_free(&f);
 }
 
+static const rd_test_case tests[] = {
+    { "/compat/support/shipped", test_shipped_support },
+    { "/compat/support/pick-release", test_pick_release },
+    { "/compat/support/apt-suite", test_apt_suite },
+    { "/compat/support/version-compare", test_version_compare },
+    { "/compat/parse/rocblas", test_rocblas_names },
+    { "/compat/parse/dpkg-status", test_dpkg_status },
+    { "/compat/parse/sources-one-line", test_sources_one_line },
+    { "/compat/parse/sources-deb822", test_sources_deb822 },
+    { "/compat/parse/preferences", test_preferences },
+    { "/compat/parse/keyring", test_keyring },
+    { "/compat/parse/boot-kmsg", test_boot_kmsg },
+    { "/compat/facts/round-trip", test_round_trip },
+    { "/compat/assess/rules", test_assess_rules },
+};
+
 int main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
+    rd_test_init(&argc, &argv, false);
     const char *dir = g_getenv("ROCM_DOCTOR_DATA_DIR");
     g_autofree char *err = NULL;
     if (!dir || rd_knowledge_load(dir, &shipped, &err) < 0) {
         g_printerr("cannot load the shipped tables from ROCM_DOCTOR_DATA_DIR: %s\n", err ? err : "not set");
         return 1;
     }
-    g_test_add_func("/compat/support/shipped", test_shipped_support);
-    g_test_add_func("/compat/support/pick-release", test_pick_release);
-    g_test_add_func("/compat/support/apt-suite", test_apt_suite);
-    g_test_add_func("/compat/support/version-compare", test_version_compare);
-    g_test_add("/compat/support/good", tmpdir, NULL, tmpdir_setup, test_good_support, tmpdir_teardown);
-    g_test_add("/compat/support/absent", tmpdir, NULL, tmpdir_setup, test_absent_support, tmpdir_teardown);
-    g_test_add("/compat/support/malformed", tmpdir, NULL, tmpdir_setup, test_malformed_support, tmpdir_teardown);
-    g_test_add_func("/compat/parse/rocblas", test_rocblas_names);
-    g_test_add_func("/compat/parse/dpkg-status", test_dpkg_status);
-    g_test_add_func("/compat/parse/sources-one-line", test_sources_one_line);
-    g_test_add_func("/compat/parse/sources-deb822", test_sources_deb822);
-    g_test_add_func("/compat/parse/preferences", test_preferences);
-    g_test_add_func("/compat/parse/keyring", test_keyring);
-    g_test_add_func("/compat/parse/boot-kmsg", test_boot_kmsg);
-    g_test_add_func("/compat/facts/round-trip", test_round_trip);
-    g_test_add_func("/compat/assess/rules", test_assess_rules);
+    rd_test_add_all(tests, G_N_ELEMENTS(tests));
+    RD_TEST_ADD_TMP("/compat/support/good", test_good_support);
+    RD_TEST_ADD_TMP("/compat/support/absent", test_absent_support);
+    RD_TEST_ADD_TMP("/compat/support/malformed", test_malformed_support);
     int r = g_test_run();
     rd_knowledge_free(&shipped);
     return r;

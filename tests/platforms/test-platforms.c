@@ -10,6 +10,7 @@
 #include "knowledge.h"
 #include "platforms.h"
 #include "util.h"
+#include "testlib.h"
 
 static void test_family(void)
 {
@@ -264,21 +265,25 @@ static void test_malformed(void)
     g_rmdir(dir);
 }
 
+static const rd_test_case tests[] = {
+    { "/platforms/family", test_family },
+    { "/platforms/support/shipped-rpm", test_shipped_rpm },
+    { "/platforms/support/templates", test_templates },
+    { "/platforms/support/malformed", test_malformed },
+    { "/platforms/repo/expand", test_expand },
+    { "/platforms/repo/parse", test_repo_parse },
+    { "/platforms/repo/garbage", test_repo_garbage },
+    { "/platforms/rpm/query", test_rpm_query },
+    { "/platforms/rpm/kernel-devel", test_kernel_devel },
+};
+
 int main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
+    rd_test_init(&argc, &argv, false);
     char *err = NULL;
     if (rd_knowledge_load(SRCDIR "/conf", &shipped, &err) < 0)
         g_error("%s", err);
-    g_test_add_func("/platforms/family", test_family);
-    g_test_add_func("/platforms/support/shipped-rpm", test_shipped_rpm);
-    g_test_add_func("/platforms/support/templates", test_templates);
-    g_test_add_func("/platforms/support/malformed", test_malformed);
-    g_test_add_func("/platforms/repo/expand", test_expand);
-    g_test_add_func("/platforms/repo/parse", test_repo_parse);
-    g_test_add_func("/platforms/repo/garbage", test_repo_garbage);
-    g_test_add_func("/platforms/rpm/query", test_rpm_query);
-    g_test_add_func("/platforms/rpm/kernel-devel", test_kernel_devel);
+    rd_test_add_all(tests, G_N_ELEMENTS(tests));
     int r = g_test_run();
     rd_knowledge_free(&shipped);
     return r;

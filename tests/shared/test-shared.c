@@ -13,6 +13,7 @@
 #include "passwd.h"
 #include "rootfs.h"
 #include "util.h"
+#include "testlib.h"
 
 /* ---- passwd ---- */
 
@@ -386,18 +387,17 @@ static void test_strv_split(void)
     g_assert_null(strv_split("", ","));
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/passwd/lines", test_passwd_lines);
-    g_test_add_func("/group/lines", test_group_lines);
-    g_test_add_func("/group/stop-and-large", test_group_stop_and_large);
-    g_test_add_func("/rootfs/confined", test_rootfs_confined);
-    g_test_add_func("/rootfs/not-regular", test_rootfs_not_regular);
-    g_test_add_func("/rootfs/read-lines", test_read_lines);
-    g_test_add_func("/rootfs/list-dir", test_list_dir);
-    g_test_add_func("/rootfs/write-atomic", test_write_atomic);
-    g_test_add_func("/util/arrays", test_arrays);
-    g_test_add_func("/util/strv-split", test_strv_split);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/passwd/lines", test_passwd_lines },
+    { "/group/lines", test_group_lines },
+    { "/group/stop-and-large", test_group_stop_and_large },
+    { "/rootfs/confined", test_rootfs_confined },
+    { "/rootfs/not-regular", test_rootfs_not_regular },
+    { "/rootfs/read-lines", test_read_lines },
+    { "/rootfs/list-dir", test_list_dir },
+    { "/rootfs/write-atomic", test_write_atomic },
+    { "/util/arrays", test_arrays },
+    { "/util/strv-split", test_strv_split },
+};
+
+RD_TEST_MAIN(tests, false)

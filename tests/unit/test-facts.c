@@ -519,21 +519,18 @@ static void test_load_file(void)
     g_rmdir(dir);
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    /* a failed check marks its test and lets the others run */
-    g_test_set_nonfatal_assertions();
-    g_test_add_func("/facts/json/round-trip", test_round_trip);
-    g_test_add_func("/facts/json/round-trip-empty", test_round_trip_empty);
-    g_test_add_func("/facts/json/duplicate-property-keys", test_duplicate_property_keys);
-    g_test_add_func("/facts/json/minimal-and-unknown-keys", test_minimal_and_unknown_keys);
-    g_test_add_func("/facts/json/not-json", test_not_json);
-    g_test_add_func("/facts/json/schema", test_schema);
-    g_test_add_func("/facts/json/wrong-types", test_wrong_types);
-    g_test_add_func("/facts/json/unsigned", test_unsigned);
-    g_test_add_func("/facts/json/signed-range", test_signed_range);
-    g_test_add_func("/facts/json/large-input", test_large_input);
-    g_test_add_func("/facts/load", test_load_file);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/facts/json/round-trip", test_round_trip },
+    { "/facts/json/round-trip-empty", test_round_trip_empty },
+    { "/facts/json/duplicate-property-keys", test_duplicate_property_keys },
+    { "/facts/json/minimal-and-unknown-keys", test_minimal_and_unknown_keys },
+    { "/facts/json/not-json", test_not_json },
+    { "/facts/json/schema", test_schema },
+    { "/facts/json/wrong-types", test_wrong_types },
+    { "/facts/json/unsigned", test_unsigned },
+    { "/facts/json/signed-range", test_signed_range },
+    { "/facts/json/large-input", test_large_input },
+    { "/facts/load", test_load_file },
+};
+
+RD_TEST_MAIN(tests, true)
