@@ -703,12 +703,7 @@ static const rd_test_case tests[] = {
 int main(int argc, char **argv)
 {
     rd_test_init(&argc, &argv, false);
-    const char *dir = g_getenv("ROCM_DOCTOR_DATA_DIR");
-    g_autofree char *err = NULL;
-    if (!dir || rd_knowledge_load(dir, &shipped, &err) < 0) {
-        g_printerr("cannot load the shipped tables from ROCM_DOCTOR_DATA_DIR: %s\n", err ? err : "not set");
-        return 1;
-    }
+    rd_test_load_knowledge(&shipped);
     rd_test_add_all(tests, G_N_ELEMENTS(tests));
     RD_TEST_ADD_TMP("/compat/support/good", test_good_support);
     RD_TEST_ADD_TMP("/compat/support/absent", test_absent_support);

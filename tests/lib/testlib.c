@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
+#include "context.h"
 #include "util.h"
 
 void rd_test_kv_add(rd_kfd_node *n, const char *key, uint64_t value)
@@ -71,4 +72,23 @@ void rd_test_tmpdir_teardown(rd_test_tmpdir *t, const void *data)
 {
     rd_test_rm_rf(t->dir);
     g_free(t->dir);
+}
+
+void rd_test_load_knowledge(rd_knowledge *k)
+{
+    g_autofree char *err = NULL;
+    if (rd_knowledge_load(rd_data_dir(), k, &err) < 0) {
+        g_printerr("cannot load the knowledge tables from %s: %s\n", rd_data_dir(), err);
+        exit(1);
+    }
+}
+
+int rd_test_main_knowledge(int argc, char **argv, const rd_test_case *tests, size_t n, bool nonfatal, rd_knowledge *k)
+{
+    rd_test_init(&argc, &argv, nonfatal);
+    rd_test_load_knowledge(k);
+    rd_test_add_all(tests, n);
+    int r = g_test_run();
+    rd_knowledge_free(k);
+    return r;
 }

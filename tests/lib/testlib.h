@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include "facts.h"
+#include "knowledge.h"
 
 /* Adds a KFD node property, as the kfd probe reads it from sysfs. */
 void rd_test_kv_add(rd_kfd_node *n, const char *key, uint64_t value);
@@ -38,6 +39,16 @@ void rd_test_init(int *argc, char ***argv, bool nonfatal);
 void rd_test_add_all(const rd_test_case *tests, size_t n);
 /* The whole main() of a test program with no set-up of its own. */
 int rd_test_main(int argc, char **argv, const rd_test_case *tests, size_t n, bool nonfatal);
+/* The same, with the knowledge tables of the data directory
+ * (ROCM_DOCTOR_DATA_DIR) loaded into *k before the tests and freed after. */
+int rd_test_main_knowledge(int argc, char **argv, const rd_test_case *tests, size_t n, bool nonfatal, rd_knowledge *k);
+/* Loads the data directory's knowledge tables; exits 1 with the reason when it cannot. */
+void rd_test_load_knowledge(rd_knowledge *k);
+#define RD_TEST_MAIN_KNOWLEDGE(tests, nonfatal, k)                                                                     \
+    int main(int argc, char **argv)                                                                                    \
+    {                                                                                                                  \
+        return rd_test_main_knowledge(argc, argv, tests, G_N_ELEMENTS(tests), nonfatal, k);                            \
+    }
 #define RD_TEST_MAIN(tests, nonfatal)                                                                                  \
     int main(int argc, char **argv)                                                                                    \
     {                                                                                                                  \

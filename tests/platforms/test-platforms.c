@@ -277,14 +277,4 @@ static const rd_test_case tests[] = {
     { "/platforms/rpm/kernel-devel", test_kernel_devel },
 };
 
-int main(int argc, char **argv)
-{
-    rd_test_init(&argc, &argv, false);
-    char *err = NULL;
-    if (rd_knowledge_load(SRCDIR "/conf", &shipped, &err) < 0)
-        g_error("%s", err);
-    rd_test_add_all(tests, G_N_ELEMENTS(tests));
-    int r = g_test_run();
-    rd_knowledge_free(&shipped);
-    return r;
-}
+RD_TEST_MAIN_KNOWLEDGE(tests, false, &shipped)

@@ -13,7 +13,7 @@
 #include "testlib.h"
 
 static rd_knowledge knowledge;
-static char *fixture_dir;
+static const char *const fixture_dir = FACTS_DIR;
 
 static void init_runtime(rd_runtime_facts *rt)
 {
@@ -372,16 +372,4 @@ static const rd_test_case tests[] = {
     { "/runtime/facts-round-trip", test_facts_round_trip },
 };
 
-int main(int argc, char **argv)
-{
-    rd_test_init(&argc, &argv, false);
-    _cleanup_free_ char *err = NULL;
-    if (rd_knowledge_load(rd_data_dir(), &knowledge, &err) < 0)
-        g_error("%s", err);
-    fixture_dir = g_strdup(FACTS_DIR);
-    rd_test_add_all(tests, G_N_ELEMENTS(tests));
-    int r = g_test_run();
-    rd_knowledge_free(&knowledge);
-    g_free(fixture_dir);
-    return r;
-}
+RD_TEST_MAIN_KNOWLEDGE(tests, false, &knowledge)

@@ -1454,18 +1454,4 @@ static const rd_test_case tests[] = {
     { "/assess/pcie/board-switch", test_board_switch },
 };
 
-int main(int argc, char **argv)
-{
-    rd_test_init(&argc, &argv, true);
-
-    g_autofree char *err = NULL;
-    if (rd_knowledge_load(rd_data_dir(), &knowledge, &err) < 0) {
-        g_printerr("cannot load the knowledge tables: %s\n", err);
-        return 1;
-    }
-
-    rd_test_add_all(tests, G_N_ELEMENTS(tests));
-    int r = g_test_run();
-    rd_knowledge_free(&knowledge);
-    return r;
-}
+RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)
