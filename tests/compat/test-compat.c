@@ -585,6 +585,102 @@ static void set_rocm(rd_facts *f, const char *version)
     f->rocm.default_version = xstrdup(version);
 }
 
+/* test_assess_rules: each apt and path finding fixed, then the key missing */
+static void assess_apt_fixed(rd_facts *f)
+{
+    /* fix them one by one */
+    f->rocm.installs[0].rocblas_gfx = strv_push(f->rocm.installs[0].rocblas_gfx, xstrdup("gfx1100"));
+    free(f->apt.sources[0].suite);
+    f->apt.sources[0].suite = xstrdup("noble");
+    f->apt.sources[0].signed_by = xstrdup("/etc/apt/keyrings/rocm.gpg");
+    f->apt.keyrings[0].legacy = false;
+    free(f->apt.keyrings[0].path);
+    f->apt.keyrings[0].path = xstrdup("/etc/apt/keyrings/rocm.gpg");
+    f->apt.pins[0].priority = 600;
+    free(f->rocm.path_env);
+    f->rocm.path_env = xstrdup("/usr/bin:/opt/rocm-6.2.4/bin/");
+    g_autofree char *clean = assess_ids(f);
+    g_assert_cmpstr(clean, ==, "");
+
+    /* the key file lacks the key */
+    f->apt.keyrings[0].amd_key = false;
+    g_autofree char *nokey = assess_ids(f);
+    g_assert_cmpstr(nokey, ==, "apt.key-missing:error");
+    f->apt.keyrings[0].amd_key = true;
+}
+
+/* test_assess_rules: the driver/user-space window */
+static void assess_driver_window(rd_facts *f)
+{
+    /* driver/user-space window: 2 release lines before 6.4 */
+    f->driver.version = xstrdup("6.3.6"); /* ROCm 6.0's */
+    g_autofree char *w2 = assess_ids(f);
+    g_assert_cmpstr(w2, ==, "");         /* 6.0 vs 6.2: 2 apart */
+    free(f->driver.version);
+    f->driver.version = xstrdup("6.2.4"); /* ROCm 5.7's */
+    g_autofree char *w3 = assess_ids(f);
+    g_assert_cmpstr(w3, ==, "driver.userspace-mismatch:warning");
+    /* from 6.4 on: 12 months. 6.2 (2024-08) vs 6.4 (2025-04) is fine, 6.0 (2023-12) is not */
+    set_rocm(f, "6.4.3");
+    free(f->driver.version);
+    f->driver.version = xstrdup("6.8.5");
+    g_autofree char *m8 = assess_ids(f);
+    g_assert_cmpstr(m8, ==, "");
+    free(f->driver.version);
+    f->driver.version = xstrdup("6.3.6");
+    g_autofree char *m16 = assess_ids(f);
+    g_assert_cmpstr(m16, ==, "driver.userspace-mismatch:warning");
+    free(f->driver.version);
+    f->driver.version = NULL;
+}
+
+/* test_assess_rules: Secure Boot with the DKMS driver */
+static void assess_secure_boot(rd_facts *f)
+{
+    /* Secure Boot: amdgpu absent and DKMS present */
+    f->driver.module_present = false;
+    g_autofree char *sb = assess_ids(f);
+    g_assert_cmpstr(sb, ==, "driver.secure-boot-dkms:error");
+    f->boot.secure_boot = 0;
+    g_autofree char *nosb = assess_ids(f);
+    g_assert_cmpstr(nosb, ==, "");
+    f->boot.secure_boot = 1;
+    /* loaded: only a rejection naming amdgpu means the DKMS one was refused */
+    f->driver.module_present = true;
+    f->boot.kmsg = strv_push(f->boot.kmsg, xstrdup("Loading of module with unavailable key is rejected: amdgpu"));
+    g_autofree char *inbox = assess_ids(f);
+    g_assert_cmpstr(inbox, ==, "driver.secure-boot-dkms:error");
+    f->driver.version = xstrdup("6.8.5"); /* the DKMS driver itself runs */
+    g_autofree char *dkms_runs = assess_ids(f);
+    g_assert_cmpstr(dkms_runs, ==, "");
+    free(f->driver.version);
+    f->driver.version = NULL;
+    f->boot.secure_boot = 0;
+}
+
+/* test_assess_rules: releases newer and older than the table, unchecked facts */
+static void assess_release_lines(rd_facts *f)
+{
+    /* a release newer than the table: judged by the newest line it knows */
+    set_rocm(f, "9.0.1");
+    g_autofree char *future = assess_ids(f);
+    g_assert_cmpstr(future, ==, "");
+    /* ROCm 5.6 did not support gfx1100 */
+    set_rocm(f, "5.6.1");
+    g_autofree char *old = assess_ids(f);
+    g_assert_cmpstr(old, ==, "arch.unsupported:warning");
+
+    /* facts that predate the rocm probe say nothing about ROCm */
+    f->rocm.checked = false;
+    set_rocm(f, "6.2.4");
+    f->rocm.installs[0].runtime = false;
+    g_autofree char *unchecked = assess_ids(f);
+    g_assert_cmpstr(unchecked, ==, "");
+    f->rocm.checked = true;
+    g_autofree char *broken = assess_ids(f);
+    g_assert_cmpstr(broken, ==, "rocm.not-installed:warning");
+}
+
 static void test_assess_rules(void)
 {
     rd_facts f;
@@ -602,85 +698,10 @@ static void test_assess_rules(void)
     g_assert_cmpstr(ids, ==, "arch.no-kernels:error apt.suite-mismatch:error path.rocm-bin-missing:warning "
                              "apt.no-signed-by:warning apt.key-deprecated:warning apt.pin-missing:warning");
 
-    /* fix them one by one */
-    f.rocm.installs[0].rocblas_gfx = strv_push(f.rocm.installs[0].rocblas_gfx, xstrdup("gfx1100"));
-    free(f.apt.sources[0].suite);
-    f.apt.sources[0].suite = xstrdup("noble");
-    f.apt.sources[0].signed_by = xstrdup("/etc/apt/keyrings/rocm.gpg");
-    f.apt.keyrings[0].legacy = false;
-    free(f.apt.keyrings[0].path);
-    f.apt.keyrings[0].path = xstrdup("/etc/apt/keyrings/rocm.gpg");
-    f.apt.pins[0].priority = 600;
-    free(f.rocm.path_env);
-    f.rocm.path_env = xstrdup("/usr/bin:/opt/rocm-6.2.4/bin/");
-    g_autofree char *clean = assess_ids(&f);
-    g_assert_cmpstr(clean, ==, "");
-
-    /* the key file lacks the key */
-    f.apt.keyrings[0].amd_key = false;
-    g_autofree char *nokey = assess_ids(&f);
-    g_assert_cmpstr(nokey, ==, "apt.key-missing:error");
-    f.apt.keyrings[0].amd_key = true;
-
-    /* driver/user-space window: 2 release lines before 6.4 */
-    f.driver.version = xstrdup("6.3.6"); /* ROCm 6.0's */
-    g_autofree char *w2 = assess_ids(&f);
-    g_assert_cmpstr(w2, ==, "");         /* 6.0 vs 6.2: 2 apart */
-    free(f.driver.version);
-    f.driver.version = xstrdup("6.2.4"); /* ROCm 5.7's */
-    g_autofree char *w3 = assess_ids(&f);
-    g_assert_cmpstr(w3, ==, "driver.userspace-mismatch:warning");
-    /* from 6.4 on: 12 months. 6.2 (2024-08) vs 6.4 (2025-04) is fine, 6.0 (2023-12) is not */
-    set_rocm(&f, "6.4.3");
-    free(f.driver.version);
-    f.driver.version = xstrdup("6.8.5");
-    g_autofree char *m8 = assess_ids(&f);
-    g_assert_cmpstr(m8, ==, "");
-    free(f.driver.version);
-    f.driver.version = xstrdup("6.3.6");
-    g_autofree char *m16 = assess_ids(&f);
-    g_assert_cmpstr(m16, ==, "driver.userspace-mismatch:warning");
-    free(f.driver.version);
-    f.driver.version = NULL;
-
-    /* Secure Boot: amdgpu absent and DKMS present */
-    f.driver.module_present = false;
-    g_autofree char *sb = assess_ids(&f);
-    g_assert_cmpstr(sb, ==, "driver.secure-boot-dkms:error");
-    f.boot.secure_boot = 0;
-    g_autofree char *nosb = assess_ids(&f);
-    g_assert_cmpstr(nosb, ==, "");
-    f.boot.secure_boot = 1;
-    /* loaded: only a rejection naming amdgpu means the DKMS one was refused */
-    f.driver.module_present = true;
-    f.boot.kmsg = strv_push(f.boot.kmsg, xstrdup("Loading of module with unavailable key is rejected: amdgpu"));
-    g_autofree char *inbox = assess_ids(&f);
-    g_assert_cmpstr(inbox, ==, "driver.secure-boot-dkms:error");
-    f.driver.version = xstrdup("6.8.5"); /* the DKMS driver itself runs */
-    g_autofree char *dkms_runs = assess_ids(&f);
-    g_assert_cmpstr(dkms_runs, ==, "");
-    free(f.driver.version);
-    f.driver.version = NULL;
-    f.boot.secure_boot = 0;
-
-    /* a release newer than the table: judged by the newest line it knows */
-    set_rocm(&f, "9.0.1");
-    g_autofree char *future = assess_ids(&f);
-    g_assert_cmpstr(future, ==, "");
-    /* ROCm 5.6 did not support gfx1100 */
-    set_rocm(&f, "5.6.1");
-    g_autofree char *old = assess_ids(&f);
-    g_assert_cmpstr(old, ==, "arch.unsupported:warning");
-
-    /* facts that predate the rocm probe say nothing about ROCm */
-    f.rocm.checked = false;
-    set_rocm(&f, "6.2.4");
-    f.rocm.installs[0].runtime = false;
-    g_autofree char *unchecked = assess_ids(&f);
-    g_assert_cmpstr(unchecked, ==, "");
-    f.rocm.checked = true;
-    g_autofree char *broken = assess_ids(&f);
-    g_assert_cmpstr(broken, ==, "rocm.not-installed:warning");
+    assess_apt_fixed(&f);
+    assess_driver_window(&f);
+    assess_secure_boot(&f);
+    assess_release_lines(&f);
     rd_facts_free(&f);
 }
 
