@@ -19,12 +19,9 @@ static char *to_string(const rd_facts *f)
     return s;
 }
 
-/* Every field type the schema knows, with the awkward values of each. */
-static void populate(rd_facts *f)
+/* populate: the OS and the container. */
+static void populate_os(rd_facts *f)
 {
-    rd_facts_init(f);
-    f->root = xstrdup("/");
-
     f->os.id = xstrdup("ubuntu");
     f->os.id_like = xstrdup("debian");
     f->os.version_id = xstrdup("24.04");
@@ -36,7 +33,11 @@ static void populate(rd_facts *f)
     f->os.container_evidence = xstrdup("/.dockerenv exists");
     f->os.wsl = false;
     /* os_release_error, virtualization and wsl_evidence stay NULL */
+}
 
+/* populate: the GPU and its bridge. */
+static void populate_pci(rd_facts *f)
+{
     rd_pci_device *gpu = ARRAY_APPEND(f->pci.devices, f->pci.n_devices);
     gpu->address = xstrdup("0000:03:00.0");
     gpu->vendor_id = 0x1002;
@@ -81,7 +82,11 @@ static void populate(rd_facts *f)
     bridge->current_link_speed = 0.1;
     bridge->numa_node = 0;
     f->pci.error = NULL;
+}
 
+/* populate: the DRM card and the KFD nodes. */
+static void populate_drm_kfd(rd_facts *f)
+{
     rd_drm_device *drm = ARRAY_APPEND(f->drm.devices, f->drm.n_devices);
     drm->pci_address = xstrdup("0000:03:00.0");
     drm->card = xstrdup("/dev/dri/card1");
@@ -115,7 +120,11 @@ static void populate(rd_facts *f)
     rd_kfd_node *hidden = ARRAY_APPEND(f->kfd.nodes, f->kfd.n_nodes);
     hidden->node_id = 2;
     hidden->error = xstrdup("EPERM: hidden by the device cgroup (container or scheduler)");
+}
 
+/* populate: the driver: parameters, modprobe lines, kernel log. */
+static void populate_driver(rd_facts *f)
+{
     rd_driver_facts *d = &f->driver;
     d->module_present = true;
     d->initstate = xstrdup("live");
@@ -144,7 +153,11 @@ static void populate(rd_facts *f)
     k->usec = 5678901;
     k->text = xstrdup("kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics 730<0");
     d->kmsg_error = NULL;
+}
 
+/* populate: the device nodes, their ACLs and the users. */
+static void populate_access(rd_facts *f)
+{
     rd_dev_node *node = ARRAY_APPEND(f->access.nodes, f->access.n_nodes);
     node->path = xstrdup("/dev/kfd");
     node->role = xstrdup("kfd");
@@ -182,6 +195,19 @@ static void populate(rd_facts *f)
     u->session_groups[0] = 1000;
     u->n_session_groups = 1;
     f->access.not_checked = NULL;
+}
+
+/* Every field type the schema knows, with the awkward values of each. */
+static void populate(rd_facts *f)
+{
+    rd_facts_init(f);
+    f->root = xstrdup("/");
+
+    populate_os(f);
+    populate_pci(f);
+    populate_drm_kfd(f);
+    populate_driver(f);
+    populate_access(f);
 }
 
 static void test_round_trip(void)
