@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include "fixes.h"
+#include "gpg.h"
 #include "util.h"
 
 #define SOURCES_FILE "/etc/apt/sources.list.d/rocm.sources"
@@ -16,104 +17,6 @@
 #define ROCM_KEY_ID "9386B48A1A693C5C"
 #define ROCM_KEY_URL_DOC "https://repo.radeon.com/rocm/rocm.gpg.key"
 
-static void rm_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *de;
-        while ((de = readdir(d))) {
-            if (streq(de->d_name, ".") || streq(de->d_name, ".."))
-                continue;
-            _cleanup_free_ char *p = xasprintf("%s/%s", dir, de->d_name);
-            struct stat st;
-            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-                rm_tree(p);
-            else
-                (void)unlink(p);
-        }
-        closedir(d);
-    }
-    (void)rmdir(dir);
-}
-
-typedef struct {
-    char home[64];
-} gpg_env;
-
-static int gpg_begin(gpg_env *g)
-{
-    snprintf(g->home, sizeof g->home, "/tmp/rocm-doctor-gpg.XXXXXX");
-    return mkdtemp(g->home) ? 0 : -errno;
-}
-
-/* Primary-key fingerprints in a key file (armored or binary). */
-static int gpg_fingerprints(gpg_env *g, const char *file, char ***ret, char **ret_reason)
-{
-    char *argv[] = { (char *)"gpg", (char *)"--homedir", g->home, (char *)"--batch", (char *)"--no-tty",
-                     (char *)"--with-colons", (char *)"--show-keys", (char *)file, NULL };
-    _cleanup_free_ char *out = NULL;
-    int r = rd_fix_spawn(argv, &out);
-    if (r != 0) {
-        /* gpg's last line says why (the ones before are about its fresh home) */
-        const char *why = out ? out : "";
-        if (out) {
-            size_t len = strlen(out);
-            while (len > 0 && out[len - 1] == '\n')
-                out[--len] = 0;
-            const char *nl = strrchr(out, '\n');
-            why = nl ? nl + 1 : out;
-            if (startswith(why, "gpg: "))
-                why += 5;
-        }
-        *ret_reason = r < 0 ? xasprintf("cannot run gpg to read %s: %s", file, strerror(-r))
-                            : xasprintf("%s is not an OpenPGP key file (gpg: %s)", file, why);
-        return -EINVAL;
-    }
-    char **v = NULL;
-    bool want_fpr = false;
-    char *save = NULL;
-    for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        if (startswith(l, "pub:"))
-            want_fpr = true;
-        else if (startswith(l, "fpr:") && want_fpr) {
-            /* fpr:::::::::FINGERPRINT: */
-            char *f = l;
-            for (int i = 0; i < 9 && f; i++)
-                f = strchr(f + 1, ':');
-            if (f) {
-                char *e = strchr(f + 1, ':');
-                v = strv_push(v, e ? xstrndup(f + 1, (size_t)(e - f - 1)) : xstrdup(f + 1));
-            }
-            want_fpr = false;
-        }
-    }
-    if (!v) {
-        *ret_reason = xasprintf("%s holds no OpenPGP public key", file);
-        return -EINVAL;
-    }
-    *ret = v;
-    return 0;
-}
-
-static char *normalize_fpr(const char *s)
-{
-    strbuf b = { 0 };
-    for (; *s; s++)
-        if (*s != ' ' && *s != ':') {
-            char c = (char)(*s >= 'a' && *s <= 'z' ? *s - 32 : *s);
-            strbuf_appendn(&b, &c, 1);
-        }
-    return strbuf_steal(&b);
-}
-
-static bool fpr_matches(const char *fpr, const char *want)
-{
-    _cleanup_free_ char *w = normalize_fpr(want);
-    if (strlen(w) == 16)
-        return endswith(fpr, w);
-    return streq(fpr, w);
-}
-
 /* The key to install: from --key-file or apt_key_file, else downloaded
  * from apt_key_url; checked against the fingerprint, dearmored. */
 static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char **ret_source, char **ret_reason)
@@ -121,12 +24,10 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
     const char *file = in->key_file ? in->key_file : in->config ? in->config->apt_key_file : NULL;
     const char *url = in->config ? in->config->apt_key_url : NULL;
     const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint : ROCM_KEY_ID;
-    gpg_env g;
-    int r = gpg_begin(&g);
-    if (r < 0) {
-        *ret_reason = xasprintf("cannot create a temporary directory for gpg: %s", strerror(-r));
+    _cleanup_gpg_ rd_gpg g = { 0 };
+    int r = rd_gpg_begin(&g, ret_reason);
+    if (r < 0)
         return r;
-    }
     _cleanup_free_ char *downloaded = NULL;
     if (!file && url) {
         downloaded = xasprintf("%s/downloaded.key", g.home);
@@ -137,22 +38,19 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
         if (r != 0) {
             *ret_reason = xasprintf("cannot download the key from %s: %s", url,
                                     r < 0 ? strerror(-r) : out && *out ? out : "curl failed");
-            rm_tree(g.home);
             return -EIO;
         }
         file = downloaded;
     }
     _cleanup_strv_free_ char **fprs = NULL;
-    r = gpg_fingerprints(&g, file, &fprs, ret_reason);
+    r = rd_gpg_fingerprints(&g, file, &fprs, ret_reason);
     if (r < 0) {
-        rm_tree(g.home);
         return r;
     }
     for (size_t i = 0; fprs[i]; i++)
-        if (!fpr_matches(fprs[i], want)) {
+        if (!rd_gpg_fpr_matches(fprs[i], want)) {
             *ret_reason = xasprintf("%s holds key %s, not the expected %s: not installed", downloaded ? url : file,
                                     fprs[i], want);
-            rm_tree(g.home);
             return -EPERM;
         }
     _cleanup_free_ char *raw = NULL;
@@ -160,7 +58,6 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
     r = read_file_at(AT_FDCWD, file, 1u << 20, &raw, &raw_size);
     if (r < 0) {
         *ret_reason = xasprintf("cannot read %s: %s", file, strerror(-r));
-        rm_tree(g.home);
         return r;
     }
     if (startswith(raw, "-----BEGIN PGP")) {
@@ -170,7 +67,6 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
         _cleanup_free_ char *out = NULL;
         if (rd_fix_spawn(argv, &out) != 0) {
             *ret_reason = xasprintf("gpg --dearmor %s failed: %s", file, strempty(out));
-            rm_tree(g.home);
             return -EIO;
         }
         free(raw);
@@ -178,45 +74,39 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
         r = read_file_at(AT_FDCWD, bin, 1u << 20, &raw, &raw_size);
         if (r < 0) {
             *ret_reason = xasprintf("cannot read the dearmored key: %s", strerror(-r));
-            rm_tree(g.home);
             return r;
         }
     }
-    rm_tree(g.home);
     *ret_source = xstrdup(downloaded ? url : file);
     *ret = TAKE_PTR(raw);
     *ret_size = raw_size;
     return 0;
 }
 
+/* The primary-key fingerprints in a keyring file in the root; NULL when
+ * it cannot be read or holds no key. */
+static char **root_keyring_fingerprints(const rd_fix_input *in, const char *path)
+{
+    _cleanup_free_ char *content = NULL, *reason = NULL;
+    size_t size = 0;
+    char **fprs = NULL;
+    if (rd_fix_read(in->root_fd, path, &content, &size, NULL) < 0 ||
+        rd_gpg_fingerprints_of(content, size, endswith(path, ".asc"), &fprs, &reason) < 0)
+        return NULL;
+    return fprs;
+}
+
 /* Whether a keyring file in the root holds AMD's key, and only it. */
 static int keyring_has_rocm(const rd_fix_input *in, const char *path, const char *want, bool *ret_only)
 {
-    _cleanup_free_ char *content = NULL;
-    size_t size = 0;
-    if (rd_fix_read(in->root_fd, path, &content, &size, NULL) < 0)
+    _cleanup_strv_free_ char **fprs = root_keyring_fingerprints(in, path);
+    if (!fprs)
         return 0;
-    gpg_env g;
-    if (gpg_begin(&g) < 0)
-        return 0;
-    _cleanup_free_ char *tmp = xasprintf("%s/keyring%s", g.home, endswith(path, ".asc") ? ".asc" : ".gpg");
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    bool ok = fd >= 0 && write(fd, content, size) == (ssize_t)size;
-    if (fd >= 0)
-        close(fd);
-    char **fprs = NULL;
-    _cleanup_free_ char *reason = NULL;
-    int found = 0;
-    if (ok && gpg_fingerprints(&g, tmp, &fprs, &reason) == 0) {
-        size_t n = 0, match = 0;
-        for (; fprs[n]; n++)
-            match += fpr_matches(fprs[n], want);
-        found = match > 0;
-        *ret_only = match == n;
-    }
-    strv_free(fprs);
-    rm_tree(g.home);
-    return found;
+    size_t n = 0, match = 0;
+    for (; fprs[n]; n++)
+        match += rd_gpg_fpr_matches(fprs[n], want);
+    *ret_only = match == n;
+    return match > 0;
 }
 
 static bool valid_release(const char *s)
@@ -271,24 +161,8 @@ static bool legacy_keyring_only_amd(const rd_fix_input *in, const char *path)
         amd |= streq_ptr(a->keyrings[i].path, path) && a->keyrings[i].legacy && a->keyrings[i].amd_key;
     if (!amd)
         return false;
-    _cleanup_free_ char *content = NULL;
-    size_t size = 0;
-    if (rd_fix_read(in->root_fd, path, &content, &size, NULL) < 0)
-        return false;
-    gpg_env g;
-    if (gpg_begin(&g) < 0)
-        return false;
-    _cleanup_free_ char *tmp = xasprintf("%s/keyring%s", g.home, endswith(path, ".asc") ? ".asc" : ".gpg");
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    bool ok = fd >= 0 && write(fd, content, size) == (ssize_t)size;
-    if (fd >= 0)
-        close(fd);
-    char **fprs = NULL;
-    _cleanup_free_ char *reason = NULL;
-    ok = ok && gpg_fingerprints(&g, tmp, &fprs, &reason) == 0 && fprs[0] && !fprs[1];
-    strv_free(fprs);
-    rm_tree(g.home);
-    return ok;
+    _cleanup_strv_free_ char **fprs = root_keyring_fingerprints(in, path);
+    return fprs && fprs[0] && !fprs[1];
 }
 
 /* The release to install: configured, already in use, or the newest the

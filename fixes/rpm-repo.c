@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include "fixes.h"
+#include "gpg.h"
 #include "util.h"
 
 #define KEY_FILE "/etc/pki/rpm-gpg/RPM-GPG-KEY-rocm"
@@ -24,60 +25,22 @@ typedef struct {
 static const manager dnf = { "dnf", "/etc/yum.repos.d", false };
 static const manager zypper = { "zypper", "/etc/zypp/repos.d", true };
 
-static void rm_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    while (d && (de = readdir(d)))
-        if (de->d_name[0] != '.') {
-            _cleanup_free_ char *p = xasprintf("%s/%s", dir, de->d_name);
-            (void)unlink(p);
-        }
-    if (d)
-        closedir(d);
-    (void)rmdir(dir);
-}
-
-/* The primary-key fingerprints of a key file, through gpg in a scratch home. */
+/* The fingerprint of the one key in a key file; a file of several keys is refused. */
 static int key_fingerprint(const char *file, char **ret_fpr, char **ret_reason)
 {
-    char home[] = "/tmp/rocm-doctor-gpg.XXXXXX";
-    if (!mkdtemp(home)) {
-        *ret_reason = xasprintf("cannot create a directory for gpg: %s", strerror(errno));
-        return -errno;
-    }
-    char *argv[] = { (char *)"gpg", (char *)"--homedir", home, (char *)"--batch", (char *)"--no-tty",
-                     (char *)"--with-colons", (char *)"--show-keys", (char *)file, NULL };
-    _cleanup_free_ char *out = NULL;
-    int r = rd_fix_spawn(argv, &out);
-    rm_dir(home);
-    if (r != 0) {
-        *ret_reason = r < 0 ? xasprintf("cannot run gpg: %s", strerror(-r))
-                            : xasprintf("%s is not an OpenPGP key file", file);
+    _cleanup_gpg_ rd_gpg g = { 0 };
+    int r = rd_gpg_begin(&g, ret_reason);
+    if (r < 0)
+        return r;
+    _cleanup_strv_free_ char **fprs = NULL;
+    r = rd_gpg_fingerprints(&g, file, &fprs, ret_reason);
+    if (r < 0)
+        return r;
+    if (strv_length(fprs) != 1) {
+        *ret_reason = xasprintf("%s holds %zu keys; one key, AMD's, is expected", file, strv_length(fprs));
         return -EINVAL;
     }
-    _cleanup_free_ char *fpr = NULL;
-    size_t n_pub = 0;
-    bool want = false;
-    char *save = NULL;
-    for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        if (startswith(l, "pub:"))
-            want = true, n_pub++;
-        else if (want && startswith(l, "fpr:")) {
-            char *e = l + strlen(l);
-            while (e > l && e[-1] == ':')
-                *--e = 0;
-            char *f = strrchr(l, ':');
-            free(fpr);
-            fpr = xstrdup(f ? f + 1 : l);
-            want = false;
-        }
-    }
-    if (n_pub != 1 || !fpr) {
-        *ret_reason = xasprintf("%s holds %zu keys; one key, AMD's, is expected", file, n_pub);
-        return -EINVAL;
-    }
-    *ret_fpr = TAKE_PTR(fpr);
+    *ret_fpr = TAKE_PTR(fprs[0]);
     return 0;
 }
 
@@ -173,16 +136,7 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_r
         r = key_fingerprint(file, &fpr, ret_reason);
         if (r < 0)
             return r;
-        strbuf wb = { 0 };
-        strbuf_append(&wb, "");
-        for (const char *c = strempty(want); *c; c++)
-            if (*c != ' ' && *c != ':') {
-                char u = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
-                strbuf_appendn(&wb, &u, 1);
-            }
-        _cleanup_free_ char *w = strbuf_steal(&wb);
-        size_t wn = strlen(w);
-        if (!(wn == 40 ? streq(fpr, w) : wn == 16 && endswith(fpr, w))) {
+        if (!rd_gpg_fpr_matches(fpr, want)) {
             *ret_reason = xasprintf("%s holds key %s, not the expected %s: not installed", file, fpr, strempty(want));
             return -EPERM;
         }

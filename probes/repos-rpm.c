@@ -101,11 +101,9 @@ static void __attribute__((format(printf, 3, 4))) problem(parse_ctx *pc, int lin
 {
     va_list ap;
     va_start(ap, fmt);
-    _cleanup_free_ char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0)
-        msg = NULL;
+    _cleanup_free_ char *msg = xvasprintf(fmt, ap);
     va_end(ap);
-    pc->cfg->problems = strv_push(pc->cfg->problems, xasprintf("%s:%d: %s", pc->file, line, strempty(msg)));
+    pc->cfg->problems = strv_push(pc->cfg->problems, xasprintf("%s:%d: %s", pc->file, line, msg));
 }
 
 static rd_rpm_repo *find_repo(rd_repo_config *cfg, const char *file, const char *id)

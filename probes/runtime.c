@@ -322,6 +322,30 @@ static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt,
     }
 }
 
+/* runtime.hsa-missing, runtime.hip-missing: the library did not load. */
+static void library_missing(const rd_facts *f, rd_findings *out, const char *id, const char *what,
+                            const char *load_error, bool hip)
+{
+    rd_finding *fd = rd_finding_add(out, id, RD_SEV_ERROR, NULL, "The %s is not installed or cannot be loaded", what);
+    rd_finding_evidence(fd, "%s", load_error);
+    _cleanup_free_ char *how = package_for(f, hip);
+    rd_finding_remedy(fd, "Install it: %s.", how);
+}
+
+/* runtime.no-device: blamed on what an earlier probe found, else the
+ * variables that hide GPUs. */
+static void no_device(rd_findings *out, const char *summary, const char *evidence, const char *why,
+                      const char *remedy)
+{
+    rd_finding *fd = rd_finding_add(out, "runtime.no-device", RD_SEV_ERROR, NULL, "%s", summary);
+    rd_finding_evidence(fd, "%s", evidence);
+    const rd_finding *cause = find_cause(out, no_gpu_causes, NULL);
+    if (cause)
+        blame(fd, cause, why);
+    else
+        rd_finding_remedy(fd, "%s", remedy);
+}
+
 static void runtime_assess(const rd_assess_input *in, rd_findings *out)
 {
     const rd_facts *f = in->facts;
@@ -333,47 +357,31 @@ static void runtime_assess(const rd_assess_input *in, rd_findings *out)
     if (rt->error)
         return;
 
-    if (!rt->hsa_library && rt->hsa_load_error) {
-        rd_finding *fd = rd_finding_add(out, "runtime.hsa-missing", RD_SEV_ERROR, NULL,
-                                        "The ROCm runtime (libhsa-runtime64) is not installed or cannot be loaded");
-        rd_finding_evidence(fd, "%s", rt->hsa_load_error);
-        _cleanup_free_ char *how = package_for(f, false);
-        rd_finding_remedy(fd, "Install it: %s.", how);
-    } else if (rt->hsa_library && rt->hsa_init_status > 0) {
+    if (!rt->hsa_library && rt->hsa_load_error)
+        library_missing(f, out, "runtime.hsa-missing", "ROCm runtime (libhsa-runtime64)", rt->hsa_load_error, false);
+    else if (rt->hsa_library && rt->hsa_init_status > 0) {
         assess_hsa_init(in, rt, out);
         return; /* HIP sits on HSA: its failures are the same one */
     } else if (rt->hsa_library && rt->hsa_init_status == 0 && gpu_agents(rt) == 0) {
-        rd_finding *fd = rd_finding_add(out, "runtime.no-device", RD_SEV_ERROR, NULL,
-                                        "The ROCm runtime starts but sees no GPU");
-        rd_finding_evidence(fd, "%s: %zu agents, none a GPU", rt->hsa_library, rt->n_agents);
-        const rd_finding *cause = find_cause(out, no_gpu_causes, NULL);
-        if (cause)
-            blame(fd, cause, "the runtime offers only the GPUs it can open.");
-        else
-            rd_finding_remedy(fd, "Check ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES, and run "
-                                  "`AMD_LOG_LEVEL=4 rocminfo`.");
+        _cleanup_free_ char *evidence = xasprintf("%s: %zu agents, none a GPU", rt->hsa_library, rt->n_agents);
+        no_device(out, "The ROCm runtime starts but sees no GPU", evidence,
+                  "the runtime offers only the GPUs it can open.",
+                  "Check ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES, and run `AMD_LOG_LEVEL=4 rocminfo`.");
         return;
     }
 
     if (!rt->hip_library && rt->hip_load_error) {
-        rd_finding *fd = rd_finding_add(out, "runtime.hip-missing", RD_SEV_ERROR, NULL,
-                                        "The HIP runtime (libamdhip64) is not installed or cannot be loaded");
-        rd_finding_evidence(fd, "%s", rt->hip_load_error);
-        _cleanup_free_ char *how = package_for(f, true);
-        rd_finding_remedy(fd, "Install it: %s.", how);
+        library_missing(f, out, "runtime.hip-missing", "HIP runtime (libamdhip64)", rt->hip_load_error, true);
         return;
     }
     if (!rt->hip_library)
         return; /* the child did not get this far */
     if (rt->hip_device_count == 0 && rt->hip_device_count_status >= 0) {
-        rd_finding *fd = rd_finding_add(out, "runtime.no-device", RD_SEV_ERROR, NULL, "HIP sees no GPU");
-        rd_finding_evidence(fd, "hipInit: %s, hipGetDeviceCount: %s", strempty(rt->hip_init_status_name),
-                            strempty(rt->hip_device_count_status_name));
-        const rd_finding *cause = find_cause(out, no_gpu_causes, NULL);
-        if (cause)
-            blame(fd, cause, "HIP offers only the GPUs it can open.");
-        else
-            rd_finding_remedy(fd, "Check HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES and ROCR_VISIBLE_DEVICES.");
+        _cleanup_free_ char *evidence = xasprintf("hipInit: %s, hipGetDeviceCount: %s",
+                                                  strempty(rt->hip_init_status_name),
+                                                  strempty(rt->hip_device_count_status_name));
+        no_device(out, "HIP sees no GPU", evidence, "HIP offers only the GPUs it can open.",
+                  "Check HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES and ROCR_VISIBLE_DEVICES.");
         return;
     }
 

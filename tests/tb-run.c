@@ -226,13 +226,10 @@ static void prepend_env(const char *name, const char *first, const char *sep)
     g_setenv(name, v, TRUE);
 }
 
-int main(int argc, char **argv)
+/* The options before "--"; returns the index of the command. */
+static int parse_args(int argc, char **argv, GPtrArray *devfiles, GPtrArray *nodes, const char **overlay)
 {
-    g_autoptr(GPtrArray) devfiles = g_ptr_array_new();
-    g_autoptr(GPtrArray) nodes = g_ptr_array_new();
-    const char *overlay = NULL;
     int i;
-
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -245,7 +242,7 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--overlay") == 0) {
             if (++i >= argc)
                 usage();
-            overlay = argv[i];
+            *overlay = argv[i];
         } else if (strcmp(a, "--node") == 0) {
             if (++i >= argc)
                 usage();
@@ -259,10 +256,14 @@ int main(int argc, char **argv)
     }
     if (i >= argc)
         usage();
-    char **cmd = argv + i;
+    return i;
+}
 
-    UMockdevTestbed *tb = umockdev_testbed_new();
-    g_autofree gchar *root = umockdev_testbed_get_root_dir(tb);
+/* The testbed's tree under root: the device files, the overlay, the
+ * /dev and /proc files every run needs, the nodes and the ioctl sockets. */
+static void fill_testbed(UMockdevTestbed *tb, const char *root, GPtrArray *devfiles, GPtrArray *nodes,
+                         const char *overlay)
+{
     g_autofree gchar *sys = umockdev_testbed_get_sys_dir(tb);
 
     /* libpci's sysfs back end gives up when this directory is missing, and a
@@ -304,11 +305,11 @@ int main(int argc, char **argv)
      * ordinary uid must still be able to walk into it. */
     if (chmod(root, 0755) != 0)
         die(EXIT_SETUP, "cannot chmod %s: %s", root, g_strerror(errno));
+}
 
-    prepend_env("LD_PRELOAD", "libumockdev-preload.so.0", ":");
-    /* ASan insists on being first in the library list; the preload breaks that. */
-    prepend_env("ASAN_OPTIONS", "verify_asan_link_order=0", ":");
-
+/* Runs cmd and waits for it; returns its wait status. */
+static int run_child(char **cmd)
+{
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -326,6 +327,24 @@ int main(int argc, char **argv)
         if (errno != EINTR)
             die(EXIT_SETUP, "waitpid: %s", g_strerror(errno));
     }
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    g_autoptr(GPtrArray) devfiles = g_ptr_array_new();
+    g_autoptr(GPtrArray) nodes = g_ptr_array_new();
+    const char *overlay = NULL;
+    char **cmd = argv + parse_args(argc, argv, devfiles, nodes, &overlay);
+
+    UMockdevTestbed *tb = umockdev_testbed_new();
+    g_autofree gchar *root = umockdev_testbed_get_root_dir(tb);
+    fill_testbed(tb, root, devfiles, nodes, overlay);
+
+    prepend_env("LD_PRELOAD", "libumockdev-preload.so.0", ":");
+    /* ASan insists on being first in the library list; the preload breaks that. */
+    prepend_env("ASAN_OPTIONS", "verify_asan_link_order=0", ":");
+    int status = run_child(cmd);
 
     /* Disposing of the testbed removes its temporary directory. */
     g_object_unref(tb);

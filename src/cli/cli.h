@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "run.h"
+#include "term.h"
 
 typedef enum {
     RD_FORMAT_TEXT,
@@ -64,9 +65,9 @@ int rd_verb_verify(const rd_options *o, char **args, size_t n_args);
 int rd_verb_report(const rd_options *o, char **args, size_t n_args);
 
 /* Prints "rocm-doctor: MESSAGE" and the --help hint on stderr; returns 3. */
-int rd_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define rd_usage_error(...) (rd_msg_usage_error("rocm-doctor", __VA_ARGS__), RD_EXIT_UNKNOWN)
 /* Prints "rocm-doctor: MESSAGE" on stderr; returns 3. */
-int rd_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define rd_fail(...) (rd_msg_error("rocm-doctor", __VA_ARGS__), RD_EXIT_UNKNOWN)
 
 /* Options a verb does not take: each flag names one, e.g. RD_OPT_APPLY.
  * Returns 0, or 3 after naming the first offending option. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* rocm-doctor: find out why ROCm does not work on this host. */
-#include <getopt.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -136,28 +136,6 @@ static const rd_verb *find_verb(const char *name)
     return NULL;
 }
 
-int rd_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("rocm-doctor: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry 'rocm-doctor --help' for more information.\n", stderr);
-    return RD_EXIT_UNKNOWN;
-}
-
-int rd_fail(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("rocm-doctor: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return RD_EXIT_UNKNOWN;
-}
-
 int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted)
 {
     static const struct {
@@ -253,105 +231,122 @@ static int check_paths(rd_options *o, char **ret_python)
     return 0;
 }
 
+/* The long options (tests/cli/test-man.py reads this table: each one is documented). */
+enum {
+    OPT_ROOT = 256, OPT_USER, OPT_FACTS, OPT_CONFIG, OPT_FORMAT, OPT_JSON, OPT_LEVEL,
+    OPT_TIMEOUT, OPT_WITH_PYTHON, OPT_COLOR, OPT_APPLY, OPT_YES, OPT_ONLY, OPT_KEY_FILE,
+    OPT_LAST, OPT_PYTHON, OPT_ROCM_PATH,
+};
+static const struct option longopts[] = {
+    { "root", required_argument, NULL, OPT_ROOT },
+    { "user", required_argument, NULL, OPT_USER },
+    { "facts", required_argument, NULL, OPT_FACTS },
+    { "config", required_argument, NULL, OPT_CONFIG },
+    { "format", required_argument, NULL, OPT_FORMAT },
+    { "json", no_argument, NULL, OPT_JSON },
+    { "level", required_argument, NULL, OPT_LEVEL },
+    { "timeout", required_argument, NULL, OPT_TIMEOUT },
+    { "with-python", no_argument, NULL, OPT_WITH_PYTHON },
+    { "color", required_argument, NULL, OPT_COLOR },
+    { "apply", no_argument, NULL, OPT_APPLY },
+    { "yes", no_argument, NULL, OPT_YES },
+    { "only", required_argument, NULL, OPT_ONLY },
+    { "key-file", required_argument, NULL, OPT_KEY_FILE },
+    { "last", no_argument, NULL, OPT_LAST },
+    { "python", required_argument, NULL, OPT_PYTHON },
+    { "rocm-path", required_argument, NULL, OPT_ROCM_PATH },
+    { "output", required_argument, NULL, 'o' },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { 0 },
+};
+
+/* Not an exit status: parse_option read the option, go on. */
+#define PARSE_GO_ON (-1)
+
+/* One option from getopt_long (c, optarg); PARSE_GO_ON, or the exit
+ * status when it is --version or a usage error. */
+static int parse_option(int c, char **argv, rd_options *o, bool *want_help)
+{
+    int r;
+    uint64_t u;
+    switch (c) {
+    case OPT_ROOT: o->root = optarg; break;
+    case OPT_USER:
+        if (!*optarg)
+            return rd_usage_error("%s", "--user needs a user name");
+        o->user = optarg;
+        break;
+    case OPT_FACTS: o->facts_file = optarg; break;
+    case OPT_CONFIG: o->config_file = optarg; break;
+    case OPT_FORMAT:
+        if ((r = parse_format(optarg, o)) != 0)
+            return r;
+        break;
+    case OPT_JSON:
+        if ((r = set_format(o, RD_FORMAT_JSON)) != 0)
+            return r;
+        break;
+    case OPT_LEVEL:
+        if (!streq(optarg, "1") && !streq(optarg, "2"))
+            return rd_usage_error("--level must be 1 or 2, not \"%s\"", optarg);
+        o->level = optarg[0] - '0';
+        break;
+    case OPT_TIMEOUT:
+        if (safe_atou64(optarg, 10, &u) < 0 || u == 0 || u > 3600)
+            return rd_usage_error("--timeout must be a number of seconds from 1 to 3600, not \"%s\"", optarg);
+        o->timeout_s = (int64_t)u;
+        break;
+    case OPT_WITH_PYTHON: o->with_python = true; break;
+    case OPT_COLOR:
+        if (streq(optarg, "auto"))
+            o->color = -1;
+        else if (streq(optarg, "always"))
+            o->color = 1;
+        else if (streq(optarg, "never"))
+            o->color = 0;
+        else
+            return rd_usage_error("--color must be auto, always or never, not \"%s\"", optarg);
+        break;
+    case OPT_APPLY: o->apply = true; break;
+    case OPT_YES: o->yes = true; break;
+    case OPT_ONLY:
+        if (!*optarg)
+            return rd_usage_error("%s", "--only needs a comma-separated list of ids");
+        o->only = optarg;
+        break;
+    case OPT_KEY_FILE: o->key_file = optarg; break;
+    case OPT_LAST: o->last = true; break;
+    case OPT_PYTHON: o->python = optarg; break;
+    case OPT_ROCM_PATH:
+        if (!*optarg)
+            return rd_usage_error("%s", "--rocm-path needs a directory");
+        o->rocm_path = optarg;
+        break;
+    case 'o': o->output = optarg; break;
+    case 'h': *want_help = true; break;
+    case 'V': return version();
+    case ':': return rd_usage_error("option %s needs an argument", argv[optind - 1]);
+    default: return rd_usage_error("unknown option %s", argv[optind - 1]);
+    }
+    return PARSE_GO_ON;
+}
+
 int main(int argc, char **argv)
 {
-    enum {
-        OPT_ROOT = 256, OPT_USER, OPT_FACTS, OPT_CONFIG, OPT_FORMAT, OPT_JSON, OPT_LEVEL,
-        OPT_TIMEOUT, OPT_WITH_PYTHON, OPT_COLOR, OPT_APPLY, OPT_YES, OPT_ONLY, OPT_KEY_FILE,
-        OPT_LAST, OPT_PYTHON, OPT_ROCM_PATH,
-    };
-    static const struct option longopts[] = {
-        { "root", required_argument, NULL, OPT_ROOT },
-        { "user", required_argument, NULL, OPT_USER },
-        { "facts", required_argument, NULL, OPT_FACTS },
-        { "config", required_argument, NULL, OPT_CONFIG },
-        { "format", required_argument, NULL, OPT_FORMAT },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "level", required_argument, NULL, OPT_LEVEL },
-        { "timeout", required_argument, NULL, OPT_TIMEOUT },
-        { "with-python", no_argument, NULL, OPT_WITH_PYTHON },
-        { "color", required_argument, NULL, OPT_COLOR },
-        { "apply", no_argument, NULL, OPT_APPLY },
-        { "yes", no_argument, NULL, OPT_YES },
-        { "only", required_argument, NULL, OPT_ONLY },
-        { "key-file", required_argument, NULL, OPT_KEY_FILE },
-        { "last", no_argument, NULL, OPT_LAST },
-        { "python", required_argument, NULL, OPT_PYTHON },
-        { "rocm-path", required_argument, NULL, OPT_ROCM_PATH },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { 0 },
-    };
     rd_options o = { .color = -1 };
     bool want_help = false;
-    int c, r;
-    uint64_t u;
+    int c;
     opterr = 0;
     /* GNU getopt permutes: options may come before or after the command */
     while ((c = getopt_long(argc, argv, ":hVo:", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_ROOT: o.root = optarg; break;
-        case OPT_USER:
-            if (!*optarg)
-                return rd_usage_error("%s", "--user needs a user name");
-            o.user = optarg;
-            break;
-        case OPT_FACTS: o.facts_file = optarg; break;
-        case OPT_CONFIG: o.config_file = optarg; break;
-        case OPT_FORMAT:
-            if ((r = parse_format(optarg, &o)) != 0)
-                return r;
-            break;
-        case OPT_JSON:
-            if ((r = set_format(&o, RD_FORMAT_JSON)) != 0)
-                return r;
-            break;
-        case OPT_LEVEL:
-            if (!streq(optarg, "1") && !streq(optarg, "2"))
-                return rd_usage_error("--level must be 1 or 2, not \"%s\"", optarg);
-            o.level = optarg[0] - '0';
-            break;
-        case OPT_TIMEOUT:
-            if (safe_atou64(optarg, 10, &u) < 0 || u == 0 || u > 3600)
-                return rd_usage_error("--timeout must be a number of seconds from 1 to 3600, not \"%s\"", optarg);
-            o.timeout_s = (int64_t)u;
-            break;
-        case OPT_WITH_PYTHON: o.with_python = true; break;
-        case OPT_COLOR:
-            if (streq(optarg, "auto"))
-                o.color = -1;
-            else if (streq(optarg, "always"))
-                o.color = 1;
-            else if (streq(optarg, "never"))
-                o.color = 0;
-            else
-                return rd_usage_error("--color must be auto, always or never, not \"%s\"", optarg);
-            break;
-        case OPT_APPLY: o.apply = true; break;
-        case OPT_YES: o.yes = true; break;
-        case OPT_ONLY:
-            if (!*optarg)
-                return rd_usage_error("%s", "--only needs a comma-separated list of ids");
-            o.only = optarg;
-            break;
-        case OPT_KEY_FILE: o.key_file = optarg; break;
-        case OPT_LAST: o.last = true; break;
-        case OPT_PYTHON: o.python = optarg; break;
-        case OPT_ROCM_PATH:
-            if (!*optarg)
-                return rd_usage_error("%s", "--rocm-path needs a directory");
-            o.rocm_path = optarg;
-            break;
-        case 'o': o.output = optarg; break;
-        case 'h': want_help = true; break;
-        case 'V': return version();
-        case ':': return rd_usage_error("option %s needs an argument", argv[optind - 1]);
-        default: return rd_usage_error("unknown option %s", argv[optind - 1]);
-        }
+        int r = parse_option(c, argv, &o, &want_help);
+        if (r != PARSE_GO_ON)
+            return r;
     }
     _cleanup_free_ char *python = NULL;
-    if ((r = check_paths(&o, &python)) != 0)
+    int r = check_paths(&o, &python);
+    if (r != 0)
         return r;
     const char *name = optind < argc ? argv[optind++] : NULL;
     if (name && streq(name, "version"))

@@ -243,17 +243,6 @@ static int parse_severity(const char *v, rd_severity *ret)
     return -EINVAL;
 }
 
-/* Items separated by white space or commas. */
-static char **split_list(const char *v)
-{
-    char **out = NULL;
-    _cleanup_free_ char *copy = xstrdup(v);
-    char *save = NULL;
-    for (char *t = strtok_r(copy, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save))
-        out = strv_push(out, xstrdup(t));
-    return out;
-}
-
 static void severity_free(rd_config *c)
 {
     for (size_t i = 0; i < c->n_severity; i++)
@@ -384,7 +373,7 @@ static char *reader(char *buf, int size, void *user)
 static int set_list(parse_state *st, const key_def *k, const char *value, bool append)
 {
     char ***slot = AT(st->c, k, char **);
-    _cleanup_strv_free_ char **items = split_list(value);
+    _cleanup_strv_free_ char **items = strv_split(value, " \t,");
     for (char **i = items; i && *i; i++) {
         char *e = k->check(st->probes, *i);
         if (e)
@@ -403,7 +392,7 @@ static int set_list(parse_state *st, const key_def *k, const char *value, bool a
 static int set_fixes(parse_state *st, const key_def *k, const char *value, bool append)
 {
     char ***slot = AT(st->c, k, char **);
-    _cleanup_strv_free_ char **items = split_list(value);
+    _cleanup_strv_free_ char **items = strv_split(value, " \t,");
     bool word = items && (streq(items[0], "all") || streq(items[0], "none"));
     if (word && (items[1] || append))
         return fail_at(st, k, NULL, xasprintf("\"%s\" stands alone; it cannot be combined with other fixes", items[0]));
@@ -419,7 +408,7 @@ static int set_fixes(parse_state *st, const key_def *k, const char *value, bool 
 
 static int set_severity(parse_state *st, const key_def *k, const char *value, bool append)
 {
-    _cleanup_strv_free_ char **items = split_list(value);
+    _cleanup_strv_free_ char **items = strv_split(value, " \t,");
     rd_severity_override *list = NULL;
     size_t n = 0;
     if (append) {

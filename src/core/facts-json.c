@@ -308,6 +308,146 @@ static bool get_u64(json_object *v, uint64_t *ret)
     return errno == 0;
 }
 
+/* The readers of one field's value v into the struct at p; each returns
+ * 0, or -EINVAL with the error naming path.field. */
+
+static int int_from_json(const rd_field *fd, void *p, json_object *v, const char *path, char **ret_error)
+{
+    if (!json_object_is_type(v, json_type_int))
+        return type_error(ret_error, path, fd->name, "an integer");
+    errno = 0;
+    int64_t i = json_object_get_int64(v);
+    /* json-c clamps values above INT64_MAX instead of failing */
+    if (errno || (i == INT64_MAX && json_object_get_uint64(v) > INT64_MAX))
+        return type_error(ret_error, path, fd->name, "an integer in range");
+    *AT(p, fd->offset, int64_t) = i;
+    if (fd->ranged && (i < fd->min || i > fd->max)) {
+        _cleanup_free_ char *what =
+            xasprintf("an integer from %" PRId64 " to %" PRId64 ", not %" PRId64, fd->min, fd->max, i);
+        return type_error(ret_error, path, fd->name, what);
+    }
+    return 0;
+}
+
+static int strv_from_json(const rd_field *fd, void *p, json_object *v, const char *path, char **ret_error)
+{
+    if (!json_object_is_type(v, json_type_array))
+        return type_error(ret_error, path, fd->name, "an array of strings");
+    char ***sv = AT(p, fd->offset, char **);
+    size_t n = json_object_array_length(v);
+    for (size_t k = 0; k < n; k++) {
+        json_object *e = json_object_array_get_idx(v, k);
+        if (!json_object_is_type(e, json_type_string))
+            return type_error(ret_error, path, fd->name, "an array of strings");
+        *sv = strv_push(*sv, xstrdup(json_object_get_string(e)));
+    }
+    return 0;
+}
+
+/* RD_FT_I64V and RD_FT_U64V: both element types are 8 bytes wide. */
+static int ints_from_json(const rd_field *fd, void *p, json_object *v, const char *path, char **ret_error)
+{
+    if (!json_object_is_type(v, json_type_array))
+        return type_error(ret_error, path, fd->name, "an array of integers");
+    size_t n = json_object_array_length(v);
+    uint64_t *a = xcalloc(n, sizeof(uint64_t));
+    *AT(p, fd->offset, uint64_t *) = a;
+    *AT(p, fd->count_offset, size_t) = n;
+    for (size_t k = 0; k < n; k++) {
+        json_object *e = json_object_array_get_idx(v, k);
+        if (fd->type == RD_FT_U64V) {
+            if (!get_u64(e, &a[k]))
+                return type_error(ret_error, path, fd->name, "an array of unsigned integers");
+        } else {
+            if (!json_object_is_type(e, json_type_int))
+                return type_error(ret_error, path, fd->name, "an array of integers");
+            ((int64_t *)a)[k] = json_object_get_int64(e);
+        }
+    }
+    return 0;
+}
+
+static int kv_from_json(const rd_field *fd, void *p, json_object *v, const char *path, char **ret_error)
+{
+    if (!json_object_is_type(v, json_type_object))
+        return type_error(ret_error, path, fd->name, "an object of unsigned integers");
+    rd_kv **a = AT(p, fd->offset, rd_kv *);
+    size_t *n = AT(p, fd->count_offset, size_t);
+    json_object_object_foreach(v, key, val) {
+        uint64_t u;
+        if (!get_u64(val, &u)) {
+            _cleanup_free_ char *sub = xasprintf("%s.%s", fd->name, key);
+            return type_error(ret_error, path, sub, "an unsigned integer");
+        }
+        rd_kv *kv = ARRAY_APPEND(*a, *n);
+        kv->key = xstrdup(key);
+        kv->value = u;
+    }
+    return 0;
+}
+
+static int arr_from_json(const rd_field *fd, void *p, json_object *v, const char *path, char **ret_error)
+{
+    if (!json_object_is_type(v, json_type_array))
+        return type_error(ret_error, path, fd->name, "an array of objects");
+    size_t n = json_object_array_length(v);
+    char *a = xcalloc(n, fd->sub->size);
+    *AT(p, fd->offset, char *) = a;
+    *AT(p, fd->count_offset, size_t) = n;
+    for (size_t k = 0; k < n; k++) {
+        _cleanup_free_ char *sub = xasprintf("%s%s%s[%zu]", path, *path ? "." : "", fd->name, k);
+        int r = rd_struct_from_json(fd->sub, a + k * fd->sub->size, json_object_array_get_idx(v, k), sub, ret_error);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
+static int field_from_json(const rd_field *fd, void *p, json_object *v, const char *path, char **ret_error)
+{
+    switch (fd->type) {
+    case RD_FT_STR:
+        if (!v)
+            return 0;
+        if (!json_object_is_type(v, json_type_string))
+            return type_error(ret_error, path, fd->name, "a string");
+        *AT(p, fd->offset, char *) = xstrdup(json_object_get_string(v));
+        return 0;
+    case RD_FT_BOOL:
+        if (!json_object_is_type(v, json_type_boolean))
+            return type_error(ret_error, path, fd->name, "true or false");
+        *AT(p, fd->offset, bool) = json_object_get_boolean(v);
+        return 0;
+    case RD_FT_INT:
+        return int_from_json(fd, p, v, path, ret_error);
+    case RD_FT_U64:
+        if (!get_u64(v, AT(p, fd->offset, uint64_t)))
+            return type_error(ret_error, path, fd->name, "an unsigned integer");
+        return 0;
+    case RD_FT_DOUBLE:
+        if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+            return type_error(ret_error, path, fd->name, "a number");
+        *AT(p, fd->offset, double) = json_object_get_double(v);
+        if (!isfinite(*AT(p, fd->offset, double)))
+            return type_error(ret_error, path, fd->name, "a finite number");
+        return 0;
+    case RD_FT_STRV:
+        return strv_from_json(fd, p, v, path, ret_error);
+    case RD_FT_I64V:
+    case RD_FT_U64V:
+        return ints_from_json(fd, p, v, path, ret_error);
+    case RD_FT_KV:
+        return kv_from_json(fd, p, v, path, ret_error);
+    case RD_FT_OBJ: {
+        _cleanup_free_ char *sub = xasprintf("%s%s%s", path, *path ? "." : "", fd->name);
+        return rd_struct_from_json(fd->sub, AT(p, fd->offset, char), v, sub, ret_error);
+    }
+    case RD_FT_ARR:
+        return arr_from_json(fd, p, v, path, ret_error);
+    }
+    return 0;
+}
+
 int rd_struct_from_json(const rd_schema *s, void *p, json_object *j, const char *path, char **ret_error)
 {
     if (!json_object_is_type(j, json_type_object)) {
@@ -320,121 +460,9 @@ int rd_struct_from_json(const rd_schema *s, void *p, json_object *j, const char 
         /* Missing keys keep their zero value: older facts files lack newer fields. */
         if (!json_object_object_get_ex(j, fd->name, &v))
             continue;
-        bool is_null = v == NULL;
-        switch (fd->type) {
-        case RD_FT_STR:
-            if (is_null)
-                break;
-            if (!json_object_is_type(v, json_type_string))
-                return type_error(ret_error, path, fd->name, "a string");
-            *AT(p, fd->offset, char *) = xstrdup(json_object_get_string(v));
-            break;
-        case RD_FT_BOOL:
-            if (!json_object_is_type(v, json_type_boolean))
-                return type_error(ret_error, path, fd->name, "true or false");
-            *AT(p, fd->offset, bool) = json_object_get_boolean(v);
-            break;
-        case RD_FT_INT:
-            if (!json_object_is_type(v, json_type_int))
-                return type_error(ret_error, path, fd->name, "an integer");
-            errno = 0;
-            *AT(p, fd->offset, int64_t) = json_object_get_int64(v);
-            /* json-c clamps values above INT64_MAX instead of failing */
-            if (errno || (*AT(p, fd->offset, int64_t) == INT64_MAX && json_object_get_uint64(v) > INT64_MAX))
-                return type_error(ret_error, path, fd->name, "an integer in range");
-            if (fd->ranged && (*AT(p, fd->offset, int64_t) < fd->min || *AT(p, fd->offset, int64_t) > fd->max)) {
-                _cleanup_free_ char *what = xasprintf("an integer from %" PRId64 " to %" PRId64 ", not %" PRId64,
-                                                      fd->min, fd->max, *AT(p, fd->offset, int64_t));
-                return type_error(ret_error, path, fd->name, what);
-            }
-            break;
-        case RD_FT_U64:
-            if (!get_u64(v, AT(p, fd->offset, uint64_t)))
-                return type_error(ret_error, path, fd->name, "an unsigned integer");
-            break;
-        case RD_FT_DOUBLE:
-            if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-                return type_error(ret_error, path, fd->name, "a number");
-            *AT(p, fd->offset, double) = json_object_get_double(v);
-            if (!isfinite(*AT(p, fd->offset, double)))
-                return type_error(ret_error, path, fd->name, "a finite number");
-            break;
-        case RD_FT_STRV: {
-            if (!json_object_is_type(v, json_type_array))
-                return type_error(ret_error, path, fd->name, "an array of strings");
-            char ***sv = AT(p, fd->offset, char **);
-            size_t n = json_object_array_length(v);
-            for (size_t k = 0; k < n; k++) {
-                json_object *e = json_object_array_get_idx(v, k);
-                if (!json_object_is_type(e, json_type_string))
-                    return type_error(ret_error, path, fd->name, "an array of strings");
-                *sv = strv_push(*sv, xstrdup(json_object_get_string(e)));
-            }
-            break;
-        }
-        case RD_FT_I64V:
-        case RD_FT_U64V: {
-            if (!json_object_is_type(v, json_type_array))
-                return type_error(ret_error, path, fd->name, "an array of integers");
-            size_t n = json_object_array_length(v);
-            /* both element types are 8 bytes wide */
-            uint64_t *a = xcalloc(n, sizeof(uint64_t));
-            *AT(p, fd->offset, uint64_t *) = a;
-            *AT(p, fd->count_offset, size_t) = n;
-            for (size_t k = 0; k < n; k++) {
-                json_object *e = json_object_array_get_idx(v, k);
-                if (fd->type == RD_FT_U64V) {
-                    if (!get_u64(e, &a[k]))
-                        return type_error(ret_error, path, fd->name, "an array of unsigned integers");
-                } else {
-                    if (!json_object_is_type(e, json_type_int))
-                        return type_error(ret_error, path, fd->name, "an array of integers");
-                    ((int64_t *)a)[k] = json_object_get_int64(e);
-                }
-            }
-            break;
-        }
-        case RD_FT_KV: {
-            if (!json_object_is_type(v, json_type_object))
-                return type_error(ret_error, path, fd->name, "an object of unsigned integers");
-            rd_kv **a = AT(p, fd->offset, rd_kv *);
-            size_t *n = AT(p, fd->count_offset, size_t);
-            json_object_object_foreach(v, key, val) {
-                uint64_t u;
-                if (!get_u64(val, &u)) {
-                    _cleanup_free_ char *sub = xasprintf("%s.%s", fd->name, key);
-                    return type_error(ret_error, path, sub, "an unsigned integer");
-                }
-                rd_kv *kv = ARRAY_APPEND(*a, *n);
-                kv->key = xstrdup(key);
-                kv->value = u;
-            }
-            break;
-        }
-        case RD_FT_OBJ: {
-            _cleanup_free_ char *sub = xasprintf("%s%s%s", path, *path ? "." : "", fd->name);
-            int r = rd_struct_from_json(fd->sub, AT(p, fd->offset, char), v, sub, ret_error);
-            if (r < 0)
-                return r;
-            break;
-        }
-        case RD_FT_ARR: {
-            if (!json_object_is_type(v, json_type_array))
-                return type_error(ret_error, path, fd->name, "an array of objects");
-            size_t n = json_object_array_length(v);
-            char *a = xcalloc(n, fd->sub->size);
-            *AT(p, fd->offset, char *) = a;
-            *AT(p, fd->count_offset, size_t) = n;
-            for (size_t k = 0; k < n; k++) {
-                _cleanup_free_ char *sub = xasprintf("%s%s%s[%zu]", path, *path ? "." : "", fd->name, k);
-                int r = rd_struct_from_json(fd->sub, a + k * fd->sub->size,
-                                            json_object_array_get_idx(v, k), sub, ret_error);
-                if (r < 0)
-                    return r;
-            }
-            break;
-        }
-        }
+        int r = field_from_json(fd, p, v, path, ret_error);
+        if (r < 0)
+            return r;
     }
     return 0;
 }

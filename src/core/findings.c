@@ -10,8 +10,7 @@ rd_finding *rd_finding_add(rd_findings *fs, const char *id, rd_severity sev, con
     f->gpu = xstrdup_or_null(gpu);
     va_list ap;
     va_start(ap, fmt);
-    if (vasprintf(&f->summary, fmt, ap) < 0)
-        abort();
+    f->summary = xvasprintf(fmt, ap);
     va_end(ap);
     return f;
 }
@@ -19,24 +18,18 @@ rd_finding *rd_finding_add(rd_findings *fs, const char *id, rd_severity sev, con
 void rd_finding_evidence(rd_finding *f, const char *fmt, ...)
 {
     va_list ap;
-    char *s;
     va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        abort();
+    f->evidence = strv_push(f->evidence, xvasprintf(fmt, ap));
     va_end(ap);
-    f->evidence = strv_push(f->evidence, s);
 }
 
 void rd_finding_remedy(rd_finding *f, const char *fmt, ...)
 {
     va_list ap;
-    char *s;
     va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        abort();
-    va_end(ap);
     free(f->remedy);
-    f->remedy = s;
+    f->remedy = xvasprintf(fmt, ap);
+    va_end(ap);
 }
 
 void rd_finding_set_fix(rd_finding *f, const char *fix_id)

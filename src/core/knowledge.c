@@ -225,8 +225,6 @@ int rd_knowledge_load_health(const char *path, rd_knowledge *k, char **ret_error
     return load_table(path, &st, health_handler, ret_error);
 }
 
-static char **split_words(const char *value);
-
 /* conf/wheels.ini: [index] url/packages/release and [family NAME] rows
  * of gfx targets. */
 static int wheels_handler(void *user, const char *section, const char *name, const char *value)
@@ -254,7 +252,7 @@ static int wheels_handler(void *user, const char *section, const char *name, con
         w->name = xstrdup(fam);
     }
     if (streq(name, "gfx")) {
-        char **v = split_words(value);
+        char **v = strv_split(value, " \t");
         for (size_t i = 0; v && v[i]; i++)
             if (!startswith(v[i], "gfx") || strlen(v[i]) < 6 || strlen(v[i]) > 8) {
                 _cleanup_free_ char *bad = xstrdup(v[i]);
@@ -330,16 +328,6 @@ const rd_firmware_bad *rd_knowledge_firmware_bad(const rd_knowledge *k, const ch
     return NULL;
 }
 
-static char **split_words(const char *value)
-{
-    char **v = NULL;
-    _cleanup_free_ char *copy = xstrdup(value);
-    char *save = NULL;
-    for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
-        v = strv_push(v, xstrdup(t));
-    return v;
-}
-
 /* "6", "6.8", "6.8.5", "30.20": dotted decimal numbers, nothing else. */
 static bool is_version(const char *s, int min_parts, int max_parts)
 {
@@ -362,7 +350,7 @@ static bool is_version(const char *s, int min_parts, int max_parts)
 
 static int parse_gfx_list(parse_state *st, const char *name, const char *value, char ***ret)
 {
-    _cleanup_strv_free_ char **v = split_words(value);
+    _cleanup_strv_free_ char **v = strv_split(value, " \t");
     if (!v)
         return fail(st, xasprintf("%s is empty", name));
     for (size_t i = 0; v[i]; i++) {
@@ -379,7 +367,7 @@ static int parse_gfx_list(parse_state *st, const char *name, const char *value, 
 /* ID VERSION_ID CODENAME [suite SUITE] [tree TREE] kernels SERIES... */
 static int parse_os_line(parse_state *st, rd_release *r, const char *value)
 {
-    _cleanup_strv_free_ char **w = split_words(value);
+    _cleanup_strv_free_ char **w = strv_split(value, " \t");
     size_t n = strv_length(w), i = 3;
     if (n < 5)
         return fail(st, xasprintf("os \"%s\": expected ID VERSION_ID CODENAME [suite SUITE] kernels SERIES...", value));
@@ -446,7 +434,7 @@ static int parse_template(parse_state *st, const char *name, const char *value, 
 
 static int parse_word_list(parse_state *st, const char *name, const char *value, char ***ret)
 {
-    char **v = split_words(value);
+    char **v = strv_split(value, " \t");
     if (!v)
         return fail(st, xasprintf("%s is empty", name));
     strv_free(*ret);
@@ -514,35 +502,30 @@ static bool is_release_rpm_key(const char *name)
            streq(name, "sles-rocm") || streq(name, "sles-amdgpu") || streq(name, "amdgpu");
 }
 
-static int support_handler(void *user, const char *section, const char *name, const char *value)
+/* [apt]: host, key-id, pin-origin. */
+static int apt_key(parse_state *st, const char *name, const char *value)
 {
-    parse_state *st = user;
     rd_knowledge *k = st->k;
-    if (!name)
-        return 1;
-    if (streq(section, "table"))
-        return table_key(st, name, value);
-    if (streq(section, "rpm"))
-        return rpm_key(st, name, value);
-    if (streq(section, "apt")) {
-        char **slot = streq(name, "host") ? &k->apt_host
-                    : streq(name, "key-id") ? &k->apt_key_id
-                    : streq(name, "pin-origin") ? &k->apt_pin_origin : NULL;
-        if (!slot)
-            return fail(st, xasprintf("unknown key \"%s\" in [apt]", name));
-        if (slot == &k->apt_key_id) {
-            uint64_t id;
-            if (strlen(value) != 16 || safe_atou64(value, 16, &id) < 0)
-                return fail(st, xasprintf("key-id \"%s\" is not a 16-digit hex key id", value));
-        }
-        free(*slot);
-        *slot = xstrdup(value);
-        return 1;
+    char **slot = streq(name, "host") ? &k->apt_host
+                : streq(name, "key-id") ? &k->apt_key_id
+                : streq(name, "pin-origin") ? &k->apt_pin_origin : NULL;
+    if (!slot)
+        return fail(st, xasprintf("unknown key \"%s\" in [apt]", name));
+    if (slot == &k->apt_key_id) {
+        uint64_t id;
+        if (strlen(value) != 16 || safe_atou64(value, 16, &id) < 0)
+            return fail(st, xasprintf("key-id \"%s\" is not a 16-digit hex key id", value));
     }
-    const char *line = startswith(section, "rocm ");
-    if (!line || !is_version(line, 2, 2))
-        return fail(st, xasprintf("section [%s] is neither [table], [apt], [rpm] nor [rocm X.Y]", section));
+    free(*slot);
+    *slot = xstrdup(value);
+    return 1;
+}
 
+/* The release of a [rocm X.Y] section: a new one when the section starts,
+ * refused when it repeats or comes out of order. */
+static int release_section(parse_state *st, const char *section, const char *line, rd_release **ret)
+{
+    rd_knowledge *k = st->k;
     if (!st->release || !streq(st->release->line, line)) {
         for (size_t i = 0; i < k->n_releases; i++)
             if (streq(k->releases[i].line, line))
@@ -553,8 +536,13 @@ static int support_handler(void *user, const char *section, const char *name, co
         st->release = ARRAY_APPEND(k->releases, k->n_releases);
         st->release->line = xstrdup(line);
     }
-    rd_release *r = st->release;
+    *ret = st->release;
+    return 1;
+}
 
+/* One key of a [rocm X.Y] section. */
+static int release_key(parse_state *st, rd_release *r, const char *section, const char *name, const char *value)
+{
     if (streq(name, "latest")) {
         const char *rest = startswith(value, r->line);
         if (!is_version(value, 3, 3) || !rest || *rest != '.')
@@ -602,6 +590,26 @@ static int support_handler(void *user, const char *section, const char *name, co
     else
         return fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
     return 1;
+}
+
+static int support_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    if (!name)
+        return 1;
+    if (streq(section, "table"))
+        return table_key(st, name, value);
+    if (streq(section, "rpm"))
+        return rpm_key(st, name, value);
+    if (streq(section, "apt"))
+        return apt_key(st, name, value);
+    const char *line = startswith(section, "rocm ");
+    if (!line || !is_version(line, 2, 2))
+        return fail(st, xasprintf("section [%s] is neither [table], [apt], [rpm] nor [rocm X.Y]", section));
+    rd_release *r;
+    if (release_section(st, section, line, &r) == 0)
+        return 0; /* the error is recorded */
+    return release_key(st, r, section, name, value);
 }
 
 static int load_table(const char *path, parse_state *st, ini_handler h, char **ret_error)

@@ -129,25 +129,3 @@ int rd_daemon_journal_sendto(const char *socket_path, char **fields)
         return -errno;
     return 0;
 }
-
-int rd_daemon_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("rocm-doctord: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry 'rocm-doctord --help' for more information.\n", stderr);
-    return RD_EXIT_UNKNOWN;
-}
-
-int rd_daemon_fail(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("rocm-doctord: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return RD_EXIT_UNKNOWN;
-}

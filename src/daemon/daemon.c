@@ -52,17 +52,6 @@ typedef struct {
     bool timer_armed;
 } daemon_state;
 
-static void log_msg(const char *fmt, ...) _printf_(1, 2);
-static void log_msg(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("rocm-doctord: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
-
 /* Under systemd, stderr is a stream into the journal: then a change is
  * logged once, as a structured entry, not a second time as text. */
 static bool stderr_is_journal(void)
@@ -106,7 +95,7 @@ static int publish_rendered(const rd_run *run, const char *what, const char *fil
     int r = render_to_string(fn, run, &data, &size);
     if (r == -EOPNOTSUPP) {
         if (!*unsupported_logged)
-            log_msg("the %s output is not available in this version; %s is not written", what, file);
+            rd_daemon_log("the %s output is not available in this version; %s is not written", what, file);
         *unsupported_logged = true;
         return 0;
     }
@@ -114,7 +103,7 @@ static int publish_rendered(const rd_run *run, const char *what, const char *fil
     if (r == 0)
         r = rd_daemon_write_atomic(path, data, size);
     if (r < 0) {
-        log_msg("cannot write the %s output %s: %s", what, path, strerror(-r));
+        rd_daemon_log("cannot write the %s output %s: %s", what, path, strerror(-r));
         return r;
     }
     return 0;
@@ -133,7 +122,7 @@ static int publish_files(const rd_run *run, bool *prom_logged, bool *nfd_logged)
         _cleanup_free_ char *path = rd_daemon_output_path(run->ctx.root, status_file);
         r = rd_daemon_write_atomic(path, text, strlen(text));
         if (r < 0) {
-            log_msg("cannot write the status %s: %s", path, strerror(-r));
+            rd_daemon_log("cannot write the status %s: %s", path, strerror(-r));
             ret = r;
         }
     }
@@ -154,7 +143,7 @@ static void journal_entry(char **fields, bool also_stderr)
     for (size_t i = 0; fields[i]; i++) {
         const char *m = startswith(fields[i], "MESSAGE=");
         if (m)
-            log_msg("%s", m);
+            rd_daemon_log("%s", m);
     }
 }
 
@@ -336,7 +325,7 @@ static void arm_timer(daemon_state *d)
         its.it_value.tv_nsec = 1; /* 0 would disarm */
     }
     if (timerfd_settime(d->timerfd, 0, &its, NULL) < 0) {
-        log_msg("cannot arm the debounce timer: %s", strerror(errno));
+        rd_daemon_log("cannot arm the debounce timer: %s", strerror(errno));
         return;
     }
     d->timer_armed = true;
@@ -362,14 +351,14 @@ static void arm_health_poll(daemon_state *d)
     if (d->pollfd < 0) {
         d->pollfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
         if (d->pollfd < 0 || epoll_add(d->epfd, d->pollfd) < 0) {
-            log_msg("cannot set up the health_poll_s timer: %s", strerror(errno));
+            rd_daemon_log("cannot set up the health_poll_s timer: %s", strerror(errno));
             closep(&d->pollfd);
             return;
         }
     }
     struct itimerspec its = { .it_value.tv_sec = s > 0 ? s : 0, .it_interval.tv_sec = s > 0 ? s : 0 };
     if (timerfd_settime(d->pollfd, 0, &its, NULL) < 0)
-        log_msg("cannot arm the health_poll_s timer: %s", strerror(errno));
+        rd_daemon_log("cannot arm the health_poll_s timer: %s", strerror(errno));
 }
 
 static void publish(daemon_state *d, bool ready)
@@ -387,7 +376,7 @@ static void reload(daemon_state *d)
     if (check_config_file(d->ro.config_file) != 0 || run_check(&d->ro, nr) != 0) {
         rd_run_free(nr);
         free(nr);
-        log_msg("the configuration was not reloaded; the previous one stays in effect");
+        rd_daemon_log("the configuration was not reloaded; the previous one stays in effect");
         return;
     }
     rd_run_free(d->run);
@@ -567,7 +556,7 @@ static int setup(daemon_state *d)
     if (r >= 0 && epoll_add(d->epfd, udev_monitor_get_fd(d->mon)) < 0)
         r = -errno;
     if (r < 0) {
-        log_msg("cannot watch device events (%s); only file changes trigger a re-check", strerror(-r));
+        rd_daemon_log("cannot watch device events (%s); only file changes trigger a re-check", strerror(-r));
         d->mon = udev_monitor_unref(d->mon);
     }
     return 0;
@@ -625,7 +614,7 @@ int rd_daemon_run(const rd_daemon_options *o)
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            log_msg("epoll_wait: %s", strerror(errno));
+            rd_daemon_log("epoll_wait: %s", strerror(errno));
             status = RD_EXIT_UNKNOWN;
             break;
         }

@@ -13,6 +13,7 @@
 #include "findings.h"
 #include "registry.h"
 #include "run.h"
+#include "term.h"
 
 /* A set of probes, one bit per index in rd_probes[]; RD_MASK_CONFIG stands
  * for "the configuration changed": reload it, then re-check everything. */
@@ -133,6 +134,7 @@ int rd_daemon_run_once(const rd_daemon_options *o);
 int rd_daemon_run(const rd_daemon_options *o);
 
 /* "rocm-doctord: MESSAGE" on stderr (with the --help hint for a usage
- * error); both return 3. */
-int rd_daemon_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int rd_daemon_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+ * error); rd_daemon_fail and rd_daemon_usage_error return 3. */
+#define rd_daemon_log(...) rd_msg_error("rocm-doctord", __VA_ARGS__)
+#define rd_daemon_fail(...) (rd_daemon_log(__VA_ARGS__), RD_EXIT_UNKNOWN)
+#define rd_daemon_usage_error(...) (rd_msg_usage_error("rocm-doctord", __VA_ARGS__), RD_EXIT_UNKNOWN)

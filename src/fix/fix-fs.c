@@ -66,23 +66,24 @@ int rd_fix_open_dir(int root_fd, const char *dir, char ***created)
     return open_beneath(root_fd, rel, O_RDONLY | O_DIRECTORY);
 }
 
-static int split(const char *path, char **ret_dir, const char **ret_base)
+/* Opens the directory holding path, beneath the root, and names the file in it. */
+static int open_parent(int root_fd, const char *path, char ***created_dirs, const char **ret_base)
 {
     const char *slash = strrchr(path, '/');
     if (!slash || !slash[1])
         return -EINVAL;
-    *ret_dir = slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+    _cleanup_free_ char *dir = slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+    int dfd = rd_fix_open_dir(root_fd, dir, created_dirs);
+    if (dfd < 0)
+        return dfd;
     *ret_base = slash + 1;
-    return 0;
+    return dfd;
 }
 
 int rd_fix_read(int root_fd, const char *path, char **ret, size_t *ret_size, struct stat *ret_st)
 {
-    _cleanup_free_ char *dir = NULL;
     const char *base;
-    if (split(path, &dir, &base) < 0)
-        return -EINVAL;
-    _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, dir, NULL);
+    _cleanup_close_ int dfd = open_parent(root_fd, path, NULL, &base);
     if (dfd < 0)
         return dfd;
     /* the file itself is never a symlink the fix would follow */
@@ -104,11 +105,8 @@ int rd_fix_read(int root_fd, const char *path, char **ret, size_t *ret_size, str
 int rd_fix_write(int root_fd, const char *path, const char *content, size_t size, mode_t mode, uid_t uid, gid_t gid,
                  char ***created_dirs)
 {
-    _cleanup_free_ char *dir = NULL;
     const char *base;
-    if (split(path, &dir, &base) < 0)
-        return -EINVAL;
-    _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, dir, created_dirs);
+    _cleanup_close_ int dfd = open_parent(root_fd, path, created_dirs, &base);
     if (dfd < 0)
         return dfd;
     return write_atomic_at(dfd, base, content, size, mode, uid, gid);
@@ -116,11 +114,8 @@ int rd_fix_write(int root_fd, const char *path, const char *content, size_t size
 
 int rd_fix_unlink(int root_fd, const char *path)
 {
-    _cleanup_free_ char *dir = NULL;
     const char *base;
-    if (split(path, &dir, &base) < 0)
-        return -EINVAL;
-    _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, dir, NULL);
+    _cleanup_close_ int dfd = open_parent(root_fd, path, NULL, &base);
     if (dfd < 0)
         return dfd;
     if (unlinkat(dfd, base, 0) < 0)

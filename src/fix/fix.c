@@ -99,8 +99,7 @@ rd_step *rd_plan_add_step(rd_plan *p, const char *fix, rd_effect effect, const c
     s->effect = effect;
     va_list ap;
     va_start(ap, title_fmt);
-    if (vasprintf(&s->title, title_fmt, ap) < 0)
-        abort();
+    s->title = xvasprintf(title_fmt, ap);
     va_end(ap);
     return s;
 }

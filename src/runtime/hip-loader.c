@@ -17,10 +17,7 @@ static const rd_dl_symbol hiprtc_symbols[] = {
 #undef X
 };
 
-/* rd_dl_load fills the struct through its rd_dl_head */
-_Static_assert(offsetof(rd_hip_lib, handle) == offsetof(rd_dl_head, handle) &&
-                   offsetof(rd_hip_lib, path) == offsetof(rd_dl_head, path),
-               "rd_hip_lib starts with an rd_dl_head");
+RD_DL_ASSERT_HEAD(rd_hip_lib);
 
 int rd_hip_open(char *const *dirs, rd_hip_lib *ret, char **ret_error)
 {

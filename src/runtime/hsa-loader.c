@@ -11,10 +11,7 @@ static const rd_dl_symbol hsa_symbols[] = {
 #undef X
 };
 
-/* rd_dl_load fills the struct through its rd_dl_head */
-_Static_assert(offsetof(rd_hsa_lib, handle) == offsetof(rd_dl_head, handle) &&
-                   offsetof(rd_hsa_lib, path) == offsetof(rd_dl_head, path),
-               "rd_hsa_lib starts with an rd_dl_head");
+RD_DL_ASSERT_HEAD(rd_hsa_lib);
 
 int rd_hsa_open(char *const *dirs, rd_hsa_lib *ret, char **ret_error)
 {

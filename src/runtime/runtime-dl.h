@@ -42,6 +42,12 @@ typedef struct {
     char *path;        /* the file opened */
 } rd_dl_head;
 
+/* A library struct that rd_dl_load fills through its rd_dl_head. */
+#define RD_DL_ASSERT_HEAD(type)                                                                                        \
+    _Static_assert(offsetof(type, handle) == offsetof(rd_dl_head, handle) &&                                          \
+                       offsetof(type, path) == offsetof(rd_dl_head, path),                                             \
+                   #type " starts with an rd_dl_head")
+
 /* rd_dl_open then rd_dl_resolve into the library struct at ret (size
  * bytes, starting with an rd_dl_head): written only on success. */
 int rd_dl_load(char *const *dirs, const char *const *names, const rd_dl_symbol *syms, size_t n, void *ret,

@@ -75,9 +75,7 @@ static void stage(child *c, int64_t device, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    _cleanup_free_ char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        abort();
+    _cleanup_free_ char *s = xvasprintf(fmt, ap);
     va_end(ap);
     json_object *j = json_object_new_object();
     json_object_object_add(j, "stage", json_object_new_string(s));

@@ -261,3 +261,28 @@ void rd_format_bytes(uint64_t b, char *buf, size_t size)
     else
         snprintf(buf, size, "%.1f %s", v, units[u]);
 }
+
+static void msg_v(const char *program, bool usage, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: ", program);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    if (usage)
+        fprintf(stderr, "Try '%s --help' for more information.\n", program);
+}
+
+void rd_msg_error(const char *program, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    msg_v(program, false, fmt, ap);
+    va_end(ap);
+}
+
+void rd_msg_usage_error(const char *program, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    msg_v(program, true, fmt, ap);
+    va_end(ap);
+}

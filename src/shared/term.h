@@ -65,3 +65,8 @@ void rd_term_cell(const rd_term *t, const char *s, size_t width);
 
 /* Human size: 25753026560 -> "24 GiB". */
 void rd_format_bytes(uint64_t bytes, char *buf, size_t size);
+
+/* A message on stderr: "PROGRAM: MESSAGE" and a newline. */
+void rd_msg_error(const char *program, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same, followed by "Try 'PROGRAM --help' for more information." */
+void rd_msg_usage_error(const char *program, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -60,14 +60,19 @@ char *xstrdup_or_null(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+    char *s;
+    return vasprintf(&s, fmt, ap) < 0 ? oom() : s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
     va_list ap;
-    char *s;
     va_start(ap, fmt);
-    int r = vasprintf(&s, fmt, ap);
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
-    return r < 0 ? oom() : s;
+    return s;
 }
 
 /* Grows the block behind *p to hold `need` bytes, doubling: the allocator
@@ -136,6 +141,17 @@ bool strv_contains(char *const *v, const char *s)
     return false;
 }
 
+char **strv_split(const char *s, const char *separators)
+{
+    char **v = NULL;
+    size_t n = 0;
+    _cleanup_free_ char *copy = xstrdup(s);
+    char *save = NULL;
+    for (char *t = strtok_r(copy, separators, &save); t; t = strtok_r(NULL, separators, &save))
+        v = strv_push_n(v, &n, xstrdup(t));
+    return v;
+}
+
 void strbuf_appendn(strbuf *b, const char *s, size_t n)
 {
     if (b->len + n + 1 > b->cap) {
@@ -158,14 +174,10 @@ void strbuf_append(strbuf *b, const char *s)
 void strbuf_printf(strbuf *b, const char *fmt, ...)
 {
     va_list ap;
-    char *s;
     va_start(ap, fmt);
-    int r = vasprintf(&s, fmt, ap);
+    _cleanup_free_ char *s = xvasprintf(fmt, ap);
     va_end(ap);
-    if (r < 0)
-        oom();
-    strbuf_appendn(b, s, (size_t)r);
-    free(s);
+    strbuf_appendn(b, s, strlen(s));
 }
 
 char *strbuf_steal(strbuf *b)

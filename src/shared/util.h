@@ -68,6 +68,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) _printf_(1, 2);
+char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
 char *xstrdup_or_null(const char *s);
 
 /* Grows *array of *n elements of `size` bytes by one zeroed element; the
@@ -83,6 +84,8 @@ void strv_free(char **v);
 char **strv_push(char **v, char *s);
 char **strv_push_n(char **v, size_t *n, char *s);
 bool strv_contains(char *const *v, const char *s);
+/* The non-empty items of s between any of the separator characters; NULL when none. */
+char **strv_split(const char *s, const char *separators);
 static inline void strv_freep(char ***v) { strv_free(*v); }
 #define _cleanup_strv_free_ _cleanup_(strv_freep)
 

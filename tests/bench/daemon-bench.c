@@ -123,20 +123,16 @@ static void die_with_parent(gpointer data)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
-int main(int argc, char **argv)
+/* The healthy-rx7900xtx scenario written under tmp/healthy and loaded into a testbed. */
+static UMockdevTestbed *make_testbed(const char *scen)
 {
-    int idle_s = argc > 1 ? atoi(argv[1]) : 10;
-    int events = argc > 2 ? atoi(argv[2]) : 10;
-    const char *config_file = argc > 3 ? argv[3] : NULL;
-    g_autoptr(GError) err = NULL;
-    g_autofree char *tmp = g_dir_make_tmp("rocm-doctord-bench-XXXXXX", &err);
-    g_autofree char *scen = g_build_filename(tmp, "healthy", NULL);
     const char *wargv[] = { PYTHON, RUN_PY, "healthy-rx7900xtx", "--write", scen, NULL };
     int st;
     if (!g_spawn_sync(NULL, (char **)wargv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &st, NULL) ||
         st != 0)
         g_error("cannot write the testbed");
 
+    g_autoptr(GError) err = NULL;
     UMockdevTestbed *tb = umockdev_testbed_new();
     g_autofree char *tbroot = umockdev_testbed_get_root_dir(tb);
     g_autofree char *sys = umockdev_testbed_get_sys_dir(tb);
@@ -147,17 +143,12 @@ int main(int argc, char **argv)
         g_error("%s", err->message);
     g_autofree char *overlay = g_build_filename(scen, "overlay", NULL);
     copy_tree(overlay, tbroot);
-    g_autofree char *root = g_build_filename(scen, "root", NULL);
+    return tb;
+}
 
-    /* in-process: full check against the daemon's partial re-check */
-    rd_ctx ctx;
-    char *error = NULL;
-    if (rd_ctx_init(&ctx, root, NULL, &error) < 0)
-        g_error("%s", error);
-    rd_config config;
-    if (rd_config_load(&rd_probe_registry, root, config_file, &config, &error) < 0)
-        g_error("%s", error);
-    ctx.config = &config;
+/* In process: a full check against the daemon's partial re-checks. */
+static void bench_in_process(rd_ctx *ctx)
+{
     const int reps = 200;
     rd_probe_mask hw = rd_daemon_probes_by_id("pci drm kfd driver access apu container tuning runtime");
     rd_probe_mask group = rd_daemon_probes_by_id("access");
@@ -168,18 +159,18 @@ int main(int argc, char **argv)
         rd_findings fs;
         double t0 = now_ms();
         rd_facts_init(&f);
-        rd_gather(&rd_probe_registry, &ctx, &f);
-        rd_assess(&rd_probe_registry, &f, &ctx.knowledge, &v, &fs);
+        rd_gather(&rd_probe_registry, ctx, &f);
+        rd_assess(&rd_probe_registry, &f, &ctx->knowledge, &v, &fs);
         double t1 = now_ms();
         rd_gpu_view_free(&v);
         rd_findings_free(&fs);
-        rd_daemon_regather(&ctx, &f, hw, 1);
-        rd_assess(&rd_probe_registry, &f, &ctx.knowledge, &v, &fs);
+        rd_daemon_regather(ctx, &f, hw, 1);
+        rd_assess(&rd_probe_registry, &f, &ctx->knowledge, &v, &fs);
         double t2 = now_ms();
         rd_gpu_view_free(&v);
         rd_findings_free(&fs);
-        rd_daemon_regather(&ctx, &f, group, 1);
-        rd_assess(&rd_probe_registry, &f, &ctx.knowledge, &v, &fs);
+        rd_daemon_regather(ctx, &f, group, 1);
+        rd_assess(&rd_probe_registry, &f, &ctx->knowledge, &v, &fs);
         double t3 = now_ms();
         rd_gpu_view_free(&v);
         rd_findings_free(&fs);
@@ -191,8 +182,13 @@ int main(int argc, char **argv)
     printf("check, in process (mean of %d):  full gather+assess %.2f ms   hardware re-gather %.2f ms   "
            "/etc/group re-gather %.2f ms\n",
            reps, t_full / reps, t_hw / reps, t_group / reps);
+}
 
-    /* the daemon */
+/* Starts the daemon on root with NOTIFY_SOCKET at tmp/notify and waits for
+ * READY=1; returns the notify socket. */
+static int start_daemon(const char *tmp, const char *root, const char *config_file, GPid *ret_pid)
+{
+    g_autoptr(GError) err = NULL;
     g_autofree char *sock = g_build_filename(tmp, "notify", NULL);
     int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -201,9 +197,8 @@ int main(int argc, char **argv)
         g_error("bind");
     char **env = g_environ_setenv(g_get_environ(), "NOTIFY_SOCKET", sock, TRUE);
     const char *dargv[] = { DAEMON_EXE, "--root", root, config_file ? "--config" : NULL, config_file, NULL };
-    GPid pid;
     if (!g_spawn_async(NULL, (char **)dargv, env, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
-                       die_with_parent, NULL, &pid, &err))
+                       die_with_parent, NULL, ret_pid, &err))
         g_error("%s", err->message);
     g_strfreev(env);
     double t_start = now_ms();
@@ -214,19 +209,17 @@ int main(int argc, char **argv)
         g_error("the daemon did not get ready");
     g_free(m);
     printf("daemon start to READY=1:          %.1f ms\n", now_ms() - t_start);
+    return fd;
+}
 
-    g_usleep(G_USEC_PER_SEC / 2);
-    g_autofree char *pstatus = g_strdup_printf("/proc/%d/status", (int)pid);
-    long sw0 = switches(pid);
-    g_usleep((gulong)idle_s * G_USEC_PER_SEC);
-    long sw1 = switches(pid);
-    printf("idle:                             VmRSS %ld KiB   VmHWM %ld KiB   wake-ups in %d s: %ld\n",
-           status_field(pstatus, "\nVmRSS:"), status_field(pstatus, "\nVmHWM:"), idle_s, sw1 - sw0);
-
+/* uevent to published status, `events` times. */
+static void bench_uevents(UMockdevTestbed *tb, int fd, int events, double debounce)
+{
     double *lat = g_new0(double, (gsize)events);
     for (int i = 0; i < events; i++) {
         double t0 = now_ms();
         umockdev_testbed_uevent(tb, CARD0, "change");
+        char *m;
         while ((m = next_notify(fd, 10000)) && !strstr(m, "STATUS="))
             g_free(m);
         if (!m)
@@ -236,15 +229,48 @@ int main(int argc, char **argv)
         g_usleep(G_USEC_PER_SEC / 20);
     }
     qsort(lat, (size_t)events, sizeof(double), cmp_double);
-    double debounce = (double)config.debounce_ms;
     printf("uevent to published status (%d):  median %.1f ms, max %.1f ms; without the %.0f ms debounce: "
            "median %.1f ms, max %.1f ms\n",
            events, lat[events / 2], lat[events - 1], debounce, lat[events / 2] - debounce,
            lat[events - 1] - debounce);
+    g_free(lat);
+}
+
+int main(int argc, char **argv)
+{
+    int idle_s = argc > 1 ? atoi(argv[1]) : 10;
+    int events = argc > 2 ? atoi(argv[2]) : 10;
+    const char *config_file = argc > 3 ? argv[3] : NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *tmp = g_dir_make_tmp("rocm-doctord-bench-XXXXXX", &err);
+    g_autofree char *scen = g_build_filename(tmp, "healthy", NULL);
+    UMockdevTestbed *tb = make_testbed(scen);
+    g_autofree char *root = g_build_filename(scen, "root", NULL);
+
+    rd_ctx ctx;
+    char *error = NULL;
+    if (rd_ctx_init(&ctx, root, NULL, &error) < 0)
+        g_error("%s", error);
+    rd_config config;
+    if (rd_config_load(&rd_probe_registry, root, config_file, &config, &error) < 0)
+        g_error("%s", error);
+    ctx.config = &config;
+    bench_in_process(&ctx);
+
+    GPid pid;
+    int fd = start_daemon(tmp, root, config_file, &pid);
+    g_usleep(G_USEC_PER_SEC / 2);
+    g_autofree char *pstatus = g_strdup_printf("/proc/%d/status", (int)pid);
+    long sw0 = switches(pid);
+    g_usleep((gulong)idle_s * G_USEC_PER_SEC);
+    long sw1 = switches(pid);
+    printf("idle:                             VmRSS %ld KiB   VmHWM %ld KiB   wake-ups in %d s: %ld\n",
+           status_field(pstatus, "\nVmRSS:"), status_field(pstatus, "\nVmHWM:"), idle_s, sw1 - sw0);
+
+    bench_uevents(tb, fd, events, (double)config.debounce_ms);
     printf("after the events:                 VmRSS %ld KiB   VmHWM %ld KiB\n", status_field(pstatus, "\nVmRSS:"),
            status_field(pstatus, "\nVmHWM:"));
     printf("targets: < 4096 KiB RSS, 0 wake-ups idle, < 100 ms to publish\n");
-    g_free(lat);
 
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);

@@ -7,27 +7,19 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 BIN = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
 FACTS = os.path.join(HERE, "facts")
-passed = failed = 0
+
+
+T = rdtest.Tally()
+check = T.check
 
 
 def run(*args, env=None):
-    e = dict(os.environ)
-    e.update(env or {})
-    p = subprocess.run([BIN, *args], capture_output=True, text=True, env=e, timeout=60)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok - {name}")
-    else:
-        failed += 1
-        print(f"FAIL - {name}\n{detail}")
+    return rdtest.run(BIN, *args, env=env)
 
 
 def ids(report):
@@ -132,5 +124,4 @@ rc, out, err = run("check", "--facts", os.path.join(FACTS, "nvidia-h200.json"), 
 check("malformed archs.ini: exit 3 with file:line", rc == 3 and f"{conf}/archs.ini:9:" in err and
       "sometimes" in err, err)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+T.finish()

@@ -6,23 +6,21 @@ commented defaults of the shipped conf/rocm-doctor.conf.
     test-man-defaults.py SRC
 """
 import glob
+import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 src = sys.argv[1]
 conf5 = open(f"{src}/man/rocm-doctor.conf.5.scd").read()
 defaults = dict(re.findall(r"^\*([a-z_]+)\* = .*?default: ([^)]+)\)", conf5, re.M))
 
-passed = failed = 0
+T = rdtest.Tally(quiet=True)
 
 
 def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL - " + what)
+    T.check(what, ok)
 
 
 check(len(defaults) >= 15, "found only %d defaults in rocm-doctor.conf(5): the extraction is broken" % len(defaults))
@@ -41,5 +39,4 @@ for page in sorted(glob.glob(f"{src}/man/*.scd")):
         if key in defaults:
             check(defaults[key] == value.rstrip(".,"),
                   "%s says %s defaults to %s, rocm-doctor.conf(5) says %s" % (page, key, value, defaults[key]))
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+T.finish()

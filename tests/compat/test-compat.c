@@ -107,28 +107,6 @@ static void test_version_compare(void)
 
 /* ---- malformed tables ---- */
 
-typedef struct {
-    char *dir;
-} tmpdir;
-
-static void tmpdir_setup(tmpdir *t, gconstpointer data)
-{
-    GError *error = NULL;
-    t->dir = g_dir_make_tmp("rocm-doctor-compat-XXXXXX", &error);
-    g_assert_no_error(error);
-}
-
-static void tmpdir_teardown(tmpdir *t, gconstpointer data)
-{
-    g_autoptr(GDir) d = g_dir_open(t->dir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name(d))) {
-        g_autofree char *path = g_build_filename(t->dir, name, NULL);
-        g_unlink(path);
-    }
-    g_rmdir(t->dir);
-    g_free(t->dir);
-}
 
 static const char small_archs[] =
     "[table]\nname = archs\nversion = 1\ndate = 2026-01-01\n"
@@ -159,7 +137,7 @@ static const char good_support[] =
     "os = ubuntu 24.04 noble kernels 6.8\n"                /* 17 */
     "os = debian 12 bookworm suite jammy kernels 6.1\n";   /* 18 */
 
-static void test_good_support(tmpdir *t, gconstpointer data)
+static void test_good_support(rd_test_tmpdir *t, gconstpointer data)
 {
     rd_test_write_file(t->dir, "archs.ini", small_archs);
     rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
@@ -179,7 +157,7 @@ static void test_good_support(tmpdir *t, gconstpointer data)
     g_assert_null(k.releases);
 }
 
-static void test_absent_support(tmpdir *t, gconstpointer data)
+static void test_absent_support(rd_test_tmpdir *t, gconstpointer data)
 {
     rd_test_write_file(t->dir, "archs.ini", small_archs);
     rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
@@ -226,7 +204,7 @@ static const malformed_case malformed[] = {
     { "[rocm 6.2]\nlatest", "version 6.2\n[rocm 6.2]\nlatest", ":9: syntax error (expected [section] or key = value)" },
 };
 
-static void test_malformed_support(tmpdir *t, gconstpointer data)
+static void test_malformed_support(rd_test_tmpdir *t, gconstpointer data)
 {
     rd_test_write_file(t->dir, "archs.ini", small_archs);
     rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
@@ -607,6 +585,102 @@ static void set_rocm(rd_facts *f, const char *version)
     f->rocm.default_version = xstrdup(version);
 }
 
+/* test_assess_rules: each apt and path finding fixed, then the key missing */
+static void assess_apt_fixed(rd_facts *f)
+{
+    /* fix them one by one */
+    f->rocm.installs[0].rocblas_gfx = strv_push(f->rocm.installs[0].rocblas_gfx, xstrdup("gfx1100"));
+    free(f->apt.sources[0].suite);
+    f->apt.sources[0].suite = xstrdup("noble");
+    f->apt.sources[0].signed_by = xstrdup("/etc/apt/keyrings/rocm.gpg");
+    f->apt.keyrings[0].legacy = false;
+    free(f->apt.keyrings[0].path);
+    f->apt.keyrings[0].path = xstrdup("/etc/apt/keyrings/rocm.gpg");
+    f->apt.pins[0].priority = 600;
+    free(f->rocm.path_env);
+    f->rocm.path_env = xstrdup("/usr/bin:/opt/rocm-6.2.4/bin/");
+    g_autofree char *clean = assess_ids(f);
+    g_assert_cmpstr(clean, ==, "");
+
+    /* the key file lacks the key */
+    f->apt.keyrings[0].amd_key = false;
+    g_autofree char *nokey = assess_ids(f);
+    g_assert_cmpstr(nokey, ==, "apt.key-missing:error");
+    f->apt.keyrings[0].amd_key = true;
+}
+
+/* test_assess_rules: the driver/user-space window */
+static void assess_driver_window(rd_facts *f)
+{
+    /* driver/user-space window: 2 release lines before 6.4 */
+    f->driver.version = xstrdup("6.3.6"); /* ROCm 6.0's */
+    g_autofree char *w2 = assess_ids(f);
+    g_assert_cmpstr(w2, ==, "");         /* 6.0 vs 6.2: 2 apart */
+    free(f->driver.version);
+    f->driver.version = xstrdup("6.2.4"); /* ROCm 5.7's */
+    g_autofree char *w3 = assess_ids(f);
+    g_assert_cmpstr(w3, ==, "driver.userspace-mismatch:warning");
+    /* from 6.4 on: 12 months. 6.2 (2024-08) vs 6.4 (2025-04) is fine, 6.0 (2023-12) is not */
+    set_rocm(f, "6.4.3");
+    free(f->driver.version);
+    f->driver.version = xstrdup("6.8.5");
+    g_autofree char *m8 = assess_ids(f);
+    g_assert_cmpstr(m8, ==, "");
+    free(f->driver.version);
+    f->driver.version = xstrdup("6.3.6");
+    g_autofree char *m16 = assess_ids(f);
+    g_assert_cmpstr(m16, ==, "driver.userspace-mismatch:warning");
+    free(f->driver.version);
+    f->driver.version = NULL;
+}
+
+/* test_assess_rules: Secure Boot with the DKMS driver */
+static void assess_secure_boot(rd_facts *f)
+{
+    /* Secure Boot: amdgpu absent and DKMS present */
+    f->driver.module_present = false;
+    g_autofree char *sb = assess_ids(f);
+    g_assert_cmpstr(sb, ==, "driver.secure-boot-dkms:error");
+    f->boot.secure_boot = 0;
+    g_autofree char *nosb = assess_ids(f);
+    g_assert_cmpstr(nosb, ==, "");
+    f->boot.secure_boot = 1;
+    /* loaded: only a rejection naming amdgpu means the DKMS one was refused */
+    f->driver.module_present = true;
+    f->boot.kmsg = strv_push(f->boot.kmsg, xstrdup("Loading of module with unavailable key is rejected: amdgpu"));
+    g_autofree char *inbox = assess_ids(f);
+    g_assert_cmpstr(inbox, ==, "driver.secure-boot-dkms:error");
+    f->driver.version = xstrdup("6.8.5"); /* the DKMS driver itself runs */
+    g_autofree char *dkms_runs = assess_ids(f);
+    g_assert_cmpstr(dkms_runs, ==, "");
+    free(f->driver.version);
+    f->driver.version = NULL;
+    f->boot.secure_boot = 0;
+}
+
+/* test_assess_rules: releases newer and older than the table, unchecked facts */
+static void assess_release_lines(rd_facts *f)
+{
+    /* a release newer than the table: judged by the newest line it knows */
+    set_rocm(f, "9.0.1");
+    g_autofree char *future = assess_ids(f);
+    g_assert_cmpstr(future, ==, "");
+    /* ROCm 5.6 did not support gfx1100 */
+    set_rocm(f, "5.6.1");
+    g_autofree char *old = assess_ids(f);
+    g_assert_cmpstr(old, ==, "arch.unsupported:warning");
+
+    /* facts that predate the rocm probe say nothing about ROCm */
+    f->rocm.checked = false;
+    set_rocm(f, "6.2.4");
+    f->rocm.installs[0].runtime = false;
+    g_autofree char *unchecked = assess_ids(f);
+    g_assert_cmpstr(unchecked, ==, "");
+    f->rocm.checked = true;
+    g_autofree char *broken = assess_ids(f);
+    g_assert_cmpstr(broken, ==, "rocm.not-installed:warning");
+}
+
 static void test_assess_rules(void)
 {
     rd_facts f;
@@ -624,113 +698,37 @@ static void test_assess_rules(void)
     g_assert_cmpstr(ids, ==, "arch.no-kernels:error apt.suite-mismatch:error path.rocm-bin-missing:warning "
                              "apt.no-signed-by:warning apt.key-deprecated:warning apt.pin-missing:warning");
 
-    /* fix them one by one */
-    f.rocm.installs[0].rocblas_gfx = strv_push(f.rocm.installs[0].rocblas_gfx, xstrdup("gfx1100"));
-    free(f.apt.sources[0].suite);
-    f.apt.sources[0].suite = xstrdup("noble");
-    f.apt.sources[0].signed_by = xstrdup("/etc/apt/keyrings/rocm.gpg");
-    f.apt.keyrings[0].legacy = false;
-    free(f.apt.keyrings[0].path);
-    f.apt.keyrings[0].path = xstrdup("/etc/apt/keyrings/rocm.gpg");
-    f.apt.pins[0].priority = 600;
-    free(f.rocm.path_env);
-    f.rocm.path_env = xstrdup("/usr/bin:/opt/rocm-6.2.4/bin/");
-    g_autofree char *clean = assess_ids(&f);
-    g_assert_cmpstr(clean, ==, "");
-
-    /* the key file lacks the key */
-    f.apt.keyrings[0].amd_key = false;
-    g_autofree char *nokey = assess_ids(&f);
-    g_assert_cmpstr(nokey, ==, "apt.key-missing:error");
-    f.apt.keyrings[0].amd_key = true;
-
-    /* driver/user-space window: 2 release lines before 6.4 */
-    f.driver.version = xstrdup("6.3.6"); /* ROCm 6.0's */
-    g_autofree char *w2 = assess_ids(&f);
-    g_assert_cmpstr(w2, ==, "");         /* 6.0 vs 6.2: 2 apart */
-    free(f.driver.version);
-    f.driver.version = xstrdup("6.2.4"); /* ROCm 5.7's */
-    g_autofree char *w3 = assess_ids(&f);
-    g_assert_cmpstr(w3, ==, "driver.userspace-mismatch:warning");
-    /* from 6.4 on: 12 months. 6.2 (2024-08) vs 6.4 (2025-04) is fine, 6.0 (2023-12) is not */
-    set_rocm(&f, "6.4.3");
-    free(f.driver.version);
-    f.driver.version = xstrdup("6.8.5");
-    g_autofree char *m8 = assess_ids(&f);
-    g_assert_cmpstr(m8, ==, "");
-    free(f.driver.version);
-    f.driver.version = xstrdup("6.3.6");
-    g_autofree char *m16 = assess_ids(&f);
-    g_assert_cmpstr(m16, ==, "driver.userspace-mismatch:warning");
-    free(f.driver.version);
-    f.driver.version = NULL;
-
-    /* Secure Boot: amdgpu absent and DKMS present */
-    f.driver.module_present = false;
-    g_autofree char *sb = assess_ids(&f);
-    g_assert_cmpstr(sb, ==, "driver.secure-boot-dkms:error");
-    f.boot.secure_boot = 0;
-    g_autofree char *nosb = assess_ids(&f);
-    g_assert_cmpstr(nosb, ==, "");
-    f.boot.secure_boot = 1;
-    /* loaded: only a rejection naming amdgpu means the DKMS one was refused */
-    f.driver.module_present = true;
-    f.boot.kmsg = strv_push(f.boot.kmsg, xstrdup("Loading of module with unavailable key is rejected: amdgpu"));
-    g_autofree char *inbox = assess_ids(&f);
-    g_assert_cmpstr(inbox, ==, "driver.secure-boot-dkms:error");
-    f.driver.version = xstrdup("6.8.5"); /* the DKMS driver itself runs */
-    g_autofree char *dkms_runs = assess_ids(&f);
-    g_assert_cmpstr(dkms_runs, ==, "");
-    free(f.driver.version);
-    f.driver.version = NULL;
-    f.boot.secure_boot = 0;
-
-    /* a release newer than the table: judged by the newest line it knows */
-    set_rocm(&f, "9.0.1");
-    g_autofree char *future = assess_ids(&f);
-    g_assert_cmpstr(future, ==, "");
-    /* ROCm 5.6 did not support gfx1100 */
-    set_rocm(&f, "5.6.1");
-    g_autofree char *old = assess_ids(&f);
-    g_assert_cmpstr(old, ==, "arch.unsupported:warning");
-
-    /* facts that predate the rocm probe say nothing about ROCm */
-    f.rocm.checked = false;
-    set_rocm(&f, "6.2.4");
-    f.rocm.installs[0].runtime = false;
-    g_autofree char *unchecked = assess_ids(&f);
-    g_assert_cmpstr(unchecked, ==, "");
-    f.rocm.checked = true;
-    g_autofree char *broken = assess_ids(&f);
-    g_assert_cmpstr(broken, ==, "rocm.not-installed:warning");
+    assess_apt_fixed(&f);
+    assess_driver_window(&f);
+    assess_secure_boot(&f);
+    assess_release_lines(&f);
     rd_facts_free(&f);
 }
 
+static const rd_test_case tests[] = {
+    { "/compat/support/shipped", test_shipped_support },
+    { "/compat/support/pick-release", test_pick_release },
+    { "/compat/support/apt-suite", test_apt_suite },
+    { "/compat/support/version-compare", test_version_compare },
+    { "/compat/parse/rocblas", test_rocblas_names },
+    { "/compat/parse/dpkg-status", test_dpkg_status },
+    { "/compat/parse/sources-one-line", test_sources_one_line },
+    { "/compat/parse/sources-deb822", test_sources_deb822 },
+    { "/compat/parse/preferences", test_preferences },
+    { "/compat/parse/keyring", test_keyring },
+    { "/compat/parse/boot-kmsg", test_boot_kmsg },
+    { "/compat/facts/round-trip", test_round_trip },
+    { "/compat/assess/rules", test_assess_rules },
+};
+
 int main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
-    const char *dir = g_getenv("ROCM_DOCTOR_DATA_DIR");
-    g_autofree char *err = NULL;
-    if (!dir || rd_knowledge_load(dir, &shipped, &err) < 0) {
-        g_printerr("cannot load the shipped tables from ROCM_DOCTOR_DATA_DIR: %s\n", err ? err : "not set");
-        return 1;
-    }
-    g_test_add_func("/compat/support/shipped", test_shipped_support);
-    g_test_add_func("/compat/support/pick-release", test_pick_release);
-    g_test_add_func("/compat/support/apt-suite", test_apt_suite);
-    g_test_add_func("/compat/support/version-compare", test_version_compare);
-    g_test_add("/compat/support/good", tmpdir, NULL, tmpdir_setup, test_good_support, tmpdir_teardown);
-    g_test_add("/compat/support/absent", tmpdir, NULL, tmpdir_setup, test_absent_support, tmpdir_teardown);
-    g_test_add("/compat/support/malformed", tmpdir, NULL, tmpdir_setup, test_malformed_support, tmpdir_teardown);
-    g_test_add_func("/compat/parse/rocblas", test_rocblas_names);
-    g_test_add_func("/compat/parse/dpkg-status", test_dpkg_status);
-    g_test_add_func("/compat/parse/sources-one-line", test_sources_one_line);
-    g_test_add_func("/compat/parse/sources-deb822", test_sources_deb822);
-    g_test_add_func("/compat/parse/preferences", test_preferences);
-    g_test_add_func("/compat/parse/keyring", test_keyring);
-    g_test_add_func("/compat/parse/boot-kmsg", test_boot_kmsg);
-    g_test_add_func("/compat/facts/round-trip", test_round_trip);
-    g_test_add_func("/compat/assess/rules", test_assess_rules);
+    rd_test_init(&argc, &argv, false);
+    rd_test_load_knowledge(&shipped);
+    rd_test_add_all(tests, G_N_ELEMENTS(tests));
+    RD_TEST_ADD_TMP("/compat/support/good", test_good_support);
+    RD_TEST_ADD_TMP("/compat/support/absent", test_absent_support);
+    RD_TEST_ADD_TMP("/compat/support/malformed", test_malformed_support);
     int r = g_test_run();
     rd_knowledge_free(&shipped);
     return r;

@@ -14,28 +14,20 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 BIN = os.path.abspath(sys.argv[1])
 TB_RUN = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CONF = os.environ.get("ROCM_DOCTOR_DATA_DIR", os.path.join(SRC, "conf"))
-passed = failed = 0
+
+
+T = rdtest.Tally()
+check = T.check
 
 
 def run(*args, env=None):
-    e = dict(os.environ)
-    e.update(env or {})
-    p = subprocess.run([BIN, *args], capture_output=True, text=True, env=e, timeout=60)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok - {name}")
-    else:
-        failed += 1
-        print(f"FAIL - {name}\n{detail}")
+    return rdtest.run(BIN, *args, env=env)
 
 
 # ---- list archs ----
@@ -204,5 +196,4 @@ if TB_RUN and os.path.exists(TB_RUN):
 else:
     print("# tb-run not built: facts round trip on testbeds skipped")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+T.finish()

@@ -13,23 +13,18 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 BIN, SRC = sys.argv[1], sys.argv[2]
 FACTS = os.path.join(SRC, "tests", "cli", "facts")
 NVIDIA = os.path.join(FACTS, "nvidia-h200.json")        # gpu.none (error), exit 2
 NO_ACCESS = os.path.join(FACTS, "rx7900xtx-no-access.json")  # one GPU, kfd/render.no-access
-passed = failed = 0
 tmp = tempfile.mkdtemp(prefix="rd-config-cli-")
 atexit.register(shutil.rmtree, tmp, ignore_errors=True)
 
 
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok {passed + failed} - {name}")
-    else:
-        failed += 1
-        print(f"not ok {passed + failed} - {name}\n# " + str(detail).replace("\n", "\n# "))
+T = rdtest.Tally(tap=True)
+check = T.check
 
 
 def write(rel, text):
@@ -41,8 +36,7 @@ def write(rel, text):
 
 
 def run(*args):
-    p = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=60)
-    return p.returncode, p.stdout, p.stderr
+    return rdtest.run(BIN, *args)
 
 
 def findings(out):
@@ -110,5 +104,4 @@ ok_count = write("one.conf", "[check]\nexpected_gpus = 1\nignore = kfd.no-access
 rc, out, err = run("check", "--json", "--facts", NO_ACCESS, "--config", ok_count)
 check("expected_gpus = 1 with one GPU, access findings ignored: exit 0", rc == 0 and findings(out) == [], out + err)
 
-print(f"1..{passed + failed}")
-sys.exit(1 if failed else 0)
+T.finish()

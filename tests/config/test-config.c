@@ -10,52 +10,9 @@
 #include "config.h"
 #include "registry.h"
 #include "util.h"
+#include "testlib.h"
 
 /* ---- helpers ---- */
-
-typedef struct {
-    char *root;
-} fixture;
-
-static void setup(fixture *f, gconstpointer data)
-{
-    GError *e = NULL;
-    f->root = g_dir_make_tmp("rd-config-XXXXXX", &e);
-    g_assert_no_error(e);
-}
-
-static void rm_rf(const char *path)
-{
-    GDir *d = g_dir_open(path, 0, NULL);
-    if (d) {
-        const char *n;
-        while ((n = g_dir_read_name(d))) {
-            g_autofree char *p = g_build_filename(path, n, NULL);
-            if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-                rm_rf(p);
-            else
-                g_unlink(p);
-        }
-        g_dir_close(d);
-    }
-    g_rmdir(path);
-}
-
-static void teardown(fixture *f, gconstpointer data)
-{
-    rm_rf(f->root);
-    g_free(f->root);
-}
-
-static void put(const char *root, const char *rel, const char *text)
-{
-    g_autofree char *path = g_build_filename(root, rel, NULL);
-    g_autofree char *dir = g_path_get_dirname(path);
-    g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
-    GError *e = NULL;
-    g_assert_true(g_file_set_contents(path, text, -1, &e));
-    g_assert_no_error(e);
-}
 
 static char *path_in(const char *root, const char *rel)
 {
@@ -121,10 +78,10 @@ static char *default_dump(void)
 
 /* ---- loading ---- */
 
-static void test_no_files(fixture *f, gconstpointer data)
+static void test_no_files(rd_test_tmpdir *f, gconstpointer data)
 {
     rd_config c;
-    load_ok(f->root, &c);
+    load_ok(f->dir, &c);
     g_assert_null(c.files);
     _cleanup_free_ char *got = rd_config_dump(&c);
     _cleanup_free_ char *want = default_dump();
@@ -139,17 +96,17 @@ static void test_no_files(fixture *f, gconstpointer data)
     rd_config_free(&c);
 }
 
-static void test_precedence(fixture *f, gconstpointer data)
+static void test_precedence(rd_test_tmpdir *f, gconstpointer data)
 {
-    put(f->root, RD_VENDOR_CONFIG_FILE + 1,
+    rd_test_write_file(f->dir, RD_VENDOR_CONFIG_FILE + 1,
         "[check]\nlevel = 2\nexpected_gpus = 4\nusers = alice bob\n[output]\nprometheus_file = /v/x.prom\n");
-    put(f->root, "etc/rocm-doctor/rocm-doctor.conf", "# site\n[check]\nexpected_gpus = 8\n");
-    put(f->root, "etc/rocm-doctor/conf.d/20-b.conf", "[check]\nusers = carol\n");
-    put(f->root, "etc/rocm-doctor/conf.d/10-a.conf", "[check]\nusers = dave\nruntime_timeout_s = 30\n");
-    put(f->root, "etc/rocm-doctor/conf.d/README", "not a configuration file\n");
-    put(f->root, "etc/rocm-doctor/conf.d/.30-hidden.conf", "[bogus]\n");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/rocm-doctor.conf", "# site\n[check]\nexpected_gpus = 8\n");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/conf.d/20-b.conf", "[check]\nusers = carol\n");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/conf.d/10-a.conf", "[check]\nusers = dave\nruntime_timeout_s = 30\n");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/conf.d/README", "not a configuration file\n");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/conf.d/.30-hidden.conf", "[bogus]\n");
     rd_config c;
-    load_ok(f->root, &c);
+    load_ok(f->dir, &c);
 
     g_assert_cmpint(c.level, ==, 2);              /* only the vendor file sets it */
     g_assert_cmpint(c.expected_gpus, ==, 8);      /* /etc over vendor */
@@ -157,14 +114,14 @@ static void test_precedence(fixture *f, gconstpointer data)
     g_assert_cmpuint(strv_length(c.users), ==, 1); /* 20-b after 10-a, lists replace */
     g_assert_cmpstr(c.users[0], ==, "carol");
     g_assert_cmpstr(c.prometheus_file, ==, "/v/x.prom");
-    g_autofree char *etc = path_in(f->root, "etc/rocm-doctor/rocm-doctor.conf");
+    g_autofree char *etc = path_in(f->dir, "etc/rocm-doctor/rocm-doctor.conf");
     g_autofree char *src = g_strdup_printf("%s:3", etc);
     g_assert_cmpstr(c.expected_gpus_source, ==, src);
 
     g_assert_cmpuint(strv_length(c.files), ==, 4);
-    g_autofree char *f0 = path_in(f->root, RD_VENDOR_CONFIG_FILE + 1);
-    g_autofree char *f2 = path_in(f->root, "etc/rocm-doctor/conf.d/10-a.conf");
-    g_autofree char *f3 = path_in(f->root, "etc/rocm-doctor/conf.d/20-b.conf");
+    g_autofree char *f0 = path_in(f->dir, RD_VENDOR_CONFIG_FILE + 1);
+    g_autofree char *f2 = path_in(f->dir, "etc/rocm-doctor/conf.d/10-a.conf");
+    g_autofree char *f3 = path_in(f->dir, "etc/rocm-doctor/conf.d/20-b.conf");
     g_assert_cmpstr(c.files[0], ==, f0);
     g_assert_cmpstr(c.files[1], ==, etc);
     g_assert_cmpstr(c.files[2], ==, f2);
@@ -172,16 +129,16 @@ static void test_precedence(fixture *f, gconstpointer data)
     rd_config_free(&c);
 }
 
-static void test_empty_value_resets(fixture *f, gconstpointer data)
+static void test_empty_value_resets(rd_test_tmpdir *f, gconstpointer data)
 {
-    put(f->root, RD_VENDOR_CONFIG_FILE + 1,
+    rd_test_write_file(f->dir, RD_VENDOR_CONFIG_FILE + 1,
         "[check]\nexpected_gpus = 4\nusers = alice\nlevel = 2\nseverity = pcie.bar-small:error\n"
         "[fix]\naccess_group = video\nallowed_fixes = none\n[output]\nprometheus_file = /v/x.prom\n");
-    put(f->root, "etc/rocm-doctor/rocm-doctor.conf",
+    rd_test_write_file(f->dir, "etc/rocm-doctor/rocm-doctor.conf",
         "[check]\nexpected_gpus =\nusers =\nlevel=\nseverity =\n[fix]\naccess_group =\nallowed_fixes =\n"
         "[output]\nprometheus_file =\n");
     rd_config c;
-    load_ok(f->root, &c);
+    load_ok(f->dir, &c);
     _cleanup_free_ char *got = rd_config_dump(&c);
     _cleanup_free_ char *want = default_dump();
     g_assert_cmpstr(got, ==, want);
@@ -189,76 +146,76 @@ static void test_empty_value_resets(fixture *f, gconstpointer data)
     rd_config_free(&c);
 }
 
-static void test_error_names_file(fixture *f, gconstpointer data)
+static void test_error_names_file(rd_test_tmpdir *f, gconstpointer data)
 {
-    put(f->root, "etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 2\n");
-    put(f->root, "etc/rocm-doctor/conf.d/50-fleet.conf", "# fleet policy\n\n[check]\nexpected_gpus = eight\n");
-    g_autofree char *p = path_in(f->root, "etc/rocm-doctor/conf.d/50-fleet.conf");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 2\n");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/conf.d/50-fleet.conf", "# fleet policy\n\n[check]\nexpected_gpus = eight\n");
+    g_autofree char *p = path_in(f->dir, "etc/rocm-doctor/conf.d/50-fleet.conf");
     g_autofree char *want =
         g_strdup_printf("%s:4: [check] expected_gpus: \"eight\" is not a number of GPUs from 1 to 65535", p);
-    load_fails(f->root, want);
+    load_fails(f->dir, want);
 }
 
-static void test_unreadable(fixture *f, gconstpointer data)
+static void test_unreadable(rd_test_tmpdir *f, gconstpointer data)
 {
     /* a directory where a file belongs */
-    g_autofree char *d = path_in(f->root, "etc/rocm-doctor/conf.d/10-dir.conf");
+    g_autofree char *d = path_in(f->dir, "etc/rocm-doctor/conf.d/10-dir.conf");
     g_assert_cmpint(g_mkdir_with_parents(d, 0755), ==, 0);
     g_autofree char *want = g_strdup_printf("%s: Is a directory", d);
-    load_fails(f->root, want);
-    rm_rf(d);
+    load_fails(f->dir, want);
+    rd_test_rm_rf(d);
 
     /* a file where the drop-in directory belongs */
-    g_autofree char *dropins = path_in(f->root, "etc/rocm-doctor/conf.d");
-    rm_rf(dropins);
-    put(f->root, "etc/rocm-doctor/conf.d", "[check]\nlevel = 2\n");
+    g_autofree char *dropins = path_in(f->dir, "etc/rocm-doctor/conf.d");
+    rd_test_rm_rf(dropins);
+    rd_test_write_file(f->dir, "etc/rocm-doctor/conf.d", "[check]\nlevel = 2\n");
     g_autofree char *want2 = g_strdup_printf("%s: Not a directory", dropins);
-    load_fails(f->root, want2);
+    load_fails(f->dir, want2);
 }
 
-static void test_symlink_stays_in_root(fixture *f, gconstpointer data)
+static void test_symlink_stays_in_root(rd_test_tmpdir *f, gconstpointer data)
 {
     /* ../../../outside.conf from etc/rocm-doctor resolves at the root, not
      * beside it */
-    g_autofree char *parent = g_path_get_dirname(f->root);
-    g_autofree char *base = g_path_get_basename(f->root);
+    g_autofree char *parent = g_path_get_dirname(f->dir);
+    g_autofree char *base = g_path_get_basename(f->dir);
     g_autofree char *outside_name = g_strdup_printf("%s-outside.conf", base);
     g_autofree char *outside = g_build_filename(parent, outside_name, NULL);
     g_assert_true(g_file_set_contents(outside, "[check]\nlevel = 2\n", -1, NULL));
-    put(f->root, "etc/rocm-doctor/.keep", "");
-    g_autofree char *link = path_in(f->root, "etc/rocm-doctor/rocm-doctor.conf");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/.keep", "");
+    g_autofree char *link = path_in(f->dir, "etc/rocm-doctor/rocm-doctor.conf");
     g_autofree char *target = g_strdup_printf("../../../%s", outside_name);
     g_assert_cmpint(symlink(target, link), ==, 0);
     rd_config c;
-    load_ok(f->root, &c);
+    load_ok(f->dir, &c);
     g_assert_cmpint(c.level, ==, 1);
     g_assert_null(c.files);
     rd_config_free(&c);
     /* the same name inside the root is what the link reaches */
     g_autofree char *rel = g_strdup_printf("%s", outside_name);
-    put(f->root, rel, "[check]\nlevel = 2\n");
-    load_ok(f->root, &c);
+    rd_test_write_file(f->dir, rel, "[check]\nlevel = 2\n");
+    load_ok(f->dir, &c);
     g_assert_cmpint(c.level, ==, 2);
     rd_config_free(&c);
     g_unlink(outside);
 }
 
-static void test_explicit_file(fixture *f, gconstpointer data)
+static void test_explicit_file(rd_test_tmpdir *f, gconstpointer data)
 {
-    put(f->root, "etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 2\nexpected_gpus = 3\n");
-    put(f->root, "elsewhere/my.conf", "[check]\nexpected_gpus = 5\n");
-    g_autofree char *mine = path_in(f->root, "elsewhere/my.conf");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 2\nexpected_gpus = 3\n");
+    rd_test_write_file(f->dir, "elsewhere/my.conf", "[check]\nexpected_gpus = 5\n");
+    g_autofree char *mine = path_in(f->dir, "elsewhere/my.conf");
     rd_config c;
     _cleanup_free_ char *err = NULL;
-    g_assert_cmpint(rd_config_load(&rd_probe_registry, f->root, mine, &c, &err), ==, 0);
+    g_assert_cmpint(rd_config_load(&rd_probe_registry, f->dir, mine, &c, &err), ==, 0);
     g_assert_cmpint(c.expected_gpus, ==, 5);
     g_assert_cmpint(c.level, ==, 1); /* /etc is not read with --config */
     g_assert_cmpuint(strv_length(c.files), ==, 1);
     g_assert_cmpstr(c.files[0], ==, mine);
     rd_config_free(&c);
 
-    g_autofree char *missing = path_in(f->root, "nope.conf");
-    g_assert_cmpint(rd_config_load(&rd_probe_registry, f->root, missing, &c, &err), ==, -ENOENT);
+    g_autofree char *missing = path_in(f->dir, "nope.conf");
+    g_assert_cmpint(rd_config_load(&rd_probe_registry, f->dir, missing, &c, &err), ==, -ENOENT);
     g_autofree char *want = g_strdup_printf("--config %s: No such file or directory", missing);
     g_assert_cmpstr(err, ==, want);
 }
@@ -393,7 +350,7 @@ static void test_comments_and_values(void)
     rd_config_free(&c);
 }
 
-static void test_duplicates(fixture *f, gconstpointer data)
+static void test_duplicates(rd_test_tmpdir *f, gconstpointer data)
 {
     assert_parse_error("[check]\nlevel = 1\nexpected_gpus = 2\n\nlevel = 2\n",
                        "t.conf:5: [check] level: set twice in this file (first on line 2)");
@@ -402,10 +359,10 @@ static void test_duplicates(fixture *f, gconstpointer data)
     /* an empty value counts as setting it */
     assert_parse_error("[check]\nusers =\nusers = alice\n", "t.conf:3: [check] users: set twice in this file (first on line 2)");
     /* the same key in two files is what precedence is for */
-    put(f->root, "etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 2\n");
-    put(f->root, "etc/rocm-doctor/conf.d/a.conf", "[check]\nlevel = 1\n");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 2\n");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/conf.d/a.conf", "[check]\nlevel = 1\n");
     rd_config c;
-    load_ok(f->root, &c);
+    load_ok(f->dir, &c);
     g_assert_cmpint(c.level, ==, 1);
     rd_config_free(&c);
 }
@@ -633,10 +590,22 @@ static void test_apply_policy(void)
     rd_findings_free(&fs);
 }
 
+static const rd_test_case tests[] = {
+    { "/config/unknown-section-and-key", test_unknown_section_and_key },
+    { "/config/bad-values", test_bad_values },
+    { "/config/comments-and-values", test_comments_and_values },
+    { "/config/continuation", test_continuation },
+    { "/config/malformed-text", test_malformed_text },
+    { "/config/shipped-file", test_shipped_file },
+    { "/config/man-page", test_man_page },
+    { "/config/apply-count", test_apply_count },
+    { "/config/apply-policy", test_apply_policy },
+};
+
 int main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
-#define FX(name, fn) g_test_add("/config/" name, fixture, NULL, setup, fn, teardown)
+    rd_test_init(&argc, &argv, false);
+#define FX(name, fn) RD_TEST_ADD_TMP("/config/" name, fn)
     FX("no-files", test_no_files);
     FX("precedence", test_precedence);
     FX("empty-value-resets", test_empty_value_resets);
@@ -645,14 +614,6 @@ int main(int argc, char **argv)
     FX("symlink-stays-in-root", test_symlink_stays_in_root);
     FX("explicit-file", test_explicit_file);
     FX("duplicates", test_duplicates);
-    g_test_add_func("/config/unknown-section-and-key", test_unknown_section_and_key);
-    g_test_add_func("/config/bad-values", test_bad_values);
-    g_test_add_func("/config/comments-and-values", test_comments_and_values);
-    g_test_add_func("/config/continuation", test_continuation);
-    g_test_add_func("/config/malformed-text", test_malformed_text);
-    g_test_add_func("/config/shipped-file", test_shipped_file);
-    g_test_add_func("/config/man-page", test_man_page);
-    g_test_add_func("/config/apply-count", test_apply_count);
-    g_test_add_func("/config/apply-policy", test_apply_policy);
+    rd_test_add_all(tests, G_N_ELEMENTS(tests));
     return g_test_run();
 }

@@ -13,6 +13,7 @@
 #include "daemon.h"
 #include "facts-json.h"
 #include "probe.h"
+#include "testlib.h"
 
 static const char *props_lookup(void *userdata, const char *key)
 {
@@ -349,17 +350,16 @@ static void t_journal_protocol(void)
     g_assert_cmpint(rmdir(dir), ==, 0);
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/daemon-unit/uevent-mask", t_uevent_mask);
-    g_test_add_func("/daemon-unit/probes-by-id", t_probes_by_id);
-    g_test_add_func("/daemon-unit/watch-matches", t_watch_matches);
-    g_test_add_func("/daemon-unit/message-id", t_message_id);
-    g_test_add_func("/daemon-unit/diff-and-journal", t_diff_and_journal);
-    g_test_add_func("/daemon-unit/status-line", t_status_line);
-    g_test_add_func("/daemon-unit/output-path", t_output_path);
-    g_test_add_func("/daemon-unit/write-atomic", t_write_atomic);
-    g_test_add_func("/daemon-unit/journal-protocol", t_journal_protocol);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/daemon-unit/uevent-mask", t_uevent_mask },
+    { "/daemon-unit/probes-by-id", t_probes_by_id },
+    { "/daemon-unit/watch-matches", t_watch_matches },
+    { "/daemon-unit/message-id", t_message_id },
+    { "/daemon-unit/diff-and-journal", t_diff_and_journal },
+    { "/daemon-unit/status-line", t_status_line },
+    { "/daemon-unit/output-path", t_output_path },
+    { "/daemon-unit/write-atomic", t_write_atomic },
+    { "/daemon-unit/journal-protocol", t_journal_protocol },
+};
+
+RD_TEST_MAIN(tests, false)

@@ -95,24 +95,6 @@ static void copy_tree(const char *src, const char *dst)
     }
 }
 
-static void rm_rf(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) < 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        g_autoptr(GDir) d = g_dir_open(path, 0, NULL);
-        const char *name;
-        while (d && (name = g_dir_read_name(d))) {
-            g_autofree char *p = g_build_filename(path, name, NULL);
-            rm_rf(p);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 /* The testbed file's records ("P: ..." blocks) under the GPU's PCI
  * function, and the KFD device. */
 static GPtrArray *gpu_records(const char *file)
@@ -172,7 +154,7 @@ static void fixture_teardown(Fixture *f, gconstpointer data)
     if (f->err_fd >= 0)
         close(f->err_fd);
     close(f->notify_fd);
-    rm_rf(f->tmp);
+    rd_test_rm_rf(f->tmp);
     g_clear_object(&f->tb);
     g_free(f->tbroot);
     g_free(f->tmp);
@@ -808,7 +790,7 @@ int main(int argc, char **argv)
     g_test_add("/daemon/config-malformed", Fixture, NULL, fixture_setup, t_config_malformed, fixture_teardown);
     g_test_add("/daemon/regather", Fixture, NULL, fixture_setup, t_regather, fixture_teardown);
     int r = g_test_run();
-    rm_rf(tmp);
+    rd_test_rm_rf(tmp);
     g_free(scenario_dir);
     return r;
 }

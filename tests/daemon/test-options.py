@@ -1,25 +1,23 @@
 #!/usr/bin/env python3
 """rocm-doctord's command line: every long option is documented in
 rocm-doctord(8) and listed by --help; --version, usage errors."""
+import os
 import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 binary, src = sys.argv[1], sys.argv[2]
 page = open(f"{src}/man/rocm-doctord.8.scd").read()
 main_c = open(f"{src}/src/daemon/daemon-main.c").read()
 options = sorted(set(re.findall(r'\{ "([a-z][a-z0-9-]*)", (?:required|no|optional)_argument', main_c)))
 
-n = failed = 0
+T = rdtest.Tally(tap=True)
 
 
 def check(ok, name, detail=""):
-    global n, failed
-    n += 1
-    failed += not ok
-    print("%s %d - %s" % ("ok" if ok else "not ok", n, name))
-    for line in str(detail).strip().splitlines():
-        print("# " + line)
+    T.check(name, ok, detail)
 
 
 def run(*args):
@@ -48,5 +46,4 @@ for args, message in ((["--bogus"], "unknown option --bogus"),
           r.stderr == f"rocm-doctord: {message}\nTry 'rocm-doctord --help' for more information.\n",
           "usage error: %s" % " ".join(args), r.stderr)
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+T.finish()

@@ -594,34 +594,25 @@ static void test_torch_cwd(void)
     g_rmdir(dir);
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    g_test_set_nonfatal_assertions();
-    g_autofree char *err = NULL;
-    if (rd_knowledge_load(rd_data_dir(), &knowledge, &err) < 0) {
-        g_printerr("cannot load the knowledge tables: %s\n", err);
-        return 1;
-    }
-    g_test_add_func("/env/parse/pam", test_parse_pam);
-    g_test_add_func("/env/parse/systemd", test_parse_systemd);
-    g_test_add_func("/env/parse/shell", test_parse_shell);
-    g_test_add_func("/env/parse/pam-comment", test_parse_pam_comment);
-    g_test_add_func("/env/parse/reassigned", test_parse_reassigned);
-    g_test_add_func("/env/parse/override", test_override_parse);
-    g_test_add_func("/env/parse/visible-devices", test_visible_devices);
-    g_test_add_func("/env/parse/gfx-list", test_gfx_list);
-    g_test_add_func("/env/assess/container-kubernetes", test_container_kubernetes);
-    g_test_add_func("/env/assess/tuning", test_tuning);
-    g_test_add_func("/env/assess/tuning-identity", test_tuning_identity);
-    g_test_add_func("/env/assess/container-gpu-subset", test_container_gpu_subset);
-    g_test_add_func("/env/assess/visible-hip-after-rocr", test_visible_hip_after_rocr);
-    g_test_add_func("/env/assess/override-igpu-hidden", test_override_igpu_hidden);
-    g_test_add_func("/env/assess/container-unmapped-gid", test_container_unmapped_gid);
-    g_test_add_func("/env/assess/override-trailing-blank", test_override_trailing_blank);
-    g_test_add_func("/env/gather/torch-cwd", test_torch_cwd);
-    g_test_add_func("/env/assess/torch-override", test_torch_override_remedy);
-    int r = g_test_run();
-    rd_knowledge_free(&knowledge);
-    return r;
-}
+static const rd_test_case tests[] = {
+    { "/env/parse/pam", test_parse_pam },
+    { "/env/parse/systemd", test_parse_systemd },
+    { "/env/parse/shell", test_parse_shell },
+    { "/env/parse/pam-comment", test_parse_pam_comment },
+    { "/env/parse/reassigned", test_parse_reassigned },
+    { "/env/parse/override", test_override_parse },
+    { "/env/parse/visible-devices", test_visible_devices },
+    { "/env/parse/gfx-list", test_gfx_list },
+    { "/env/assess/container-kubernetes", test_container_kubernetes },
+    { "/env/assess/tuning", test_tuning },
+    { "/env/assess/tuning-identity", test_tuning_identity },
+    { "/env/assess/container-gpu-subset", test_container_gpu_subset },
+    { "/env/assess/visible-hip-after-rocr", test_visible_hip_after_rocr },
+    { "/env/assess/override-igpu-hidden", test_override_igpu_hidden },
+    { "/env/assess/container-unmapped-gid", test_container_unmapped_gid },
+    { "/env/assess/override-trailing-blank", test_override_trailing_blank },
+    { "/env/gather/torch-cwd", test_torch_cwd },
+    { "/env/assess/torch-override", test_torch_override_remedy },
+};
+
+RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)

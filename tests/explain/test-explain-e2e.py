@@ -610,17 +610,10 @@ def main():
         print("SKIP %s: no tb-run (umockdev is not installed)" % args.name)
         return EXIT_SKIP
     sc = scenarios.build(case.scenario)
-    if sc.needs_root:
-        if os.geteuid() != 0:
-            print("SKIP %s: needs root (to run the tool under another uid)" % args.name)
-            return EXIT_SKIP
-        if not shutil.which(sc.wrap[0]):
-            print("SKIP %s: %s is not installed" % (args.name, sc.wrap[0]))
-            return EXIT_SKIP
-        for p in (binary, args.tb_run):
-            if not scenario_run.other_users_can_run(p):
-                print("SKIP %s: %s is not reachable by an unprivileged uid" % (args.name, p))
-                return EXIT_SKIP
+    why = scenario_run.root_skip_reason(sc, (binary, args.tb_run)) if sc.needs_root else None
+    if why:
+        print("SKIP %s: %s" % (args.name, why))
+        return EXIT_SKIP
     tmp = tempfile.mkdtemp(prefix="rocm-doctor-explain-%s-" % args.name)
     os.chmod(tmp, 0o755)
     try:

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "probe.h"
 #include "util.h"
+#include "testlib.h"
 
 /* The finding-id catalogue of DESIGN.md and the ids added since (apt.key-missing,
  * runtime.kernel-untested): every cause in conf/errors.ini must be one of
@@ -769,9 +770,28 @@ static void test_can_check(void)
     g_assert_false(rd_probe_table_can_check(&rd_probe_registry, "runtime.kernel-ok", 1)); /* a level-2 check */
 }
 
+static const rd_test_case tests[] = {
+    { "/explain/table/shipped", test_shipped_table },
+    { "/explain/table/known-causes", test_known_causes },
+    { "/explain/table/every-finding-placed", test_every_finding_placed },
+    { "/explain/table/small", test_good_small_table },
+    { "/explain/table/meaning-joined", test_repeated_meaning_joined },
+    { "/explain/table/long-line", test_long_line },
+    { "/explain/table/missing-file", test_missing_file },
+    { "/explain/normalize", test_normalize },
+    { "/explain/match/listed", test_match_listed },
+    { "/explain/match/variants", test_match_variants },
+    { "/explain/match/non-matches", test_non_matches },
+    { "/explain/match/several", test_match_several },
+    { "/explain/pick/listed", test_pick_listed },
+    { "/explain/pick/priority", test_pick_priority },
+    { "/explain/pick/info-cause", test_pick_info_cause },
+    { "/explain/can-check", test_can_check },
+};
+
 int main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
+    rd_test_init(&argc, &argv, false);
     g_autofree char *path = shipped_path();
     g_autofree char *err = NULL;
     if (path) {
@@ -781,13 +801,7 @@ int main(int argc, char **argv)
         }
         have_shipped = true;
     }
-    g_test_add_func("/explain/table/shipped", test_shipped_table);
-    g_test_add_func("/explain/table/known-causes", test_known_causes);
-    g_test_add_func("/explain/table/every-finding-placed", test_every_finding_placed);
-    g_test_add_func("/explain/table/small", test_good_small_table);
-    g_test_add_func("/explain/table/meaning-joined", test_repeated_meaning_joined);
-    g_test_add_func("/explain/table/long-line", test_long_line);
-    g_test_add_func("/explain/table/missing-file", test_missing_file);
+    rd_test_add_all(tests, G_N_ELEMENTS(tests));
     for (size_t i = 0; i < G_N_ELEMENTS(bad_tables); i++) {
         g_autofree char *name = g_strdup_printf("/explain/table/bad/%s", bad_tables[i].name);
         for (char *p = name; *p; p++)
@@ -795,15 +809,6 @@ int main(int argc, char **argv)
                 *p = '-';
         g_test_add_data_func(name, &bad_tables[i], test_bad_table);
     }
-    g_test_add_func("/explain/normalize", test_normalize);
-    g_test_add_func("/explain/match/listed", test_match_listed);
-    g_test_add_func("/explain/match/variants", test_match_variants);
-    g_test_add_func("/explain/match/non-matches", test_non_matches);
-    g_test_add_func("/explain/match/several", test_match_several);
-    g_test_add_func("/explain/pick/listed", test_pick_listed);
-    g_test_add_func("/explain/pick/priority", test_pick_priority);
-    g_test_add_func("/explain/pick/info-cause", test_pick_info_cause);
-    g_test_add_func("/explain/can-check", test_can_check);
     int r = g_test_run();
     if (have_shipped)
         rd_error_table_free(&shipped);

@@ -47,6 +47,13 @@ class Root:
         self.write("/etc/group", GROUP)
         self.write("/etc/gshadow", GSHADOW, 0o640)
 
+    @classmethod
+    def at(cls, path):
+        """A Root over a tree that exists already (nothing is written)."""
+        r = cls.__new__(cls)
+        r.path = path
+        return r
+
     def p(self, path):
         return os.path.join(self.path, path.lstrip("/"))
 

@@ -518,8 +518,7 @@ def live_facts(name):
     p = live(prefix, ["facts", "--json", "--root", root])
     eq(p.returncode, 0, "facts (stderr %s)" % p.stderr)
     import json
-    r = fixlib.Root.__new__(fixlib.Root)
-    r.path = fixlib.temp_dir("rd-fix-copy.")
+    r = fixlib.Root.at(fixlib.temp_dir("rd-fix-copy."))
     shutil.rmtree(r.path)
     shutil.copytree(root, r.path, symlinks=True)
     return r, json.loads(p.stdout)
@@ -1139,8 +1138,7 @@ def live(prefix, args, **kw):
 @test
 def live_group_roundtrip():
     root, prefix = testbed("user-not-in-render")
-    r = fixlib.Root.__new__(fixlib.Root)
-    r.path = root
+    r = fixlib.Root.at(root)
     before = r.tree()
     p = live(prefix, ACCESS + ["fix", "--root", root, "--user", "alice"])
     eq(p.returncode, 1, "plan exit status (stderr %s)" % p.stderr)
@@ -1161,8 +1159,7 @@ def live_group_roundtrip():
 @test
 def live_blacklist_roundtrip():
     root, prefix = testbed("blacklisted-etc")
-    r = fixlib.Root.__new__(fixlib.Root)
-    r.path = root
+    r = fixlib.Root.at(root)
     before = r.tree()
     p = live(prefix, ["fix", "--root", root, "--only", "driver.blacklisted"])
     check("1. modprobe: let amdgpu load and drive every AMD GPU\n   Fixes: driver.blacklisted\n"
@@ -1192,8 +1189,7 @@ class Live:
 
     def __init__(self, name, conf=None, nodes=None):
         self.root, self.prefix = testbed(name)
-        self.r = fixlib.Root.__new__(fixlib.Root)
-        self.r.path = self.root
+        self.r = fixlib.Root.at(self.root)
         if nodes:
             self.nodes(nodes)
         if conf is not None:

@@ -13,6 +13,7 @@
 #include "report.h"
 #include "tar.h"
 #include "util.h"
+#include "testlib.h"
 
 /* ---- redaction ---- */
 
@@ -351,17 +352,16 @@ static void test_nfd(void)
     fixture_free(&x);
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/fleet/redact/urls", test_redact_urls);
-    g_test_add_func("/fleet/redact/keys", test_redact_keys);
-    g_test_add_func("/fleet/redact/env-and-config", test_redact_env);
-    g_test_add_func("/fleet/redact/private-key", test_redact_private_key);
-    g_test_add_func("/fleet/redact/json", test_redact_json);
-    g_test_add_func("/fleet/tar", test_tar);
-    g_test_add_func("/fleet/prometheus", test_prometheus);
-    g_test_add_func("/fleet/prometheus-runtime", test_prometheus_runtime);
-    g_test_add_func("/fleet/nfd", test_nfd);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/fleet/redact/urls", test_redact_urls },
+    { "/fleet/redact/keys", test_redact_keys },
+    { "/fleet/redact/env-and-config", test_redact_env },
+    { "/fleet/redact/private-key", test_redact_private_key },
+    { "/fleet/redact/json", test_redact_json },
+    { "/fleet/tar", test_tar },
+    { "/fleet/prometheus", test_prometheus },
+    { "/fleet/prometheus-runtime", test_prometheus_runtime },
+    { "/fleet/nfd", test_nfd },
+};
+
+RD_TEST_MAIN(tests, false)

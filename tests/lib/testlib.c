@@ -2,6 +2,9 @@
 #include "testlib.h"
 
 #include <glib.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include "context.h"
 #include "util.h"
 
 void rd_test_kv_add(rd_kfd_node *n, const char *key, uint64_t value)
@@ -19,4 +22,73 @@ void rd_test_write_file(const char *dir, const char *rel, const char *text)
     GError *error = NULL;
     g_file_set_contents(path, text, -1, &error);
     g_assert_no_error(error);
+}
+
+void rd_test_init(int *argc, char ***argv, bool nonfatal)
+{
+    g_test_init(argc, argv, NULL);
+    if (nonfatal)
+        g_test_set_nonfatal_assertions();
+}
+
+void rd_test_add_all(const rd_test_case *tests, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        g_test_add_func(tests[i].path, tests[i].fn);
+}
+
+int rd_test_main(int argc, char **argv, const rd_test_case *tests, size_t n, bool nonfatal)
+{
+    rd_test_init(&argc, &argv, nonfatal);
+    rd_test_add_all(tests, n);
+    return g_test_run();
+}
+
+void rd_test_rm_rf(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) < 0)
+        return;
+    if (S_ISDIR(st.st_mode)) {
+        g_autoptr(GDir) d = g_dir_open(path, 0, NULL);
+        const char *name;
+        while (d && (name = g_dir_read_name(d))) {
+            g_autofree char *p = g_build_filename(path, name, NULL);
+            rd_test_rm_rf(p);
+        }
+        g_rmdir(path);
+    } else
+        g_unlink(path);
+}
+
+void rd_test_tmpdir_setup(rd_test_tmpdir *t, const void *data)
+{
+    GError *error = NULL;
+    t->dir = g_dir_make_tmp("rocm-doctor-test-XXXXXX", &error);
+    g_assert_no_error(error);
+}
+
+void rd_test_tmpdir_teardown(rd_test_tmpdir *t, const void *data)
+{
+    rd_test_rm_rf(t->dir);
+    g_free(t->dir);
+}
+
+void rd_test_load_knowledge(rd_knowledge *k)
+{
+    g_autofree char *err = NULL;
+    if (rd_knowledge_load(rd_data_dir(), k, &err) < 0) {
+        g_printerr("cannot load the knowledge tables from %s: %s\n", rd_data_dir(), err);
+        exit(1);
+    }
+}
+
+int rd_test_main_knowledge(int argc, char **argv, const rd_test_case *tests, size_t n, bool nonfatal, rd_knowledge *k)
+{
+    rd_test_init(&argc, &argv, nonfatal);
+    rd_test_load_knowledge(k);
+    rd_test_add_all(tests, n);
+    int r = g_test_run();
+    rd_knowledge_free(k);
+    return r;
 }

@@ -10,6 +10,7 @@
 #include "knowledge.h"
 #include "platforms.h"
 #include "util.h"
+#include "testlib.h"
 
 static void test_family(void)
 {
@@ -412,26 +413,20 @@ static void test_wheel_table(void)
     g_rmdir(dir);
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    char *err = NULL;
-    if (rd_knowledge_load(SRCDIR "/conf", &shipped, &err) < 0)
-        g_error("%s", err);
-    g_test_add_func("/platforms/family", test_family);
-    g_test_add_func("/platforms/support/shipped-rpm", test_shipped_rpm);
-    g_test_add_func("/platforms/support/templates", test_templates);
-    g_test_add_func("/platforms/support/malformed", test_malformed);
-    g_test_add_func("/platforms/repo/expand", test_expand);
-    g_test_add_func("/platforms/repo/parse", test_repo_parse);
-    g_test_add_func("/platforms/repo/garbage", test_repo_garbage);
-    g_test_add_func("/platforms/rpm/query", test_rpm_query);
-    g_test_add_func("/platforms/rpm/kernel-devel", test_kernel_devel);
-    g_test_add_func("/platforms/wheels/metadata", test_wheel_metadata);
-    g_test_add_func("/platforms/wheels/names", test_wheel_names);
-    g_test_add_func("/platforms/wheels/family", test_wheel_family);
-    g_test_add_func("/platforms/wheels/table", test_wheel_table);
-    int r = g_test_run();
-    rd_knowledge_free(&shipped);
-    return r;
-}
+static const rd_test_case tests[] = {
+    { "/platforms/family", test_family },
+    { "/platforms/support/shipped-rpm", test_shipped_rpm },
+    { "/platforms/support/templates", test_templates },
+    { "/platforms/support/malformed", test_malformed },
+    { "/platforms/repo/expand", test_expand },
+    { "/platforms/repo/parse", test_repo_parse },
+    { "/platforms/repo/garbage", test_repo_garbage },
+    { "/platforms/rpm/query", test_rpm_query },
+    { "/platforms/rpm/kernel-devel", test_kernel_devel },
+    { "/platforms/wheels/metadata", test_wheel_metadata },
+    { "/platforms/wheels/names", test_wheel_names },
+    { "/platforms/wheels/family", test_wheel_family },
+    { "/platforms/wheels/table", test_wheel_table },
+};
+
+RD_TEST_MAIN_KNOWLEDGE(tests, false, &shipped)

@@ -10,9 +10,10 @@
 #include "runtime.h"
 #include "hsa-loader.h"
 #include "util.h"
+#include "testlib.h"
 
 static rd_knowledge knowledge;
-static char *fixture_dir;
+static const char *const fixture_dir = FACTS_DIR;
 
 static void init_runtime(rd_runtime_facts *rt)
 {
@@ -358,25 +359,17 @@ static void test_facts_round_trip(void)
     rd_facts_free(&f);
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    _cleanup_free_ char *err = NULL;
-    if (rd_knowledge_load(rd_data_dir(), &knowledge, &err) < 0)
-        g_error("%s", err);
-    fixture_dir = g_strdup(FACTS_DIR);
-    g_test_add_func("/runtime/hsa-init-blames-access", test_hsa_init_blames_access);
-    g_test_add_func("/runtime/missing-libraries", test_missing_libraries);
-    g_test_add_func("/runtime/kernel-ok", test_kernel_ok);
-    g_test_add_func("/runtime/agent-against-kfd", test_agent_against_kfd);
-    g_test_add_func("/runtime/kernel-failures", test_kernel_failures);
-    g_test_add_func("/runtime/timeout-and-crash", test_timeout_and_crash);
-    g_test_add_func("/runtime/no-device", test_no_device);
-    g_test_add_func("/runtime/not-run", test_not_run);
-    g_test_add_func("/runtime/helpers", test_helpers);
-    g_test_add_func("/runtime/facts-round-trip", test_facts_round_trip);
-    int r = g_test_run();
-    rd_knowledge_free(&knowledge);
-    g_free(fixture_dir);
-    return r;
-}
+static const rd_test_case tests[] = {
+    { "/runtime/hsa-init-blames-access", test_hsa_init_blames_access },
+    { "/runtime/missing-libraries", test_missing_libraries },
+    { "/runtime/kernel-ok", test_kernel_ok },
+    { "/runtime/agent-against-kfd", test_agent_against_kfd },
+    { "/runtime/kernel-failures", test_kernel_failures },
+    { "/runtime/timeout-and-crash", test_timeout_and_crash },
+    { "/runtime/no-device", test_no_device },
+    { "/runtime/not-run", test_not_run },
+    { "/runtime/helpers", test_helpers },
+    { "/runtime/facts-round-trip", test_facts_round_trip },
+};
+
+RD_TEST_MAIN_KNOWLEDGE(tests, false, &knowledge)

@@ -54,6 +54,19 @@ def child_env(extra):
     return env
 
 
+def root_skip_reason(sc, programs):
+    """Why a scenario that runs the tool under another uid cannot run here
+    (not root, the wrapper missing, a program out of that uid's reach), or None."""
+    if os.geteuid() != 0:
+        return "needs root (to run the tool under another uid)"
+    if not shutil.which(sc.wrap[0]):
+        return "%s is not installed" % sc.wrap[0]
+    for p in programs:
+        if not other_users_can_run(p):
+            return "%s is not reachable by an unprivileged uid" % p
+    return None
+
+
 def other_users_can_run(path):
     """True if a process of another uid, without groups, can reach and execute path."""
     path = os.path.abspath(path)
@@ -187,16 +200,10 @@ def main():
         ap.error("--tb-run and either --binary or -- CMD are needed")
 
     if sc.needs_root and not cmd:
-        if os.geteuid() != 0:
-            print("SKIP %s: needs root (to run the tool under another uid)" % args.name)
+        why = root_skip_reason(sc, (args.binary, args.tb_run))
+        if why:
+            print("SKIP %s: %s" % (args.name, why))
             return EXIT_SKIP
-        if not shutil.which(sc.wrap[0]):
-            print("SKIP %s: %s is not installed" % (args.name, sc.wrap[0]))
-            return EXIT_SKIP
-        for p in (args.binary, args.tb_run):
-            if not other_users_can_run(p):
-                print("SKIP %s: %s is not reachable by an unprivileged uid" % (args.name, p))
-                return EXIT_SKIP
 
     keep = bool(os.environ.get("ROCM_DOCTOR_KEEP_TESTBED"))
     tmp = tempfile.mkdtemp(prefix="rocm-doctor-%s-" % args.name)

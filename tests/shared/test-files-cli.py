@@ -10,22 +10,21 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 binary, src = sys.argv[1], sys.argv[2]
 os.environ.setdefault("ROCM_DOCTOR_DATA_DIR", os.path.join(src, "conf"))
-failed = passed = 0
 
 OS_RELEASE = 'PRETTY_NAME="Ubuntu 24.04.1 LTS"\nID=ubuntu\nID_LIKE=debian\nVERSION_ID="24.04"\nVERSION_CODENAME=noble\n'
 FIFOS = ["etc/modprobe.d/fifo.conf", "etc/os-release", "etc/environment", "etc/passwd", "etc/group",
          "etc/apt/sources.list.d/rocm.list"]
 
 
+T = rdtest.Tally(quiet=True)
+
+
 def check(cond, what):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL -", what)
+    T.check(what, cond)
 
 
 def run(args, timeout=20):
@@ -151,5 +150,4 @@ if p:
     check(os.path.exists(out) and stat.S_IMODE(os.stat(out).st_mode) == 0o600, "bundle mode 0600")
     check(os.listdir(out_dir) == ["bundle.tar"], "no temp file left: %r" % os.listdir(out_dir))
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+T.finish()

@@ -13,6 +13,7 @@
 #include "passwd.h"
 #include "rootfs.h"
 #include "util.h"
+#include "testlib.h"
 
 /* ---- passwd ---- */
 
@@ -375,17 +376,28 @@ static void test_arrays(void)
     strv_free(v);
 }
 
-int main(int argc, char **argv)
+static void test_strv_split(void)
 {
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/passwd/lines", test_passwd_lines);
-    g_test_add_func("/group/lines", test_group_lines);
-    g_test_add_func("/group/stop-and-large", test_group_stop_and_large);
-    g_test_add_func("/rootfs/confined", test_rootfs_confined);
-    g_test_add_func("/rootfs/not-regular", test_rootfs_not_regular);
-    g_test_add_func("/rootfs/read-lines", test_read_lines);
-    g_test_add_func("/rootfs/list-dir", test_list_dir);
-    g_test_add_func("/rootfs/write-atomic", test_write_atomic);
-    g_test_add_func("/util/arrays", test_arrays);
-    return g_test_run();
+    _cleanup_strv_free_ char **v = strv_split(" gfx90a,\tgfx942 ,,gfx1100 ", " \t,");
+    g_assert_cmpuint(strv_length(v), ==, 3);
+    g_assert_cmpstr(v[0], ==, "gfx90a");
+    g_assert_cmpstr(v[1], ==, "gfx942");
+    g_assert_cmpstr(v[2], ==, "gfx1100");
+    g_assert_null(strv_split(" ,\t", " \t,"));
+    g_assert_null(strv_split("", ","));
 }
+
+static const rd_test_case tests[] = {
+    { "/passwd/lines", test_passwd_lines },
+    { "/group/lines", test_group_lines },
+    { "/group/stop-and-large", test_group_stop_and_large },
+    { "/rootfs/confined", test_rootfs_confined },
+    { "/rootfs/not-regular", test_rootfs_not_regular },
+    { "/rootfs/read-lines", test_read_lines },
+    { "/rootfs/list-dir", test_list_dir },
+    { "/rootfs/write-atomic", test_write_atomic },
+    { "/util/arrays", test_arrays },
+    { "/util/strv-split", test_strv_split },
+};
+
+RD_TEST_MAIN(tests, false)

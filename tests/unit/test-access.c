@@ -5,6 +5,7 @@
 
 #include "access.h"
 #include "util.h"
+#include "testlib.h"
 
 #define TAG_USER_OBJ 0x01
 #define TAG_USER 0x02
@@ -425,17 +426,14 @@ static void test_group_name(void)
     g_assert_null(rd_group_name("\xff\xfe\n:::\n::\n", 0));
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    /* a failed check marks its test and lets the others run */
-    g_test_set_nonfatal_assertions();
-    g_test_add_func("/access/acl/parse", test_acl_parse);
-    g_test_add_func("/access/acl/malformed", test_acl_malformed);
-    g_test_add_func("/access/can-rw/mode", test_can_rw_mode);
-    g_test_add_func("/access/can-rw/acl", test_can_rw_acl);
-    g_test_add_func("/access/passwd", test_passwd);
-    g_test_add_func("/access/group/list", test_group_list);
-    g_test_add_func("/access/group/name", test_group_name);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/access/acl/parse", test_acl_parse },
+    { "/access/acl/malformed", test_acl_malformed },
+    { "/access/can-rw/mode", test_can_rw_mode },
+    { "/access/can-rw/acl", test_can_rw_acl },
+    { "/access/passwd", test_passwd },
+    { "/access/group/list", test_group_list },
+    { "/access/group/name", test_group_name },
+};
+
+RD_TEST_MAIN(tests, true)

@@ -1418,52 +1418,40 @@ static void test_board_switch(void)
     rd_facts_free(&f);
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    /* a failed check marks its test and lets the others run */
-    g_test_set_nonfatal_assertions();
+static const rd_test_case tests[] = {
+    { "/assess/gpu/none", test_no_display_device },
+    { "/assess/gpu/nvidia-only", test_nvidia_only },
+    { "/assess/gpu/container-without-gpu", test_container_without_gpu },
+    { "/assess/os/wsl", test_wsl },
+    { "/assess/healthy", test_healthy },
+    { "/assess/gpu/mi300x-partitions", test_mi300x_partitions },
+    { "/assess/driver/blacklisted-not-loaded", test_blacklisted_not_loaded },
+    { "/assess/driver/blacklisted-install-false", test_blacklisted_install_false },
+    { "/assess/driver/blacklisted-loaded", test_blacklisted_loaded },
+    { "/assess/driver/blacklisted-cmdline", test_blacklisted_cmdline },
+    { "/assess/driver/nomodeset", test_nomodeset },
+    { "/assess/gpu/radeon-bound-si", test_radeon_bound_si },
+    { "/assess/gpu/vfio-bound", test_vfio_bound },
+    { "/assess/kfd/missing", test_kfd_missing },
+    { "/assess/kfd/unsupported", test_kfd_unsupported },
+    { "/assess/pcie/atomics-missing", test_atomics_missing },
+    { "/assess/pcie/link", test_link },
+    { "/assess/pcie/bar-small", test_bar_small },
+    { "/assess/access/no-access", test_no_access },
+    { "/assess/access/relogin-needed", test_relogin_needed },
+    { "/assess/access/world-writable", test_world_writable },
+    { "/assess/access/acl-fields", test_access_acl_fields },
+    { "/assess/finding-free", test_finding_free },
+    { "/assess/driver/firmware-missing", test_firmware_missing },
+    { "/assess/sorted-by-severity", test_sorted_by_severity },
+    { "/assess/exit-status", test_exit_status },
+    { "/assess/distro/remedies", test_remedies_per_distro },
+    { "/assess/distro/family", test_os_family },
+    { "/assess/distro/not-validated", test_os_not_validated },
+    { "/assess/kfd/si-never-rocm", test_si_never_rocm },
+    { "/assess/probe-order", test_probe_order },
+    { "/assess/archs-overrides", test_archs_overrides },
+    { "/assess/pcie/board-switch", test_board_switch },
+};
 
-    g_autofree char *err = NULL;
-    if (rd_knowledge_load(rd_data_dir(), &knowledge, &err) < 0) {
-        g_printerr("cannot load the knowledge tables: %s\n", err);
-        return 1;
-    }
-
-    g_test_add_func("/assess/gpu/none", test_no_display_device);
-    g_test_add_func("/assess/gpu/nvidia-only", test_nvidia_only);
-    g_test_add_func("/assess/gpu/container-without-gpu", test_container_without_gpu);
-    g_test_add_func("/assess/os/wsl", test_wsl);
-    g_test_add_func("/assess/healthy", test_healthy);
-    g_test_add_func("/assess/gpu/mi300x-partitions", test_mi300x_partitions);
-    g_test_add_func("/assess/driver/blacklisted-not-loaded", test_blacklisted_not_loaded);
-    g_test_add_func("/assess/driver/blacklisted-install-false", test_blacklisted_install_false);
-    g_test_add_func("/assess/driver/blacklisted-loaded", test_blacklisted_loaded);
-    g_test_add_func("/assess/driver/blacklisted-cmdline", test_blacklisted_cmdline);
-    g_test_add_func("/assess/driver/nomodeset", test_nomodeset);
-    g_test_add_func("/assess/gpu/radeon-bound-si", test_radeon_bound_si);
-    g_test_add_func("/assess/gpu/vfio-bound", test_vfio_bound);
-    g_test_add_func("/assess/kfd/missing", test_kfd_missing);
-    g_test_add_func("/assess/kfd/unsupported", test_kfd_unsupported);
-    g_test_add_func("/assess/pcie/atomics-missing", test_atomics_missing);
-    g_test_add_func("/assess/pcie/link", test_link);
-    g_test_add_func("/assess/pcie/bar-small", test_bar_small);
-    g_test_add_func("/assess/access/no-access", test_no_access);
-    g_test_add_func("/assess/access/relogin-needed", test_relogin_needed);
-    g_test_add_func("/assess/access/world-writable", test_world_writable);
-    g_test_add_func("/assess/access/acl-fields", test_access_acl_fields);
-    g_test_add_func("/assess/finding-free", test_finding_free);
-    g_test_add_func("/assess/driver/firmware-missing", test_firmware_missing);
-    g_test_add_func("/assess/sorted-by-severity", test_sorted_by_severity);
-    g_test_add_func("/assess/exit-status", test_exit_status);
-    g_test_add_func("/assess/distro/remedies", test_remedies_per_distro);
-    g_test_add_func("/assess/distro/family", test_os_family);
-    g_test_add_func("/assess/distro/not-validated", test_os_not_validated);
-    g_test_add_func("/assess/kfd/si-never-rocm", test_si_never_rocm);
-    g_test_add_func("/assess/probe-order", test_probe_order);
-    g_test_add_func("/assess/archs-overrides", test_archs_overrides);
-    g_test_add_func("/assess/pcie/board-switch", test_board_switch);
-    int r = g_test_run();
-    rd_knowledge_free(&knowledge);
-    return r;
-}
+RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)

@@ -5,6 +5,7 @@
 
 #include "driver.h"
 #include "util.h"
+#include "testlib.h"
 
 static const char *const watched[] = { "amdgpu", "radeon", NULL };
 
@@ -393,20 +394,17 @@ static void test_kmsg_relevant(void)
         g_assert_false(rd_kmsg_relevant(no[i]));
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    /* a failed check marks its test and lets the others run */
-    g_test_set_nonfatal_assertions();
-    g_test_add_func("/driver/modprobe/directives", test_modprobe_directives);
-    g_test_add_func("/driver/modprobe/appends", test_modprobe_appends);
-    g_test_add_func("/driver/modprobe/continuation", test_modprobe_continuation);
-    g_test_add_func("/driver/modprobe/hostile", test_modprobe_hostile);
-    g_test_add_func("/driver/cmdline/split", test_cmdline_split);
-    g_test_add_func("/driver/cmdline/parse", test_cmdline_parse);
-    g_test_add_func("/driver/kmsg/real", test_kmsg_real);
-    g_test_add_func("/driver/kmsg/text-cleaning", test_kmsg_text_cleaning);
-    g_test_add_func("/driver/kmsg/malformed", test_kmsg_malformed);
-    g_test_add_func("/driver/kmsg/relevant", test_kmsg_relevant);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/driver/modprobe/directives", test_modprobe_directives },
+    { "/driver/modprobe/appends", test_modprobe_appends },
+    { "/driver/modprobe/continuation", test_modprobe_continuation },
+    { "/driver/modprobe/hostile", test_modprobe_hostile },
+    { "/driver/cmdline/split", test_cmdline_split },
+    { "/driver/cmdline/parse", test_cmdline_parse },
+    { "/driver/kmsg/real", test_kmsg_real },
+    { "/driver/kmsg/text-cleaning", test_kmsg_text_cleaning },
+    { "/driver/kmsg/malformed", test_kmsg_malformed },
+    { "/driver/kmsg/relevant", test_kmsg_relevant },
+};
+
+RD_TEST_MAIN(tests, true)

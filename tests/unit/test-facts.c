@@ -19,12 +19,20 @@ static char *to_string(const rd_facts *f)
     return s;
 }
 
-/* Every field type the schema knows, with the awkward values of each. */
-static void populate(rd_facts *f)
+/* f to JSON and back into *back: the parse succeeds and writes the same JSON again. */
+static void round_trip(const rd_facts *f, rd_facts *back)
 {
-    rd_facts_init(f);
-    f->root = xstrdup("/");
+    g_autofree char *first = to_string(f);
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_facts_from_json_string(first, back, &err), ==, 0);
+    g_assert_null(err);
+    g_autofree char *second = to_string(back);
+    g_assert_cmpstr(first, ==, second);
+}
 
+/* populate: the OS and the container. */
+static void populate_os(rd_facts *f)
+{
     f->os.id = xstrdup("ubuntu");
     f->os.id_like = xstrdup("debian");
     f->os.version_id = xstrdup("24.04");
@@ -36,7 +44,11 @@ static void populate(rd_facts *f)
     f->os.container_evidence = xstrdup("/.dockerenv exists");
     f->os.wsl = false;
     /* os_release_error, virtualization and wsl_evidence stay NULL */
+}
 
+/* populate: the GPU and its bridge. */
+static void populate_pci(rd_facts *f)
+{
     rd_pci_device *gpu = ARRAY_APPEND(f->pci.devices, f->pci.n_devices);
     gpu->address = xstrdup("0000:03:00.0");
     gpu->vendor_id = 0x1002;
@@ -81,7 +93,11 @@ static void populate(rd_facts *f)
     bridge->current_link_speed = 0.1;
     bridge->numa_node = 0;
     f->pci.error = NULL;
+}
 
+/* populate: the DRM card and the KFD nodes. */
+static void populate_drm_kfd(rd_facts *f)
+{
     rd_drm_device *drm = ARRAY_APPEND(f->drm.devices, f->drm.n_devices);
     drm->pci_address = xstrdup("0000:03:00.0");
     drm->card = xstrdup("/dev/dri/card1");
@@ -115,7 +131,11 @@ static void populate(rd_facts *f)
     rd_kfd_node *hidden = ARRAY_APPEND(f->kfd.nodes, f->kfd.n_nodes);
     hidden->node_id = 2;
     hidden->error = xstrdup("EPERM: hidden by the device cgroup (container or scheduler)");
+}
 
+/* populate: the driver: parameters, modprobe lines, kernel log. */
+static void populate_driver(rd_facts *f)
+{
     rd_driver_facts *d = &f->driver;
     d->module_present = true;
     d->initstate = xstrdup("live");
@@ -144,7 +164,11 @@ static void populate(rd_facts *f)
     k->usec = 5678901;
     k->text = xstrdup("kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics 730<0");
     d->kmsg_error = NULL;
+}
 
+/* populate: the device nodes, their ACLs and the users. */
+static void populate_access(rd_facts *f)
+{
     rd_dev_node *node = ARRAY_APPEND(f->access.nodes, f->access.n_nodes);
     node->path = xstrdup("/dev/kfd");
     node->role = xstrdup("kfd");
@@ -184,18 +208,25 @@ static void populate(rd_facts *f)
     f->access.not_checked = NULL;
 }
 
+/* Every field type the schema knows, with the awkward values of each. */
+static void populate(rd_facts *f)
+{
+    rd_facts_init(f);
+    f->root = xstrdup("/");
+
+    populate_os(f);
+    populate_pci(f);
+    populate_drm_kfd(f);
+    populate_driver(f);
+    populate_access(f);
+}
+
 static void test_round_trip(void)
 {
     rd_facts f;
     populate(&f);
-    g_autofree char *first = to_string(&f);
-
     rd_facts back;
-    g_autofree char *err = NULL;
-    g_assert_cmpint(rd_facts_from_json_string(first, &back, &err), ==, 0);
-    g_assert_null(err);
-    g_autofree char *second = to_string(&back);
-    g_assert_cmpstr(first, ==, second);
+    round_trip(&f, &back);
 
     /* spot checks on the C side: what a JSON comparison could hide */
     g_assert_cmpstr(back.schema, ==, RD_FACTS_SCHEMA);
@@ -235,12 +266,8 @@ static void test_round_trip_empty(void)
 {
     rd_facts f;
     rd_facts_init(&f);
-    g_autofree char *first = to_string(&f);
     rd_facts back;
-    g_autofree char *err = NULL;
-    g_assert_cmpint(rd_facts_from_json_string(first, &back, &err), ==, 0);
-    g_autofree char *second = to_string(&back);
-    g_assert_cmpstr(first, ==, second);
+    round_trip(&f, &back);
     g_assert_cmpuint(back.pci.n_devices, ==, 0);
     g_assert_null(back.driver.modprobe_shadowed);
     rd_facts_free(&back);
@@ -256,10 +283,8 @@ static void test_duplicate_property_keys(void)
     rd_kfd_node *n = ARRAY_APPEND(f.kfd.nodes, f.kfd.n_nodes);
     rd_test_kv_add(n, "simd_count", 4);
     rd_test_kv_add(n, "simd_count", 0);
-    g_autofree char *text = to_string(&f);
     rd_facts back;
-    g_autofree char *err = NULL;
-    g_assert_cmpint(rd_facts_from_json_string(text, &back, &err), ==, 0);
+    round_trip(&f, &back);
     g_assert_cmpuint(rd_kfd_prop_or(&back.kfd.nodes[0], "simd_count", 99), ==,
                      rd_kfd_prop_or(&f.kfd.nodes[0], "simd_count", 99));
     rd_facts_free(&back);
@@ -519,21 +544,18 @@ static void test_load_file(void)
     g_rmdir(dir);
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    /* a failed check marks its test and lets the others run */
-    g_test_set_nonfatal_assertions();
-    g_test_add_func("/facts/json/round-trip", test_round_trip);
-    g_test_add_func("/facts/json/round-trip-empty", test_round_trip_empty);
-    g_test_add_func("/facts/json/duplicate-property-keys", test_duplicate_property_keys);
-    g_test_add_func("/facts/json/minimal-and-unknown-keys", test_minimal_and_unknown_keys);
-    g_test_add_func("/facts/json/not-json", test_not_json);
-    g_test_add_func("/facts/json/schema", test_schema);
-    g_test_add_func("/facts/json/wrong-types", test_wrong_types);
-    g_test_add_func("/facts/json/unsigned", test_unsigned);
-    g_test_add_func("/facts/json/signed-range", test_signed_range);
-    g_test_add_func("/facts/json/large-input", test_large_input);
-    g_test_add_func("/facts/load", test_load_file);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/facts/json/round-trip", test_round_trip },
+    { "/facts/json/round-trip-empty", test_round_trip_empty },
+    { "/facts/json/duplicate-property-keys", test_duplicate_property_keys },
+    { "/facts/json/minimal-and-unknown-keys", test_minimal_and_unknown_keys },
+    { "/facts/json/not-json", test_not_json },
+    { "/facts/json/schema", test_schema },
+    { "/facts/json/wrong-types", test_wrong_types },
+    { "/facts/json/unsigned", test_unsigned },
+    { "/facts/json/signed-range", test_signed_range },
+    { "/facts/json/large-input", test_large_input },
+    { "/facts/load", test_load_file },
+};
+
+RD_TEST_MAIN(tests, true)

@@ -4,6 +4,7 @@
 
 #include "kfd.h"
 #include "util.h"
+#include "testlib.h"
 
 typedef struct {
     rd_kv *kv;
@@ -318,18 +319,15 @@ static void test_line_limit(void)
     parsed_free(&p);
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    /* a failed check marks its test and lets the others run */
-    g_test_set_nonfatal_assertions();
-    g_test_add_func("/kfd/properties/navi31", test_navi31);
-    g_test_add_func("/kfd/properties/mi300x-cpx", test_mi300x_cpx);
-    g_test_add_func("/kfd/properties/unknown-keys-in-order", test_unknown_keys_in_order);
-    g_test_add_func("/kfd/properties/extremes", test_extremes);
-    g_test_add_func("/kfd/properties/malformed-lines", test_malformed_lines);
-    g_test_add_func("/kfd/properties/binary", test_binary);
-    g_test_add_func("/kfd/properties/empty", test_empty);
-    g_test_add_func("/kfd/properties/line-limit", test_line_limit);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/kfd/properties/navi31", test_navi31 },
+    { "/kfd/properties/mi300x-cpx", test_mi300x_cpx },
+    { "/kfd/properties/unknown-keys-in-order", test_unknown_keys_in_order },
+    { "/kfd/properties/extremes", test_extremes },
+    { "/kfd/properties/malformed-lines", test_malformed_lines },
+    { "/kfd/properties/binary", test_binary },
+    { "/kfd/properties/empty", test_empty },
+    { "/kfd/properties/line-limit", test_line_limit },
+};
+
+RD_TEST_MAIN(tests, true)

@@ -137,30 +137,8 @@ static const char good_pci_ids[] =
     "[apu-pci-ids]\n"
     "74a0 = MI300A\n";
 
-typedef struct {
-    char *dir;
-} tmpdir;
 
-static void tmpdir_setup(tmpdir *t, gconstpointer data)
-{
-    GError *error = NULL;
-    t->dir = g_dir_make_tmp("rocm-doctor-test-XXXXXX", &error);
-    g_assert_no_error(error);
-}
-
-static void tmpdir_teardown(tmpdir *t, gconstpointer data)
-{
-    g_autoptr(GDir) d = g_dir_open(t->dir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name(d))) {
-        g_autofree char *path = g_build_filename(t->dir, name, NULL);
-        g_unlink(path);
-    }
-    g_rmdir(t->dir);
-    g_free(t->dir);
-}
-
-static void test_good_table(tmpdir *t, gconstpointer data)
+static void test_good_table(rd_test_tmpdir *t, gconstpointer data)
 {
     rd_test_write_file(t->dir, "archs.ini",
                "# comment\n"
@@ -206,7 +184,7 @@ static void test_good_table(tmpdir *t, gconstpointer data)
 }
 
 /* Loads the directory and checks the whole message: "<dir>/<file><rest>". */
-static void expect_error(tmpdir *t, const char *archs, const char *pci_ids, const char *file, const char *rest)
+static void expect_error(rd_test_tmpdir *t, const char *archs, const char *pci_ids, const char *file, const char *rest)
 {
     rd_test_write_file(t->dir, "archs.ini", archs);
     rd_test_write_file(t->dir, "pci-ids.ini", pci_ids);
@@ -219,23 +197,23 @@ static void expect_error(tmpdir *t, const char *archs, const char *pci_ids, cons
     g_assert_cmpuint(k.n_archs, ==, 12345);
 }
 
-static void expect_archs_error(tmpdir *t, const char *archs, const char *rest)
+static void expect_archs_error(rd_test_tmpdir *t, const char *archs, const char *rest)
 {
     expect_error(t, archs, good_pci_ids, "archs.ini", rest);
 }
 
-static void expect_pci_ids_error(tmpdir *t, const char *pci_ids, const char *rest)
+static void expect_pci_ids_error(rd_test_tmpdir *t, const char *pci_ids, const char *rest)
 {
     expect_error(t, good_archs, pci_ids, "pci-ids.ini", rest);
 }
 
-static void test_archs_unknown_key(tmpdir *t, gconstpointer data)
+static void test_archs_unknown_key(rd_test_tmpdir *t, gconstpointer data)
 {
     g_autofree char *text = g_strconcat(good_archs, "colour = red\n", NULL);
     expect_archs_error(t, text, ":10: unknown key \"colour\" in [gfx900]");
 }
 
-static void test_archs_bad_section(tmpdir *t, gconstpointer data)
+static void test_archs_bad_section(rd_test_tmpdir *t, gconstpointer data)
 {
     g_autofree char *text = g_strconcat(good_archs, "\n[foo]\nfamily = gfx9\n", NULL);
     expect_archs_error(t, text, ":12: section [foo] is not a gfx target name");
@@ -246,7 +224,7 @@ static void test_archs_bad_section(tmpdir *t, gconstpointer data)
     expect_archs_error(t, "family = gfx9\n", ":1: section [] is not a gfx target name");
 }
 
-static void test_archs_version_mismatch(tmpdir *t, gconstpointer data)
+static void test_archs_version_mismatch(rd_test_tmpdir *t, gconstpointer data)
 {
     expect_archs_error(t,
                        "[table]\nname = archs\nversion = 1\ndate = 2026-01-01\n"
@@ -264,7 +242,7 @@ static void test_archs_version_mismatch(tmpdir *t, gconstpointer data)
                        ":2: gfx_target_version \"-90000\" is not a decimal target version");
 }
 
-static void test_archs_bad_values(tmpdir *t, gconstpointer data)
+static void test_archs_bad_values(rd_test_tmpdir *t, gconstpointer data)
 {
     g_autofree char *a = g_strconcat(good_archs, "atomics = sometimes\n", NULL);
     expect_archs_error(t, a,
@@ -284,7 +262,7 @@ static void test_archs_bad_values(tmpdir *t, gconstpointer data)
     expect_archs_error(t, ovr3, ":10: override \"64.0.0\" is not a version like 10.3.0");
 }
 
-static void test_archs_table_section(tmpdir *t, gconstpointer data)
+static void test_archs_table_section(rd_test_tmpdir *t, gconstpointer data)
 {
     expect_archs_error(t,
                        "[table]\nname = archs\ndate = 2026-01-01\n"
@@ -297,7 +275,7 @@ static void test_archs_table_section(tmpdir *t, gconstpointer data)
                        ":4: unknown key \"author\" in [table]");
 }
 
-static void test_archs_incomplete_section(tmpdir *t, gconstpointer data)
+static void test_archs_incomplete_section(rd_test_tmpdir *t, gconstpointer data)
 {
     expect_archs_error(t,
                        "[table]\nname = archs\nversion = 1\ndate = 2026-01-01\n"
@@ -305,7 +283,7 @@ static void test_archs_incomplete_section(tmpdir *t, gconstpointer data)
                        ": [gfx906] needs gfx_target_version, family and atomics");
 }
 
-static void test_archs_duplicate_section(tmpdir *t, gconstpointer data)
+static void test_archs_duplicate_section(rd_test_tmpdir *t, gconstpointer data)
 {
     g_autofree char *text = g_strconcat(good_archs,
                                         "[gfx906]\n"                     /* 10 */
@@ -318,7 +296,7 @@ static void test_archs_duplicate_section(tmpdir *t, gconstpointer data)
     expect_archs_error(t, text, ":15: section [gfx900] appears twice");
 }
 
-static void test_archs_syntax(tmpdir *t, gconstpointer data)
+static void test_archs_syntax(rd_test_tmpdir *t, gconstpointer data)
 {
     g_autofree char *text = g_strconcat(good_archs, "\nthis line is not key equals value\n", NULL);
     expect_archs_error(t, text, ":11: syntax error (expected [section] or key = value)");
@@ -326,13 +304,13 @@ static void test_archs_syntax(tmpdir *t, gconstpointer data)
     expect_archs_error(t, section, ":10: syntax error (expected [section] or key = value)");
 }
 
-static void test_archs_first_error_wins(tmpdir *t, gconstpointer data)
+static void test_archs_first_error_wins(rd_test_tmpdir *t, gconstpointer data)
 {
     g_autofree char *text = g_strconcat(good_archs, "apu = maybe\ncolour = red\n[foo]\nx = y\n", NULL);
     expect_archs_error(t, text, ":10: apu must be yes or no, not \"maybe\"");
 }
 
-static void test_pci_ids_errors(tmpdir *t, gconstpointer data)
+static void test_pci_ids_errors(rd_test_tmpdir *t, gconstpointer data)
 {
     g_autofree char *dup = g_strconcat(good_pci_ids, "[pci-ids]\n687F = gfx900\n", NULL);
     expect_pci_ids_error(t, dup, ":12: device id 687F listed twice");
@@ -353,7 +331,7 @@ static void test_pci_ids_errors(tmpdir *t, gconstpointer data)
     expect_pci_ids_error(t, "[pci-ids]\n687f = gfx900\n", ": the [table] section must state name, version and date");
 }
 
-static void test_missing_files(tmpdir *t, gconstpointer data)
+static void test_missing_files(rd_test_tmpdir *t, gconstpointer data)
 {
     rd_knowledge k;
     g_autofree char *err = NULL;
@@ -368,7 +346,7 @@ static void test_missing_files(tmpdir *t, gconstpointer data)
     g_assert_cmpstr(err, ==, expected2);
 }
 
-static void test_binary_table(tmpdir *t, gconstpointer data)
+static void test_binary_table(rd_test_tmpdir *t, gconstpointer data)
 {
     /* a NUL byte and 0xff bytes in place of a key */
     static const char bin[] = "[table]\nname = archs\nversion = 1\ndate = x\n[gfx900]\n\xff\xfe = \0\n";
@@ -386,7 +364,7 @@ static void test_binary_table(tmpdir *t, gconstpointer data)
 
 /* conf/health.ini [firmware-known-bad]: rows load and are found by target,
  * firmware and version; malformed rows name file:line. */
-static void expect_health_error(tmpdir *t, const char *text, const char *suffix)
+static void expect_health_error(rd_test_tmpdir *t, const char *text, const char *suffix)
 {
     rd_test_write_file(t->dir, "health.ini", text);
     g_autofree char *path = g_build_filename(t->dir, "health.ini", NULL);
@@ -398,7 +376,7 @@ static void expect_health_error(tmpdir *t, const char *text, const char *suffix)
     rd_knowledge_free(&k);
 }
 
-static void test_health_firmware(tmpdir *t, gconstpointer data)
+static void test_health_firmware(rd_test_tmpdir *t, gconstpointer data)
 {
     static const char head[] = "[table]\nname = health\nversion = 1\ndate = x\n[firmware-known-bad]\n";
     g_autofree char *good = g_strconcat(head, "gfx1151.mes = 0x00000083 hangs (issue 1)\n",
@@ -435,28 +413,28 @@ static void test_health_firmware(tmpdir *t, gconstpointer data)
     expect_health_error(t, twice, ":7: gfx1151.mes 0x0083 listed twice");
 }
 
-#define ADD_TMP(path, fn) g_test_add(path, tmpdir, NULL, tmpdir_setup, fn, tmpdir_teardown)
+static const rd_test_case tests[] = {
+    { "/knowledge/gfx-name", test_gfx_name },
+    { "/knowledge/shipped-tables", test_shipped_tables },
+};
 
 int main(int argc, char **argv)
 {
-    g_test_init(&argc, &argv, NULL);
-    /* a failed check marks its test and lets the others run */
-    g_test_set_nonfatal_assertions();
-    g_test_add_func("/knowledge/gfx-name", test_gfx_name);
-    g_test_add_func("/knowledge/shipped-tables", test_shipped_tables);
-    ADD_TMP("/knowledge/load/good", test_good_table);
-    ADD_TMP("/knowledge/archs/unknown-key", test_archs_unknown_key);
-    ADD_TMP("/knowledge/archs/bad-section", test_archs_bad_section);
-    ADD_TMP("/knowledge/archs/version-mismatch", test_archs_version_mismatch);
-    ADD_TMP("/knowledge/archs/bad-values", test_archs_bad_values);
-    ADD_TMP("/knowledge/archs/table-section", test_archs_table_section);
-    ADD_TMP("/knowledge/archs/incomplete-section", test_archs_incomplete_section);
-    ADD_TMP("/knowledge/archs/duplicate-section", test_archs_duplicate_section);
-    ADD_TMP("/knowledge/archs/syntax", test_archs_syntax);
-    ADD_TMP("/knowledge/archs/first-error-wins", test_archs_first_error_wins);
-    ADD_TMP("/knowledge/pci-ids/errors", test_pci_ids_errors);
-    ADD_TMP("/knowledge/load/missing-files", test_missing_files);
-    ADD_TMP("/knowledge/load/binary", test_binary_table);
-    ADD_TMP("/knowledge/health/firmware", test_health_firmware);
+    rd_test_init(&argc, &argv, true);
+    rd_test_add_all(tests, G_N_ELEMENTS(tests));
+    RD_TEST_ADD_TMP("/knowledge/load/good", test_good_table);
+    RD_TEST_ADD_TMP("/knowledge/archs/unknown-key", test_archs_unknown_key);
+    RD_TEST_ADD_TMP("/knowledge/archs/bad-section", test_archs_bad_section);
+    RD_TEST_ADD_TMP("/knowledge/archs/version-mismatch", test_archs_version_mismatch);
+    RD_TEST_ADD_TMP("/knowledge/archs/bad-values", test_archs_bad_values);
+    RD_TEST_ADD_TMP("/knowledge/archs/table-section", test_archs_table_section);
+    RD_TEST_ADD_TMP("/knowledge/archs/incomplete-section", test_archs_incomplete_section);
+    RD_TEST_ADD_TMP("/knowledge/archs/duplicate-section", test_archs_duplicate_section);
+    RD_TEST_ADD_TMP("/knowledge/archs/syntax", test_archs_syntax);
+    RD_TEST_ADD_TMP("/knowledge/archs/first-error-wins", test_archs_first_error_wins);
+    RD_TEST_ADD_TMP("/knowledge/pci-ids/errors", test_pci_ids_errors);
+    RD_TEST_ADD_TMP("/knowledge/load/missing-files", test_missing_files);
+    RD_TEST_ADD_TMP("/knowledge/load/binary", test_binary_table);
+    RD_TEST_ADD_TMP("/knowledge/health/firmware", test_health_firmware);
     return g_test_run();
 }

@@ -4,6 +4,7 @@
 
 #include "os.h"
 #include "util.h"
+#include "testlib.h"
 
 static void assert_value(const char *text, const char *key, const char *expected)
 {
@@ -111,18 +112,15 @@ static void test_oversized(void)
     assert_value(text, "ID", "last");
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    /* a failed check marks its test and lets the others run */
-    g_test_set_nonfatal_assertions();
-    g_test_add_func("/os/release/ubuntu", test_ubuntu);
-    g_test_add_func("/os/release/prefix-collision", test_prefix_collision);
-    g_test_add_func("/os/release/quoting", test_quoting);
-    g_test_add_func("/os/release/whitespace", test_whitespace);
-    g_test_add_func("/os/release/comments-first-wins", test_comments_and_first_wins);
-    g_test_add_func("/os/release/missing", test_missing_and_empty);
-    g_test_add_func("/os/release/binary", test_binary);
-    g_test_add_func("/os/release/oversized", test_oversized);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/os/release/ubuntu", test_ubuntu },
+    { "/os/release/prefix-collision", test_prefix_collision },
+    { "/os/release/quoting", test_quoting },
+    { "/os/release/whitespace", test_whitespace },
+    { "/os/release/comments-first-wins", test_comments_and_first_wins },
+    { "/os/release/missing", test_missing_and_empty },
+    { "/os/release/binary", test_binary },
+    { "/os/release/oversized", test_oversized },
+};
+
+RD_TEST_MAIN(tests, true)

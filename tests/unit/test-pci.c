@@ -5,6 +5,7 @@
 
 #include "pci.h"
 #include "util.h"
+#include "testlib.h"
 
 #define CAP_PM 0x01
 #define CAP_MSI 0x05
@@ -533,24 +534,21 @@ static void test_pci_ids(void)
     assert_pci_ids(binary, sizeof binary - 1, 0x1002, 0x744c, "", "\xff\xfe");
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    /* a failed check marks its test and lets the others run */
-    g_test_set_nonfatal_assertions();
-    g_test_add_func("/pci/caps/endpoint", test_endpoint);
-    g_test_add_func("/pci/caps/root-port", test_root_port);
-    g_test_add_func("/pci/caps/switch-upstream", test_switch_upstream);
-    g_test_add_func("/pci/caps/version1", test_version1);
-    g_test_add_func("/pci/caps/no-list", test_no_cap_list);
-    g_test_add_func("/pci/caps/loops", test_cap_loops);
-    g_test_add_func("/pci/caps/bounds", test_bounds);
-    g_test_add_func("/pci/caps/errors", test_errors);
-    g_test_add_func("/pci/caps/extended", test_extended);
-    g_test_add_func("/pci/link-speed", test_link_speed);
-    g_test_add_func("/pci/amdgpu-ids/line", test_ids_line);
-    g_test_add_func("/pci/amdgpu-ids/lookup", test_ids_lookup);
-    g_test_add_func("/pci/amdgpu-ids/long-lines", test_ids_long_lines);
-    g_test_add_func("/pci/pci-ids", test_pci_ids);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/pci/caps/endpoint", test_endpoint },
+    { "/pci/caps/root-port", test_root_port },
+    { "/pci/caps/switch-upstream", test_switch_upstream },
+    { "/pci/caps/version1", test_version1 },
+    { "/pci/caps/no-list", test_no_cap_list },
+    { "/pci/caps/loops", test_cap_loops },
+    { "/pci/caps/bounds", test_bounds },
+    { "/pci/caps/errors", test_errors },
+    { "/pci/caps/extended", test_extended },
+    { "/pci/link-speed", test_link_speed },
+    { "/pci/amdgpu-ids/line", test_ids_line },
+    { "/pci/amdgpu-ids/lookup", test_ids_lookup },
+    { "/pci/amdgpu-ids/long-lines", test_ids_long_lines },
+    { "/pci/pci-ids", test_pci_ids },
+};
+
+RD_TEST_MAIN(tests, true)

@@ -7,6 +7,7 @@
 #include "facts-json.h"
 #include "registry.h"
 #include "util.h"
+#include "testlib.h"
 
 static ssize_t index_of(const rd_probe *const *order, size_t n, const char *id)
 {
@@ -80,13 +81,12 @@ static void t_findings_unique(void)
     g_assert_false(rd_probe_table_knows(&rd_probe_registry, "no.such-finding"));
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/registry/same-probes", t_same_probes);
-    g_test_add_func("/registry/needs-are-honoured", t_needs_are_honoured);
-    g_test_add_func("/registry/areas-exist", t_areas_exist);
-    g_test_add_func("/registry/reads-are-absolute", t_reads_are_absolute);
-    g_test_add_func("/registry/findings-unique", t_findings_unique);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/registry/same-probes", t_same_probes },
+    { "/registry/needs-are-honoured", t_needs_are_honoured },
+    { "/registry/areas-exist", t_areas_exist },
+    { "/registry/reads-are-absolute", t_reads_are_absolute },
+    { "/registry/findings-unique", t_findings_unique },
+};
+
+RD_TEST_MAIN(tests, false)

@@ -4,6 +4,7 @@
 
 #include "term.h"
 #include "util.h"
+#include "testlib.h"
 
 static void assert_escaped(const char *in, bool utf8, const char *want)
 {
@@ -81,11 +82,10 @@ static void test_wrap(void)
     g_assert_cmpstr(e, ==, "\\x1b[31m\n");
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/term/escape", test_escape);
-    g_test_add_func("/term/cells", test_cells);
-    g_test_add_func("/term/wrap", test_wrap);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/term/escape", test_escape },
+    { "/term/cells", test_cells },
+    { "/term/wrap", test_wrap },
+};
+
+RD_TEST_MAIN(tests, false)

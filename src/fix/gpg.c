@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+#include "gpg.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "fix.h"
+#include "util.h"
+
+static void rm_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d))) {
+            if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                continue;
+            _cleanup_free_ char *p = xasprintf("%s/%s", dir, de->d_name);
+            struct stat st;
+            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+                rm_tree(p);
+            else
+                (void)unlink(p);
+        }
+        closedir(d);
+    }
+    (void)rmdir(dir);
+}
+
+int rd_gpg_begin(rd_gpg *g, char **ret_reason)
+{
+    snprintf(g->home, sizeof g->home, "/tmp/rocm-doctor-gpg.XXXXXX");
+    if (!mkdtemp(g->home)) {
+        int e = errno;
+        g->home[0] = 0;
+        if (ret_reason)
+            *ret_reason = xasprintf("cannot create a temporary directory for gpg: %s", strerror(e));
+        return -e;
+    }
+    return 0;
+}
+
+void rd_gpg_end(rd_gpg *g)
+{
+    if (g->home[0])
+        rm_tree(g->home);
+    g->home[0] = 0;
+}
+
+/* gpg's last line says why (the ones before are about its fresh home). */
+static const char *last_line(char *out)
+{
+    if (!out)
+        return "";
+    size_t len = strlen(out);
+    while (len > 0 && out[len - 1] == '\n')
+        out[--len] = 0;
+    const char *nl = strrchr(out, '\n');
+    const char *why = nl ? nl + 1 : out;
+    return startswith(why, "gpg: ") ? why + 5 : why;
+}
+
+int rd_gpg_fingerprints(const rd_gpg *g, const char *file, char ***ret, char **ret_reason)
+{
+    char *argv[] = { (char *)"gpg", (char *)"--homedir", (char *)g->home, (char *)"--batch", (char *)"--no-tty",
+                     (char *)"--with-colons", (char *)"--show-keys", (char *)file, NULL };
+    _cleanup_free_ char *out = NULL;
+    int r = rd_fix_spawn(argv, &out);
+    if (r != 0) {
+        *ret_reason = r < 0 ? xasprintf("cannot run gpg to read %s: %s", file, strerror(-r))
+                            : xasprintf("%s is not an OpenPGP key file (gpg: %s)", file, last_line(out));
+        return -EINVAL;
+    }
+    char **v = NULL;
+    bool want_fpr = false;
+    char *save = NULL;
+    for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (startswith(l, "pub:"))
+            want_fpr = true;
+        else if (startswith(l, "fpr:") && want_fpr) {
+            /* fpr:::::::::FINGERPRINT: */
+            char *f = l;
+            for (int i = 0; i < 9 && f; i++)
+                f = strchr(f + 1, ':');
+            if (f) {
+                char *e = strchr(f + 1, ':');
+                v = strv_push(v, e ? xstrndup(f + 1, (size_t)(e - f - 1)) : xstrdup(f + 1));
+            }
+            want_fpr = false;
+        }
+    }
+    if (!v) {
+        *ret_reason = xasprintf("%s holds no OpenPGP public key", file);
+        return -EINVAL;
+    }
+    *ret = v;
+    return 0;
+}
+
+int rd_gpg_fingerprints_of(const char *data, size_t size, bool armored, char ***ret, char **ret_reason)
+{
+    _cleanup_gpg_ rd_gpg g = { 0 };
+    int r = rd_gpg_begin(&g, ret_reason);
+    if (r < 0)
+        return r;
+    _cleanup_free_ char *tmp = xasprintf("%s/keyring%s", g.home, armored ? ".asc" : ".gpg");
+    _cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0 || write(fd, data, size) != (ssize_t)size) {
+        r = fd < 0 ? -errno : -EIO;
+        *ret_reason = xasprintf("cannot write %s: %s", tmp, strerror(-r));
+        return r;
+    }
+    return rd_gpg_fingerprints(&g, tmp, ret, ret_reason);
+}
+
+bool rd_gpg_fpr_matches(const char *fpr, const char *want)
+{
+    strbuf b = { 0 };
+    strbuf_append(&b, "");
+    for (const char *s = want ? want : ""; *s; s++)
+        if (*s != ' ' && *s != ':') {
+            char c = (char)(*s >= 'a' && *s <= 'z' ? *s - 32 : *s);
+            strbuf_appendn(&b, &c, 1);
+        }
+    _cleanup_free_ char *w = strbuf_steal(&b);
+    if (!*w)
+        return false;
+    if (strlen(w) == 16)
+        return endswith(fpr, w);
+    return streq(fpr, w);
+}
