@@ -5,6 +5,7 @@
 #include <glib.h>
 #include <stddef.h>
 
+#include "testlib.h"
 #include "config.h"
 #include "health.h"
 #include "util.h"
@@ -394,16 +395,15 @@ static void test_assess_limits(void)
     rd_facts_free(&f);
 }
 
-int main(int argc, char **argv)
-{
-    g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/health/ras-err-count", test_ras_err_count);
-    g_test_add_func("/health/ras-features", test_ras_features);
-    g_test_add_func("/health/bad-pages", test_bad_pages);
-    g_test_add_func("/health/gpu-metrics/layouts", test_gpu_metrics_layouts);
-    g_test_add_func("/health/gpu-metrics/not-understood", test_gpu_metrics_not_understood);
-    g_test_add_func("/health/aer", test_aer);
-    g_test_add_func("/health/classify", test_classify);
-    g_test_add_func("/health/assess-limits", test_assess_limits);
-    return g_test_run();
-}
+static const rd_test_case tests[] = {
+    { "/health/ras-err-count", test_ras_err_count },
+    { "/health/ras-features", test_ras_features },
+    { "/health/bad-pages", test_bad_pages },
+    { "/health/gpu-metrics/layouts", test_gpu_metrics_layouts },
+    { "/health/gpu-metrics/not-understood", test_gpu_metrics_not_understood },
+    { "/health/aer", test_aer },
+    { "/health/classify", test_classify },
+    { "/health/assess-limits", test_assess_limits },
+};
+
+RD_TEST_MAIN(tests, false)
