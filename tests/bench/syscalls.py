@@ -42,7 +42,7 @@ def strace_counts(prefix, root):
     calls = {}
     for line in open(out):
         m = re.match(r"\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)\s*$", line)
-        if m:
+        if m and m.group(2) != "total":  # strace's own sum line
             calls[m.group(2)] = int(m.group(1))
     return calls
 
