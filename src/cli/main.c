@@ -344,10 +344,6 @@ int main(int argc, char **argv)
         if (r != PARSE_GO_ON)
             return r;
     }
-    _cleanup_free_ char *python = NULL;
-    int r = check_paths(&o, &python);
-    if (r != 0)
-        return r;
     const char *name = optind < argc ? argv[optind++] : NULL;
     if (name && streq(name, "version"))
         return version();
@@ -363,7 +359,11 @@ int main(int argc, char **argv)
         return help(name ? verb : NULL);
     /* the newer options are checked against the verb's table entry here,
      * not in each verb */
-    if ((r = rd_cli_reject(&o, verb->name, ~verb->options & (RD_OPT_PYTHON | RD_OPT_ROCM_PATH))) != 0)
+    int r = rd_cli_reject(&o, verb->name, ~verb->options & (RD_OPT_PYTHON | RD_OPT_ROCM_PATH));
+    if (r != 0)
+        return r;
+    _cleanup_free_ char *python = NULL;
+    if ((r = check_paths(&o, &python)) != 0)
         return r;
     return verb->run(&o, argv + optind, (size_t)(argc - optind));
 }
