@@ -482,24 +482,27 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Names in a directory under dirfd that end in suffix, sorted. */
-static char **list_dir(int dirfd, const char *path, const char *suffix)
+/* Names in the directory open at fd that end in suffix, sorted; fd stays
+ * open for the reads that follow. */
+static char **list_fd(int fd, const char *suffix)
 {
-    int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    DIR *d = fdopendir(fd);
+    int dfd = dup(fd);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
     if (!d) {
-        close(fd);
+        if (dfd >= 0)
+            close(dfd);
         return NULL;
     }
-    char **names = xcalloc(1, sizeof(char *));
+    char **names = NULL;
+    size_t n = 0;
     struct dirent *de;
     while ((de = readdir(d)))
-        if (de->d_name[0] != '.' && (!suffix || endswith(de->d_name, suffix)) && strv_length(names) < 256)
-            names = strv_push(names, xstrdup(de->d_name));
+        if (de->d_name[0] != '.' && (!suffix || endswith(de->d_name, suffix)) && n < 256)
+            *ARRAY_APPEND(names, n) = xstrdup(de->d_name);
     closedir(d);
-    qsort(names, strv_length(names), sizeof(char *), cmp_str);
+    if (n > 1)
+        qsort(names, n, sizeof(char *), cmp_str);
+    *ARRAY_APPEND(names, n) = NULL;
     return names;
 }
 
@@ -527,14 +530,15 @@ static int dir_scan(int dirfd, const char *path, const char *prefix, char *ret, 
 
 static void gather_ras(int dirfd, rd_health_gpu *g, int64_t card)
 {
-    _cleanup_strv_free_ char **files = list_dir(dirfd, "ras", "_err_count");
+    _cleanup_close_ int fd = openat(dirfd, "ras", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    _cleanup_strv_free_ char **files = fd >= 0 ? list_fd(fd, "_err_count") : NULL;
     if (!files) {
         not_exposed(g, "ras");
         return;
     }
     g->ras_exposed = true;
-    char buf[512], path[PATH_MAX];
-    ssize_t k = read_attr(dirfd, "ras/features", buf, sizeof buf);
+    char buf[512];
+    ssize_t k = read_attr(fd, "features", buf, sizeof buf);
     if (k > 0)
         (void)rd_ras_features_parse(buf, (size_t)k, &g->ras_features);
     /* A mask of 0: no block has RAS enabled, and the *_err_count files the
@@ -543,14 +547,14 @@ static void gather_ras(int dirfd, rd_health_gpu *g, int64_t card)
         not_exposed(g, "ras/*_err_count (ras/features: no block enabled)");
     for (size_t i = 0; g->ras_features != 0 && files[i]; i++) {
         rd_ras_count c = { 0 };
-        if ((k = read_attr(dirfd, cat(path, sizeof path, "ras/", files[i]), buf, sizeof buf)) < 0 || rd_ras_err_count_parse(buf, (size_t)k, &c) < 0)
+        if ((k = read_attr(fd, files[i], buf, sizeof buf)) < 0 || rd_ras_err_count_parse(buf, (size_t)k, &c) < 0)
             continue;
         c.block = xstrndup(files[i], strlen(files[i]) - strlen("_err_count"));
         *ARRAY_APPEND(g->ras, g->n_ras) = c;
     }
     _cleanup_free_ char *text = NULL;
     size_t len = 0;
-    if (read_file_at(dirfd, "ras/gpu_vram_bad_pages", BAD_PAGES_MAX, &text, &len) == 0) {
+    if (read_file_at(fd, "gpu_vram_bad_pages", BAD_PAGES_MAX, &text, &len) == 0) {
         rd_bad_pages b;
         rd_bad_pages_parse(text, len, &b);
         g->bad_pages_exposed = true;
@@ -569,13 +573,20 @@ static void gather_ras(int dirfd, rd_health_gpu *g, int64_t card)
     }
 }
 
-/* The hwmon files the checks read, as bits: temp1..8 × (input, label,
- * crit, emergency), then the power files. */
-enum { HW_INPUT, HW_LABEL, HW_CRIT, HW_EMERGENCY, HW_PER_TEMP };
-static const char *const hwmon_temp_suffix[HW_PER_TEMP] = { "_input", "_label", "_crit", "_emergency" };
+/* amdgpu's temperature channels and their labels, fixed by the driver
+ * (amdgpu_pm.c: temp1 edge, temp2 junction, temp3 mem, each shown only where
+ * the SMU has the sensor): the label follows from the channel, so
+ * tempN_label is not read. */
+static const char *const amdgpu_temp_label[] = { "edge", "junction", "mem" };
+#define N_TEMPS ELEMENTSOF(amdgpu_temp_label)
+
+/* The hwmon files the checks read, as bits: temp1..3 × (input, crit,
+ * emergency), then the power files. */
+enum { HW_INPUT, HW_CRIT, HW_EMERGENCY, HW_PER_TEMP };
+static const char *const hwmon_temp_suffix[HW_PER_TEMP] = { "_input", "_crit", "_emergency" };
 static const char *const hwmon_power[] = { "power1_average", "power1_input", "power1_cap", "power1_cap_default",
                                            "power1_cap_max" };
-#define HW_POWER (8 * HW_PER_TEMP)
+#define HW_POWER (N_TEMPS * HW_PER_TEMP)
 
 /* Which of those files the directory has, in one pass: a read of a file the
  * kernel did not create costs as much as one it did. */
@@ -592,7 +603,7 @@ static uint64_t hwmon_files(int fd)
     struct dirent *de;
     while ((de = readdir(d))) {
         const char *n = de->d_name;
-        if (startswith(n, "temp") && n[4] >= '1' && n[4] <= '8') {
+        if (startswith(n, "temp") && n[4] >= '1' && n[4] < (char)('1' + N_TEMPS)) {
             for (int k = 0; k < HW_PER_TEMP; k++)
                 if (streq(n + 5, hwmon_temp_suffix[k]))
                     bits |= UINT64_C(1) << ((n[4] - '1') * HW_PER_TEMP + k);
@@ -617,7 +628,7 @@ static void gather_temp(int fd, uint64_t bits, int i, rd_health_gpu *g)
     rd_temp_sensor *t = ARRAY_APPEND(g->temps, g->n_temps);
     t->name = xstrdup(temp);
     t->input_mc = input;
-    t->label = HAS(HW_LABEL) ? attr_line(fd, cat(name, sizeof name, temp, "_label")) : NULL;
+    t->label = xstrdup(amdgpu_temp_label[i - 1]);
     t->crit_mc = HAS(HW_CRIT) ? attr_i64(fd, cat(name, sizeof name, temp, "_crit")) : -1;
     /* the emergency limit matters only near the critical one; the largest
      * hot_margin_c the configuration accepts is 50 °C */
@@ -640,7 +651,7 @@ static void gather_hwmon(int dirfd, rd_health_gpu *g)
     }
     g->hwmon_exposed = true;
     uint64_t bits = hwmon_files(fd);
-    for (int i = 1; i <= 8; i++)
+    for (int i = 1; i <= (int)N_TEMPS; i++)
         gather_temp(fd, bits, i, g);
     int64_t v[ELEMENTSOF(hwmon_power)];
     for (size_t k = 0; k < ELEMENTSOF(hwmon_power); k++)
@@ -676,11 +687,11 @@ static void gather_metrics(int dirfd, rd_health_gpu *g)
 
 static void gather_inventory(int dirfd, const rd_facts *f, rd_health_gpu *g)
 {
-    _cleanup_strv_free_ char **fw = list_dir(dirfd, "fw_version", "_fw_version");
+    _cleanup_close_ int fd = openat(dirfd, "fw_version", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    _cleanup_strv_free_ char **fw = fd >= 0 ? list_fd(fd, "_fw_version") : NULL;
     if (!fw)
         not_exposed(g, "fw_version");
-    _cleanup_close_ int fd = fw ? openat(dirfd, "fw_version", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-    for (size_t i = 0; fd >= 0 && fw[i]; i++) {
+    for (size_t i = 0; fw && fw[i]; i++) {
         /* "mec=" then the value, read in place after it */
         char entry[128];
         size_t n = strlen(fw[i]) - strlen("_fw_version");
@@ -727,14 +738,18 @@ static void gather_xgmi(int dirfd, rd_health_gpu *g)
     /* xgmi_error is not read: reading it clears the counter (amdgpu_xgmi.c). */
 }
 
-static void gather_aer(const rd_facts *f, rd_health_gpu *g)
+/* The AER counters of the GPU (its directory open at gpu_fd) and of every
+ * port up to the root. */
+static void gather_aer(const rd_facts *f, int gpu_fd, rd_health_gpu *g)
 {
     const rd_pci_device *d = rd_pci_find(f, g->pci_address);
     bool any = false;
     for (int depth = 0; d && depth < 16; depth++, d = rd_pci_find(f, d->parent)) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "/sys/bus/pci/devices/%s", d->address);
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        char path[64];
+        _cleanup_close_ int port_fd =
+            depth > 0 ? open(cat(path, sizeof path, "/sys/bus/pci/devices/", d->address), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                      : -1;
+        int fd = depth > 0 ? port_fd : gpu_fd;
         rd_aer_device *a = ARRAY_APPEND(g->aer, g->n_aer);
         a->address = xstrdup(d->address);
         a->correctable = a->nonfatal = a->fatal = -1;
@@ -782,7 +797,7 @@ static void gather_gpu(const rd_facts *f, const rd_pci_device *p, rd_health_gpu 
     gather_metrics(fd, g);
     gather_inventory(fd, f, g);
     gather_xgmi(fd, g);
-    gather_aer(f, g);
+    gather_aer(f, fd, g);
 }
 
 /* "key value" lines of an io_link's properties: the four the check uses. */
@@ -807,8 +822,10 @@ static void io_link_parse(const char *text, size_t len, int64_t ret[4])
  * partitions report location_id | partition index); 0 for other nodes. */
 static uint64_t socket_key(const rd_kfd_node *n)
 {
+    if (rd_kfd_prop_or(n, "hive_id", 0) == 0 || !rd_kfd_node_is_gpu(n))
+        return 0; /* CPU nodes and GPUs outside a hive: one lookup */
     uint64_t loc = rd_kfd_prop_or(n, "location_id", UINT64_MAX);
-    if (!rd_kfd_node_is_gpu(n) || loc == UINT64_MAX || rd_kfd_prop_or(n, "hive_id", 0) == 0)
+    if (loc == UINT64_MAX)
         return 0;
     return (rd_kfd_prop_or(n, "domain", 0) << 16 | (loc >> 3)) + 1;
 }

@@ -44,8 +44,10 @@ const rd_pci_device *rd_pci_find(const rd_facts *f, const char *address)
 
 bool rd_kfd_prop(const rd_kfd_node *n, const char *key, uint64_t *ret)
 {
+    /* the first byte before the whole key: a node has some 60 properties
+     * and this runs a few hundred times a check */
     for (size_t i = 0; i < n->n_properties; i++)
-        if (streq(n->properties[i].key, key)) {
+        if (n->properties[i].key[0] == key[0] && streq(n->properties[i].key, key)) {
             *ret = n->properties[i].value;
             return true;
         }

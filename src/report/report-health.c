@@ -65,9 +65,9 @@ static json_object *ras_json(const rd_health_gpu *h)
         if (c->ue <= 0 && c->ce <= 0 && c->de <= 0)
             continue;
         json_object *b = json_object_new_object();
-        json_object_object_add(b, "uncorrectable", rd_json_int_or_null(c->ue));
-        json_object_object_add(b, "correctable", rd_json_int_or_null(c->ce));
-        json_object_object_add(b, "deferred", rd_json_int_or_null(c->de));
+        rd_json_add(b, "uncorrectable", rd_json_int_or_null(c->ue));
+        rd_json_add(b, "correctable", rd_json_int_or_null(c->ce));
+        rd_json_add(b, "deferred", rd_json_int_or_null(c->de));
         json_object_object_add(o, c->block, b);
     }
     return o;
@@ -80,7 +80,7 @@ static json_object *temperatures_json(const rd_health_gpu *h)
     json_object *o = json_object_new_object();
     for (size_t i = 0; i < h->n_temps; i++)
         if (h->temps[i].input_mc >= 0)
-            json_object_object_add(o, rd_health_temp_sensor(&h->temps[i]), json_object_new_int64(h->temps[i].input_mc));
+            json_object_object_add(o, rd_health_temp_sensor(&h->temps[i]), rd_json_int(h->temps[i].input_mc));
     return o;
 }
 
@@ -93,7 +93,7 @@ static json_object *power_cap_json(const rd_health_gpu *h)
         if (v[k] >= 0) {
             if (!o)
                 o = json_object_new_object();
-            json_object_object_add(o, kinds[k], json_object_new_int64(v[k]));
+            rd_json_add(o, kinds[k], rd_json_int(v[k]));
         }
     return o;
 }
@@ -111,19 +111,19 @@ static void aer_json(json_object *o, const rd_health_gpu *h)
         if (v[0] <= 0 && v[1] <= 0 && v[2] <= 0)
             continue;
         json_object *d = json_object_new_object();
-        json_object_object_add(d, "address", json_object_new_string(a->address));
+        rd_json_add(d, "address", json_object_new_string(a->address));
         for (size_t t = 0; t < 3; t++)
-            json_object_object_add(d, rd_aer_type_names[t], rd_json_int_or_null(v[t]));
+            rd_json_add(d, rd_aer_type_names[t], rd_json_int_or_null(v[t]));
         json_object_array_add(devices, d);
     }
     json_object *tot = NULL;
     if (sum[0] >= 0 || sum[1] >= 0 || sum[2] >= 0) {
         tot = json_object_new_object();
         for (size_t t = 0; t < 3; t++)
-            json_object_object_add(tot, rd_aer_type_names[t], rd_json_int_or_null(sum[t]));
+            rd_json_add(tot, rd_aer_type_names[t], rd_json_int_or_null(sum[t]));
     }
-    json_object_object_add(o, "aer", tot);
-    json_object_object_add(o, "aer_devices", devices);
+    rd_json_add(o, "aer", tot);
+    rd_json_add(o, "aer_devices", devices);
 }
 
 static void throttle_json(json_object *o, const rd_health_gpu *h)
@@ -136,16 +136,16 @@ static void throttle_json(json_object *o, const rd_health_gpu *h)
             if (bits & (1u << r))
                 json_object_array_add(active, json_object_new_string(rd_throttle_reason_name(r)));
     }
-    json_object_object_add(o, "throttle_active", active);
+    rd_json_add(o, "throttle_active", active);
     double share[RD_THROTTLE_N];
     json_object *res = NULL;
     if (rd_throttle_residency(&h->metrics, share)) {
         res = json_object_new_object();
         for (unsigned r = 0; r < RD_THROTTLE_N; r++)
             if (r != RD_THROTTLE_CURRENT && r != RD_THROTTLE_OTHER)
-                json_object_object_add(res, rd_throttle_reason_name(r), json_object_new_double(share[r]));
+                rd_json_add(res, rd_throttle_reason_name(r), rd_json_double(share[r]));
     }
-    json_object_object_add(o, "throttle_residency", res);
+    rd_json_add(o, "throttle_residency", res);
 }
 
 /* A summary per GPU, about 30 values: the full detail (every RAS block,
@@ -158,23 +158,23 @@ json_object *rd_report_health_json(const rd_facts *f, const rd_gpu *g)
     if (!h)
         return NULL;
     json_object *o = json_object_new_object();
-    json_object_object_add(o, "temperatures_mc", temperatures_json(h));
-    json_object_object_add(o, "power_uw", rd_json_int_or_null(h->power_uw));
-    json_object_object_add(o, "power_cap_uw", power_cap_json(h));
-    json_object_object_add(o, "ras", ras_json(h));
-    json_object_object_add(o, "ras_uncorrectable", rd_json_int_or_null(rd_health_ras_total(h, 'u')));
-    json_object_object_add(o, "ras_correctable", rd_json_int_or_null(rd_health_ras_total(h, 'c')));
-    json_object_object_add(o, "ras_deferred", rd_json_int_or_null(rd_health_ras_total(h, 'd')));
-    json_object_object_add(o, "retired_pages", rd_json_int_or_null(rd_health_retired_pages(h)));
-    json_object_object_add(o, "resets", json_object_new_int64((int64_t)rd_health_event_count(h, "reset")));
-    json_object_object_add(o, "reset_failures", json_object_new_int64((int64_t)rd_health_event_count(h, "reset-failed")));
-    json_object_object_add(o, "ring_timeouts", json_object_new_int64((int64_t)rd_health_event_count(h, "ring-timeout")));
-    json_object_object_add(o, "page_faults", json_object_new_int64((int64_t)rd_health_event_count(h, "page-fault")));
+    rd_json_add(o, "temperatures_mc", temperatures_json(h));
+    rd_json_add(o, "power_uw", rd_json_int_or_null(h->power_uw));
+    rd_json_add(o, "power_cap_uw", power_cap_json(h));
+    rd_json_add(o, "ras", ras_json(h));
+    rd_json_add(o, "ras_uncorrectable", rd_json_int_or_null(rd_health_ras_total(h, 'u')));
+    rd_json_add(o, "ras_correctable", rd_json_int_or_null(rd_health_ras_total(h, 'c')));
+    rd_json_add(o, "ras_deferred", rd_json_int_or_null(rd_health_ras_total(h, 'd')));
+    rd_json_add(o, "retired_pages", rd_json_int_or_null(rd_health_retired_pages(h)));
+    rd_json_add(o, "resets", rd_json_int((int64_t)rd_health_event_count(h, "reset")));
+    rd_json_add(o, "reset_failures", rd_json_int((int64_t)rd_health_event_count(h, "reset-failed")));
+    rd_json_add(o, "ring_timeouts", rd_json_int((int64_t)rd_health_event_count(h, "ring-timeout")));
+    rd_json_add(o, "page_faults", rd_json_int((int64_t)rd_health_event_count(h, "page-fault")));
     throttle_json(o, h);
     aer_json(o, h);
-    json_object_object_add(o, "vbios_version", rd_json_str_or_null(h->vbios_version));
-    json_object_object_add(o, "serial_number", rd_json_str_or_null(h->serial_number));
-    json_object_object_add(o, "unique_id", rd_json_str_or_null(h->unique_id));
+    rd_json_add(o, "vbios_version", rd_json_str_or_null(h->vbios_version));
+    rd_json_add(o, "serial_number", rd_json_str_or_null(h->serial_number));
+    rd_json_add(o, "unique_id", rd_json_str_or_null(h->unique_id));
     return o;
 }
 

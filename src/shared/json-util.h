@@ -17,8 +17,10 @@ static inline void rd_json_putp(json_object **j)
 
 /* A string, or NULL (JSON null) for NULL or "". */
 json_object *rd_json_str_or_null(const char *s);
-/* A number, or NULL (JSON null) when negative. */
+/* A number; a number or NULL (JSON null) when negative; a double. */
+json_object *rd_json_int(int64_t v);
 json_object *rd_json_int_or_null(int64_t v);
+json_object *rd_json_double(double v);
 /* An array of the strings of a NULL-terminated vector (empty for NULL). */
 json_object *rd_json_strv(char *const *v);
 /* The strings of an array as a NULL-terminated vector; NULL when a is not
@@ -35,6 +37,13 @@ json_object *rd_json_get_array(json_object *o, const char *key);
 void rd_json_set_str(json_object *o, const char *key, const char *s);
 void rd_json_set_int(json_object *o, const char *key, int64_t v);
 void rd_json_set_bool(json_object *o, const char *key, bool v);
+
+/* o[key] = v where o does not hold key yet and key outlives o (a literal or
+ * a static table's entry): no lookup and no copy of the key. */
+static inline void rd_json_add(json_object *o, const char *key, json_object *v)
+{
+    json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT);
+}
 
 /* The object as pretty text with a final newline (owned by the caller). */
 char *rd_json_pretty(json_object *o);

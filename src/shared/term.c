@@ -133,6 +133,8 @@ static size_t code_point_cells(uint32_t c)
         { 0xfe30, 0xfe4f },   { 0xff00, 0xff60 },   { 0xffe0, 0xffe6 },   { 0x1f300, 0x1f64f },
         { 0x1f900, 0x1f9ff }, { 0x20000, 0x2fffd }, { 0x30000, 0x3fffd },
     };
+    if (c < zero[0][0])
+        return 1; /* ASCII and Latin: below every range */
     for (size_t i = 0; i < ELEMENTSOF(zero); i++)
         if (c >= zero[i][0] && c <= zero[i][1])
             return 0;

@@ -61,12 +61,19 @@ def add_ras(fn, blocks, counts=None, bad_pages=(), features=0x3fff, socket=0):
         "0x%08x : 0x%08x : %s\n" % (pfn, 0x1000, flag) for pfn, flag in bad_pages)
 
 
+AMDGPU_TEMP_CHANNEL = {"edge": 1, "junction": 2, "mem": 3}
+
+
 def add_hwmon(fn, index, temps, power_uw=None, cap=None, cap_default=None, cap_max=None,
               cap_min=None, power_input=False):
-    """hwmon/hwmonN: temps [(label, input_mC, crit_mC, emergency_mC)] as temp1..."""
+    """hwmon/hwmonN: temps [(label, input_mC, crit_mC, emergency_mC)], each on
+    the channel amdgpu gives that label (amdgpu_pm.c: temp1 edge, temp2
+    junction, temp3 mem; MI300 parts have no edge sensor, so temp2 and
+    temp3 only)."""
     base = "hwmon/hwmon%d/" % index
     fn.attrs[base + "name"] = "amdgpu\n"
-    for i, (label, value, crit, emergency) in enumerate(temps, 1):
+    for label, value, crit, emergency in temps:
+        i = AMDGPU_TEMP_CHANNEL[label]
         fn.attrs[base + "temp%d_input" % i] = "%d\n" % value
         fn.attrs[base + "temp%d_label" % i] = label + "\n"
         if crit is not None:
