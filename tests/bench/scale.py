@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Scaling figures for inputs that used to cost quadratic time: prints wall
 seconds per size (and the ratio to the smallest size), asserts nothing.
-   tests/bench/scale.py BUILD_DIR
-Linear shows as a ratio that follows the size (x2 size, about x2 time)."""
+   tests/bench/scale.py BUILD_DIR [--instructions] [SERIES...]
+Linear shows as a ratio that follows the size (x2 size, about x2 time).
+With --instructions each run goes under callgrind and the figure is the
+instructions executed: the algorithm's cost without the memory hierarchy's
+(a working set of hundreds of megabytes makes each item slower to reach,
+which wall time shows and instructions do not)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,7 +17,8 @@ import tempfile
 import time
 
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
-only = sys.argv[2:]
+instructions = "--instructions" in sys.argv[2:]
+only = [a for a in sys.argv[2:] if a != "--instructions"]
 top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 binary = os.path.join(build, "rocm-doctor")
 os.environ.setdefault("ROCM_DOCTOR_DATA_DIR", os.path.join(top, "conf"))
@@ -20,6 +26,14 @@ work = tempfile.mkdtemp(prefix="rd-scale-")
 
 
 def timed(argv):
+    if instructions:
+        if argv[0] == "sh":  # explain reads a file on stdin through sh -c
+            argv = ["sh", "-c", "valgrind --tool=callgrind --callgrind-out-file=/dev/null " + argv[2]]
+        else:
+            argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + argv
+        p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=3600)
+        m = re.search(r"Collected : (\d+)", p.stderr)
+        return (int(m.group(1)) if m else -1), p.returncode
     t = time.perf_counter()
     p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
     return time.perf_counter() - t, p.returncode
@@ -33,7 +47,8 @@ def series(title, sizes, make):
         argv = make(n)
         secs, rc = timed(argv)
         base = base or (secs / n)
-        print(f"{title:<40} n={n:<8} {secs:8.3f} s  exit {rc}  per-item ratio {secs / n / base:5.2f}")
+        figure = f"{secs:14,d} instructions" if instructions else f"{secs:8.3f} s"
+        print(f"{title:<40} n={n:<8} {figure}  exit {rc}  per-item ratio {secs / n / base:5.2f}", flush=True)
 
 
 def modprobe_root(n):
