@@ -7,7 +7,6 @@
  * interface this kernel or GPU lacks is recorded in not_exposed, never read
  * as a healthy zero. This file holds the parsers and the gather step;
  * health-assess.c turns the facts into findings. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -482,50 +481,64 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Names in the directory open at fd that end in suffix, sorted; fd stays
- * open for the reads that follow. */
+typedef struct {
+    const char *suffix;
+    char **names;
+    size_t n;
+} name_list;
+
+static int add_name(const char *name, void *userdata)
+{
+    name_list *l = userdata;
+    if (l->n < 256 && (!l->suffix || endswith(name, l->suffix)))
+        *ARRAY_APPEND(l->names, l->n) = xstrdup(name);
+    return 0;
+}
+
+/* Names in the directory open at fd that end in suffix, sorted; NULL when
+ * it cannot be read. fd stays open for the reads that follow. */
 static char **list_fd(int fd, const char *suffix)
 {
-    int dfd = dup(fd);
-    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-    if (!d) {
-        if (dfd >= 0)
-            close(dfd);
+    name_list l = { suffix, NULL, 0 };
+    if (dir_each(fd, add_name, &l) < 0) {
+        for (size_t i = 0; i < l.n; i++)
+            free(l.names[i]);
+        free(l.names);
         return NULL;
     }
-    char **names = NULL;
-    size_t n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (de->d_name[0] != '.' && (!suffix || endswith(de->d_name, suffix)) && n < 256)
-            *ARRAY_APPEND(names, n) = xstrdup(de->d_name);
-    closedir(d);
-    if (n > 1)
-        qsort(names, n, sizeof(char *), cmp_str);
-    *ARRAY_APPEND(names, n) = NULL;
-    return names;
+    if (l.n > 1)
+        qsort(l.names, l.n, sizeof(char *), cmp_str);
+    *ARRAY_APPEND(l.names, l.n) = NULL;
+    return l.names;
+}
+
+typedef struct {
+    const char *prefix;
+    char *first;
+    size_t size;
+    int n;
+} scan_state;
+
+static int scan_name(const char *name, void *userdata)
+{
+    scan_state *st = userdata;
+    if (st->prefix && !startswith(name, st->prefix))
+        return 0;
+    if (st->n++ == 0 && st->first)
+        snprintf(st->first, st->size, "%s", name);
+    return 0;
 }
 
 /* The first entry of a directory whose name starts with prefix (any when
  * NULL), into ret; the count of such entries is returned, or -errno. */
 static int dir_scan(int dirfd, const char *path, const char *prefix, char *ret, size_t size)
 {
-    int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    _cleanup_close_ int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         return -errno;
-    DIR *d = fdopendir(fd);
-    if (!d) {
-        int r = -errno;
-        close(fd);
-        return r;
-    }
-    int n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (de->d_name[0] != '.' && (!prefix || startswith(de->d_name, prefix)) && n++ == 0 && ret)
-            snprintf(ret, size, "%s", de->d_name);
-    closedir(d);
-    return n;
+    scan_state st = { prefix, ret, size, 0 };
+    int r = dir_each(fd, scan_name, &st);
+    return r < 0 ? r : st.n;
 }
 
 static void gather_ras(int dirfd, rd_health_gpu *g, int64_t card)
@@ -588,33 +601,27 @@ static const char *const hwmon_power[] = { "power1_average", "power1_input", "po
                                            "power1_cap_max" };
 #define HW_POWER (N_TEMPS * HW_PER_TEMP)
 
+static int hwmon_bit(const char *n, void *userdata)
+{
+    uint64_t *bits = userdata;
+    if (startswith(n, "temp") && n[4] >= '1' && n[4] < (char)('1' + N_TEMPS)) {
+        for (int k = 0; k < HW_PER_TEMP; k++)
+            if (streq(n + 5, hwmon_temp_suffix[k]))
+                *bits |= UINT64_C(1) << ((n[4] - '1') * HW_PER_TEMP + k);
+    } else if (startswith(n, "power1_")) {
+        for (size_t k = 0; k < ELEMENTSOF(hwmon_power); k++)
+            if (streq(n, hwmon_power[k]))
+                *bits |= UINT64_C(1) << (HW_POWER + k);
+    }
+    return 0;
+}
+
 /* Which of those files the directory has, in one pass: a read of a file the
  * kernel did not create costs as much as one it did. */
 static uint64_t hwmon_files(int fd)
 {
-    int dfd = dup(fd);
-    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-    if (!d) {
-        if (dfd >= 0)
-            close(dfd);
-        return 0;
-    }
     uint64_t bits = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        const char *n = de->d_name;
-        if (startswith(n, "temp") && n[4] >= '1' && n[4] < (char)('1' + N_TEMPS)) {
-            for (int k = 0; k < HW_PER_TEMP; k++)
-                if (streq(n + 5, hwmon_temp_suffix[k]))
-                    bits |= UINT64_C(1) << ((n[4] - '1') * HW_PER_TEMP + k);
-        } else if (startswith(n, "power1_")) {
-            for (size_t k = 0; k < ELEMENTSOF(hwmon_power); k++)
-                if (streq(n, hwmon_power[k]))
-                    bits |= UINT64_C(1) << (HW_POWER + k);
-        }
-    }
-    closedir(d);
-    return bits;
+    return dir_each(fd, hwmon_bit, &bits) < 0 ? 0 : bits;
 }
 
 static void gather_temp(int fd, uint64_t bits, int i, rd_health_gpu *g)

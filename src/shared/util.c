@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
@@ -388,4 +389,28 @@ const char *errno_name(int err)
         err = -err;
     const char *n = strerrorname_np(err);
     return n ? n : "unknown error";
+}
+
+int dir_each(int fd, int (*each)(const char *name, void *userdata), void *userdata)
+{
+    uint64_t buf[1024]; /* 8 KiB, aligned for struct dirent64 */
+    for (;;) {
+        ssize_t n = getdents64(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? -errno : 0;
+        for (ssize_t off = 0; off < n;) {
+            const struct dirent64 *de = (const void *)((const char *)buf + off);
+            off += de->d_reclen;
+            if (de->d_reclen == 0)
+                return -EIO;
+            const char *name = de->d_name;
+            if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0)))
+                continue;
+            int r = each(name, userdata);
+            if (r != 0)
+                return r;
+        }
+    }
 }

@@ -121,6 +121,12 @@ int read_fd_sized(int fd, const struct stat *st, size_t max_size, char **ret, si
 int read_lines_fd(int fd, int (*fn)(char *line, void *userdata), void *userdata);
 /* The same over a NUL-terminated text; fn may modify its line. */
 int foreach_line(const char *text, int (*fn)(char *line, void *userdata), void *userdata);
+/* Calls each(name, userdata) for the entries of the directory open at fd,
+ * "." and ".." left out, in the kernel's order, until each returns
+ * non-zero; returns that value, 0 at the end, or -errno. getdents64 into a
+ * buffer on the stack: no DIR (32 KiB from the heap) and no second
+ * descriptor, and fd stays usable for openat. */
+int dir_each(int fd, int (*each)(const char *name, void *userdata), void *userdata);
 /* Reads a one-line sysfs-style attribute, trailing whitespace stripped. */
 int read_line_at(int dirfd, const char *path, char **ret);
 int read_u64_at(int dirfd, const char *path, int base, uint64_t *ret);
