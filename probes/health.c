@@ -476,40 +476,15 @@ static const char *cat(char *buf, size_t size, const char *a, const char *b)
     return buf;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-typedef struct {
-    const char *suffix;
-    char **names;
-    size_t n;
-} name_list;
-
-static int add_name(const char *name, void *userdata)
-{
-    name_list *l = userdata;
-    if (l->n < 256 && (!l->suffix || endswith(name, l->suffix)))
-        *ARRAY_APPEND(l->names, l->n) = xstrdup(name);
-    return 0;
-}
-
-/* Names in the directory open at fd that end in suffix, sorted; NULL when
- * it cannot be read. fd stays open for the reads that follow. */
+/* Names in the directory open at fd that end in suffix, sorted (an empty
+ * list when there are none); NULL when it cannot be read. fd stays open
+ * for the reads that follow. */
 static char **list_fd(int fd, const char *suffix)
 {
-    name_list l = { suffix, NULL, 0 };
-    if (dir_each(fd, add_name, &l) < 0) {
-        for (size_t i = 0; i < l.n; i++)
-            free(l.names[i]);
-        free(l.names);
+    char **names = NULL;
+    if (dir_names(fd, suffix, &names, NULL) < 0)
         return NULL;
-    }
-    if (l.n > 1)
-        qsort(l.names, l.n, sizeof(char *), cmp_str);
-    *ARRAY_APPEND(l.names, l.n) = NULL;
-    return l.names;
+    return names ? names : xcalloc(1, sizeof(char *));
 }
 
 typedef struct {

@@ -85,37 +85,13 @@ int rootfs_read_lines(int root_fd, const char *path, rootfs_flags how, int (*fn)
     return read_lines_fd(fd, fn, userdata);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int rootfs_list_dir(int root_fd, const char *path, rootfs_flags how, const char *suffix, char ***ret,
                     size_t *ret_n)
 {
-    int fd = rootfs_open(root_fd, path, O_RDONLY | O_DIRECTORY, how);
+    _cleanup_close_ int fd = rootfs_open(root_fd, path, O_RDONLY | O_DIRECTORY, how);
     if (fd < 0)
         return fd;
-    _cleanup_closedir_ DIR *d = fdopendir(fd);
-    if (!d) {
-        int r = -errno;
-        close(fd);
-        return r;
-    }
-    char **v = NULL;
-    size_t n = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.' || (suffix && !endswith(de->d_name, suffix)))
-            continue;
-        v = strv_push_n(v, &n, xstrdup(de->d_name));
-    }
-    if (n > 1)
-        qsort(v, n, sizeof(char *), cmp_str);
-    *ret = v;
-    if (ret_n)
-        *ret_n = n;
-    return 0;
+    return dir_names(fd, suffix, ret, ret_n);
 }
 
 const char *rootfs_strerror(int err)

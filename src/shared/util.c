@@ -414,3 +414,38 @@ int dir_each(int fd, int (*each)(const char *name, void *userdata), void *userda
         }
     }
 }
+
+typedef struct {
+    const char *suffix;
+    char **names;
+    size_t n;
+} dir_names_state;
+
+static int add_dir_name(const char *name, void *userdata)
+{
+    dir_names_state *st = userdata;
+    if (name[0] != '.' && (!st->suffix || endswith(name, st->suffix)))
+        st->names = strv_push_n(st->names, &st->n, xstrdup(name));
+    return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int dir_names(int fd, const char *suffix, char ***ret, size_t *ret_n)
+{
+    dir_names_state st = { suffix, NULL, 0 };
+    int r = dir_each(fd, add_dir_name, &st);
+    if (r < 0) {
+        strv_free(st.names);
+        return r;
+    }
+    if (st.n > 1)
+        qsort(st.names, st.n, sizeof(char *), cmp_names);
+    *ret = st.names;
+    if (ret_n)
+        *ret_n = st.n;
+    return 0;
+}

@@ -127,6 +127,10 @@ int foreach_line(const char *text, int (*fn)(char *line, void *userdata), void *
  * buffer on the stack: no DIR (32 KiB from the heap) and no second
  * descriptor, and fd stays usable for openat. */
 int dir_each(int fd, int (*each)(const char *name, void *userdata), void *userdata);
+/* The names in the directory open at fd that do not start with '.' and end
+ * in suffix (any when NULL), sorted, NULL-terminated; *ret is NULL when
+ * there are none. 0 or -errno; fd stays open. */
+int dir_names(int fd, const char *suffix, char ***ret, size_t *ret_n);
 /* Reads a one-line sysfs-style attribute, trailing whitespace stripped. */
 int read_line_at(int dirfd, const char *path, char **ret);
 int read_u64_at(int dirfd, const char *path, int base, uint64_t *ret);

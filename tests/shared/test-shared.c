@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* src/shared: the one passwd/group reader (every edge case of a line, once),
  * the root-confined opener (escapes, FIFOs, sockets), the sized reader and
- * the line streamer, the atomic writer (temp name, mode, leftovers) and
- * array growth. */
+ * the line streamer, the atomic writer (temp name, mode, leftovers),
+ * array growth, the directory walk and JSON numbers. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <fcntl.h>
@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include "json-util.h"
 #include "passwd.h"
 #include "rootfs.h"
 #include "util.h"
@@ -302,6 +303,81 @@ static void test_list_dir(void)
     tree_free(&t);
 }
 
+/* ---- directory walk (getdents64 into a stack buffer) ---- */
+
+typedef struct {
+    GHashTable *seen;
+    int stop_at, calls;
+} walk_state;
+
+static int walk_one(const char *name, void *userdata)
+{
+    walk_state *w = userdata;
+    g_assert_false(g_hash_table_contains(w->seen, name)); /* each entry once */
+    g_hash_table_add(w->seen, g_strdup(name));
+    return ++w->calls == w->stop_at ? 7 : 0;
+}
+
+static void test_dir_each(void)
+{
+    tree t;
+    tree_init(&t);
+    /* 600 names of ~60 bytes: some 45 KiB of entries, several reads of the
+     * 8 KiB buffer */
+    for (int i = 0; i < 600; i++) {
+        g_autofree char *rel = g_strdup_printf("etc/entry-%04d-a-name-long-enough-to-fill-buffers.conf", 599 - i);
+        put(&t, rel, "");
+    }
+    put(&t, "etc/.hidden.conf", "");
+    put(&t, "etc/other.txt", "");
+    g_assert_cmpint(mkdirat(t.fd, "etc/sub.conf", 0755), ==, 0);
+    int fd = openat(t.fd, "etc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    g_assert_cmpint(fd, >=, 0);
+
+    walk_state w = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), -1, 0 };
+    g_assert_cmpint(dir_each(fd, walk_one, &w), ==, 0);
+    g_assert_cmpint(w.calls, ==, 603); /* . and .. left out, dot-files kept */
+    g_assert_true(g_hash_table_contains(w.seen, ".hidden.conf"));
+    g_assert_false(g_hash_table_contains(w.seen, "."));
+    g_assert_false(g_hash_table_contains(w.seen, ".."));
+    g_hash_table_destroy(w.seen);
+
+    /* the walk stops at the first non-zero return and passes it on */
+    int fd2 = openat(t.fd, "etc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    walk_state stop = { g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), 10, 0 };
+    g_assert_cmpint(dir_each(fd2, walk_one, &stop), ==, 7);
+    g_assert_cmpint(stop.calls, ==, 10);
+    g_hash_table_destroy(stop.seen);
+    close(fd2);
+
+    /* names: sorted, suffix-filtered, no dot-files; the directory's fd
+     * stays usable for openat */
+    int fd3 = openat(t.fd, "etc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char **names = NULL;
+    size_t n = 0;
+    g_assert_cmpint(dir_names(fd3, ".conf", &names, &n), ==, 0);
+    g_assert_cmpuint(n, ==, 601);
+    g_assert_cmpstr(names[0], ==, "entry-0000-a-name-long-enough-to-fill-buffers.conf");
+    g_assert_cmpstr(names[599], ==, "entry-0599-a-name-long-enough-to-fill-buffers.conf");
+    g_assert_cmpstr(names[600], ==, "sub.conf");
+    g_assert_null(names[601]);
+    strv_free(names);
+    int f = openat(fd3, "other.txt", O_RDONLY | O_CLOEXEC);
+    g_assert_cmpint(f, >=, 0);
+    close(f);
+    g_assert_cmpint(dir_names(fd3, ".none", &names, &n), ==, 0);
+    g_assert_null(names);
+    g_assert_cmpuint(n, ==, 0);
+    close(fd3);
+
+    /* a file is not a directory */
+    int file = openat(t.fd, "etc/other.txt", O_RDONLY | O_CLOEXEC);
+    g_assert_cmpint(dir_each(file, walk_one, &w), ==, -ENOTDIR);
+    close(file);
+    close(fd);
+    tree_free(&t);
+}
+
 /* ---- atomic writer ---- */
 
 static void test_write_atomic(void)
@@ -387,6 +463,34 @@ static void test_strv_split(void)
     g_assert_null(strv_split("", ","));
 }
 
+/* ---- JSON numbers: written by hand, as json-c writes them ---- */
+
+static void test_json_numbers(void)
+{
+    static const int64_t values[] = { 0, 1, -1, 9, 10, 99, 100, -100, 123456789, 750000000, INT64_MAX, INT64_MIN };
+    for (size_t i = 0; i < G_N_ELEMENTS(values); i++) {
+        json_object *mine = rd_json_int(values[i]);
+        json_object *theirs = json_object_new_int64(values[i]);
+        g_assert_cmpstr(json_object_to_json_string_ext(mine, JSON_C_TO_STRING_PLAIN), ==,
+                        json_object_to_json_string_ext(theirs, JSON_C_TO_STRING_PLAIN));
+        g_assert_cmpint(json_object_get_int64(mine), ==, values[i]);
+        json_object_put(mine);
+        json_object_put(theirs);
+    }
+    g_assert_null(rd_json_int_or_null(-1));
+
+    /* inside an object, pretty, with constant keys */
+    json_object *o = json_object_new_object();
+    rd_json_add(o, "power_uw", rd_json_int_or_null(142000000));
+    rd_json_add(o, "share", rd_json_double(0));
+    rd_json_add(o, "half", rd_json_double(0.5));
+    g_assert_cmpstr(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), ==,
+                    "{\"power_uw\":142000000,\"share\":0.0,\"half\":0.5}");
+    g_assert_cmpint(json_object_get_int64(json_object_object_get(o, "power_uw")), ==, 142000000);
+    g_assert_true(json_object_get_double(json_object_object_get(o, "share")) == 0);
+    json_object_put(o);
+}
+
 static const rd_test_case tests[] = {
     { "/passwd/lines", test_passwd_lines },
     { "/group/lines", test_group_lines },
@@ -398,6 +502,8 @@ static const rd_test_case tests[] = {
     { "/rootfs/write-atomic", test_write_atomic },
     { "/util/arrays", test_arrays },
     { "/util/strv-split", test_strv_split },
+    { "/util/dir-each", test_dir_each },
+    { "/util/json-numbers", test_json_numbers },
 };
 
 RD_TEST_MAIN(tests, false)
