@@ -274,7 +274,7 @@ static char **list_names(const rd_fix_input *in, const char *dir, const char *su
 {
     const char *const suffixes[] = { suffix1, suffix2 };
     _cleanup_close_ int dfd = rd_fix_open_dir(in->root_fd, dir, NULL);
-    return dfd >= 0 ? rd_dir_names(dfd, has_suffix, suffixes) : NULL;
+    return dfd >= 0 ? dir_names(dfd, has_suffix, suffixes, NULL) : NULL;
 }
 
 /* Old one-line entries and other files that point at repo.radeon.com. */

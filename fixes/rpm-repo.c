@@ -162,21 +162,17 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_r
     return 0;
 }
 
+/* A .repo file other than the two this fix writes. */
+static bool other_repo_file(const char *name, const void *userdata)
+{
+    return dir_name_visible(name, ".repo") && !streq(name, "rocm.repo") && !streq(name, "amdgpu.repo");
+}
+
 /* Other files in the repository directory that name AMD's host. */
 static int move_others(const rd_fix_input *in, rd_plan *p, rd_step *s, const manager *m, char **ret_reason)
 {
     _cleanup_close_ int dfd = rd_fix_open_dir(in->root_fd, m->dir, NULL);
-    _cleanup_strv_free_ char **names = NULL;
-    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-    if (d) {
-        dfd = -1;
-        struct dirent *de;
-        while ((de = readdir(d)))
-            if (de->d_name[0] != '.' && endswith(de->d_name, ".repo") && !streq(de->d_name, "rocm.repo") &&
-                !streq(de->d_name, "amdgpu.repo"))
-                names = strv_push(names, xstrdup(de->d_name));
-        closedir(d);
-    }
+    _cleanup_strv_free_ char **names = dfd >= 0 ? dir_names(dfd, other_repo_file, NULL, NULL) : NULL;
     for (size_t i = 0; names && names[i]; i++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", m->dir, names[i]), *content = NULL;
         if (rd_fix_read(in->root_fd, path, &content, NULL, NULL) < 0 ||

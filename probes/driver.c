@@ -172,17 +172,14 @@ static void gather_module(rd_driver_facts *d)
         d->version = s;
     if (read_line_at(AT_FDCWD, "/sys/module/amdgpu/srcversion", &s) == 0)
         d->srcversion = s;
-    _cleanup_closedir_ DIR *dir = opendir("/sys/module/amdgpu/parameters");
-    struct dirent *de;
-    while (dir && (de = readdir(dir))) {
-        if (de->d_name[0] == '.' || d->n_parameters >= 256)
-            continue;
-        _cleanup_free_ char *path = xasprintf("/sys/module/amdgpu/parameters/%s", de->d_name);
+    _cleanup_close_ int dfd = open("/sys/module/amdgpu/parameters", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    _cleanup_strv_free_ char **names = dfd >= 0 ? dir_names(dfd, dir_name_visible, NULL, NULL) : NULL;
+    for (size_t i = 0; names && names[i] && d->n_parameters < 256; i++) {
         char *v = NULL;
-        if (read_line_at(AT_FDCWD, path, &v) < 0)
+        if (read_line_at(dfd, names[i], &v) < 0)
             continue; /* write-only parameters */
         rd_param *p = ARRAY_APPEND(d->parameters, d->n_parameters);
-        p->name = xstrdup(de->d_name);
+        p->name = xstrdup(names[i]);
         p->value = v;
     }
 }

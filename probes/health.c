@@ -481,8 +481,9 @@ static const char *cat(char *buf, size_t size, const char *a, const char *b)
  * for the reads that follow. */
 static char **list_fd(int fd, const char *suffix)
 {
-    char **names = NULL;
-    if (dir_names(fd, suffix, &names, NULL) < 0)
+    int r;
+    char **names = dir_names(fd, dir_name_visible, suffix, &r);
+    if (r < 0)
         return NULL;
     return names ? names : xcalloc(1, sizeof(char *));
 }

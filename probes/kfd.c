@@ -70,12 +70,10 @@ static uint64_t node_vram(const char *dir)
 {
     uint64_t total = 0;
     _cleanup_free_ char *banks = xasprintf("%s/mem_banks", dir);
-    _cleanup_closedir_ DIR *d = opendir(banks);
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        _cleanup_free_ char *path = xasprintf("%s/%s/properties", banks, de->d_name);
+    _cleanup_close_ int dfd = open(banks, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    _cleanup_strv_free_ char **names = dfd >= 0 ? dir_names(dfd, dir_name_visible, NULL, NULL) : NULL;
+    for (size_t b = 0; names && names[b]; b++) {
+        _cleanup_free_ char *path = xasprintf("%s/%s/properties", banks, names[b]);
         _cleanup_free_ char *text = NULL;
         if (read_file_at(AT_FDCWD, path, 64 * 1024, &text, NULL) < 0)
             continue;
@@ -113,16 +111,16 @@ int rd_kfd_read_topology(const char *topology, rd_kfd_facts *kf)
     if (read_u64_at(AT_FDCWD, gen_path, 10, &gen) == 0)
         kf->generation_id = (int64_t)gen;
 
-    _cleanup_closedir_ DIR *d = opendir(nodes_path);
-    if (!d) {
-        int r = -errno;
-        kf->error = reason(r);
-        return r;
+    _cleanup_close_ int dfd = open(nodes_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int err = dfd < 0 ? -errno : 0;
+    _cleanup_strv_free_ char **names = dfd >= 0 ? dir_names(dfd, dir_name_visible, NULL, &err) : NULL;
+    if (err < 0) {
+        kf->error = reason(err);
+        return err;
     }
-    struct dirent *de;
-    while ((de = readdir(d))) {
+    for (size_t k = 0; names && names[k]; k++) {
         int id;
-        if (de->d_name[0] == '.' || safe_atoi(de->d_name, &id) < 0 || id < 0)
+        if (safe_atoi(names[k], &id) < 0 || id < 0)
             continue;
         if (kf->n_nodes >= MAX_NODES) {
             kf->error = xasprintf("more than %d topology nodes; the rest were ignored", MAX_NODES);

@@ -5,7 +5,6 @@
 
 #include <ctype.h>
 #include <inttypes.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -187,22 +186,23 @@ static char **pci_ancestors(const char *address)
     return up;
 }
 
+static bool is_pci_address(const char *name, const void *userdata)
+{
+    unsigned a, b, c, d;
+    return rd_pci_parse_address(name, &a, &b, &c, &d);
+}
+
 /* The functions directly below a bridge: the PCI addresses among its sysfs
  * directory's entries (what the GPU's on-board switch rule needs). */
 static char **pci_children(const char *address)
 {
     _cleanup_free_ char *path = xasprintf("/sys/bus/pci/devices/%s", address);
-    DIR *dir = opendir(path);
-    if (!dir)
+    _cleanup_close_ int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int r = dfd < 0 ? -errno : 0;
+    char **kids = dfd >= 0 ? dir_names(dfd, is_pci_address, NULL, &r) : NULL;
+    if (r < 0)
         return NULL;
-    char **kids = xcalloc(1, sizeof(char *));
-    for (struct dirent *de; (de = readdir(dir));) {
-        unsigned a, b, c, d;
-        if (rd_pci_parse_address(de->d_name, &a, &b, &c, &d))
-            kids = strv_push(kids, xstrdup(de->d_name));
-    }
-    closedir(dir);
-    return kids;
+    return kids ? kids : xcalloc(1, sizeof(char *));
 }
 
 static struct pci_dev *find_dev(struct pci_access *pacc, const char *address)

@@ -40,16 +40,15 @@ static void tuning_gather(const rd_ctx *ctx, rd_facts *facts)
             t->iommu_identity = strv_push(t->iommu_identity, xstrdup(p->address));
     }
 
-    _cleanup_closedir_ DIR *d = opendir("/sys/class/iommu");
-    if (!d) {
-        if (errno != ENOENT)
-            t->iommu_error = xasprintf("/sys/class/iommu: %s", strerror(errno));
+    _cleanup_close_ int dfd = open("/sys/class/iommu", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int err = dfd < 0 ? -errno : 0;
+    if (dfd >= 0)
+        t->iommu_units = dir_names(dfd, dir_name_visible, NULL, &err);
+    if (err < 0) {
+        if (err != -ENOENT)
+            t->iommu_error = xasprintf("/sys/class/iommu: %s", strerror(-err));
         return;
     }
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (de->d_name[0] != '.')
-            t->iommu_units = strv_push(t->iommu_units, xstrdup(de->d_name));
     size_t n = strv_length(t->iommu_units);
     if (n > 1)
         qsort(t->iommu_units, n, sizeof(char *), cmp_name);

@@ -15,6 +15,7 @@ typedef struct {
     rd_release *release; /* support.ini: the section being read */
     bool in_table;
     bool pci_ids;        /* which table this is */
+    uint64_t *ids_seen[2]; /* pci-ids.ini: a bit per device id, [pci-ids] and [apu-pci-ids] */
     char *error;         /* first error, without the file:line prefix */
 } parse_state;
 
@@ -147,9 +148,17 @@ static int pci_ids_handler(void *user, const char *section, const char *name, co
         return fail(st, xasprintf("\"%s\" is not a gfx target", value));
     rd_pci_id **arr = apu ? &st->k->apu_pci_ids : &st->k->pci_ids;
     size_t *n = apu ? &st->k->n_apu_pci_ids : &st->k->n_pci_ids;
-    for (size_t i = 0; i < *n; i++)
-        if ((*arr)[i].device_id == id)
-            return fail(st, xasprintf("device id %s listed twice", name));
+    /* a bit per 16-bit id (8 KiB), seeded with the ids already loaded: a
+     * table of n rows is checked in n steps, not n² */
+    uint64_t **seen = &st->ids_seen[apu];
+    if (!*seen) {
+        *seen = xcalloc(65536 / 64, sizeof(uint64_t));
+        for (size_t i = 0; i < *n; i++)
+            (*seen)[(*arr)[i].device_id / 64] |= UINT64_C(1) << ((*arr)[i].device_id % 64);
+    }
+    if ((*seen)[id / 64] & (UINT64_C(1) << (id % 64)))
+        return fail(st, xasprintf("device id %s listed twice", name));
+    (*seen)[id / 64] |= UINT64_C(1) << (id % 64);
     rd_pci_id *p = ARRAY_APPEND(*arr, *n);
     p->device_id = (uint16_t)id;
     p->gfx = xstrdup(value);
@@ -657,7 +666,10 @@ int rd_knowledge_load_archs(const char *path, rd_knowledge *k, char **ret_error)
 int rd_knowledge_load_pci_ids(const char *path, rd_knowledge *k, char **ret_error)
 {
     parse_state st = { .k = k, .info = &k->pci_ids_info, .pci_ids = true };
-    return load_table(path, &st, pci_ids_handler, ret_error);
+    int r = load_table(path, &st, pci_ids_handler, ret_error);
+    free(st.ids_seen[0]);
+    free(st.ids_seen[1]);
+    return r;
 }
 
 int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_error)

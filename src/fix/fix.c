@@ -436,29 +436,6 @@ void rd_step_command(rd_step *s, char **argv, char **undo_argv)
     a->undo_argv = undo_argv;
 }
 
-char **rd_dir_names(int dfd, bool (*keep)(const char *name, const void *userdata), const void *userdata)
-{
-    int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (!d) {
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    char **v = NULL;
-    size_t n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (!streq(de->d_name, ".") && !streq(de->d_name, "..") && (!keep || keep(de->d_name, userdata)))
-            *ARRAY_APPEND(v, n) = xstrdup(de->d_name);
-    closedir(d);
-    if (v) {
-        v = xrealloc(v, (n + 1) * sizeof(char *));
-        v[n] = NULL;
-    }
-    return v;
-}
-
 /* ---- building ---- */
 
 static bool has_findings_for(const rd_fix_input *in, const char *fix_id)

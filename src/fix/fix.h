@@ -173,9 +173,6 @@ void rd_step_command(rd_step *s, char **argv, char **undo_argv);
 /* Whether the step writes, removes or changes groups. */
 bool rd_step_changes(const rd_step *s);
 
-/* The names in the open directory dfd that keep accepts (every one but .
- * and .. when keep is NULL); dfd stays open. */
-char **rd_dir_names(int dfd, bool (*keep)(const char *name, const void *userdata), const void *userdata);
 
 /* Whether --only selects this fix id or finding id (always true without --only). */
 bool rd_fix_selected(const rd_fix_input *in, const char *id);

@@ -1,28 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 #include "gpg.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include "fix.h"
 #include "util.h"
 
+/* dir and everything in it (the scratch gpg home: files, sockets and
+ * gpg's own subdirectories), without following a symlink. */
 static void rm_tree(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *de;
-        while ((de = readdir(d))) {
-            if (streq(de->d_name, ".") || streq(de->d_name, ".."))
-                continue;
-            _cleanup_free_ char *p = xasprintf("%s/%s", dir, de->d_name);
-            struct stat st;
-            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-                rm_tree(p);
-            else
-                (void)unlink(p);
-        }
-        closedir(d);
+    _cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    _cleanup_strv_free_ char **names = fd >= 0 ? dir_names(fd, NULL, NULL, NULL) : NULL;
+    for (size_t i = 0; names && names[i]; i++) {
+        struct stat st;
+        if (fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+            _cleanup_free_ char *p = xasprintf("%s/%s", dir, names[i]);
+            rm_tree(p);
+        } else
+            (void)unlinkat(fd, names[i], 0);
     }
     (void)rmdir(dir);
 }

@@ -123,7 +123,7 @@ static bool keep_run_id(const char *name, const void *userdata)
 char **rd_journal_list(int root_fd)
 {
     _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, RD_JOURNAL_DIR, NULL);
-    char **ids = dfd >= 0 ? rd_dir_names(dfd, keep_run_id, NULL) : NULL;
+    char **ids = dfd >= 0 ? dir_names(dfd, keep_run_id, NULL, NULL) : NULL;
     size_t n = strv_length(ids);
     if (n > 1)
         qsort(ids, n, sizeof(char *), run_id_cmp_desc);
@@ -275,7 +275,7 @@ static bool stale_temp(const char *name, const void *userdata)
 /* Removes the stale temporary files in dfd (of base, or of any name). */
 static void remove_stale_temps(int dfd, const char *base)
 {
-    _cleanup_strv_free_ char **names = rd_dir_names(dfd, stale_temp, base);
+    _cleanup_strv_free_ char **names = dir_names(dfd, stale_temp, base, NULL);
     for (size_t i = 0; names && names[i]; i++)
         (void)unlinkat(dfd, names[i], 0);
 }
@@ -295,7 +295,7 @@ static void sweep_path(int root_fd, const char *path)
 static void remove_dir_of_files(int dfd, const char *sub)
 {
     _cleanup_close_ int fd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    _cleanup_strv_free_ char **names = fd >= 0 ? rd_dir_names(fd, NULL, NULL) : NULL;
+    _cleanup_strv_free_ char **names = fd >= 0 ? dir_names(fd, NULL, NULL, NULL) : NULL;
     for (size_t i = 0; names && names[i]; i++)
         (void)unlinkat(fd, names[i], 0);
     (void)unlinkat(dfd, sub, AT_REMOVEDIR);

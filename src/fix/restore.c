@@ -86,7 +86,7 @@ static bool shadow_leftover(const char *name, const void *userdata)
 char **rd_shadow_leftovers(int root_fd)
 {
     _cleanup_close_ int dfd = rd_fix_open_dir(root_fd, "/etc", NULL);
-    return dfd >= 0 ? rd_dir_names(dfd, shadow_leftover, NULL) : NULL;
+    return dfd >= 0 ? dir_names(dfd, shadow_leftover, NULL, NULL) : NULL;
 }
 
 /* Only while the shadow tools' lock is held: then none of them is running,

@@ -2,6 +2,7 @@
 #include "runtime-dl.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include "util.h"
 
@@ -28,6 +29,11 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static bool is_rocm_dir(const char *name, const void *userdata)
+{
+    return startswith(name, "rocm-");
+}
+
 static char **push_dir(char **v, char *dir)
 {
     if (!is_dir(dir) || strv_contains(v, dir)) {
@@ -49,16 +55,9 @@ char **rd_runtime_lib_dirs(const char *only_dir)
         v = push_dir(v, xasprintf("%s/lib", rocm_path));
     v = push_dir(v, xstrdup("/opt/rocm/lib"));
 
-    _cleanup_closedir_ DIR *d = opendir("/opt");
-    char **versions = NULL;
-    size_t n = 0;
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-        if (startswith(de->d_name, "rocm-")) {
-            versions = xrealloc(versions, (n + 1) * sizeof *versions);
-            versions[n++] = xstrdup(de->d_name);
-        }
-    }
+    _cleanup_close_ int opt = open("/opt", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char **versions = opt >= 0 ? dir_names(opt, is_rocm_dir, NULL, NULL) : NULL;
+    size_t n = strv_length(versions);
     /* newest first; n is small, an insertion sort does */
     for (size_t i = 1; i < n; i++)
         for (size_t j = i; j > 0 && version_cmp(versions[j - 1], versions[j]) < 0; j--) {
@@ -66,11 +65,9 @@ char **rd_runtime_lib_dirs(const char *only_dir)
             versions[j] = versions[j - 1];
             versions[j - 1] = t;
         }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         v = push_dir(v, xasprintf("/opt/%s/lib", versions[i]));
-        free(versions[i]);
-    }
-    free(versions);
+    strv_free(versions);
     if (!v)
         v = xcalloc(1, sizeof *v);
     return v;

@@ -91,7 +91,14 @@ int rootfs_list_dir(int root_fd, const char *path, rootfs_flags how, const char 
     _cleanup_close_ int fd = rootfs_open(root_fd, path, O_RDONLY | O_DIRECTORY, how);
     if (fd < 0)
         return fd;
-    return dir_names(fd, suffix, ret, ret_n);
+    int r;
+    char **v = dir_names(fd, dir_name_visible, suffix, &r);
+    if (r < 0)
+        return r;
+    *ret = v;
+    if (ret_n)
+        *ret_n = strv_length(v);
+    return 0;
 }
 
 const char *rootfs_strerror(int err)

@@ -394,6 +394,8 @@ const char *errno_name(int err)
 int dir_each(int fd, int (*each)(const char *name, void *userdata), void *userdata)
 {
     uint64_t buf[1024]; /* 8 KiB, aligned for struct dirent64 */
+    if (lseek(fd, 0, SEEK_SET) < 0)
+        return -errno;
     for (;;) {
         ssize_t n = getdents64(fd, buf, sizeof buf);
         if (n < 0 && errno == EINTR)
@@ -416,7 +418,8 @@ int dir_each(int fd, int (*each)(const char *name, void *userdata), void *userda
 }
 
 typedef struct {
-    const char *suffix;
+    bool (*keep)(const char *name, const void *userdata);
+    const void *userdata;
     char **names;
     size_t n;
 } dir_names_state;
@@ -424,7 +427,7 @@ typedef struct {
 static int add_dir_name(const char *name, void *userdata)
 {
     dir_names_state *st = userdata;
-    if (name[0] != '.' && (!st->suffix || endswith(name, st->suffix)))
+    if (!st->keep || st->keep(name, st->userdata))
         st->names = strv_push_n(st->names, &st->n, xstrdup(name));
     return 0;
 }
@@ -434,18 +437,23 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int dir_names(int fd, const char *suffix, char ***ret, size_t *ret_n)
+bool dir_name_visible(const char *name, const void *suffix)
 {
-    dir_names_state st = { suffix, NULL, 0 };
+    return name[0] != '.' && (!suffix || endswith(name, suffix));
+}
+
+char **dir_names(int fd, bool (*keep)(const char *name, const void *userdata), const void *userdata,
+                 int *ret_error)
+{
+    dir_names_state st = { keep, userdata, NULL, 0 };
     int r = dir_each(fd, add_dir_name, &st);
+    if (ret_error)
+        *ret_error = r < 0 ? r : 0;
     if (r < 0) {
         strv_free(st.names);
-        return r;
+        return NULL;
     }
     if (st.n > 1)
         qsort(st.names, st.n, sizeof(char *), cmp_names);
-    *ret = st.names;
-    if (ret_n)
-        *ret_n = st.n;
-    return 0;
+    return st.names;
 }

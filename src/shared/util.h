@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <unistd.h>
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
@@ -33,8 +32,6 @@ static inline void closep(int *fd)
 static inline void fclosep(FILE **f) { if (*f) fclose(*f); }
 #define _cleanup_fclose_ _cleanup_(fclosep)
 
-static inline void closedirp(DIR **d) { if (*d) closedir(*d); }
-#define _cleanup_closedir_ _cleanup_(closedirp)
 
 static inline void *take_ptr_impl(void *pp)
 {
@@ -125,12 +122,17 @@ int foreach_line(const char *text, int (*fn)(char *line, void *userdata), void *
  * "." and ".." left out, in the kernel's order, until each returns
  * non-zero; returns that value, 0 at the end, or -errno. getdents64 into a
  * buffer on the stack: no DIR (32 KiB from the heap) and no second
- * descriptor, and fd stays usable for openat. */
+ * descriptor; fd is rewound first and stays usable for openat. */
 int dir_each(int fd, int (*each)(const char *name, void *userdata), void *userdata);
-/* The names in the directory open at fd that do not start with '.' and end
- * in suffix (any when NULL), sorted, NULL-terminated; *ret is NULL when
- * there are none. 0 or -errno; fd stays open. */
-int dir_names(int fd, const char *suffix, char ***ret, size_t *ret_n);
+/* The names in the directory open at fd that keep accepts (all but "." and
+ * ".." when keep is NULL), sorted, NULL-terminated; NULL when there are none
+ * or the directory cannot be read (then -errno in *ret_error when given, 0
+ * otherwise). The walk starts from the top whatever fd has read before. */
+char **dir_names(int fd, bool (*keep)(const char *name, const void *userdata), const void *userdata,
+                 int *ret_error);
+/* A keep for dir_names: no dot-file, and the name ends in the suffix that
+ * userdata points to (any name when NULL). */
+bool dir_name_visible(const char *name, const void *suffix);
 /* Reads a one-line sysfs-style attribute, trailing whitespace stripped. */
 int read_line_at(int dirfd, const char *path, char **ret);
 int read_u64_at(int dirfd, const char *path, int base, uint64_t *ret);

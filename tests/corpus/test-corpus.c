@@ -127,24 +127,24 @@ static void walk(const char *dir, int depth)
 {
     if (depth > 24)
         return;
-    _cleanup_closedir_ DIR *d = opendir(dir);
-    if (!d)
+    _cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
         return;
     _cleanup_free_ char *nodes = xasprintf("%s/nodes", dir);
     struct stat st;
     if (stat(nodes, &st) == 0 && S_ISDIR(st.st_mode))
         replay(dir);
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.' || streq(de->d_name, "nodes"))
+    _cleanup_strv_free_ char **names = dir_names(fd, dir_name_visible, NULL, NULL);
+    for (size_t i = 0; names && names[i]; i++) {
+        if (streq(names[i], "nodes"))
             continue;
-        _cleanup_free_ char *p = xasprintf("%s/%s", dir, de->d_name);
+        _cleanup_free_ char *p = xasprintf("%s/%s", dir, names[i]);
         if (lstat(p, &st) < 0)
             continue;
         if (S_ISDIR(st.st_mode))
             walk(p, depth + 1);
-        else if (S_ISREG(st.st_mode) && strstr(de->d_name, "properties") && !streq(de->d_name, "system_properties") &&
-                 !streq(de->d_name, "properties"))
+        else if (S_ISREG(st.st_mode) && strstr(names[i], "properties") && !streq(names[i], "system_properties") &&
+                 !streq(names[i], "properties"))
             replay_file(p);
     }
 }

@@ -350,29 +350,34 @@ static void test_dir_each(void)
     g_hash_table_destroy(stop.seen);
     close(fd2);
 
-    /* names: sorted, suffix-filtered, no dot-files; the directory's fd
-     * stays usable for openat */
+    /* names: sorted, suffix-filtered, no dot-files; the walk starts from the
+     * top again on an fd that was read to its end, and the fd stays usable
+     * for openat */
     int fd3 = openat(t.fd, "etc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    char **names = NULL;
-    size_t n = 0;
-    g_assert_cmpint(dir_names(fd3, ".conf", &names, &n), ==, 0);
-    g_assert_cmpuint(n, ==, 601);
-    g_assert_cmpstr(names[0], ==, "entry-0000-a-name-long-enough-to-fill-buffers.conf");
-    g_assert_cmpstr(names[599], ==, "entry-0599-a-name-long-enough-to-fill-buffers.conf");
-    g_assert_cmpstr(names[600], ==, "sub.conf");
-    g_assert_null(names[601]);
-    strv_free(names);
+    int err = 1;
+    for (int round = 0; round < 2; round++) {
+        _cleanup_strv_free_ char **names = dir_names(fd3, dir_name_visible, ".conf", &err);
+        g_assert_cmpint(err, ==, 0);
+        g_assert_cmpuint(strv_length(names), ==, 601);
+        g_assert_cmpstr(names[0], ==, "entry-0000-a-name-long-enough-to-fill-buffers.conf");
+        g_assert_cmpstr(names[599], ==, "entry-0599-a-name-long-enough-to-fill-buffers.conf");
+        g_assert_cmpstr(names[600], ==, "sub.conf");
+    }
+    _cleanup_strv_free_ char **all = dir_names(fd3, NULL, NULL, NULL);
+    g_assert_cmpuint(strv_length(all), ==, 603);
+    g_assert_cmpstr(all[0], ==, ".hidden.conf");
     int f = openat(fd3, "other.txt", O_RDONLY | O_CLOEXEC);
     g_assert_cmpint(f, >=, 0);
     close(f);
-    g_assert_cmpint(dir_names(fd3, ".none", &names, &n), ==, 0);
-    g_assert_null(names);
-    g_assert_cmpuint(n, ==, 0);
+    g_assert_null(dir_names(fd3, dir_name_visible, ".none", &err));
+    g_assert_cmpint(err, ==, 0);
     close(fd3);
 
     /* a file is not a directory */
     int file = openat(t.fd, "etc/other.txt", O_RDONLY | O_CLOEXEC);
     g_assert_cmpint(dir_each(file, walk_one, &w), ==, -ENOTDIR);
+    g_assert_null(dir_names(file, NULL, NULL, &err));
+    g_assert_cmpint(err, ==, -ENOTDIR);
     close(file);
     close(fd);
     tree_free(&t);
