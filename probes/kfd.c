@@ -73,9 +73,8 @@ static uint64_t node_vram(const char *dir)
     _cleanup_close_ int dfd = open(banks, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     _cleanup_strv_free_ char **names = dfd >= 0 ? dir_names(dfd, dir_name_visible, NULL, NULL) : NULL;
     for (size_t b = 0; names && names[b]; b++) {
-        _cleanup_free_ char *path = xasprintf("%s/%s/properties", banks, names[b]);
-        _cleanup_free_ char *text = NULL;
-        if (read_file_at(AT_FDCWD, path, 64 * 1024, &text, NULL) < 0)
+        _cleanup_free_ char *path = xasprintf("%s/properties", names[b]), *text = NULL;
+        if (read_file_at(dfd, path, 64 * 1024, &text, NULL) < 0)
             continue;
         rd_kv *kv;
         size_t n;

@@ -49,6 +49,7 @@ static void tuning_gather(const rd_ctx *ctx, rd_facts *facts)
             t->iommu_error = xasprintf("/sys/class/iommu: %s", strerror(-err));
         return;
     }
+    /* dir_names sorts by bytes; units read as numbered (dmar2 before dmar10) */
     size_t n = strv_length(t->iommu_units);
     if (n > 1)
         qsort(t->iommu_units, n, sizeof(char *), cmp_name);

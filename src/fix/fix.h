@@ -173,7 +173,6 @@ void rd_step_command(rd_step *s, char **argv, char **undo_argv);
 /* Whether the step writes, removes or changes groups. */
 bool rd_step_changes(const rd_step *s);
 
-
 /* Whether --only selects this fix id or finding id (always true without --only). */
 bool rd_fix_selected(const rd_fix_input *in, const char *id);
 bool rd_fix_named(const rd_fix_input *in, const char *id);

@@ -32,7 +32,6 @@ static inline void closep(int *fd)
 static inline void fclosep(FILE **f) { if (*f) fclose(*f); }
 #define _cleanup_fclose_ _cleanup_(fclosep)
 
-
 static inline void *take_ptr_impl(void *pp)
 {
     void **p = pp, *v = *p;
