@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include "fixes.h"
 #include "gpg.h"
+#include "repo-url.h"
 #include "util.h"
 
 #define SOURCES_FILE "/etc/apt/sources.list.d/rocm.sources"
@@ -120,10 +121,12 @@ static char *source_release(const rd_fix_input *in, const char *kind, bool *ret_
 {
     const rd_apt_facts *a = &in->facts->apt;
     _cleanup_free_ char *needle = xasprintf("repo.radeon.com/%s/", kind);
+    const char *mirror = in->config ? in->config->mirror : NULL;
     char *found = NULL;
     for (size_t i = 0; i < a->n_sources; i++) {
         const rd_apt_source *src = &a->sources[i];
-        const char *at = src->enabled && !src->placeholder && src->uri ? strstr(src->uri, needle) : NULL;
+        _cleanup_free_ char *uri = rd_repo_canonical(mirror, src->uri);
+        const char *at = src->enabled && !src->placeholder && uri ? strstr(uri, needle) : NULL;
         if (!at || !streq_ptr(src->type, "deb"))
             continue;
         if (ret_any)
@@ -171,7 +174,7 @@ static int pick_release(const rd_fix_input *in, char **ret_current, const char *
                         char **ret_reason)
 {
     const rd_os_facts *os = &in->facts->os;
-    const char *release = in->config ? in->config->rocm_release : NULL;
+    const char *release = in->release ? in->release : in->config ? in->config->rocm_release : NULL;
     _cleanup_free_ char *current = release ? NULL : current_release(in);
     if (current)
         release = current;
@@ -236,22 +239,24 @@ static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const ch
                         char **ret_reason)
 {
     const char *codename = in->facts->os.version_codename;
+    const char *base = rd_repo_base(in->config);
+    bool mirror = in->config && in->config->mirror;
     strbuf src = { 0 };
-    strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository.\n"
-                        "Types: deb\nURIs: https://repo.radeon.com/rocm/apt/%s\nSuites: %s\nComponents: main\n"
+    strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository%s.\n"
+                        "Types: deb\nURIs: %s/rocm/apt/%s\nSuites: %s\nComponents: main\n"
                         "Architectures: amd64\nSigned-By: " KEYRING "\n",
-                  release, release, suite);
+                  release, mirror ? " (through the configured mirror)" : "", base, release, suite);
     bool had_graphics = false, had_driver = false;
     free(source_release(in, "graphics", &had_graphics));
     free(source_release(in, "amdgpu", &had_driver));
     if ((in->config && in->config->apt_graphics) || had_graphics)
-        strbuf_printf(&src, "\nTypes: deb\nURIs: https://repo.radeon.com/graphics/%s/ubuntu\nSuites: %s\n"
+        strbuf_printf(&src, "\nTypes: deb\nURIs: %s/graphics/%s/ubuntu\nSuites: %s\n"
                             "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
-                      release, codename);
-    if ((in->config && in->config->apt_driver) || had_driver)
-        strbuf_printf(&src, "\nTypes: deb\nURIs: https://repo.radeon.com/amdgpu/%s/ubuntu\nSuites: %s\n"
+                      base, release, codename);
+    if ((in->config && in->config->apt_driver) || had_driver || rd_fix_wants_driver(in))
+        strbuf_printf(&src, "\nTypes: deb\nURIs: %s/amdgpu/%s/ubuntu\nSuites: %s\n"
                             "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
-                      release, codename);
+                      base, release, codename);
     _cleanup_free_ char *sources = strbuf_steal(&src);
     int r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
     if (r < 0)
@@ -286,7 +291,9 @@ static int plan_old_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, strb
         if (streq(path, SOURCES_FILE))
             continue;
         _cleanup_free_ char *content = NULL;
-        if (rd_fix_read(in->root_fd, path, &content, NULL, NULL) < 0 || !strstr(content, "repo.radeon.com"))
+        const char *mirror = in->config ? in->config->mirror : NULL;
+        if (rd_fix_read(in->root_fd, path, &content, NULL, NULL) < 0 ||
+            (!strstr(content, "repo.radeon.com") && !(mirror && strstr(content, mirror))))
             continue;
         int r = rd_step_move_aside(p, s, in, path, ret_reason);
         if (r < 0)
@@ -329,6 +336,9 @@ static int plan_old_keys(const rd_fix_input *in, rd_plan *p, rd_step *s, strbuf 
 
 static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
 {
+    /* setup adds the repository of the host's own package manager only */
+    if (in->setup && rd_os_family_facts(&in->facts->os) != RD_OS_DEBIAN)
+        return 0;
     _cleanup_free_ char *current = NULL, *key_source = NULL;
     const char *release, *suite;
     int r = pick_release(in, &current, &release, &suite, ret_reason);
@@ -344,7 +354,7 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         free(notes.s);
         return r;
     }
-    if (rd_step_changes(s))
+    if (rd_step_changes(s) && !in->setup)
         s->note = xasprintf("run `apt-get update`, then install what you need (for example `apt-get install "
                             "rocm`)%s",
                             key_source ? "" : "; the key already in " KEYRING " is kept");
@@ -358,5 +368,6 @@ const rd_fix rd_fix_apt = {
     .id = "apt",
     .title = "AMD's apt repository",
     .on_request = true,
+    .setup = true,
     .plan = apt_plan,
 };

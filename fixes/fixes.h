@@ -7,6 +7,11 @@
 extern const rd_fix rd_fix_group, rd_fix_udev, rd_fix_apt, rd_fix_modprobe, rd_fix_env, rd_fix_cmdline;
 /* rpm-repo.c: AMD's dnf and zypper repositories */
 extern const rd_fix rd_fix_dnf, rd_fix_zypper;
+/* packages.c: packages through the host's own package manager */
+extern const rd_fix rd_fix_packages;
+/* Whether setup installs AMD's kernel driver here (packages.c): the
+ * repository fixes add the driver repository for it. */
+bool rd_fix_wants_driver(const rd_fix_input *in);
 /* Every fix in plan order (registry.c). */
 extern const rd_fix_table rd_fix_registry;
 

@@ -12,6 +12,7 @@
 #include <fnmatch.h>
 #include "fixes.h"
 #include "gpg.h"
+#include "repo-url.h"
 #include "util.h"
 
 #define KEY_FILE "/etc/pki/rpm-gpg/RPM-GPG-KEY-rocm"
@@ -58,6 +59,8 @@ static bool key_imported(const rd_facts *f, const char *fpr)
 
 static const char *pick_release(const rd_fix_input *in)
 {
+    if (in->release)
+        return in->release;
     if (in->config && in->config->rocm_release)
         return in->config->rocm_release;
     if (in->facts->rocm.default_version)
@@ -95,7 +98,8 @@ static int repo_texts(const rd_fix_input *in, const manager *m, const char *vers
     const char *v = os->version_id;
     _cleanup_free_ char *major = xstrndup(v, strcspn(v, "."));
     const char *vals[4] = { version, rel->amdgpu ? rel->amdgpu : version, major, o->tree };
-    _cleanup_free_ char *u_rocm = rd_repo_template_expand(t_rocm, vals), *u_gpu = rd_repo_template_expand(t_gpu, vals);
+    _cleanup_free_ char *e_rocm = rd_repo_template_expand(t_rocm, vals), *e_gpu = rd_repo_template_expand(t_gpu, vals);
+    _cleanup_free_ char *u_rocm = rd_repo_on_base(in->config, e_rocm), *u_gpu = rd_repo_on_base(in->config, e_gpu);
     strbuf b = { 0 };
     strbuf_printf(&b, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository.\n", version);
     bool seven = rel->el_graphics != NULL;
@@ -104,7 +108,8 @@ static int repo_texts(const rd_fix_input *in, const manager *m, const char *vers
     _cleanup_free_ char *s1 = section(id, name, u_rocm, m->zypper);
     strbuf_append(&b, s1);
     if (!m->zypper && rel->el_graphics) {
-        _cleanup_free_ char *u = rd_repo_template_expand(rel->el_graphics, vals);
+        _cleanup_free_ char *e = rd_repo_template_expand(rel->el_graphics, vals);
+        _cleanup_free_ char *u = rd_repo_on_base(in->config, e);
         _cleanup_free_ char *n = xasprintf("AMD Graphics %s repository", version);
         _cleanup_free_ char *s2 = section("amdgraphics", n, u, false);
         strbuf_printf(&b, "\n%s", s2);
@@ -175,8 +180,9 @@ static int move_others(const rd_fix_input *in, rd_plan *p, rd_step *s, const man
     _cleanup_strv_free_ char **names = dfd >= 0 ? dir_names(dfd, other_repo_file, NULL, NULL) : NULL;
     for (size_t i = 0; names && names[i]; i++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", m->dir, names[i]), *content = NULL;
+        const char *mirror = in->config ? in->config->mirror : NULL;
         if (rd_fix_read(in->root_fd, path, &content, NULL, NULL) < 0 ||
-            !strstr(content, strempty(in->knowledge->rpm.host)))
+            (!strstr(content, strempty(in->knowledge->rpm.host)) && !(mirror && strstr(content, mirror))))
             continue;
         int r = rd_step_move_aside(p, s, in, path, ret_reason);
         if (r < 0)
@@ -212,9 +218,9 @@ static void notes(const rd_fix_input *in, const manager *m, rd_step *s, bool crb
                               "distribution's repositories): `sudo dnf config-manager --set-enabled crb` and EPEL "
                               "(`sudo dnf install epel-release` on Rocky/Alma, the epel-release-latest RPM on RHEL).",
                           b.s ? "\n" : "");
-        else if (streq(f->id, "kernel.devel-missing") && in->facts->kernel_devel.wanted)
-            strbuf_printf(&b, "%sInstall the running kernel's headers (package installs are not rocm-doctor's to "
-                              "run): `sudo %s install %s`, then `sudo dkms autoinstall` or reboot.",
+        else if (streq(f->id, "kernel.devel-missing") && in->facts->kernel_devel.wanted && !in->setup)
+            strbuf_printf(&b, "%sInstall the running kernel's headers: `sudo %s install %s`, then `sudo dkms "
+                              "autoinstall` or reboot (`rocm-doctor setup` plans both).",
                           b.s ? "\n" : "", m->id, in->facts->kernel_devel.wanted);
     }
     strbuf_printf(&b, "%s`sudo %s` reads the new files.", b.s ? "\n" : "",
@@ -224,6 +230,11 @@ static void notes(const rd_fix_input *in, const manager *m, rd_step *s, bool crb
 
 static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, const manager *m)
 {
+    /* setup adds the repository of the host's own package manager; Fedora
+     * packages ROCm itself */
+    rd_os_family fam = rd_os_family_facts(&in->facts->os);
+    if (in->setup && (m->zypper ? fam != RD_OS_SUSE : fam != RD_OS_RHEL))
+        return 0;
     const char *version = pick_release(in);
     if (!version) {
         *ret_reason = xasprintf("no ROCm release is known to support every GPU here on %s %s: set rocm_release in "
@@ -266,6 +277,7 @@ const rd_fix rd_fix_dnf = {
     .id = "dnf",
     .title = "AMD's dnf repositories and signing key",
     .on_request = true,
+    .setup = true,
     .plan = dnf_plan,
 };
 
@@ -273,5 +285,6 @@ const rd_fix rd_fix_zypper = {
     .id = "zypper",
     .title = "AMD's zypper repositories and signing key",
     .on_request = true,
+    .setup = true,
     .plan = zypper_plan,
 };

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include "compat.h"
+#include "repo-url.h"
 #include "config.h"
 #include "probe.h"
 #include "rootfs.h"
@@ -13,14 +14,18 @@
 
 #define MAX_TEXT (4 * 1024 * 1024)
 
-static bool is_host_uri(const char *uri, const char *host)
+/* hosts: AMD's host name, then optionally a configured mirror's base URL
+ * ("repo.radeon.com http://mirror.example/radeon"). */
+static bool is_host_uri(const char *uri, const char *hosts)
 {
     const char *p = uri ? strstr(uri, "://") : NULL;
-    if (!p || !host)
+    if (!p || !hosts)
         return false;
     p += 3;
-    size_t n = strlen(host);
-    return strncmp(p, host, n) == 0 && (p[n] == '/' || p[n] == 0 || p[n] == ':');
+    size_t n = strcspn(hosts, " ");
+    if (strncmp(p, hosts, n) == 0 && (p[n] == '/' || p[n] == 0 || p[n] == ':'))
+        return true;
+    return hosts[n] == ' ' && rd_url_under_mirror(hosts + n + 1, uri);
 }
 
 /* The first @WORD@ in s (WORD: upper-case letters, digits, '_'), or NULL. */
@@ -391,7 +396,10 @@ static void read_sources(const rd_ctx *ctx, rd_facts *facts, const char *path, b
             a->error = xasprintf("%s: %s", path, rootfs_strerror(r));
         return;
     }
-    rd_apt_parse_sources(text, path, deb822, ctx->knowledge.apt_host, &a->sources, &a->n_sources);
+    const char *mirror = ctx->config ? ctx->config->mirror : NULL;
+    _cleanup_free_ char *hosts = mirror ? xasprintf("%s %s", strempty(ctx->knowledge.apt_host), mirror)
+                                        : xstrdup(strempty(ctx->knowledge.apt_host));
+    rd_apt_parse_sources(text, path, deb822, hosts, &a->sources, &a->n_sources);
 }
 
 static int read_preferences(const rd_ctx *ctx, rd_facts *facts, const char *path, char **ret)
@@ -635,7 +643,9 @@ static void assess_keys(const rd_assess_input *in, rd_findings *out)
     bool any_amd = false;
     for (size_t i = 0; i < a->n_sources; i++) {
         const rd_apt_source *s = &a->sources[i];
-        if (!s->enabled || s->placeholder || !is_host_uri(s->uri, in->knowledge->apt_host))
+        if (!s->enabled || s->placeholder ||
+            !(is_host_uri(s->uri, in->knowledge->apt_host) ||
+              rd_url_under_mirror(in->config ? in->config->mirror : NULL, s->uri)))
             continue;
         any_amd = true;
         _cleanup_free_ char *t = source_text(s);

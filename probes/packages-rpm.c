@@ -290,13 +290,14 @@ static void assess_kernel_devel(const rd_assess_input *in, rd_findings *out)
                             "module is not loaded)", k->kernel);
     if (pm && k->wanted)
         rd_finding_remedy(fd, "Install the headers of the running kernel, then let DKMS build and reboot: `sudo %s "
-                              "install %s` (rocm-doctor plans this command but does not install packages).",
+                              "install %s` (`rocm-doctor fix` plans both).",
                           pm, k->wanted);
     else
         rd_finding_remedy(fd, "Install the development headers of kernel %s with the distribution's package manager, "
                               "then rebuild the DKMS module (`sudo dkms autoinstall`).",
                           k->kernel);
-    rd_finding_set_fix(fd, fam == RD_OS_SUSE ? "zypper" : pm && streq(pm, "dnf") ? "dnf" : NULL);
+    if (pm && k->wanted)
+        rd_finding_set_fix(fd, "packages");
 }
 
 static void packages_rpm_assess(const rd_assess_input *in, rd_findings *out)

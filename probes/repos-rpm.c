@@ -12,9 +12,11 @@
 #include <inttypes.h>
 #include <ini.h>
 #include <sys/utsname.h>
+#include "config.h"
 #include "distro.h"
 #include "platforms.h"
 #include "probe.h"
+#include "repo-url.h"
 #include "util.h"
 
 #define REPO_FILE_MAX (1024u * 1024)
@@ -59,13 +61,15 @@ typedef struct {
     char *first_error;
 } parse_ctx;
 
+/* host: AMD's host name, then optionally a configured mirror's base URL
+ * ("repo.radeon.com http://mirror.example/radeon"). */
 static bool url_on_host(const char *url, const char *host)
 {
     const char *p = url ? strstr(url, "://") : NULL;
     if (!p || !host)
         return false;
     p += 3;
-    size_t n = strlen(host);
+    size_t n = strcspn(host, " ");
     return strncmp(p, host, n) == 0 && (p[n] == '/' || p[n] == 0 || p[n] == ':');
 }
 
@@ -210,6 +214,14 @@ void rd_repo_parse(rd_repo_config *cfg, const char *file, const char *text, size
         }
         r->url = rd_repo_expand(r->baseurl, vars, n_vars);
         r->amd = url_on_host(r->url, host);
+        const char *mirror = strchr(host, ' ');
+        if (!r->amd && mirror && rd_url_under_mirror(mirror + 1, r->url)) {
+            /* the mirror stands for AMD's server: judged as AMD's URL */
+            char *canonical = rd_repo_canonical(mirror + 1, r->url);
+            free(r->url);
+            r->url = canonical;
+            r->amd = true;
+        }
     }
 }
 
@@ -309,6 +321,9 @@ static void gather_one(const rd_ctx *ctx, const rd_facts *facts, rd_repo_config 
         cfg->main_gpgcheck = main_gpgcheck(ctx);
 
     _cleanup_strv_free_ char **names = NULL;
+    const char *mirror = ctx->config ? ctx->config->mirror : NULL;
+    _cleanup_free_ char *hosts = mirror ? xasprintf("%s %s", strempty(ctx->knowledge.rpm.host), mirror)
+                                        : xstrdup(strempty(ctx->knowledge.rpm.host));
     if (rd_root_list_dir(ctx, dir, ".repo", &names) >= 0)
         for (size_t i = 0; names && names[i]; i++) {
             _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
@@ -321,7 +336,7 @@ static void gather_one(const rd_ctx *ctx, const rd_facts *facts, rd_repo_config 
             else if (r < 0)
                 cfg->problems = strv_push(cfg->problems, xasprintf("%s: %s", path, strerror(-r)));
             else
-                rd_repo_parse(cfg, path, text, size, rv, vars.n, ctx->knowledge.rpm.host);
+                rd_repo_parse(cfg, path, text, size, rv, vars.n, hosts);
         }
     /* gpgkey=file:///etc/pki/rpm-gpg/...: is it there? */
     for (size_t i = 0; i < cfg->n_repos; i++) {

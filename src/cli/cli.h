@@ -38,6 +38,9 @@ typedef struct {
     bool yes;
     const char *only;            /* comma-separated fix or finding ids */
     const char *key_file;        /* apt signing key to install */
+    /* setup */
+    const char *release;         /* --release: the ROCm release to set up */
+    const char *usecase;         /* --usecase: comma-separated use cases */
     /* undo */
     bool last;
     /* report */
@@ -53,7 +56,7 @@ typedef struct {
 } rd_verb;
 
 /* Verbs, by file: verb-check.c (check, facts), verb-list.c (list),
- * verb-explain.c (explain), verb-fix.c (fix, undo), verb-verify.c (verify),
+ * verb-explain.c (explain), verb-fix.c (fix, undo, setup), verb-verify.c (verify),
  * verb-report.c (report). */
 int rd_verb_check(const rd_options *o, char **args, size_t n_args);
 int rd_verb_facts(const rd_options *o, char **args, size_t n_args);
@@ -61,6 +64,7 @@ int rd_verb_list(const rd_options *o, char **args, size_t n_args);
 int rd_verb_explain(const rd_options *o, char **args, size_t n_args);
 int rd_verb_fix(const rd_options *o, char **args, size_t n_args);
 int rd_verb_undo(const rd_options *o, char **args, size_t n_args);
+int rd_verb_setup(const rd_options *o, char **args, size_t n_args);
 int rd_verb_verify(const rd_options *o, char **args, size_t n_args);
 int rd_verb_report(const rd_options *o, char **args, size_t n_args);
 
@@ -76,7 +80,7 @@ enum {
     RD_OPT_FORMAT = 1 << 4, RD_OPT_LEVEL = 1 << 5, RD_OPT_WITH_PYTHON = 1 << 6,
     RD_OPT_TIMEOUT = 1 << 7, RD_OPT_APPLY = 1 << 8, RD_OPT_YES = 1 << 9, RD_OPT_ONLY = 1 << 10,
     RD_OPT_KEY_FILE = 1 << 11, RD_OPT_LAST = 1 << 12, RD_OPT_OUTPUT = 1 << 13,
-    RD_OPT_PYTHON = 1 << 14, RD_OPT_ROCM_PATH = 1 << 15,
+    RD_OPT_PYTHON = 1 << 14, RD_OPT_ROCM_PATH = 1 << 15, RD_OPT_RELEASE = 1 << 20, RD_OPT_USECASE = 1 << 21,
 };
 int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted);
 

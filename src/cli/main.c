@@ -25,6 +25,8 @@ static const rd_verb verbs[] = {
       DIAGNOSIS_OPTIONS },
     { "fix", "Show the plan that fixes the findings; --apply runs it", rd_verb_fix, "",
       DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE },
+    { "setup", "Plan everything this host needs for a working ROCm; --apply runs it", rd_verb_setup, "",
+      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_KEY_FILE | RD_OPT_RELEASE | RD_OPT_USECASE },
     { "undo", "Undo an applied fix run (--last or RUN-ID)", rd_verb_undo, "--last|RUN-ID",
       RD_OPT_ROOT | RD_OPT_FORMAT | RD_OPT_YES | RD_OPT_LAST },
     { "verify", "Run a GPU kernel on every GPU (level 2) and report", rd_verb_verify, "",
@@ -55,7 +57,11 @@ static const struct {
     { RD_OPT_ROCM_PATH, "  --rocm-path DIR  verify: load libhsa-runtime64 and libamdhip64 from DIR\n"
                         "                   only (e.g. a wheel's _rocm_sdk_core/lib)\n" },
     { 0, "  --color WHEN     auto, always or never (NO_COLOR is honoured)\n" },
-    { RD_OPT_APPLY, "  --apply          fix: carry out the plan (needs root)\n" },
+    { RD_OPT_APPLY, "  --apply          fix, setup: carry out the plan (needs root)\n" },
+    { RD_OPT_RELEASE, "  --release X      setup: the ROCm release to install (default: the configured\n"
+                      "                   one, else the newest that supports this OS and its GPUs)\n" },
+    { RD_OPT_USECASE, "  --usecase U,...  setup: what to install: rocm, runtime, hip-sdk, ml-sdk,\n"
+                      "                   driver (default: rocm,driver; `rocm-doctor list usecases`)\n" },
     { RD_OPT_YES, "  --yes            Do not ask for confirmation\n" },
     { RD_OPT_ONLY, "  --only IDS       fix: only these fixes or findings (comma-separated)\n" },
     { RD_OPT_KEY_FILE, "  --key-file FILE  fix: the apt repository signing key to install\n" },
@@ -148,6 +154,7 @@ int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted)
         { RD_OPT_TIMEOUT, "--timeout" }, { RD_OPT_APPLY, "--apply" }, { RD_OPT_YES, "--yes" },
         { RD_OPT_ONLY, "--only" }, { RD_OPT_KEY_FILE, "--key-file" }, { RD_OPT_LAST, "--last" },
         { RD_OPT_OUTPUT, "--output" }, { RD_OPT_PYTHON, "--python" }, { RD_OPT_ROCM_PATH, "--rocm-path" },
+        { RD_OPT_RELEASE, "--release" }, { RD_OPT_USECASE, "--usecase" },
     };
     unsigned given = (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) |
                      (o->facts_file ? RD_OPT_FACTS : 0) | (o->config_file ? RD_OPT_CONFIG : 0) |
@@ -156,7 +163,8 @@ int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted)
                      (o->apply ? RD_OPT_APPLY : 0) | (o->yes ? RD_OPT_YES : 0) |
                      (o->only ? RD_OPT_ONLY : 0) | (o->key_file ? RD_OPT_KEY_FILE : 0) |
                      (o->last ? RD_OPT_LAST : 0) | (o->output ? RD_OPT_OUTPUT : 0) |
-                     (o->python ? RD_OPT_PYTHON : 0) | (o->rocm_path ? RD_OPT_ROCM_PATH : 0);
+                     (o->python ? RD_OPT_PYTHON : 0) | (o->rocm_path ? RD_OPT_ROCM_PATH : 0) |
+                     (o->release ? RD_OPT_RELEASE : 0) | (o->usecase ? RD_OPT_USECASE : 0);
     for (size_t i = 0; i < ELEMENTSOF(names); i++)
         if (given & not_accepted & names[i].flag)
             return rd_usage_error("%s is not an option of the %s command", names[i].name, verb);
@@ -235,7 +243,7 @@ static int check_paths(rd_options *o, char **ret_python)
 enum {
     OPT_ROOT = 256, OPT_USER, OPT_FACTS, OPT_CONFIG, OPT_FORMAT, OPT_JSON, OPT_LEVEL,
     OPT_TIMEOUT, OPT_WITH_PYTHON, OPT_COLOR, OPT_APPLY, OPT_YES, OPT_ONLY, OPT_KEY_FILE,
-    OPT_LAST, OPT_PYTHON, OPT_ROCM_PATH,
+    OPT_LAST, OPT_PYTHON, OPT_ROCM_PATH, OPT_RELEASE, OPT_USECASE,
 };
 static const struct option longopts[] = {
     { "root", required_argument, NULL, OPT_ROOT },
@@ -255,6 +263,8 @@ static const struct option longopts[] = {
     { "last", no_argument, NULL, OPT_LAST },
     { "python", required_argument, NULL, OPT_PYTHON },
     { "rocm-path", required_argument, NULL, OPT_ROCM_PATH },
+    { "release", required_argument, NULL, OPT_RELEASE },
+    { "usecase", required_argument, NULL, OPT_USECASE },
     { "output", required_argument, NULL, 'o' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -323,6 +333,16 @@ static int parse_option(int c, char **argv, rd_options *o, bool *want_help)
             return rd_usage_error("%s", "--rocm-path needs a directory");
         o->rocm_path = optarg;
         break;
+    case OPT_RELEASE:
+        if (!*optarg)
+            return rd_usage_error("%s", "--release needs a ROCm release such as 6.4 or 6.4.1");
+        o->release = optarg;
+        break;
+    case OPT_USECASE:
+        if (!*optarg)
+            return rd_usage_error("%s", "--usecase needs a comma-separated list of use cases");
+        o->usecase = optarg;
+        break;
     case 'o': o->output = optarg; break;
     case 'h': *want_help = true; break;
     case 'V': return version();
@@ -359,7 +379,8 @@ int main(int argc, char **argv)
         return help(name ? verb : NULL);
     /* the newer options are checked against the verb's table entry here,
      * not in each verb */
-    int r = rd_cli_reject(&o, verb->name, ~verb->options & (RD_OPT_PYTHON | RD_OPT_ROCM_PATH));
+    int r = rd_cli_reject(&o, verb->name,
+                          ~verb->options & (RD_OPT_PYTHON | RD_OPT_ROCM_PATH | RD_OPT_RELEASE | RD_OPT_USECASE));
     if (r != 0)
         return r;
     _cleanup_free_ char *python = NULL;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* fix: the plan that fixes the findings, as a diff; --apply carries it out
- * (as root), journals it and checks again. undo: reverses an applied run. */
+ * (as root), journals it and checks again. setup: the same plan over every
+ * fix a working ROCm needs (repository, packages, access), finding or not.
+ * undo: reverses an applied run. */
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -76,7 +78,7 @@ static int fix_check_options(const rd_options *o, size_t n_args, char **args)
 }
 
 /* fix without --apply, or with nothing to do: the plan. 1 when it has steps. */
-static int show_plan(const rd_options *o, const rd_run *run, const rd_plan *plan, bool only)
+static int show_plan(const rd_options *o, const rd_run *run, const rd_plan *plan, bool only, const char *verb)
 {
     if (o->format == RD_FORMAT_JSON) {
         json_object *j = rd_plan_to_json(plan);
@@ -94,9 +96,10 @@ static int show_plan(const rd_options *o, const rd_run *run, const rd_plan *plan
                plan->n_steps || plan->n_not_planned ? "\n" : "", unfixable, unfixable == 1 ? "" : "s",
                unfixable == 1 ? "has" : "have");
     if (plan->n_steps > 0) {
-        printf("\nTo carry it out: sudo rocm-doctor fix --apply");
-        const char *names[] = { "--root", "--user", "--facts", "--only" };
-        const char *values[] = { o->root ? plan->root : NULL, o->user, o->facts_file, o->only };
+        printf("\nTo carry it out: sudo rocm-doctor %s --apply", verb);
+        const char *names[] = { "--root", "--user", "--facts", "--only", "--release", "--usecase" };
+        const char *values[] = { o->root ? plan->root : NULL, o->user, o->facts_file, o->only, o->release,
+                                 o->usecase };
         for (size_t i = 0; i < ELEMENTSOF(names); i++)
             if (values[i])
                 printf(" %s %s", names[i], values[i]);
@@ -148,11 +151,12 @@ static int report_results(const rd_options *o, const rd_plan *plan, const rd_app
     return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : r;
 }
 
-static int apply_plan(const rd_options *o, const rd_plan *plan, int root_fd)
+static int apply_plan(const rd_options *o, const rd_plan *plan, int root_fd, const char *verb)
 {
     if (geteuid() != 0)
-        return rd_fail("applying the plan needs root: run `sudo rocm-doctor fix --apply` (`rocm-doctor fix` shows "
-                       "the plan without root)");
+        return rd_fail("applying the plan needs root: run `sudo rocm-doctor %s --apply` (`rocm-doctor %s` shows "
+                       "the plan without root)",
+                       verb, verb);
     if (o->format != RD_FORMAT_JSON)
         rd_plan_print(plan, stdout);
     if (!o->yes && !ask(plan)) {
@@ -166,8 +170,64 @@ static int apply_plan(const rd_options *o, const rd_plan *plan, int root_fd)
     return report_results(o, plan, &res);
 }
 
-int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
+/* What setup was asked for. */
+typedef struct {
+    bool setup;
+    char **usecases;
+} plan_kind;
+
+/* setup's --release: a release of the support table that AMD ships for
+ * this OS; refused with the valid values otherwise. */
+static int check_release(const rd_run *run, const char *release)
 {
+    const rd_knowledge *k = &run->ctx.knowledge;
+    const rd_os_facts *os = &run->facts.os;
+    strbuf valid = { 0 };
+    bool known = false, shipped = false;
+    for (size_t i = 0; i < k->n_releases; i++) {
+        const rd_release *rel = &k->releases[i];
+        bool here = rd_release_find_os(rel, os->id, os->version_id) != NULL;
+        if (here)
+            strbuf_printf(&valid, "%s%s (%s)", valid.len ? ", " : "", rel->line, rel->latest);
+        if (rd_knowledge_release(k, release) == rel) {
+            known = true;
+            shipped = here;
+        }
+    }
+    _cleanup_free_ char *list = valid.len ? strbuf_steal(&valid) : xstrdup("none");
+    if (!known)
+        return rd_usage_error("--release %s: no such ROCm release in support.ini; for %s %s: %s", release,
+                              strempty(os->id), strempty(os->version_id), list);
+    if (!shipped)
+        return rd_usage_error("--release %s: AMD does not ship ROCm %s for %s %s; releases for it: %s", release,
+                              release, strempty(os->id), strempty(os->version_id), list);
+    return 0;
+}
+
+static int parse_usecases(const rd_run *run, const char *release, const char *arg, char ***ret)
+{
+    const rd_knowledge *k = &run->ctx.knowledge;
+    _cleanup_strv_free_ char **v = strv_split(arg, ",");
+    strbuf valid = { 0 };
+    for (size_t i = 0; i < k->packages.n_usecases; i++)
+        strbuf_printf(&valid, "%s%s", i ? ", " : "", k->packages.usecases[i].name);
+    _cleanup_free_ char *list = valid.len ? strbuf_steal(&valid) : xstrdup("none (packages.ini is missing)");
+    for (size_t i = 0; v && v[i]; i++) {
+        const rd_usecase *u = rd_knowledge_usecase(k, v[i]);
+        if (!u)
+            return rd_usage_error("--usecase: \"%s\" is not a use case (%s)", v[i], list);
+        if (release && u->since && rd_version_compare(release, u->since) < 0)
+            return rd_usage_error("--usecase %s: AMD ships it from ROCm %s on, not in %s", v[i], u->since, release);
+    }
+    if (!v)
+        return rd_usage_error("--usecase needs one of %s", list);
+    *ret = TAKE_PTR(v);
+    return 0;
+}
+
+static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_kind *kind)
+{
+    const char *verb = kind->setup ? "setup" : "fix";
     int r = fix_check_options(o, n_args, args);
     if (r)
         return r;
@@ -176,6 +236,10 @@ int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
         return r;
     _cleanup_run_ rd_run run = { 0 };
     if ((r = rd_cli_run_check(o, &run)) != 0)
+        return r;
+    if (o->release && (r = check_release(&run, o->release)) != 0)
+        return r;
+    if (o->usecase && (r = parse_usecases(&run, o->release, o->usecase, &kind->usecases)) != 0)
         return r;
     _cleanup_free_ char *root = NULL;
     _cleanup_close_ int root_fd = -1;
@@ -189,14 +253,28 @@ int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
         .fixes = &rd_fix_registry,
         .root = root, .root_fd = root_fd, .config = &run.config, .facts = &run.facts, .gpus = &run.view,
         .findings = &run.findings, .knowledge = &run.ctx.knowledge, .only = only, .key_file = o->key_file,
-        .user = o->user,
+        .user = o->user, .setup = kind->setup, .release = o->release, .usecases = kind->usecases,
     };
     _cleanup_plan_ rd_plan plan = { 0 };
     if (rd_plan_build(&in, &plan, &err) < 0)
         return rd_fail("%s", err);
     if (!o->apply || plan.n_steps == 0)
-        return show_plan(o, &run, &plan, only != NULL);
-    return apply_plan(o, &plan, root_fd);
+        return show_plan(o, &run, &plan, only != NULL, verb);
+    return apply_plan(o, &plan, root_fd, verb);
+}
+
+int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
+{
+    plan_kind kind = { .setup = false };
+    return fix_or_setup(o, args, n_args, &kind);
+}
+
+int rd_verb_setup(const rd_options *o, char **args, size_t n_args)
+{
+    plan_kind kind = { .setup = true };
+    int r = fix_or_setup(o, args, n_args, &kind);
+    strv_free(kind.usecases);
+    return r;
 }
 
 static int print_undo_json(const rd_apply_result *res)

@@ -24,6 +24,7 @@ void rd_config_init(rd_config *c)
         .expected_gpus = -1,
         .level = 1,
         .runtime_timeout_s = 20,
+        .package_lock_timeout_s = 300,
         .access_group = xstrdup("render"),
         .status_file = xstrdup("/run/rocm-doctor/status.json"),
         .debounce_ms = 50,
@@ -72,7 +73,8 @@ static char *check_finding(const rd_probe_table *probes, const char *v)
 
 /* The fixes of fixes/ (see rocm-doctor(8)); "all" and "none" are handled
  * by the list parser. */
-static const char *const fix_ids[] = { "group", "udev", "apt", "modprobe", "env", "cmdline", NULL };
+static const char *const fix_ids[] = { "group", "udev", "apt", "dnf", "zypper", "crb", "modprobe", "env", "cmdline",
+                                       "packages", NULL };
 
 static char *check_fix(const rd_probe_table *probes, const char *v)
 {
@@ -81,7 +83,9 @@ static char *check_fix(const rd_probe_table *probes, const char *v)
     for (size_t i = 0; fix_ids[i]; i++)
         if (streq(v, fix_ids[i]))
             return NULL;
-    return xasprintf("\"%s\" is not a fix (group, udev, apt, modprobe, env, cmdline; or all, none)", v);
+    return xasprintf("\"%s\" is not a fix (group, udev, apt, dnf, zypper, crb, modprobe, env, cmdline, packages; or "
+                     "all, none)",
+                     v);
 }
 
 static char *check_release(const rd_probe_table *probes, const char *v)
@@ -127,6 +131,24 @@ static char *check_url(const rd_probe_table *probes, const char *v)
     return NULL;
 }
 
+/* A mirror's base: http(s):// or file:///, no trailing slash, no spaces. */
+static char *check_mirror(const rd_probe_table *probes, const char *v)
+{
+    const char *rest = startswith(v, "https://");
+    if (!rest)
+        rest = startswith(v, "http://");
+    if (!rest && startswith(v, "file:///"))
+        rest = v + strlen("file://");
+    if (!rest || !*rest || (*rest == '/' && !startswith(v, "file:")))
+        return xasprintf("\"%s\" is not an http://, https:// or file:/// URL", v);
+    for (const char *p = v; *p; p++)
+        if ((unsigned char)*p <= 0x20 || *p == 0x7f || *p == '"' || *p == '\\')
+            return xasprintf("\"%s\" is not a URL (a space or control character)", v);
+    if (endswith(v, "/"))
+        return xasprintf("\"%s\" ends in '/': give the base without it, as https://repo.radeon.com", v);
+    return NULL;
+}
+
 /* ---- the table ---- */
 
 typedef enum {
@@ -168,6 +190,8 @@ static const key_def keys[] = {
     { "fix", "apt_key_url", KEY_STRING, FIELD(apt_key_url), 0, 0, check_url, NULL },
     { "fix", "apt_graphics", KEY_BOOL, FIELD(apt_graphics), 0, 0, NULL, NULL },
     { "fix", "apt_driver", KEY_BOOL, FIELD(apt_driver), 0, 0, NULL, NULL },
+    { "fix", "package_lock_timeout_s", KEY_INT, FIELD(package_lock_timeout_s), 0, 86400, NULL, "seconds" },
+    { "repository", "mirror", KEY_STRING, FIELD(mirror), 0, 0, check_mirror, NULL },
     { "output", "status_file", KEY_STRING, FIELD(status_file), 0, 0, check_path, NULL },
     { "output", "prometheus_file", KEY_STRING, FIELD(prometheus_file), 0, 0, check_prom_path, NULL },
     { "output", "nfd_file", KEY_STRING, FIELD(nfd_file), 0, 0, check_path, NULL },
@@ -181,7 +205,7 @@ static const key_def keys[] = {
     { "health", "power_cap_warn_percent", KEY_INT, FIELD(health.power_cap_warn_percent), 1, 100, NULL, "a percentage" },
     { "health", "vram_missing_percent", KEY_INT, FIELD(health.vram_missing_percent), 1, 50, NULL, "a percentage" },
 };
-static const char *const sections[] = { "check", "fix", "output", "daemon", "health" };
+static const char *const sections[] = { "check", "fix", "repository", "output", "daemon", "health" };
 
 #define AT(c, k, T) ((T *)(void *)((char *)(c) + (k)->offset))
 
@@ -679,6 +703,7 @@ void rd_config_free(rd_config *c)
     strv_free(c->allowed_fixes);
     free(c->access_group);
     free(c->rocm_release);
+    free(c->mirror);
     free(c->apt_key_file);
     free(c->apt_key_fingerprint);
     free(c->apt_key_url);

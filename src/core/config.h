@@ -51,6 +51,9 @@ typedef struct rd_config {
     char *apt_key_url;
     bool apt_graphics;            /* also the graphics repository */
     bool apt_driver;              /* also the amdgpu driver repository */
+    int64_t package_lock_timeout_s; /* wait for another process's package manager lock, default 300 */
+    /* [repository] */
+    char *mirror;                 /* base URL standing for https://repo.radeon.com; NULL: AMD's */
     /* [output] */
     char *status_file;            /* default /run/rocm-doctor/status.json */
     char *prometheus_file;        /* NULL: none */

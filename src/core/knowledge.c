@@ -703,6 +703,149 @@ int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_erro
     return 0;
 }
 
+/* ---- conf/packages.ini ---- */
+
+int rd_packages_pm_index(const char *pm)
+{
+    return streq_ptr(pm, "apt") ? 0 : streq_ptr(pm, "dnf") ? 1 : streq_ptr(pm, "zypper") ? 2 : -1;
+}
+
+const rd_usecase *rd_knowledge_usecase(const rd_knowledge *k, const char *name)
+{
+    for (size_t i = 0; i < k->packages.n_usecases; i++)
+        if (streq(k->packages.usecases[i].name, name))
+            return &k->packages.usecases[i];
+    return NULL;
+}
+
+char *const *rd_usecase_packages(const rd_usecase *u, const char *pm)
+{
+    int i = rd_packages_pm_index(pm);
+    return i == 0 ? u->apt : i == 1 ? u->dnf : i == 2 ? u->zypper : NULL;
+}
+
+static bool package_names_ok(char *const *v, char **ret_bad)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        if (strspn(v[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_{}:") != strlen(v[i]) ||
+            v[i][0] == '-') {
+            *ret_bad = xstrdup(v[i]);
+            return false;
+        }
+    return true;
+}
+
+/* A list key: package names, gfx targets or gfx:kernel pairs. */
+static int list_key(parse_state *st, char ***slot, const char *value)
+{
+    char **v = strv_split(value, " \t,");
+    _cleanup_free_ char *bad = NULL;
+    if (!package_names_ok(v, &bad)) {
+        strv_free(v);
+        return fail(st, xasprintf("\"%s\" is not a package name", bad));
+    }
+    strv_free(*slot);
+    *slot = v;
+    return 1;
+}
+
+static int packages_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    rd_packages_table *t = &st->k->packages;
+    if (!name)
+        return 1;
+    if (streq(section, "table"))
+        return table_key(st, name, value);
+    int pm = rd_packages_pm_index(name);
+    if (streq(section, "setup")) {
+        if (streq(name, "default"))
+            return list_key(st, &t->default_usecases, value);
+        return fail(st, xasprintf("unknown key \"%s\" in [setup]", name));
+    }
+    if (streq(section, "headers") || streq(section, "shadow")) {
+        if (pm < 0)
+            return fail(st, xasprintf("unknown key \"%s\" in [%s] (apt, dnf or zypper)", name, section));
+        return list_key(st, streq(section, "headers") ? &t->headers[pm] : &t->shadow[pm], value);
+    }
+    if (streq(section, "driver")) {
+        if (streq(name, "dkms-gfx"))
+            return list_key(st, &t->dkms_gfx, value);
+        if (streq(name, "inbox-kernel")) {
+            int r = list_key(st, &t->inbox_kernel, value);
+            for (size_t i = 0; r && t->inbox_kernel && t->inbox_kernel[i]; i++) {
+                const char *colon = strchr(t->inbox_kernel[i], ':');
+                unsigned a, b;
+                if (!startswith(t->inbox_kernel[i], "gfx") || !colon || sscanf(colon + 1, "%u.%u", &a, &b) != 2)
+                    return fail(st, xasprintf("\"%s\" is not TARGET:KERNEL (gfx1100:6.2)", t->inbox_kernel[i]));
+            }
+            return r;
+        }
+        return fail(st, xasprintf("unknown key \"%s\" in [driver]", name));
+    }
+    const char *uc = startswith(section, "usecase ");
+    if (!uc || !*uc || strchr(uc, ' '))
+        return fail(st, xasprintf("unknown section [%s]", section));
+    rd_usecase *u = t->n_usecases ? &t->usecases[t->n_usecases - 1] : NULL;
+    if (!u || !streq(u->name, uc)) {
+        if (rd_knowledge_usecase(st->k, uc))
+            return fail(st, xasprintf("section [%s] appears twice", section));
+        u = ARRAY_APPEND(t->usecases, t->n_usecases);
+        u->name = xstrdup(uc);
+    }
+    if (streq(name, "summary"))
+        return string_key(st, section, name, value, &u->summary);
+    if (streq(name, "since"))
+        return string_key(st, section, name, value, &u->since);
+    if (streq(name, "driver")) {
+        if (parse_bool(value, &u->driver) < 0)
+            return fail(st, xasprintf("driver must be yes or no, not \"%s\"", value));
+        return 1;
+    }
+    if (pm >= 0)
+        return list_key(st, pm == 0 ? &u->apt : pm == 1 ? &u->dnf : &u->zypper, value);
+    return fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
+}
+
+int rd_knowledge_load_packages(const char *path, rd_knowledge *k, char **ret_error)
+{
+    parse_state st = { .k = k, .info = &k->packages.info };
+    int r = load_table(path, &st, packages_handler, ret_error);
+    if (r < 0)
+        return r;
+    for (size_t i = 0; i < strv_length(k->packages.default_usecases); i++)
+        if (!rd_knowledge_usecase(k, k->packages.default_usecases[i])) {
+            *ret_error = xasprintf("%s: [setup] default names \"%s\", which has no [usecase %s] section", path,
+                                   k->packages.default_usecases[i], k->packages.default_usecases[i]);
+            return -EINVAL;
+        }
+    return 0;
+}
+
+static void packages_table_free(rd_packages_table *t)
+{
+    for (size_t i = 0; i < t->n_usecases; i++) {
+        rd_usecase *u = &t->usecases[i];
+        free(u->name);
+        free(u->summary);
+        free(u->since);
+        strv_free(u->apt);
+        strv_free(u->dnf);
+        strv_free(u->zypper);
+    }
+    free(t->usecases);
+    strv_free(t->default_usecases);
+    for (size_t i = 0; i < 3; i++) {
+        strv_free(t->headers[i]);
+        strv_free(t->shadow[i]);
+    }
+    strv_free(t->dkms_gfx);
+    strv_free(t->inbox_kernel);
+    free(t->info.name);
+    free(t->info.version);
+    free(t->info.date);
+}
+
 int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
 {
     rd_knowledge k = { 0 };
@@ -711,6 +854,7 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
     _cleanup_free_ char *support = xasprintf("%s/support.ini", dir);
     _cleanup_free_ char *health = xasprintf("%s/health.ini", dir);
     _cleanup_free_ char *wheels = xasprintf("%s/wheels.ini", dir);
+    _cleanup_free_ char *packages = xasprintf("%s/packages.ini", dir);
     int r = rd_knowledge_load_archs(archs, &k, ret_error);
     if (r >= 0)
         r = rd_knowledge_load_pci_ids(ids, &k, ret_error);
@@ -723,6 +867,8 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
         r = rd_knowledge_load_health(health, &k, ret_error);
     if (r >= 0 && (stat(wheels, &st) == 0 || errno != ENOENT))
         r = rd_knowledge_load_wheels(wheels, &k, ret_error);
+    if (r >= 0 && (stat(packages, &st) == 0 || errno != ENOENT))
+        r = rd_knowledge_load_packages(packages, &k, ret_error);
     if (r < 0) {
         rd_knowledge_free(&k);
         return r;
@@ -740,6 +886,7 @@ static void table_info_free(rd_table_info *t)
 
 void rd_knowledge_free(rd_knowledge *k)
 {
+    packages_table_free(&k->packages);
     for (size_t i = 0; i < k->n_archs; i++) {
         free(k->archs[i].gfx);
         free(k->archs[i].codename);

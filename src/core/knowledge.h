@@ -109,6 +109,27 @@ typedef struct {
     bool index;                  /* AMD publishes a pip index for it */
 } rd_wheel_family;
 
+/* conf/packages.ini: what setup installs. A use case names its packages
+ * per package manager (apt, dnf, zypper). */
+typedef struct {
+    char *name;                  /* "rocm", "runtime", "driver" */
+    char *summary;
+    char *since;                 /* the first ROCm release that ships it ("6.0"), or NULL */
+    char **apt, **dnf, **zypper;
+    bool driver;                 /* the kernel driver: planned only where the rule says so */
+} rd_usecase;
+
+typedef struct {
+    rd_usecase *usecases;
+    size_t n_usecases;
+    char **default_usecases;     /* when setup is given none */
+    char **headers[3];           /* apt, dnf, zypper; {kernel}: the running kernel's release */
+    char **shadow[3];            /* distribution packages that shadow AMD's (removed by setup) */
+    char **dkms_gfx;             /* targets for which AMD's driver is the supported one */
+    char **inbox_kernel;         /* "gfx1100:6.2": the first kernel whose amdgpu serves a target */
+    rd_table_info info;
+} rd_packages_table;
+
 typedef struct {
     rd_arch *archs;
     size_t n_archs;
@@ -132,6 +153,7 @@ typedef struct {
     char *wheel_packages;        /* what to install from it */
     char *wheel_release;         /* AMD's release wheels, {series} */
     rd_table_info wheels_info;
+    rd_packages_table packages;  /* conf/packages.ini, optional */
 } rd_knowledge;
 
 /* Loads archs.ini, pci-ids.ini and support.ini from dir (support.ini may be
@@ -143,6 +165,12 @@ int rd_knowledge_load_pci_ids(const char *path, rd_knowledge *k, char **ret_erro
 int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_health(const char *path, rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_wheels(const char *path, rd_knowledge *k, char **ret_error);
+int rd_knowledge_load_packages(const char *path, rd_knowledge *k, char **ret_error);
+const rd_usecase *rd_knowledge_usecase(const rd_knowledge *k, const char *name);
+/* The packages of a use case for a package manager ("apt", "dnf", "zypper"). */
+char *const *rd_usecase_packages(const rd_usecase *u, const char *pm);
+/* Index of a package manager's column in headers[] and shadow[]: -1 unknown. */
+int rd_packages_pm_index(const char *pm);
 /* The wheel family of this name, compared without case (dist-info names
  * are lower-cased: "gfx94x-dcgpu"); NULL when the table lacks it. */
 const rd_wheel_family *rd_knowledge_wheel_family(const rd_knowledge *k, const char *name);

@@ -192,6 +192,11 @@ static int apply_snapshot(const rd_plan *p, int root_fd, rd_journal *jr, char **
             json_object_array_add(files, jf);
     }
     journal_plan(p, jr);
+    const rd_action *pk = rd_plan_packages(p);
+    if (r >= 0 && pk && (r = rd_journal_packages_before(jr, pk, ret_error)) < 0) {
+        rd_journal_sweep(p->root, root_fd, NULL);
+        return r;
+    }
     if (r >= 0)
         r = rd_journal_save(jr);
     if (r < 0) {
@@ -231,6 +236,30 @@ static char *act_command(const rd_plan *p, const rd_action *a, json_object *jc, 
     return error;
 }
 
+/* Packages: once no other process holds the package manager's lock, the
+ * indexes refreshed when a repository was just written, then one
+ * transaction at the versions the plan named. */
+static char *act_packages(const rd_plan *p, const rd_action *a)
+{
+    const rd_pkg_set *set = a->pkgs;
+    char *error = NULL;
+    if (rd_pkg_wait_lock(set->pm, p->root, set->lock_timeout_s, &error) < 0)
+        return error;
+    if (set->refresh && rd_pkg_refresh(set->pm, p->root, &error) < 0)
+        return error;
+    _cleanup_strv_free_ char **install = NULL;
+    for (size_t i = 0; set->install && set->install[i]; i++) {
+        const char *version = NULL;
+        for (size_t k = 0; k < set->changes.n; k++)
+            if (streq(set->changes.items[k].name, set->install[i]) && set->changes.items[k].op != RD_PKG_REMOVE)
+                version = set->changes.items[k].version;
+        install = strv_push(install, version ? xasprintf("%s=%s", set->install[i], version)
+                                             : xstrdup(set->install[i]));
+    }
+    (void)rd_pkg_transact(set->pm, p->root, install, set->remove, false, &error);
+    return error;
+}
+
 /* Carries out every action; returns what failed, or NULL. */
 static char *apply_act(const rd_plan *p, rd_journal *jr, rd_apply_result *res)
 {
@@ -248,6 +277,8 @@ static char *apply_act(const rd_plan *p, rd_journal *jr, rd_apply_result *res)
                 error = act_files(p, jr->root_fd, a);
             else if (a->kind == RD_ACT_COMMAND)
                 error = act_command(p, a, json_object_array_get_idx(cmds, n_cmd++), res);
+            else if (a->kind == RD_ACT_PACKAGES)
+                error = act_packages(p, a);
             else {
                 _cleanup_strv_free_ char **argv = rd_group_argv(p->root, a->kind == RD_ACT_GROUP_ADD, a->user,
                                                                 a->group);
@@ -280,6 +311,9 @@ static char *apply_finish(rd_journal *jr)
     json_object *files = rd_json_get_array(jr->j, "files");
     for (size_t i = 0; files && i < json_object_array_length(files); i++)
         record_after(jr, json_object_array_get_idx(files, i));
+    char *error = NULL;
+    if (rd_journal_packages_after(jr, &error) < 0)
+        return error;
     _cleanup_free_ char *at = rd_now_iso();
     rd_json_set_str(jr->j, "applied", at);
     rd_journal_set_state(jr, RD_STATE_APPLIED);
@@ -294,6 +328,7 @@ static int apply_roll_back(rd_journal *jr, const char *error, char **ret_error)
 {
     strbuf problems = { 0 };
     _cleanup_strv_free_ char **unused = NULL;
+    rd_restore_packages(jr, &problems);
     rd_restore_files(jr, RD_RESTORE_FILES, &problems);
     rd_restore_commands(jr, RD_COMMANDS_FAILED, &unused, &problems);
     rd_journal_set_state(jr, problems.len ? RD_STATE_APPLYING : RD_STATE_ROLLED_BACK);

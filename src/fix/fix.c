@@ -50,6 +50,7 @@ static void action_free(rd_action *a)
     free(a->group);
     strv_free(a->argv);
     strv_free(a->undo_argv);
+    rd_pkg_set_free(a->pkgs);
 }
 
 static void step_free(rd_step *s)
@@ -436,6 +437,21 @@ void rd_step_command(rd_step *s, char **argv, char **undo_argv)
     a->undo_argv = undo_argv;
 }
 
+void rd_step_packages(rd_step *s, rd_pkg_set *set)
+{
+    rd_action *a = add_action(s, RD_ACT_PACKAGES);
+    a->pkgs = set;
+}
+
+const rd_action *rd_plan_packages(const rd_plan *p)
+{
+    for (size_t i = 0; i < p->n_steps; i++)
+        for (size_t k = 0; k < p->steps[i].n_actions; k++)
+            if (p->steps[i].actions[k].kind == RD_ACT_PACKAGES)
+                return &p->steps[i].actions[k];
+    return NULL;
+}
+
 /* ---- building ---- */
 
 static bool has_findings_for(const rd_fix_input *in, const char *fix_id)
@@ -461,7 +477,8 @@ int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error)
     rd_plan p = { .root = xstrdup(in->root) };
     for (size_t i = 0; i < in->fixes->n_fixes; i++) {
         const rd_fix *fix = in->fixes->fixes[i];
-        bool wanted = has_findings_for(in, fix->id) || (fix->on_request && rd_fix_named(in, fix->id));
+        bool wanted = has_findings_for(in, fix->id) || (fix->on_request && rd_fix_named(in, fix->id)) ||
+                      (in->setup && fix->setup && rd_fix_selected(in, fix->id));
         if (!wanted)
             continue;
         if (in->config && in->config->allowed_fixes && !strv_contains(in->config->allowed_fixes, fix->id)) {
@@ -491,6 +508,7 @@ static const char *action_verb(rd_action_kind k)
     case RD_ACT_REMOVE: return "remove";
     case RD_ACT_GROUP_ADD: return "group-add";
     case RD_ACT_GROUP_DEL: return "group-remove";
+    case RD_ACT_PACKAGES: return "packages";
     default: return "command";
     }
 }
@@ -549,6 +567,31 @@ static bool move_removal(const rd_plan *p, const rd_step *s, size_t k)
     return false;
 }
 
+/* Each package with its exact version and size, then the totals. */
+static void print_packages(const rd_pkg_set *set, FILE *out)
+{
+    const rd_pkg_changes *c = &set->changes;
+    fprintf(out, "   %s, through %s%s:\n", c->n ? "packages" : "nothing to change in the packages",
+            rd_pm_name(set->pm), set->refresh ? " (indexes refreshed first)" : "");
+    size_t counts[4] = { 0 };
+    for (size_t i = 0; i < c->n; i++) {
+        const rd_pkg_change *x = &c->items[i];
+        counts[x->op]++;
+        _cleanup_free_ char *size = x->size ? rd_pkg_size_text(x->size) : NULL;
+        if (x->old_version)
+            fprintf(out, "     %-9s %s %s -> %s%s%s%s\n", rd_pkg_op_name(x->op), x->name, x->old_version,
+                    strempty(x->version), size ? " (" : "", strempty(size), size ? ")" : "");
+        else
+            fprintf(out, "     %-9s %s %s%s%s%s\n", rd_pkg_op_name(x->op), x->name, strempty(x->version),
+                    size ? " (" : "", strempty(size), size ? ")" : "");
+    }
+    if (!c->n)
+        return;
+    _cleanup_free_ char *dl = c->download_known ? rd_pkg_size_text(c->download) : xstrdup("unknown");
+    fprintf(out, "     %zu to install, %zu to upgrade, %zu to downgrade, %zu to remove; download %s\n",
+            counts[RD_PKG_INSTALL], counts[RD_PKG_UPGRADE], counts[RD_PKG_DOWNGRADE], counts[RD_PKG_REMOVE], dl);
+}
+
 void rd_plan_print(const rd_plan *p, FILE *out)
 {
     if (p->n_steps == 0)
@@ -585,6 +628,9 @@ void rd_plan_print(const rd_plan *p, FILE *out)
                 break;
             case RD_ACT_GROUP_DEL:
                 fprintf(out, "   remove %s from group %s: gpasswd -d %s %s\n", a->user, a->group, a->user, a->group);
+                break;
+            case RD_ACT_PACKAGES:
+                print_packages(a->pkgs, out);
                 break;
             case RD_ACT_COMMAND: {
                 _cleanup_free_ char *cmd = rd_argv_join(a->argv);
@@ -659,6 +705,15 @@ static json_object *action_json(const rd_plan *p, const rd_action *a)
         json_object_object_add(ja, "argv", rd_json_strv(a->argv));
         json_object_object_add(ja, "undo", a->undo_argv ? rd_json_strv(a->undo_argv) : NULL);
         rd_json_set_str(ja, "when", under_root(p) ? "first-boot" : "now");
+    }
+    if (a->pkgs) {
+        rd_json_set_str(ja, "package_manager", rd_pm_name(a->pkgs->pm));
+        json_object_object_add(ja, "install", rd_json_strv(a->pkgs->install));
+        json_object_object_add(ja, "remove", rd_json_strv(a->pkgs->remove));
+        json_object_object_add(ja, "refresh", json_object_new_boolean(a->pkgs->refresh));
+        json_object_object_add(ja, "packages", rd_pkg_changes_to_json(&a->pkgs->changes));
+        if (a->pkgs->changes.download_known)
+            rd_json_set_int(ja, "download_size", (int64_t)a->pkgs->changes.download);
     }
     return ja;
 }

@@ -57,6 +57,18 @@ char **rd_group_argv(const char *root, bool add, const char *user, const char *g
 /* The shadow tools' lock (lckpwdf(3) under the root), or -1. */
 int rd_shadow_lock(int root_fd, bool create);
 
+/* ---- package steps (pkg-journal.c) ---- */
+
+/* Before the first change: the installed list kept, "packages" journaled. */
+int rd_journal_packages_before(rd_journal *jr, const rd_action *a, char **ret_error);
+/* After the last: what the run installed, upgraded, downgraded, removed. */
+int rd_journal_packages_after(rd_journal *jr, char **ret_error);
+/* Undo may go on: the run's packages are as it left them (killed: not
+ * asked), and nothing installed since depends on what it would remove. */
+int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error);
+/* Reverses the run's package changes that are still in place. */
+void rd_restore_packages(rd_journal *jr, strbuf *problems);
+
 /* ---- putting the root back (restore.c) ---- */
 
 typedef enum {

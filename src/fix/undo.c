@@ -131,6 +131,9 @@ static int undo_verify(rd_journal *jr, rd_restore_method *ret_method, char **ret
             return r;
         groups_changed |= r > 0;
     }
+    int r = rd_packages_verify(jr, streq(origin(jr), RD_STATE_APPLYING), ret_error);
+    if (r < 0)
+        return r;
     /* a resumed undo goes on the way it started */
     const char *m = rd_json_get_str(jr->j, "undo_method");
     *ret_method = m ? (streq(m, "gpasswd") ? RD_RESTORE_GPASSWD : RD_RESTORE_FILES)
@@ -158,6 +161,8 @@ static int undo_mark(rd_journal *jr, rd_restore_method method, char **ret_error)
 static void undo_restore(rd_journal *jr, rd_restore_method method, rd_apply_result *res, strbuf *problems)
 {
     bool killed = streq(origin(jr), RD_STATE_APPLYING);
+    /* packages first: the repository files they came from go last */
+    rd_restore_packages(jr, problems);
     rd_restore_files(jr, method, problems);
     if (method == RD_RESTORE_GPASSWD) {
         res->notes = strv_push(res->notes, xstrdup("the group files changed since the run, so its group changes "

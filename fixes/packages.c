@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/* packages: what this host needs installed, through its own package
+ * manager (conf/packages.ini): the running kernel's headers when a DKMS
+ * driver has to be built, ROCm for the chosen use cases (setup), AMD's
+ * kernel driver where the running kernel's amdgpu does not serve the GPUs,
+ * and the removal of distribution packages that would shadow AMD's ROCm in
+ * /usr. The plan holds the package manager's own dry run: every package
+ * with its version and size. Packages already installed (at any version)
+ * are left alone, so a second setup plans nothing. */
+#include <fcntl.h>
+#include <stdio.h>
+#include "context.h"
+#include "fixes.h"
+#include "util.h"
+
+static bool has_finding(const rd_fix_input *in, const char *finding_id)
+{
+    for (size_t i = 0; in->findings && i < in->findings->n; i++)
+        if (streq(in->findings->items[i].id, finding_id))
+            return true;
+    return false;
+}
+
+/* The packages of the table's list for this manager, {kernel} expanded. */
+static char **expand(char *const *list, const char *kernel)
+{
+    char **v = NULL;
+    for (size_t i = 0; list && list[i]; i++) {
+        const char *at = strstr(list[i], "{kernel}");
+        v = strv_push(v, at ? xasprintf("%.*s%s%s", (int)(at - list[i]), list[i], strempty(kernel),
+                                        at + strlen("{kernel}"))
+                            : xstrdup(list[i]));
+    }
+    return v;
+}
+
+/* "6.8.0-45-generic" at least "6.2". */
+static bool kernel_at_least(const char *kernel, const char *series)
+{
+    return kernel && rd_version_compare(kernel, series) >= 0;
+}
+
+/* Why AMD's driver is needed here (a new string), or NULL when the running
+ * kernel's own amdgpu serves every GPU (*ret_why_not says why). */
+static char *driver_needed(const rd_fix_input *in, char **ret_why_not)
+{
+    const rd_packages_table *t = &in->knowledge->packages;
+    const char *kernel = in->facts->os.kernel_release;
+    strbuf served = { 0 };
+    for (size_t i = 0; i < in->gpus->n_gpus; i++) {
+        const rd_gpu *g = &in->gpus->gpus[i];
+        if (!g->gfx[0])
+            continue;
+        if (strv_contains(t->dkms_gfx, g->gfx)) {
+            free(served.s);
+            return xasprintf("%s (%s) is an Instinct accelerator: AMD supports it on AMD's amdgpu driver", g->name,
+                             g->gfx);
+        }
+        if (g->pci && streq_ptr(g->pci->driver, "amdgpu") && g->n_kfd == 0) {
+            free(served.s);
+            return xasprintf("%s (%s) is bound to amdgpu but has no KFD node: the running kernel's amdgpu does not "
+                             "serve it for compute",
+                             g->name, g->gfx);
+        }
+        const char *min = NULL;
+        size_t gl = strlen(g->gfx);
+        for (size_t k = 0; t->inbox_kernel && t->inbox_kernel[k]; k++)
+            if (strncmp(t->inbox_kernel[k], g->gfx, gl) == 0 && t->inbox_kernel[k][gl] == ':')
+                min = t->inbox_kernel[k] + gl + 1;
+        if (!min) {
+            free(served.s);
+            return xasprintf("packages.ini names no kernel whose own amdgpu serves %s (%s)", g->name, g->gfx);
+        }
+        if (!kernel_at_least(kernel, min)) {
+            free(served.s);
+            return xasprintf("the running kernel %s is older than %s, the first whose amdgpu serves %s (%s)",
+                             strempty(kernel), min, g->name, g->gfx);
+        }
+        strbuf_printf(&served, "%s%s needs kernel %s", served.len ? ", " : "", g->gfx, min);
+    }
+    if (served.len)
+        *ret_why_not = xasprintf("the running kernel %s's own amdgpu serves the GPUs here (%s)", strempty(kernel),
+                                 served.s);
+    else
+        *ret_why_not = xstrdup("no AMD GPU with a known target is visible");
+    free(served.s);
+    return NULL;
+}
+
+/* The use cases setup installs: --usecase, else the table's default. */
+static char *const *usecases(const rd_fix_input *in)
+{
+    return in->usecases ? in->usecases : in->knowledge->packages.default_usecases;
+}
+
+bool rd_fix_wants_driver(const rd_fix_input *in)
+{
+    if (!in->setup || !strv_contains(usecases(in), "driver"))
+        return false;
+    _cleanup_free_ char *why_not = NULL;
+    _cleanup_free_ char *why = driver_needed(in, &why_not);
+    return why != NULL;
+}
+
+typedef struct {
+    char **install;
+    char **remove;
+    bool driver;          /* amdgpu-dkms is among them, or is installed and needs headers */
+    strbuf notes;
+} wanted;
+
+static void want_install(wanted *w, const char *installed, char *const *names)
+{
+    for (size_t i = 0; names && names[i]; i++) {
+        _cleanup_free_ char *v = rd_pkg_list_version(installed, names[i]);
+        if (!v && !strv_contains(w->install, names[i]))
+            w->install = strv_push(w->install, xstrdup(names[i]));
+    }
+}
+
+static void note(wanted *w, const char *text)
+{
+    strbuf_printf(&w->notes, "%s%s", w->notes.len ? "; " : "", text);
+}
+
+/* setup: the use cases' packages, the driver by the rule, shadowing
+ * distribution packages out. */
+static int want_setup(const rd_fix_input *in, const char *pm, const char *installed, wanted *w, char **ret_reason)
+{
+    const rd_packages_table *t = &in->knowledge->packages;
+    char *const *ucs = usecases(in);
+    for (size_t i = 0; ucs && ucs[i]; i++) {
+        const rd_usecase *u = rd_knowledge_usecase(in->knowledge, ucs[i]);
+        if (!u) {
+            *ret_reason = xasprintf("packages.ini has no use case \"%s\"", ucs[i]);
+            return -EINVAL;
+        }
+        if (u->driver) {
+            _cleanup_free_ char *why_not = NULL;
+            _cleanup_free_ char *why = driver_needed(in, &why_not);
+            if (!why) {
+                _cleanup_free_ char *msg = xasprintf("driver: not installed, %s", why_not);
+                note(w, msg);
+                continue;
+            }
+            w->driver = true;
+        }
+        want_install(w, installed, rd_usecase_packages(u, pm));
+    }
+    int col = rd_packages_pm_index(pm);
+    for (size_t i = 0; col >= 0 && t->shadow[col] && t->shadow[col][i]; i++) {
+        _cleanup_free_ char *v = rd_pkg_list_version(installed, t->shadow[col][i]);
+        if (v)
+            w->remove = strv_push(w->remove, xstrdup(t->shadow[col][i]));
+    }
+    return 0;
+}
+
+static bool dkms_installed(const char *installed)
+{
+    _cleanup_free_ char *v = rd_pkg_list_version(installed, "amdgpu-dkms");
+    return v != NULL;
+}
+
+/* The running kernel's headers when a DKMS driver is to be built. */
+static void want_headers(const rd_fix_input *in, const char *pm, const char *installed, wanted *w)
+{
+    const rd_kernel_devel_facts *k = &in->facts->kernel_devel;
+    bool needed = w->driver || dkms_installed(installed) || has_finding(in, "kernel.devel-missing");
+    if (!needed || (k->checked && k->build_dir))
+        return;
+    int col = rd_packages_pm_index(pm);
+    _cleanup_strv_free_ char **h = expand(col >= 0 ? in->knowledge->packages.headers[col] : NULL,
+                                          k->kernel ? k->kernel : in->facts->os.kernel_release);
+    /* the check's own answer for this family wins over the table's */
+    if (k->wanted && !h)
+        h = rd_strv_new(k->wanted, NULL);
+    want_install(w, installed, h);
+    w->driver |= dkms_installed(installed);
+}
+
+/* Whether the plan so far writes a repository file of this manager. */
+static bool plan_writes_repos(const rd_plan *p, const char *pm)
+{
+    const char *dir = streq(pm, "apt") ? "/etc/apt/" : streq(pm, "dnf") ? "/etc/yum.repos.d/" : "/etc/zypp/repos.d/";
+    for (size_t i = 0; i < p->n_steps; i++)
+        for (size_t k = 0; k < p->steps[i].n_actions; k++) {
+            const rd_action *a = &p->steps[i].actions[k];
+            if (a->path && startswith(a->path, dir))
+                return true;
+        }
+    return false;
+}
+
+static void wanted_free(wanted *w)
+{
+    strv_free(w->install);
+    strv_free(w->remove);
+    free(w->notes.s);
+}
+
+static char *title(const rd_fix_input *in, const wanted *w)
+{
+    strbuf b = { 0 };
+    char *const *ucs = usecases(in);
+    if (in->setup && ucs) {
+        strbuf_append(&b, "ROCm packages (");
+        for (size_t i = 0; ucs[i]; i++)
+            strbuf_printf(&b, "%s%s", i ? ", " : "", ucs[i]);
+        strbuf_append(&b, ")");
+    } else
+        strbuf_append(&b, "the running kernel's headers");
+    if (w->remove)
+        strbuf_append(&b, ", distribution ROCm packages out");
+    return strbuf_steal(&b);
+}
+
+static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
+{
+    rd_os_family fam = rd_os_family_facts(&in->facts->os);
+    rd_pm pm = rd_pm_of_family(fam);
+    if (pm == RD_PM_NONE) {
+        *ret_reason = xasprintf("no package manager is known for %s", strempty(in->facts->os.id));
+        return -EOPNOTSUPP;
+    }
+    if (in->setup && fam == RD_OS_FEDORA) {
+        *ret_reason = xstrdup("Fedora packages ROCm itself (`sudo dnf install rocm-hip rocminfo`); AMD's "
+                              "repositories are not the supported path there");
+        return -EOPNOTSUPP;
+    }
+    if (!in->knowledge->packages.n_usecases) {
+        *ret_reason = xasprintf("%s/packages.ini is missing: nothing says what to install", rd_data_dir());
+        return -ENOENT;
+    }
+    const char *pmn = rd_pm_name(pm);
+    _cleanup_free_ char *installed = NULL;
+    int r = rd_pkg_installed(pm, in->root, &installed, ret_reason);
+    if (r < 0)
+        return r;
+    wanted w = { 0 };
+    if (in->setup && (r = want_setup(in, pmn, installed, &w, ret_reason)) < 0) {
+        wanted_free(&w);
+        return r;
+    }
+    want_headers(in, pmn, installed, &w);
+    if (!w.install && !w.remove) {
+        /* nothing to install: why the driver is not is no failure */
+        wanted_free(&w);
+        return 0;
+    }
+    _cleanup_free_ char *ov = NULL;
+    if ((r = rd_plan_overlay(p, in, pm, &ov, ret_reason)) < 0) {
+        wanted_free(&w);
+        return r;
+    }
+    rd_pkg_changes c = { 0 };
+    _cleanup_free_ char *err = NULL;
+    r = rd_pkg_dry_run(pm, in->root, ov, w.install, w.remove, &c, &err);
+    rd_overlay_remove(ov);
+    if (r < 0) {
+        *ret_reason = xasprintf("the package manager's dry run failed, so nothing would be installed: %s", err);
+        wanted_free(&w);
+        return r;
+    }
+    _cleanup_free_ char *t = title(in, &w);
+    rd_pkg_set *set = xcalloc(1, sizeof *set);
+    set->pm = pm;
+    set->install = TAKE_PTR(w.install);
+    set->remove = TAKE_PTR(w.remove);
+    set->refresh = plan_writes_repos(p, pmn);
+    set->lock_timeout_s = in->lock_timeout_s > 0 ? in->lock_timeout_s
+                          : in->config       ? in->config->package_lock_timeout_s
+                                             : 300;
+    set->changes = c;
+    rd_step *s = rd_plan_add_step(p, "packages", w.driver ? RD_EFFECT_REBOOT : RD_EFFECT_NOW, "%s", t);
+    rd_step_address_findings(s, in, "packages");
+    if (in->setup && has_finding(in, "rocm.not-installed"))
+        rd_step_address(s, "rocm.not-installed");
+    rd_step_packages(s, set);
+    if (w.driver) {
+        const char *kernel = in->facts->os.kernel_release;
+        /* DKMS builds on install; for headers that arrive after the driver
+         * this builds now (under --root: at the tree's first boot) */
+        if (kernel)
+            rd_step_command(s, rd_strv_new("dkms", "autoinstall", "-k", kernel, NULL), NULL);
+        s->note = xasprintf("reboot so that the new amdgpu driver is the one loaded; the boot check "
+                            "(rocm-doctord --once) then proves it with a GPU kernel%s%s",
+                            w.notes.len ? "; " : "", strempty(w.notes.s));
+    } else if (w.notes.len)
+        s->note = strbuf_steal(&w.notes);
+    wanted_free(&w);
+    return 0;
+}
+
+const rd_fix rd_fix_packages = {
+    .id = "packages",
+    .title = "packages through the host's own package manager",
+    .on_request = true,
+    .setup = true,
+    .plan = packages_plan,
+};

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/* Package steps in the journal. Before the first change the run keeps the
+ * root's whole installed list (files/packages-before); when it is applied
+ * it records what it installed, upgraded, downgraded and removed, with
+ * versions. Undo reverses exactly that, through the package manager:
+ * removes what the run installed, puts back what it removed or upgraded at
+ * the recorded versions, and refuses while something installed since
+ * depends on what it would remove. A run killed half-way is reversed from
+ * the list it kept (after dpkg --configure -a has finished what dpkg
+ * started). */
+#include <fcntl.h>
+#include "journal-private.h"
+
+#define BEFORE_NAME "files/packages-before"
+
+static json_object *packages_of(rd_journal *jr)
+{
+    json_object *o;
+    return json_object_object_get_ex(jr->j, "packages", &o) && json_object_is_type(o, json_type_object) ? o : NULL;
+}
+
+static rd_pm pm_of(json_object *jp)
+{
+    return rd_pm_from_name(rd_json_get_str(jp, "package_manager"));
+}
+
+int rd_journal_packages_before(rd_journal *jr, const rd_action *a, char **ret_error)
+{
+    _cleanup_free_ char *list = NULL, *err = NULL;
+    int r = rd_pkg_installed(a->pkgs->pm, jr->root, &list, &err);
+    if (r < 0) {
+        *ret_error = xasprintf("cannot list the installed packages: %s; nothing was written", err);
+        return r;
+    }
+    _cleanup_free_ char *path = xasprintf("%s/" BEFORE_NAME, jr->dir);
+    r = rd_fix_write(jr->root_fd, path, list, strlen(list), 0600, 0, 0, NULL);
+    if (r < 0) {
+        *ret_error = xasprintf("cannot keep the installed package list in the journal: %s; nothing was written",
+                               rd_fix_describe_error(-r));
+        return r;
+    }
+    json_object *jp = json_object_new_object();
+    rd_json_set_str(jp, "package_manager", rd_pm_name(a->pkgs->pm));
+    rd_json_set_str(jp, "before", BEFORE_NAME);
+    rd_json_set_int(jp, "lock_timeout_s", a->pkgs->lock_timeout_s);
+    json_object_object_add(jp, "install", rd_json_strv(a->pkgs->install));
+    json_object_object_add(jp, "remove", rd_json_strv(a->pkgs->remove));
+    json_object_object_add(jp, "planned", rd_pkg_changes_to_json(&a->pkgs->changes));
+    json_object_object_add(jr->j, "packages", jp);
+    return 0;
+}
+
+static int read_before(rd_journal *jr, char **ret)
+{
+    _cleanup_free_ char *path = xasprintf("%s/" BEFORE_NAME, jr->dir);
+    return rd_fix_read(jr->root_fd, path, ret, NULL, NULL);
+}
+
+static json_object *entry(const rd_pkg_change *x)
+{
+    json_object *o = json_object_new_object();
+    rd_json_set_str(o, "name", x->name);
+    rd_json_set_str(o, "version", x->version);
+    if (x->old_version)
+        rd_json_set_str(o, "old_version", x->old_version);
+    return o;
+}
+
+int rd_journal_packages_after(rd_journal *jr, char **ret_error)
+{
+    json_object *jp = packages_of(jr);
+    if (!jp)
+        return 0;
+    _cleanup_free_ char *before = NULL, *after = NULL, *err = NULL;
+    int r = read_before(jr, &before);
+    if (r >= 0)
+        r = rd_pkg_installed(pm_of(jp), jr->root, &after, &err);
+    if (r < 0) {
+        *ret_error = xasprintf("cannot record the packages the run changed: %s",
+                               err ? err : rd_fix_describe_error(-r));
+        return r;
+    }
+    rd_pkg_changes c = { 0 };
+    rd_pkg_diff(before, after, &c);
+    static const char *const keys[] = { "installed", "upgraded", "downgraded", "removed" };
+    json_object *arrays[4];
+    for (size_t i = 0; i < 4; i++)
+        arrays[i] = json_object_new_array();
+    for (size_t i = 0; i < c.n; i++)
+        json_object_array_add(arrays[c.items[i].op], entry(&c.items[i]));
+    for (size_t i = 0; i < 4; i++)
+        json_object_object_add(jp, keys[i], arrays[i]);
+    rd_pkg_changes_free(&c);
+    return 0;
+}
+
+/* What the run changed: recorded when it was applied, else (killed) the
+ * difference between the list it kept and now. */
+static int run_changes(rd_journal *jr, json_object *jp, const char *now, rd_pkg_changes *ret, bool *ret_recorded)
+{
+    static const char *const keys[] = { "installed", "upgraded", "downgraded", "removed" };
+    json_object *probe;
+    if (json_object_object_get_ex(jp, "installed", &probe)) {
+        for (size_t k = 0; k < 4; k++) {
+            json_object *a = rd_json_get_array(jp, keys[k]);
+            for (size_t i = 0; a && i < json_object_array_length(a); i++) {
+                json_object *o = json_object_array_get_idx(a, i);
+                const char *name = rd_json_get_str(o, "name");
+                if (!name)
+                    continue;
+                rd_pkg_change *x = ARRAY_APPEND(ret->items, ret->n);
+                x->op = (rd_pkg_op)k;
+                x->name = xstrdup(name);
+                x->version = xstrdup_or_null(rd_json_get_str(o, "version"));
+                x->old_version = xstrdup_or_null(rd_json_get_str(o, "old_version"));
+            }
+        }
+        *ret_recorded = true;
+        return 0;
+    }
+    _cleanup_free_ char *before = NULL;
+    int r = read_before(jr, &before);
+    if (r == -ENOENT) /* killed before its list was kept: nothing was installed */
+        return 0;
+    if (r < 0)
+        return r;
+    rd_pkg_diff(before, now, ret);
+    *ret_recorded = false;
+    return 0;
+}
+
+/* The changes still in place now (a repeated undo skips what is done). */
+static void still_in_place(const rd_pkg_changes *c, const char *now, rd_pkg_changes *ret)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const rd_pkg_change *x = &c->items[i];
+        _cleanup_free_ char *cur = rd_pkg_list_version(now, x->name);
+        bool in_place = x->op == RD_PKG_REMOVE    ? !cur
+                        : x->op == RD_PKG_INSTALL ? cur != NULL
+                                                  : cur && !streq_ptr(cur, x->old_version);
+        if (!in_place)
+            continue;
+        rd_pkg_change *y = ARRAY_APPEND(ret->items, ret->n);
+        y->op = x->op;
+        y->name = xstrdup(x->name);
+        y->version = xstrdup_or_null(x->version);
+        y->old_version = xstrdup_or_null(x->old_version);
+    }
+}
+
+int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
+{
+    json_object *jp = packages_of(jr);
+    if (!jp)
+        return 0;
+    rd_pm pm = pm_of(jp);
+    _cleanup_free_ char *now = NULL, *err = NULL;
+    int r = rd_pkg_installed(pm, jr->root, &now, &err);
+    if (r < 0) {
+        *ret_error = xasprintf("%s; nothing was undone", err);
+        return r;
+    }
+    rd_pkg_changes c = { 0 }, live = { 0 };
+    bool recorded = false;
+    r = run_changes(jr, jp, now, &c, &recorded);
+    if (r < 0) {
+        *ret_error = xasprintf("cannot read the package list of run %s: %s; nothing was undone", jr->run_id,
+                               strerror(-r));
+        rd_pkg_changes_free(&c);
+        return r;
+    }
+    still_in_place(&c, now, &live);
+    strbuf changed = { 0 };
+    _cleanup_strv_free_ char **installed = NULL;
+    for (size_t i = 0; i < live.n && !killed; i++) {
+        const rd_pkg_change *x = &live.items[i];
+        if (x->op == RD_PKG_REMOVE)
+            continue;
+        _cleanup_free_ char *cur = rd_pkg_list_version(now, x->name);
+        if (!streq_ptr(cur, x->version))
+            strbuf_printf(&changed, "%s%s (the run left %s, now %s)", changed.len ? ", " : "", x->name,
+                          strempty(x->version), strempty(cur));
+    }
+    for (size_t i = 0; i < live.n; i++)
+        if (live.items[i].op == RD_PKG_INSTALL)
+            installed = strv_push(installed, xstrdup(live.items[i].name));
+    rd_pkg_changes_free(&c);
+    rd_pkg_changes_free(&live);
+    if (changed.len) {
+        _cleanup_free_ char *list = strbuf_steal(&changed);
+        *ret_error = xasprintf("packages changed after run %s was applied: %s; undoing would lose that change, so "
+                               "nothing was undone",
+                               jr->run_id, list);
+        return -ESTALE;
+    }
+    _cleanup_strv_free_ char **dependents = NULL;
+    r = rd_pkg_dependents(pm, jr->root, installed, &dependents, &err);
+    if (r < 0) {
+        *ret_error = xasprintf("%s; nothing was undone", err);
+        return r;
+    }
+    if (dependents) {
+        _cleanup_free_ char *names = NULL;
+        strbuf b = { 0 };
+        for (size_t i = 0; dependents[i]; i++)
+            strbuf_printf(&b, "%s%s", i ? ", " : "", dependents[i]);
+        names = strbuf_steal(&b);
+        *ret_error = xasprintf("%s installed since run %s depend%s on packages it installed; removing them would "
+                               "remove %s too, so nothing was undone (remove %s first, or keep the run)",
+                               names, jr->run_id, dependents[1] ? "" : "s", dependents[1] ? "them" : "it", names);
+        return -EBUSY;
+    }
+    return 0;
+}
+
+/* The run's changes still in place in the installed list now. */
+static int live_changes(rd_journal *jr, json_object *jp, rd_pm pm, rd_pkg_changes *ret, char **ret_error)
+{
+    _cleanup_free_ char *now = NULL;
+    int r = rd_pkg_installed(pm, jr->root, &now, ret_error);
+    if (r < 0)
+        return r;
+    rd_pkg_changes c = { 0 };
+    bool recorded = false;
+    r = run_changes(jr, jp, now, &c, &recorded);
+    if (r < 0) {
+        *ret_error = xasprintf("cannot read the package list of run %s", jr->run_id);
+        return r;
+    }
+    still_in_place(&c, now, ret);
+    rd_pkg_changes_free(&c);
+    return 0;
+}
+
+void rd_restore_packages(rd_journal *jr, strbuf *problems)
+{
+    json_object *jp = packages_of(jr);
+    if (!jp)
+        return;
+    rd_pm pm = pm_of(jp);
+    int64_t lock_timeout_s = rd_json_get_int(jp, "lock_timeout_s", 300);
+    _cleanup_free_ char *err = NULL;
+    rd_pkg_changes live = { 0 };
+    /* nothing of the run's is in place (it failed before the package
+     * manager ran, or a repeated undo): no lock to wait for */
+    if (live_changes(jr, jp, pm, &live, &err) < 0 || live.n == 0) {
+        if (err)
+            strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
+        rd_pkg_changes_free(&live);
+        return;
+    }
+    rd_pkg_changes_free(&live);
+    /* under the lock, after dpkg has finished what a killed run started */
+    if (rd_pkg_wait_lock(pm, jr->root, lock_timeout_s, &err) < 0 || rd_pkg_repair(pm, jr->root, &err) < 0 ||
+        live_changes(jr, jp, pm, &live, &err) < 0) {
+        strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
+        rd_pkg_changes_free(&live);
+        return;
+    }
+    _cleanup_strv_free_ char **install = NULL, **remove = NULL;
+    for (size_t i = 0; i < live.n; i++) {
+        const rd_pkg_change *x = &live.items[i];
+        if (x->op == RD_PKG_INSTALL)
+            remove = strv_push(remove, xstrdup(x->name));
+        else if (x->op == RD_PKG_REMOVE)
+            install = strv_push(install, xasprintf("%s=%s", x->name, x->version));
+        else if (x->old_version)
+            install = strv_push(install, xasprintf("%s=%s", x->name, x->old_version));
+    }
+    rd_pkg_changes_free(&live);
+    if ((install || remove) && rd_pkg_transact(pm, jr->root, install, remove, true, &err) < 0)
+        strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
+}

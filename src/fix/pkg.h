@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* Package steps: the host's own package manager (apt-get and dpkg, dnf,
+ * zypper) planned through its dry run, run non-interactively, and the
+ * installed package list before and after a run, so that undo knows
+ * exactly what the run installed, upgraded and removed. Nothing here
+ * writes a package database directly. */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "distro.h"
+
+typedef enum {
+    RD_PM_NONE,
+    RD_PM_APT,
+    RD_PM_DNF,
+    RD_PM_ZYPPER,
+} rd_pm;
+
+typedef enum {
+    RD_PKG_INSTALL,
+    RD_PKG_UPGRADE,
+    RD_PKG_DOWNGRADE,
+    RD_PKG_REMOVE,
+} rd_pkg_op;
+
+typedef struct {
+    rd_pkg_op op;
+    char *name;
+    char *version;        /* the version it will have (REMOVE: the one removed) */
+    char *old_version;    /* UPGRADE, DOWNGRADE: the version it had */
+    uint64_t size;        /* bytes to download, 0 when unknown or none */
+} rd_pkg_change;
+
+typedef struct {
+    rd_pkg_change *items;
+    size_t n;
+    uint64_t download;    /* total bytes to download */
+    bool download_known;
+} rd_pkg_changes;
+
+/* What a package action does: the names asked for and what the dry run
+ * said the package manager will do about them. */
+typedef struct {
+    rd_pm pm;
+    char **install;       /* names to install or upgrade */
+    char **remove;        /* names to remove */
+    bool refresh;         /* refresh the indexes first (a repository was just written) */
+    int64_t lock_timeout_s; /* how long to wait for another process's package manager lock */
+    rd_pkg_changes changes;
+} rd_pkg_set;
+
+rd_pm rd_pm_of_family(rd_os_family f);
+const char *rd_pm_name(rd_pm pm);
+rd_pm rd_pm_from_name(const char *name);
+const char *rd_pkg_op_name(rd_pkg_op op);
+
+void rd_pkg_changes_free(rd_pkg_changes *c);
+void rd_pkg_set_free(rd_pkg_set *s);
+rd_pkg_set *rd_pkg_set_copy(const rd_pkg_set *s);
+/* "1.2 MB" */
+char *rd_pkg_size_text(uint64_t bytes);
+
+/* ---- parsers of the package managers' own output (pure) ---- */
+
+/* apt-get -s: "Inst NAME [OLD] (NEW ...)" and "Remv NAME [VERSION]" lines. */
+void rd_pkg_parse_apt_sim(const char *text, rd_pkg_changes *ret);
+/* apt-get --print-uris: "'URI' FILE SIZE HASH" lines give the sizes. */
+void rd_pkg_parse_apt_uris(const char *text, rd_pkg_changes *c);
+/* dnf --assumeno: the transaction table and "Total download size". */
+void rd_pkg_parse_dnf(const char *text, rd_pkg_changes *ret);
+/* zypper --xmlout ... --dry-run: <install-summary> with its solvables. */
+void rd_pkg_parse_zypper_xml(const char *text, rd_pkg_changes *ret);
+/* Two installed lists ("NAME\tVERSION" lines) to the changes between them. */
+void rd_pkg_diff(const char *before, const char *after, rd_pkg_changes *ret);
+/* The version of name in an installed list, or NULL. */
+char *rd_pkg_list_version(const char *list, const char *name);
+
+/* ---- running the package manager ---- */
+
+/* The installed packages of the root, "NAME\tVERSION" lines sorted by name. */
+int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error);
+/* Waits (up to timeout_s seconds) until no other process holds the
+ * package manager's lock in the root; -EBUSY with the holder's pid in
+ * *ret_error otherwise. */
+int rd_pkg_wait_lock(rd_pm pm, const char *root, int64_t timeout_s, char **ret_error);
+/* Refreshes the indexes (apt-get update, dnf makecache, zypper refresh). */
+int rd_pkg_refresh(rd_pm pm, const char *root, char **ret_error);
+/* One transaction: install (NAME or NAME=VERSION), remove names; downgrades
+ * allowed when asked. Non-interactive. */
+int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *const *remove, bool allow_downgrade,
+                    char **ret_error);
+/* What removing names would also remove (packages that depend on them and
+ * are not among names), from the package manager's dry run. */
+int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***ret, char **ret_error);
+/* dpkg --configure -a after an interrupted dpkg run (apt only; 0 otherwise). */
+int rd_pkg_repair(rd_pm pm, const char *root, char **ret_error);
+
+/* The dry run of a transaction against the root, with the repository
+ * files the plan is about to write laid over the root's own (overlay_dir:
+ * a directory holding etc/ as the root would have it after the plan's
+ * file steps, or NULL for the root as it is). */
+int rd_pkg_dry_run(rd_pm pm, const char *root, const char *overlay_dir, char *const *install, char *const *remove,
+                   rd_pkg_changes *ret, char **ret_error);
+
+/* JSON of the changes: [{"op", "name", "version", "old_version", "size"}] */
+json_object *rd_pkg_changes_to_json(const rd_pkg_changes *c);

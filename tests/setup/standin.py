@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: MIT
+"""Stand-in package repositories for the setup tests, built with the real
+tools: .debs with AMD's package names, versions and dependencies
+(dpkg-deb), indexed with apt-ftparchive and signed with gpg; laid out as
+AMD's server is (rocm/apt/RELEASE, amdgpu/RELEASE/ubuntu), plus a
+"distribution" repository with the running kernel's headers and the
+distribution's ROCm 5.7 libraries. Served over http from 127.0.0.1.
+
+The packages carry no maintainer scripts and no code: they stand in for
+AMD's, whose downloads this machine cannot reach."""
+import functools
+import http.server
+import os
+import shutil
+import socketserver
+import subprocess
+import tempfile
+import threading
+
+RELEASE = "6.4.1"
+BUILD = "60401-83~24.04"
+KERNEL = "6.8.0-45-generic"
+OLD_KERNEL = "5.15.0-91-generic"
+
+# name: (version, depends, files {path: content or ("link", target)})
+AMD_ROCM = {
+    "rocm-core": ("6.4.1." + BUILD, "", {
+        "/opt/rocm-6.4.1/.info/version": "6.4.1-83\n",
+        "/opt/rocm": ("link", "rocm-6.4.1"),
+    }),
+    "hsa-rocr": ("1.15.0." + BUILD, "rocm-core (= 6.4.1.%s)" % BUILD, {
+        "/opt/rocm-6.4.1/lib/libhsa-runtime64.so.1": "stand-in\n",
+    }),
+    "rocminfo": ("1.0.0." + BUILD, "hsa-rocr", {"/opt/rocm-6.4.1/bin/rocminfo": "#!/bin/sh\n"}),
+    "hip-runtime-amd": ("6.4.43483." + BUILD, "hsa-rocr", {
+        "/opt/rocm-6.4.1/lib/libamdhip64.so.6": "stand-in\n",
+    }),
+    "rocm-hip-runtime": ("6.4.1." + BUILD, "rocminfo, hip-runtime-amd, rocm-core", {}),
+    "rocm-opencl-runtime": ("6.4.1." + BUILD, "rocm-core", {}),
+    "rocm": ("6.4.1." + BUILD, "rocm-hip-runtime, rocm-opencl-runtime", {}),
+}
+AMD_DRIVER = {
+    "amdgpu-dkms": ("1:6.12.12.60401-2164967.24.04", "", {"/usr/src/amdgpu-6.12.12/dkms.conf": "PACKAGE_NAME=amdgpu\n"}),
+}
+DISTRO = {
+    "linux-headers-" + KERNEL: ("6.8.0-45.45", "", {"/usr/src/linux-headers-%s/Makefile" % KERNEL: "# stand-in\n"}),
+    "linux-headers-" + OLD_KERNEL: ("5.15.0-91.101", "", {
+        "/usr/src/linux-headers-%s/Makefile" % OLD_KERNEL: "# stand-in\n"}),
+    "libhsa-runtime64-1": ("5.7.1-3", "", {"/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1": "distribution\n"}),
+    # an older ROCm core, for a host that holds it back
+    "rocm-core": ("6.3.0.60300-39~24.04", "", {"/opt/rocm-6.3.0/.info/version": "6.3.0-39\n"}),
+}
+
+
+def run(argv, **kw):
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+    if p.returncode != 0:
+        raise RuntimeError("%s failed (%d): %s" % (" ".join(argv), p.returncode, p.stdout))
+    return p.stdout
+
+
+def build_deb(work, out_dir, name, version, depends, files):
+    d = os.path.join(work, "pkg-" + name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.join(d, "DEBIAN"))
+    for path, content in files.items():
+        full = os.path.join(d, path.lstrip("/"))
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        if isinstance(content, tuple):
+            os.symlink(content[1], full)
+        else:
+            with open(full, "w") as f:
+                f.write(content)
+    control = ["Package: " + name, "Version: " + version, "Architecture: amd64",
+               "Maintainer: Stand-in <standin@example.org>", "Section: devel", "Priority: optional",
+               "Description: stand-in for " + name]
+    if depends:
+        control.insert(3, "Depends: " + depends)
+    with open(os.path.join(d, "DEBIAN", "control"), "w") as f:
+        f.write("\n".join(control) + "\n")
+    os.makedirs(out_dir, exist_ok=True)
+    run(["dpkg-deb", "--root-owner-group", "-Zgzip", "--build", d,
+         os.path.join(out_dir, "%s_%s_amd64.deb" % (name, version.split(":")[-1]))])
+
+
+def index(repo, suite, origin, gnupghome=None):
+    """dists/SUITE/main/binary-amd64/Packages and a Release (signed when a key is given)."""
+    bin_dir = os.path.join(repo, "dists", suite, "main", "binary-amd64")
+    os.makedirs(bin_dir, exist_ok=True)
+    packages = run(["apt-ftparchive", "packages", "pool"], cwd=repo)
+    with open(os.path.join(bin_dir, "Packages"), "w") as f:
+        f.write(packages)
+    release = run(["apt-ftparchive", "-o", "APT::FTPArchive::Release::Origin=" + origin,
+                   "-o", "APT::FTPArchive::Release::Suite=" + suite,
+                   "-o", "APT::FTPArchive::Release::Codename=" + suite,
+                   "-o", "APT::FTPArchive::Release::Architectures=amd64",
+                   "-o", "APT::FTPArchive::Release::Components=main",
+                   "release", os.path.join("dists", suite)], cwd=repo)
+    rel = os.path.join(repo, "dists", suite, "Release")
+    with open(rel, "w") as f:
+        f.write(release)
+    if gnupghome:
+        env = dict(os.environ, GNUPGHOME=gnupghome)
+        run(["gpg", "--batch", "--yes", "--clearsign", "-o", os.path.join(repo, "dists", suite, "InRelease"), rel],
+            env=env)
+
+
+class Mirror:
+    """AMD's layout under one base URL, and a distribution repository."""
+
+    def __init__(self, top):
+        self.top = top
+        self.www = os.path.join(top, "www")
+        self.gnupghome = os.path.join(top, "gnupg")
+        os.makedirs(self.gnupghome, mode=0o700)
+        env = dict(os.environ, GNUPGHOME=self.gnupghome)
+        run(["gpg", "--batch", "--passphrase", "", "--quick-gen-key", "Stand-in ROCm <rocm@example.org>",
+             "rsa2048", "sign", "never"], env=env)
+        out = run(["gpg", "--batch", "--with-colons", "--list-keys"], env=env)
+        self.fingerprint = [l.split(":")[9] for l in out.splitlines() if l.startswith("fpr:")][0]
+        self.key_file = os.path.join(top, "rocm.gpg.key")
+        with open(self.key_file, "w") as f:
+            f.write(run(["gpg", "--batch", "--armor", "--export"], env=env))
+        work = os.path.join(top, "work")
+        rocm = os.path.join(self.www, "radeon", "rocm", "apt", RELEASE)
+        for name, (v, dep, files) in AMD_ROCM.items():
+            build_deb(work, os.path.join(rocm, "pool"), name, v, dep, files)
+        index(rocm, "noble", "repo.radeon.com", self.gnupghome)
+        drv = os.path.join(self.www, "radeon", "amdgpu", RELEASE, "ubuntu")
+        for name, (v, dep, files) in AMD_DRIVER.items():
+            build_deb(work, os.path.join(drv, "pool"), name, v, dep, files)
+        index(drv, "noble", "repo.radeon.com", self.gnupghome)
+        distro = os.path.join(self.www, "distro")
+        for name, (v, dep, files) in DISTRO.items():
+            build_deb(work, os.path.join(distro, "pool"), name, v, dep, files)
+        index(distro, "noble", "Ubuntu")
+        self.server = None
+
+    def serve(self):
+        handler = functools.partial(_QuietHandler, directory=self.www)
+        self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.base = "http://127.0.0.1:%d" % self.server.server_address[1]
+        return self.base
+
+    def stop(self):
+        if self.server:
+            self.server.shutdown()
+            self.server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def closed_port():
+    """A local port nothing listens on (bound, then released)."""
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
