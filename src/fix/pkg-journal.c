@@ -9,9 +9,60 @@
  * the list it kept (after dpkg --configure -a has finished what dpkg
  * started). */
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include "journal-private.h"
 
 #define BEFORE_NAME "files/packages-before"
+#define DIRS_NAME "files/directories-before"
+
+/* dpkg removes a directory when the last package it knows in it goes, even
+ * one that was there before the run (an empty /opt). The directories two
+ * levels down are kept with their modes and owners, and put back. */
+static void list_dirs(int dfd, const char *prefix, int depth, strbuf *out)
+{
+    _cleanup_strv_free_ char **names = dir_names(dfd, NULL, NULL, NULL);
+    for (size_t i = 0; names && names[i]; i++) {
+        struct stat st;
+        if (fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+            continue;
+        _cleanup_free_ char *path = xasprintf("%s/%s", prefix, names[i]);
+        if (streq(path, "/proc") || streq(path, "/sys") || streq(path, "/dev"))
+            continue;
+        strbuf_printf(out, "%o %u %u %s\n", (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid,
+                      (unsigned)st.st_gid, path);
+        if (depth > 1) {
+            _cleanup_close_ int sub = openat(dfd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0)
+                list_dirs(sub, path, depth - 1, out);
+        }
+    }
+}
+
+static void put_back_dirs(rd_journal *jr)
+{
+    _cleanup_free_ char *path = xasprintf("%s/" DIRS_NAME, jr->dir), *text = NULL;
+    if (rd_fix_read(jr->root_fd, path, &text, NULL, NULL) < 0)
+        return;
+    _cleanup_strv_free_ char **lines = strv_split(text, "\n");
+    for (size_t i = 0; lines && lines[i]; i++) {
+        unsigned mode, uid, gid;
+        int pos = 0;
+        if (sscanf(lines[i], "%o %u %u %n", &mode, &uid, &gid, &pos) != 3 || lines[i][pos] != '/')
+            continue;
+        const char *dir = lines[i] + pos;
+        _cleanup_close_ int fd = rd_fix_open_dir(jr->root_fd, dir, NULL);
+        if (fd != -ENOENT)
+            continue;
+        const char *slash = strrchr(dir, '/');
+        _cleanup_free_ char *parent = slash == dir ? xstrdup("/") : xstrndup(dir, (size_t)(slash - dir));
+        _cleanup_close_ int pfd = rd_fix_open_dir(jr->root_fd, parent, NULL);
+        if (pfd < 0 || mkdirat(pfd, slash + 1, (mode_t)mode) < 0)
+            continue;
+        (void)fchownat(pfd, slash + 1, (uid_t)uid, (gid_t)gid, AT_SYMLINK_NOFOLLOW);
+        (void)fchmodat(pfd, slash + 1, (mode_t)mode, 0);
+    }
+}
 
 static json_object *packages_of(rd_journal *jr)
 {
@@ -36,6 +87,17 @@ int rd_journal_packages_before(rd_journal *jr, const rd_action *a, char **ret_er
     r = rd_fix_write(jr->root_fd, path, list, strlen(list), 0600, 0, 0, NULL);
     if (r < 0) {
         *ret_error = xasprintf("cannot keep the installed package list in the journal: %s; nothing was written",
+                               rd_fix_describe_error(-r));
+        return r;
+    }
+    strbuf dirs = { 0 };
+    strbuf_append(&dirs, "");
+    list_dirs(jr->root_fd, "", 2, &dirs);
+    _cleanup_free_ char *dtext = strbuf_steal(&dirs);
+    _cleanup_free_ char *dpath = xasprintf("%s/" DIRS_NAME, jr->dir);
+    r = rd_fix_write(jr->root_fd, dpath, dtext, strlen(dtext), 0600, 0, 0, NULL);
+    if (r < 0) {
+        *ret_error = xasprintf("cannot keep the directory list in the journal: %s; nothing was written",
                                rd_fix_describe_error(-r));
         return r;
     }
@@ -270,4 +332,5 @@ void rd_restore_packages(rd_journal *jr, strbuf *problems)
     rd_pkg_changes_free(&live);
     if ((install || remove) && rd_pkg_transact(pm, jr->root, install, remove, true, &err) < 0)
         strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
+    put_back_dirs(jr);
 }
