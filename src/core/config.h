@@ -51,6 +51,7 @@ typedef struct rd_config {
     char *apt_key_url;
     bool apt_graphics;            /* also the graphics repository */
     bool apt_driver;              /* also the amdgpu driver repository */
+    bool verify_runtime;          /* the boot check runs the GPU kernel on runs it verifies; default yes */
     /* [output] */
     char *status_file;            /* default /run/rocm-doctor/status.json */
     char *prometheus_file;        /* NULL: none */
