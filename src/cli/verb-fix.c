@@ -11,7 +11,7 @@
 #include "run.h"
 #include "util.h"
 
-static int open_root(const char *root, char **ret_path, int *ret_fd)
+int rd_cli_open_root(const char *root, char **ret_path, int *ret_fd)
 {
     char resolved[PATH_MAX];
     if (!realpath(root ? root : "/", resolved))
@@ -168,6 +168,8 @@ static int apply_plan(const rd_options *o, const rd_plan *plan, int root_fd)
 
 int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
 {
+    if (o->status)
+        return rd_verb_fix_status(o, args, n_args);
     int r = fix_check_options(o, n_args, args);
     if (r)
         return r;
@@ -179,7 +181,7 @@ int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
         return r;
     _cleanup_free_ char *root = NULL;
     _cleanup_close_ int root_fd = -1;
-    if ((r = open_root(o->root, &root, &root_fd)) != 0)
+    if ((r = rd_cli_open_root(o->root, &root, &root_fd)) != 0)
         return r;
     _cleanup_free_ char *err = NULL;
     /* an interrupted run comes first, even when there is nothing new to do */
@@ -227,7 +229,7 @@ int rd_verb_undo(const rd_options *o, char **args, size_t n_args)
         return rd_fail("undo needs root: run `sudo rocm-doctor undo`");
     _cleanup_free_ char *root = NULL;
     _cleanup_close_ int root_fd = -1;
-    if ((r = open_root(o->root, &root, &root_fd)) != 0)
+    if ((r = rd_cli_open_root(o->root, &root, &root_fd)) != 0)
         return r;
     _cleanup_apply_result_ rd_apply_result res = { 0 };
     _cleanup_free_ char *err = NULL;
