@@ -101,10 +101,14 @@ static void print_changes(const rd_term *t, json_object *c)
         printf("    nothing\n");
 }
 
-static void print_verdict_line(const rd_term *t, bool ok, const char *what, const char *status, const char *why)
+/* ok: ✓, failed: ✗, neither (not run): - */
+static void print_verdict_line(const rd_term *t, int ok, const char *what, const char *status, const char *why)
 {
-    printf("    %s%s%s ", rd_term_color(t, ok ? RD_COLOR_GREEN : RD_COLOR_RED),
-           rd_term_glyph(t, ok ? RD_GLYPH_CHECK : RD_GLYPH_CROSS), rd_term_color(t, RD_COLOR_RESET));
+    if (ok < 0)
+        printf("    - ");
+    else
+        printf("    %s%s%s ", rd_term_color(t, ok ? RD_COLOR_GREEN : RD_COLOR_RED),
+               rd_term_glyph(t, ok ? RD_GLYPH_CHECK : RD_GLYPH_CROSS), rd_term_color(t, RD_COLOR_RESET));
     rd_term_cell(t, what, 24);
     printf("%s", status);
     if (why) {
@@ -154,7 +158,7 @@ static void print_verification(const rd_term *t, const char *state, json_object 
         } else if (streq_ptr(rs, "failed"))
             print_verdict_line(t, false, "GPU kernel", "failed", rd_json_get_str(rt, "why"));
         else
-            printf("    - %-24s not run (%s)\n", "GPU kernel", "verify_runtime = no");
+            print_verdict_line(t, -1, "GPU kernel", "not run (verify_runtime = no)", NULL);
     }
 }
 
