@@ -365,7 +365,7 @@ int main(int argc, char **argv)
         return help(name ? verb : NULL);
     /* the newer options are checked against the verb's table entry here,
      * not in each verb */
-    int r = rd_cli_reject(&o, verb->name, ~verb->options & (RD_OPT_PYTHON | RD_OPT_ROCM_PATH));
+    int r = rd_cli_reject(&o, verb->name, ~verb->options & (RD_OPT_PYTHON | RD_OPT_ROCM_PATH | RD_OPT_STATUS));
     if (r != 0)
         return r;
     _cleanup_free_ char *python = NULL;
