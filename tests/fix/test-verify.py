@@ -298,6 +298,37 @@ def failed_kernel():
 
 
 @test
+def relogin_verified_at_the_next_boot_check():
+    """A run that needs only a re-login (the group fix) is verified by the
+    next boot check, on the same boot: the check reads the group database,
+    which has the change already."""
+    bed = Bed("user-not-in-render", BOOT_A)
+    r = fixlib.Root.at(bed.root)
+    r.write("/etc/rocm-doctor/rocm-doctor.conf",
+            "[check]\nusers = alice\n[fix]\nallowed_fixes = group\n[output]\nprometheus_file = %s\n" % PROM)
+    p = bed.run(RD, ["fix", "--root", bed.root, "--user", "alice", "--apply", "--yes"])
+    eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+    run_id = os.listdir(r.p("/var/lib/rocm-doctor/journal"))[0]
+    j = journal_of(r, run_id)
+    eq((j["boot_id"], j["verification"]), (BOOT_A, {"state": "pending", "needs": "relogin"}), "journal after apply")
+    text = fix_status(bed)
+    check("    group     added alice to group render\n" in text, text)
+    check("  Verification: pending, until the boot check (the change counts after a re-login)\n" in text, text)
+    journal = Journal()
+    p = once(bed, journal, double("success"))
+    eq(p.returncode, 0, "boot check (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+    v = journal_of(r, run_id)["verification"]
+    v.pop("time")
+    eq(v, {"state": "verified", "needs": "relogin", "boot_id": BOOT_A,
+           "results": [{"finding": "kfd.no-access", "fix": "group", "status": "fixed"},
+                       {"finding": "render.no-access", "fix": "group", "status": "fixed"}],
+           "runtime": {"status": "ok", "gpus": 1}}, "verified on the same boot")
+    eq(prom_runs(r), {"pending": 0, "verified": 1, "failed": 0}, "metric")
+    eq([(e["ROCM_DOCTOR_FIX_RUN"], e["ROCM_DOCTOR_VERIFICATION"]) for e in journal.verdicts()],
+       [(run_id, "verified")], "verdict entry")
+
+
+@test
 def undone_run_is_not_verified():
     """A pending run that was undone before the reboot gets no verdict and
     counts nowhere."""
