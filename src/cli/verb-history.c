@@ -101,7 +101,7 @@ static void print_changes(const rd_term *t, json_object *c)
         printf("    nothing\n");
 }
 
-/* ok: ✓, failed: ✗, neither (not run): - */
+/* ok: ✓, failed: ✗, neither (not run): -; the why wrapped at 80 columns. */
 static void print_verdict_line(const rd_term *t, int ok, const char *what, const char *status, const char *why)
 {
     if (ok < 0)
@@ -109,13 +109,16 @@ static void print_verdict_line(const rd_term *t, int ok, const char *what, const
     else
         printf("    %s%s%s ", rd_term_color(t, ok ? RD_COLOR_GREEN : RD_COLOR_RED),
                rd_term_glyph(t, ok ? RD_GLYPH_CHECK : RD_GLYPH_CROSS), rd_term_color(t, RD_COLOR_RESET));
+    _cleanup_free_ char *e = rd_term_escape(what, t->utf8);
+    size_t cells = rd_term_cells(e);
     rd_term_cell(t, what, 24);
     printf("%s", status);
-    if (why) {
-        printf(": ");
-        put(t, why);
+    if (!why) {
+        putchar('\n');
+        return;
     }
-    putchar('\n');
+    printf(": ");
+    rd_term_wrap(t, why, 6 + (cells < 24 ? 24 : cells + 1) + strlen(status) + 2, 8);
 }
 
 static void print_verification(const rd_term *t, const char *state, json_object *v)
@@ -131,12 +134,12 @@ static void print_verification(const rd_term *t, const char *state, json_object 
         if (!streq_ptr(state, "applied"))
             printf("  Verification: not done: the run is %s\n", strempty(state));
         else
-            printf("  Verification: pending, until the boot check %s\n",
-                   relogin ? "(the change counts after a re-login)" : "after a reboot");
+            printf("  Verification: pending until %s\n",
+                   relogin ? "the next boot check (re-login)" : "the boot check after a reboot");
         return;
     }
     bool failed = streq_ptr(vs, RD_VERIFY_FAILED);
-    printf("  %s at ", failed ? "Verification failed" : "Verified");
+    printf("  %s at ", failed ? "Failed" : "Verified");
     put(t, rd_json_get_str(v, "time"));
     printf(" on boot ");
     put(t, rd_json_get_str(v, "boot_id") ? rd_json_get_str(v, "boot_id") : "unknown");
@@ -214,6 +217,11 @@ int rd_verb_fix_status(const rd_options *o, char **args, size_t n_args)
     _cleanup_close_ int root_fd = -1;
     if ((r = rd_cli_open_root(o->root, &root, &root_fd)) != 0)
         return r;
+    /* an unreadable journal is not an empty one */
+    _cleanup_close_ int jfd = rd_fix_open_dir(root_fd, RD_JOURNAL_DIR, NULL);
+    if (jfd < 0 && jfd != -ENOENT)
+        return rd_fail("cannot read %s%s: %s%s", streq(root, "/") ? "" : root, RD_JOURNAL_DIR,
+                       rd_fix_describe_error(-jfd), jfd == -EACCES ? " (the journal is root's: use sudo)" : "");
     json_object *runs = NULL;
     r = rd_fix_runs_json(root, root_fd, only, SIZE_MAX, &runs);
     if (r == -ENOENT) {
