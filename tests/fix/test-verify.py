@@ -358,7 +358,8 @@ def status_usage():
     eq((p.returncode, p.stdout), (0, "No fix run was applied to %s (%s/var/lib/rocm-doctor/journal holds none).\n"
                                   % (bed.root, bed.root)), "no runs")
     p = bed.run(RD, ["fix", "--status", "--root", bed.root, "--json"])
-    eq((p.returncode, json.loads(p.stdout)), (0, {"pending": 0, "verified": 0, "failed": 0, "runs": []}), "no runs, JSON")
+    eq((p.returncode, json.loads(p.stdout)), (0, {"pending": 0, "verified": 0, "failed": 0, "runs": []}),
+       "no runs, JSON")
     p = bed.run(RD, ["fix", "--status", "--root", bed.root, "20200101-000000"])
     eq((p.returncode, p.stderr), (3, "rocm-doctor: no run 20200101-000000 in %s/var/lib/rocm-doctor/journal\n"
                                   % bed.root), "unknown run")
