@@ -334,6 +334,27 @@ def relogin_verified_at_the_next_boot_check():
 
 
 @test
+def packages_shown():
+    """A run that changed packages (its journal's "packages") shows them,
+    with their versions, in text and in JSON."""
+    bed, r, run_id = setup()
+    path = r.p("/var/lib/rocm-doctor/journal/%s/journal.json" % run_id)
+    j = journal_of(r, run_id)
+    packages = {"installed": [{"name": "rocm", "version": "6.4.1.60401-83~24.04"}],
+                "upgraded": [{"name": "hip-runtime-amd", "version": "6.4.1", "old_version": "6.2.4"}],
+                "removed": [{"name": "rocminfo", "version": "5.7.1-3"}]}
+    j["packages"] = packages
+    with open(path, "w") as f:
+        json.dump(j, f)
+    run = json.loads(fix_status(bed, "--json", run_id))["runs"][0]
+    eq(run["changes"]["packages"], packages, "packages in JSON")
+    text = fix_status(bed, run_id)
+    check("    installed rocm 6.4.1.60401-83~24.04\n"
+          "    upgraded  hip-runtime-amd 6.4.1 (was 6.2.4)\n"
+          "    removed   rocminfo 5.7.1-3\n" in text, text)
+
+
+@test
 def undone_run_is_not_verified():
     """A pending run that was undone before the reboot gets no verdict and
     counts nowhere."""
