@@ -113,7 +113,9 @@ static void plan_of_steps(json_object *j, rd_plan *ret)
 }
 
 /* The GPU kernel's part of the verdict: every GPU the runtime offers ran it
- * correctly (runtime.kernel-ok, no runtime error), or why not. */
+ * correctly (runtime.kernel-ok, no runtime error, none left untested), or
+ * why not. A warning (hiprtc cannot compile, prebuilt kernels run) does not
+ * fail it. */
 static json_object *runtime_verdict(const rd_findings *fs, bool ran, bool *ret_failed)
 {
     json_object *o = json_object_new_object();
@@ -131,7 +133,7 @@ static json_object *runtime_verdict(const rd_findings *fs, bool ran, bool *ret_f
             continue;
         if (streq(f->id, "runtime.kernel-ok"))
             ok++;
-        else if (f->severity >= RD_SEV_ERROR && !bad)
+        else if ((f->severity >= RD_SEV_ERROR || streq(f->id, "runtime.kernel-untested")) && !bad)
             bad = f;
         else if (!other)
             other = f;
