@@ -303,6 +303,22 @@ def failed_kernel():
 
 
 @test
+def failed_untested_gpu():
+    """No kernel could run on the GPU (no code object, hiprtc fails): not
+    proven, so failed."""
+    bed, r, run_id = setup()
+    journal = Journal()
+    after = Bed("healthy-rx7900xtx", BOOT_B)
+    env = dict(double("hiprtc-fail"), ROCM_DOCTOR_TEST_RUNTIME_ISA="gfx700")
+    once(after, journal, env, root=bed.root)
+    v = journal_of(r, run_id)["verification"]
+    eq((v["state"], v["results"][0]["status"], v["runtime"]),
+       ("failed", "fixed", {"status": "failed", "finding": "runtime.kernel-untested",
+                            "why": GPU + " gfx700 was not tested: this rocm-doctor has no kernel for it"}),
+       "verification")
+
+
+@test
 def relogin_verified_at_the_next_boot_check():
     """A run that needs only a re-login (the group fix) is verified by the
     next boot check, on the same boot: the check reads the group database,
