@@ -11,6 +11,7 @@ status.json, in the Prometheus and NFD files and in a journal entry with its
 own MESSAGE_ID (sent to a socket of the test's own).
 
 Usage: test-verify.py ROCM_DOCTOR ROCM_DOCTORD SOURCE_DIR TB_RUN RUNTIME_DOUBLE [PROMTOOL]"""
+import fcntl
 import json
 import os
 import re
@@ -347,6 +348,26 @@ def relogin_verified_at_the_next_boot_check():
     eq(prom_runs(r), {"pending": 0, "verified": 1, "failed": 0}, "metric")
     eq([(e["ROCM_DOCTOR_FIX_RUN"], e["ROCM_DOCTOR_VERIFICATION"]) for e in journal.verdicts()],
        [(run_id, "verified")], "verdict entry")
+
+
+@test
+def lock_held_stays_pending():
+    """While a fix or undo holds the journal's lock, the boot check leaves the
+    runs pending and says why; the next boot check verifies them."""
+    bed, r, run_id = setup("[fix]\nverify_runtime = no\n")
+    journal = Journal()
+    bed.boot(BOOT_B)
+    with open(r.p("/var/lib/rocm-doctor/lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        p = once(bed, journal)
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    check("rocm-doctord: the pending fix runs were not all verified: another rocm-doctor fix or undo is running"
+          in p.stderr, p.stderr)
+    eq(journal_of(r, run_id)["verification"], {"state": "pending", "needs": "reboot"}, "still pending")
+    eq(journal.verdicts(), [], "no verdict entry")
+    once(bed, journal)
+    eq(journal_of(r, run_id)["verification"]["state"], "verified", "verified by the next boot check")
+    eq(len(journal.verdicts()), 1, "one verdict entry")
 
 
 @test
