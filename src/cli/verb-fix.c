@@ -145,6 +145,13 @@ static int report_results(const rd_options *o, const rd_plan *plan, const rd_app
     for (size_t i = 0; i < plan->n_steps; i++)
         if (plan->steps[i].note)
             printf("%s %s: %s\n", i == 0 ? "\nNext:\n  " : "  ", plan->steps[i].fix, plan->steps[i].note);
+    bool later = false;
+    for (size_t i = 0; i < results.n; i++)
+        later |= results.items[i].kind == RD_RESULT_REBOOT || results.items[i].kind == RD_RESULT_RELOGIN;
+    if (later)
+        printf("\nThe boot check verifies this run after the reboot or re-login it needs:\n"
+               "`rocm-doctor fix --status%s%s %s` shows the verdict.\n",
+               streq(plan->root, "/") ? "" : " --root ", streq(plan->root, "/") ? "" : plan->root, res->run_id);
     return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : r;
 }
 

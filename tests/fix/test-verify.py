@@ -105,6 +105,9 @@ def setup(conf_extra=""):
     check(re.search(r"driver\.blacklisted +fixed after reboot", p.stdout), p.stdout)
     ids = os.listdir(r.p("/var/lib/rocm-doctor/journal"))
     eq(len(ids), 1, "one run in the journal")
+    check(p.stdout.endswith("\nThe boot check verifies this run after the reboot or re-login it needs:\n"
+                            "`rocm-doctor fix --status --root %s %s` shows the verdict.\n" % (bed.root, ids[0])),
+          p.stdout)
     return bed, r, ids[0]
 
 
