@@ -41,6 +41,7 @@ typedef struct {
     /* setup */
     const char *release;         /* --release: the ROCm release to set up */
     const char *usecase;         /* --usecase: comma-separated use cases */
+    bool status;                 /* fix --status: the runs and their verification */
     /* undo */
     bool last;
     /* report */
@@ -65,6 +66,11 @@ int rd_verb_explain(const rd_options *o, char **args, size_t n_args);
 int rd_verb_fix(const rd_options *o, char **args, size_t n_args);
 int rd_verb_undo(const rd_options *o, char **args, size_t n_args);
 int rd_verb_setup(const rd_options *o, char **args, size_t n_args);
+/* fix --status [RUN] (verb-history.c) */
+int rd_verb_fix_status(const rd_options *o, char **args, size_t n_args);
+/* The --root directory (or "/"), resolved, and a descriptor of it; 0 or 3
+ * after saying why (verb-fix.c). */
+int rd_cli_open_root(const char *root, char **ret_path, int *ret_fd);
 int rd_verb_verify(const rd_options *o, char **args, size_t n_args);
 int rd_verb_report(const rd_options *o, char **args, size_t n_args);
 
@@ -80,7 +86,8 @@ enum {
     RD_OPT_FORMAT = 1 << 4, RD_OPT_LEVEL = 1 << 5, RD_OPT_WITH_PYTHON = 1 << 6,
     RD_OPT_TIMEOUT = 1 << 7, RD_OPT_APPLY = 1 << 8, RD_OPT_YES = 1 << 9, RD_OPT_ONLY = 1 << 10,
     RD_OPT_KEY_FILE = 1 << 11, RD_OPT_LAST = 1 << 12, RD_OPT_OUTPUT = 1 << 13,
-    RD_OPT_PYTHON = 1 << 14, RD_OPT_ROCM_PATH = 1 << 15, RD_OPT_RELEASE = 1 << 20, RD_OPT_USECASE = 1 << 21,
+    RD_OPT_PYTHON = 1 << 14, RD_OPT_ROCM_PATH = 1 << 15, RD_OPT_STATUS = 1 << 16, RD_OPT_RELEASE = 1 << 20,
+    RD_OPT_USECASE = 1 << 21,
 };
 int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted);
 

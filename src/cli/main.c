@@ -24,7 +24,7 @@ static const rd_verb verbs[] = {
     { "explain", "Explain an error message and find its cause on this host", rd_verb_explain, "MESSAGE",
       DIAGNOSIS_OPTIONS },
     { "fix", "Show the plan that fixes the findings; --apply runs it", rd_verb_fix, "",
-      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE },
+      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE | RD_OPT_STATUS },
     { "setup", "Plan everything this host needs for a working ROCm; --apply runs it", rd_verb_setup, "",
       DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_KEY_FILE | RD_OPT_RELEASE | RD_OPT_USECASE },
     { "undo", "Undo an applied fix run (--last or RUN-ID)", rd_verb_undo, "--last|RUN-ID",
@@ -66,6 +66,8 @@ static const struct {
     { RD_OPT_ONLY, "  --only IDS       fix: only these fixes or findings (comma-separated)\n" },
     { RD_OPT_KEY_FILE, "  --key-file FILE  fix: the apt repository signing key to install\n" },
     { RD_OPT_LAST, "  --last           undo: the most recent run\n" },
+    { RD_OPT_STATUS, "  --status [RUN]   fix: the applied runs, what they changed and how they\n"
+                     "                   were verified after the reboot\n" },
     { RD_OPT_OUTPUT, "  -o, --output FILE  report: where to write the bundle\n" },
     { 0, "  -h, --help       Show this help\n"
          "  -V, --version    Show the version and the GPU targets of the embedded kernels\n" },
@@ -155,6 +157,7 @@ int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted)
         { RD_OPT_ONLY, "--only" }, { RD_OPT_KEY_FILE, "--key-file" }, { RD_OPT_LAST, "--last" },
         { RD_OPT_OUTPUT, "--output" }, { RD_OPT_PYTHON, "--python" }, { RD_OPT_ROCM_PATH, "--rocm-path" },
         { RD_OPT_RELEASE, "--release" }, { RD_OPT_USECASE, "--usecase" },
+        { RD_OPT_STATUS, "--status" },
     };
     unsigned given = (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) |
                      (o->facts_file ? RD_OPT_FACTS : 0) | (o->config_file ? RD_OPT_CONFIG : 0) |
@@ -164,7 +167,8 @@ int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted)
                      (o->only ? RD_OPT_ONLY : 0) | (o->key_file ? RD_OPT_KEY_FILE : 0) |
                      (o->last ? RD_OPT_LAST : 0) | (o->output ? RD_OPT_OUTPUT : 0) |
                      (o->python ? RD_OPT_PYTHON : 0) | (o->rocm_path ? RD_OPT_ROCM_PATH : 0) |
-                     (o->release ? RD_OPT_RELEASE : 0) | (o->usecase ? RD_OPT_USECASE : 0);
+                     (o->release ? RD_OPT_RELEASE : 0) | (o->usecase ? RD_OPT_USECASE : 0) |
+                     (o->status ? RD_OPT_STATUS : 0);
     for (size_t i = 0; i < ELEMENTSOF(names); i++)
         if (given & not_accepted & names[i].flag)
             return rd_usage_error("%s is not an option of the %s command", names[i].name, verb);
@@ -243,7 +247,7 @@ static int check_paths(rd_options *o, char **ret_python)
 enum {
     OPT_ROOT = 256, OPT_USER, OPT_FACTS, OPT_CONFIG, OPT_FORMAT, OPT_JSON, OPT_LEVEL,
     OPT_TIMEOUT, OPT_WITH_PYTHON, OPT_COLOR, OPT_APPLY, OPT_YES, OPT_ONLY, OPT_KEY_FILE,
-    OPT_LAST, OPT_PYTHON, OPT_ROCM_PATH, OPT_RELEASE, OPT_USECASE,
+    OPT_LAST, OPT_PYTHON, OPT_ROCM_PATH, OPT_STATUS, OPT_RELEASE, OPT_USECASE,
 };
 static const struct option longopts[] = {
     { "root", required_argument, NULL, OPT_ROOT },
@@ -265,6 +269,7 @@ static const struct option longopts[] = {
     { "rocm-path", required_argument, NULL, OPT_ROCM_PATH },
     { "release", required_argument, NULL, OPT_RELEASE },
     { "usecase", required_argument, NULL, OPT_USECASE },
+    { "status", no_argument, NULL, OPT_STATUS },
     { "output", required_argument, NULL, 'o' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -327,6 +332,7 @@ static int parse_option(int c, char **argv, rd_options *o, bool *want_help)
         break;
     case OPT_KEY_FILE: o->key_file = optarg; break;
     case OPT_LAST: o->last = true; break;
+    case OPT_STATUS: o->status = true; break;
     case OPT_PYTHON: o->python = optarg; break;
     case OPT_ROCM_PATH:
         if (!*optarg)
@@ -379,8 +385,8 @@ int main(int argc, char **argv)
         return help(name ? verb : NULL);
     /* the newer options are checked against the verb's table entry here,
      * not in each verb */
-    int r = rd_cli_reject(&o, verb->name,
-                          ~verb->options & (RD_OPT_PYTHON | RD_OPT_ROCM_PATH | RD_OPT_RELEASE | RD_OPT_USECASE));
+    int r = rd_cli_reject(&o, verb->name, ~verb->options & (RD_OPT_PYTHON | RD_OPT_ROCM_PATH | RD_OPT_STATUS |
+                                                           RD_OPT_RELEASE | RD_OPT_USECASE));
     if (r != 0)
         return r;
     _cleanup_free_ char *python = NULL;

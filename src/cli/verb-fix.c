@@ -13,7 +13,7 @@
 #include "run.h"
 #include "util.h"
 
-static int open_root(const char *root, char **ret_path, int *ret_fd)
+int rd_cli_open_root(const char *root, char **ret_path, int *ret_fd)
 {
     char resolved[PATH_MAX];
     if (!realpath(root ? root : "/", resolved))
@@ -148,6 +148,13 @@ static int report_results(const rd_options *o, const rd_plan *plan, const rd_app
     for (size_t i = 0; i < plan->n_steps; i++)
         if (plan->steps[i].note)
             printf("%s %s: %s\n", i == 0 ? "\nNext:\n  " : "  ", plan->steps[i].fix, plan->steps[i].note);
+    bool later = false;
+    for (size_t i = 0; i < results.n; i++)
+        later |= results.items[i].kind == RD_RESULT_REBOOT || results.items[i].kind == RD_RESULT_RELOGIN;
+    if (later)
+        printf("\nThe boot check verifies this run after the reboot or re-login it needs:\n"
+               "`rocm-doctor fix --status%s%s %s` shows the verdict.\n",
+               streq(plan->root, "/") ? "" : " --root ", streq(plan->root, "/") ? "" : plan->root, res->run_id);
     return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : r;
 }
 
@@ -243,7 +250,7 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
         return r;
     _cleanup_free_ char *root = NULL;
     _cleanup_close_ int root_fd = -1;
-    if ((r = open_root(o->root, &root, &root_fd)) != 0)
+    if ((r = rd_cli_open_root(o->root, &root, &root_fd)) != 0)
         return r;
     _cleanup_free_ char *err = NULL;
     /* an interrupted run comes first, even when there is nothing new to do */
@@ -265,6 +272,8 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
 
 int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
 {
+    if (o->status)
+        return rd_verb_fix_status(o, args, n_args);
     plan_kind kind = { .setup = false };
     return fix_or_setup(o, args, n_args, &kind);
 }
@@ -305,7 +314,7 @@ int rd_verb_undo(const rd_options *o, char **args, size_t n_args)
         return rd_fail("undo needs root: run `sudo rocm-doctor undo`");
     _cleanup_free_ char *root = NULL;
     _cleanup_close_ int root_fd = -1;
-    if ((r = open_root(o->root, &root, &root_fd)) != 0)
+    if ((r = rd_cli_open_root(o->root, &root, &root_fd)) != 0)
         return r;
     _cleanup_apply_result_ rd_apply_result res = { 0 };
     _cleanup_free_ char *err = NULL;

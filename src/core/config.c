@@ -28,6 +28,7 @@ void rd_config_init(rd_config *c)
         .access_group = xstrdup("render"),
         .status_file = xstrdup("/run/rocm-doctor/status.json"),
         .debounce_ms = 50,
+        .verify_runtime = true,
         .health = RD_HEALTH_LIMITS_DEFAULT,
     };
 }
@@ -192,6 +193,7 @@ static const key_def keys[] = {
     { "fix", "apt_driver", KEY_BOOL, FIELD(apt_driver), 0, 0, NULL, NULL },
     { "fix", "package_lock_timeout_s", KEY_INT, FIELD(package_lock_timeout_s), 0, 86400, NULL, "seconds" },
     { "repository", "mirror", KEY_STRING, FIELD(mirror), 0, 0, check_mirror, NULL },
+    { "fix", "verify_runtime", KEY_BOOL, FIELD(verify_runtime), 0, 0, NULL, NULL },
     { "output", "status_file", KEY_STRING, FIELD(status_file), 0, 0, check_path, NULL },
     { "output", "prometheus_file", KEY_STRING, FIELD(prometheus_file), 0, 0, check_prom_path, NULL },
     { "output", "nfd_file", KEY_STRING, FIELD(nfd_file), 0, 0, check_path, NULL },

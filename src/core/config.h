@@ -54,6 +54,7 @@ typedef struct rd_config {
     int64_t package_lock_timeout_s; /* wait for another process's package manager lock, default 300 */
     /* [repository] */
     char *mirror;                 /* base URL standing for https://repo.radeon.com; NULL: AMD's */
+    bool verify_runtime;          /* the boot check runs the GPU kernel on runs it verifies; default yes */
     /* [output] */
     char *status_file;            /* default /run/rocm-doctor/status.json */
     char *prometheus_file;        /* NULL: none */

@@ -317,6 +317,22 @@ char **rd_daemon_journal_fields(const rd_change *c)
     return v;
 }
 
+char **rd_daemon_verify_fields(const char *run_id, bool verified, const char *message, const char *boot_id)
+{
+    char mid[33];
+    rd_daemon_message_id("event:fix-verification", mid);
+    char **v = NULL;
+    v = strv_push(v, xasprintf("MESSAGE=%s", message));
+    v = strv_push(v, xasprintf("PRIORITY=%d", verified ? 6 : 3));
+    v = strv_push(v, xasprintf("MESSAGE_ID=%s", mid));
+    v = strv_push(v, xstrdup("SYSLOG_IDENTIFIER=rocm-doctord"));
+    v = strv_push(v, xasprintf("ROCM_DOCTOR_FIX_RUN=%s", run_id));
+    v = strv_push(v, xasprintf("ROCM_DOCTOR_VERIFICATION=%s", verified ? "verified" : "failed"));
+    if (boot_id)
+        v = strv_push(v, xasprintf("ROCM_DOCTOR_BOOT_ID=%s", boot_id));
+    return v;
+}
+
 char *rd_daemon_status_line(size_t n_gpus, const rd_findings *fs)
 {
     size_t errors = 0, warnings = 0;

@@ -15,6 +15,8 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include "daemon.h"
+#include "journal.h"
+#include "json-util.h"
 #include "probe.h"
 #include "report.h"
 #include "util.h"
@@ -64,8 +66,12 @@ static bool stderr_is_journal(void)
     return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
-static int render_to_string(int (*fn)(FILE *, const rd_facts *, const rd_gpu_view *, const rd_findings *),
-                            const rd_run *run, char **ret, size_t *ret_size)
+typedef int (*render_fn)(FILE *, const rd_facts *, const rd_gpu_view *, const rd_findings *);
+typedef int (*render_runs_fn)(FILE *, const rd_report_fix_runs *);
+
+/* The check in one format, followed by the fix runs' part. */
+static int render_to_string(render_fn fn, render_runs_fn runs_fn, const rd_run *run,
+                            const rd_report_fix_runs *runs, char **ret, size_t *ret_size)
 {
     char *buf = NULL;
     size_t size = 0;
@@ -73,6 +79,8 @@ static int render_to_string(int (*fn)(FILE *, const rd_facts *, const rd_gpu_vie
     if (!f)
         return -errno;
     int r = fn(f, &run->facts, &run->view, &run->findings);
+    if (r == 0)
+        r = runs_fn(f, runs);
     if (fclose(f) != 0 && r == 0)
         r = -EIO;
     if (r < 0) {
@@ -84,15 +92,14 @@ static int render_to_string(int (*fn)(FILE *, const rd_facts *, const rd_gpu_vie
     return 0;
 }
 
-static int publish_rendered(const rd_run *run, const char *what, const char *file,
-                            int (*fn)(FILE *, const rd_facts *, const rd_gpu_view *, const rd_findings *),
-                            bool *unsupported_logged)
+static int publish_rendered(const rd_run *run, const char *what, const char *file, render_fn fn,
+                            render_runs_fn runs_fn, const rd_report_fix_runs *runs, bool *unsupported_logged)
 {
     if (!file || !*file)
         return 0;
     _cleanup_free_ char *data = NULL;
     size_t size = 0;
-    int r = render_to_string(fn, run, &data, &size);
+    int r = render_to_string(fn, runs_fn, run, runs, &data, &size);
     if (r == -EOPNOTSUPP) {
         if (!*unsupported_logged)
             rd_daemon_log("the %s output is not available in this version; %s is not written", what, file);
@@ -113,9 +120,20 @@ static int publish_rendered(const rd_run *run, const char *what, const char *fil
 static int publish_files(const rd_run *run, bool *prom_logged, bool *nfd_logged)
 {
     int ret = 0, r;
+    /* the fix runs as their journals say now: the newest ten in the status */
+    json_object *fix_runs = NULL;
+    if (rd_fix_runs_json(run->ctx.root, run->ctx.root_fd, NULL, 10, &fix_runs) < 0)
+        fix_runs = NULL;
+    const rd_report_fix_runs counts = {
+        .pending = (uint64_t)rd_json_get_int(fix_runs, "pending", 0),
+        .verified = (uint64_t)rd_json_get_int(fix_runs, "verified", 0),
+        .failed = (uint64_t)rd_json_get_int(fix_runs, "failed", 0),
+    };
     const char *status_file = run->config.status_file;
     if (status_file && *status_file) {
         json_object *j = rd_report_json(&run->facts, &run->view, &run->findings, run->level);
+        json_object_object_add(j, "fix_runs", fix_runs);
+        fix_runs = NULL;
         const char *s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
         _cleanup_free_ char *text = xasprintf("%s\n", s);
         json_object_put(j);
@@ -126,10 +144,14 @@ static int publish_files(const rd_run *run, bool *prom_logged, bool *nfd_logged)
             ret = r;
         }
     }
-    r = publish_rendered(run, "Prometheus", run->config.prometheus_file, rd_report_prometheus, prom_logged);
+    if (fix_runs)
+        json_object_put(fix_runs);
+    r = publish_rendered(run, "Prometheus", run->config.prometheus_file, rd_report_prometheus,
+                         rd_report_prometheus_fix_runs, &counts, prom_logged);
     if (r < 0 && ret == 0)
         ret = r;
-    r = publish_rendered(run, "Node Feature Discovery", run->config.nfd_file, rd_report_nfd, nfd_logged);
+    r = publish_rendered(run, "Node Feature Discovery", run->config.nfd_file, rd_report_nfd, rd_report_nfd_fix_runs,
+                         &counts, nfd_logged);
     if (r < 0 && ret == 0)
         ret = r;
     return ret;
@@ -193,6 +215,35 @@ static int run_check(const rd_run_params *p, rd_run *r)
     return 0;
 }
 
+/* The pending fix runs whose reboot or re-login has happened get their
+ * verdict from this check: the GPU kernel runs first (verify_runtime),
+ * whatever the level, and the verdict goes into each run's journal and into
+ * a journal entry of its own. */
+static void verify_fix_runs(rd_run *run, bool also_stderr)
+{
+    _cleanup_free_ char *boot_id = rd_boot_id();
+    if (rd_fix_runs_due(run->ctx.root, run->ctx.root_fd, boot_id) == 0)
+        return;
+    bool runtime = run->config.verify_runtime;
+    if (runtime && run->level < 2) {
+        rd_gather_level2(run->probes, &run->ctx, &run->facts);
+        run->level = 2;
+        rd_run_assess(run);
+    }
+    const rd_verify_input in = { .findings = &run->findings, .runtime = runtime, .boot_id = boot_id };
+    rd_verify_outcome *out = NULL;
+    size_t n = 0;
+    _cleanup_free_ char *err = NULL;
+    if (rd_fix_runs_verify(run->ctx.root, run->ctx.root_fd, &in, &out, &n, &err) < 0)
+        rd_daemon_log("the pending fix runs were not all verified: %s", err);
+    for (size_t i = 0; i < n; i++) {
+        _cleanup_strv_free_ char **fields = rd_daemon_verify_fields(out[i].run_id, out[i].verified, out[i].message,
+                                                                    boot_id);
+        journal_entry(fields, also_stderr);
+    }
+    rd_verify_outcomes_free(out, n);
+}
+
 int rd_daemon_run_once(const rd_daemon_options *o)
 {
     int r = check_config_file(o->config_file);
@@ -204,6 +255,7 @@ int rd_daemon_run_once(const rd_daemon_options *o)
     if (r == 0) {
         bool p = false, n = false;
         rd_state empty = { 0 };
+        verify_fix_runs(&run, !stderr_is_journal());
         log_changes(&empty, &run.findings, !stderr_is_journal());
         rd_state_free(&empty);
         r = publish_files(&run, &p, &n) < 0 ? RD_EXIT_UNKNOWN : rd_findings_exit_status(&run.findings);

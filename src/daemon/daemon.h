@@ -101,6 +101,11 @@ void rd_state_diff(const rd_state *old, const rd_state *new, rd_change **ret, si
 /* The journal fields of one change, "FIELD=value" each, NULL-terminated. */
 char **rd_daemon_journal_fields(const rd_change *c);
 
+/* The journal fields of a fix run's verdict (verified or failed), with the
+ * MESSAGE_ID of "event:fix-verification" (see rocm-doctord(8)),
+ * NULL-terminated. */
+char **rd_daemon_verify_fields(const char *run_id, bool verified, const char *message, const char *boot_id);
+
 /* The STATUS= line: "1 GPU, 1 error, 2 warnings" or "2 GPUs, no problems". */
 char *rd_daemon_status_line(size_t n_gpus, const rd_findings *fs);
 

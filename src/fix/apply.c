@@ -317,6 +317,7 @@ static char *apply_finish(rd_journal *jr)
     _cleanup_free_ char *at = rd_now_iso();
     rd_json_set_str(jr->j, "applied", at);
     rd_journal_set_state(jr, RD_STATE_APPLIED);
+    rd_journal_note_verification(jr);
     int r = rd_journal_save(jr);
     if (r >= 0)
         return NULL;

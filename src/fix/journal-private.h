@@ -49,6 +49,10 @@ void rd_journal_sweep(const char *root, int root_fd, char *const *paths);
 char *rd_root_shown(const char *root, const char *path);
 char *rd_now_iso(void);
 bool rd_is_group_file(const char *path);
+/* At the end of an apply: the boot id, and "verification": {"state":
+ * "pending", "needs": "reboot"|"relogin"} when a step waits for one
+ * (verify.c). */
+void rd_journal_note_verification(rd_journal *jr);
 
 /* Runs argv; a failure becomes -EIO with *ret_error saying what it printed. */
 int rd_run_argv(char **argv, char **ret_error);

@@ -80,3 +80,43 @@ void rd_fix_results_free(rd_fix_results *r);
 const char *rd_result_name(rd_result_kind k);  /* "fixed-after-relogin" */
 const char *rd_result_text(rd_result_kind k);  /* "fixed after re-login" */
 json_object *rd_fix_results_to_json(const rd_fix_results *r);
+
+/* ---- the verdict after the reboot (verify.c) ---- */
+
+/* journal.json "verification" "state": a run whose steps need a reboot or a
+ * re-login waits as "pending" until the boot check gives its verdict. */
+#define RD_VERIFY_PENDING "pending"
+#define RD_VERIFY_VERIFIED "verified"
+#define RD_VERIFY_FAILED "failed"
+
+/* The running kernel's boot id (/proc/sys/kernel/random/boot_id), or NULL. */
+char *rd_boot_id(void);
+
+typedef struct {
+    const rd_findings *findings; /* the check run now, level 2 included when runtime */
+    bool runtime;                /* the GPU kernel ran (verify_runtime) */
+    const char *boot_id;         /* rd_boot_id(), or NULL */
+} rd_verify_input;
+
+typedef struct {
+    char *run_id;
+    bool verified;               /* false: failed */
+    char *message;               /* one line: what is fixed, what still fails and why */
+} rd_verify_outcome;
+
+/* How many applied runs wait for a verdict whose event has happened: a
+ * reboot (another boot id than at apply), or a re-login (at once). Reads
+ * only. */
+size_t rd_fix_runs_due(const char *root, int root_fd, const char *boot_id);
+/* Under the journal lock, gives every due run its verdict from in and
+ * writes it into its journal; a run that has one is left alone. Returns 0
+ * with the runs finished in *ret, or a negative errno with *ret_error
+ * (the lock is held, a journal could not be written: *ret has the others). */
+int rd_fix_runs_verify(const char *root, int root_fd, const rd_verify_input *in, rd_verify_outcome **ret,
+                       size_t *ret_n, char **ret_error);
+void rd_verify_outcomes_free(rd_verify_outcome *o, size_t n);
+/* {"pending": N, "verified": N, "failed": N, "runs": [...]}: the counts
+ * over the applied runs that waited for a verdict, and the newest max runs
+ * (only: that run alone; -ENOENT when there is none), each with what it
+ * changed and its verification (see rocm-doctor(8), fix --status). */
+int rd_fix_runs_json(const char *root, int root_fd, const char *only, size_t max, json_object **ret);

@@ -95,3 +95,12 @@ int rd_report_nfd(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_f
         label(out, "rocm.version", f->rocm.default_version);
     return ferror(out) ? -EIO : 0;
 }
+
+int rd_report_nfd_fix_runs(FILE *out, const rd_report_fix_runs *runs)
+{
+    /* a node whose fixes are not proven yet, or failed, is one to keep
+     * workloads off */
+    label(out, "fix.pending", runs->pending ? "true" : "false");
+    label(out, "fix.failed", runs->failed ? "true" : "false");
+    return ferror(out) ? -EIO : 0;
+}

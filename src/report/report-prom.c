@@ -388,3 +388,19 @@ int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, con
     runtime_metrics(out, &f->runtime);
     return ferror(out) ? -EIO : 0;
 }
+
+int rd_report_prometheus_fix_runs(FILE *out, const rd_report_fix_runs *runs)
+{
+    header(out, "rocm_doctor_fix_runs",
+           "Applied fix runs that needed a reboot or a re-login, by state: pending (waiting for the boot "
+           "check), verified or failed (a finding still failing, or the GPU kernel failed).");
+    const struct {
+        const char *state;
+        uint64_t n;
+    } rows[] = { { "pending", runs->pending }, { "verified", runs->verified }, { "failed", runs->failed } };
+    for (size_t i = 0; i < ELEMENTSOF(rows); i++) {
+        const char *labels[] = { "state", rows[i].state, NULL };
+        sample_u64(out, "rocm_doctor_fix_runs", labels, rows[i].n);
+    }
+    return ferror(out) ? -EIO : 0;
+}

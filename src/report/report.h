@@ -3,6 +3,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "facts.h"
 #include "findings.h"
@@ -29,3 +30,12 @@ void rd_report_mark(const rd_term *t, rd_severity s);
  * Discovery features file (report-nfd.c). Return 0 or -errno. */
 int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs);
 int rd_report_nfd(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs);
+
+/* The fix runs that waited for the boot check's verdict, counted over the
+ * applied runs (src/fix/verify.c): rocm-doctord appends them to its
+ * Prometheus and NFD files. */
+typedef struct {
+    uint64_t pending, verified, failed;
+} rd_report_fix_runs;
+int rd_report_prometheus_fix_runs(FILE *out, const rd_report_fix_runs *runs);
+int rd_report_nfd_fix_runs(FILE *out, const rd_report_fix_runs *runs);

@@ -163,6 +163,8 @@ static void t_message_id(void)
     rd_daemon_message_id("event:gpu-reset", mid);
     g_assert_cmpstr(mid, ==, "70e15eb5fdf38e2eb889e90c3b92bd5e");
     g_assert_cmpint(mid[12], ==, '8');
+    rd_daemon_message_id("event:fix-verification", mid);
+    g_assert_cmpstr(mid, ==, "421677117ace8da9a15e95ab75129e23");
 }
 
 static void add(rd_findings *fs, const char *id, rd_severity sev, const char *gpu)
@@ -245,6 +247,26 @@ static void t_diff_and_journal(void)
     rd_state_free(&sb);
     rd_findings_free(&a);
     rd_findings_free(&b);
+}
+
+/* A fix run's verdict: its own MESSAGE_ID, priority by the verdict. */
+static void t_verify_fields(void)
+{
+    char **v = rd_daemon_verify_fields("20261203-071535", true, "fix run 20261203-071535 verified: x fixed",
+                                       "0d9c8b7a-6f5e-4d3c-8b2a-190817263544");
+    g_assert_cmpstr(field(v, "MESSAGE"), ==, "fix run 20261203-071535 verified: x fixed");
+    g_assert_cmpstr(field(v, "MESSAGE_ID"), ==, "421677117ace8da9a15e95ab75129e23");
+    g_assert_cmpstr(field(v, "PRIORITY"), ==, "6");
+    g_assert_cmpstr(field(v, "SYSLOG_IDENTIFIER"), ==, "rocm-doctord");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_FIX_RUN"), ==, "20261203-071535");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_VERIFICATION"), ==, "verified");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_BOOT_ID"), ==, "0d9c8b7a-6f5e-4d3c-8b2a-190817263544");
+    strv_free(v);
+    v = rd_daemon_verify_fields("20261203-071535", false, "m", NULL);
+    g_assert_cmpstr(field(v, "PRIORITY"), ==, "3");
+    g_assert_cmpstr(field(v, "ROCM_DOCTOR_VERIFICATION"), ==, "failed");
+    g_assert_null(field(v, "ROCM_DOCTOR_BOOT_ID"));
+    strv_free(v);
 }
 
 static void t_status_line(void)
@@ -356,6 +378,7 @@ static const rd_test_case tests[] = {
     { "/daemon-unit/watch-matches", t_watch_matches },
     { "/daemon-unit/message-id", t_message_id },
     { "/daemon-unit/diff-and-journal", t_diff_and_journal },
+    { "/daemon-unit/verify-fields", t_verify_fields },
     { "/daemon-unit/status-line", t_status_line },
     { "/daemon-unit/output-path", t_output_path },
     { "/daemon-unit/write-atomic", t_write_atomic },

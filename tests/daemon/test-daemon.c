@@ -328,10 +328,24 @@ static bool lacks_finding(json_object *s, const void *arg)
     return finding_severity(s, arg) == NULL;
 }
 
+/* status.json is check --json's document plus "fix_runs" (no run in
+ * these roots: all counts 0). */
 static void assert_same_as_check(Fixture *f, json_object *status)
 {
-    json_object *check = check_json(f, NULL);
-    if (!json_object_equal(status, check)) {
+    json_object *check = check_json(f, NULL), *runs = NULL, *v;
+    g_assert_true(json_object_object_get_ex(status, "fix_runs", &runs));
+    const char *const counts[] = { "pending", "verified", "failed" };
+    for (size_t i = 0; i < G_N_ELEMENTS(counts); i++) {
+        g_assert_true(json_object_object_get_ex(runs, counts[i], &v));
+        g_assert_cmpint(json_object_get_int64(v), ==, 0);
+    }
+    g_assert_true(json_object_object_get_ex(runs, "runs", &v));
+    g_assert_cmpint(json_object_array_length(v), ==, 0);
+    json_object_get(runs);
+    json_object_object_del(status, "fix_runs");
+    bool same = json_object_equal(status, check);
+    json_object_object_add(status, "fix_runs", runs);
+    if (!same) {
         g_test_message("daemon: %s", json_object_to_json_string_ext(status, JSON_C_TO_STRING_PRETTY));
         g_test_message("check: %s", json_object_to_json_string_ext(check, JSON_C_TO_STRING_PRETTY));
         g_test_fail();
@@ -664,7 +678,7 @@ static void t_once(Fixture *f, gconstpointer data)
     g_assert_cmpint(check_status, ==, 1);
     json_object *s = load_json_file(f->status_path);
     g_assert_nonnull(s);
-    g_assert_true(json_object_equal(s, check));
+    assert_same_as_check(f, s);
     g_assert_cmpstr(out, ==, "");
     g_assert_nonnull(strstr(errout, "rocm-doctord: warning driver.blacklisted: "));
     struct stat st;
