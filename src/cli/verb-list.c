@@ -4,6 +4,7 @@
  * matrix), checks (every probe and the findings it can report). */
 #include <stdio.h>
 #include "cli.h"
+#include "json-util.h"
 #include "context.h"
 #include "registry.h"
 #include "util.h"
@@ -224,6 +225,51 @@ static int list_checks(bool json)
     return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : 0;
 }
 
+/* conf/packages.ini: what setup installs, per use case and package manager. */
+static int list_usecases(const rd_knowledge *k, bool json)
+{
+    const rd_packages_table *t = &k->packages;
+    static const char *const pms[] = { "apt", "dnf", "zypper" };
+    if (json) {
+        json_object *arr = json_object_new_array();
+        for (size_t i = 0; i < t->n_usecases; i++) {
+            const rd_usecase *u = &t->usecases[i];
+            json_object *o = json_object_new_object();
+            json_object_object_add(o, "usecase", json_object_new_string(u->name));
+            json_object_object_add(o, "summary", u->summary ? json_object_new_string(u->summary) : NULL);
+            json_object_object_add(o, "since", u->since ? json_object_new_string(u->since) : NULL);
+            json_object_object_add(o, "driver", json_object_new_boolean(u->driver));
+            json_object_object_add(o, "default", json_object_new_boolean(strv_contains(t->default_usecases, u->name)));
+            json_object *pk = json_object_new_object();
+            for (size_t m = 0; m < ELEMENTSOF(pms); m++)
+                json_object_object_add(pk, pms[m], rd_json_strv(rd_usecase_packages(u, pms[m])));
+            json_object_object_add(o, "packages", pk);
+            json_object_array_add(arr, o);
+        }
+        json_object *root = json_object_new_object();
+        json_object_object_add(root, "table", json_object_new_string(strempty(t->info.name)));
+        json_object_object_add(root, "usecases", arr);
+        return rd_cli_print_json(root) < 0 ? rd_fail("cannot write to standard output") : 0;
+    }
+    if (!t->n_usecases)
+        printf("packages.ini is missing: setup has nothing to install\n");
+    else
+        printf("packages.ini %s (%s)\n", strempty(t->info.version), strempty(t->info.date));
+    for (size_t i = 0; i < t->n_usecases; i++) {
+        const rd_usecase *u = &t->usecases[i];
+        printf("\n%s%s: %s\n", u->name, strv_contains(t->default_usecases, u->name) ? " (default)" : "",
+               strempty(u->summary));
+        for (size_t m = 0; m < ELEMENTSOF(pms); m++) {
+            char *const *v = rd_usecase_packages(u, pms[m]);
+            printf("  %-7s", pms[m]);
+            for (size_t j = 0; v && v[j]; j++)
+                printf(" %s", v[j]);
+            printf("%s\n", v && v[0] ? "" : " -");
+        }
+    }
+    return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : 0;
+}
+
 int rd_verb_list(const rd_options *o, char **args, size_t n_args)
 {
     int r = rd_cli_reject(o, "list", ~(unsigned)RD_OPT_FORMAT);
@@ -232,20 +278,22 @@ int rd_verb_list(const rd_options *o, char **args, size_t n_args)
     if (o->format_set && o->format != RD_FORMAT_TEXT && o->format != RD_FORMAT_JSON)
         return rd_usage_error("%s", "list prints text or json");
     if (n_args == 0)
-        return rd_usage_error("%s", "list needs what to list: archs, releases or checks");
+        return rd_usage_error("%s", "list needs what to list: archs, releases, checks or usecases");
     if (n_args > 1)
         return rd_usage_error("unexpected argument \"%s\"", args[1]);
     bool json = o->format == RD_FORMAT_JSON;
     if (streq(args[0], "checks"))
         return list_checks(json);
-    if (!streq(args[0], "archs") && !streq(args[0], "releases"))
-        return rd_usage_error("cannot list \"%s\": archs, releases or checks", args[0]);
+    if (!streq(args[0], "archs") && !streq(args[0], "releases") && !streq(args[0], "usecases"))
+        return rd_usage_error("cannot list \"%s\": archs, releases, checks or usecases", args[0]);
 
     rd_knowledge k = { 0 };
     _cleanup_free_ char *err = NULL;
     if (rd_knowledge_load(rd_data_dir(), &k, &err) < 0)
         return rd_fail("%s", err);
-    r = streq(args[0], "archs") ? list_archs(&k, json) : list_releases(&k, json);
+    r = streq(args[0], "archs")      ? list_archs(&k, json)
+        : streq(args[0], "usecases") ? list_usecases(&k, json)
+                                     : list_releases(&k, json);
     rd_knowledge_free(&k);
     return r;
 }

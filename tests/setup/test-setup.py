@@ -396,5 +396,53 @@ def undo_refused_while_something_depends():
     check(any(l.startswith("rocm-hip-runtime ") for l in h.packages()), "nothing removed")
 
 
+@test
+def ansible_setup_path():
+    """The rocm_doctor role's setup path on the root: setup --apply, the boot
+    check, the verdict asserted; a second run changes nothing. (The role's
+    reboot is for hosts, not --root trees: it is skipped here.)"""
+    if not shutil.which("ansible-playbook"):
+        raise Skip("needs ansible-core")
+    h = Host()
+    m = mirror()
+    tmp = temp_dir("rd-setup-ansible.")
+    facts_dir = os.path.join(tmp, "facts.d")
+    rdd = os.path.join(os.path.dirname(os.path.abspath(RD)), "rocm-doctord")
+    extra = {
+        "rocm_doctor_bin": os.path.abspath(RD), "rocm_doctor_daemon_bin": rdd, "rocm_doctor_root": h.path,
+        "rocm_doctor_install": False, "rocm_doctor_manage_units": False, "rocm_doctor_fact_dir": facts_dir,
+        "rocm_doctor_fact_script": os.path.join(SRC, "..", "..", "conf", "ansible", "rocm_doctor.fact"),
+        "rocm_doctor_setup": True, "rocm_doctor_setup_release": "6.4.1", "rocm_doctor_setup_usecases": ["runtime"],
+        "rocm_doctor_gpu_users": ["alice"],
+        "rocm_doctor_config": {"fix": {"apt_key_file": m.key_file, "apt_key_fingerprint": m.fingerprint,
+                                       "package_lock_timeout_s": 2},
+                               "repository": {"mirror": m.base + "/radeon"},
+                               "output": {"status_file": os.path.join(tmp, "status.json")}},
+    }
+    env = dict(os.environ, HOME=tmp, ANSIBLE_LOCAL_TEMP=os.path.join(tmp, "l"),
+               PATH=os.path.dirname(os.path.abspath(RD)) + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"),
+               ANSIBLE_REMOTE_TEMP=os.path.join(tmp, "r"), ANSIBLE_NOCOLOR="1", ANSIBLE_LOCALHOST_WARNING="False",
+               ANSIBLE_PYTHON_INTERPRETER=sys.executable, ANSIBLE_STDOUT_CALLBACK="default",
+               ANSIBLE_DEPRECATION_WARNINGS="False")
+    playbook = os.path.join(SRC, "..", "..", "contrib", "ansible", "playbook.yml")
+
+    def play():
+        p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra), playbook],
+                           capture_output=True, text=True, env=env, timeout=900)
+        recap = p.stdout[p.stdout.rfind("PLAY RECAP"):]
+        return p, recap
+
+    p, recap = play()
+    check(p.returncode == 0 and "failed=0" in recap, "first run: %s\n%s" % (p.stdout[-3000:], p.stderr[-2000:]))
+    check("TASK [rocm_doctor : Apply the setup]" in p.stdout and "changed: [localhost]" in
+          p.stdout.split("TASK [rocm_doctor : Apply the setup]")[1].split("TASK [")[0], "applied: " + p.stdout[-3000:])
+    check("TASK [rocm_doctor : The run is verified, or needed no reboot and fixed what it addressed]" in p.stdout and
+          "ok: [localhost]" in p.stdout.split("The run is verified")[1].split("TASK [")[0], "verdict: " + p.stdout)
+    check(any(l.startswith("rocm-hip-runtime 6.4.1.") for l in h.packages()), "installed: %s" % h.packages())
+    p, recap = play()
+    check(p.returncode == 0 and "changed=0" in recap and "failed=0" in recap,
+          "second run: changed=0: %s" % p.stdout[-3000:])
+
+
 if __name__ == "__main__":
     sys.exit(main())
