@@ -15,6 +15,10 @@ bool rd_fix_wants_driver(const rd_fix_input *in);
 /* Every fix in plan order (registry.c). */
 extern const rd_fix_table rd_fix_registry;
 
+/* The rpm families' copy of AMD's key (rpm-repo.c writes it, packages.c
+ * imports it into a --root tree's rpm database). */
+#define RD_RPM_KEY_FILE "/etc/pki/rpm-gpg/RPM-GPG-KEY-rocm"
+
 /* Shared by fixes: the file header every drop-in starts with. */
 #define RD_FIX_HEADER_LINE "# " RD_FIX_HEADER "\n"
 

@@ -109,13 +109,29 @@ typedef struct {
     strbuf notes;
 } wanted;
 
+/* Whether spec (a name, or rpm's NAME-VERSION-RELEASE[.ARCH] such as
+ * kernel-devel-5.14.0-570.12.1.el9_6.x86_64) is installed. */
+static bool installed_as(const char *installed, const char *spec)
+{
+    _cleanup_free_ char *v = rd_pkg_list_version(installed, spec);
+    if (v)
+        return true;
+    for (const char *dash = strchr(spec, '-'); dash; dash = strchr(dash + 1, '-')) {
+        _cleanup_free_ char *name = xstrndup(spec, (size_t)(dash - spec));
+        _cleanup_free_ char *have = rd_pkg_list_version(installed, name);
+        const char *evr = have ? strchr(have, ':') : NULL; /* the epoch is not in the spec */
+        const char *vr = evr ? evr + 1 : have;
+        if (vr && startswith(dash + 1, vr))
+            return true;
+    }
+    return false;
+}
+
 static void want_install(wanted *w, const char *installed, char *const *names)
 {
-    for (size_t i = 0; names && names[i]; i++) {
-        _cleanup_free_ char *v = rd_pkg_list_version(installed, names[i]);
-        if (!v && !strv_contains(w->install, names[i]))
+    for (size_t i = 0; names && names[i]; i++)
+        if (!installed_as(installed, names[i]) && !strv_contains(w->install, names[i]))
             w->install = strv_push(w->install, xstrdup(names[i]));
-    }
 }
 
 static void note(wanted *w, const char *text)
@@ -272,6 +288,8 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
                           : in->config       ? in->config->package_lock_timeout_s
                                              : 300;
     set->changes = c;
+    if (pm != RD_PM_APT)
+        set->import_key = xstrdup(RD_RPM_KEY_FILE);
     rd_step *s = rd_plan_add_step(p, "packages", w.driver ? RD_EFFECT_REBOOT : RD_EFFECT_NOW, "%s", t);
     rd_step_address_findings(s, in, "packages");
     if (in->setup && has_finding(in, "rocm.not-installed"))

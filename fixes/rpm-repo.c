@@ -15,7 +15,7 @@
 #include "repo-url.h"
 #include "util.h"
 
-#define KEY_FILE "/etc/pki/rpm-gpg/RPM-GPG-KEY-rocm"
+#define KEY_FILE RD_RPM_KEY_FILE
 
 typedef struct {
     const char *id;           /* "dnf", "zypper" */

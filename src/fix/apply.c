@@ -245,6 +245,8 @@ static char *act_packages(const rd_plan *p, const rd_action *a)
     char *error = NULL;
     if (rd_pkg_wait_lock(set->pm, p->root, set->lock_timeout_s, &error) < 0)
         return error;
+    if (rd_pkg_import_key(set->pm, p->root, set->import_key, &error) < 0)
+        return error;
     if (set->refresh && rd_pkg_refresh(set->pm, p->root, &error) < 0)
         return error;
     _cleanup_strv_free_ char **install = NULL;

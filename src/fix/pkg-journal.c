@@ -102,6 +102,11 @@ int rd_journal_packages_before(rd_journal *jr, const rd_action *a, char **ret_er
         return r;
     }
     json_object *jp = json_object_new_object();
+    _cleanup_free_ char *keys = rd_pkg_pubkeys(a->pkgs->pm, jr->root);
+    if (keys) {
+        _cleanup_strv_free_ char **kv = strv_split(keys, "\n");
+        json_object_object_add(jp, "pubkeys_before", rd_json_strv(kv ? kv : (char *[]){ NULL }));
+    }
     rd_json_set_str(jp, "package_manager", rd_pm_name(a->pkgs->pm));
     rd_json_set_str(jp, "before", BEFORE_NAME);
     rd_json_set_int(jp, "lock_timeout_s", a->pkgs->lock_timeout_s);
@@ -275,6 +280,25 @@ int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
     return 0;
 }
 
+/* rpm keys imported by the run's package step (not by its first-boot
+ * command, which undo lists itself) go with it. */
+static void remove_new_pubkeys(rd_journal *jr, json_object *jp, rd_pm pm, strbuf *problems)
+{
+    json_object *before_keys;
+    if (!json_object_object_get_ex(jp, "pubkeys_before", &before_keys))
+        return;
+    _cleanup_strv_free_ char **before = rd_json_to_strv(before_keys);
+    _cleanup_free_ char *now_text = rd_pkg_pubkeys(pm, jr->root);
+    _cleanup_strv_free_ char **now = now_text ? strv_split(now_text, "\n") : NULL;
+    _cleanup_strv_free_ char **gone = NULL;
+    for (size_t i = 0; now && now[i]; i++)
+        if (!strv_contains(before, now[i]))
+            gone = strv_push(gone, xstrdup(now[i]));
+    _cleanup_free_ char *err = NULL;
+    if (gone && rd_pkg_remove_pubkeys(jr->root, gone, &err) < 0)
+        strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
+}
+
 /* The run's changes still in place in the installed list now. */
 static int live_changes(rd_journal *jr, json_object *jp, rd_pm pm, rd_pkg_changes *ret, char **ret_error)
 {
@@ -309,6 +333,7 @@ void rd_restore_packages(rd_journal *jr, strbuf *problems)
         if (err)
             strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
         rd_pkg_changes_free(&live);
+        remove_new_pubkeys(jr, jp, pm, problems);
         return;
     }
     rd_pkg_changes_free(&live);
@@ -333,4 +358,5 @@ void rd_restore_packages(rd_journal *jr, strbuf *problems)
     if ((install || remove) && rd_pkg_transact(pm, jr->root, install, remove, true, &err) < 0)
         strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
     put_back_dirs(jr);
+    remove_new_pubkeys(jr, jp, pm, problems);
 }

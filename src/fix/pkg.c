@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "fix.h"
 #include "json-util.h"
 #include "util.h"
@@ -80,6 +81,7 @@ void rd_pkg_set_free(rd_pkg_set *s)
         return;
     strv_free(s->install);
     strv_free(s->remove);
+    free(s->import_key);
     rd_pkg_changes_free(&s->changes);
     free(s);
 }
@@ -112,6 +114,7 @@ rd_pkg_set *rd_pkg_set_copy(const rd_pkg_set *s)
     c->remove = strv_copy(s->remove);
     c->refresh = s->refresh;
     c->lock_timeout_s = s->lock_timeout_s;
+    c->import_key = xstrdup_or_null(s->import_key);
     for (size_t i = 0; i < s->changes.n; i++) {
         const rd_pkg_change *x = &s->changes.items[i];
         add_change(&c->changes, x->op, x->name, x->version, x->old_version)->size = x->size;
@@ -562,17 +565,47 @@ int rd_pkg_wait_lock(rd_pm pm, const char *root, int64_t timeout_s, char **ret_e
 
 /* ---- commands ---- */
 
+/* dnf --installroot on a tree without a system-release package cannot
+ * tell $releasever: the tree's os-release VERSION_ID major says it. */
+static char *root_releasever(const char *root)
+{
+    _cleanup_free_ char *path = xasprintf("%s/etc/os-release", root), *text = NULL;
+    if (read_file_at(AT_FDCWD, path, 64 * 1024, &text, NULL) < 0)
+        return NULL;
+    const char *v = strstr(text, "\nVERSION_ID=");
+    v = v ? v + strlen("\nVERSION_ID=") : startswith(text, "VERSION_ID=");
+    if (!v)
+        return NULL;
+    v += *v == '"';
+    size_t n = strspn(v, "0123456789");
+    return n ? xstrndup(v, n) : NULL;
+}
+
 /* argv for pm in the root: the program and its global options. */
-static char **pm_argv(rd_pm pm, const char *root)
+static char **pm_argv_q(rd_pm pm, const char *root, bool quiet)
 {
     if (pm == RD_PM_APT)
         return under_root(root)
                    ? rd_strv_new("chroot", root, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-q", NULL)
                    : rd_strv_new("env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-q", NULL);
-    if (pm == RD_PM_DNF)
-        return under_root(root) ? rd_strv_new("dnf", "-q", "--installroot", root, NULL) : rd_strv_new("dnf", "-q", NULL);
+    if (pm == RD_PM_DNF) {
+        /* without -q where its transaction table is read */
+        const char *q = quiet ? "-q" : "--color=never";
+        if (!under_root(root))
+            return rd_strv_new("dnf", q, NULL);
+        char **argv = rd_strv_new("dnf", q, "--installroot", root, NULL);
+        _cleanup_free_ char *rv = root_releasever(root);
+        if (rv)
+            argv = strv_push(argv, xasprintf("--releasever=%s", rv));
+        return argv;
+    }
     return under_root(root) ? rd_strv_new("zypper", "--non-interactive", "--root", root, NULL)
                             : rd_strv_new("zypper", "--non-interactive", NULL);
+}
+
+static char **pm_argv(rd_pm pm, const char *root)
+{
+    return pm_argv_q(pm, root, true);
 }
 
 static char **push_all(char **argv, char *const *items)
@@ -672,6 +705,42 @@ int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *cons
     return r;
 }
 
+char *rd_pkg_pubkeys(rd_pm pm, const char *root)
+{
+    if (pm != RD_PM_DNF && pm != RD_PM_ZYPPER)
+        return NULL;
+    _cleanup_strv_free_ char **argv = rd_strv_new("rpm", "--root", under_root(root) ? root : "/", "-q", "gpg-pubkey",
+                                                  "--qf", "%{NAME}-%{VERSION}-%{RELEASE}\n", NULL);
+    char *out = NULL;
+    int r = rd_fix_spawn(argv, &out);
+    if (r != 0) { /* status 1: none imported */
+        free(out);
+        return xstrdup("");
+    }
+    _cleanup_free_ char *o = out;
+    return sort_lines(o);
+}
+
+int rd_pkg_import_key(rd_pm pm, const char *root, const char *key_path, char **ret_error)
+{
+    if ((pm != RD_PM_DNF && pm != RD_PM_ZYPPER) || !key_path || !under_root(root))
+        return 0;
+    _cleanup_free_ char *full = xasprintf("%s%s", root, key_path);
+    if (access(full, F_OK) < 0)
+        return 0;
+    _cleanup_strv_free_ char **argv = rd_strv_new("rpm", "--root", root, "--import", full, NULL);
+    return run(argv, NULL, ret_error);
+}
+
+int rd_pkg_remove_pubkeys(const char *root, char *const *names, char **ret_error)
+{
+    if (!names || !names[0])
+        return 0;
+    _cleanup_strv_free_ char **argv = rd_strv_new("rpm", "--root", under_root(root) ? root : "/", "-e", NULL);
+    argv = push_all(argv, names);
+    return run(argv, NULL, ret_error);
+}
+
 int rd_pkg_repair(rd_pm pm, const char *root, char **ret_error)
 {
     if (pm != RD_PM_APT)
@@ -687,7 +756,7 @@ int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***re
         *ret = NULL;
         return 0;
     }
-    _cleanup_strv_free_ char **argv = pm_argv(pm, root);
+    _cleanup_strv_free_ char **argv = pm_argv_q(pm, root, false);
     _cleanup_free_ char *out = NULL;
     rd_pkg_changes c = { 0 };
     int r;
@@ -799,6 +868,9 @@ static int dnf_dry_run(const char *root, const char *ov, char *const *install, c
     if (under_root(root)) {
         argv = strv_push(argv, xstrdup("--installroot"));
         argv = strv_push(argv, xstrdup(root));
+        _cleanup_free_ char *rv = root_releasever(root);
+        if (rv)
+            argv = strv_push(argv, xasprintf("--releasever=%s", rv));
     }
     if (ov) {
         argv = strv_push(argv, xasprintf("--setopt=reposdir=%s/etc/yum.repos.d", ov));

@@ -48,6 +48,7 @@ typedef struct {
     char **remove;        /* names to remove */
     bool refresh;         /* refresh the indexes first (a repository was just written) */
     int64_t lock_timeout_s; /* how long to wait for another process's package manager lock */
+    char *import_key;     /* dnf, zypper under --root: the key file (in the root) to import first */
     rd_pkg_changes changes;
 } rd_pkg_set;
 
@@ -94,6 +95,14 @@ int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *cons
 /* What removing names would also remove (packages that depend on them and
  * are not among names), from the package manager's dry run. */
 int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***ret, char **ret_error);
+/* The imported rpm keys (gpg-pubkey-VERSION-RELEASE lines, sorted); NULL
+ * for apt. */
+char *rd_pkg_pubkeys(rd_pm pm, const char *root);
+/* Under a --root, dnf and zypper read a repository's gpgkey= file from the
+ * host, not from the root: the key the plan wrote into the root is
+ * imported into the root's rpm database first (rpm --root --import). */
+int rd_pkg_import_key(rd_pm pm, const char *root, const char *key_path, char **ret_error);
+int rd_pkg_remove_pubkeys(const char *root, char *const *names, char **ret_error);
 /* dpkg --configure -a after an interrupted dpkg run (apt only; 0 otherwise). */
 int rd_pkg_repair(rd_pm pm, const char *root, char **ret_error);
 

@@ -163,3 +163,106 @@ def closed_port():
     port = s.getsockname()[1]
     s.close()
     return port
+
+
+# ---- rpm: AMD's names and versions for EL9 and SLES 15 ----
+
+RPM_RELEASE = "6.4.1"
+# name: (version, release, requires, files)
+RPM_ROCM = {
+    "rocm-core": ("6.4.1.60401", "83.el9", "", {"/opt/rocm-6.4.1/.info/version": "6.4.1-83\n"}),
+    "hsa-rocr": ("1.15.0.60401", "83.el9", "rocm-core", {"/opt/rocm-6.4.1/lib/libhsa-runtime64.so.1": "stand-in\n"}),
+    "rocminfo": ("1.0.0.60401", "83.el9", "hsa-rocr", {"/opt/rocm-6.4.1/bin/rocminfo": "stand-in\n"}),
+    "hip-runtime-amd": ("6.4.43483.60401", "83.el9", "hsa-rocr",
+                        {"/opt/rocm-6.4.1/lib/libamdhip64.so.6": "stand-in\n"}),
+    "rocm-hip-runtime": ("6.4.1.60401", "83.el9", "rocminfo hip-runtime-amd rocm-core", {}),
+    "rocm-opencl-runtime": ("6.4.1.60401", "83.el9", "rocm-core", {}),
+    "rocm": ("6.4.1.60401", "83.el9", "rocm-hip-runtime rocm-opencl-runtime", {}),
+}
+RPM_DRIVER = {
+    "amdgpu-dkms": ("6.12.12", "2164967.el9", "", {"/usr/src/amdgpu-6.12.12/dkms.conf": "PACKAGE_NAME=amdgpu\n"}),
+}
+
+
+EL9_KERNEL = "5.14.0-570.12.1.el9_6.x86_64"
+# a root's base: the directories every installed system has
+FILESYSTEM_DIRS = ["/opt", "/usr", "/usr/src", "/usr/include", "/usr/include/linux", "/var", "/var/cache"]
+RPM_EL9_DISTRO = {
+    "filesystem": ("3.16", "5.el9", "", {"/etc/stand-in-filesystem": "base\n"}),
+    "kernel-devel": ("5.14.0", "570.12.1.el9_6", "", {"/usr/src/kernels/%s/Makefile" % EL9_KERNEL: "# stand-in\n"}),
+    "kernel-headers": ("5.14.0", "570.12.1.el9_6", "", {"/usr/include/linux/stand-in.h": "/* stand-in */\n"}),
+}
+SLES_KERNEL = "6.4.0-150600.23.25-default"
+RPM_SLES_DISTRO = {
+    "filesystem": ("15.0", "150600.1.1", "", {"/etc/stand-in-filesystem": "base\n"}),
+    "kernel-default-devel": ("6.4.0", "150600.23.25.1", "", {"/usr/src/linux-6.4.0-150600.23.25-obj/Makefile":
+                                                             "# stand-in\n"}),
+}
+
+
+def build_rpm(work, out_dir, gnupghome, name, version, release, requires, files, arch="noarch"):
+    top = os.path.join(work, "rpm-" + name)
+    shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(top)
+    spec = ["Name: " + name, "Version: " + version, "Release: " + release, "Summary: stand-in for " + name,
+            "License: MIT", "AutoReqProv: no"]
+    if arch == "noarch":
+        spec.append("BuildArch: noarch")
+    for r in requires.split():
+        spec.append("Requires: " + r)
+    spec += ["%description", "stand-in", "%install"]
+    for path, content in files.items():
+        spec.append("mkdir -p %%{buildroot}%s" % os.path.dirname(path))
+        spec.append("printf '%%s' '%s' > %%{buildroot}%s" % (content.replace("\n", ""), path))
+    # the package owns the directories it creates, as AMD's do
+    dirs = set(FILESYSTEM_DIRS if name == "filesystem" else [])
+    for path in files:
+        d = os.path.dirname(path)
+        while d not in ("/", "/opt", "/usr", "/usr/src", "/usr/include", "/usr/include/linux"):
+            dirs.add(d)
+            d = os.path.dirname(d)
+    spec += ["%files"] + ["%%dir %s" % d for d in sorted(dirs)] + list(files)
+    if name == "filesystem":
+        spec[spec.index("%install") + 1:spec.index("%install") + 1] = [
+            "mkdir -p %%{buildroot}%s" % d for d in FILESYSTEM_DIRS]
+    with open(os.path.join(top, name + ".spec"), "w") as f:
+        f.write("\n".join(spec) + "\n")
+    run(["rpmbuild", "--define", "_topdir " + top, "--define", "debug_package %{nil}", "--target", arch, "-bb",
+         os.path.join(top, name + ".spec")])
+    rpm = os.path.join(top, "RPMS", arch, "%s-%s-%s.%s.rpm" % (name, version, release, arch))
+    run(["rpmsign", "--define", "__gpg /usr/bin/gpg", "--define", "_gpg_name Stand-in ROCm",
+         "--define", "_gpg_path " + gnupghome,
+         "--define", "_gpg_sign_cmd_extra_args --pinentry-mode loopback --passphrase ''", "--addsign", rpm],
+        env=dict(os.environ, GNUPGHOME=gnupghome))
+    os.makedirs(out_dir, exist_ok=True)
+    shutil.copy(rpm, out_dir)
+
+
+def rpm_repo(repo, gnupghome):
+    run(["createrepo_c", "-q", repo])
+    env = dict(os.environ, GNUPGHOME=gnupghome)
+    md = os.path.join(repo, "repodata", "repomd.xml")
+    run(["gpg", "--batch", "--yes", "--armor", "--detach-sign", "-o", md + ".asc", md], env=env)
+    with open(md + ".key", "w") as f:
+        f.write(run(["gpg", "--batch", "--armor", "--export"], env=env))
+
+
+def add_rpm_trees(m):
+    """AMD's EL9 and SLES 15.6 trees under the mirror m (a Mirror)."""
+    work = os.path.join(m.top, "rpmwork")
+    trees = {
+        os.path.join("rocm", "el9", RPM_RELEASE, "main"): RPM_ROCM,
+        os.path.join("amdgpu", RPM_RELEASE, "el", "9.6", "main", "x86_64"): RPM_DRIVER,
+        os.path.join("rocm", "zyp", RPM_RELEASE, "main"): RPM_ROCM,
+        os.path.join("amdgpu", RPM_RELEASE, "sle", "15.6", "main", "x86_64"): RPM_DRIVER,
+    }
+    for sub, pkgs in trees.items():
+        repo = os.path.join(m.www, "radeon", sub)
+        for name, (v, rel, req, files) in pkgs.items():
+            build_rpm(work, repo, m.gnupghome, name, v, rel, req, files)
+        rpm_repo(repo, m.gnupghome)
+    for sub, pkgs, arch in (("el9-distro", RPM_EL9_DISTRO, "x86_64"), ("sles-distro", RPM_SLES_DISTRO, "noarch")):
+        repo = os.path.join(m.www, sub)
+        for name, (v, rel, req, files) in pkgs.items():
+            build_rpm(work, repo, m.gnupghome, name, v, rel, req, files, arch)
+        rpm_repo(repo, m.gnupghome)

@@ -121,6 +121,8 @@ class Host:
 
     def rd(self, *args, timeout=300):
         env = dict(os.environ, NO_COLOR="1", LC_ALL="C")
+        if getattr(self, "home", None):
+            env["HOME"] = self.home
         facts = [] if args[0] == "undo" else ["--facts", self.facts]
         return subprocess.run([RD] + list(args) + ["--root", self.path] + facts,
                               capture_output=True, text=True, env=env, timeout=timeout)
@@ -442,6 +444,132 @@ def ansible_setup_path():
     p, recap = play()
     check(p.returncode == 0 and "changed=0" in recap and "failed=0" in recap,
           "second run: changed=0: %s" % p.stdout[-3000:])
+
+
+def rpm_mirror():
+    m = mirror()
+    if "rpm" not in STATE:
+        standin.add_rpm_trees(m)
+        STATE["rpm"] = True
+    return m
+
+
+def instinct_facts(os_id, version_id, kernel, device_id, gfx_target_version, name):
+    fa = facts(kernel)
+    fa["os"] = {"id": os_id, "version_id": version_id, "kernel_release": kernel}
+    fa["pci"]["devices"][0].update({"device_id": device_id, "marketing_name": name})
+    for n in fa["kfd"]["nodes"]:
+        if n["properties"].get("gfx_target_version"):
+            n["properties"].update({"gfx_target_version": gfx_target_version, "device_id": device_id})
+    return fa
+
+
+class RpmHost:
+    """An empty tree with an os-release, users, the distribution's
+    repository and the policy: dnf --installroot or zypper --root fill it."""
+
+    def __init__(self, pm):
+        need_root()
+        if not shutil.which(pm) or not shutil.which("rpmbuild") or not shutil.which("createrepo_c"):
+            raise Skip("needs %s, rpmbuild and createrepo_c" % pm)
+        m = rpm_mirror()
+        self.pm = pm
+        self.r = Root()
+        self.path = self.r.path
+        # Debian's rpm keeps its database in ~/.rpmdb; RHEL's and SUSE's
+        # tools use the tree's own: the same for rpm, dnf and zypper here
+        self.home = temp_dir("rd-setup-home.")
+        with open(os.path.join(self.home, ".rpmmacros"), "w") as f:
+            f.write("%_dbpath /var/lib/rpm\n")
+        if pm == "dnf":
+            self.r.write("/etc/os-release", 'NAME="Red Hat Enterprise Linux"\nVERSION_ID="9.6"\nID="rhel"\n'
+                                             'ID_LIKE="fedora"\nPRETTY_NAME="Red Hat Enterprise Linux 9.6 (Plow)"\n')
+            self.r.write("/etc/yum.repos.d/distro.repo", "[baseos]\nname=BaseOS\nbaseurl=%s/el9-distro\n"
+                                                          "enabled=1\ngpgcheck=0\n" % m.base)
+            fa = instinct_facts("rhel", "9.6", standin.EL9_KERNEL, 0x74a1, 90402, "AMD Instinct MI300X")
+        else:
+            self.r.write("/etc/os-release", 'NAME="SLES"\nVERSION_ID="15.6"\nID="sles"\nID_LIKE="suse"\n'
+                                             'PRETTY_NAME="SUSE Linux Enterprise Server 15 SP6"\n')
+            self.r.write("/etc/zypp/repos.d/distro.repo", "[sles-distro]\nname=SLES\nbaseurl=%s/sles-distro\n"
+                                                           "enabled=1\ngpgcheck=0\nautorefresh=1\n" % m.base)
+            fa = instinct_facts("sles", "15.6", standin.SLES_KERNEL, 0x740f, 90010, "AMD Instinct MI210")
+        self.r.write("/etc/rocm-doctor/rocm-doctor.conf",
+                     "[fix]\napt_key_file = %s\napt_key_fingerprint = %s\npackage_lock_timeout_s = 2\n"
+                     "[repository]\nmirror = %s/radeon\n" % (m.key_file, m.fingerprint, m.base))
+        self.facts = self.path + ".facts.json"
+        with open(self.facts, "w") as f:
+            json.dump(fa, f)
+        # the base every installed system has (and its rpm database)
+        env = dict(os.environ, HOME=self.home)
+        argv = (["dnf", "-y", "-q", "--installroot", self.path, "--releasever=9", "install", "filesystem"]
+                if pm == "dnf" else ["zypper", "-n", "--root", self.path, "install", "filesystem"])
+        q = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        eq(q.returncode, 0, "%s: %s" % (" ".join(argv), q.stdout[-2000:]))
+
+    rd = Host.rd
+    setup = Host.setup
+    run_ids = Host.run_ids
+    journal = Host.journal
+
+    def packages(self):
+        q = subprocess.run(["rpm", "--root", self.path, "-qa", "--qf", "%{NAME} %{VERSION}-%{RELEASE}\n"],
+                           capture_output=True, text=True, env=dict(os.environ, HOME=self.home))
+        return sorted(l for l in q.stdout.splitlines() if l)
+
+    def tree(self):
+        # the package managers' own state: databases, caches, logs, module state
+        skip = ("var/lib/rpm", "var/cache/dnf", "var/lib/dnf", "var/log", "var/cache/zypp", "var/lib/zypp", "etc/dnf",
+                "var/cache/ldconfig", "tmp", "var/lib/rocm-doctor", "run", "var/run", "usr/lib/sysimage")
+        return {k: v for k, v in self.r.tree().items() if not k.startswith(skip)}
+
+
+RPM_WANT = [("install", n, v + "-" + r) for n, (v, r, _, _) in standin.RPM_ROCM.items()]
+
+
+def rpm_roundtrip(pm, want_headers):
+    h = RpmHost(pm)
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.setup()
+    out = p.stdout
+    eq(p.returncode, 1, "plan (stderr %s): %s" % (p.stderr, out))
+    check("packages, through %s (indexes refreshed first):" % pm in out, out)
+    got = package_lines(out)
+    for w in RPM_WANT + [("install", "amdgpu-dkms", "6.12.12-2164967.el9")] + want_headers:
+        check(w in got, "%s in the plan: %s" % (w, out))
+    check(re.search(r"to install, 0 to upgrade, 0 to downgrade, 0 to remove; download \d", out), out)
+    check("/radeon/amdgpu/6.4.1/" in out, "the driver repository, through the mirror: " + out)
+    eq(h.packages(), pkgs_before, "planning installed nothing")
+    p = h.setup("--apply", "--yes")
+    eq(p.returncode in (0, 1), True, "apply: %s %s" % (p.stdout, p.stderr))
+    now = h.packages()
+    for _, name, version in RPM_WANT:
+        check("%s %s" % (name, version) in now, "%s %s installed: %s" % (name, version, now))
+    j = h.journal(h.run_ids()[0])
+    eq(j["state"], "applied", "journal")
+    check(sorted(x["name"] for x in j["packages"]["installed"]) ==
+          sorted([w[1] for w in RPM_WANT] + ["amdgpu-dkms"] + [w[1].split("-5.14")[0].split("-6.4")[0]
+                                                               for w in want_headers]),
+          "journal: installed %s" % j["packages"]["installed"])
+    eq(j["steps"][-1]["effect"], "reboot", "the driver waits for the reboot")
+    p = h.setup()
+    eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "a second setup plans nothing")
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "rpm -qa after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+    return out
+
+
+@test
+def rhel_dnf_installroot():
+    out = rpm_roundtrip("dnf", [("install", "kernel-devel", "5.14.0-570.12.1.el9_6"),
+                                ("install", "kernel-headers", "5.14.0-570.12.1.el9_6")])
+    check("MI300X" in out or "gfx942" in out or "amdgpu-dkms" in out, out)
+
+
+@test
+def sles_zypper_root():
+    rpm_roundtrip("zypper", [("install", "kernel-default-devel", "6.4.0-150600.23.25.1")])
 
 
 if __name__ == "__main__":
