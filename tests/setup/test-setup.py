@@ -177,6 +177,15 @@ class Host:
         eq(q.returncode, 0, "apt-get install %s: %s" % (names, q.stdout))
 
 
+def check_ids(h):
+    """The warning and error ids of a check of the root (this machine's
+    hardware, the root's files)."""
+    env = dict(os.environ, NO_COLOR="1", HOME=getattr(h, "home", None) or os.environ.get("HOME", "/root"))
+    p = subprocess.run([RD, "check", "--json", "--root", h.path], capture_output=True, text=True, env=env)
+    check(p.returncode in (0, 1, 2), "check: %s" % p.stderr)
+    return {f["id"] for f in json.loads(p.stdout)["findings"] if f["severity"] in ("warning", "error")}
+
+
 def same_tree(got, want, what):
     """Trees compared entry by entry; the difference is what is shown."""
     diff = ["- %s %s" % (k, want[k]) for k in sorted(want) if k not in got]
@@ -241,6 +250,16 @@ def bare_host_plan_apply_again_undo():
     got = sorted((x["name"], x["version"]) for x in j["packages"]["installed"])
     eq(got, sorted((n, v) for _, n, v in WANT_INSTALL), "the journal: what the run installed, with versions")
     eq(j["packages"]["removed"], [], "nothing removed")
+
+    # the check takes the mirror for AMD's repository: no false alarm; the
+    # same tree without the mirror in the configuration has one
+    ids = check_ids(h)
+    check(not ids & {"apt.repo-missing", "apt.suite-mismatch", "apt.key-missing", "rocm.not-installed"},
+          "after setup, through the mirror: %s" % sorted(ids))
+    conf = h.r.read("/etc/rocm-doctor/rocm-doctor.conf")
+    h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf.split("[repository]")[0])
+    check("apt.repo-missing" in check_ids(h), "without the mirror configured, AMD's packages have no AMD source")
+    h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf)
 
     # the check now sees ROCm (its facts come from the root's files)
     p = h.setup()
@@ -551,6 +570,13 @@ def rpm_roundtrip(pm, want_headers):
                                                                for w in want_headers]),
           "journal: installed %s" % j["packages"]["installed"])
     eq(j["steps"][-1]["effect"], "reboot", "the driver waits for the reboot")
+    missing = "dnf.repo-missing" if pm == "dnf" else "zypper.repo-missing"
+    ids = check_ids(h)
+    check(not ids & {missing, "dnf.release-mismatch", "zypper.release-mismatch"}, "through the mirror: %s" % ids)
+    conf = h.r.read("/etc/rocm-doctor/rocm-doctor.conf")
+    h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf.split("[repository]")[0])
+    check(missing in check_ids(h), "without the mirror configured: %s" % missing)
+    h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf)
     p = h.setup()
     eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "a second setup plans nothing")
     p = h.rd("undo")
