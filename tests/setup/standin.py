@@ -39,6 +39,12 @@ AMD_ROCM = {
     "rocm-opencl-runtime": ("6.4.1." + BUILD, "rocm-core", {}),
     "rocm": ("6.4.1." + BUILD, "rocm-hip-runtime, rocm-opencl-runtime", {}),
 }
+# A maintainer script that can be held up, so that a test can kill dpkg
+# while it configures (the package stays half-configured).
+POSTINST = {
+    "rocm-opencl-runtime": "#!/bin/sh\nif [ -e /tmp/rd-slow-postinst ]; then\n  rm -f /tmp/rd-slow-postinst\n"
+                           "  touch /tmp/rd-in-postinst\n  sleep 120\nfi\nexit 0\n",
+}
 AMD_DRIVER = {
     "amdgpu-dkms": ("1:6.12.12.60401-2164967.24.04", "", {"/usr/src/amdgpu-6.12.12/dkms.conf": "PACKAGE_NAME=amdgpu\n"}),
 }
@@ -78,6 +84,10 @@ def build_deb(work, out_dir, name, version, depends, files):
         control.insert(3, "Depends: " + depends)
     with open(os.path.join(d, "DEBIAN", "control"), "w") as f:
         f.write("\n".join(control) + "\n")
+    if name in POSTINST:
+        with open(os.path.join(d, "DEBIAN", "postinst"), "w") as f:
+            f.write(POSTINST[name])
+        os.chmod(os.path.join(d, "DEBIAN", "postinst"), 0o755)
     os.makedirs(out_dir, exist_ok=True)
     run(["dpkg-deb", "--root-owner-group", "-Zgzip", "--build", d,
          os.path.join(out_dir, "%s_%s_amd64.deb" % (name, version.split(":")[-1]))])

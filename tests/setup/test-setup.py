@@ -405,6 +405,31 @@ def killed_in_the_package_phase_undo_restores():
 
 
 @test
+def killed_while_dpkg_configures_undo_finishes_dpkg_then_restores():
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    h.r.write("/tmp/rd-slow-postinst", "")
+    marker = h.r.p("/tmp/rd-in-postinst")
+    proc = subprocess.Popen([RD, "setup", "--release", "6.4.1", "--apply", "--yes", "--root", h.path,
+                             "--facts", h.facts], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    for _ in range(1200):
+        if os.path.exists(marker) or proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    check(os.path.exists(marker), "dpkg ran the postinst")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    os.unlink(marker)
+    state = [l for l in h.packages() if l.startswith("rocm-opencl-runtime ")]
+    check(state and state[0].split()[-1] in ("iU", "iF", "iH"), "dpkg left it unconfigured: %s" % state)
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "tree after undo")
+
+
+@test
 def undo_refused_while_something_depends():
     h = Host()
     p = h.setup("--usecase", "runtime", "--apply", "--yes")
