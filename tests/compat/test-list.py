@@ -121,9 +121,25 @@ check("list checks: text names probes and their findings",
       rc == 0 and re.search(r"^apt +apt repositories, keys and pinning\n +apt.repo-missing$", out, re.M) is not None,
       out)
 
+rc, out, err = run("list", "usecases", "--json")
+j = json.loads(out) if rc == 0 else {}
+uc = {u["usecase"]: u for u in j.get("usecases", [])}
+check("list usecases --json: the use cases of packages.ini", list(uc) == ["rocm", "runtime", "hip-sdk", "ml-sdk",
+                                                                          "driver"], out)
+check("list usecases --json: runtime's packages per manager",
+      uc.get("runtime", {}).get("packages") == {"apt": ["rocm-hip-runtime", "rocm-opencl-runtime"],
+                                                "dnf": ["rocm-hip-runtime", "rocm-opencl-runtime"],
+                                                "zypper": ["rocm-hip-runtime", "rocm-opencl-runtime"]}, out)
+check("list usecases --json: the defaults and the driver",
+      [n for n, u in uc.items() if u["default"]] == ["rocm", "driver"] and uc.get("driver", {}).get("driver") is True,
+      out)
+rc, out, err = run("list", "usecases")
+check("list usecases: text", rc == 0 and "\nruntime: what applications need to run" in out and
+      "  apt     amdgpu-dkms\n" in out, out)
+
 # ---- errors ----
-for args, needle in [(["list"], "list needs what to list: archs, releases or checks"),
-                     (["list", "gpus"], 'cannot list "gpus": archs, releases or checks'),
+for args, needle in [(["list"], "list needs what to list: archs, releases, checks or usecases"),
+                     (["list", "gpus"], 'cannot list "gpus": archs, releases, checks or usecases'),
                      (["list", "archs", "more"], 'unexpected argument "more"'),
                      (["list", "archs", "--root", "/"], "--root is not an option of the list command"),
                      (["list", "checks", "--format", "prometheus"], "list prints text or json")]:
