@@ -266,8 +266,14 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
     if (rd_plan_build(&in, &plan, &err) < 0)
         return rd_fail("%s", err);
     if (!o->apply || plan.n_steps == 0)
-        return show_plan(o, &run, &plan, only != NULL, verb);
-    return apply_plan(o, &plan, root_fd, verb);
+        r = show_plan(o, &run, &plan, only != NULL, verb);
+    else
+        r = apply_plan(o, &plan, root_fd, verb);
+    /* setup asked for every one of its steps: one that could not be
+     * planned leaves the host without a working ROCm */
+    if (kind->setup && plan.n_not_planned > 0 && r != RD_EXIT_UNKNOWN && r < 2)
+        r = 2;
+    return r;
 }
 
 int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
