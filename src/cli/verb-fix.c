@@ -61,9 +61,9 @@ static bool ask(const rd_plan *p)
     return streq(line, "y") || streq(line, "Y") || streq(line, "yes");
 }
 
-static int fix_check_options(const rd_options *o, size_t n_args, char **args)
+static int fix_check_options(const rd_options *o, size_t n_args, char **args, const char *verb)
 {
-    int r = rd_cli_reject(o, "fix", RD_OPT_LAST | RD_OPT_OUTPUT);
+    int r = rd_cli_reject(o, verb, RD_OPT_LAST | RD_OPT_OUTPUT | (streq(verb, "setup") ? RD_OPT_ONLY : 0));
     if (r)
         return r;
     if (n_args > 0)
@@ -235,7 +235,7 @@ static int parse_usecases(const rd_run *run, const char *release, const char *ar
 static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_kind *kind)
 {
     const char *verb = kind->setup ? "setup" : "fix";
-    int r = fix_check_options(o, n_args, args);
+    int r = fix_check_options(o, n_args, args, verb);
     if (r)
         return r;
     _cleanup_strv_free_ char **only = NULL;

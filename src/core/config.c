@@ -84,9 +84,11 @@ static char *check_fix(const rd_probe_table *probes, const char *v)
     for (size_t i = 0; fix_ids[i]; i++)
         if (streq(v, fix_ids[i]))
             return NULL;
-    return xasprintf("\"%s\" is not a fix (group, udev, apt, dnf, zypper, crb, modprobe, env, cmdline, packages; or "
-                     "all, none)",
-                     v);
+    strbuf known = { 0 };
+    for (size_t i = 0; fix_ids[i]; i++)
+        strbuf_printf(&known, "%s%s", i ? ", " : "", fix_ids[i]);
+    _cleanup_free_ char *list = strbuf_steal(&known);
+    return xasprintf("\"%s\" is not a fix (%s; or all, none)", v, list);
 }
 
 static char *check_release(const rd_probe_table *probes, const char *v)
