@@ -15,6 +15,7 @@
 #include "distro.h"
 #include "platforms.h"
 #include "probe.h"
+#include "rootfs.h"
 #include "util.h"
 
 #define REPO_FILE_MAX (1024u * 1024)
@@ -312,26 +313,28 @@ static void gather_one(const rd_ctx *ctx, const rd_facts *facts, rd_repo_config 
     if (rd_root_list_dir(ctx, dir, ".repo", &names) >= 0)
         for (size_t i = 0; names && names[i]; i++) {
             _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
-            _cleanup_close_ int f = rd_root_open(ctx, path, O_RDONLY);
             size_t size = 0;
-            int r = f < 0 ? f : read_fd(f, REPO_FILE_MAX, &text, &size);
+            int r = rootfs_read_file(ctx->root_fd, path, rd_root_how(ctx), REPO_FILE_MAX, &text, &size);
             if (r == -EFBIG || r == -E2BIG)
                 cfg->problems = strv_push(cfg->problems, xasprintf("%s: larger than %u KiB: not read (not a "
                                                                    "repository file)", path, REPO_FILE_MAX / 1024));
             else if (r < 0)
-                cfg->problems = strv_push(cfg->problems, xasprintf("%s: %s", path, strerror(-r)));
+                cfg->problems = strv_push(cfg->problems, xasprintf("%s: %s", path, rootfs_strerror(r)));
             else
                 rd_repo_parse(cfg, path, text, size, rv, vars.n, ctx->knowledge.rpm.host);
         }
-    /* gpgkey=file:///etc/pki/rpm-gpg/...: is it there? */
+    /* gpgkey=file:///etc/pki/rpm-gpg/...: is it there? O_PATH: an existence
+     * test never opens a FIFO or device for reading, and only a regular file
+     * is a key rpm can import */
     for (size_t i = 0; i < cfg->n_repos; i++) {
         rd_rpm_repo *r = &cfg->repos[i];
         const char *path = r->gpgkey ? startswith(r->gpgkey, "file://") : NULL;
         if (!r->amd || !path)
             continue;
         _cleanup_free_ char *expanded = rd_repo_expand(path, rv, vars.n);
-        _cleanup_close_ int kf = rd_root_open(ctx, expanded, O_RDONLY);
-        r->gpgkey_missing = kf < 0;
+        _cleanup_close_ int kf = rd_root_open(ctx, expanded, O_PATH);
+        struct stat st;
+        r->gpgkey_missing = kf < 0 || fstat(kf, &st) < 0 || !S_ISREG(st.st_mode);
     }
     vars_free(&vars);
 }
