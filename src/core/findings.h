@@ -38,6 +38,9 @@ typedef struct {
 rd_finding *rd_finding_add(rd_findings *fs, const char *id, rd_severity sev, const char *gpu,
                            const char *summary_fmt, ...) _printf_(5, 6);
 void rd_finding_evidence(rd_finding *f, const char *fmt, ...) _printf_(2, 3);
+/* Appends a copy of each line: one pass, however many there are (a line at
+ * a time costs the length of the list each time). */
+void rd_finding_evidence_all(rd_finding *f, char *const *lines);
 void rd_finding_remedy(rd_finding *f, const char *fmt, ...) _printf_(2, 3);
 void rd_finding_set_fix(rd_finding *f, const char *fix_id);
 const rd_finding *rd_findings_get(const rd_findings *fs, const char *id);
