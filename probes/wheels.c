@@ -479,9 +479,9 @@ static void assess_versions(const rd_assess_input *in, const rd_wheel_install *w
     else
         rd_finding_evidence(fd, "%s: no libamdhip64 in the wheels: the loader's path decides",
                             w->lib_dir ? w->lib_dir : "_rocm_sdk_core/lib");
-    for (size_t i = 0; r->ld_conf && r->ld_conf[i]; i++)
-        rd_finding_evidence(fd, "%s (programs that find libamdhip64 through the loader get ROCm %s)", r->ld_conf[i],
-                            sys->version);
+    for (size_t i = 0; i < r->n_ld_conf_dirs; i++)
+        rd_finding_evidence(fd, "%s:%" PRId64 ": %s (programs that find libamdhip64 through the loader get ROCm %s)",
+                            r->ld_conf_dirs[i].file, r->ld_conf_dirs[i].line, r->ld_conf_dirs[i].dir, sys->version);
     rd_finding_remedy(fd, "Keep the two apart: in that environment, do not put %s/lib on LD_LIBRARY_PATH or build "
                           "extensions against it; or install the wheels of ROCm %s there (or the system's ROCm %s), "
                           "so that every part uses one version.",
