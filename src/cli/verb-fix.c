@@ -194,9 +194,9 @@ int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
     _cleanup_plan_ rd_plan plan = { 0 };
     if (rd_plan_build(&in, &plan, &err) < 0)
         return rd_fail("%s", err);
-    if (!o->apply || plan.n_steps == 0)
-        return show_plan(o, &run, &plan, only != NULL);
-    return apply_plan(o, &plan, root_fd);
+    r = !o->apply || plan.n_steps == 0 ? show_plan(o, &run, &plan, only != NULL) : apply_plan(o, &plan, root_fd);
+    /* a fix asked for with --only that could not be planned: its finding stays */
+    return r == 0 && only && plan.n_not_planned ? 1 : r;
 }
 
 static int print_undo_json(const rd_apply_result *res)
