@@ -166,6 +166,16 @@ static int apply_plan(const rd_options *o, const rd_plan *plan, int root_fd)
     return report_results(o, plan, &res);
 }
 
+/* A fix that could not plan (refused, or missing what it needs); one that
+ * leaves a file alone by design is not counted. */
+static bool fix_refused(const rd_plan *p)
+{
+    for (size_t i = 0; i < p->n_not_planned; i++)
+        if (p->not_planned[i].refused)
+            return true;
+    return false;
+}
+
 int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
 {
     int r = fix_check_options(o, n_args, args);
@@ -196,7 +206,7 @@ int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
         return rd_fail("%s", err);
     r = !o->apply || plan.n_steps == 0 ? show_plan(o, &run, &plan, only != NULL) : apply_plan(o, &plan, root_fd);
     /* a fix asked for with --only that could not be planned: its finding stays */
-    return r == 0 && only && plan.n_not_planned ? 1 : r;
+    return r == 0 && only && fix_refused(&plan) ? 1 : r;
 }
 
 static int print_undo_json(const rd_apply_result *res)
