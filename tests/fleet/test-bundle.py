@@ -159,7 +159,8 @@ def descriptor_reads():
     for name in os.listdir(src):
         if name.endswith(".c"):
             with open(os.path.join(src, name)) as f:
-                for block in re.findall(r"\.reads = \(const rd_probe_input\[\]\)\{(.*?)\}\s*,\s*\n\s*\.", f.read(), re.S):
+                blocks = re.findall(r"\.reads = \(const rd_probe_input\[\]\)\{(.*?)\}\s*,\s*\n\s*\.", f.read(), re.S)
+                for block in blocks:
                     reads.update(re.findall(r'\{ "(/[^"]+)"', block))
     return reads
 
@@ -278,7 +279,8 @@ with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN, prepare=plant) as bed:
     rocm_facts = json.loads(text("facts.json"))["rocm"]
     dropins = [(d["file"], d["line"], d["dirs"]) for d in rocm_facts.get("path_dropin_dirs", [])]
     T.check("facts carry the PATH lines' file, line and ROCm entries, not the lines",
-            dropins == [("/etc/profile.d/rocm.sh", 1, ["/opt/rocm/bin"]), ("/etc/profile.d/rocm.sh", 9, ["/opt/rocm/bin"]),
+            dropins == [("/etc/profile.d/rocm.sh", 1, ["/opt/rocm/bin"]),
+                        ("/etc/profile.d/rocm.sh", 9, ["/opt/rocm/bin"]),
                         ("/etc/environment", 15, ["/opt/rocm/bin"]), ("/etc/environment.d/50-rocm.conf", 1, [])]
             and "path_dropins" not in rocm_facts,
             "%r" % dropins)
