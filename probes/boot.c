@@ -33,9 +33,9 @@ bool rd_boot_kmsg_relevant(const char *t)
 static void gather_secure_boot(rd_boot_facts *b, bool container)
 {
     b->secure_boot = -1;
-    int fd = open(SECURE_BOOT_VAR, O_RDONLY | O_CLOEXEC);
+    int fd = open_regular_at(AT_FDCWD, SECURE_BOOT_VAR, NULL);
     if (fd < 0) {
-        int err = errno;
+        int err = -fd;
         int dir = open("/sys/firmware/efi", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dir >= 0) {
             close(dir);

@@ -5,6 +5,7 @@
  * repositories: missing, for another OS release, signature checks off, key
  * not there, prerequisite repositories (CRB, EPEL) off. */
 #include <ctype.h>
+#include <search.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include "platforms.h"
 #include "probe.h"
 #include "repo-url.h"
+#include "rootfs.h"
 #include "util.h"
 
 #define REPO_FILE_MAX (1024u * 1024)
@@ -59,7 +61,49 @@ typedef struct {
     const char *host;
     rd_rpm_repo *current;
     char *first_error;
+    void *by_id;              /* tsearch tree of this file's repos, by id */
+    size_t n_problems;        /* cfg->problems' length: a file of duplicates appends in linear time */
 } parse_ctx;
+
+/* An id and where it points (a repo's index, a header's line): the sections
+ * of one file are looked up in a balanced tree, so a file of n sections
+ * costs n log n however the ids are chosen. */
+typedef struct {
+    char *id;
+    size_t value;
+} id_entry;
+
+static int id_cmp(const void *a, const void *b)
+{
+    return strcmp(((const id_entry *)a)->id, ((const id_entry *)b)->id);
+}
+
+static void id_entry_free(void *p)
+{
+    id_entry *e = p;
+    free(e->id);
+    free(e);
+}
+
+static bool id_find(void *const *tree, const char *id, size_t *ret)
+{
+    id_entry key = { .id = (char *)id };
+    id_entry *const *e = tfind(&key, tree, id_cmp);
+    if (e)
+        *ret = (*e)->value;
+    return e != NULL;
+}
+
+static void id_add(void **tree, const char *id, size_t value)
+{
+    id_entry *e = xmalloc(sizeof *e);
+    *e = (id_entry){ .id = xstrdup(id), .value = value };
+    id_entry **r = tsearch(e, tree, id_cmp);
+    if (!r)
+        abort(); /* out of memory, as xmalloc */
+    if (*r != e)
+        id_entry_free(e);
+}
 
 /* host: AMD's host name, then optionally a configured mirror's base URL
  * ("repo.radeon.com http://mirror.example/radeon"). */
@@ -107,15 +151,13 @@ static void __attribute__((format(printf, 3, 4))) problem(parse_ctx *pc, int lin
     va_start(ap, fmt);
     _cleanup_free_ char *msg = xvasprintf(fmt, ap);
     va_end(ap);
-    pc->cfg->problems = strv_push(pc->cfg->problems, xasprintf("%s:%d: %s", pc->file, line, msg));
+    pc->cfg->problems = strv_push_n(pc->cfg->problems, &pc->n_problems, xasprintf("%s:%d: %s", pc->file, line, msg));
 }
 
-static rd_rpm_repo *find_repo(rd_repo_config *cfg, const char *file, const char *id)
+static rd_rpm_repo *find_repo(parse_ctx *pc, const char *id)
 {
-    for (size_t i = 0; i < cfg->n_repos; i++)
-        if (streq(cfg->repos[i].file, file) && streq(cfg->repos[i].id, id))
-            return &cfg->repos[i];
-    return NULL;
+    size_t i;
+    return id_find(&pc->by_id, id, &i) ? &pc->cfg->repos[i] : NULL;
 }
 
 static int repo_handler(void *user, const char *section, const char *name, const char *value)
@@ -123,8 +165,9 @@ static int repo_handler(void *user, const char *section, const char *name, const
     parse_ctx *pc = user;
     int line = pc->reader->lineno;
     if (!pc->current || !streq(pc->current->id, section)) {
-        pc->current = find_repo(pc->cfg, pc->file, section);
+        pc->current = find_repo(pc, section);
         if (!pc->current) {
+            id_add(&pc->by_id, section, pc->cfg->n_repos);
             pc->current = ARRAY_APPEND(pc->cfg->repos, pc->cfg->n_repos);
             pc->current->file = xstrdup(pc->file);
             pc->current->id = xstrdup(section);
@@ -160,10 +203,10 @@ static int repo_handler(void *user, const char *section, const char *name, const
 
 /* The line of each [section] header (inih does not give it), and headers
  * that appear twice (inih merges them silently). */
-static void section_lines(parse_ctx *pc, size_t first, const char *text, size_t size)
+static void section_lines(parse_ctx *pc, const char *text, size_t size)
 {
     rd_repo_config *cfg = pc->cfg;
-    _cleanup_strv_free_ char **seen = NULL;
+    void *seen = NULL;
     int lineno = 0;
     for (const char *p = text, *end = text + size; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -174,29 +217,27 @@ static void section_lines(parse_ctx *pc, size_t first, const char *text, size_t 
         const char *close = len && *p == '[' ? memchr(p, ']', len) : NULL;
         if (close) {
             _cleanup_free_ char *id = xstrndup(p + 1, (size_t)(close - p - 1));
-            for (size_t i = first; i < cfg->n_repos; i++)
-                if (strv_contains(seen, id) && streq(cfg->repos[i].id, id)) {
-                    problem(pc, lineno, "[%s] again (first at line %" PRId64 "): the client takes one of them", id,
-                            cfg->repos[i].line);
-                    break;
-                }
-            if (!strv_contains(seen, id))
-                seen = strv_push(seen, xstrdup(id));
-            for (size_t i = first; i < cfg->n_repos; i++)
-                if (streq(cfg->repos[i].id, id) && cfg->repos[i].line >= lineno) {
-                    cfg->repos[i].line = lineno;
-                    break;
-                }
+            size_t i, first_line;
+            bool has_repo = id_find(&pc->by_id, id, &i);
+            if (!id_find(&seen, id, &first_line))
+                id_add(&seen, id, (size_t)lineno);
+            else if (has_repo)
+                problem(pc, lineno, "[%s] again (first at line %" PRId64 "): the client takes one of them", id,
+                        cfg->repos[i].line);
+            if (has_repo && cfg->repos[i].line >= lineno)
+                cfg->repos[i].line = lineno;
         }
         p = nl ? nl + 1 : end;
     }
+    tdestroy(seen, id_entry_free);
 }
 
 void rd_repo_parse(rd_repo_config *cfg, const char *file, const char *text, size_t size, const rd_repo_var *vars,
                    size_t n_vars, const char *host)
 {
     line_reader rd = { .text = text, .end = text + size, .pos = text };
-    parse_ctx pc = { .cfg = cfg, .file = file, .reader = &rd, .vars = vars, .n_vars = n_vars, .host = host };
+    parse_ctx pc = { .cfg = cfg, .file = file, .reader = &rd, .vars = vars, .n_vars = n_vars, .host = host,
+                     .n_problems = strv_length(cfg->problems) };
     size_t first = cfg->n_repos;
     int err = ini_parse_stream(reader_next, &rd, repo_handler, &pc);
     if (rd.nul_line)
@@ -205,7 +246,8 @@ void rd_repo_parse(rd_repo_config *cfg, const char *file, const char *text, size
         problem(&pc, err, "%s", "not \"[id]\" nor \"key=value\": the client rejects the file");
     if (rd.long_line)
         problem(&pc, rd.long_line, "%s", "line longer than 200 characters: read only in part");
-    section_lines(&pc, first, text, size);
+    section_lines(&pc, text, size);
+    tdestroy(pc.by_id, id_entry_free);
     for (size_t i = first; i < cfg->n_repos; i++) {
         rd_rpm_repo *r = &cfg->repos[i];
         if (!r->baseurl) {
@@ -327,26 +369,28 @@ static void gather_one(const rd_ctx *ctx, const rd_facts *facts, rd_repo_config 
     if (rd_root_list_dir(ctx, dir, ".repo", &names) >= 0)
         for (size_t i = 0; names && names[i]; i++) {
             _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
-            _cleanup_close_ int f = rd_root_open(ctx, path, O_RDONLY);
             size_t size = 0;
-            int r = f < 0 ? f : read_fd(f, REPO_FILE_MAX, &text, &size);
+            int r = rootfs_read_file(ctx->root_fd, path, rd_root_how(ctx), REPO_FILE_MAX, &text, &size);
             if (r == -EFBIG || r == -E2BIG)
                 cfg->problems = strv_push(cfg->problems, xasprintf("%s: larger than %u KiB: not read (not a "
                                                                    "repository file)", path, REPO_FILE_MAX / 1024));
             else if (r < 0)
-                cfg->problems = strv_push(cfg->problems, xasprintf("%s: %s", path, strerror(-r)));
+                cfg->problems = strv_push(cfg->problems, xasprintf("%s: %s", path, rootfs_strerror(r)));
             else
                 rd_repo_parse(cfg, path, text, size, rv, vars.n, hosts);
         }
-    /* gpgkey=file:///etc/pki/rpm-gpg/...: is it there? */
+    /* gpgkey=file:///etc/pki/rpm-gpg/...: is it there? O_PATH: an existence
+     * test never opens a FIFO or device for reading, and only a regular file
+     * is a key rpm can import */
     for (size_t i = 0; i < cfg->n_repos; i++) {
         rd_rpm_repo *r = &cfg->repos[i];
         const char *path = r->gpgkey ? startswith(r->gpgkey, "file://") : NULL;
         if (!r->amd || !path)
             continue;
         _cleanup_free_ char *expanded = rd_repo_expand(path, rv, vars.n);
-        _cleanup_close_ int kf = rd_root_open(ctx, expanded, O_RDONLY);
-        r->gpgkey_missing = kf < 0;
+        _cleanup_close_ int kf = rd_root_open(ctx, expanded, O_PATH);
+        struct stat st;
+        r->gpgkey_missing = kf < 0 || fstat(kf, &st) < 0 || !S_ISREG(st.st_mode);
     }
     vars_free(&vars);
 }
@@ -426,8 +470,7 @@ static void assess_invalid(const repo_check *c, rd_findings *out)
     _cleanup_free_ char *id = finding_id(c, "repo-invalid");
     rd_finding *fd = rd_finding_add(out, id, RD_SEV_WARNING, NULL,
                                     "A %s repository file is not what %s can read as written", c->pm, c->pm);
-    for (size_t i = 0; c->cfg->problems[i]; i++)
-        rd_finding_evidence(fd, "%s", c->cfg->problems[i]);
+    rd_finding_evidence_all(fd, c->cfg->problems);
     rd_finding_remedy(fd, "Correct or remove the lines named above: one [id] section per repository, each with a "
                           "baseurl; `sudo %s repolist` shows what the client makes of them.",
                       c->pm);

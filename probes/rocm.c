@@ -276,8 +276,51 @@ static void gather_distribution(const rd_ctx *ctx, rd_rocm_facts *r)
     }
 }
 
-/* "FILE:LINE: TEXT" for lines of text that contain every needle. */
-static void grep_lines(const char *text, const char *file, const char *n1, const char *n2, char ***out)
+/* One shell word from p (quotes removed, the escapes of double quotes
+ * undone), ending at unquoted blank space or an operator or comment. */
+static char *shell_word(const char *p)
+{
+    strbuf b = { 0 };
+    strbuf_append(&b, "");
+    for (char q = 0; *p; p++) {
+        if (q) {
+            if (*p == q)
+                q = 0;
+            else if (q == '"' && *p == '\\' && p[1])
+                strbuf_appendn(&b, ++p, 1);
+            else
+                strbuf_appendn(&b, p, 1);
+        } else if (*p == '"' || *p == '\'')
+            q = *p;
+        else if (isspace((unsigned char)*p) || strchr(";&|#()<>`", *p))
+            break;
+        else
+            strbuf_appendn(&b, p, 1);
+    }
+    return strbuf_steal(&b);
+}
+
+/* The /opt/rocm entries of every PATH=VALUE assignment on a line (shell,
+ * pam_env or environment.d syntax). */
+static char **path_dirs(const char *line)
+{
+    char **dirs = NULL;
+    size_t n = 0;
+    for (const char *p = line; (p = strstr(p, "PATH=")); p += 5) {
+        if (p > line && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            continue; /* LD_LIBRARY_PATH=, ROCM_PATH= */
+        _cleanup_free_ char *value = shell_word(p + 5);
+        _cleanup_strv_free_ char **parts = strv_split(value, ":");
+        for (size_t i = 0; parts && parts[i]; i++)
+            if (startswith(parts[i], "/opt/rocm"))
+                dirs = strv_push_n(dirs, &n, xstrdup(parts[i]));
+    }
+    return dirs;
+}
+
+/* Each line of text that is not a comment, names PATH and /opt/rocm: its
+ * file, line and the ROCm entries it sets. */
+static void path_lines(const char *text, const char *file, rd_rocm_facts *r)
 {
     int lineno = 0;
     for (const char *p = text; p && *p;) {
@@ -288,14 +331,37 @@ static void grep_lines(const char *text, const char *file, const char *n1, const
         const char *s = line;
         while (isspace((unsigned char)*s))
             s++;
-        if (*s != '#' && strstr(s, n1) && (!n2 || strstr(s, n2)))
-            *out = strv_push(*out, xasprintf("%s:%d: %s", file, lineno, strstrip(line)));
+        if (*s != '#' && strstr(s, "PATH") && strstr(s, "/opt/rocm")) {
+            rd_path_dropin *d = ARRAY_APPEND(r->path_dropin_dirs, r->n_path_dropin_dirs);
+            *d = (rd_path_dropin){ .file = xstrdup(file), .line = lineno, .dirs = path_dirs(s) };
+        }
         p = nl ? nl + 1 : NULL;
     }
 }
 
-static void grep_dir(const rd_ctx *ctx, const char *dir, const char *suffix, const char *n1, const char *n2,
-                     char ***out)
+/* Each directory of an ld.so.conf file that names rocm, without its
+ * comment; include lines are not directories. */
+static void ld_conf_lines(const char *text, const char *file, rd_rocm_facts *r)
+{
+    int lineno = 0;
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        lineno++;
+        _cleanup_free_ char *line = xstrndup(p, len);
+        line[strcspn(line, "#")] = 0;
+        char *s = strstrip(line);
+        s[strcspn(s, " \t")] = 0;
+        if (*s && !streq(s, "include") && strstr(s, "rocm")) {
+            rd_ld_conf_dir *d = ARRAY_APPEND(r->ld_conf_dirs, r->n_ld_conf_dirs);
+            *d = (rd_ld_conf_dir){ .file = xstrdup(file), .line = lineno, .dir = xstrdup(s) };
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+}
+
+static void scan_dir(const rd_ctx *ctx, const char *dir, const char *suffix, rd_rocm_facts *r,
+                     void (*scan)(const char *text, const char *file, rd_rocm_facts *r))
 {
     _cleanup_strv_free_ char **names = NULL;
     if (rd_root_list_dir(ctx, dir, suffix, &names) < 0)
@@ -303,7 +369,7 @@ static void grep_dir(const rd_ctx *ctx, const char *dir, const char *suffix, con
     for (size_t i = 0; names && names[i]; i++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
         if (rd_root_read_file(ctx, path, 0, &text) >= 0) /* line-based: no size limit */
-            grep_lines(text, path, n1, n2, out);
+            scan(text, path, r);
     }
 }
 
@@ -380,12 +446,12 @@ static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
 
     const char *path = getenv("PATH");
     r->path_env = xstrdup_or_null(path);
-    grep_dir(ctx, "/etc/profile.d", ".sh", "PATH", "/opt/rocm", &r->path_dropins);
+    scan_dir(ctx, "/etc/profile.d", ".sh", r, path_lines);
     _cleanup_free_ char *env = NULL;
     if (rd_root_read_file(ctx, "/etc/environment", 0, &env) >= 0)
-        grep_lines(env, "/etc/environment", "PATH", "/opt/rocm", &r->path_dropins);
-    grep_dir(ctx, "/etc/environment.d", ".conf", "PATH", "/opt/rocm", &r->path_dropins);
-    grep_dir(ctx, "/etc/ld.so.conf.d", ".conf", "rocm", NULL, &r->ld_conf);
+        path_lines(env, "/etc/environment", r);
+    scan_dir(ctx, "/etc/environment.d", ".conf", r, path_lines);
+    scan_dir(ctx, "/etc/ld.so.conf.d", ".conf", r, ld_conf_lines);
 }
 
 /* ---- assess ---- */
@@ -560,16 +626,17 @@ static void assess_multiple(const rd_assess_input *in, rd_findings *out)
     if (distro && opt)
         conflicts = strv_push(conflicts, xstrdup("the distribution's ROCm libraries in /usr and AMD's in /opt are "
                                                  "both on the loader's path"));
-    for (size_t i = 0; def && r->ld_conf && r->ld_conf[i]; i++)
+    for (size_t i = 0; def && i < r->n_ld_conf_dirs; i++)
         for (size_t j = 0; j < r->n_installs; j++) {
             const rd_rocm_install *o = &r->installs[j];
             if (o == def || !streq(o->kind, "opt"))
                 continue;
-            _cleanup_free_ char *needle = xasprintf("%s/", o->path);
-            const char *text = strstr(r->ld_conf[i], ": ");
-            if (text && (strstr(text, needle) || endswith(text, o->path)))
-                conflicts = strv_push(conflicts, xasprintf("%s (the loader finds %s, /opt/rocm is %s)", r->ld_conf[i],
-                                                           strempty(o->version), strempty(def->version)));
+            const rd_ld_conf_dir *l = &r->ld_conf_dirs[i];
+            const char *rest = l->dir ? startswith(l->dir, o->path) : NULL;
+            if (rest && (*rest == '/' || !*rest))
+                conflicts = strv_push(conflicts, xasprintf("%s:%" PRId64 ": %s (the loader finds %s, /opt/rocm is %s)",
+                                                           l->file, l->line, l->dir, strempty(o->version),
+                                                           strempty(def->version)));
         }
     for (size_t j = 0; def && r->path_env && j < r->n_installs; j++) {
         const rd_rocm_install *o = &r->installs[j];
@@ -606,7 +673,7 @@ static void assess_path(const rd_assess_input *in, rd_findings *out)
 {
     const rd_rocm_facts *r = &in->facts->rocm;
     const rd_rocm_install *def = default_install(r);
-    if (!def || !streq(def->kind, "opt") || !def->has_bin || !r->path_env || r->path_dropins)
+    if (!def || !streq(def->kind, "opt") || !def->has_bin || !r->path_env || r->n_path_dropin_dirs)
         return;
     _cleanup_free_ char *bin = xasprintf("%s/bin", def->path);
     if (path_has(r->path_env, bin) || path_has(r->path_env, "/opt/rocm/bin"))

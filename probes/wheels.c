@@ -140,20 +140,37 @@ int rd_wheel_family_parse(const rd_knowledge *k, const char *dist, char **ret_fa
 
 /* ---- gather ---- */
 
-static void sort_strv(char **v)
+static int cmp_str(const void *a, const void *b)
 {
-    size_t n = strv_length(v);
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
-            char *t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
+    return strcmp(*(char *const *)a, *(char *const *)b);
 }
+
+/* Sorted, each string once: n log n for a site-packages of any size. */
+static void sort_unique(char **v, size_t n)
+{
+    if (!v)
+        return;
+    qsort(v, n, sizeof *v, cmp_str);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k > 0 && streq(v[k - 1], v[i]))
+            free(v[i]);
+        else
+            v[k++] = v[i];
+    v[k] = NULL;
+}
+
+/* What one site-packages adds up to while its distributions are read: the
+ * lists' lengths, so that each append is O(1), and the families, joined
+ * once at the end. */
+typedef struct {
+    size_t n_dists, n_gfx, n_families;
+    char **families;
+} dist_lists;
 
 /* One ROCm distribution of site-packages sp: its METADATA into w. Returns
  * its normalized name when it is one of ROCm's, else NULL. */
-static char *read_dist(const rd_ctx *ctx, rd_wheel_install *w, const char *sp, const char *dist_info,
+static char *read_dist(const rd_ctx *ctx, rd_wheel_install *w, dist_lists *l, const char *sp, const char *dist_info,
                        bool *ret_core)
 {
     _cleanup_free_ char *dir_name = xstrndup(dist_info, strcspn(dist_info, "-"));
@@ -170,10 +187,10 @@ static char *read_dist(const rd_ctx *ctx, rd_wheel_install *w, const char *sp, c
         free(m.version);
     }
     if (q < 0 || metadata_finish(&m, &name, &version) < 0) {
-        w->dists = strv_push(w->dists, xasprintf("%s (no readable METADATA)", dir_name));
+        w->dists = strv_push_n(w->dists, &l->n_dists, xasprintf("%s (no readable METADATA)", dir_name));
         return norm;
     }
-    w->dists = strv_push(w->dists, xasprintf("%s %s", name, version));
+    w->dists = strv_push_n(w->dists, &l->n_dists, xasprintf("%s %s", name, version));
     bool core = streq(norm, "rocm-sdk-core");
     if (core || (streq(norm, "rocm") && !*ret_core) || !w->version) {
         free(w->version);
@@ -184,17 +201,10 @@ static char *read_dist(const rd_ctx *ctx, rd_wheel_install *w, const char *sp, c
     }
     char *family = NULL, **gfx = NULL;
     if (rd_wheel_family_parse(&ctx->knowledge, name, &family, &gfx) == 0) {
-        if (family && !w->family)
-            w->family = TAKE_PTR(family);
-        else if (family) {
-            char *both = xasprintf("%s, %s", w->family, family);
-            free(w->family);
-            w->family = both;
-        }
+        if (family)
+            l->families = strv_push_n(l->families, &l->n_families, TAKE_PTR(family));
         for (size_t i = 0; gfx && gfx[i]; i++)
-            if (!strv_contains(w->gfx, gfx[i]))
-                w->gfx = strv_push(w->gfx, xstrdup(gfx[i]));
-        free(family);
+            w->gfx = strv_push_n(w->gfx, &l->n_gfx, xstrdup(gfx[i])); /* made unique at the end */
         strv_free(gfx);
     }
     return norm;
@@ -244,9 +254,17 @@ static void scan_site_packages(const rd_ctx *ctx, rd_wheel_facts *wf, const char
     if (rd_root_list_dir(ctx, sp, ".dist-info", &names) < 0)
         return;
     rd_wheel_install w = { 0 };
+    dist_lists lists = { 0 };
     bool core = false;
     for (size_t i = 0; names && names[i]; i++)
-        free(read_dist(ctx, &w, sp, names[i], &core));
+        free(read_dist(ctx, &w, &lists, sp, names[i], &core));
+    if (lists.families) {
+        strbuf b = { 0 };
+        for (size_t i = 0; i < lists.n_families; i++)
+            strbuf_printf(&b, "%s%s", i ? ", " : "", lists.families[i]);
+        w.family = strbuf_steal(&b);
+        strv_free(lists.families);
+    }
     if (!w.dists) {
         rd_struct_free(&rd_wheel_install_schema, &w);
         return;
@@ -257,7 +275,7 @@ static void scan_site_packages(const rd_ctx *ctx, rd_wheel_facts *wf, const char
     read_lib_dir(ctx, &w, sp);
     if (!w.version)
         read_dist_info_py(ctx, &w, sp);
-    sort_strv(w.gfx);
+    sort_unique(w.gfx, lists.n_gfx);
     *ARRAY_APPEND(wf->installs, wf->n_installs) = w;
 }
 
@@ -479,9 +497,9 @@ static void assess_versions(const rd_assess_input *in, const rd_wheel_install *w
     else
         rd_finding_evidence(fd, "%s: no libamdhip64 in the wheels: the loader's path decides",
                             w->lib_dir ? w->lib_dir : "_rocm_sdk_core/lib");
-    for (size_t i = 0; r->ld_conf && r->ld_conf[i]; i++)
-        rd_finding_evidence(fd, "%s (programs that find libamdhip64 through the loader get ROCm %s)", r->ld_conf[i],
-                            sys->version);
+    for (size_t i = 0; i < r->n_ld_conf_dirs; i++)
+        rd_finding_evidence(fd, "%s:%" PRId64 ": %s (programs that find libamdhip64 through the loader get ROCm %s)",
+                            r->ld_conf_dirs[i].file, r->ld_conf_dirs[i].line, r->ld_conf_dirs[i].dir, sys->version);
     rd_finding_remedy(fd, "Keep the two apart: in that environment, do not put %s/lib on LD_LIBRARY_PATH or build "
                           "extensions against it; or install the wheels of ROCm %s there (or the system's ROCm %s), "
                           "so that every part uses one version.",

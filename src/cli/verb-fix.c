@@ -177,6 +177,16 @@ static int apply_plan(const rd_options *o, const rd_plan *plan, int root_fd, con
     return report_results(o, plan, &res);
 }
 
+/* A fix that could not plan (refused, or missing what it needs); one that
+ * leaves a file alone by design is not counted. */
+static bool fix_refused(const rd_plan *p)
+{
+    for (size_t i = 0; i < p->n_not_planned; i++)
+        if (p->not_planned[i].refused)
+            return true;
+    return false;
+}
+
 /* What setup was asked for. */
 typedef struct {
     bool setup;
@@ -271,9 +281,10 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
         r = apply_plan(o, &plan, root_fd, verb);
     /* setup asked for every one of its steps: one that could not be
      * planned leaves the host without a working ROCm */
-    if (kind->setup && plan.n_not_planned > 0 && r != RD_EXIT_UNKNOWN && r < 2)
+    if (kind->setup && fix_refused(&plan) && r != RD_EXIT_UNKNOWN && r < 2)
         r = 2;
-    return r;
+    /* a fix asked for with --only that could not be planned: its finding stays */
+    return r == 0 && only && fix_refused(&plan) ? 1 : r;
 }
 
 int rd_verb_fix(const rd_options *o, char **args, size_t n_args)

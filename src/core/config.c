@@ -670,15 +670,15 @@ static int load_tree(const rd_probe_table *probes, const char *root, rd_config *
 
 static int load_explicit(const rd_probe_table *probes, const char *path, rd_config *c, char **ret_error)
 {
-    _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    _cleanup_close_ int fd = open_regular_at(AT_FDCWD, path, NULL);
     _cleanup_free_ char *text = NULL;
     size_t size = 0;
-    int r = fd < 0 ? -errno : read_fd(fd, CONFIG_MAX_SIZE, &text, &size);
+    int r = fd < 0 ? fd : read_fd(fd, CONFIG_MAX_SIZE, &text, &size);
     if (r == -EFBIG)
         *ret_error = xasprintf("--config %s: larger than %d KiB; not a configuration file", path,
                                CONFIG_MAX_SIZE / 1024);
     else if (r < 0)
-        *ret_error = xasprintf("--config %s: %s", path, strerror(-r));
+        *ret_error = xasprintf("--config %s: %s", path, rootfs_strerror(r));
     else
         r = rd_config_parse(c, probes, path, text, size, ret_error);
     return r;

@@ -244,7 +244,7 @@ static int handler(void *user, const char *section, const char *name, const char
 int rd_error_table_load(const char *path, const char *const *known_ids, rd_error_table *ret, char **ret_error)
 {
     rd_error_table t = { 0 };
-    FILE *f = fopen(path, "re");
+    FILE *f = fopen_regular(path);
     if (!f) {
         int err = errno;
         *ret_error = xasprintf("%s: %s", path, strerror(err));

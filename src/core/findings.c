@@ -19,8 +19,14 @@ void rd_finding_evidence(rd_finding *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    f->evidence = strv_push(f->evidence, xvasprintf(fmt, ap));
+    f->evidence = strv_push_n(f->evidence, &f->n_evidence, xvasprintf(fmt, ap));
     va_end(ap);
+}
+
+void rd_finding_evidence_all(rd_finding *f, char *const *lines)
+{
+    for (size_t i = 0; lines && lines[i]; i++)
+        f->evidence = strv_push_n(f->evidence, &f->n_evidence, xstrdup(lines[i]));
 }
 
 void rd_finding_remedy(rd_finding *f, const char *fmt, ...)

@@ -28,6 +28,9 @@ typedef struct {
     char *remedy;      /* the exact command or step */
     char *fix;         /* id of a fix that can apply the remedy, or NULL */
     char *gpu;         /* PCI address the finding is about, or NULL */
+    size_t n_evidence; /* evidence's length, kept by rd_finding_evidence*(): a
+                        * finding with one line per input line is built in
+                        * linear time */
 } rd_finding;
 
 typedef struct {
@@ -38,6 +41,8 @@ typedef struct {
 rd_finding *rd_finding_add(rd_findings *fs, const char *id, rd_severity sev, const char *gpu,
                            const char *summary_fmt, ...) _printf_(5, 6);
 void rd_finding_evidence(rd_finding *f, const char *fmt, ...) _printf_(2, 3);
+/* Appends a copy of each line. */
+void rd_finding_evidence_all(rd_finding *f, char *const *lines);
 void rd_finding_remedy(rd_finding *f, const char *fmt, ...) _printf_(2, 3);
 void rd_finding_set_fix(rd_finding *f, const char *fix_id);
 const rd_finding *rd_findings_get(const rd_findings *fs, const char *id);

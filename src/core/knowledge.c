@@ -623,7 +623,7 @@ static int support_handler(void *user, const char *section, const char *name, co
 
 static int load_table(const char *path, parse_state *st, ini_handler h, char **ret_error)
 {
-    FILE *f = fopen(path, "re");
+    FILE *f = fopen_regular(path);
     if (!f) {
         int err = errno;
         *ret_error = xasprintf("%s: %s", path, strerror(err));

@@ -47,6 +47,12 @@ int rd_daemon_mkdir_parents(const char *path)
     return 0;
 }
 
+static int write_in_dir(int dfd, const char *name, const char *data, size_t size)
+{
+    /* readable by node-exporter and NFD, whatever the service's umask */
+    return write_atomic_at(dfd, name, data, size, 0644, (uid_t)-1, (gid_t)-1);
+}
+
 int rd_daemon_write_atomic(const char *path, const char *data, size_t size)
 {
     int r = rd_daemon_mkdir_parents(path);
@@ -58,8 +64,43 @@ int rd_daemon_write_atomic(const char *path, const char *data, size_t size)
     _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0)
         return -errno;
-    /* readable by node-exporter and NFD, whatever the service's umask */
-    return write_atomic_at(dfd, slash ? slash + 1 : path, data, size, 0644, (uid_t)-1, (gid_t)-1);
+    return write_in_dir(dfd, slash ? slash + 1 : path, data, size);
+}
+
+/* The directory of an output path inside root, opened (and made) beneath
+ * it: the path is resolved as the fix engine resolves its targets, so a
+ * symlink in the tree that leads out of it is refused (-EXDEV), not
+ * followed to write elsewhere on the host. */
+static int root_output_dir(const char *root, const char *path)
+{
+    _cleanup_close_ int root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root_fd < 0)
+        return -errno;
+    const char *slash = strrchr(path, '/');
+    _cleanup_free_ char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+    return rootfs_mkdir_open(root_fd, dir, 0755);
+}
+
+int rd_daemon_prepare_output(const char *root, const char *path)
+{
+    if (!root || streq(root, "/"))
+        return rd_daemon_mkdir_parents(path);
+    int dfd = root_output_dir(root, path);
+    if (dfd < 0)
+        return dfd;
+    close(dfd);
+    return 0;
+}
+
+int rd_daemon_write_output(const char *root, const char *path, const char *data, size_t size)
+{
+    if (!root || streq(root, "/"))
+        return rd_daemon_write_atomic(path, data, size);
+    _cleanup_close_ int dfd = root_output_dir(root, path);
+    if (dfd < 0)
+        return dfd;
+    const char *slash = strrchr(path, '/');
+    return write_in_dir(dfd, slash ? slash + 1 : path, data, size);
 }
 
 void rd_daemon_notify(const char *state)

@@ -19,6 +19,7 @@
 #include "json-util.h"
 #include "probe.h"
 #include "report.h"
+#include "rootfs.h"
 #include "util.h"
 
 #define INOTIFY_MASK (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | \
@@ -108,9 +109,9 @@ static int publish_rendered(const rd_run *run, const char *what, const char *fil
     }
     _cleanup_free_ char *path = rd_daemon_output_path(run->ctx.root, file);
     if (r == 0)
-        r = rd_daemon_write_atomic(path, data, size);
+        r = rd_daemon_write_output(run->ctx.root, file, data, size);
     if (r < 0) {
-        rd_daemon_log("cannot write the %s output %s: %s", what, path, strerror(-r));
+        rd_daemon_log("cannot write the %s output %s: %s", what, path, rootfs_strerror(r));
         return r;
     }
     return 0;
@@ -138,9 +139,9 @@ static int publish_files(const rd_run *run, bool *prom_logged, bool *nfd_logged)
         _cleanup_free_ char *text = xasprintf("%s\n", s);
         json_object_put(j);
         _cleanup_free_ char *path = rd_daemon_output_path(run->ctx.root, status_file);
-        r = rd_daemon_write_atomic(path, text, strlen(text));
+        r = rd_daemon_write_output(run->ctx.root, status_file, text, strlen(text));
         if (r < 0) {
-            rd_daemon_log("cannot write the status %s: %s", path, strerror(-r));
+            rd_daemon_log("cannot write the status %s: %s", path, rootfs_strerror(r));
             ret = r;
         }
     }
@@ -283,8 +284,7 @@ static void targets_build(daemon_state *d, const char *root, const char *config_
     const char *outputs[] = { d->run->config.status_file, d->run->config.prometheus_file, d->run->config.nfd_file };
     for (size_t i = 0; i < ELEMENTSOF(outputs); i++)
         if (outputs[i] && *outputs[i]) {
-            _cleanup_free_ char *p = rd_daemon_output_path(root, outputs[i]);
-            (void)rd_daemon_mkdir_parents(p);
+            (void)rd_daemon_prepare_output(root, outputs[i]);
         }
     _cleanup_free_ rd_watch_spec *specs = NULL;
     size_t n_specs = rd_daemon_watch_specs(&specs);

@@ -117,6 +117,13 @@ int rd_daemon_mkdir_parents(const char *path);
  * fsync, mode 0644, rename over path, fsync of the directory. The directory
  * is created (0755) when missing. Nothing is left behind on failure. */
 int rd_daemon_write_atomic(const char *path, const char *data, size_t size);
+/* An output path of the configuration (absolute, as on the inspected
+ * system): written with rd_daemon_write_atomic on the host, and under a
+ * --root resolved beneath it, its directories made there; a symlink that
+ * leads out of the root is refused (-EXDEV), never followed. */
+int rd_daemon_write_output(const char *root, const char *path, const char *data, size_t size);
+/* Creates the directories above an output path the same way. */
+int rd_daemon_prepare_output(const char *root, const char *path);
 
 /* sd_notify(3): the datagram protocol over $NOTIFY_SOCKET. No-op outside a
  * notify service. */

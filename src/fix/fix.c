@@ -465,11 +465,12 @@ static bool has_findings_for(const rd_fix_input *in, const char *fix_id)
     return false;
 }
 
-static void not_planned(rd_plan *p, const char *fix, char *reason)
+static void not_planned(rd_plan *p, const char *fix, char *reason, bool refused)
 {
     rd_not_planned *n = ARRAY_APPEND(p->not_planned, p->n_not_planned);
     n->fix = xstrdup(fix);
     n->reason = reason;
+    n->refused = refused;
 }
 
 int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error)
@@ -482,7 +483,7 @@ int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error)
         if (!wanted)
             continue;
         if (in->config && in->config->allowed_fixes && !strv_contains(in->config->allowed_fixes, fix->id)) {
-            not_planned(&p, fix->id, xstrdup("not among allowed_fixes in the configuration"));
+            not_planned(&p, fix->id, xstrdup("not among allowed_fixes in the configuration"), true);
             continue;
         }
         size_t before = p.n_steps;
@@ -491,9 +492,9 @@ int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error)
         if (r < 0) {
             while (p.n_steps > before)
                 step_free(&p.steps[--p.n_steps]);
-            not_planned(&p, fix->id, reason ? reason : xasprintf("%s", strerror(-r)));
+            not_planned(&p, fix->id, reason ? reason : xasprintf("%s", strerror(-r)), true);
         } else if (reason)
-            not_planned(&p, fix->id, reason);
+            not_planned(&p, fix->id, reason, false);
     }
     *ret = p;
     return 0;

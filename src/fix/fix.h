@@ -82,6 +82,8 @@ typedef struct {
 typedef struct {
     char *fix;
     char *reason;
+    bool refused;          /* the fix could not plan (an error, a refusal, the configuration),
+                            * rather than leaving something alone by design */
 } rd_not_planned;
 
 typedef struct {

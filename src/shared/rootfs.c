@@ -59,6 +59,40 @@ int rootfs_open(int root_fd, const char *path, int open_flags, rootfs_flags how)
     return open_walk(root_fd, rel, open_flags);
 }
 
+int rootfs_mkdir_open(int root_fd, const char *path, mode_t mode)
+{
+    const char *rel = rel_path(path);
+    int fd = rootfs_open(root_fd, rel, O_RDONLY | O_DIRECTORY, ROOTFS_BENEATH);
+    if (fd != -ENOENT)
+        return fd;
+    _cleanup_free_ char *copy = xstrdup(rel);
+    _cleanup_close_ int cur = rootfs_open(root_fd, ".", O_RDONLY | O_DIRECTORY, ROOTFS_BENEATH);
+    if (cur < 0)
+        return cur;
+    strbuf prefix = { 0 };
+    char *save = NULL;
+    int r = 0;
+    for (char *comp = strtok_r(copy, "/", &save); comp && r >= 0; comp = strtok_r(NULL, "/", &save)) {
+        strbuf_printf(&prefix, "%s%s", prefix.len ? "/" : "", comp);
+        bool created = mkdirat(cur, comp, mode) == 0;
+        if (!created && errno != EEXIST)
+            r = -errno;
+        /* reopened from the root: the component may be a symlink, resolved
+         * beneath the root like any other */
+        int next = r < 0 ? r : rootfs_open(root_fd, prefix.s, O_RDONLY | O_DIRECTORY, ROOTFS_BENEATH);
+        if (next < 0)
+            r = next;
+        else {
+            if (created)
+                (void)fchmod(next, mode); /* the umask's share */
+            close(cur);
+            cur = next;
+        }
+    }
+    free(prefix.s);
+    return r < 0 ? r : TAKE_FD(cur);
+}
+
 int rootfs_open_regular(int root_fd, const char *path, rootfs_flags how, struct stat *ret_st)
 {
     int fd = rootfs_open(root_fd, path, O_RDONLY | O_NONBLOCK, how);

@@ -27,6 +27,13 @@ typedef enum {
  * Returns the fd or a negative errno. */
 int rootfs_open(int root_fd, const char *path, int open_flags, rootfs_flags how);
 
+/* Opens directory path beneath root_fd (ROOTFS_BENEATH: a symlink that leads
+ * out of the tree, or any absolute one, is refused with -EXDEV), creating
+ * the missing components (mode, whatever the umask), each opened beneath
+ * the root before the next is made in it. For a program that writes its
+ * outputs into an inspected tree. Returns the fd or a negative errno. */
+int rootfs_mkdir_open(int root_fd, const char *path, mode_t mode);
+
 /* Opens a regular file for reading: O_NONBLOCK, then fstat, so a FIFO never
  * blocks and a FIFO, socket or device is never read (-EINVAL; -EISDIR for a
  * directory). *ret_st: its stat, which sizes the read buffer. */

@@ -207,6 +207,22 @@ int open_regular_at(int dirfd, const char *path, struct stat *ret_st)
     return check_regular(TAKE_FD(fd), ret_st);
 }
 
+FILE *fopen_regular(const char *path)
+{
+    int fd = open_regular_at(AT_FDCWD, path, NULL);
+    if (fd < 0) {
+        errno = -fd;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "re");
+    if (!f) {
+        int err = errno;
+        close(fd);
+        errno = err;
+    }
+    return f;
+}
+
 int check_regular(int fd, struct stat *ret_st)
 {
     struct stat st;

@@ -104,6 +104,9 @@ int read_file_at(int dirfd, const char *path, size_t max_size, char **ret, size_
 /* Opens path for reading when it is a regular file (O_NONBLOCK, so a FIFO
  * does not block the open; then fstat). Returns the fd, *ret_st its stat. */
 int open_regular_at(int dirfd, const char *path, struct stat *ret_st);
+/* The same as a stdio stream ("re"), for readers built on FILE (inih):
+ * NULL with errno set, EINVAL for a FIFO, socket or device. */
+FILE *fopen_regular(const char *path);
 /* Closes fd and fails unless it is a regular file; returns fd otherwise. */
 int check_regular(int fd, struct stat *ret_st);
 /* Reads fd from its current position to the end, growing from a page. */

@@ -475,7 +475,8 @@ static void fill_compat_facts(rd_facts *f)
     in->rocblas_gfx = strv_push(strv_push(NULL, xstrdup("gfx90a")), xstrdup("gfx942"));
     r->opt_rocm = xstrdup("-> /opt/rocm-6.2.4");
     r->path_env = xstrdup("/usr/bin:/bin");
-    r->ld_conf = strv_push(NULL, xstrdup("/etc/ld.so.conf.d/rocm.conf:1: /opt/rocm-6.1.3/lib"));
+    rd_ld_conf_dir *l = ARRAY_APPEND(r->ld_conf_dirs, r->n_ld_conf_dirs);
+    *l = (rd_ld_conf_dir){ xstrdup("/etc/ld.so.conf.d/rocm.conf"), 1, xstrdup("/opt/rocm-6.1.3/lib") };
     rd_package *p = ARRAY_APPEND(r->packages, r->n_packages);
     p->name = xstrdup("rocm-core");
     p->version = xstrdup("6.2.4.60204-139~24.04");
@@ -513,6 +514,8 @@ static void test_round_trip(void)
 {
     rd_facts f;
     fill_compat_facts(&f);
+    rd_path_dropin *d = ARRAY_APPEND(f.rocm.path_dropin_dirs, f.rocm.n_path_dropin_dirs);
+    *d = (rd_path_dropin){ xstrdup("/etc/profile.d/rocm.sh"), 2, strv_push(NULL, xstrdup("/opt/rocm/bin")) };
     json_object *j = rd_facts_to_json(&f);
     g_autofree char *text = g_strdup(json_object_to_json_string(j));
     json_object_put(j);
@@ -526,7 +529,13 @@ static void test_round_trip(void)
     g_assert_cmpstr(back.rocm.installs[0].rocblas_gfx[1], ==, "gfx942");
     g_assert_true(back.rocm.installs[0].has_bin);
     g_assert_cmpstr(back.rocm.packages[0].version, ==, "6.2.4.60204-139~24.04");
-    g_assert_cmpstr(back.rocm.ld_conf[0], ==, "/etc/ld.so.conf.d/rocm.conf:1: /opt/rocm-6.1.3/lib");
+    g_assert_cmpuint(back.rocm.n_ld_conf_dirs, ==, 1);
+    g_assert_cmpstr(back.rocm.ld_conf_dirs[0].file, ==, "/etc/ld.so.conf.d/rocm.conf");
+    g_assert_cmpint(back.rocm.ld_conf_dirs[0].line, ==, 1);
+    g_assert_cmpstr(back.rocm.ld_conf_dirs[0].dir, ==, "/opt/rocm-6.1.3/lib");
+    g_assert_cmpuint(back.rocm.n_path_dropin_dirs, ==, 1);
+    g_assert_cmpint(back.rocm.path_dropin_dirs[0].line, ==, 2);
+    g_assert_cmpstr(back.rocm.path_dropin_dirs[0].dirs[0], ==, "/opt/rocm/bin");
     g_assert_cmpint(back.apt.sources[0].line, ==, 3);
     g_assert_cmpstr(back.apt.sources[0].components[0], ==, "main");
     g_assert_true(back.apt.keyrings[0].legacy);

@@ -693,6 +693,62 @@ static void t_once(Fixture *f, gconstpointer data)
     json_object_put(check);
 }
 
+/* A relative symlink target from directory dir to the absolute path to:
+ * up to / with "..", then down. */
+static char *up_to(const char *dir, const char *to)
+{
+    GString *s = g_string_new(NULL);
+    for (const char *p = dir; *p; p++)
+        if (*p == '/' && p[1] && p[1] != '/')
+            g_string_append(s, "../");
+    g_string_append(s, to + 1);
+    return g_string_free(s, FALSE);
+}
+
+/* --once --root ROOT where ROOT/run/rocm-doctor (data: "absolute" or
+ * "relative") or ROOT/run is a symlink out of ROOT: nothing is written
+ * outside, the run says why and exits 3. */
+static void t_once_symlink_out(Fixture *f, gconstpointer data)
+{
+    const char *how = data;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *outside = g_dir_make_tmp("rocm-doctord-outside-XXXXXX", &err);
+    g_assert_no_error(err);
+    g_autofree char *run = g_build_filename(f->root, "run", NULL);
+    g_autofree char *link = g_build_filename(f->root, "run/rocm-doctor", NULL);
+    rd_test_rm_rf(link);
+    g_assert_cmpint(g_mkdir_with_parents(run, 0755), ==, 0);
+    if (g_str_equal(how, "absolute"))
+        g_assert_cmpint(symlink(outside, link), ==, 0);
+    else if (g_str_equal(how, "relative")) {
+        g_autofree char *rel = up_to(run, outside);
+        g_assert_cmpint(symlink(rel, link), ==, 0);
+    } else {
+        rd_test_rm_rf(run);
+        g_autofree char *rel = up_to(f->root, outside);
+        g_assert_cmpint(symlink(rel, run), ==, 0);
+    }
+    /* the link does lead outside */
+    g_autofree char *through = g_build_filename(g_str_equal(how, "parent") ? run : link, ".", NULL);
+    struct stat st;
+    if (stat(through, &st) < 0)
+        g_error("%s: %s", through, g_strerror(errno));
+
+    const char *argv[] = { DAEMON_EXE, "--once", "--root", f->root, NULL };
+    g_auto(GStrv) env = child_env(f);
+    int status;
+    g_autofree char *out = NULL, *errout = NULL;
+    g_assert_true(g_spawn_sync(NULL, (char **)argv, env, 0, NULL, NULL, &out, &errout, &status, NULL));
+    g_assert_true(WIFEXITED(status));
+    g_autoptr(GDir) d = g_dir_open(outside, 0, NULL);
+    const char *name = g_dir_read_name(d);
+    g_assert_cmpstr(name, ==, NULL);
+    g_assert_cmpint(WEXITSTATUS(status), ==, 3);
+    g_assert_nonnull(strstr(errout, "rocm-doctord: cannot write the status "));
+    g_assert_nonnull(strstr(errout, "leads out of the root"));
+    rd_test_rm_rf(outside);
+}
+
 static void refuses(Fixture *f, const char *config, const char *const *want)
 {
     const char *argv[] = { DAEMON_EXE, "--root", f->root, "--config", config, NULL };
@@ -800,6 +856,12 @@ int main(int argc, char **argv)
     g_test_add("/daemon/sighup", Fixture, NULL, fixture_setup, t_sighup, fixture_teardown);
     g_test_add("/daemon/config-edit", Fixture, NULL, fixture_setup, t_config_edit, fixture_teardown);
     g_test_add("/daemon/once", Fixture, NULL, fixture_setup, t_once, fixture_teardown);
+    g_test_add("/daemon/once-symlink-out/absolute", Fixture, "absolute", fixture_setup, t_once_symlink_out,
+               fixture_teardown);
+    g_test_add("/daemon/once-symlink-out/relative", Fixture, "relative", fixture_setup, t_once_symlink_out,
+               fixture_teardown);
+    g_test_add("/daemon/once-symlink-out/parent", Fixture, "parent", fixture_setup, t_once_symlink_out,
+               fixture_teardown);
     g_test_add("/daemon/config-missing", Fixture, NULL, fixture_setup, t_config_missing, fixture_teardown);
     g_test_add("/daemon/config-malformed", Fixture, NULL, fixture_setup, t_config_malformed, fixture_teardown);
     g_test_add("/daemon/regather", Fixture, NULL, fixture_setup, t_regather, fixture_teardown);

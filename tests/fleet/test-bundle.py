@@ -9,6 +9,7 @@ failed write leaves nothing behind.
 import io
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -72,6 +73,7 @@ def plant(sc):
         "HTTP_PROXY=http://user:%s@proxy.example:3128\n" % S("proxy@@"),
         "PLAIN=%s\n" % S("plain@@"),
         "# backup password %s\n" % S("comment@@"),
+        'PATH="/usr/local/bin:/usr/bin:/bin:/opt/rocm/bin" # vault token %s\n' % S("envpath@@"),
     ]))
     tb.root_file("etc/environment.d/50-rocm.conf", "".join([
         "ROCM_PATH=/opt/rocm\n",
@@ -90,7 +92,39 @@ def plant(sc):
         'export CONN="host=db password=%s"\n' % S("conn@@"),
         "export HIP_VISIBLE_DEVICES=0 # %s\n" % S("trail@@"),
         "# %s\n" % S("note@@"),
+        "export PATH=$PATH:/opt/rocm/bin; sshpass -p %s ssh build@host\n" % S("sshpass@@"),
     ]))
+    tb.root_file("etc/ld.so.conf.d/rocm.conf", "/opt/rocm/lib # mirror password %s\n# %s\n"
+                 % (S("ldconf@@"), S("ldnote@@")))
+    # Every other text file a probe reads (tests/fleet/test-bundle.py checks
+    # this list against the probes' descriptors: READ_ELSEWHERE and these)
+    for path, text in [
+            ("etc/yum.repos.d/private.repo", "[private]\nname=Private\n# password %s\n"
+             "baseurl=https://bob:%s@rpm.example.com/%s/el9/\ngpgkey=file:///etc/pki/%s.key\n"
+             % (S("repo@@"), S("repopw@@"), S("repopath@@"), S("repokey@@"))),
+            ("etc/zypp/repos.d/private.repo", "[private]\n# token %s\nbaseurl=https://zypp.example.com/?auth=%s\n"
+             % (S("zypp@@"), S("zyppq@@"))),
+            ("etc/dnf/dnf.conf", "[main]\ngpgcheck=1\n# proxy_password=%s\nproxy_password=%s\n"
+             % (S("dnfc@@"), S("dnfpw@@"))),
+            ("etc/yum.conf", "[main]\n# %s\n" % S("yumc@@")),
+            ("etc/dnf/vars/mirror_token", "%s\n" % S("dnfvar@@")),
+            ("etc/yum/vars/mirror_token", "%s\n" % S("yumvar@@")),
+            ("etc/zypp/vars.d/token", "%s\n" % S("zyppvar@@")),
+            ("etc/apt/preferences", "# %s\nPackage: *\nPin: origin mirror.example\nPin-Priority: 100\n"
+             % S("pref@@")),
+            ("etc/apt/sources.list", "# %s\n" % S("srclist@@")),
+            ("usr/lib/modprobe.d/private.conf", "# %s\noptions snd index=0\n" % S("libmod@@")),
+            ("lib/modprobe.d/private.conf", "# %s\n" % S("lmod@@")),
+            ("run/modprobe.d/private.conf", "# %s\n" % S("runmod@@")),
+            ("usr/local/lib/modprobe.d/private.conf", "# %s\n" % S("locmod@@")),
+            ("usr/lib/os-release", "NAME=Ubuntu\n# %s\n" % S("osrel@@")),
+            ("opt/private/token.txt", "%s\n" % S("opt@@")),
+            ("usr/local/lib/python3.12/dist-packages/rocm_sdk_core-7.0.0.dist-info/METADATA",
+             "Metadata-Version: 2.1\nName: rocm-sdk-core\nVersion: 7.0.0\nAuthor-email: %s\n" % S("wheel@@")),
+            ("usr/lib/python3/dist-packages/private-1.0.dist-info/METADATA",
+             "Name: private\nVersion: 1.0\nPassword: %s\n" % S("dist@@"))]:
+        tb.root_file(path, text)
+
     filler = "  CC [M]  /var/lib/dkms/amdgpu/6.8.5/build/amd/amdgpu/amdgpu_drv.o\n" * 20000
     tb.root_file(DKMS_LOG, "FIRST LINE OF THE BUILD\n" + filler +
                  "curl -H 'Authorization: Bearer %s' https://fw.example/\n" % S("SECRET-@@-x9") +
@@ -100,6 +134,35 @@ def plant(sc):
     tb.kmsg([(9.1, "amdgpu 0000:03:00.0: amdgpu: fetching https://fw:%s@fw.example/%s/psp.bin"
               % (S("SECRET-@@-x9"), S("kp@@")), 6)])
 
+
+# What the probes read (their descriptors' .reads) that plant() does not
+# write with a secret, and why.
+READ_ELSEWHERE = {
+    "/etc/passwd": "the test bed writes it (its users)", "/etc/group": "the test bed writes it (its groups)",
+    "/etc/os-release": "the test bed writes it",
+    "/etc/apt/keyrings": "binary keys", "/etc/apt/trusted.gpg.d": "binary keys", "/usr/share/keyrings": "binary keys",
+    "/var/lib/rpm": "a binary database", "/usr/lib/sysimage/rpm": "a binary database",
+    "/var/lib/dpkg/status": "the test bed writes it (its packages)",
+    "/var/lib/dkms": "DKMS_LOG above, with its secrets",
+}
+
+
+def planted_paths():
+    """The paths plant() writes, as the probes name them."""
+    with open(os.path.abspath(__file__)) as f:
+        return set("/" + m for m in re.findall(r'(?:root_file\(|\(\s*)"((?:etc|usr|var|lib|run|opt)/[^"]+)"', f.read()))
+
+
+def descriptor_reads():
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "probes")
+    reads = set()
+    for name in os.listdir(src):
+        if name.endswith(".c"):
+            with open(os.path.join(src, name)) as f:
+                blocks = re.findall(r"\.reads = \(const rd_probe_input\[\]\)\{(.*?)\}\s*,\s*\n\s*\.", f.read(), re.S)
+                for block in blocks:
+                    reads.update(re.findall(r'\{ "(/[^"]+)"', block))
+    return reads
 
 # The process environment of the run: secrets under all kinds of names,
 # ROCm-looking prefixes included, and a variable the bundle shows.
@@ -129,6 +192,11 @@ with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN, prepare=plant) as bed:
     with open(bundle, "w") as f:
         f.write("an older file that the bundle replaces\n")
     env = PROCESS_ENV
+    reads, planted = descriptor_reads(), planted_paths()
+    unplanted = sorted(r for r in reads if r not in READ_ELSEWHERE and
+                       not any(p == r or p.startswith(r.rstrip("/") + "/") for p in planted))
+    T.check("every file or directory a probe reads has a secret planted (%d read)" % len(reads),
+            len(reads) > 20 and not unplanted, "%s" % unplanted)
     T.check("at least 50 secrets are planted, each unique", len(SECRETS) >= 50 and
             len(set(SECRETS)) == len(SECRETS), "%d" % len(SECRETS))
     live = bed.run("check", "--json", env=env)
@@ -207,6 +275,18 @@ with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN, prepare=plant) as bed:
             "Values left out as secrets: " in readme and
             int(readme.split("Values left out as secrets: ")[1].split()[0]) >= 8 and
             all("  " + n[len(P):] + "\n" in readme for n in names if n != P + "README.txt"), readme)
+
+    rocm_facts = json.loads(text("facts.json"))["rocm"]
+    dropins = [(d["file"], d["line"], d["dirs"]) for d in rocm_facts.get("path_dropin_dirs", [])]
+    T.check("facts carry the PATH lines' file, line and ROCm entries, not the lines",
+            dropins == [("/etc/profile.d/rocm.sh", 1, ["/opt/rocm/bin"]),
+                        ("/etc/profile.d/rocm.sh", 9, ["/opt/rocm/bin"]),
+                        ("/etc/environment", 15, ["/opt/rocm/bin"]), ("/etc/environment.d/50-rocm.conf", 1, [])]
+            and "path_dropins" not in rocm_facts,
+            "%r" % dropins)
+    ld = [(d["file"], d["line"], d["dir"]) for d in rocm_facts.get("ld_conf_dirs", [])]
+    T.check("facts carry the ld.so.conf.d directory without its comment",
+            ld == [("/etc/ld.so.conf.d/rocm.conf", 1, "/opt/rocm/lib")] and "ld_conf" not in rocm_facts, "%r" % ld)
 
     # The round trip: facts.json re-diagnoses to the same findings, off the host.
     facts_path = os.path.join(out_dir, "facts.json")

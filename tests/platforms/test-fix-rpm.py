@@ -115,6 +115,32 @@ def roundtrip(kind, os_release, repo_dir, bad_repo, packages, expect_plan, clien
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def refused(kind, os_release, repo_dir, bad_repo, packages):
+    """The fix asked for with --only is refused (its target, rocm.repo, is a
+    symlink): the plan and --apply say why and exit 1, not 0, and nothing
+    is written."""
+    tmp = tempfile.mkdtemp(prefix="rd-fix-refused-%s." % kind)
+    try:
+        root = os.path.join(tmp, "root")
+        armored, fpr = make_key(os.path.join(tmp, "gnupg"))
+        write(root, "/etc/os-release", os_release)
+        write(root, repo_dir + "/amdgpu.repo", bad_repo)
+        write(root, "/etc/rocm-doctor/rocm-doctor.conf",
+              "[fix]\nrocm_release = 6.4.3\napt_key_fingerprint = %s\n" % fpr)
+        os.symlink("amdgpu.repo", os.path.join(root, repo_dir.lstrip("/"), "rocm.repo"))
+        rpmlib.install(root, packages)
+        before = tree(root)
+        for args in (["fix"], ["fix", "--apply", "--yes"]):
+            p = run(RD, *args, "--root", root, "--only", kind, "--key-file", armored)
+            check(p.returncode == 1, "%s: %s --only %s on a symlinked target exits 1" % (kind, " ".join(args), kind),
+                  "exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+            check("Not planned" in p.stdout or "not planned" in p.stdout, "%s: %s says it was not planned"
+                  % (kind, " ".join(args)), p.stdout)
+        check(tree(root) == before, "%s: nothing written when the fix is refused" % kind)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def dnf_reads(root):
     if not shutil.which("dnf"):
         print("# dnf missing: its read is skipped")
@@ -188,6 +214,11 @@ def main():
                "+baseurl=https://repo.radeon.com/rocm/el9/6.4.3/main",
                "+baseurl=https://repo.radeon.com/amdgpu/6.4.3/el/9.6/main/x86_64/"],
               dnf_reads)
+    refused("dnf", 'NAME="Red Hat Enterprise Linux"\nID="rhel"\nID_LIKE="fedora"\nVERSION_ID="9.6"\n',
+            "/etc/yum.repos.d",
+            "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/6.4.3/el/8.10/main/x86_64/\n"
+            "enabled=1\ngpgcheck=0\n",
+            [("rocm-core", "6.4.3.60403", "128.el9"), ("amdgpu-dkms", "6.12.12.60403", "2187269.el9", "noarch")])
     roundtrip("zypper", 'NAME="SLES"\nID="sles"\nID_LIKE="suse"\nVERSION_ID="15.6"\n', "/etc/zypp/repos.d",
               "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/6.4.3/sle/15.5/main/x86_64/\n"
               "enabled=1\ngpgcheck=0\n",

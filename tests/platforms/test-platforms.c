@@ -148,6 +148,40 @@ static void test_repo_parse(void)
     rd_struct_free(&rd_repos_facts_schema, &repos);
 }
 
+/* A file at the 1 MiB cap with tens of thousands of sections: parsed in
+ * n log n (the duplicate check used to compare every header with every one
+ * seen before it, hours for this file; the test's timeout catches that),
+ * and the duplicate at the end still found with its first line. */
+static void test_repo_many(void)
+{
+    GString *s = g_string_new(NULL);
+    size_t n = 0;
+    while (s->len < 1000 * 1000)
+        g_string_append_printf(s, "[s%zu]\nbaseurl=https://repo.radeon.com/rocm/el9/%zu/main\n", n, n), n++;
+    g_string_append(s, "[s7]\nname=again\n");
+    rd_repos_facts repos = { 0 };
+    rd_repo_parse(&repos.dnf, "/m.repo", s->str, s->len, vars, 3, "repo.radeon.com");
+    g_assert_cmpuint(repos.dnf.n_repos, ==, n);
+    g_assert_cmpint(repos.dnf.repos[n - 1].line, ==, (int64_t)(2 * n - 1));
+    g_assert_cmpstr(repos.dnf.repos[7].name, ==, "again");
+    g_assert_cmpuint(strv_length(repos.dnf.problems), ==, 1);
+    g_autofree char *want = g_strdup_printf("/m.repo:%zu: [s7] again (first at line 15): the client takes one of "
+                                            "them", 2 * n + 1);
+    g_assert_cmpstr(repos.dnf.problems[0], ==, want);
+    rd_struct_free(&rd_repos_facts_schema, &repos);
+
+    /* 1 MB of empty sections: no repository, nothing to report */
+    g_string_truncate(s, 0);
+    for (n = 0; s->len < 1000 * 1000; n++)
+        g_string_append_printf(s, "[e%zu]\n", n);
+    rd_repos_facts empty = { 0 };
+    rd_repo_parse(&empty.dnf, "/e.repo", s->str, s->len, vars, 3, "repo.radeon.com");
+    g_assert_cmpuint(empty.dnf.n_repos, ==, 0);
+    g_assert_null(empty.dnf.problems);
+    rd_struct_free(&rd_repos_facts_schema, &empty);
+    g_string_free(s, TRUE);
+}
+
 static void test_repo_garbage(void)
 {
     static const char bin[] = "\x7f" "ELF\x02\x01\x00\x00garbage\n[a]\nbaseurl=https://x/\n";
@@ -421,6 +455,7 @@ static const rd_test_case tests[] = {
     { "/platforms/repo/expand", test_expand },
     { "/platforms/repo/parse", test_repo_parse },
     { "/platforms/repo/garbage", test_repo_garbage },
+    { "/platforms/repo/many", test_repo_many },
     { "/platforms/rpm/query", test_rpm_query },
     { "/platforms/rpm/kernel-devel", test_kernel_devel },
     { "/platforms/wheels/metadata", test_wheel_metadata },

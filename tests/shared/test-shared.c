@@ -217,6 +217,41 @@ static void test_rootfs_confined(void)
     tree_free(&t);
 }
 
+/* Output directories made inside a tree: missing components made (0755
+ * whatever the umask), a relative link that stays inside followed, links
+ * that lead out refused with nothing made outside. */
+static void test_rootfs_mkdir_open(void)
+{
+    tree t;
+    tree_init(&t);
+    g_autofree char *outside = g_dir_make_tmp("rd-outside-XXXXXX", NULL);
+    mode_t old = umask(077);
+    int fd = rootfs_mkdir_open(t.fd, "/run/rocm-doctor", 0755);
+    umask(old);
+    g_assert_cmpint(fd, >=, 0);
+    close(fd);
+    struct stat st;
+    g_assert_cmpint(fstatat(t.fd, "run/rocm-doctor", &st, AT_SYMLINK_NOFOLLOW), ==, 0);
+    g_assert_true(S_ISDIR(st.st_mode));
+    g_assert_cmpuint(st.st_mode & 07777, ==, 0755);
+    g_assert_cmpint(symlinkat("rocm-doctor", t.fd, "run/in"), ==, 0);
+    fd = rootfs_mkdir_open(t.fd, "/run/in/sub", 0755);
+    g_assert_cmpint(fd, >=, 0);
+    close(fd);
+    g_assert_cmpint(fstatat(t.fd, "run/rocm-doctor/sub", &st, 0), ==, 0);
+
+    g_assert_cmpint(symlinkat(outside, t.fd, "run/abs"), ==, 0);
+    g_autofree char *up = g_strdup_printf("../../../../../../../../..%s", outside);
+    g_assert_cmpint(symlinkat(up, t.fd, "run/rel"), ==, 0);
+    g_assert_cmpint(rootfs_mkdir_open(t.fd, "/run/abs", 0755), ==, -EXDEV);
+    g_assert_cmpint(rootfs_mkdir_open(t.fd, "/run/abs/x/y", 0755), ==, -EXDEV);
+    g_assert_cmpint(rootfs_mkdir_open(t.fd, "/run/rel/x", 0755), ==, -EXDEV);
+    g_autoptr(GDir) d = g_dir_open(outside, 0, NULL);
+    g_assert_null(g_dir_read_name(d));
+    g_assert_cmpint(rmdir(outside), ==, 0);
+    tree_free(&t);
+}
+
 static void test_rootfs_not_regular(void)
 {
     tree t;
@@ -501,6 +536,7 @@ static const rd_test_case tests[] = {
     { "/group/lines", test_group_lines },
     { "/group/stop-and-large", test_group_stop_and_large },
     { "/rootfs/confined", test_rootfs_confined },
+    { "/rootfs/mkdir-open", test_rootfs_mkdir_open },
     { "/rootfs/not-regular", test_rootfs_not_regular },
     { "/rootfs/read-lines", test_read_lines },
     { "/rootfs/list-dir", test_list_dir },
