@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <time.h>
 #include "build-config.h"
 #include "report-health.h"
 #include "util.h"
@@ -94,4 +95,13 @@ int rd_report_nfd(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_f
     if (f->rocm.default_version)
         label(out, "rocm.version", f->rocm.default_version);
     return ferror(out) ? -EIO : 0;
+}
+
+char *rd_report_nfd_expiry_line(time_t expiry)
+{
+    struct tm tm;
+    char when[32];
+    if (!gmtime_r(&expiry, &tm) || strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        return xstrdup("");
+    return xasprintf("# +expiry-time=%s\n", when);
 }

@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 #include "facts.h"
 #include "findings.h"
 #include "gpus.h"
@@ -29,3 +30,6 @@ void rd_report_mark(const rd_term *t, rd_severity s);
  * Discovery features file (report-nfd.c). Return 0 or -errno. */
 int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs);
 int rd_report_nfd(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs);
+/* NFD's expiry directive for a features file: "# +expiry-time=<RFC 3339,
+ * UTC>\n"; nfd-worker ignores the labels that follow once it has passed. */
+char *rd_report_nfd_expiry_line(time_t expiry);
