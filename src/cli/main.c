@@ -20,7 +20,8 @@
 static const rd_verb verbs[] = {
     { "check", "Diagnose this host (the default)", rd_verb_check, "", DIAGNOSIS_OPTIONS },
     { "facts", "Print what was learned about the host, as JSON", rd_verb_facts, "", DIAGNOSIS_OPTIONS },
-    { "list", "List the knowledge: archs, releases, checks", rd_verb_list, "archs|releases|checks", RD_OPT_FORMAT },
+    { "list", "List the knowledge: archs, releases, checks, fixes", rd_verb_list, "archs|releases|checks|fixes",
+      RD_OPT_FORMAT },
     { "explain", "Explain an error message and find its cause on this host", rd_verb_explain, "MESSAGE",
       DIAGNOSIS_OPTIONS },
     { "fix", "Show the plan that fixes the findings; --apply runs it", rd_verb_fix, "",
