@@ -30,7 +30,7 @@ static const rd_verb verbs[] = {
       RD_OPT_ROOT | RD_OPT_FORMAT | RD_OPT_YES | RD_OPT_LAST },
     { "verify", "Run a GPU kernel on every GPU (level 2) and report", rd_verb_verify, "",
       DIAGNOSIS_OPTIONS | RD_OPT_ROCM_PATH },
-    { "report", "Write a support bundle (-o FILE)", rd_verb_report, "-o FILE",
+    { "report", "Write a support bundle (a tar archive)", rd_verb_report, "[-o FILE|-]",
       RD_OPT_ROOT | RD_OPT_USER | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT |
           RD_OPT_OUTPUT | RD_OPT_PYTHON },
 };
@@ -61,7 +61,7 @@ static const struct {
     { RD_OPT_ONLY, "  --only IDS       fix: only these fixes or findings (comma-separated)\n" },
     { RD_OPT_KEY_FILE, "  --key-file FILE  fix: the apt repository signing key to install\n" },
     { RD_OPT_LAST, "  --last           undo: the most recent run\n" },
-    { RD_OPT_OUTPUT, "  -o, --output FILE  report: where to write the bundle\n" },
+    { RD_OPT_OUTPUT, "  -o, --output FILE  report: where to write the bundle (- for standard output)\n" },
     { 0, "  -h, --help       Show this help\n"
          "  -V, --version    Show the version and the GPU targets of the embedded kernels\n" },
 };
