@@ -211,6 +211,8 @@ static int run_check(const rd_run_params *p, rd_run *r)
     _cleanup_free_ char *err = NULL;
     if (rd_run_check(p, r, &err) < 0)
         return rd_daemon_fail("%s", err ? err : "cannot run the check");
+    for (char **w = r->config.warnings; w && *w; w++)
+        rd_daemon_log("warning: %s", *w);
     return 0;
 }
 
