@@ -89,7 +89,7 @@ static int help(const rd_verb *verb)
         printf("Usage: rocm-doctor %s [OPTIONS]%s%s\n%s.\n", verb->name, *verb->args ? " " : "", verb->args,
                verb->summary);
         print_options(verb->options);
-        printf("\nSee rocm-doctor(8) for the %s command.\n", verb->name);
+        printf("\nSee rocm-doctor(1) for the %s command.\n", verb->name);
         return finish_stdout();
     }
     printf("Usage: rocm-doctor [COMMAND] [OPTIONS] [ARGS]\n"
@@ -104,7 +104,7 @@ static int help(const rd_verb *verb)
     printf("\n"
            "rocm-doctor COMMAND --help shows the options of one command.\n"
            "Exit status: 0 healthy, 1 warnings, 2 errors, 3 the check could not run.\n"
-           "See rocm-doctor(8) for the findings and the JSON format.\n");
+           "See rocm-doctor(1) for the findings and the JSON format.\n");
     return finish_stdout();
 }
 

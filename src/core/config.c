@@ -67,11 +67,11 @@ static char *check_group(const rd_probe_table *probes, const char *v)
 static char *check_finding(const rd_probe_table *probes, const char *v)
 {
     if (!rd_probe_table_knows(probes, v))
-        return xasprintf("\"%s\" is not a finding id (see FINDINGS in rocm-doctor(8))", v);
+        return xasprintf("\"%s\" is not a finding id (see FINDINGS in rocm-doctor(1))", v);
     return NULL;
 }
 
-/* The fixes of fixes/ (see rocm-doctor(8)); "all" and "none" are handled
+/* The fixes of fixes/ (see rocm-doctor(1)); "all" and "none" are handled
  * by the list parser. */
 static const char *const fix_ids[] = { "group", "udev", "apt", "modprobe", "env", "cmdline", NULL };
 
