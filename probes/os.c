@@ -4,6 +4,9 @@
 
 #include <ctype.h>
 #include <fcntl.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <sys/stat.h>
 #include "distro.h"
 #include "probe.h"
@@ -43,6 +46,54 @@ char *rd_os_release_get(const char *text, const char *key)
     return NULL;
 }
 
+/* The hypervisor's CPUID signature (leaf 0x40000000, 12 bytes), as
+ * systemd-detect-virt reads it; "" where there is none (not x86). Tests
+ * give it with ROCM_DOCTOR_TEST_CPUID_VENDOR. */
+static void cpuid_hypervisor_vendor(char ret[static 13])
+{
+    memset(ret, 0, 13);
+    const char *test = secure_getenv("ROCM_DOCTOR_TEST_CPUID_VENDOR");
+    if (test) {
+        snprintf(ret, 13, "%s", test);
+        return;
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax, ebx, ecx, edx;
+    __cpuid(0x40000000, eax, ebx, ecx, edx);
+    (void)eax;
+    memcpy(ret, &ebx, 4);
+    memcpy(ret + 4, &ecx, 4);
+    memcpy(ret + 8, &edx, 4);
+#endif
+}
+
+/* Whether /proc/cpuinfo's flags have "hypervisor" (CPUID.1:ECX bit 31, set
+ * by every x86 hypervisor): the CPUID signature is asked only then, since
+ * on bare metal leaf 0x40000000 returns whatever the CPU has there. */
+static bool cpuinfo_hypervisor_flag(void)
+{
+    _cleanup_close_ int fd = open_regular_at(AT_FDCWD, "/proc/cpuinfo", NULL);
+    _cleanup_free_ char *text = NULL;
+    if (fd < 0 || read_fd(fd, 4 * 1024 * 1024, &text, NULL) < 0)
+        return false;
+    for (const char *line = text; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        if (startswith(line, "flags") && memchr(line, ':', len)) {
+            _cleanup_free_ char *flags = xstrndup(line, len);
+            for (char *tok = strtok(strchr(flags, ':') + 1, " \t"); tok; tok = strtok(NULL, " \t"))
+                if (streq(tok, "hypervisor"))
+                    return true;
+            return false; /* the first CPU's flags say it */
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    return false;
+}
+
+/* A KVM guest may have no DMI strings (a minimal machine type, firecracker,
+ * cloud-hypervisor): then the device tree, /sys/hypervisor and the CPUID
+ * signature tell, in the order systemd-detect-virt asks them. */
 static char *detect_virtualization(void)
 {
     static const struct {
@@ -60,10 +111,40 @@ static char *detect_virtualization(void)
             if (strstr(v, vendors[i].needle))
                 return xstrdup(vendors[i].name);
     }
+    /* device tree (arm64, ppc64 guests): a NUL-separated list */
+    _cleanup_close_ int dt = open_regular_at(AT_FDCWD, "/proc/device-tree/hypervisor/compatible", NULL);
+    _cleanup_free_ char *compat = NULL;
+    size_t n = 0;
+    if (dt >= 0 && read_fd(dt, 4096, &compat, &n) >= 0) {
+        static const struct {
+            const char *compatible, *name;
+        } dt_names[] = { { "linux,kvm", "kvm" }, { "xen", "xen" }, { "vmware", "vmware" } };
+        for (const char *c = compat; c < compat + n; c += strlen(c) + 1)
+            for (size_t i = 0; i < ELEMENTSOF(dt_names); i++)
+                if (streq(c, dt_names[i].compatible))
+                    return xstrdup(dt_names[i].name);
+        return xstrdup("vm-other");
+    }
     _cleanup_free_ char *hv = NULL;
     if (read_line_at(AT_FDCWD, "/sys/hypervisor/type", &hv) == 0 && *hv)
         return xstrdup(hv);
-    return NULL;
+    if (!cpuinfo_hypervisor_flag())
+        return NULL;
+    static const struct {
+        const char *signature, *name;
+    } cpuid_names[] = {
+        { "KVMKVMKVM", "kvm" },     { "Linux KVM Hv", "kvm" },  { "TCGTCGTCGTCG", "qemu" },
+        { "XenVMMXenVMM", "xen" },  { "VMwareVMware", "vmware" }, { "Microsoft Hv", "microsoft" },
+        { "bhyve bhyve ", "bhyve" }, { "QNXQVMBSQG", "qnx" },    { "ACRNACRNACRN", "acrn" },
+        { " lrpepyh  vr", "parallels" }, { "SRESRESRESRE", "sre" }, { "VBoxVBoxVBox", "oracle" },
+    };
+    char vendor[13];
+    cpuid_hypervisor_vendor(vendor);
+    for (size_t i = 0; i < ELEMENTSOF(cpuid_names); i++)
+        if (streq(vendor, cpuid_names[i].signature))
+            return xstrdup(cpuid_names[i].name);
+    /* the hypervisor bit without a known signature */
+    return xstrdup("vm-other");
 }
 
 static void detect_container(const rd_ctx *ctx, rd_os_facts *o)

@@ -20,7 +20,8 @@
 static const rd_verb verbs[] = {
     { "check", "Diagnose this host (the default)", rd_verb_check, "", DIAGNOSIS_OPTIONS },
     { "facts", "Print what was learned about the host, as JSON", rd_verb_facts, "", DIAGNOSIS_OPTIONS },
-    { "list", "List the knowledge: archs, releases, checks, usecases", rd_verb_list, "archs|releases|checks|usecases", RD_OPT_FORMAT },
+    { "list", "List the knowledge: archs, releases, checks, fixes, usecases", rd_verb_list,
+      "archs|releases|checks|fixes|usecases", RD_OPT_FORMAT },
     { "explain", "Explain an error message and find its cause on this host", rd_verb_explain, "MESSAGE",
       DIAGNOSIS_OPTIONS },
     { "fix", "Show the plan that fixes the findings; --apply runs it", rd_verb_fix, "",
@@ -31,7 +32,7 @@ static const rd_verb verbs[] = {
       RD_OPT_ROOT | RD_OPT_FORMAT | RD_OPT_YES | RD_OPT_LAST },
     { "verify", "Run a GPU kernel on every GPU (level 2) and report", rd_verb_verify, "",
       DIAGNOSIS_OPTIONS | RD_OPT_ROCM_PATH },
-    { "report", "Write a support bundle (-o FILE)", rd_verb_report, "-o FILE",
+    { "report", "Write a support bundle (a tar archive)", rd_verb_report, "[-o FILE|-]",
       RD_OPT_ROOT | RD_OPT_USER | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT |
           RD_OPT_OUTPUT | RD_OPT_PYTHON },
 };
@@ -68,7 +69,7 @@ static const struct {
     { RD_OPT_LAST, "  --last           undo: the most recent run\n" },
     { RD_OPT_STATUS, "  --status [RUN]   fix: the applied runs, what they changed and how they\n"
                      "                   were verified after the reboot\n" },
-    { RD_OPT_OUTPUT, "  -o, --output FILE  report: where to write the bundle\n" },
+    { RD_OPT_OUTPUT, "  -o, --output FILE  report: where to write the bundle (- for standard output)\n" },
     { 0, "  -h, --help       Show this help\n"
          "  -V, --version    Show the version and the GPU targets of the embedded kernels\n" },
 };
@@ -96,7 +97,7 @@ static int help(const rd_verb *verb)
         printf("Usage: rocm-doctor %s [OPTIONS]%s%s\n%s.\n", verb->name, *verb->args ? " " : "", verb->args,
                verb->summary);
         print_options(verb->options);
-        printf("\nSee rocm-doctor(8) for the %s command.\n", verb->name);
+        printf("\nSee rocm-doctor(1) for the %s command.\n", verb->name);
         return finish_stdout();
     }
     printf("Usage: rocm-doctor [COMMAND] [OPTIONS] [ARGS]\n"
@@ -111,7 +112,7 @@ static int help(const rd_verb *verb)
     printf("\n"
            "rocm-doctor COMMAND --help shows the options of one command.\n"
            "Exit status: 0 healthy, 1 warnings, 2 errors, 3 the check could not run.\n"
-           "See rocm-doctor(8) for the findings and the JSON format.\n");
+           "See rocm-doctor(1) for the findings and the JSON format.\n");
     return finish_stdout();
 }
 

@@ -25,6 +25,8 @@ int rd_cli_run_check(const rd_options *o, rd_run *r)
     _cleanup_free_ char *err = NULL;
     if (rd_run_check(&p, r, &err) < 0)
         return rd_fail("%s", err ? err : "cannot run the check");
+    for (char **w = r->config.warnings; w && *w; w++)
+        rd_msg_error("rocm-doctor", "warning: %s", *w);
     return 0;
 }
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* list: the knowledge the checks use. archs (gfx targets with their family,
  * APU flag, PCIe atomics rule, override and support), releases (the support
- * matrix), checks (every probe and the findings it can report). */
+ * matrix), checks (every probe and the findings it can report), fixes
+ * (every fix id, what `fix --only` accepts besides finding ids). */
 #include <stdio.h>
 #include "cli.h"
 #include "json-util.h"
 #include "context.h"
+#include "fixes.h"
 #include "registry.h"
 #include "util.h"
 
@@ -200,6 +202,16 @@ static int list_checks(bool json)
             for (size_t j = 0; p->findings && p->findings[j]; j++)
                 json_object_array_add(f, json_object_new_string(p->findings[j]));
             json_object_object_add(o, "findings", f);
+            /* the OS files it reads, under --root: what a container must
+             * mount (contrib/kubernetes) */
+            json_object *reads = json_object_new_array();
+            for (size_t j = 0; p->reads && p->reads[j].path; j++) {
+                json_object *in = json_object_new_object();
+                json_object_object_add(in, "path", json_object_new_string(p->reads[j].path));
+                json_object_object_add(in, "directory", json_object_new_boolean(p->reads[j].is_dir));
+                json_object_array_add(reads, in);
+            }
+            json_object_object_add(o, "reads", reads);
             json_object_array_add(arr, o);
         }
         json_object *cfg = json_object_new_object();
@@ -209,6 +221,7 @@ static int list_checks(bool json)
         json_object *cf = json_object_new_array();
         json_object_array_add(cf, json_object_new_string(RD_CONFIG_FINDING));
         json_object_object_add(cfg, "findings", cf);
+        json_object_object_add(cfg, "reads", json_object_new_array());
         json_object_array_add(arr, cfg);
         json_object *root = json_object_new_object();
         json_object_object_add(root, "checks", arr);
@@ -270,6 +283,26 @@ static int list_usecases(const rd_knowledge *k, bool json)
     return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : 0;
 }
 
+static int list_fixes(bool json)
+{
+    if (json) {
+        json_object *arr = json_object_new_array();
+        for (size_t i = 0; i < rd_fix_registry.n_fixes; i++) {
+            const rd_fix *x = rd_fix_registry.fixes[i];
+            json_object *o = json_object_new_object();
+            json_object_object_add(o, "id", json_object_new_string(x->id));
+            json_object_object_add(o, "title", json_object_new_string(x->title));
+            json_object_array_add(arr, o);
+        }
+        json_object *root = json_object_new_object();
+        json_object_object_add(root, "fixes", arr);
+        return rd_cli_print_json(root) < 0 ? rd_fail("cannot write to standard output") : 0;
+    }
+    for (size_t i = 0; i < rd_fix_registry.n_fixes; i++)
+        printf("%-10s %s\n", rd_fix_registry.fixes[i]->id, rd_fix_registry.fixes[i]->title);
+    return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : 0;
+}
+
 int rd_verb_list(const rd_options *o, char **args, size_t n_args)
 {
     int r = rd_cli_reject(o, "list", ~(unsigned)RD_OPT_FORMAT);
@@ -278,14 +311,16 @@ int rd_verb_list(const rd_options *o, char **args, size_t n_args)
     if (o->format_set && o->format != RD_FORMAT_TEXT && o->format != RD_FORMAT_JSON)
         return rd_usage_error("%s", "list prints text or json");
     if (n_args == 0)
-        return rd_usage_error("%s", "list needs what to list: archs, releases, checks or usecases");
+        return rd_usage_error("%s", "list needs what to list: archs, releases, checks, fixes or usecases");
     if (n_args > 1)
         return rd_usage_error("unexpected argument \"%s\"", args[1]);
     bool json = o->format == RD_FORMAT_JSON;
     if (streq(args[0], "checks"))
         return list_checks(json);
+    if (streq(args[0], "fixes"))
+        return list_fixes(json);
     if (!streq(args[0], "archs") && !streq(args[0], "releases") && !streq(args[0], "usecases"))
-        return rd_usage_error("cannot list \"%s\": archs, releases, checks or usecases", args[0]);
+        return rd_usage_error("cannot list \"%s\": archs, releases, checks, fixes or usecases", args[0]);
 
     rd_knowledge k = { 0 };
     _cleanup_free_ char *err = NULL;

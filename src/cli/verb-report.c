@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* report -o FILE: the support bundle. One ustar archive with what a bug
+/* report [-o FILE|-]: the support bundle. One ustar archive with what a bug
  * report needs and `check --facts` can re-diagnose: the facts, the report in
  * text and JSON, the kernel log lines about the GPU stack, DKMS build logs,
  * apt and modprobe configuration, the environment files and the variables of
  * this process. Secrets are left out by allowlist (redact.h, bundle_policy
  * below). The archive is written to a temporary file next to FILE and
- * renamed over it, mode 0600. */
+ * renamed to it, mode 0600; an existing FILE is never replaced. */
+#include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include "build-config.h"
 #include "cli.h"
@@ -283,6 +285,37 @@ static int write_bundle(bundle *b, const rd_run *run)
     return rd_tar_finish(&b->tar);
 }
 
+/* rocm-doctor-report-HOST-YYYYMMDDTHHMMSSZ.tar in the working directory:
+ * bundles of several hosts, or of one host at several times, do not
+ * collide. */
+static char *default_output(void)
+{
+    struct utsname u;
+    char host[65] = "host";
+    if (uname(&u) == 0 && u.nodename[0]) {
+        size_t n = 0;
+        for (const char *c = u.nodename; *c && n < sizeof host - 1; c++)
+            host[n++] = (isalnum((unsigned char)*c) || *c == '-' || *c == '.') ? *c : '_';
+        host[n] = 0;
+    }
+    char when[32] = "";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm))
+        strftime(when, sizeof when, "%Y%m%dT%H%M%SZ", &tm);
+    return xasprintf("rocm-doctor-report-%s-%s.tar", host, when);
+}
+
+/* A bundle never replaces a file: the exists check before the check and
+ * again before the rename. */
+static int refuse_existing(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0)
+        return rd_fail("%s exists; remove it first, or name another file with -o", path);
+    return 0;
+}
+
 int rd_verb_report(const rd_options *o, char **args, size_t n_args)
 {
     int r = rd_cli_reject(o, "report", RD_OPT_FACTS | RD_OPT_FORMAT | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY |
@@ -291,13 +324,20 @@ int rd_verb_report(const rd_options *o, char **args, size_t n_args)
         return r;
     if (n_args > 0)
         return rd_usage_error("unexpected argument \"%s\"", args[0]);
-    if (!o->output || !*o->output)
-        return rd_usage_error("%s", "report needs -o FILE: where to write the bundle");
+    if (o->output && !*o->output)
+        return rd_usage_error("%s", "-o needs a file name, or - for standard output");
+    bool to_stdout = o->output && streq(o->output, "-");
+    if (to_stdout && isatty(STDOUT_FILENO))
+        return rd_usage_error("%s", "-o - writes a tar archive to standard output, which is a terminal; "
+                                    "redirect it to a file or a pipe");
+    _cleanup_free_ char *output = o->output ? xstrdup(o->output) : default_output();
 
-    _cleanup_free_ char *dir_copy = xstrdup(o->output), *base_copy = xstrdup(o->output);
+    _cleanup_free_ char *dir_copy = xstrdup(output), *base_copy = xstrdup(output);
     const char *dir = dirname(dir_copy), *base = basename(base_copy);
-    if (!*base || streq(base, "/") || streq(base, ".") || streq(base, ".."))
-        return rd_usage_error("-o needs a file name, not \"%s\"", o->output);
+    if (!to_stdout && (!*base || streq(base, "/") || streq(base, ".") || streq(base, "..")))
+        return rd_usage_error("-o needs a file name, not \"%s\"", output);
+    if (!to_stdout && (r = refuse_existing(output)) != 0)
+        return r;
 
     rd_run run;
     r = rd_cli_run_check(o, &run);
@@ -306,15 +346,17 @@ int rd_verb_report(const rd_options *o, char **args, size_t n_args)
         return r;
     }
 
-    atomic_file out;
-    r = atomic_file_open_path(&out, o->output);
-    if (r < 0) {
-        r = rd_fail("cannot create a file in %s: %s", dir, errno_name(r));
-        rd_run_free(&run);
-        return r;
+    atomic_file out = { .fd = -1, .dir_fd = -1 };
+    if (!to_stdout) {
+        r = atomic_file_open_path(&out, output);
+        if (r < 0) {
+            r = rd_fail("cannot create a file in %s: %s", dir, errno_name(r));
+            rd_run_free(&run);
+            return r;
+        }
     }
     bundle b = { 0 };
-    rd_tar_init(&b.tar, out.fd, time(NULL));
+    rd_tar_init(&b.tar, to_stdout ? STDOUT_FILENO : out.fd, time(NULL));
     int e = write_bundle(&b, &run);
     /* under sudo the bundle belongs to the person who asked for it */
     uint64_t uid = UINT64_MAX, gid = UINT64_MAX;
@@ -322,16 +364,30 @@ int rd_verb_report(const rd_options *o, char **args, size_t n_args)
     if (!(geteuid() == 0 && su && sg && safe_atou64(su, 10, &uid) == 0 && safe_atou64(sg, 10, &gid) == 0 &&
           uid < UINT32_MAX && gid < UINT32_MAX))
         uid = gid = UINT32_MAX;
-    if (e == 0)
-        e = atomic_file_commit(&out, 0600, (uid_t)uid, (gid_t)gid);
-    else
-        atomic_file_abort(&out);
-    if (e < 0) {
-        r = rd_fail("cannot write %s: %s", o->output, errno_name(-e));
+    if (!to_stdout) {
+        if (e == 0) {
+            struct stat st;
+            e = fstatat(out.dir_fd, out.name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST : 0;
+        }
+        if (e == 0)
+            e = atomic_file_commit(&out, 0600, (uid_t)uid, (gid_t)gid);
+        else
+            atomic_file_abort(&out);
+    }
+    int status = rd_findings_exit_status(&run.findings);
+    /* The summary goes where the archive does not. */
+    FILE *msg = to_stdout ? stderr : stdout;
+    if (e == -EEXIST) {
+        r = rd_fail("%s appeared meanwhile; it was left alone and no bundle was written", output);
+    } else if (e < 0) {
+        r = rd_fail("cannot write %s: %s", to_stdout ? "the bundle to standard output" : output, errno_name(-e));
     } else {
-        printf("Support bundle written to %s: %u files, %u values left out as secrets.\n", o->output,
-               b.n_files, b.n_redacted);
-        r = fflush(stdout) == 0 ? rd_findings_exit_status(&run.findings) : RD_EXIT_UNKNOWN;
+        fprintf(msg, "Support bundle written to %s: %u files, %u values left out as secrets.\n"
+                     "The check found %s (see README.txt in the bundle).\n",
+                to_stdout ? "standard output" : output, b.n_files, b.n_redacted,
+                status == 2 ? "errors" : status == 1 ? "warnings" : "no problem");
+        /* 0: the bundle is written, whatever the check found */
+        r = fflush(msg) == 0 ? RD_EXIT_OK : RD_EXIT_UNKNOWN;
     }
     free(b.manifest.s);
     rd_run_free(&run);

@@ -2,7 +2,8 @@
 /* rocm-doctor.conf: a small, strict INI reader on top of inih. Every key is
  * one row of a table (section, name, type, field, range or validator); an
  * unknown section or key, a bad value or a key set twice in one file stops
- * the run with FILE:LINE, the key and the reason. */
+ * the run with FILE:LINE, the key and the reason; only a drop-in's unknown
+ * sections and keys are skipped with a warning. */
 #include "config.h"
 
 #include <ctype.h>
@@ -68,11 +69,11 @@ static char *check_group(const rd_probe_table *probes, const char *v)
 static char *check_finding(const rd_probe_table *probes, const char *v)
 {
     if (!rd_probe_table_knows(probes, v))
-        return xasprintf("\"%s\" is not a finding id (see FINDINGS in rocm-doctor(8))", v);
+        return xasprintf("\"%s\" is not a finding id (see FINDINGS in rocm-doctor(1))", v);
     return NULL;
 }
 
-/* The fixes of fixes/ (see rocm-doctor(8)); "all" and "none" are handled
+/* The fixes of fixes/ (see rocm-doctor(1)); "all" and "none" are handled
  * by the list parser. */
 static const char *const fix_ids[] = { "group", "udev", "apt", "dnf", "zypper", "crb", "modprobe", "env", "cmdline",
                                        "packages", NULL };
@@ -325,7 +326,15 @@ typedef struct {
     char *error;
     unsigned error_line;
     const rd_probe_table *probes;
+    bool lenient;                /* a drop-in: unknown sections and keys are warnings */
+    bool in_unknown_section;     /* lenient: skipping the keys of one */
 } parse_state;
+
+static void warn_at(parse_state *st, char *msg)
+{
+    st->c->warnings = strv_push(st->c->warnings, xasprintf("%s:%u: %s; skipped", st->name, st->line, msg));
+    free(msg);
+}
 
 static int fail_at(parse_state *st, const key_def *k, const char *key_name, char *msg)
 {
@@ -388,7 +397,11 @@ static char *reader(char *buf, int size, void *user)
         if (close) {
             _cleanup_free_ char *name = xstrndup(s + 1, (size_t)(close - s - 1));
             const char *rest = close + 1 + strspn(close + 1, " \t\r\n");
-            if (!known_section(name))
+            st->in_unknown_section = false;
+            if (!known_section(name) && st->lenient) {
+                warn_at(st, unknown_section_msg(name));
+                st->in_unknown_section = true;
+            } else if (!known_section(name))
                 fail_at(st, NULL, NULL, unknown_section_msg(name));
             else if (*rest && *rest != '#' && *rest != ';') /* inih would drop it */
                 fail_at(st, NULL, NULL, xasprintf("text after [%s]; put each key on its own line", name));
@@ -539,6 +552,8 @@ static int handler(void *user, const char *section, const char *name, const char
     if (!*section)
         return fail_at(st, NULL, name, xasprintf("key outside a section (put it under [check], [fix], "
                                                  "[output] or [daemon])"));
+    if (!known_section(section) && st->lenient && st->in_unknown_section)
+        return 1; /* its header was warned about */
     if (!known_section(section))
         return fail_at(st, NULL, NULL, unknown_section_msg(section));
 
@@ -568,9 +583,13 @@ static int handler(void *user, const char *section, const char *name, const char
         for (size_t i = 0; i < ELEMENTSOF(keys); i++)
             if (streq(keys[i].name, name))
                 elsewhere = keys[i].section;
-        return fail_at(st, NULL, NULL,
-                       elsewhere ? xasprintf("[%s] %s: unknown key (it belongs in [%s])", section, name, elsewhere)
-                                 : xasprintf("[%s] %s: unknown key", section, name));
+        char *msg = elsewhere ? xasprintf("[%s] %s: unknown key (it belongs in [%s])", section, name, elsewhere)
+                              : xasprintf("[%s] %s: unknown key", section, name);
+        if (st->lenient) {
+            warn_at(st, msg);
+            return 1;
+        }
+        return fail_at(st, NULL, NULL, msg);
     }
     if (st->set_on[idx])
         return fail_at(st, k, NULL, xasprintf("set twice in this file (first on line %u)", st->set_on[idx]));
@@ -583,13 +602,15 @@ static int handler(void *user, const char *section, const char *name, const char
     return set_value(st, k, value);
 }
 
-int rd_config_parse(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size, char **ret_error)
+static int parse_file(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size,
+                      bool lenient, char **ret_error)
 {
     if (memchr(text, 0, size)) {
         *ret_error = xasprintf("%s: contains a NUL byte; not a text file", name);
         return -EINVAL;
     }
-    parse_state st = { .c = c, .probes = probes, .name = name, .text = text, .pos = text, .end = text + size };
+    parse_state st = { .c = c, .probes = probes, .name = name, .text = text, .pos = text, .end = text + size,
+                       .lenient = lenient };
     int line = ini_parse_stream(reader, &st, handler, &st);
     if (line > 0 && (!st.error || (unsigned)line < st.error_line)) {
         /* inih's own syntax error came first */
@@ -608,6 +629,17 @@ int rd_config_parse(rd_config *c, const rd_probe_table *probes, const char *name
     return 0;
 }
 
+int rd_config_parse(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size, char **ret_error)
+{
+    return parse_file(c, probes, name, text, size, false, ret_error);
+}
+
+int rd_config_parse_dropin(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size,
+                           char **ret_error)
+{
+    return parse_file(c, probes, name, text, size, true, ret_error);
+}
+
 /* ---- loading ---- */
 
 static char *display_path(const rd_ctx *root, const char *path)
@@ -616,7 +648,8 @@ static char *display_path(const rd_ctx *root, const char *path)
 }
 
 /* -ENOENT when the file is not there (not an error for the caller). */
-static int load_root_file(const rd_probe_table *probes, const rd_ctx *root, const char *path, rd_config *c, char **ret_error)
+static int load_root_file(const rd_probe_table *probes, const rd_ctx *root, const char *path, bool dropin, rd_config *c,
+                          char **ret_error)
 {
     _cleanup_free_ char *shown = display_path(root, path);
     _cleanup_free_ char *text = NULL;
@@ -632,7 +665,7 @@ static int load_root_file(const rd_probe_table *probes, const rd_ctx *root, cons
         *ret_error = xasprintf("%s: %s", shown, r == -EINVAL ? rootfs_strerror(r) : strerror(-r));
         return r;
     }
-    return rd_config_parse(c, probes, shown, text, size, ret_error);
+    return parse_file(c, probes, shown, text, size, dropin, ret_error);
 }
 
 static int load_tree(const rd_probe_table *probes, const char *root, rd_config *c, char **ret_error)
@@ -646,7 +679,7 @@ static int load_tree(const rd_probe_table *probes, const char *root, rd_config *
     }
     const char *const files[] = { RD_VENDOR_CONFIG_FILE, RD_CONFIG_FILE };
     for (size_t i = 0; i < ELEMENTSOF(files); i++) {
-        int r = load_root_file(probes, &tree, files[i], c, ret_error);
+        int r = load_root_file(probes, &tree, files[i], false, c, ret_error);
         if (r < 0 && r != -ENOENT)
             return r;
     }
@@ -661,7 +694,7 @@ static int load_tree(const rd_probe_table *probes, const char *root, rd_config *
     }
     for (char **d = dropins; d && *d; d++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", RD_CONFIG_DROPIN_DIR, *d);
-        r = load_root_file(probes, &tree, path, c, ret_error);
+        r = load_root_file(probes, &tree, path, true, c, ret_error);
         if (r < 0 && r != -ENOENT) /* -ENOENT: removed while we read the directory */
             return r;
     }
@@ -700,6 +733,7 @@ int rd_config_load(const rd_probe_table *probes, const char *root, const char *e
 void rd_config_free(rd_config *c)
 {
     strv_free(c->files);
+    strv_free(c->warnings);
     free(c->expected_gpus_source);
     strv_free(c->users);
     strv_free(c->ignore);

@@ -30,6 +30,9 @@ typedef struct {
 
 typedef struct rd_config {
     char **files;                 /* the files read, in order */
+    /* Unknown sections and keys of drop-ins, skipped: "FILE:LINE: ..."
+     * each, for the caller to show as warnings. */
+    char **warnings;
     /* [check] */
     int64_t expected_gpus;        /* -1: not set (gpu.count-mismatch off) */
     char *expected_gpus_source;   /* "FILE:LINE" that set it, or NULL */
@@ -85,6 +88,8 @@ void rd_config_init(rd_config *c);
  * --root directory; NULL is "/"): the vendor file, the /etc file, then the
  * drop-ins, each resolved inside root as rd_root_open does. With
  * explicit_file (--config), only that file, opened as given. An unknown
+ * section or key in a drop-in is skipped with a line in ->warnings (a key
+ * a newer version added must not stop an older one); elsewhere, an unknown
  * section or key, a key twice in one file, or a bad value fails with
  * *ret_error naming file, line and key; *ret is written only on success.
  * An empty value sets a key back to its default. Finding ids are checked
@@ -93,6 +98,9 @@ int rd_config_load(const rd_probe_table *probes, const char *root, const char *e
 /* Parses one file's text into c on top of what c holds (name is used in
  * messages only). The building block of rd_config_load, for tests. */
 int rd_config_parse(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size, char **ret_error);
+/* The same for a drop-in: unknown sections and keys go to c->warnings. */
+int rd_config_parse_dropin(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size,
+                           char **ret_error);
 void rd_config_free(rd_config *c);
 /* Every key with its effective value, as rocm-doctor.conf text: one
  * "key = value" line per key under its section, in table order. */

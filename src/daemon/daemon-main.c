@@ -19,7 +19,7 @@ static void help(void)
            "  --root DIR       Inspect the OS installation under DIR; outputs are written\n"
            "                   under DIR too\n"
            "  -h, --help       Show this help\n"
-           "  --version        Show the version\n"
+           "  -V, --version    Show the version\n"
            "\n"
            "Exit status (--once): 0 healthy, 1 warnings, 2 errors, 3 the check could not run.\n"
            "See rocm-doctord(8).\n");
@@ -27,19 +27,19 @@ static void help(void)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_ROOT = 256, OPT_CONFIG, OPT_ONCE, OPT_VERSION };
+    enum { OPT_ROOT = 256, OPT_CONFIG, OPT_ONCE };
     static const struct option longopts[] = {
         { "root", required_argument, NULL, OPT_ROOT },
         { "config", required_argument, NULL, OPT_CONFIG },
         { "once", no_argument, NULL, OPT_ONCE },
         { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, OPT_VERSION },
+        { "version", no_argument, NULL, 'V' },
         { 0 },
     };
     rd_daemon_options o = { 0 };
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_ROOT: o.root = optarg; break;
         case OPT_CONFIG:
@@ -49,7 +49,7 @@ int main(int argc, char **argv)
             break;
         case OPT_ONCE: o.once = true; break;
         case 'h': help(); return 0;
-        case OPT_VERSION: printf("rocm-doctord %s\n", PACKAGE_VERSION); return 0;
+        case 'V': printf("rocm-doctord %s\n", PACKAGE_VERSION); return 0;
         case ':': return rd_daemon_usage_error("%s needs an argument", argv[optind - 1]);
         default: return rd_daemon_usage_error("unknown option %s", argv[optind - 1]);
         }

@@ -22,6 +22,16 @@
 #include "rootfs.h"
 #include "util.h"
 
+/* NFD's local source ignores a features file past its "# +expiry-time=":
+ * the daemon renews the file every NFD_RENEW_S and dates it NFD_EXPIRY_S
+ * ahead, so a daemon that stops, hangs or never starts again (a pod stuck
+ * in ContainerCreating) leaves no label behind for long. The renewal also
+ * rewrites status.json: the heartbeat a liveness probe looks at. */
+#define NFD_RENEW_S 300
+#define NFD_EXPIRY_S 900
+/* Where no device event can reach the daemon (see events_unseen), the
+ * probes that listen to events are re-checked on the same interval. */
+
 #define INOTIFY_MASK (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | \
                       IN_MOVE_SELF | IN_ONLYDIR | IN_EXCL_UNLINK)
 
@@ -47,6 +57,8 @@ typedef struct {
     struct udev_monitor *mon;
     int epfd, sigfd, inofd, timerfd;
     int pollfd;                  /* [daemon] health_poll_s; -1 when 0 (the default) */
+    int renewfd;                 /* NFD renewal and polling without events; -1 when neither */
+    bool eventless;              /* device events cannot reach this daemon */
     watch_target *targets;
     size_t n_targets;
     watch_dir *dirs;
@@ -94,7 +106,8 @@ static int render_to_string(render_fn fn, render_runs_fn runs_fn, const rd_run *
 }
 
 static int publish_rendered(const rd_run *run, const char *what, const char *file, render_fn fn,
-                            render_runs_fn runs_fn, const rd_report_fix_runs *runs, bool *unsupported_logged)
+                            render_runs_fn runs_fn, const rd_report_fix_runs *runs, const char *prefix,
+                            bool *unsupported_logged)
 {
     if (!file || !*file)
         return 0;
@@ -108,6 +121,12 @@ static int publish_rendered(const rd_run *run, const char *what, const char *fil
         return 0;
     }
     _cleanup_free_ char *path = rd_daemon_output_path(run->ctx.root, file);
+    if (r == 0 && prefix) {
+        char *joined = xasprintf("%s%s", prefix, data);
+        free(data);
+        data = joined;
+        size = strlen(joined);
+    }
     if (r == 0)
         r = rd_daemon_write_output(run->ctx.root, file, data, size);
     if (r < 0) {
@@ -117,8 +136,10 @@ static int publish_rendered(const rd_run *run, const char *what, const char *fil
     return 0;
 }
 
-/* status.json, the metrics and NFD files; returns 0 or the first error. */
-static int publish_files(const rd_run *run, bool *prom_logged, bool *nfd_logged)
+/* status.json, the metrics and NFD files; returns 0 or the first error.
+ * nfd_expiry: when the NFD labels stop counting, or 0 for never (the boot
+ * check, which nothing renews). */
+static int publish_files(const rd_run *run, time_t nfd_expiry, bool *prom_logged, bool *nfd_logged)
 {
     int ret = 0, r;
     /* the fix runs as their journals say now: the newest ten in the status */
@@ -145,14 +166,13 @@ static int publish_files(const rd_run *run, bool *prom_logged, bool *nfd_logged)
             ret = r;
         }
     }
-    if (fix_runs)
-        json_object_put(fix_runs);
     r = publish_rendered(run, "Prometheus", run->config.prometheus_file, rd_report_prometheus,
-                         rd_report_prometheus_fix_runs, &counts, prom_logged);
+                         rd_report_prometheus_fix_runs, &counts, NULL, prom_logged);
     if (r < 0 && ret == 0)
         ret = r;
+    _cleanup_free_ char *expiry = nfd_expiry ? rd_report_nfd_expiry_line(nfd_expiry) : NULL;
     r = publish_rendered(run, "Node Feature Discovery", run->config.nfd_file, rd_report_nfd, rd_report_nfd_fix_runs,
-                         &counts, nfd_logged);
+                         &counts, expiry, nfd_logged);
     if (r < 0 && ret == 0)
         ret = r;
     return ret;
@@ -213,6 +233,8 @@ static int run_check(const rd_run_params *p, rd_run *r)
     _cleanup_free_ char *err = NULL;
     if (rd_run_check(p, r, &err) < 0)
         return rd_daemon_fail("%s", err ? err : "cannot run the check");
+    for (char **w = r->config.warnings; w && *w; w++)
+        rd_daemon_log("warning: %s", *w);
     return 0;
 }
 
@@ -259,7 +281,7 @@ int rd_daemon_run_once(const rd_daemon_options *o)
         verify_fix_runs(&run, !stderr_is_journal());
         log_changes(&empty, &run.findings, !stderr_is_journal());
         rd_state_free(&empty);
-        r = publish_files(&run, &p, &n) < 0 ? RD_EXIT_UNKNOWN : rd_findings_exit_status(&run.findings);
+        r = publish_files(&run, 0, &p, &n) < 0 ? RD_EXIT_UNKNOWN : rd_findings_exit_status(&run.findings);
     }
     rd_run_free(&run);
     return r;
@@ -364,6 +386,32 @@ static void watches_sync(daemon_state *d)
     d->n_dirs = n;
 }
 
+/* NFD_RENEW_S, or the test's ROCM_DOCTORD_TEST_RENEW_S. */
+static int64_t renew_interval(void)
+{
+    const char *e = secure_getenv("ROCM_DOCTORD_TEST_RENEW_S");
+    uint64_t u;
+    if (e && safe_atou64(e, 10, &u) >= 0 && u > 0 && u <= 86400)
+        return (int64_t)u;
+    return NFD_RENEW_S;
+}
+
+/* Why udev's events cannot reach this daemon, or NULL when they can.
+ * libudev's monitor receives nothing where udevd is not running
+ * (/run/udev/control missing: a container without the host's /run/udev),
+ * and udevd's netlink messages stay in the host's network namespace (a pod
+ * without hostNetwork). The namespace comparison needs /proc/1 readable. */
+static const char *events_unseen(void)
+{
+    if (access("/run/udev/control", F_OK) < 0)
+        return "/run/udev/control is missing: udev does not run here";
+    struct stat self, init;
+    if (stat("/proc/self/ns/net", &self) == 0 && stat("/proc/1/ns/net", &init) == 0 &&
+        (self.st_dev != init.st_dev || self.st_ino != init.st_ino))
+        return "this daemon is in another network namespace than udev";
+    return NULL;
+}
+
 static void arm_timer(daemon_state *d)
 {
     if (d->timer_armed)
@@ -413,11 +461,53 @@ static void arm_health_poll(daemon_state *d)
         rd_daemon_log("cannot arm the health_poll_s timer: %s", strerror(errno));
 }
 
+static bool has_nfd_file(const daemon_state *d)
+{
+    return d->run && d->run->config.nfd_file && *d->run->config.nfd_file;
+}
+
+static time_t nfd_expiry(const daemon_state *d)
+{
+    return has_nfd_file(d) ? time(NULL) + renew_interval() * NFD_EXPIRY_S / NFD_RENEW_S : 0;
+}
+
 static void publish(daemon_state *d, bool ready)
 {
     log_changes(&d->state, &d->run->findings, !d->journal_is_stderr);
-    (void)publish_files(d->run, &d->prom_unsupported_logged, &d->nfd_unsupported_logged);
+    (void)publish_files(d->run, nfd_expiry(d), &d->prom_unsupported_logged, &d->nfd_unsupported_logged);
     notify_status(d->run, ready);
+}
+
+/* The renewal timer runs while there is an NFD file to renew or no device
+ * event to wait for; otherwise the daemon has no timer and no idle
+ * wake-ups. */
+static void arm_renewal(daemon_state *d)
+{
+    int64_t s = renew_interval();
+    bool want = has_nfd_file(d) || d->eventless;
+    if (!want && d->renewfd < 0)
+        return;
+    if (d->renewfd < 0) {
+        d->renewfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (d->renewfd < 0 || epoll_add(d->epfd, d->renewfd) < 0) {
+            rd_daemon_log("cannot set up the renewal timer: %s", strerror(errno));
+            closep(&d->renewfd);
+            return;
+        }
+    }
+    struct itimerspec its = { .it_value.tv_sec = want ? s : 0, .it_interval.tv_sec = want ? s : 0 };
+    if (timerfd_settime(d->renewfd, 0, &its, NULL) < 0)
+        rd_daemon_log("cannot arm the renewal timer: %s", strerror(errno));
+}
+
+static void on_renewal(daemon_state *d)
+{
+    if (d->eventless) {
+        /* publishes too, once the re-check is done */
+        add_pending(d, rd_daemon_uevent_probes(NULL));
+        return;
+    }
+    (void)publish_files(d->run, nfd_expiry(d), &d->prom_unsupported_logged, &d->nfd_unsupported_logged);
 }
 
 /* A new configuration means a new check from scratch; a configuration that
@@ -611,6 +701,12 @@ static int setup(daemon_state *d)
         rd_daemon_log("cannot watch device events (%s); only file changes trigger a re-check", strerror(-r));
         d->mon = udev_monitor_unref(d->mon);
     }
+    const char *why = r < 0 ? "the udev monitor cannot be set up" : events_unseen();
+    if (why) {
+        d->eventless = true;
+        rd_daemon_log("no device events reach this daemon (%s); GPU hot-plug and resets are re-checked every %d s "
+                      "instead", why, (int)renew_interval());
+    }
     return 0;
 }
 
@@ -632,11 +728,12 @@ static void teardown(daemon_state *d)
     closep(&d->inofd);
     closep(&d->timerfd);
     closep(&d->pollfd);
+    closep(&d->renewfd);
 }
 
 int rd_daemon_run(const rd_daemon_options *o)
 {
-    daemon_state d = { .epfd = -1, .sigfd = -1, .inofd = -1, .timerfd = -1, .pollfd = -1 };
+    daemon_state d = { .epfd = -1, .sigfd = -1, .inofd = -1, .timerfd = -1, .pollfd = -1, .renewfd = -1 };
     /* The daemon stays at level 1: a GPU kernel on every uevent (a reset
      * among them) is not what a monitor should do; the boot check and
      * `rocm-doctor verify` run level 2. */
@@ -658,6 +755,7 @@ int rd_daemon_run(const rd_daemon_options *o)
     watches_sync(&d);
     publish(&d, true);
     arm_health_poll(&d);
+    arm_renewal(&d);
 
     int status = 0;
     for (bool done = false; !done;) {
@@ -680,6 +778,7 @@ int rd_daemon_run(const rd_daemon_options *o)
                         d.pending |= RD_MASK_CONFIG;
                         recheck(&d);
                         arm_health_poll(&d);
+                        arm_renewal(&d);
                         rd_daemon_notify("READY=1");
                     } else {
                         done = true;
@@ -697,12 +796,23 @@ int rd_daemon_run(const rd_daemon_options *o)
                 uint64_t expirations;
                 if (read(d.pollfd, &expirations, sizeof expirations) == (ssize_t)sizeof expirations)
                     add_pending(&d, rd_daemon_probes_by_id("health"));
+            } else if (fd == d.renewfd) {
+                uint64_t expirations;
+                if (read(d.renewfd, &expirations, sizeof expirations) == (ssize_t)sizeof expirations)
+                    on_renewal(&d);
             } else if (d.mon && fd == udev_monitor_get_fd(d.mon)) {
                 on_uevent(&d);
             }
         }
     }
     rd_daemon_notify("STOPPING=1");
+    /* Labels nobody keeps current are worse than none: a stopped daemon
+     * takes its NFD labels with it (the expiry covers a killed one). */
+    if (has_nfd_file(&d)) {
+        _cleanup_free_ char *path = rd_daemon_output_path(d.run->ctx.root, d.run->config.nfd_file);
+        if (unlink(path) < 0 && errno != ENOENT)
+            rd_daemon_log("cannot remove the Node Feature Discovery file %s: %s", path, strerror(errno));
+    }
     teardown(&d);
     return status;
 }

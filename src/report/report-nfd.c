@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <time.h>
 #include "build-config.h"
 #include "report-health.h"
 #include "util.h"
@@ -103,4 +104,13 @@ int rd_report_nfd_fix_runs(FILE *out, const rd_report_fix_runs *runs)
     label(out, "fix.pending", runs->pending ? "true" : "false");
     label(out, "fix.failed", runs->failed ? "true" : "false");
     return ferror(out) ? -EIO : 0;
+}
+
+char *rd_report_nfd_expiry_line(time_t expiry)
+{
+    struct tm tm;
+    char when[32];
+    if (!gmtime_r(&expiry, &tm) || strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        return xstrdup("");
+    return xasprintf("# +expiry-time=%s\n", when);
 }

@@ -135,13 +135,18 @@ static void print_wheels(const rd_term *t, const rd_wheel_facts *wf)
 }
 
 /* The closing line: all good, or the counts. */
-static void print_verdict(const rd_term *t, const rd_gpu_view *v, const rd_findings *fs, const size_t counts[4])
+static void print_verdict(const rd_term *t, const rd_gpu_view *v, const rd_findings *fs, const size_t counts[4],
+                          size_t users_unchecked)
 {
     int status = rd_findings_exit_status(fs);
     size_t computed = 0;
     for (size_t i = 0; i < fs->n; i++)
         computed += streq(fs->items[i].id, "runtime.kernel-ok");
-    if (v->n_gpus > 0 && status == RD_EXIT_OK) {
+    if (v->n_gpus > 0 && status == RD_EXIT_OK && users_unchecked > 0) {
+        rd_report_mark(t, RD_SEV_OK);
+        fprintf(t->out, "ROCm's hardware and driver checks pass for %zu GPU%s; access was not checked.\n", v->n_gpus,
+                v->n_gpus == 1 ? "" : "s");
+    } else if (v->n_gpus > 0 && status == RD_EXIT_OK) {
         _cleanup_free_ char *line =
             computed > 0 ? xasprintf("ROCm's hardware, driver and access checks pass for %zu GPU%s, and a kernel "
                                      "computes correctly on %zu.",
@@ -189,8 +194,23 @@ void rd_report_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd
         fputc('\n', out);
         rd_term_wrap(&t, f->access.not_checked, 0, 0);
     }
+    /* A user named on purpose (--user, users in the configuration) who
+     * cannot be looked up: their access was not checked, and the verdict
+     * must not say it passed. */
+    size_t unchecked = 0;
+    for (size_t i = 0; i < f->access.n_users; i++) {
+        const rd_user_facts *u = &f->access.users[i];
+        if (!u->error || (u->source && streq(u->source, "invoking user")))
+            continue;
+        _cleanup_free_ char *line = xasprintf("Access to the GPUs not checked for %s (%s): %s", strempty(u->name),
+                                              strempty(u->source), u->error);
+        fputc('\n', out);
+        rd_report_mark(&t, RD_SEV_WARNING);
+        rd_term_wrap(&t, line, 2, 2);
+        unchecked++;
+    }
     fputc('\n', out);
-    print_verdict(&t, v, fs, counts);
+    print_verdict(&t, v, fs, counts, unchecked);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include "facts.h"
 #include "findings.h"
 #include "gpus.h"
@@ -39,3 +40,6 @@ typedef struct {
 } rd_report_fix_runs;
 int rd_report_prometheus_fix_runs(FILE *out, const rd_report_fix_runs *runs);
 int rd_report_nfd_fix_runs(FILE *out, const rd_report_fix_runs *runs);
+/* NFD's expiry directive for a features file: "# +expiry-time=<RFC 3339,
+ * UTC>\n"; nfd-worker ignores the labels that follow once it has passed. */
+char *rd_report_nfd_expiry_line(time_t expiry);

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 binary, src = sys.argv[1], sys.argv[2]
-page = "".join(open(p).read() for p in sorted(glob.glob(f"{src}/man/rocm-doctor.8-*.scd")))
+page = "".join(open(p).read() for p in sorted(glob.glob(f"{src}/man/rocm-doctor.1-*.scd")))
 helptext = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
 main_c = open(f"{src}/src/cli/main.c").read()
 
@@ -33,13 +33,13 @@ for o in sorted(options):
         passed += 1
     else:
         failed += 1
-        print(f"FAIL - --{o} is not documented in rocm-doctor(8)")
+        print(f"FAIL - --{o} is not documented in rocm-doctor(1)")
 for i in sorted(ids):
     if f"*{i}*" in page:
         passed += 1
     else:
         failed += 1
-        print(f"FAIL - finding {i} is not documented in rocm-doctor(8)")
+        print(f"FAIL - finding {i} is not documented in rocm-doctor(1)")
 if len(options) < 7 or len(ids) < 15:
     failed += 1
     print(f"FAIL - found only {len(options)} options and {len(ids)} ids: the extraction is broken")

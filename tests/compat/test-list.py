@@ -137,9 +137,22 @@ rc, out, err = run("list", "usecases")
 check("list usecases: text", rc == 0 and "\nruntime: what applications need to run" in out and
       "  apt     amdgpu-dkms\n" in out, out)
 
+# ---- fixes, and the files each check reads ----
+rc, out, err = run("list", "fixes", "--json")
+fixes = [f["id"] for f in json.loads(out)["fixes"]] if rc == 0 else []
+check("list fixes --json: the fix ids in plan order", fixes ==
+      ["group", "udev", "modprobe", "apt", "dnf", "zypper", "packages", "env", "cmdline"], fixes)
+rc, out, err = run("list", "fixes")
+check("list fixes: one line per fix, id first", rc == 0 and [l.split()[0] for l in out.splitlines()] == fixes, out)
+reads = {c["id"]: c["reads"] for c in json.loads(run("list", "checks", "--json")[1])["checks"]}
+check("list checks --json: os reads the two os-release files", reads.get("os") == [
+    {"path": "/etc/os-release", "directory": False}, {"path": "/usr/lib/os-release", "directory": False}],
+    reads.get("os"))
+check("list checks --json: a check that reads no OS file has empty reads", reads.get("pci") == [], reads.get("pci"))
+
 # ---- errors ----
-for args, needle in [(["list"], "list needs what to list: archs, releases, checks or usecases"),
-                     (["list", "gpus"], 'cannot list "gpus": archs, releases, checks or usecases'),
+for args, needle in [(["list"], "list needs what to list: archs, releases, checks, fixes or usecases"),
+                     (["list", "gpus"], 'cannot list "gpus": archs, releases, checks, fixes or usecases'),
                      (["list", "archs", "more"], 'unexpected argument "more"'),
                      (["list", "archs", "--root", "/"], "--root is not an option of the list command"),
                      (["list", "checks", "--format", "prometheus"], "list prints text or json")]:

@@ -59,15 +59,33 @@ rc, out, err = run("check", "--facts", NVIDIA, "--config", os.path.join(tmp, "mi
 check("--config with a missing file: exit 3 naming it", rc == 3 and
       err == f"rocm-doctor: --config {tmp}/missing.conf: No such file or directory\n", f"rc={rc} err={err!r}")
 
-# under --root: a drop-in with an unknown section stops the live check too
+# under --root: a drop-in's unknown section or key is a warning (a key a
+# newer version pushed must not stop an older one), the rest of it applies;
+# a bad value in a drop-in, or an unknown key in the main file, stops the run.
 root = os.path.join(tmp, "root")
 write("root/etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 1\n")
-dropin = write("root/etc/rocm-doctor/conf.d/50-fleet.conf", "# fleet\n[checks]\nexpected_gpus = 8\n")
+dropin = write("root/etc/rocm-doctor/conf.d/50-fleet.conf",
+               "# fleet\n[checks]\nexpected_gpus = 8\n[check]\nfuture_key = 1\nexpected_gpus = 9\n")
 for verb in ("check", "facts"):
     rc, out, err = run(verb, "--json", "--root", root)
-    check(f"{verb} --root with a bad drop-in: exit 3 naming it", rc == 3 and out == "" and
-          err == f"rocm-doctor: {dropin}:2: unknown section [checks] (the sections are [check], [fix], [output], "
-          "[daemon] and [health])\n", f"rc={rc} err={err!r}")
+    check(f"{verb} --root with unknown names in a drop-in: warns about each, goes on", rc != 3 and out and
+          err == f"rocm-doctor: warning: {dropin}:2: unknown section [checks] (the sections are [check], [fix], "
+          "[output], [daemon] and [health]); skipped\n"
+          f"rocm-doctor: warning: {dropin}:5: [check] future_key: unknown key; skipped\n", f"rc={rc} err={err!r}")
+rc, out, err = run("check", "--json", "--root", root)
+mismatch = [f for f in json.loads(out)["findings"] if f["id"] == "gpu.count-mismatch"] if out else []
+check("the drop-in's known key applies (expected_gpus = 9, not the skipped section's 8)",
+      len(mismatch) == 1 and "9" in mismatch[0]["summary"], mismatch)
+write("root/etc/rocm-doctor/conf.d/50-fleet.conf", "[check]\nexpected_gpus = nine\n")
+rc, out, err = run("check", "--json", "--root", root)
+check("a bad value in a drop-in: exit 3", rc == 3 and out == "" and err.startswith(f"rocm-doctor: {dropin}:2: "
+      "[check] expected_gpus: "), f"rc={rc} err={err!r}")
+os.unlink(dropin)
+main = write("root/etc/rocm-doctor/rocm-doctor.conf", "[check]\nfuture_key = 1\n")
+rc, out, err = run("check", "--json", "--root", root)
+check("an unknown key in the main file: exit 3", rc == 3 and
+      err == f"rocm-doctor: {main}:2: [check] future_key: unknown key\n", f"rc={rc} err={err!r}")
+write("root/etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 1\n")
 
 # -- policy changes the exit status
 rc, out, err = run("check", "--json", "--facts", NVIDIA)

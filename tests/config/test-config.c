@@ -274,7 +274,7 @@ static void test_bad_values(void)
         { "[check]\nusers = alice b:ob\n", "t.conf:2: [check] users: \"b:ob\" is not a user name" },
         { "[check]\nusers = -rf\n", "t.conf:2: [check] users: \"-rf\" is not a user name" },
         { "[check]\nusers = , ,\n", "t.conf:2: [check] users: \", ,\" lists nothing (an empty value means the default)" },
-        { "[check]\nignore = kfd.no-acess\n", "t.conf:2: [check] ignore: \"kfd.no-acess\" is not a finding id (see FINDINGS in rocm-doctor(8))" },
+        { "[check]\nignore = kfd.no-acess\n", "t.conf:2: [check] ignore: \"kfd.no-acess\" is not a finding id (see FINDINGS in rocm-doctor(1))" },
         { "[check]\nusers = alice # the admin\n", "t.conf:2: [check] users: \"#\" is not a user name" },
         { "[fix]\nallowed_fixes = group chmod\n", "t.conf:2: [fix] allowed_fixes: \"chmod\" is not a fix (group, udev, apt, dnf, zypper, crb, modprobe, env, cmdline, packages; or all, none)" },
         { "[fix]\nallowed_fixes = all group\n", "t.conf:2: [fix] allowed_fixes: \"all\" stands alone; it cannot be combined with other fixes" },
@@ -282,7 +282,7 @@ static void test_bad_values(void)
         /* severity overrides */
         { "[check]\nseverity = kfd.no-access\n", "t.conf:2: [check] severity: \"kfd.no-access\" is not ID:SEVERITY (such as pcie.bar-small:info)" },
         { "[check]\nseverity = kfd.no-access:fatal\n", "t.conf:2: [check] severity: \"fatal\" is not a severity (ok, info, warning, error)" },
-        { "[check]\nseverity = kfd.nope:info\n", "t.conf:2: [check] severity: \"kfd.nope\" is not a finding id (see FINDINGS in rocm-doctor(8))" },
+        { "[check]\nseverity = kfd.nope:info\n", "t.conf:2: [check] severity: \"kfd.nope\" is not a finding id (see FINDINGS in rocm-doctor(1))" },
         { "[check]\nseverity = kfd.missing:info kfd.missing:error\n", "t.conf:2: [check] severity: kfd.missing is given twice" },
         /* strings */
         { "[fix]\nrocm_release = latest\n", "t.conf:2: [fix] rocm_release: \"latest\" is not a ROCm release such as 6.4 or 6.4.1" },
@@ -384,7 +384,7 @@ static void test_continuation(void)
                        "t.conf:3: [check] users: indented line \"level = 2\" reads as more of this key's value; "
                        "start a new key at the beginning of the line");
     assert_parse_error("[check]\nignore = host.wsl\n  kfd.nope\n",
-                       "t.conf:3: [check] ignore: \"kfd.nope\" is not a finding id (see FINDINGS in rocm-doctor(8))");
+                       "t.conf:3: [check] ignore: \"kfd.nope\" is not a finding id (see FINDINGS in rocm-doctor(1))");
     assert_parse_error("[check]\nseverity = host.wsl:ok\n  host.wsl:info\n", "t.conf:3: [check] severity: host.wsl is given twice");
     assert_parse_error("[fix]\nallowed_fixes = all\n  group\n",
                        "t.conf:3: [fix] allowed_fixes: a continuation line can only add fixes to a list of fixes");

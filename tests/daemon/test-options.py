@@ -33,9 +33,10 @@ for o in options:
     check(f"--{o}" in h.stdout, f"--{o} is in --help")
 check("rocm-doctord(8)" in h.stdout, "--help points to the man page")
 
-v = run("--version")
-check(v.returncode == 0 and re.fullmatch(r"rocm-doctord \d+\.\d+\.\d+\n", v.stdout) is not None,
-      "--version", v.stdout)
+for flag in ("--version", "-V"):
+    v = run(flag)
+    check(v.returncode == 0 and re.fullmatch(r"rocm-doctord \d+\.\d+\.\d+\n", v.stdout) is not None,
+          flag, v.stdout)
 
 for args, message in ((["--bogus"], "unknown option --bogus"),
                       (["--root"], "--root needs an argument"),

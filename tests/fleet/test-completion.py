@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Bash completion: every command and every long option that `rocm-doctor
---help` lists is offered, option values are completed, a command is not
+--help` lists is offered, after a command only that command's options (its
+--help), `fix --only` the fix and finding ids (comma-separated), option
+values are completed, a command is not
 offered twice; `list` topics, `help` commands and `undo` run ids (from the
 journal under --root) are completed; rocm-doctord's options (from its
 --help) are offered.
@@ -18,6 +20,9 @@ sys.dont_write_bytecode = True  # keep the source tree clean
 import fleetlib  # noqa: E402
 
 BIN, SCRIPT = sys.argv[1:3]
+# The completion asks the program (`rocm-doctor VERB --help`, `list`): the
+# one under test comes first on PATH.
+os.environ["PATH"] = os.path.dirname(os.path.abspath(BIN)) + os.pathsep + os.environ.get("PATH", "")
 T = fleetlib.Results()
 if not shutil.which("bash"):
     print("SKIP: bash is not installed")
@@ -62,7 +67,31 @@ T.check("every command is offered", set(commands) <= set(got),
 got = complete("rocm-doctor --")
 T.check("every long option is offered", set(long_opts) <= set(got),
         "missing %s" % sorted(set(long_opts) - set(got)))
-T.check("after a command, options are still offered", set(long_opts) <= set(complete("rocm-doctor check --")))
+# After a command, only its own options (its --help); --help and --version
+# (-h, -V) everywhere.
+for verb in ("check", "fix", "undo", "report", "list"):
+    vhelp = subprocess.run([BIN, verb, "--help"], capture_output=True, text=True).stdout.split("Options:")[1]
+    own = sorted(set(re.findall(r"^  (?:-[A-Za-z], )?(--[a-z][a-z-]*)", vhelp, re.M)))
+    got = complete("rocm-doctor %s --" % verb)
+    T.check("%s -- offers exactly its own options" % verb, got == own, "%s vs %s" % (got, own))
+T.check("check is not offered fix's --apply", "--apply" not in complete("rocm-doctor check --"))
+T.check("fix is offered --apply and --only", {"--apply", "--only"} <= set(complete("rocm-doctor fix --")))
+T.check("list is offered --format and --json only (and --color, --help, --version: every command's)",
+        complete("rocm-doctor list --") == ["--color", "--format", "--help", "--json", "--version"],
+        complete("rocm-doctor list --"))
+T.check("undo is not offered --user", "--user" not in complete("rocm-doctor undo --"))
+
+# fix --only: the fix ids and the finding ids, comma-separated
+fixes = [l.split()[0] for l in subprocess.run([BIN, "list", "fixes"], capture_output=True, text=True).stdout.splitlines()]
+got = complete("rocm-doctor fix --only ")
+T.check("fix --only offers every fix id", len(fixes) >= 5 and set(fixes) <= set(got), "%s vs %s" % (fixes, got))
+T.check("fix --only offers finding ids", {"kfd.no-access", "render.no-access", "gpu.none"} <= set(got), got)
+T.check("fix --only gro: the group fix and group.* findings",
+        complete("rocm-doctor fix --only gro") == ["group", "group.relogin-needed"], complete("rocm-doctor fix --only gro"))
+T.check("fix --only group,kfd.no: the next id after the comma",
+        complete("rocm-doctor fix --only group,kfd.no") == ["group,kfd.no-access"],
+        complete("rocm-doctor fix --only group,kfd.no"))
+T.check("fix --only=ud (after '=')", complete("rocm-doctor fix --only=ud") == ["udev"], complete("rocm-doctor fix --only=ud"))
 T.check("prefix: 'rocm-doctor ve' gives verify and version", complete("rocm-doctor ve") == ["verify", "version"])
 T.check("no second command after one", complete("rocm-doctor check ") == [], complete("rocm-doctor check "))
 T.check("a command after an option and its value",
@@ -77,7 +106,7 @@ T.check("--root completes directories", "/usr/" in complete("rocm-doctor --root 
         "/usr" in complete("rocm-doctor --root /us"), complete("rocm-doctor --root /us"))
 T.check("--user completes user names", "root" in complete("rocm-doctor --user ro"))
 T.check("-V is offered", "-V" in complete("rocm-doctor -"))
-T.check("list completes its topics", complete("rocm-doctor list ") == ["archs", "checks", "releases"],
+T.check("list completes its topics", complete("rocm-doctor list ") == ["archs", "checks", "fixes", "releases"],
         complete("rocm-doctor list "))
 T.check("list takes one topic", complete("rocm-doctor list archs ") == [], complete("rocm-doctor list archs "))
 T.check("help completes the commands", complete("rocm-doctor help f") == ["facts", "fix"], complete("rocm-doctor help f"))

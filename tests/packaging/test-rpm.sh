@@ -68,7 +68,7 @@ fi
 list_main=$(rpm -qlp "$main")
 list_daemon=$(rpm -qlp "$daemon")
 grep -qx /usr/bin/rocm-doctor <<<"$list_main" && grep -qx /usr/share/rocm-doctor/archs.ini <<<"$list_main" &&
-    grep -q '/man8/rocm-doctor.8' <<<"$list_main" && ! grep -q rocm-doctord <<<"$list_main" &&
+    grep -q '/man1/rocm-doctor.1' <<<"$list_main" && ! grep -q rocm-doctord <<<"$list_main" &&
     ok "rocm-doctor holds the command, tables and man pages, nothing of the daemon" ||
     fail "rocm-doctor's file list: $list_main"
 grep -qx /usr/sbin/rocm-doctord <<<"$list_daemon" && grep -q 'rocm-doctor-boot.service$' <<<"$list_daemon" &&

@@ -20,7 +20,7 @@ import repolib  # noqa: E402
 import rpmlib  # noqa: E402
 
 RD = os.path.abspath(sys.argv[1])
-PLAN_EXIT = 1  # a plan with steps to apply (rocm-doctor(8), fix)
+PLAN_EXIT = 1  # a plan with steps to apply (rocm-doctor(1), fix)
 FAILED = []
 
 

@@ -1012,6 +1012,9 @@ class Testbed:
         files["dev/kmsg"] = "".join(kmsg)
         # Tuning reads it; without a default the host's value would leak in.
         files["proc/sys/kernel/numa_balancing"] = "0\n"
+        # The os probe reads its flags (the hypervisor bit): a bare-metal
+        # CPU unless a scenario says otherwise, whatever runs the tests.
+        files["proc/cpuinfo"] = "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu sse2 ssse3 avx2\n"
         if self.kfd_nodes is not None:
             files.update(self._kfd_link_files())
         files.update(self.overlay_files)

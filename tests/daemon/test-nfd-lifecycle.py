@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""rocm-doctord's NFD labels never outlive it, and it says when device events
+cannot reach it.
+
+    test-nfd-lifecycle.py ROCM_DOCTORD
+
+- The daemon's features file starts with NFD's "# +expiry-time=" directive,
+  900 s ahead (RFC 3339, UTC); the boot check (--once) writes none.
+- With the renewal interval shortened (ROCM_DOCTORD_TEST_RENEW_S=1, expiry
+  three intervals ahead), the file and the status file are rewritten while
+  the daemon idles: the expiry moves forward, the status file's mtime (the
+  liveness heartbeat) stays fresh.
+- SIGTERM: exit 0, the features file is gone, the status file stays.
+- Device events: where /run/udev/control is missing the daemon says so and
+  polls; in a mount namespace with /run/udev/control, it says nothing in its
+  own network namespace, and names the network namespace when it runs in
+  another one than pid 1 (unshare; root only, else that part skips).
+"""
+import datetime
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet"))
+import fleetlib  # noqa: E402
+
+DAEMON = os.path.abspath(sys.argv[1])
+NFD = "/etc/kubernetes/node-feature-discovery/features.d/rocm-doctor"
+STATUS = "/run/rocm-doctor/status.json"
+T = fleetlib.Results()
+check = T.check
+tmp = tempfile.mkdtemp(prefix="rocm-doctor-nfd-")
+host = os.path.join(tmp, "host")
+conf = os.path.join(tmp, "conf", "rocm-doctor.conf")
+os.makedirs(os.path.join(host, "etc"))
+os.makedirs(os.path.dirname(conf))
+shutil.copy("/etc/os-release", os.path.join(host, "etc", "os-release"))
+with open(conf, "w") as f:
+    f.write("[output]\nstatus_file = %s\nnfd_file = %s\n" % (STATUS, NFD))
+env = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8")
+env.pop("ROCM_DOCTORD_TEST_RENEW_S", None)
+env.pop("NOTIFY_SOCKET", None)
+env.pop("JOURNAL_STREAM", None)
+
+
+def expiry_of(path):
+    """The expiry directive's time (aware UTC datetime) and the file's lines."""
+    lines = open(path).read().splitlines()
+    first = lines[0] if lines else ""
+    prefix = "# +expiry-time="
+    if not first.startswith(prefix) or not first.endswith("Z"):
+        return None, lines
+    when = datetime.datetime.strptime(first[len(prefix):], "%Y-%m-%dT%H:%M:%SZ")
+    return when.replace(tzinfo=datetime.timezone.utc), lines
+
+
+def wait_for(path, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end and not os.path.exists(path):
+        time.sleep(0.05)
+    return os.path.exists(path)
+
+
+def start(extra_env=None, argv_prefix=()):
+    e = dict(env, **(extra_env or {}))
+    return subprocess.Popen([*argv_prefix, DAEMON, "--root", host, "--config", conf], env=e,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def stop(p, sig=signal.SIGTERM):
+    p.send_signal(sig)
+    try:
+        _, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+    return p.returncode, err
+
+
+try:
+    # --once: no expiry (nothing renews the file)
+    p = subprocess.run([DAEMON, "--once", "--root", host, "--config", conf], env=env, capture_output=True,
+                       text=True, timeout=120)
+    check("--once runs (exit 0-2)", p.returncode in (0, 1, 2), p.stderr)
+    when, lines = expiry_of(host + NFD)
+    check("--once writes no expiry directive", when is None and not any("+expiry" in l for l in lines), lines)
+    os.unlink(host + NFD)
+
+    # the daemon, default interval: 900 s ahead
+    p = start()
+    ok = wait_for(host + NFD)
+    t0 = datetime.datetime.now(datetime.timezone.utc)
+    when, lines = expiry_of(host + NFD) if ok else (None, [])
+    check("the daemon's features file starts with # +expiry-time=<RFC 3339 UTC>", when is not None, lines[:2])
+    if when:
+        ahead = (when - t0).total_seconds()
+        check("the expiry is 900 s ahead", 895 <= ahead <= 901, ahead)
+    check("the labels follow the directive", any(l.startswith("rocm-doctor.feature.node.kubernetes.io/health=")
+                                                 for l in lines[1:]), lines)
+    rc, err = stop(p)
+    check("SIGTERM: exit 0", rc == 0, "rc=%s %s" % (rc, err))
+    check("SIGTERM: the features file is removed", not os.path.exists(host + NFD))
+    check("SIGTERM: the status file stays", os.path.exists(host + STATUS))
+
+    # renewal, shortened to 1 s
+    p = start({"ROCM_DOCTORD_TEST_RENEW_S": "1"})
+    ok = wait_for(host + NFD)
+    first, _ = expiry_of(host + NFD) if ok else (None, [])
+    time.sleep(3.2)
+    second, _ = expiry_of(host + NFD) if ok else (None, [])
+    age = time.time() - os.stat(host + STATUS).st_mtime if os.path.exists(host + STATUS) else 1e9
+    check("the expiry moves forward while the daemon idles", first and second and second > first,
+          "%s -> %s" % (first, second))
+    if second:
+        ahead = (second - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
+        check("it stays three intervals ahead", 0.5 <= ahead <= 3.5, ahead)
+    check("the status file is the heartbeat: rewritten within the interval", age < 2.0, age)
+    rc, err = stop(p)
+    check("SIGTERM after renewals: exit 0 and the file is gone", rc == 0 and not os.path.exists(host + NFD),
+          "rc=%s %s" % (rc, err))
+    if not os.path.exists("/run/udev/control"):
+        check("without /run/udev/control it says no device events reach it, and why",
+              "rocm-doctord: no device events reach this daemon (/run/udev/control is missing: udev does not run "
+              "here); GPU hot-plug and resets are re-checked every 1 s instead\n" in err, err)
+
+    # The network namespace, in a private mount namespace where udev "runs".
+    unshare = shutil.which("unshare")
+    if os.geteuid() != 0 or not unshare:
+        print("# skipped the network namespace part: needs root and unshare(1)")
+    else:
+        # sh stays pid 1 of the new pid namespace, in the first network
+        # namespace; --kill-child takes the whole namespace down on SIGTERM.
+        script = ('mount -t tmpfs none /run && mkdir /run/udev && : > /run/udev/control && '
+                  '{ "$@" & wait; }')
+        for netns, want in ((False, None), (True, "this daemon is in another network namespace than udev")):
+            prefix = [unshare, "--pid", "--fork", "--kill-child=SIGKILL", "--mount-proc", "--mount", "sh", "-c", script, "sh"]
+            if netns:
+                prefix += [unshare, "--net"]
+            shutil.rmtree(host + "/run", ignore_errors=True)
+            p = start(argv_prefix=prefix)
+            ok = wait_for(host + NFD, 30)
+            time.sleep(0.3)
+            # unshare --fork ignores SIGTERM while it waits
+            rc, err = stop(p, signal.SIGKILL)
+            if "mount" in err and not ok:
+                print("# skipped the network namespace part: %s" % err.strip())
+                break
+            if want:
+                check("in another network namespace it names it and polls",
+                      "rocm-doctord: no device events reach this daemon (%s); " % want in err, err)
+            else:
+                check("with udev running, in its network namespace, no warning",
+                      "no device events" not in err, err)
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+sys.exit(T.finish())

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""The rocm_doctor role under `ansible-playbook --check`, its package
+source, and ansible-lint.
+
+    test-ansible-check.py ROCM_DOCTOR SOURCE_ROOT
+
+- --check on a scratch root with a stale amdgpu blacklist and fixes
+  allowed: no failure, the report is read (the check runs: it changes
+  nothing), the plan of the allowed fixes is shown as a change, and nothing
+  is written: not the configuration, not the fact, not the tree.
+- --check without packages to give and none in the host's repositories
+  (root and apt only: the apt module reads the host's package lists): the
+  play stops with the message that says where packages come from.
+- ansible-lint (Debian 12: ansible-lint 6.13) passes on the playbook and
+  the role; the exceptions are the ones marked `noqa` with their reason.
+- README.md's variable table names every variable of defaults/main.yml.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+import fleetlib  # noqa: E402
+
+BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
+ANSIBLE = os.path.join(SRC, "contrib", "ansible")
+PLAYBOOK = os.path.join(ANSIBLE, "playbook.yml")
+FACT = os.path.join(SRC, "conf", "ansible", "rocm_doctor.fact")
+T = fleetlib.Results()
+check = T.check
+skipped = []
+
+# README's table and defaults/main.yml
+defaults = re.findall(r"^(rocm_doctor_[a-z_]+):", open(os.path.join(ANSIBLE, "roles", "rocm_doctor", "defaults",
+                                                                      "main.yml")).read(), re.M)
+readme = open(os.path.join(ANSIBLE, "README.md")).read()
+table = set(re.findall(r"`(rocm_doctor_[a-z_]+)`", "\n".join(l for l in readme.splitlines() if l.startswith("| `"))))
+internal = {"rocm_doctor_root_args"}  # derived, not to be set
+check("README.md's table names every variable of defaults/main.yml",
+      set(defaults) - internal <= table, sorted(set(defaults) - internal - table))
+
+if not shutil.which("ansible-playbook"):
+    print("SKIP: ansible-core is not installed")
+    sys.exit(fleetlib.EXIT_SKIP)
+
+tmp = tempfile.mkdtemp(prefix="rocm-doctor-ansible-check-")
+env = dict(os.environ)
+env.update({
+    "PATH": os.path.dirname(BIN) + os.pathsep + env.get("PATH", "/usr/bin:/bin"),
+    "HOME": tmp, "ANSIBLE_LOCAL_TEMP": os.path.join(tmp, "local"),
+    "ANSIBLE_REMOTE_TEMP": os.path.join(tmp, "remote"), "ANSIBLE_NOCOLOR": "1",
+    "ANSIBLE_LOCALHOST_WARNING": "False", "ANSIBLE_INVENTORY_UNPARSED_WARNING": "False",
+    "ANSIBLE_PYTHON_INTERPRETER": sys.executable, "ANSIBLE_DEPRECATION_WARNINGS": "False",
+    "ANSIBLE_STDOUT_CALLBACK": "default", "ANSIBLE_CALLBACK_RESULT_FORMAT": "json",
+})
+
+
+def play(extra_vars, *args):
+    p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", *args, "-e", json.dumps(extra_vars),
+                        PLAYBOOK], capture_output=True, text=True, env=env, timeout=600)
+    sections = {}
+    for section in p.stdout.split("\nTASK [")[1:]:
+        name, _, body = section.partition("]")
+        sections.setdefault(name.rpartition(" : ")[2], body)
+    return p, sections, p.stdout.rpartition("PLAY RECAP")[2]
+
+
+def tree(top):
+    out = {}
+    for d, dirs, files in os.walk(top):
+        for n in dirs + files:
+            path = os.path.join(d, n)
+            out[os.path.relpath(path, top)] = open(path, "rb").read() if os.path.isfile(path) else None
+    return out
+
+
+try:
+    root = os.path.join(tmp, "root")
+    os.makedirs(os.path.join(root, "etc", "modprobe.d"))
+    with open(os.path.join(root, "etc", "modprobe.d", "blacklist-amdgpu.conf"), "w") as f:
+        f.write("blacklist amdgpu\n")
+    facts = os.path.join(tmp, "facts.d")
+    before = tree(root)
+    extra = {"rocm_doctor_bin": BIN, "rocm_doctor_fact_dir": facts, "rocm_doctor_fact_script": FACT,
+             "rocm_doctor_become": False, "rocm_doctor_install": False, "rocm_doctor_manage_units": False,
+             "rocm_doctor_root": root, "rocm_doctor_apply_fixes": True,
+             "rocm_doctor_allowed_fixes": ["modprobe", "cmdline"], "rocm_doctor_gpu_users": ["alice"]}
+    p, tasks, recap = play(extra, "--check")
+    check("--check: the play runs without failure", p.returncode == 0 and "failed=0" in recap,
+          "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+    check("--check: the check ran and its report was kept",
+          "ok: [localhost]" in tasks.get("Run the check", "") and "ok: [localhost]" in tasks.get("Keep the report", ""),
+          tasks.get("Keep the report"))
+    check("--check: the summary is shown", "localhost: " in tasks.get("Summary", ""), tasks.get("Summary"))
+    check("--check: the allowed fixes' plan is a change",
+          "changed: [localhost]" in tasks.get("The fixes that would be applied", ""),
+          tasks.get("The fixes that would be applied"))
+    check("--check: nothing is applied", "skipping: [localhost]" in tasks.get("Apply the allowed fixes", ""),
+          tasks.get("Apply the allowed fixes"))
+    check("--check: the configuration would change, and is not written",
+          "changed: [localhost]" in tasks.get("Write rocm-doctor.conf", "") and tree(root) == before,
+          sorted(set(tree(root)) ^ set(before)))
+    check("--check: no fact is installed", not os.path.exists(os.path.join(facts, "rocm_doctor.fact")))
+
+    # The real run afterwards still works (the same variables, no --check).
+    p, tasks, recap = play(dict(extra, rocm_doctor_apply_fixes=False))
+    check("without --check: the play runs and installs the fact", p.returncode == 0 and "failed=0" in recap and
+          os.path.exists(os.path.join(facts, "rocm_doctor.fact")), (p.stdout + p.stderr)[-3000:])
+    check("without --check: the plan task is skipped", "skipping: [localhost]" in
+          tasks.get("The fixes that would be applied", "skipping: [localhost]"), tasks.get("The fixes that would be applied"))
+
+    # Packages: none given, none in the repositories: a clear error.
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        skipped.append("the package-source message (needs root and apt)")
+    elif subprocess.run(["apt-cache", "show", "rocm-doctor"], capture_output=True).returncode == 0:
+        skipped.append("the package-source message (this host's repositories have rocm-doctor)")
+    else:
+        p, tasks, recap = play(dict(extra, rocm_doctor_install=True, rocm_doctor_root="",
+                                    rocm_doctor_apply_fixes=False), "--check")
+        check("no package files and no repository: the play fails at the install",
+              p.returncode != 0 and "failed=1" in recap, recap)
+        check("and says where packages come from", "rocm-doctor publishes no package repository" in
+              tasks.get("Say where the packages come from", "") and "rocm_doctor_package_files" in
+              tasks.get("Say where the packages come from", ""), tasks.get("Say where the packages come from"))
+
+    lint = shutil.which("ansible-lint")
+    if not lint:
+        skipped.append("ansible-lint (Debian: ansible-lint)")
+    else:
+        p = subprocess.run([lint, "--offline", "--nocolor", "-p", "playbook.yml", "roles/rocm_doctor"], cwd=ANSIBLE,
+                           capture_output=True, text=True, env=env, timeout=600)
+        check("ansible-lint passes (the production profile)", p.returncode == 0 and
+              "Passed with production profile" in p.stdout + p.stderr, (p.stdout + p.stderr)[-3000:])
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+for s in skipped:
+    print("# skipped %s" % s)
+sys.exit(T.finish())

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Where `rocm-doctor report` writes: a default file name, `-o -` for
+standard output, never over an existing file, exit 0 once written.
+
+    test-report-output.py ROCM_DOCTOR
+
+The check runs on this host's hardware with an OS tree of its own (--root):
+only where the bundle goes is under test, not what it holds.
+"""
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+import fleetlib  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1])
+T = fleetlib.Results()
+check = T.check
+tmp = tempfile.mkdtemp(prefix="rocm-doctor-report-out-")
+root = os.path.join(tmp, "root")
+os.makedirs(os.path.join(root, "etc"))
+shutil.copy("/etc/os-release", os.path.join(root, "etc", "os-release"))
+work = os.path.join(tmp, "work")
+os.mkdir(work)
+env = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8")
+for k in ("SUDO_UID", "SUDO_GID", "SUDO_USER"):
+    env.pop(k, None)
+
+
+def report(*args, stdout=subprocess.PIPE):
+    return subprocess.run([BIN, "report", "--root", root, *args], cwd=work, env=env, stdout=stdout,
+                          stderr=subprocess.PIPE, timeout=300)
+
+
+def members(data):
+    with tarfile.open(fileobj=io.BytesIO(data)) as t:
+        return sorted(m.name for m in t.getmembers())
+
+
+try:
+    status = subprocess.run([BIN, "check", "--root", root], env=env, capture_output=True).returncode
+    found = {0: "no problem", 1: "warnings", 2: "errors"}.get(status, "?")
+
+    # no -o: rocm-doctor-report-HOST-YYYYMMDDTHHMMSSZ.tar in the working directory
+    p = report()
+    names = os.listdir(work)
+    host = re.sub(r"[^A-Za-z0-9.-]", "_", os.uname().nodename)
+    check("without -o: exit 0", p.returncode == 0, p.stderr.decode())
+    check("without -o: one file named rocm-doctor-report-HOST-TIME.tar in the working directory",
+          len(names) == 1 and re.fullmatch(r"rocm-doctor-report-%s-\d{8}T\d{6}Z\.tar" % re.escape(host), names[0])
+          is not None, names)
+    if len(names) == 1:
+        data = open(os.path.join(work, names[0]), "rb").read()
+        check("the default file is the bundle", "rocm-doctor-report/README.txt" in members(data))
+        check("it says where it wrote and what the check found", p.stdout.decode() == (
+            "Support bundle written to %s: " % names[0]) + p.stdout.decode().split(": ", 1)[1] and
+            p.stdout.decode().endswith("The check found %s (see README.txt in the bundle).\n" % found),
+            p.stdout.decode())
+
+    # -o -: the archive on stdout, the message on stderr, no file
+    for n in os.listdir(work):
+        os.unlink(os.path.join(work, n))
+    p = report("-o", "-")
+    check("-o -: exit 0", p.returncode == 0, p.stderr.decode())
+    check("-o -: no file is made (not even one named -)", os.listdir(work) == [], os.listdir(work))
+    try:
+        got = members(p.stdout)
+    except tarfile.TarError as e:
+        got = [str(e)]
+    check("-o -: standard output is the tar archive", "rocm-doctor-report/facts.json" in got and
+          "rocm-doctor-report/README.txt" in got, got[:5])
+    check("-o -: the summary goes to stderr", p.stderr.decode().startswith(
+        "Support bundle written to standard output: "), p.stderr.decode())
+
+    # an existing file is never replaced
+    target = os.path.join(work, "b.tar")
+    with open(target, "w") as f:
+        f.write("keep me\n")
+    p = report("-o", target)
+    check("an existing -o FILE: exit 3, one line saying so", p.returncode == 3 and p.stderr.decode() ==
+          "rocm-doctor: %s exists; remove it first, or name another file with -o\n" % target, p.stderr.decode())
+    check("the existing file is left alone, nothing else written",
+          open(target).read() == "keep me\n" and os.listdir(work) == ["b.tar"], os.listdir(work))
+    p = report("-o", "")
+    check("-o '': a usage error", p.returncode == 3 and b"-o needs a file name, or - for standard output" in p.stderr,
+          p.stderr.decode())
+    if os.path.exists("/dev/tty") and os.isatty(0):
+        print("# (terminal refusal not tested: needs a pseudo-terminal)")
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+sys.exit(T.finish())
