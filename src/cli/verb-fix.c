@@ -119,6 +119,14 @@ static void print_deferred(const char *root, char *const *deferred)
         printf("   %s\n", deferred[i]);
 }
 
+/* The run was carried out: a report that cannot be written does not undo
+ * that, so the exit status still says what the system is like now. */
+static int unwritten(const char *what, const char *run_id, int r)
+{
+    rd_msg_error("rocm-doctor", "cannot write to standard output; run %s was %s all the same", run_id, what);
+    return r;
+}
+
 /* What the run achieved, per finding, from the check run again. */
 static int report_results(const rd_options *o, const rd_plan *plan, const rd_apply_result *res)
 {
@@ -133,7 +141,7 @@ static int report_results(const rd_options *o, const rd_plan *plan, const rd_app
         json_object_object_add(j, "run_id", json_object_new_string(res->run_id));
         json_object_object_add(j, "first_boot", rd_json_strv(res->deferred));
         json_object_object_add(j, "results", rd_fix_results_to_json(&results));
-        return rd_cli_print_json(j) < 0 ? rd_fail("cannot write to standard output") : r;
+        return rd_cli_print_json(j) < 0 ? unwritten("applied", res->run_id, r) : r;
     }
     _cleanup_free_ char *undo = rd_undo_command(plan->root, res->run_id);
     printf("\nApplied as run %s (undo: %s).\n", res->run_id, undo);
@@ -155,7 +163,7 @@ static int report_results(const rd_options *o, const rd_plan *plan, const rd_app
         printf("\nThe boot check verifies this run after the reboot or re-login it needs:\n"
                "`rocm-doctor fix --status%s%s %s` shows the verdict.\n",
                streq(plan->root, "/") ? "" : " --root ", streq(plan->root, "/") ? "" : plan->root, res->run_id);
-    return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : r;
+    return fflush(stdout) != 0 || ferror(stdout) ? unwritten("applied", res->run_id, r) : r;
 }
 
 static int apply_plan(const rd_options *o, const rd_plan *plan, int root_fd, const char *verb)
@@ -311,7 +319,7 @@ static int print_undo_json(const rd_apply_result *res)
     json_object_object_add(j, "interrupted", json_object_new_boolean(res->interrupted));
     json_object_object_add(j, "first_boot", rd_json_strv(res->deferred));
     json_object_object_add(j, "notes", rd_json_strv(res->notes));
-    return rd_cli_print_json(j) < 0 ? rd_fail("cannot write to standard output") : 0;
+    return rd_cli_print_json(j) < 0 ? unwritten("undone", res->run_id, 0) : 0;
 }
 
 int rd_verb_undo(const rd_options *o, char **args, size_t n_args)
@@ -344,5 +352,5 @@ int rd_verb_undo(const rd_options *o, char **args, size_t n_args)
     for (size_t i = 0; res.notes && res.notes[i]; i++)
         printf("Note: %s.\n", res.notes[i]);
     print_deferred(root, res.deferred);
-    return fflush(stdout) == 0 ? 0 : rd_fail("cannot write to standard output");
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : unwritten("undone", res.run_id, 0);
 }
