@@ -103,6 +103,22 @@ def reachable_copy(path, tmp):
     return copy
 
 
+def stage_for_wrap(sc, tmp, binary, env):
+    """The binary and environment to run the tool with: when a scenario runs
+    it under another uid (wrap), the binary and its tables must be in that
+    uid's reach, as copies in TMP (a directory it can reach) when they are not."""
+    binary = os.path.abspath(binary)
+    if not sc.wrap:
+        return binary, env
+    staged = os.path.join(tmp, "staged")
+    os.mkdir(staged)
+    os.chmod(staged, 0o755)
+    env = dict(env)
+    if env.get("ROCM_DOCTOR_DATA_DIR"):
+        env["ROCM_DOCTOR_DATA_DIR"] = reachable_copy(env["ROCM_DOCTOR_DATA_DIR"], staged)
+    return reachable_copy(binary, staged), env
+
+
 def lookup(d, dotted):
     for part in dotted.split("."):
         if not isinstance(d, dict) or part not in d:
@@ -231,16 +247,7 @@ def main():
             full = tb_run_command(args.tb_run, paths, sc.tb, cmd)
             return subprocess.call(full, env=child_env(sc.env))
 
-        binary, env = os.path.abspath(args.binary), child_env(sc.env)
-        if sc.wrap:
-            # The tool runs under another uid: the binary and its tables must
-            # be in that uid's reach (copies in tmp when they are not).
-            staged = os.path.join(tmp, "staged")
-            os.mkdir(staged)
-            os.chmod(staged, 0o755)
-            binary = reachable_copy(binary, staged)
-            if env.get("ROCM_DOCTOR_DATA_DIR"):
-                env["ROCM_DOCTOR_DATA_DIR"] = reachable_copy(env["ROCM_DOCTOR_DATA_DIR"], staged)
+        binary, env = stage_for_wrap(sc, tmp, args.binary, child_env(sc.env))
         tool = sc.wrap + [binary, "check", "--json", "--root", paths["root"]] + sc.args
         full = tb_run_command(os.path.abspath(args.tb_run), paths, sc.tb, tool)
         try:
