@@ -42,7 +42,11 @@ int rd_daemon_mkdir_parents(const char *path)
     int r = rd_daemon_mkdir_parents(dir);
     if (r < 0)
         return r;
-    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+    if (mkdir(dir, 0755) < 0)
+        return errno == EEXIST ? 0 : -errno;
+    /* 0755 whatever the umask (the units run with UMask=0077): node-exporter
+     * and nfd-worker must reach the files inside */
+    if (chmod(dir, 0755) < 0)
         return -errno;
     return 0;
 }

@@ -318,6 +318,12 @@ static void t_write_atomic(void)
     g_assert_cmpint(stat(path, &st), ==, 0);
     g_assert_cmpuint(st.st_mode & 07777, ==, 0644);
     g_autofree char *sub = g_build_filename(dir, "a/b", NULL);
+    /* the directories it made are 0755 under umask 077 too */
+    g_assert_cmpint(stat(sub, &st), ==, 0);
+    g_assert_cmpuint(st.st_mode & 07777, ==, 0755);
+    g_autofree char *sub_a = g_build_filename(dir, "a", NULL);
+    g_assert_cmpint(stat(sub_a, &st), ==, 0);
+    g_assert_cmpuint(st.st_mode & 07777, ==, 0755);
     g_autoptr(GDir) d = g_dir_open(sub, 0, NULL);
     g_assert_cmpstr(g_dir_read_name(d), ==, "status.json");
     g_assert_null(g_dir_read_name(d));

@@ -16,6 +16,7 @@ import sys
 import tempfile
 
 analyze, daemon, units = sys.argv[1], sys.argv[2], sys.argv[3:]
+top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 if not shutil.which(analyze) and not os.path.exists(analyze):
     print("1..0 # SKIP systemd-analyze is not installed")
     sys.exit(77)
@@ -78,6 +79,18 @@ with tempfile.TemporaryDirectory() as tmp:
             result(re.search(r"^PrivateNetwork=yes$", text, re.M) is not None, "%s: PrivateNetwork=yes" % name)
         else:
             result(re.search(r"^Type=notify$", text, re.M) is not None, "%s: Type=notify" % name)
+            # `systemctl reload` runs /bin/kill: the packages must bring it
+            # (procps on Debian, util-linux on RHEL and SLES).
+            m = re.search(r"^ExecReload=(.*)$", text, re.M)
+            eq_reload = m.group(1) if m else None
+            result(eq_reload == "/bin/kill -HUP $MAINPID", "%s: ExecReload= sends SIGHUP" % name, repr(eq_reload))
+            control = open(os.path.join(top, "debian", "control")).read()
+            deps = re.search(r"^Package: rocm-doctord\n(?:.+\n)*?Depends: (.*)$", control, re.M)
+            result(deps is not None and "procps" in [d.strip().split(" ")[0] for d in deps.group(1).split(",")],
+                   "debian/control: rocm-doctord depends on procps (/bin/kill)", deps.group(0) if deps else "")
+            spec = open(os.path.join(top, "rocm-doctor.spec")).read()
+            result(re.search(r"^Requires:\s+/usr/bin/kill$", spec, re.M) is not None,
+                   "rocm-doctor.spec: rocm-doctord requires /usr/bin/kill")
             result(re.search(r"^IPAddressDeny=any$", text, re.M) is not None, "%s: IPAddressDeny=any" % name)
 
 print("1..%d" % n)

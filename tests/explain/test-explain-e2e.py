@@ -610,7 +610,7 @@ def main():
         print("SKIP %s: no tb-run (umockdev is not installed)" % args.name)
         return EXIT_SKIP
     sc = scenarios.build(case.scenario)
-    why = scenario_run.root_skip_reason(sc, (binary, args.tb_run)) if sc.needs_root else None
+    why = scenario_run.root_skip_reason(sc) if sc.needs_root else None
     if why:
         print("SKIP %s: %s" % (args.name, why))
         return EXIT_SKIP
@@ -618,10 +618,12 @@ def main():
     os.chmod(tmp, 0o755)
     try:
         paths = sc.tb.write(tmp)
-        tool = (sc.wrap + [binary, "explain"] + fmt + ["--root", paths["root"]] + sc.args
+        run_binary, run_env = scenario_run.stage_for_wrap(sc, tmp, binary,
+                                                          scenario_run.child_env(dict(sc.env, **case.env)))
+        tool = (sc.wrap + [run_binary, "explain"] + fmt + ["--root", paths["root"]] + sc.args
                 + case.args + ["--", case.text])
         cmd = scenario_run.tb_run_command(os.path.abspath(args.tb_run), paths, sc.tb, tool)
-        proc = subprocess.run(cmd, env=scenario_run.child_env(dict(sc.env, **case.env)), stdout=subprocess.PIPE,
+        proc = subprocess.run(cmd, env=run_env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, timeout=120)
         return report(args.name, case, proc, cmd)
     finally:

@@ -1,39 +1,99 @@
 #!/usr/bin/env bash
-# Proves that debian/control's Build-Depends are complete: builds the
-# packages in a fresh Debian 12 chroot (debootstrap --variant=minbase plus
-# build-essential) that gets only what `apt-get build-dep` installs.
+# The README's install command, as written, in a fresh Debian 12 root: proves
+# that it works on a new machine and that debian/control's Build-Depends are
+# complete. The root is `debootstrap --variant=minbase bookworm` and gets
+# only what the command itself installs (apt-get build-dep, then the built
+# packages). Then, in that root: rocm-doctor runs as an ordinary user, and
+# both packages purge. The .deb files and, for lintian, the source package
+# (native: dpkg-source alone) come back to OUTDIR.
 #
 #   tests/packaging/build-in-chroot.sh OUTDIR [MIRROR]
 #
-# Needs root, debootstrap and the network to a Debian mirror (a few minutes).
+# Needs root, debootstrap and the network to a Debian mirror. The debootstrap
+# result is kept as a tarball in $ROCM_DOCTOR_CHROOT_CACHE (default
+# /var/cache/rocm-doctor-ci) and reused when present (delete it to refresh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 mirror=${2:-http://deb.debian.org/debian}
-root=$(mktemp -d /tmp/rocm-doctor-chroot.XXXXXX)
+cache=${ROCM_DOCTOR_CHROOT_CACHE:-/var/cache/rocm-doctor-ci}
+base="$cache/bookworm-minbase.tar"
+
+if [ "$(id -u)" -ne 0 ] || ! command -v debootstrap >/dev/null; then
+    echo "SKIP: needs root and debootstrap"
+    exit 77
+fi
+
+install_cmd=$(sed -n '/<!-- install-command -->/,/<!-- \/install-command -->/p' "$top/README.md" |
+    grep -v '^<!--' | grep -v '^```')
+if [ -z "$install_cmd" ]; then
+    echo "README.md has no install command between the markers" >&2
+    exit 1
+fi
+
+root=$(mktemp -d /var/tmp/rocm-doctor-chroot.XXXXXX)
 cleanup() {
-    for m in proc dev/pts dev sys; do umount "$root/$m" 2>/dev/null || true; done
+    for m in dev/pts dev proc; do umount "$root/$m" 2>/dev/null || true; done
     rm -rf --one-file-system "$root"
 }
 trap cleanup EXIT
 
-debootstrap --variant=minbase --include=build-essential,ca-certificates bookworm "$root" "$mirror" >"$out/debootstrap.log" 2>&1 || {
-    tail -20 "$out/debootstrap.log"
-    exit 1
-}
-mount -t proc proc "$root/proc"
+SECONDS=0
+if [ ! -s "$base" ]; then
+    mkdir -p "$cache"
+    debootstrap --variant=minbase bookworm "$root" "$mirror" >"$out/debootstrap.log" 2>&1 || {
+        tail -20 "$out/debootstrap.log"
+        exit 1
+    }
+    tar -C "$root" -cf "$base.tmp" . && mv "$base.tmp" "$base"
+    echo "debootstrap: ${SECONDS}s (kept in $base)"
+else
+    tar -C "$root" -xf "$base"
+    echo "reused $base"
+fi
 echo "deb $mirror bookworm main" >"$root/etc/apt/sources.list"
-mkdir -p "$root/src"
-(cd "$top" && git ls-files -z --cached --others --exclude-standard | xargs -0 -I{} sh -c 'test -e "{}" && echo "{}"' |
-    tar -cf - -T -) | tar -xf - -C "$root/src"
-chroot "$root" sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q --no-install-recommends ./src' \
-    >"$out/build-dep.log" 2>&1 || {
-    tail -20 "$out/build-dep.log"
+mount -t proc proc "$root/proc"
+mount --bind /dev "$root/dev"
+mount --bind /dev/pts "$root/dev/pts"
+
+# The tree as a clean checkout has it: the files git knows, or, outside a
+# git checkout, everything but build directories.
+mkdir -p "$root/src/rocm-doctor"
+if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+    (cd "$top" && git ls-files -z --cached --others --exclude-standard | xargs -0 -I{} sh -c 'test -e "{}" && echo "{}"' |
+        tar -cf - -T -)
+else
+    tar -C "$top" --exclude='./build*' --exclude=./obj-\* -cf - .
+fi | tar -xf - -C "$root/src/rocm-doctor"
+
+in_root() {
+    chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+        DEBIAN_FRONTEND=noninteractive bash -euo pipefail -c "$1"
+}
+
+SECONDS=0
+echo "== in the fresh root, from the tree: $install_cmd"
+in_root "cd /src/rocm-doctor && $install_cmd" >"$out/install.log" 2>&1 || {
+    tail -40 "$out/install.log"
     exit 1
 }
-chroot "$root" sh -c 'cd /src && dpkg-buildpackage -us -uc -b' >"$out/chroot-build.log" 2>&1 || {
-    tail -40 "$out/chroot-build.log"
-    exit 1
-}
-cp "$root"/*.deb "$out"/
-echo "built in a clean bookworm chroot: $(cd "$out" && ls ./*.deb | tr '\n' ' ')"
+echo "README install command: ${SECONDS}s"
+grep -E '^dpkg-deb: building package' "$out/install.log" || true
+
+failed=0
+check() { local name=$1; shift; if "$@"; then echo "ok - $name"; else echo "FAIL - $name"; failed=1; fi; }
+check "both packages are installed" in_root 'dpkg -s rocm-doctor rocm-doctord >/dev/null'
+set +e
+in_root 'su -s /bin/sh nobody -c "cd / && rocm-doctor check"' >"$out/check.log" 2>&1
+rc=$?
+set -e
+check "rocm-doctor check as nobody exits 0-2 (got $rc)" test "$rc" -le 2
+check "its report names the host" grep -q '^rocm-doctor [0-9.]*: ' "$out/check.log"
+check "rocm-doctord --once runs" in_root 'rocm-doctord --once >/dev/null 2>&1 || [ $? -le 2 ]'
+check "both packages purge" in_root 'apt-get purge -y -q rocm-doctor rocm-doctord >/dev/null && ! dpkg -s rocm-doctor >/dev/null 2>&1'
+
+# The source package, for lintian beside the binaries.
+in_root 'cd /src/rocm-doctor && dh clean && cd /src && dpkg-source -b rocm-doctor' >>"$out/install.log" 2>&1
+cp "$root"/src/*.deb "$root"/src/*.changes "$root"/src/*.buildinfo "$root"/src/*.dsc "$root"/src/*.tar.* "$out"/
+echo "from the fresh root: $(cd "$out" && ls ./*.deb ./*.dsc | tr '\n' ' ')"
+exit "$failed"

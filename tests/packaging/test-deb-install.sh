@@ -9,6 +9,8 @@
 # - `man rocm-doctor` (and rocm-doctord, rocm-doctor.conf) resolve
 # - the installed units pass `systemd-analyze verify`, their exposure is at
 #   most 2.0, the boot check is enabled and the daemon is not
+# - `rocm-doctord --once` under umask 077 writes the configured status,
+#   Prometheus and NFD files mode 0644, and the purge removes them
 # - `apt-get purge` leaves nothing behind but what policy allows (dpkg's and
 #   apt's own records and logs, man-db's cache)
 set -euo pipefail
@@ -26,6 +28,10 @@ if dpkg -s rocm-doctor >/dev/null 2>&1 || dpkg -s rocm-doctord >/dev/null 2>&1; 
     echo "rocm-doctor is installed already; remove it first" >&2
     exit 1
 fi
+if [ -e /etc/rocm-doctor ]; then
+    echo "/etc/rocm-doctor exists (this test writes and removes its configuration); move it aside first" >&2
+    exit 1
+fi
 
 snapshot() {
     find /etc /usr /var /opt /lib /run -xdev \( -path /var/lib/dpkg -o -path /var/lib/apt -o -path /var/cache \
@@ -33,7 +39,9 @@ snapshot() {
         -o -path /run/systemd \) -prune -o -print 2>/dev/null | sort
 }
 before=$(mktemp) after=$(mktemp) user_out=$(mktemp)
-trap 'rm -f "$before" "$after" "$user_out"' EXIT
+# The daemon's outputs go here (/var/tmp: outside the snapshot).
+outputs=$(mktemp -d /var/tmp/rocm-doctor-outputs.XXXXXX)
+trap 'rm -f "$before" "$after" "$user_out"; rm -rf "$outputs"' EXIT
 snapshot >"$before"
 
 export DEBIAN_FRONTEND=noninteractive
@@ -73,7 +81,33 @@ check "tmpfiles.d created /run/rocm-doctor" test -d /run/rocm-doctor
 check "no file in /etc but the unit link" \
     test -z "$(dpkg -L rocm-doctor rocm-doctord | grep '^/etc/' || true)"
 
+# What the daemon publishes: written 0644 under umask 077 (the units' UMask=),
+# and removed by the purge where the administrator's configuration put it.
+mkdir -p /etc/rocm-doctor/conf.d
+cat >/etc/rocm-doctor/conf.d/50-outputs.conf <<EOF
+[output]
+status_file = $outputs/status.json
+prometheus_file = $outputs/textfile/rocm-doctor.prom
+nfd_file = $outputs/features.d/rocm-doctor
+EOF
+set +e
+(umask 077 && rocm-doctord --once >/dev/null 2>&1)
+rc=$?
+set -e
+check "rocm-doctord --once with the outputs configured exits 0-2 (got $rc)" test "$rc" -le 2
+for f in status.json textfile/rocm-doctor.prom features.d/rocm-doctor; do
+    check "$f is written mode 0644 under umask 077" test "$(stat -c %a "$outputs/$f" 2>&1)" = 644
+done
+for d in textfile features.d; do
+    check "$d/ is made mode 0755 under umask 077" test "$(stat -c %a "$outputs/$d" 2>&1)" = 755
+done
+
 apt-get purge -y -q rocm-doctor rocm-doctord >/dev/null
+for f in status.json textfile/rocm-doctor.prom features.d/rocm-doctor; do
+    check "purge removes the configured $f" test ! -e "$outputs/$f"
+done
+check "purge keeps the administrator's configuration" test -f /etc/rocm-doctor/conf.d/50-outputs.conf
+rm -r /etc/rocm-doctor
 check "both packages are gone" sh -c '! dpkg -s rocm-doctor >/dev/null 2>&1 && ! dpkg -s rocm-doctord >/dev/null 2>&1'
 snapshot >"$after"
 left=$(comm -13 "$before" "$after")

@@ -54,16 +54,13 @@ def child_env(extra):
     return env
 
 
-def root_skip_reason(sc, programs):
+def root_skip_reason(sc):
     """Why a scenario that runs the tool under another uid cannot run here
-    (not root, the wrapper missing, a program out of that uid's reach), or None."""
+    (not root, the wrapper missing), or None."""
     if os.geteuid() != 0:
         return "needs root (to run the tool under another uid)"
     if not shutil.which(sc.wrap[0]):
         return "%s is not installed" % sc.wrap[0]
-    for p in programs:
-        if not other_users_can_run(p):
-            return "%s is not reachable by an unprivileged uid" % p
     return None
 
 
@@ -85,6 +82,41 @@ def other_users_can_run(path):
     except OSError:
         return False
     return bool(m & stat.S_IXOTH and m & stat.S_IROTH)
+
+
+def reachable_copy(path, tmp):
+    """PATH itself when another uid can reach it, else a copy in TMP (mode
+    0755) that it can: a build under /root (mode 0700) is out of reach of the
+    uid a scenario runs the tool as."""
+    if other_users_can_run(path):
+        return os.path.abspath(path)
+    copy = os.path.join(tmp, os.path.basename(path))
+    if os.path.isdir(path):
+        shutil.copytree(path, copy, symlinks=False)
+        for d, dirs, files in os.walk(copy):
+            os.chmod(d, 0o755)
+            for f in files:
+                os.chmod(os.path.join(d, f), 0o644)
+    else:
+        shutil.copy2(path, copy)
+        os.chmod(copy, 0o755)
+    return copy
+
+
+def stage_for_wrap(sc, tmp, binary, env):
+    """The binary and environment to run the tool with: when a scenario runs
+    it under another uid (wrap), the binary and its tables must be in that
+    uid's reach, as copies in TMP (a directory it can reach) when they are not."""
+    binary = os.path.abspath(binary)
+    if not sc.wrap:
+        return binary, env
+    staged = os.path.join(tmp, "staged")
+    os.mkdir(staged)
+    os.chmod(staged, 0o755)
+    env = dict(env)
+    if env.get("ROCM_DOCTOR_DATA_DIR"):
+        env["ROCM_DOCTOR_DATA_DIR"] = reachable_copy(env["ROCM_DOCTOR_DATA_DIR"], staged)
+    return reachable_copy(binary, staged), env
 
 
 def lookup(d, dotted):
@@ -200,7 +232,7 @@ def main():
         ap.error("--tb-run and either --binary or -- CMD are needed")
 
     if sc.needs_root and not cmd:
-        why = root_skip_reason(sc, (args.binary, args.tb_run))
+        why = root_skip_reason(sc)
         if why:
             print("SKIP %s: %s" % (args.name, why))
             return EXIT_SKIP
@@ -215,11 +247,11 @@ def main():
             full = tb_run_command(args.tb_run, paths, sc.tb, cmd)
             return subprocess.call(full, env=child_env(sc.env))
 
-        tool = sc.wrap + [os.path.abspath(args.binary), "check", "--json",
-                          "--root", paths["root"]] + sc.args
+        binary, env = stage_for_wrap(sc, tmp, args.binary, child_env(sc.env))
+        tool = sc.wrap + [binary, "check", "--json", "--root", paths["root"]] + sc.args
         full = tb_run_command(os.path.abspath(args.tb_run), paths, sc.tb, tool)
         try:
-            proc = subprocess.run(full, env=child_env(sc.env), stdout=subprocess.PIPE,
+            proc = subprocess.run(full, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, timeout=300)
         except subprocess.TimeoutExpired:
             print("FAIL %s: timed out\ncommand: %s" % (args.name, " ".join(full)))
