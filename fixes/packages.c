@@ -220,10 +220,8 @@ static char *title(const rd_fix_input *in, const wanted *w)
     strbuf b = { 0 };
     char *const *ucs = usecases(in);
     if (in->setup && ucs) {
-        strbuf_append(&b, "ROCm packages (");
-        for (size_t i = 0; ucs[i]; i++)
-            strbuf_printf(&b, "%s%s", i ? ", " : "", ucs[i]);
-        strbuf_append(&b, ")");
+        _cleanup_free_ char *list = strv_join(ucs, ", ");
+        strbuf_printf(&b, "ROCm packages (%s)", list);
     } else
         strbuf_append(&b, "the running kernel's headers");
     if (w->remove)

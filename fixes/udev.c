@@ -46,11 +46,7 @@ static int udev_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
                 return r;
         }
         if (users) {
-            _cleanup_free_ char *list = NULL;
-            strbuf b = { 0 };
-            for (size_t u = 0; users[u]; u++)
-                strbuf_printf(&b, "%s%s", u ? ", " : "", users[u]);
-            list = strbuf_steal(&b);
+            _cleanup_free_ char *list = strv_join(users, ", ");
             s->note = xasprintf("%s must log out and back in for group %s to count", list, group);
         }
     }

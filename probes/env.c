@@ -846,15 +846,6 @@ void rd_env_override_target(const rd_env_facts *e, int64_t node_id, char *buf, s
         }
 }
 
-static char *strv_join(char *const *v, const char *sep)
-{
-    strbuf b = { 0 };
-    strbuf_append(&b, "");
-    for (char *const *p = v; p && *p; p++)
-        strbuf_printf(&b, "%s%s", p == v ? "" : sep, *p);
-    return strbuf_steal(&b);
-}
-
 static void assess_targets(const rd_assess_input *in, const rd_agent *agents, size_t n_agents, rd_findings *out)
 {
     const rd_env_facts *e = &in->facts->env;

@@ -85,10 +85,7 @@ static char *check_fix(const rd_probe_table *probes, const char *v)
     for (size_t i = 0; fix_ids[i]; i++)
         if (streq(v, fix_ids[i]))
             return NULL;
-    strbuf known = { 0 };
-    for (size_t i = 0; fix_ids[i]; i++)
-        strbuf_printf(&known, "%s%s", i ? ", " : "", fix_ids[i]);
-    _cleanup_free_ char *list = strbuf_steal(&known);
+    _cleanup_free_ char *list = strv_join((char *const *)fix_ids, ", ");
     return xasprintf("\"%s\" is not a fix (%s; or all, none)", v, list);
 }
 

@@ -267,11 +267,7 @@ int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
         return r;
     }
     if (dependents) {
-        _cleanup_free_ char *names = NULL;
-        strbuf b = { 0 };
-        for (size_t i = 0; dependents[i]; i++)
-            strbuf_printf(&b, "%s%s", i ? ", " : "", dependents[i]);
-        names = strbuf_steal(&b);
+        _cleanup_free_ char *names = strv_join(dependents, ", ");
         *ret_error = xasprintf("%s installed since run %s depend%s on packages it installed; removing them would "
                                "remove %s too, so nothing was undone (remove %s first, or keep the run)",
                                names, jr->run_id, dependents[1] ? "" : "s", dependents[1] ? "them" : "it", names);

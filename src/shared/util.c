@@ -153,6 +153,15 @@ char **strv_split(const char *s, const char *separators)
     return v;
 }
 
+char *strv_join(char *const *v, const char *separator)
+{
+    strbuf b = { 0 };
+    strbuf_append(&b, "");
+    for (size_t i = 0; v && v[i]; i++)
+        strbuf_printf(&b, "%s%s", i ? separator : "", v[i]);
+    return strbuf_steal(&b);
+}
+
 void strbuf_appendn(strbuf *b, const char *s, size_t n)
 {
     if (b->len + n + 1 > b->cap) {

@@ -82,6 +82,8 @@ char **strv_push_n(char **v, size_t *n, char *s);
 bool strv_contains(char *const *v, const char *s);
 /* The non-empty items of s between any of the separator characters; NULL when none. */
 char **strv_split(const char *s, const char *separators);
+/* The items joined by separator ("" for none). */
+char *strv_join(char *const *v, const char *separator);
 static inline void strv_freep(char ***v) { strv_free(*v); }
 #define _cleanup_strv_free_ _cleanup_(strv_freep)
 

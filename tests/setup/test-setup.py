@@ -186,6 +186,17 @@ def check_ids(h):
     return {f["id"] for f in json.loads(p.stdout)["findings"] if f["severity"] in ("warning", "error")}
 
 
+def mirror_recognised(h, missing, others):
+    """After setup through the mirror the check raises neither missing nor
+    others; without the mirror in the configuration it raises missing."""
+    ids = check_ids(h)
+    check(not ids & ({missing} | others), "after setup, through the mirror: %s" % sorted(ids))
+    conf = h.r.read("/etc/rocm-doctor/rocm-doctor.conf")
+    h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf.split("[repository]")[0])
+    check(missing in check_ids(h), "without the mirror configured: %s" % missing)
+    h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf)
+
+
 def same_tree(got, want, what):
     """Trees compared entry by entry; the difference is what is shown."""
     diff = ["- %s %s" % (k, want[k]) for k in sorted(want) if k not in got]
@@ -253,13 +264,7 @@ def bare_host_plan_apply_again_undo():
 
     # the check takes the mirror for AMD's repository: no false alarm; the
     # same tree without the mirror in the configuration has one
-    ids = check_ids(h)
-    check(not ids & {"apt.repo-missing", "apt.suite-mismatch", "apt.key-missing", "rocm.not-installed"},
-          "after setup, through the mirror: %s" % sorted(ids))
-    conf = h.r.read("/etc/rocm-doctor/rocm-doctor.conf")
-    h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf.split("[repository]")[0])
-    check("apt.repo-missing" in check_ids(h), "without the mirror configured, AMD's packages have no AMD source")
-    h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf)
+    mirror_recognised(h, "apt.repo-missing", {"apt.suite-mismatch", "apt.key-missing", "rocm.not-installed"})
 
     # the check now sees ROCm (its facts come from the root's files)
     p = h.setup()
@@ -596,13 +601,7 @@ def rpm_roundtrip(pm, want_headers):
                                                                for w in want_headers]),
           "journal: installed %s" % j["packages"]["installed"])
     eq(j["steps"][-1]["effect"], "reboot", "the driver waits for the reboot")
-    missing = "dnf.repo-missing" if pm == "dnf" else "zypper.repo-missing"
-    ids = check_ids(h)
-    check(not ids & {missing, "dnf.release-mismatch", "zypper.release-mismatch"}, "through the mirror: %s" % ids)
-    conf = h.r.read("/etc/rocm-doctor/rocm-doctor.conf")
-    h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf.split("[repository]")[0])
-    check(missing in check_ids(h), "without the mirror configured: %s" % missing)
-    h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf)
+    mirror_recognised(h, "%s.repo-missing" % pm, {"dnf.release-mismatch", "zypper.release-mismatch"})
     p = h.setup()
     eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "a second setup plans nothing")
     p = h.rd("undo")
