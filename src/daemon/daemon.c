@@ -731,6 +731,26 @@ static void teardown(daemon_state *d)
     closep(&d->renewfd);
 }
 
+/* SIGHUP reloads and re-checks; any other signal stops: true then. */
+static bool on_signals(daemon_state *d)
+{
+    bool stop = false;
+    struct signalfd_siginfo si;
+    while (read(d->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+        if (si.ssi_signo == SIGHUP) {
+            rd_daemon_notify("RELOADING=1");
+            d->pending |= RD_MASK_CONFIG;
+            recheck(d);
+            arm_health_poll(d);
+            arm_renewal(d);
+            rd_daemon_notify("READY=1");
+        } else {
+            stop = true;
+        }
+    }
+    return stop;
+}
+
 int rd_daemon_run(const rd_daemon_options *o)
 {
     daemon_state d = { .epfd = -1, .sigfd = -1, .inofd = -1, .timerfd = -1, .pollfd = -1, .renewfd = -1 };
@@ -771,19 +791,7 @@ int rd_daemon_run(const rd_daemon_options *o)
         for (int i = 0; i < n && !done; i++) {
             int fd = evs[i].data.fd;
             if (fd == d.sigfd) {
-                struct signalfd_siginfo si;
-                while (read(d.sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-                    if (si.ssi_signo == SIGHUP) {
-                        rd_daemon_notify("RELOADING=1");
-                        d.pending |= RD_MASK_CONFIG;
-                        recheck(&d);
-                        arm_health_poll(&d);
-                        arm_renewal(&d);
-                        rd_daemon_notify("READY=1");
-                    } else {
-                        done = true;
-                    }
-                }
+                done = on_signals(&d);
             } else if (fd == d.inofd) {
                 on_inotify(&d);
             } else if (fd == d.timerfd) {
