@@ -381,13 +381,9 @@ def held_package():
     check("packages: the package manager's dry run failed" in p.stdout and "held" in p.stdout.lower(), p.stdout)
 
 
-@test
-def killed_in_the_package_phase_undo_restores():
-    h = Host()
-    pkgs_before, tree_before = h.packages(), h.tree()
-    marker = h.r.p("/tmp/rd-dpkg-ran")
-    # apt's own hook, after dpkg: the run is killed before it records what it did
-    h.r.write("/etc/apt/apt.conf.d/99rd-kill", 'DPkg::Post-Invoke { "touch /tmp/rd-dpkg-ran; sleep 60"; };\n')
+def setup_killed_at(h, marker):
+    """setup --apply, killed with its package manager (SIGKILL to the
+    process group) once marker appears, or when it ends by itself."""
     proc = subprocess.Popen([RD, "setup", "--release", "6.4.1", "--apply", "--yes", "--root", h.path,
                              "--facts", h.facts], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
@@ -395,9 +391,20 @@ def killed_in_the_package_phase_undo_restores():
         if os.path.exists(marker) or proc.poll() is not None:
             break
         time.sleep(0.1)
-    check(os.path.exists(marker), "dpkg ran")
-    os.killpg(proc.pid, signal.SIGKILL)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
+
+
+@test
+def killed_in_the_package_phase_undo_restores():
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    marker = h.r.p("/tmp/rd-dpkg-ran")
+    # apt's own hook, after dpkg: the run is killed before it records what it did
+    h.r.write("/etc/apt/apt.conf.d/99rd-kill", 'DPkg::Post-Invoke { "touch /tmp/rd-dpkg-ran; sleep 60"; };\n')
+    setup_killed_at(h, marker)
+    check(os.path.exists(marker), "dpkg ran")
     os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
     os.unlink(marker)
     eq(h.journal(h.run_ids()[0])["state"], "applying", "the killed run")
@@ -416,16 +423,8 @@ def killed_while_dpkg_configures_undo_finishes_dpkg_then_restores():
     pkgs_before, tree_before = h.packages(), h.tree()
     h.r.write("/tmp/rd-slow-postinst", "")
     marker = h.r.p("/tmp/rd-in-postinst")
-    proc = subprocess.Popen([RD, "setup", "--release", "6.4.1", "--apply", "--yes", "--root", h.path,
-                             "--facts", h.facts], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    for _ in range(1200):
-        if os.path.exists(marker) or proc.poll() is not None:
-            break
-        time.sleep(0.1)
+    setup_killed_at(h, marker)
     check(os.path.exists(marker), "dpkg ran the postinst")
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
     os.unlink(marker)
     state = [l for l in h.packages() if l.startswith("rocm-opencl-runtime ")]
     check(state and state[0].split()[-1] in ("iU", "iF", "iH"), "dpkg left it unconfigured: %s" % state)
