@@ -552,7 +552,8 @@ int rd_pkg_wait_lock(rd_pm pm, const char *root, int64_t timeout_s, char **ret_e
             return 0;
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        if (now.tv_sec - start.tv_sec >= timeout_s) {
+        int64_t waited_ms = (int64_t)(now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+        if (waited_ms >= timeout_s * 1000) {
             _cleanup_free_ char *comm = process_name(pid);
             *ret_error = xasprintf("%s%s is held by process %d (%s), still after %" PRId64 " s (package_lock_timeout_s"
                                    "): let it finish, then run this again",
