@@ -343,7 +343,9 @@ static void assess_vram(const rd_assess_input *in, const rd_health_limits *lim, 
         return;
     const rd_product_memory *p = rd_knowledge_product_memory(in->knowledge, (uint16_t)gpu->pci->device_id,
                                                              (uint8_t)gpu->pci->revision);
-    if (!p || (uint64_t)g->vram_total * 100 >= p->vram_bytes * (uint64_t)(100 - lim->vram_missing_percent))
+    /* vram_bytes 0: an integrated GPU, whose memory the firmware carves out */
+    if (!p || !p->vram_bytes ||
+        (uint64_t)g->vram_total * 100 >= p->vram_bytes * (uint64_t)(100 - lim->vram_missing_percent))
         return;
     rd_finding *fd = rd_finding_add(out, "gpu.vram-missing", RD_SEV_ERROR, g->pci_address,
                                     "GPU %s reports %.1f GiB of VRAM; an %s has %" PRIu64 " GiB", g->pci_address,

@@ -2,7 +2,8 @@
 /* list: the knowledge the checks use. archs (gfx targets with their family,
  * APU flag, PCIe atomics rule, override and support), releases (the support
  * matrix), checks (every probe and the findings it can report), fixes
- * (every fix id, what `fix --only` accepts besides finding ids). */
+ * (every fix id, what `fix --only` accepts besides finding ids), gpus (the
+ * products of health.ini [vram] with their target, memory and support). */
 #include <stdio.h>
 #include "cli.h"
 #include "json-util.h"
@@ -283,6 +284,166 @@ static int list_usecases(const rd_knowledge *k, bool json)
     return fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : 0;
 }
 
+/* conf/health.ini [vram]: one product per name and memory, with its ids
+ * ("744c.c8"; several revisions of one device as "1586.c1/c3"). */
+typedef struct {
+    const rd_product_memory *first, *last;
+    strbuf ids;
+    json_object *json_ids;
+} gpu_row;
+
+static gpu_row *gpu_rows(const rd_knowledge *k, size_t *ret_n)
+{
+    gpu_row *rows = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < k->n_product_memory; i++) {
+        const rd_product_memory *p = &k->product_memory[i];
+        gpu_row *r = NULL;
+        for (size_t j = 0; j < n && !r; j++)
+            if (streq(rows[j].first->product, p->product) && rows[j].first->vram_bytes == p->vram_bytes)
+                r = &rows[j];
+        const rd_product_memory *prev = r ? r->last : NULL;
+        if (!r) {
+            r = ARRAY_APPEND(rows, n);
+            r->first = p;
+            r->json_ids = json_object_new_array();
+        }
+        r->last = p;
+        if (prev && prev->device_id == p->device_id && prev->revision >= 0 && p->revision >= 0)
+            strbuf_printf(&r->ids, "/%02x", (unsigned)p->revision);
+        else {
+            strbuf_printf(&r->ids, "%s%04x", r->ids.s ? " " : "", p->device_id);
+            if (p->revision >= 0)
+                strbuf_printf(&r->ids, ".%02x", (unsigned)p->revision);
+        }
+        json_object *id = json_object_new_object();
+        char dev[8], rev[4];
+        snprintf(dev, sizeof dev, "%04x", p->device_id);
+        snprintf(rev, sizeof rev, "%02x", (unsigned)(p->revision & 0xff));
+        json_object_object_add(id, "vendor_id", json_object_new_string("1002"));
+        json_object_object_add(id, "device_id", json_object_new_string(dev));
+        json_object_object_add(id, "revision", p->revision >= 0 ? json_object_new_string(rev) : NULL);
+        json_object_array_add(r->json_ids, id);
+    }
+    *ret_n = n;
+    return rows;
+}
+
+/* "6.4-7.1", "5.6-6.4 d6.4" (deprecated up to), "-" */
+static char *rocm_lines(const rd_knowledge *k, const char *gfx)
+{
+    char **sup = gfx ? lines_with(k, gfx, false) : NULL, **dep = gfx ? lines_with(k, gfx, true) : NULL;
+    strbuf b = { 0 };
+    size_t ns = strv_length(sup);
+    if (ns == 1)
+        strbuf_printf(&b, "%s", sup[0]);
+    else if (ns > 1)
+        strbuf_printf(&b, "%s-%s", sup[0], sup[ns - 1]);
+    if (dep)
+        strbuf_printf(&b, "%sd%s", ns ? " " : "", dep[strv_length(dep) - 1]);
+    if (!b.s)
+        strbuf_append(&b, "-");
+    strv_free(sup);
+    strv_free(dep);
+    return strbuf_steal(&b);
+}
+
+static void left_out_key(const rd_product_left_out *l, char *buf, size_t size)
+{
+    if (l->revision >= 0)
+        snprintf(buf, size, "%04x.%02x", l->device_id, (unsigned)l->revision);
+    else
+        snprintf(buf, size, "%04x", l->device_id);
+}
+
+static json_object *gpus_json(const rd_knowledge *k, gpu_row *rows, size_t n)
+{
+    json_object *root = json_object_new_object();
+    json_object *tables = json_object_new_array();
+    json_object_array_add(tables, table_json(&k->health_info));
+    json_object_array_add(tables, table_json(&k->pci_ids_info));
+    json_object_array_add(tables, table_json(&k->support_info));
+    json_object_object_add(root, "tables", tables);
+    json_object *arr = json_object_new_array();
+    for (size_t i = 0; i < n; i++) {
+        const rd_product_memory *p = rows[i].first;
+        const char *gfx = rd_knowledge_gfx_for_pci_id(k, p->device_id);
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "name", json_object_new_string(p->product));
+        json_object_object_add(o, "pci_ids", rows[i].json_ids);
+        rows[i].json_ids = NULL;
+        json_object_object_add(o, "gfx", gfx ? json_object_new_string(gfx) : NULL);
+        json_object_object_add(o, "vram_gib", p->vram_bytes ? json_object_new_int64((int64_t)(p->vram_bytes >> 30)) : NULL);
+        json_object_object_add(o, "shared_memory", json_object_new_boolean(!p->vram_bytes));
+        char **sup = gfx ? lines_with(k, gfx, false) : NULL, **dep = gfx ? lines_with(k, gfx, true) : NULL;
+        json_object_object_add(o, "supported_in", strv_json(sup));
+        json_object_object_add(o, "deprecated_in", strv_json(dep));
+        strv_free(sup);
+        strv_free(dep);
+        json_object_array_add(arr, o);
+    }
+    json_object_object_add(root, "gpus", arr);
+    json_object *left = json_object_new_array();
+    for (size_t i = 0; i < k->n_product_left_out; i++) {
+        const rd_product_left_out *l = &k->product_left_out[i];
+        char key[16];
+        left_out_key(l, key, sizeof key);
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "pci_id", json_object_new_string(key));
+        json_object_object_add(o, "reason", json_object_new_string(l->reason));
+        json_object_array_add(left, o);
+    }
+    json_object_object_add(root, "left_out", left);
+    return root;
+}
+
+static int list_gpus(const rd_knowledge *k, bool json)
+{
+    size_t n;
+    gpu_row *rows = gpu_rows(k, &n);
+    int r = 0;
+    if (json)
+        r = rd_cli_print_json(gpus_json(k, rows, n)) < 0 ? rd_fail("cannot write to standard output") : 0;
+    else {
+        print_table_header("health.ini", &k->health_info);
+        print_table_header("pci-ids.ini", &k->pci_ids_info);
+        print_table_header("support.ini", &k->support_info);
+        int w = 6;
+        for (size_t i = 0; i < n; i++)
+            if ((int)strlen(rows[i].ids.s) > w)
+                w = (int)strlen(rows[i].ids.s);
+        printf("%-*s %-8s %-7s %-12s %s\n", w, "PCI ID", "GFX", "VRAM", "ROCM", "NAME");
+        for (size_t i = 0; i < n; i++) {
+            const rd_product_memory *p = rows[i].first;
+            const char *gfx = rd_knowledge_gfx_for_pci_id(k, p->device_id);
+            char vram[24] = "shared";
+            if (p->vram_bytes)
+                snprintf(vram, sizeof vram, "%" PRIu64 " GiB", p->vram_bytes >> 30);
+            _cleanup_free_ char *rocm = rocm_lines(k, gfx);
+            printf("%-*s %-8s %-7s %-12s %s\n", w, rows[i].ids.s, gfx ? gfx : "-", vram, rocm, p->product);
+        }
+        if (k->n_product_left_out)
+            printf("\nLeft out on purpose (no memory size to judge by):\n");
+        for (size_t i = 0; i < k->n_product_left_out; i++) {
+            const rd_product_left_out *l = &k->product_left_out[i];
+            char key[16];
+            left_out_key(l, key, sizeof key);
+            printf("%-*s %s\n", w, key, l->reason);
+        }
+        printf("\nPCI ID: device ids of vendor 1002, .REV a revision (c8/cc: two revisions).\n"
+               "VRAM: what gpu.vram-missing expects; shared: an integrated GPU (system RAM).\n"
+               "ROCM: release lines that support its target officially; dX: deprecated up\n"
+               "to X (support.ini). `--json` gives every field in full.\n");
+        r = fflush(stdout) != 0 ? rd_fail("cannot write to standard output") : 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(rows[i].ids.s);
+        json_object_put(rows[i].json_ids);
+    }
+    free(rows);
+    return r;
+}
+
 static int list_fixes(bool json)
 {
     if (json) {
@@ -311,7 +472,7 @@ int rd_verb_list(const rd_options *o, char **args, size_t n_args)
     if (o->format_set && o->format != RD_FORMAT_TEXT && o->format != RD_FORMAT_JSON)
         return rd_usage_error("%s", "list prints text or json");
     if (n_args == 0)
-        return rd_usage_error("%s", "list needs what to list: archs, releases, checks, fixes or usecases");
+        return rd_usage_error("%s", "list needs what to list: archs, releases, gpus, checks, fixes or usecases");
     if (n_args > 1)
         return rd_usage_error("unexpected argument \"%s\"", args[1]);
     bool json = o->format == RD_FORMAT_JSON;
@@ -319,8 +480,9 @@ int rd_verb_list(const rd_options *o, char **args, size_t n_args)
         return list_checks(json);
     if (streq(args[0], "fixes"))
         return list_fixes(json);
-    if (!streq(args[0], "archs") && !streq(args[0], "releases") && !streq(args[0], "usecases"))
-        return rd_usage_error("cannot list \"%s\": archs, releases, checks, fixes or usecases", args[0]);
+    if (!streq(args[0], "archs") && !streq(args[0], "releases") && !streq(args[0], "usecases") &&
+        !streq(args[0], "gpus"))
+        return rd_usage_error("cannot list \"%s\": archs, releases, gpus, checks, fixes or usecases", args[0]);
 
     rd_knowledge k = { 0 };
     _cleanup_free_ char *err = NULL;
@@ -328,6 +490,7 @@ int rd_verb_list(const rd_options *o, char **args, size_t n_args)
         return rd_fail("%s", err);
     r = streq(args[0], "archs")      ? list_archs(&k, json)
         : streq(args[0], "usecases") ? list_usecases(&k, json)
+        : streq(args[0], "gpus")     ? list_gpus(&k, json)
                                      : list_releases(&k, json);
     rd_knowledge_free(&k);
     return r;

@@ -50,12 +50,19 @@ static bool kfd_matches_pci(const rd_kfd_node *n, const rd_pci_device *p, bool e
     return (kdevfn >> 3) == v;
 }
 
-static const char *pick_name(const rd_gpu *g)
+/* libdrm's amdgpu.ids first, then the board's FRU product name, then the
+ * product table (health.ini [vram]: hosts whose amdgpu.ids is older than
+ * the card, or absent), then pci.ids. */
+static const char *pick_name(const rd_gpu *g, const rd_knowledge *k)
 {
     if (g->pci->marketing_name)
         return g->pci->marketing_name;
     if (g->drm && g->drm->product_name && *g->drm->product_name)
         return g->drm->product_name;
+    const rd_product_memory *p =
+        rd_knowledge_product_memory(k, (uint16_t)g->pci->device_id, (uint8_t)g->pci->revision);
+    if (p)
+        return p->product;
     if (g->pci->device_name)
         return g->pci->device_name;
     return "AMD GPU";
@@ -186,7 +193,7 @@ void rd_gpu_view_build(const rd_facts *f, const rd_knowledge *k, rd_gpu_view *re
             g->vram_bytes = g->drm->vram_total;
         for (size_t j = 0; j < g->n_kfd && !g->vram_bytes; j++)
             g->vram_bytes = g->kfd[j]->vram_bytes;
-        g->name = pick_name(g);
+        g->name = pick_name(g, k);
         g->link = link_device(f, g->pci);
     }
     *ret = v;

@@ -197,7 +197,36 @@ static int firmware_bad_row(parse_state *st, const char *name, const char *value
     return 1;
 }
 
-/* [vram]: "DEVICE[.REV] = GIB PRODUCT NAME"; [firmware-known-bad] above. */
+/* "1234" or "1234.c8": a PCI device id, and a revision (-1: any). */
+static bool parse_product_key(const char *name, uint16_t *ret_dev, int16_t *ret_rev)
+{
+    unsigned dev, rev = 0;
+    int end = 0;
+    bool with_rev = strchr(name, '.') != NULL;
+    if (with_rev ? (sscanf(name, "%4x.%2x%n", &dev, &rev, &end) != 2 || name[end] || strlen(name) != 7)
+                 : (sscanf(name, "%4x%n", &dev, &end) != 1 || name[end] || strlen(name) != 4))
+        return false;
+    if (strspn(name, "0123456789abcdefABCDEF.") != strlen(name))
+        return false;
+    *ret_dev = (uint16_t)dev;
+    *ret_rev = with_rev ? (int16_t)rev : -1;
+    return true;
+}
+
+/* A key listed in [vram] or [vram-left-out] already: each id is in one. */
+static bool product_key_seen(const rd_knowledge *k, uint16_t dev, int16_t rev)
+{
+    for (size_t i = 0; i < k->n_product_memory; i++)
+        if (k->product_memory[i].device_id == dev && k->product_memory[i].revision == rev)
+            return true;
+    for (size_t i = 0; i < k->n_product_left_out; i++)
+        if (k->product_left_out[i].device_id == dev && k->product_left_out[i].revision == rev)
+            return true;
+    return false;
+}
+
+/* [vram]: "DEVICE[.REV] = GIB|shared PRODUCT NAME"; [vram-left-out]:
+ * "DEVICE[.REV] = REASON"; [firmware-known-bad] above. */
 static int health_handler(void *user, const char *section, const char *name, const char *value)
 {
     parse_state *st = user;
@@ -207,22 +236,36 @@ static int health_handler(void *user, const char *section, const char *name, con
         return table_key(st, name, value);
     if (streq(section, "firmware-known-bad"))
         return firmware_bad_row(st, name, value);
-    if (!streq(section, "vram"))
+    bool left_out = streq(section, "vram-left-out");
+    if (!left_out && !streq(section, "vram"))
         return fail(st, xasprintf("unknown section [%s]", section));
-    unsigned dev, rev = 0, gib;
-    int end = 0, pos = 0;
-    bool with_rev = strchr(name, '.') != NULL;
-    if (with_rev ? (sscanf(name, "%4x.%2x%n", &dev, &rev, &end) != 2 || name[end] || strlen(name) != 7)
-                 : (sscanf(name, "%4x%n", &dev, &end) != 1 || name[end] || strlen(name) != 4))
+    uint16_t dev;
+    int16_t rev;
+    if (!parse_product_key(name, &dev, &rev))
         return fail(st, xasprintf("\"%s\" is not a PCI device id (1234 or 1234.c8)", name));
-    if (sscanf(value, "%u %n", &gib, &pos) != 1 || gib == 0 || gib > 65536 || !value[pos])
-        return fail(st, xasprintf("\"%s\" is not \"GIB PRODUCT NAME\"", value));
-    for (size_t i = 0; i < st->k->n_product_memory; i++)
-        if (st->k->product_memory[i].device_id == dev && st->k->product_memory[i].revision == (with_rev ? (int)rev : -1))
-            return fail(st, xasprintf("%s listed twice", name));
+    if (product_key_seen(st->k, dev, rev))
+        return fail(st, xasprintf("%s listed twice", name));
+    if (left_out) {
+        if (!*value)
+            return fail(st, xasprintf("%s needs the reason it is left out", name));
+        rd_product_left_out *l = ARRAY_APPEND(st->k->product_left_out, st->k->n_product_left_out);
+        *l = (rd_product_left_out){ .device_id = dev, .revision = rev, .reason = xstrdup(value) };
+        return 1;
+    }
+    unsigned gib = 0;
+    int pos = 0;
+    const char *rest = startswith(value, "shared ");
+    if (rest)
+        pos = (int)(rest - value);
+    else if (sscanf(value, "%u %n", &gib, &pos) != 1 || gib == 0 || gib > 65536 || !isdigit((unsigned char)*value))
+        pos = 0;
+    while (pos > 0 && value[pos] == ' ')
+        pos++;
+    if (pos == 0 || !value[pos])
+        return fail(st, xasprintf("\"%s\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"", value));
     rd_product_memory *p = ARRAY_APPEND(st->k->product_memory, st->k->n_product_memory);
-    p->device_id = (uint16_t)dev;
-    p->revision = with_rev ? (int16_t)rev : -1;
+    p->device_id = dev;
+    p->revision = rev;
     p->vram_bytes = (uint64_t)gib << 30;
     p->product = xstrdup(value + pos);
     return 1;
@@ -943,6 +986,9 @@ void rd_knowledge_free(rd_knowledge *k)
     for (size_t i = 0; i < k->n_product_memory; i++)
         free(k->product_memory[i].product);
     free(k->product_memory);
+    for (size_t i = 0; i < k->n_product_left_out; i++)
+        free(k->product_left_out[i].reason);
+    free(k->product_left_out);
     for (size_t i = 0; i < k->n_firmware_bad; i++) {
         free(k->firmware_bad[i].gfx);
         free(k->firmware_bad[i].name);

@@ -72,14 +72,20 @@ typedef struct {
     char *amdgpu;                /* version in the driver repository path; NULL: latest */
 } rd_release;
 
-/* conf/health.ini [vram]: the memory a product has, per PCI device id
- * (and revision where one id covers boards with different memory). */
+/* conf/health.ini [vram]: a product and the memory it has, per PCI device
+ * id (and revision where one id covers boards with different memory). */
 typedef struct {
     uint16_t device_id;
     int16_t revision;            /* -1: any */
-    uint64_t vram_bytes;
+    uint64_t vram_bytes;         /* 0: "shared", an integrated GPU (system RAM) */
     char *product;
 } rd_product_memory;
+/* conf/health.ini [vram-left-out]: an id [vram] leaves out on purpose. */
+typedef struct {
+    uint16_t device_id;
+    int16_t revision;            /* -1: any */
+    char *reason;
+} rd_product_left_out;
 /* conf/health.ini [firmware-known-bad]: a firmware version (sysfs
  * fw_version/NAME_fw_version) that AMD has acknowledged as broken on a
  * target. */
@@ -144,6 +150,8 @@ typedef struct {
     rd_table_info archs_info, pci_ids_info, support_info;
     rd_product_memory *product_memory; /* conf/health.ini, optional */
     size_t n_product_memory;
+    rd_product_left_out *product_left_out;
+    size_t n_product_left_out;
     rd_firmware_bad *firmware_bad;
     size_t n_firmware_bad;
     rd_table_info health_info;
@@ -177,8 +185,9 @@ const rd_wheel_family *rd_knowledge_wheel_family(const rd_knowledge *k, const ch
 /* The first published family (index = yes) that holds gfx; NULL: none. */
 const rd_wheel_family *rd_knowledge_wheel_family_for(const rd_knowledge *k, const char *gfx);
 void rd_knowledge_free(rd_knowledge *k);
-/* The product's memory for a PCI device id and revision; NULL when the
- * table does not list it. */
+/* The product (name and memory) for a PCI device id and revision: the row
+ * of that revision, else the row of the bare id; NULL when the table does
+ * not list it. */
 const rd_product_memory *rd_knowledge_product_memory(const rd_knowledge *k, uint16_t device_id, uint8_t revision);
 /* The [firmware-known-bad] row for this target, firmware and version, or NULL. */
 const rd_firmware_bad *rd_knowledge_firmware_bad(const rd_knowledge *k, const char *gfx, const char *name,
