@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(err);
     rd_knowledge_free(&k);
 
-    /* pci-ids.ini, health.ini ([vram], [firmware-known-bad]), wheels.ini:
+    /* pci-ids.ini, health.ini ([vram], [vram-left-out], [firmware-known-bad]), wheels.ini:
      * a table that fails names its file */
     int (*const loaders[])(const char *, rd_knowledge *, char **) = {
         rd_knowledge_load_pci_ids, rd_knowledge_load_health, rd_knowledge_load_wheels,

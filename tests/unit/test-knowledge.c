@@ -104,10 +104,23 @@ static void test_shipped_tables(void)
     g_assert_cmpstr(rd_knowledge_gfx_for_pci_id(&shipped, 0x6818), ==, "gfx601");
     g_assert_cmpstr(rd_knowledge_gfx_for_pci_id(&shipped, 0x67df), ==, "gfx803");
     g_assert_null(rd_knowledge_gfx_for_pci_id(&shipped, 0x0000));
+
+    /* the products of health.ini: each with a target in pci-ids.ini */
+    const rd_product_memory *w7900 = rd_knowledge_product_memory(&shipped, 0x7448, 0x00);
+    g_assert_nonnull(w7900);
+    g_assert_cmpstr(w7900->product, ==, "AMD Radeon PRO W7900");
+    g_assert_cmpuint(w7900->vram_bytes, ==, UINT64_C(48) << 30);
+    g_assert_cmpstr(rd_knowledge_product_memory(&shipped, 0x7550, 0xc0)->product, ==, "AMD Radeon RX 9070 XT");
+    g_assert_cmpstr(rd_knowledge_gfx_for_pci_id(&shipped, 0x7550), ==, "gfx1201");
+    g_assert_cmpuint(rd_knowledge_product_memory(&shipped, 0x1586, 0xc1)->vram_bytes, ==, 0);
+    for (size_t i = 0; i < shipped.n_product_memory; i++)
+        g_assert_nonnull(rd_knowledge_gfx_for_pci_id(&shipped, shipped.product_memory[i].device_id));
     g_assert_true(rd_knowledge_is_apu_pci_id(&shipped, 0x74a0));
     g_assert_false(rd_knowledge_is_apu_pci_id(&shipped, 0x744c));
-    /* the APU list is separate from the gfx list */
-    g_assert_null(rd_knowledge_gfx_for_pci_id(&shipped, 0x74a0));
+    /* the APU list is separate from the gfx list: MI300A is in both, as
+     * gfx942 there and as "MI300A" here (gfx942 itself is no APU target) */
+    g_assert_cmpstr(rd_knowledge_gfx_for_pci_id(&shipped, 0x74a0), ==, "gfx942");
+    g_assert_cmpstr(shipped.apu_pci_ids[0].gfx, ==, "MI300A");
 
     rd_knowledge_free(&shipped);
     g_assert_cmpuint(shipped.n_archs, ==, 0);
@@ -413,6 +426,57 @@ static void test_health_firmware(rd_test_tmpdir *t, gconstpointer data)
     expect_health_error(t, twice, ":7: gfx1151.mes 0x0083 listed twice");
 }
 
+/* conf/health.ini [vram] and [vram-left-out]: GiB or "shared", a revision
+ * row before the bare id, each id in one of the two sections. */
+static void test_health_vram(rd_test_tmpdir *t, gconstpointer data)
+{
+    static const char head[] = "[table]\nname = health\nversion = 2\ndate = x\n[vram]\n";
+    g_autofree char *good = g_strconcat(head, "7448 = 48 AMD Radeon PRO W7900\n",
+                                        "744c.c8 = 24 AMD Radeon RX 7900 XTX\n", "744c = 16 AMD Radeon RX 7900\n",
+                                        "1586.c1 = shared AMD Radeon 8060S Graphics\n",
+                                        "[vram-left-out]\n7590.c0 = 8 or 16 GB\n", NULL);
+    rd_test_write_file(t->dir, "health.ini", good);
+    g_autofree char *path = g_build_filename(t->dir, "health.ini", NULL);
+    rd_knowledge k = { 0 };
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_knowledge_load_health(path, &k, &err), ==, 0);
+    g_assert_cmpuint(k.n_product_memory, ==, 4);
+    const rd_product_memory *p = rd_knowledge_product_memory(&k, 0x7448, 0x00);
+    g_assert_nonnull(p);
+    g_assert_cmpuint(p->vram_bytes, ==, UINT64_C(48) << 30);
+    g_assert_cmpstr(p->product, ==, "AMD Radeon PRO W7900");
+    g_assert_cmpstr(rd_knowledge_product_memory(&k, 0x744c, 0xc8)->product, ==, "AMD Radeon RX 7900 XTX");
+    g_assert_cmpstr(rd_knowledge_product_memory(&k, 0x744c, 0xce)->product, ==, "AMD Radeon RX 7900");
+    p = rd_knowledge_product_memory(&k, 0x1586, 0xc1);
+    g_assert_cmpuint(p->vram_bytes, ==, 0);
+    g_assert_cmpstr(p->product, ==, "AMD Radeon 8060S Graphics");
+    g_assert_null(rd_knowledge_product_memory(&k, 0x1586, 0xc2));
+    g_assert_null(rd_knowledge_product_memory(&k, 0x7590, 0xc0));
+    g_assert_cmpuint(k.n_product_left_out, ==, 1);
+    g_assert_cmpuint(k.product_left_out[0].device_id, ==, 0x7590);
+    g_assert_cmpint(k.product_left_out[0].revision, ==, 0xc0);
+    g_assert_cmpstr(k.product_left_out[0].reason, ==, "8 or 16 GB");
+    rd_knowledge_free(&k);
+
+    static const char *const bad[][2] = {
+        { "7448 = 0 W7900\n", ":6: \"0 W7900\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
+        { "7448 = -48 W7900\n", ":6: \"-48 W7900\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
+        { "7448 = 48\n", ":6: \"48\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
+        { "7448 = shared\n", ":6: \"shared\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
+        { "7448 = sharedW7900\n", ":6: \"sharedW7900\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
+        { "74481 = 48 W7900\n", ":6: \"74481\" is not a PCI device id (1234 or 1234.c8)" },
+        { "7448.c = 48 W7900\n", ":6: \"7448.c\" is not a PCI device id (1234 or 1234.c8)" },
+        { "7448 = 48 a\n7448 = 48 b\n", ":7: 7448 listed twice" },
+        { "7448 = 48 a\n[vram-left-out]\n7448 = why\n", ":8: 7448 listed twice" },
+        { "[vram-left-out]\n7448 =\n", ":7: 7448 needs the reason it is left out" },
+        { "[vram-leftout]\n7448 = x\n", ":7: unknown section [vram-leftout]" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autofree char *text = g_strconcat(head, bad[i][0], NULL);
+        expect_health_error(t, text, bad[i][1]);
+    }
+}
+
 static const rd_test_case tests[] = {
     { "/knowledge/gfx-name", test_gfx_name },
     { "/knowledge/shipped-tables", test_shipped_tables },
@@ -436,5 +500,6 @@ int main(int argc, char **argv)
     RD_TEST_ADD_TMP("/knowledge/load/missing-files", test_missing_files);
     RD_TEST_ADD_TMP("/knowledge/load/binary", test_binary_table);
     RD_TEST_ADD_TMP("/knowledge/health/firmware", test_health_firmware);
+    RD_TEST_ADD_TMP("/knowledge/health/vram", test_health_vram);
     return g_test_run();
 }
