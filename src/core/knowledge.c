@@ -252,21 +252,22 @@ static int health_handler(void *user, const char *section, const char *name, con
         *l = (rd_product_left_out){ .device_id = dev, .revision = rev, .reason = xstrdup(value) };
         return 1;
     }
-    unsigned gib = 0;
-    int pos = 0;
-    const char *rest = startswith(value, "shared ");
-    if (rest)
-        pos = (int)(rest - value);
-    else if (sscanf(value, "%u %n", &gib, &pos) != 1 || gib == 0 || gib > 65536 || !isdigit((unsigned char)*value))
+    /* "48 NAME" or "shared NAME": digits or the word, then blanks, then the name */
+    uint64_t gib = 0;
+    size_t pos = startswith(value, "shared ") ? strlen("shared") : strspn(value, "0123456789");
+    _cleanup_free_ char *num = xstrndup(value, pos);
+    if (!streq(num, "shared") && (pos == 0 || pos > 5 || safe_atou64(num, 10, &gib) < 0 || gib == 0 || gib > 65536))
         pos = 0;
-    while (pos > 0 && value[pos] == ' ')
+    if (pos > 0 && value[pos] != ' ' && value[pos] != '\t')
+        pos = 0;
+    while (pos > 0 && (value[pos] == ' ' || value[pos] == '\t'))
         pos++;
     if (pos == 0 || !value[pos])
         return fail(st, xasprintf("\"%s\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"", value));
     rd_product_memory *p = ARRAY_APPEND(st->k->product_memory, st->k->n_product_memory);
     p->device_id = dev;
     p->revision = rev;
-    p->vram_bytes = (uint64_t)gib << 30;
+    p->vram_bytes = gib << 30;
     p->product = xstrdup(value + pos);
     return 1;
 }

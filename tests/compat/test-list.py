@@ -151,8 +151,8 @@ check("list checks --json: os reads the two os-release files", reads.get("os") =
 check("list checks --json: a check that reads no OS file has empty reads", reads.get("pci") == [], reads.get("pci"))
 
 # ---- errors ----
-for args, needle in [(["list"], "list needs what to list: archs, releases, checks, fixes or usecases"),
-                     (["list", "gpus"], 'cannot list "gpus": archs, releases, checks, fixes or usecases'),
+for args, needle in [(["list"], "list needs what to list: archs, releases, gpus, checks, fixes or usecases"),
+                     (["list", "boards"], 'cannot list "boards": archs, releases, gpus, checks, fixes or usecases'),
                      (["list", "archs", "more"], 'unexpected argument "more"'),
                      (["list", "archs", "--root", "/"], "--root is not an option of the list command"),
                      (["list", "checks", "--format", "prometheus"], "list prints text or json")]:

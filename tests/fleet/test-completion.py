@@ -106,7 +106,7 @@ T.check("--root completes directories", "/usr/" in complete("rocm-doctor --root 
         "/usr" in complete("rocm-doctor --root /us"), complete("rocm-doctor --root /us"))
 T.check("--user completes user names", "root" in complete("rocm-doctor --user ro"))
 T.check("-V is offered", "-V" in complete("rocm-doctor -"))
-T.check("list completes its topics", complete("rocm-doctor list ") == ["archs", "checks", "fixes", "releases"],
+T.check("list completes its topics", complete("rocm-doctor list ") == ["archs", "checks", "fixes", "gpus", "releases", "usecases"],
         complete("rocm-doctor list "))
 T.check("list takes one topic", complete("rocm-doctor list archs ") == [], complete("rocm-doctor list archs "))
 T.check("help completes the commands", complete("rocm-doctor help f") == ["facts", "fix"], complete("rocm-doctor help f"))

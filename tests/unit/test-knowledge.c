@@ -461,6 +461,8 @@ static void test_health_vram(rd_test_tmpdir *t, gconstpointer data)
     static const char *const bad[][2] = {
         { "7448 = 0 W7900\n", ":6: \"0 W7900\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
         { "7448 = -48 W7900\n", ":6: \"-48 W7900\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
+        { "7448 = 48GB W7900\n", ":6: \"48GB W7900\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
+        { "7448 = 65537 W7900\n", ":6: \"65537 W7900\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
         { "7448 = 48\n", ":6: \"48\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
         { "7448 = shared\n", ":6: \"shared\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
         { "7448 = sharedW7900\n", ":6: \"sharedW7900\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"" },
