@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/* conf/archs.ini and conf/pci-ids.ini: gfx targets and the PCI ids that
+ * map to them. */
+#include "knowledge-private.h"
+
+static int archs_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    if (!name) { /* new section (INI_CALL_HANDLER_ON_NEW_SECTION builds) */
+        return 1;
+    }
+    if (streq(section, "table"))
+        return kn_table_key(st, name, value);
+    if (!startswith(section, "gfx") || strlen(section) < 6 || strlen(section) > 8)
+        return kn_fail(st, xasprintf("section [%s] is not a gfx target name", section));
+
+    if (!st->current || !streq(st->current->gfx, section)) {
+        for (size_t i = 0; i < st->k->n_archs; i++)
+            if (streq(st->k->archs[i].gfx, section)) {
+                if (st->current != &st->k->archs[i])
+                    return kn_fail(st, xasprintf("section [%s] appears twice", section));
+            }
+        st->current = ARRAY_APPEND(st->k->archs, st->k->n_archs);
+        st->current->gfx = xstrdup(section);
+    }
+    rd_arch *a = st->current;
+
+    if (streq(name, "gfx_target_version")) {
+        uint64_t v;
+        char expect[16];
+        if (safe_atou64(value, 10, &v) < 0 || v > 999999 || !rd_gfx_name(v, expect, sizeof expect))
+            return kn_fail(st, xasprintf("gfx_target_version \"%s\" is not a decimal target version", value));
+        if (!streq(expect, section))
+            return kn_fail(st, xasprintf("gfx_target_version %s is %s, not %s", value, expect, section));
+        a->gfx_target_version = (uint32_t)v;
+    } else if (streq(name, "codename")) {
+        free(a->codename);
+        a->codename = xstrdup(value);
+    } else if (streq(name, "family")) {
+        free(a->family);
+        a->family = xstrdup(value);
+    } else if (streq(name, "apu")) {
+        if (kn_parse_bool(value, &a->apu) < 0)
+            return kn_fail(st, xasprintf("apu must be yes or no, not \"%s\"", value));
+    } else if (streq(name, "atomics")) {
+        const char *fw;
+        uint64_t v;
+        if (streq(value, "required"))
+            a->atomics = RD_ATOMICS_REQUIRED;
+        else if (streq(value, "not-required"))
+            a->atomics = RD_ATOMICS_NOT_REQUIRED;
+        else if ((fw = startswith(value, "firmware ")) && safe_atou64(fw, 10, &v) == 0 && v < UINT32_MAX) {
+            a->atomics = RD_ATOMICS_FIRMWARE;
+            a->atomics_fw = (uint32_t)v;
+        } else
+            return kn_fail(st, xasprintf("atomics must be required, not-required or \"firmware N\", not \"%s\"", value));
+    } else if (streq(name, "kfd")) {
+        bool yes;
+        if (kn_parse_bool(value, &yes) < 0)
+            return kn_fail(st, xasprintf("kfd must be yes or no, not \"%s\"", value));
+        a->no_kfd = !yes;
+    } else if (streq(name, "override") && streq(value, "none")) {
+        free(a->override);
+        a->override = NULL;
+        a->override_known = true;
+    } else if (streq(name, "override")) {
+        unsigned ma, mi, st2;
+        char extra;
+        if (sscanf(value, "%u.%u.%u%c", &ma, &mi, &st2, &extra) != 3 || ma > 63 || mi > 255 || st2 > 255)
+            return kn_fail(st, xasprintf("override \"%s\" is not a version like 10.3.0", value));
+        free(a->override);
+        a->override = xstrdup(value);
+        a->override_known = true;
+    } else
+        return kn_fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
+    return 1;
+}
+
+static int pci_ids_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    if (!name)
+        return 1;
+    if (streq(section, "table"))
+        return kn_table_key(st, name, value);
+    bool apu = streq(section, "apu-pci-ids");
+    if (!apu && !streq(section, "pci-ids"))
+        return kn_fail(st, xasprintf("unknown section [%s]", section));
+    uint64_t id;
+    if (safe_atou64(name, 16, &id) < 0 || id > 0xffff || strlen(name) != 4)
+        return kn_fail(st, xasprintf("\"%s\" is not a 4-digit hex PCI device id", name));
+    if (!apu && (!startswith(value, "gfx") || strlen(value) > 8))
+        return kn_fail(st, xasprintf("\"%s\" is not a gfx target", value));
+    rd_pci_id **arr = apu ? &st->k->apu_pci_ids : &st->k->pci_ids;
+    size_t *n = apu ? &st->k->n_apu_pci_ids : &st->k->n_pci_ids;
+    /* a bit per 16-bit id (8 KiB), seeded with the ids already loaded: a
+     * table of n rows is checked in n steps, not n² */
+    uint64_t **seen = &st->ids_seen[apu];
+    if (!*seen) {
+        *seen = xcalloc(65536 / 64, sizeof(uint64_t));
+        for (size_t i = 0; i < *n; i++)
+            (*seen)[(*arr)[i].device_id / 64] |= UINT64_C(1) << ((*arr)[i].device_id % 64);
+    }
+    if ((*seen)[id / 64] & (UINT64_C(1) << (id % 64)))
+        return kn_fail(st, xasprintf("device id %s listed twice", name));
+    (*seen)[id / 64] |= UINT64_C(1) << (id % 64);
+    rd_pci_id *p = ARRAY_APPEND(*arr, *n);
+    p->device_id = (uint16_t)id;
+    p->gfx = xstrdup(value);
+    return 1;
+}
+
+int rd_knowledge_load_archs(const char *path, rd_knowledge *k, char **ret_error)
+{
+    parse_state st = { .k = k, .info = &k->archs_info };
+    int r = kn_load_table(path, &st, archs_handler, ret_error);
+    if (r < 0)
+        return r;
+    for (size_t i = 0; i < k->n_archs; i++) {
+        const rd_arch *a = &k->archs[i];
+        if (!a->gfx_target_version || !a->family || a->atomics == RD_ATOMICS_UNKNOWN) {
+            *ret_error = xasprintf("%s: [%s] needs gfx_target_version, family and atomics", path, a->gfx);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+int rd_knowledge_load_pci_ids(const char *path, rd_knowledge *k, char **ret_error)
+{
+    parse_state st = { .k = k, .info = &k->pci_ids_info, .pci_ids = true };
+    int r = kn_load_table(path, &st, pci_ids_handler, ret_error);
+    free(st.ids_seen[0]);
+    free(st.ids_seen[1]);
+    return r;
+}
+
+const rd_arch *rd_knowledge_arch(const rd_knowledge *k, const char *gfx)
+{
+    for (size_t i = 0; gfx && i < k->n_archs; i++)
+        if (streq(k->archs[i].gfx, gfx))
+            return &k->archs[i];
+    return NULL;
+}
+
+const rd_arch *rd_knowledge_arch_by_version(const rd_knowledge *k, uint32_t v)
+{
+    for (size_t i = 0; i < k->n_archs; i++)
+        if (k->archs[i].gfx_target_version == v)
+            return &k->archs[i];
+    return NULL;
+}
+
+const char *rd_knowledge_gfx_for_pci_id(const rd_knowledge *k, uint16_t device_id)
+{
+    for (size_t i = 0; i < k->n_pci_ids; i++)
+        if (k->pci_ids[i].device_id == device_id)
+            return k->pci_ids[i].gfx;
+    return NULL;
+}
+
+bool rd_gfx_name(uint64_t v, char *buf, size_t size)
+{
+    if (v == 0 || v > 999999)
+        return false;
+    unsigned major = (unsigned)(v / 10000), minor = (unsigned)(v / 100 % 100), step = (unsigned)(v % 100);
+    /* minor and stepping are single hex digits in every target name */
+    if (major < 6 || minor > 15 || step > 15)
+        return false;
+    snprintf(buf, size, "gfx%u%x%x", major, minor, step);
+    return true;
+}
+
+bool rd_knowledge_is_apu_pci_id(const rd_knowledge *k, uint16_t device_id)
+{
+    for (size_t i = 0; i < k->n_apu_pci_ids; i++)
+        if (k->apu_pci_ids[i].device_id == device_id)
+            return true;
+    return false;
+}
+
+static const kn_field arch_fields[] = {
+    KN_STR(rd_arch, gfx), KN_STR(rd_arch, codename), KN_STR(rd_arch, family), KN_STR(rd_arch, override),
+};
+static const kn_field pci_id_fields[] = { KN_STR(rd_pci_id, gfx) };
+
+void kn_archs_free(rd_knowledge *k)
+{
+    KN_FREE_ROWS(k->archs, k->n_archs, arch_fields);
+    KN_FREE_ROWS(k->pci_ids, k->n_pci_ids, pci_id_fields);
+    KN_FREE_ROWS(k->apu_pci_ids, k->n_apu_pci_ids, pci_id_fields);
+    kn_table_info_free(&k->archs_info);
+    kn_table_info_free(&k->pci_ids_info);
+}

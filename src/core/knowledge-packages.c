@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/* conf/packages.ini: what setup installs per use case and family. */
+#include "knowledge-private.h"
+
+/* ---- conf/packages.ini ---- */
+
+int rd_packages_pm_index(const char *pm)
+{
+    return streq_ptr(pm, "apt") ? 0 : streq_ptr(pm, "dnf") ? 1 : streq_ptr(pm, "zypper") ? 2 : -1;
+}
+
+const rd_usecase *rd_knowledge_usecase(const rd_knowledge *k, const char *name)
+{
+    for (size_t i = 0; i < k->packages.n_usecases; i++)
+        if (streq(k->packages.usecases[i].name, name))
+            return &k->packages.usecases[i];
+    return NULL;
+}
+
+char *const *rd_usecase_packages(const rd_usecase *u, const char *pm)
+{
+    int i = rd_packages_pm_index(pm);
+    return i == 0 ? u->apt : i == 1 ? u->dnf : i == 2 ? u->zypper : NULL;
+}
+
+static bool package_names_ok(char *const *v, char **ret_bad)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        if (strspn(v[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_{}:") != strlen(v[i]) ||
+            v[i][0] == '-') {
+            *ret_bad = xstrdup(v[i]);
+            return false;
+        }
+    return true;
+}
+
+/* A list key: package names, gfx targets or gfx:kernel pairs. */
+static int list_key(parse_state *st, char ***slot, const char *value)
+{
+    char **v = strv_split(value, " \t,");
+    _cleanup_free_ char *bad = NULL;
+    if (!package_names_ok(v, &bad)) {
+        strv_free(v);
+        return kn_fail(st, xasprintf("\"%s\" is not a package name", bad));
+    }
+    strv_free(*slot);
+    *slot = v;
+    return 1;
+}
+
+static int packages_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    rd_packages_table *t = &st->k->packages;
+    if (!name)
+        return 1;
+    if (streq(section, "table"))
+        return kn_table_key(st, name, value);
+    int pm = rd_packages_pm_index(name);
+    if (streq(section, "setup")) {
+        if (streq(name, "default"))
+            return list_key(st, &t->default_usecases, value);
+        return kn_fail(st, xasprintf("unknown key \"%s\" in [setup]", name));
+    }
+    if (streq(section, "headers") || streq(section, "shadow")) {
+        if (pm < 0)
+            return kn_fail(st, xasprintf("unknown key \"%s\" in [%s] (apt, dnf or zypper)", name, section));
+        return list_key(st, streq(section, "headers") ? &t->headers[pm] : &t->shadow[pm], value);
+    }
+    if (streq(section, "driver")) {
+        if (streq(name, "dkms-gfx"))
+            return list_key(st, &t->dkms_gfx, value);
+        if (streq(name, "inbox-kernel")) {
+            int r = list_key(st, &t->inbox_kernel, value);
+            for (size_t i = 0; r && t->inbox_kernel && t->inbox_kernel[i]; i++) {
+                const char *colon = strchr(t->inbox_kernel[i], ':');
+                unsigned a, b;
+                if (!startswith(t->inbox_kernel[i], "gfx") || !colon || sscanf(colon + 1, "%u.%u", &a, &b) != 2)
+                    return kn_fail(st, xasprintf("\"%s\" is not TARGET:KERNEL (gfx1100:6.2)", t->inbox_kernel[i]));
+            }
+            return r;
+        }
+        return kn_fail(st, xasprintf("unknown key \"%s\" in [driver]", name));
+    }
+    const char *uc = startswith(section, "usecase ");
+    if (!uc || !*uc || strchr(uc, ' '))
+        return kn_fail(st, xasprintf("unknown section [%s]", section));
+    rd_usecase *u = t->n_usecases ? &t->usecases[t->n_usecases - 1] : NULL;
+    if (!u || !streq(u->name, uc)) {
+        if (rd_knowledge_usecase(st->k, uc))
+            return kn_fail(st, xasprintf("section [%s] appears twice", section));
+        u = ARRAY_APPEND(t->usecases, t->n_usecases);
+        u->name = xstrdup(uc);
+    }
+    if (streq(name, "summary"))
+        return kn_string_key(st, section, name, value, &u->summary);
+    if (streq(name, "since"))
+        return kn_string_key(st, section, name, value, &u->since);
+    if (streq(name, "driver")) {
+        if (kn_parse_bool(value, &u->driver) < 0)
+            return kn_fail(st, xasprintf("driver must be yes or no, not \"%s\"", value));
+        return 1;
+    }
+    if (pm >= 0)
+        return list_key(st, pm == 0 ? &u->apt : pm == 1 ? &u->dnf : &u->zypper, value);
+    return kn_fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
+}
+
+int rd_knowledge_load_packages(const char *path, rd_knowledge *k, char **ret_error)
+{
+    parse_state st = { .k = k, .info = &k->packages.info };
+    int r = kn_load_table(path, &st, packages_handler, ret_error);
+    if (r < 0)
+        return r;
+    for (size_t i = 0; i < strv_length(k->packages.default_usecases); i++)
+        if (!rd_knowledge_usecase(k, k->packages.default_usecases[i])) {
+            *ret_error = xasprintf("%s: [setup] default names \"%s\", which has no [usecase %s] section", path,
+                                   k->packages.default_usecases[i], k->packages.default_usecases[i]);
+            return -EINVAL;
+        }
+    return 0;
+}
+
+static const kn_field usecase_fields[] = {
+    KN_STR(rd_usecase, name), KN_STR(rd_usecase, summary), KN_STR(rd_usecase, since),
+    KN_STRV(rd_usecase, apt), KN_STRV(rd_usecase, dnf),    KN_STRV(rd_usecase, zypper),
+};
+static const kn_field packages_fields[] = {
+    KN_STRV(rd_packages_table, default_usecases), KN_STRV(rd_packages_table, headers[0]),
+    KN_STRV(rd_packages_table, headers[1]),       KN_STRV(rd_packages_table, headers[2]),
+    KN_STRV(rd_packages_table, shadow[0]),        KN_STRV(rd_packages_table, shadow[1]),
+    KN_STRV(rd_packages_table, shadow[2]),        KN_STRV(rd_packages_table, dkms_gfx),
+    KN_STRV(rd_packages_table, inbox_kernel),
+};
+
+void kn_packages_free(rd_knowledge *k)
+{
+    rd_packages_table *t = &k->packages;
+    KN_FREE_ROWS(t->usecases, t->n_usecases, usecase_fields);
+    kn_free_fields(t, packages_fields, ELEMENTSOF(packages_fields));
+    kn_table_info_free(&t->info);
+}

@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: MIT */
+/* conf/support.ini: ROCm releases, the OS releases and kernels each was
+ * validated with, and the apt and rpm repositories. */
+#include "knowledge-private.h"
+
+#include <ctype.h>
+#include "distro.h"
+
+static int parse_gfx_list(parse_state *st, const char *name, const char *value, char ***ret)
+{
+    _cleanup_strv_free_ char **v = strv_split(value, " \t");
+    if (!v)
+        return kn_fail(st, xasprintf("%s is empty", name));
+    for (size_t i = 0; v[i]; i++) {
+        if (!rd_knowledge_arch(st->k, v[i]))
+            return kn_fail(st, xasprintf("%s: \"%s\" is not a gfx target of archs.ini", name, v[i]));
+        if (strv_contains(v + i + 1, v[i]))
+            return kn_fail(st, xasprintf("%s: %s is listed twice", name, v[i]));
+    }
+    strv_free(*ret);
+    *ret = TAKE_PTR(v);
+    return 1;
+}
+
+/* ID VERSION_ID CODENAME [suite SUITE] [tree TREE] kernels SERIES... */
+static int parse_os_line(parse_state *st, rd_release *r, const char *value)
+{
+    _cleanup_strv_free_ char **w = strv_split(value, " \t");
+    size_t n = strv_length(w), i = 3;
+    if (n < 5)
+        return kn_fail(st, xasprintf("os \"%s\": expected ID VERSION_ID CODENAME [suite SUITE] kernels SERIES...", value));
+    const char *suite = NULL;
+    if (streq(w[i], "suite")) {
+        if (i + 1 >= n)
+            return kn_fail(st, xasprintf("os \"%s\": \"suite\" needs a suite name", value));
+        suite = w[i + 1];
+        i += 2;
+    }
+    const char *tree = NULL;
+    if (i < n && streq(w[i], "tree")) {
+        if (i + 1 >= n || !kn_is_version(w[i + 1], 1, 2))
+            return kn_fail(st, xasprintf("os \"%s\": \"tree\" needs an OS version like 9.6 or 10", value));
+        tree = w[i + 1];
+        i += 2;
+    }
+    if (i >= n || !streq(w[i], "kernels") || i + 1 >= n)
+        return kn_fail(st, xasprintf("os \"%s\": expected \"kernels\" and at least one kernel series", value));
+    if (!kn_is_version(w[1], 1, 3))
+        return kn_fail(st, xasprintf("os \"%s\": VERSION_ID \"%s\" is not a version", value, w[1]));
+    for (size_t k = i + 1; k < n; k++)
+        if (!kn_is_version(w[k], 2, 2))
+            return kn_fail(st, xasprintf("os \"%s\": \"%s\" is not a kernel series like 6.8", value, w[k]));
+    for (size_t k = 0; k < r->n_os; k++)
+        if (streq(r->os[k].id, w[0]) && streq(r->os[k].version_id, w[1]))
+            return kn_fail(st, xasprintf("os %s %s is listed twice in [rocm %s]", w[0], w[1], r->line));
+    bool apt = !streq(w[2], "-");
+    rd_release_os *o = ARRAY_APPEND(r->os, r->n_os);
+    o->id = xstrdup(w[0]);
+    o->version_id = xstrdup(w[1]);
+    o->codename = apt ? xstrdup(w[2]) : NULL;
+    o->apt_suite = apt ? xstrdup(suite ? suite : w[2]) : NULL;
+    o->tree = xstrdup(tree ? tree : w[1]);
+    for (size_t k = i + 1; k < n; k++)
+        o->kernels = strv_push(o->kernels, xstrdup(w[k]));
+    return 1;
+}
+
+static const char *const template_names[] = { "rocm", "amdgpu", "major", "os" };
+
+/* A baseurl template: https://HOST/..., placeholders only from
+ * template_names, braces paired, no white space. */
+static int parse_template(parse_state *st, const char *name, const char *value, char **ret)
+{
+    if (!startswith(value, "https://") || strpbrk(value, " \t"))
+        return kn_fail(st, xasprintf("%s \"%s\" is not an https:// URL", name, value));
+    for (const char *p = strchr(value, '{'); p; p = strchr(p + 1, '{')) {
+        const char *e = strchr(p, '}');
+        bool known = false;
+        for (size_t i = 0; e && i < ELEMENTSOF(template_names); i++)
+            known |= strlen(template_names[i]) == (size_t)(e - p - 1) &&
+                     strncmp(p + 1, template_names[i], (size_t)(e - p - 1)) == 0;
+        if (!known)
+            return kn_fail(st, xasprintf("%s \"%s\": unknown placeholder at \"%.12s\" (known: {rocm} {amdgpu} {major} "
+                                      "{os})", name, value, p));
+    }
+    if (strchr(value, '}') && !strchr(value, '{'))
+        return kn_fail(st, xasprintf("%s \"%s\": a '}' without '{'", name, value));
+    free(*ret);
+    *ret = xstrdup(value);
+    return 1;
+}
+
+static int parse_word_list(parse_state *st, const char *name, const char *value, char ***ret)
+{
+    char **v = strv_split(value, " \t");
+    if (!v)
+        return kn_fail(st, xasprintf("%s is empty", name));
+    strv_free(*ret);
+    *ret = v;
+    return 1;
+}
+
+static int rpm_key(parse_state *st, const char *name, const char *value)
+{
+    rd_rpm_info *rpm = &st->k->rpm;
+    if (streq(name, "host")) {
+        if (!*value || strpbrk(value, "/: \t"))
+            return kn_fail(st, xasprintf("host \"%s\" is not a host name", value));
+        free(rpm->host);
+        rpm->host = xstrdup(value);
+        return 1;
+    }
+    if (streq(name, "fingerprint")) {
+        uint64_t dummy;
+        bool hex = strlen(value) == 40;
+        for (size_t i = 0; hex && i < 40; i += 10) {
+            char part[11];
+            memcpy(part, value + i, 10);
+            part[10] = 0;
+            hex = safe_atou64(part, 16, &dummy) == 0 && !strpbrk(part, "abcdef");
+        }
+        if (!hex)
+            return kn_fail(st, xasprintf("fingerprint \"%s\" is not 40 upper-case hex digits", value));
+        free(rpm->fingerprint);
+        rpm->fingerprint = xstrdup(value);
+        return 1;
+    }
+    if (streq(name, "gpgkey"))
+        return parse_template(st, name, value, &rpm->gpgkey);
+    char ***list = streq(name, "crb-repos") ? &rpm->crb_repos
+                 : streq(name, "epel-repos") ? &rpm->epel_repos
+                 : streq(name, "crb-packages") ? &rpm->crb_packages
+                 : streq(name, "epel-packages") ? &rpm->epel_packages
+                 : streq(name, "sles-modules") ? &rpm->sles_modules
+                 : streq(name, "sles-repos") ? &rpm->sles_repos : NULL;
+    if (!list)
+        return kn_fail(st, xasprintf("unknown key \"%s\" in [rpm]", name));
+    return parse_word_list(st, name, value, list);
+}
+
+static int release_rpm_key(parse_state *st, rd_release *r, const char *name, const char *value)
+{
+    char **slot = streq(name, "el-rocm") ? &r->el_rocm
+                : streq(name, "el-amdgpu") ? &r->el_amdgpu
+                : streq(name, "el-graphics") ? &r->el_graphics
+                : streq(name, "sles-rocm") ? &r->sles_rocm
+                : streq(name, "sles-amdgpu") ? &r->sles_amdgpu : NULL;
+    if (slot)
+        return parse_template(st, name, value, slot);
+    if (!kn_is_version(value, 2, 3))
+        return kn_fail(st, xasprintf("amdgpu \"%s\" is not a driver repository version like 30.20.1", value));
+    free(r->amdgpu);
+    r->amdgpu = xstrdup(value);
+    return 1;
+}
+
+static bool is_release_rpm_key(const char *name)
+{
+    return streq(name, "el-rocm") || streq(name, "el-amdgpu") || streq(name, "el-graphics") ||
+           streq(name, "sles-rocm") || streq(name, "sles-amdgpu") || streq(name, "amdgpu");
+}
+
+/* [apt]: host, key-id, pin-origin. */
+static int apt_key(parse_state *st, const char *name, const char *value)
+{
+    rd_knowledge *k = st->k;
+    char **slot = streq(name, "host") ? &k->apt_host
+                : streq(name, "key-id") ? &k->apt_key_id
+                : streq(name, "pin-origin") ? &k->apt_pin_origin : NULL;
+    if (!slot)
+        return kn_fail(st, xasprintf("unknown key \"%s\" in [apt]", name));
+    if (slot == &k->apt_key_id) {
+        uint64_t id;
+        if (strlen(value) != 16 || safe_atou64(value, 16, &id) < 0)
+            return kn_fail(st, xasprintf("key-id \"%s\" is not a 16-digit hex key id", value));
+    }
+    free(*slot);
+    *slot = xstrdup(value);
+    return 1;
+}
+
+/* The release of a [rocm X.Y] section: a new one when the section starts,
+ * refused when it repeats or comes out of order. */
+static int release_section(parse_state *st, const char *section, const char *line, rd_release **ret)
+{
+    rd_knowledge *k = st->k;
+    if (!st->release || !streq(st->release->line, line)) {
+        for (size_t i = 0; i < k->n_releases; i++)
+            if (streq(k->releases[i].line, line))
+                return kn_fail(st, xasprintf("section [%s] appears twice", section));
+        if (k->n_releases > 0 && rd_version_compare(k->releases[k->n_releases - 1].line, line) >= 0)
+            return kn_fail(st, xasprintf("section [%s] comes after [rocm %s]: releases go oldest first", section,
+                                      k->releases[k->n_releases - 1].line));
+        st->release = ARRAY_APPEND(k->releases, k->n_releases);
+        st->release->line = xstrdup(line);
+    }
+    *ret = st->release;
+    return 1;
+}
+
+/* One key of a [rocm X.Y] section. */
+static int release_key(parse_state *st, rd_release *r, const char *section, const char *name, const char *value)
+{
+    if (streq(name, "latest")) {
+        const char *rest = startswith(value, r->line);
+        if (!kn_is_version(value, 3, 3) || !rest || *rest != '.')
+            return kn_fail(st, xasprintf("latest \"%s\" is not a %s.N release", value, r->line));
+        free(r->latest);
+        r->latest = xstrdup(value);
+    } else if (streq(name, "date")) {
+        unsigned y, m;
+        int end = 0;
+        if (sscanf(value, "%4u-%2u%n", &y, &m, &end) != 2 || value[end] || strlen(value) != 7 || y < 2000 ||
+            m < 1 || m > 12)
+            return kn_fail(st, xasprintf("date \"%s\" is not YYYY-MM", value));
+        free(r->date);
+        r->date = xstrdup(value);
+    } else if (streq(name, "gfx"))
+        return parse_gfx_list(st, name, value, &r->gfx);
+    else if (streq(name, "deprecated"))
+        return parse_gfx_list(st, name, value, &r->deprecated);
+    else if (streq(name, "apt-suite")) {
+        if (streq(value, "ubuntu"))
+            r->apt_suite_ubuntu = true;
+        else if (streq(value, "codename"))
+            r->apt_suite_ubuntu = false;
+        else
+            return kn_fail(st, xasprintf("apt-suite must be codename or ubuntu, not \"%s\"", value));
+    } else if (streq(name, "dkms")) {
+        if (!kn_is_version(value, 2, 3))
+            return kn_fail(st, xasprintf("dkms \"%s\" is not a driver version like 6.8.5", value));
+        free(r->dkms);
+        r->dkms = xstrdup(value);
+    } else if (streq(name, "window")) {
+        const char *n;
+        uint64_t v;
+        if ((n = startswith(value, "releases ")) && safe_atou64(n, 10, &v) == 0 && v <= 100)
+            r->window_kind = RD_WINDOW_RELEASES;
+        else if ((n = startswith(value, "months ")) && safe_atou64(n, 10, &v) == 0 && v <= 1200)
+            r->window_kind = RD_WINDOW_MONTHS;
+        else
+            return kn_fail(st, xasprintf("window must be \"releases N\" or \"months N\", not \"%s\"", value));
+        r->window = (uint32_t)v;
+    } else if (streq(name, "os"))
+        return parse_os_line(st, r, value);
+    else if (is_release_rpm_key(name))
+        return release_rpm_key(st, r, name, value);
+    else
+        return kn_fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
+    return 1;
+}
+
+static int support_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    if (!name)
+        return 1;
+    if (streq(section, "table"))
+        return kn_table_key(st, name, value);
+    if (streq(section, "rpm"))
+        return rpm_key(st, name, value);
+    if (streq(section, "apt"))
+        return apt_key(st, name, value);
+    const char *line = startswith(section, "rocm ");
+    if (!line || !kn_is_version(line, 2, 2))
+        return kn_fail(st, xasprintf("section [%s] is neither [table], [apt], [rpm] nor [rocm X.Y]", section));
+    rd_release *r = NULL;
+    if (release_section(st, section, line, &r) == 0)
+        return 0; /* the error is recorded */
+    return release_key(st, r, section, name, value);
+}
+
+int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_error)
+{
+    parse_state st = { .k = k, .info = &k->support_info };
+    int r = kn_load_table(path, &st, support_handler, ret_error);
+    if (r < 0)
+        return r;
+    if (!k->apt_host || !k->apt_key_id || !k->apt_pin_origin) {
+        *ret_error = xasprintf("%s: [apt] needs host, key-id and pin-origin", path);
+        return -EINVAL;
+    }
+    if (k->n_releases == 0) {
+        *ret_error = xasprintf("%s: no [rocm X.Y] section", path);
+        return -EINVAL;
+    }
+    bool any_rpm = false;
+    for (size_t i = 0; i < k->n_releases; i++) {
+        const rd_release *rel = &k->releases[i];
+        if (!rel->latest || !rel->date || !rel->gfx || !rel->window || rel->n_os == 0) {
+            *ret_error = xasprintf("%s: [rocm %s] needs latest, date, gfx, window and at least one os", path,
+                                   rel->line);
+            return -EINVAL;
+        }
+        any_rpm |= rel->el_rocm || rel->el_amdgpu || rel->el_graphics || rel->sles_rocm || rel->sles_amdgpu;
+    }
+    if (any_rpm && (!k->rpm.host || !k->rpm.fingerprint || !k->rpm.gpgkey)) {
+        *ret_error = xasprintf("%s: rpm repositories need an [rpm] section with host, fingerprint and gpgkey", path);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* "6.2.4-139" belongs to line "6.2": its first two components match. */
+static bool in_line(const char *version, const char *line)
+{
+    const char *rest = startswith(strempty(version), line);
+    return rest && (!*rest || *rest == '.' || *rest == '-');
+}
+
+const rd_release *rd_knowledge_release(const rd_knowledge *k, const char *version)
+{
+    for (size_t i = 0; version && i < k->n_releases; i++)
+        if (in_line(version, k->releases[i].line))
+            return &k->releases[i];
+    return NULL;
+}
+
+const rd_release *rd_knowledge_release_by_dkms(const rd_knowledge *k, const char *driver_version)
+{
+    for (size_t i = 0; driver_version && i < k->n_releases; i++)
+        if (k->releases[i].dkms && in_line(driver_version, k->releases[i].dkms))
+            return &k->releases[i];
+    return NULL;
+}
+
+static const rd_release_os *find_os_exact(const rd_release *r, const char *id, const char *version_id)
+{
+    for (size_t i = 0; id && version_id && i < r->n_os; i++)
+        if (streq(r->os[i].id, id) && (streq(r->os[i].version_id, version_id) ||
+                                       /* "24.04" in the table covers "24.04.2" */
+                                       in_line(version_id, r->os[i].version_id)))
+            return &r->os[i];
+    return NULL;
+}
+
+const rd_release_os *rd_release_find_os(const rd_release *r, const char *id, const char *version_id)
+{
+    const rd_release_os *o = find_os_exact(r, id, version_id);
+    if (o || !id)
+        return o;
+    /* a rebuild the table does not list is judged as its family's reference */
+    rd_os_family fam = rd_os_family_of(id, NULL);
+    const char *ref = fam == RD_OS_RHEL ? "rhel" : fam == RD_OS_SUSE ? "sles" : NULL;
+    if (ref && !streq(id, ref))
+        return find_os_exact(r, ref, version_id);
+    return NULL;
+}
+
+/* ---- rpm repository templates ---- */
+
+static int template_index(const char *p, size_t n)
+{
+    for (size_t i = 0; i < ELEMENTSOF(template_names); i++)
+        if (strlen(template_names[i]) == n && strncmp(p, template_names[i], n) == 0)
+            return (int)i;
+    return -1;
+}
+
+int rd_repo_template_match(const char *tmpl, const char *url, char *ret_values[4])
+{
+    char *v[4] = { 0 };
+    const char *t = tmpl, *u = url;
+    int ok = 0;
+    while (*t) {
+        if (*t == '{') {
+            const char *e = strchr(t, '}');
+            int idx = e ? template_index(t + 1, (size_t)(e - t - 1)) : -1;
+            if (idx < 0)
+                goto out;
+            size_t n = strcspn(u, "/");
+            if (n == 0)
+                goto out;
+            if (v[idx] && strncmp(v[idx], u, n) != 0)
+                goto out;
+            if (!v[idx])
+                v[idx] = xstrndup(u, n);
+            u += n;
+            t = e + 1;
+            continue;
+        }
+        if (*t != *u)
+            break;
+        t++;
+        u++;
+    }
+    /* a trailing slash is optional on either side */
+    ok = (!*t && (!*u || streq(u, "/"))) || (streq(t, "/") && !*u);
+out:
+    if (!ok) {
+        for (size_t i = 0; i < 4; i++)
+            free(v[i]);
+        return 0;
+    }
+    memcpy(ret_values, v, sizeof v);
+    return 1;
+}
+
+char *rd_repo_template_expand(const char *tmpl, const char *const values[4])
+{
+    strbuf b = { 0 };
+    for (const char *t = tmpl; *t;) {
+        const char *e = *t == '{' ? strchr(t, '}') : NULL;
+        int idx = e ? template_index(t + 1, (size_t)(e - t - 1)) : -1;
+        if (idx >= 0) {
+            strbuf_append(&b, strempty(values[idx]));
+            t = e + 1;
+        } else
+            strbuf_appendn(&b, t++, 1);
+    }
+    return strbuf_steal(&b);
+}
+
+char *rd_rpm_key_name(const char *fingerprint)
+{
+    size_t n = strlen(strempty(fingerprint));
+    if (n < 8)
+        return NULL;
+    char *s = xasprintf("gpg-pubkey-%s", fingerprint + n - 8);
+    for (char *p = s; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return s;
+}
+
+bool rd_release_supports(const rd_release *r, const char *gfx)
+{
+    return gfx && strv_contains(r->gfx, gfx);
+}
+
+bool rd_release_deprecates(const rd_release *r, const char *gfx)
+{
+    return gfx && strv_contains(r->deprecated, gfx);
+}
+
+const char *rd_knowledge_pick_release(const rd_knowledge *k, const char *os_id, const char *os_version_id,
+                                      char *const *gfx, size_t n_gfx)
+{
+    for (size_t i = k->n_releases; i > 0; i--) {
+        const rd_release *r = &k->releases[i - 1];
+        if (!rd_release_find_os(r, os_id, os_version_id))
+            continue;
+        bool all = true;
+        for (size_t j = 0; all && j < n_gfx; j++)
+            all = rd_release_supports(r, gfx[j]) || rd_release_deprecates(r, gfx[j]);
+        if (all)
+            return r->latest;
+    }
+    return NULL;
+}
+
+const char *rd_knowledge_apt_suite(const rd_knowledge *k, const char *release, const char *codename)
+{
+    const rd_release *r = rd_knowledge_release(k, release);
+    if (!r)
+        return NULL;
+    if (r->apt_suite_ubuntu)
+        return "ubuntu";
+    for (size_t i = 0; codename && i < r->n_os; i++)
+        if (streq_ptr(r->os[i].codename, codename))
+            return r->os[i].apt_suite;
+    return NULL;
+}
+
+static const kn_field os_fields[] = {
+    KN_STR(rd_release_os, id),        KN_STR(rd_release_os, version_id), KN_STR(rd_release_os, codename),
+    KN_STR(rd_release_os, apt_suite), KN_STR(rd_release_os, tree),       KN_STRV(rd_release_os, kernels),
+};
+static const kn_field release_fields[] = {
+    KN_STR(rd_release, line),        KN_STR(rd_release, latest),      KN_STR(rd_release, date),
+    KN_STRV(rd_release, gfx),        KN_STRV(rd_release, deprecated), KN_STR(rd_release, dkms),
+    KN_STR(rd_release, el_rocm),     KN_STR(rd_release, el_amdgpu),   KN_STR(rd_release, el_graphics),
+    KN_STR(rd_release, sles_rocm),   KN_STR(rd_release, sles_amdgpu), KN_STR(rd_release, amdgpu),
+};
+static const kn_field support_fields[] = {
+    KN_STR(rd_knowledge, rpm.host),           KN_STR(rd_knowledge, rpm.fingerprint),
+    KN_STR(rd_knowledge, rpm.gpgkey),         KN_STRV(rd_knowledge, rpm.crb_repos),
+    KN_STRV(rd_knowledge, rpm.epel_repos),    KN_STRV(rd_knowledge, rpm.crb_packages),
+    KN_STRV(rd_knowledge, rpm.epel_packages), KN_STRV(rd_knowledge, rpm.sles_modules),
+    KN_STRV(rd_knowledge, rpm.sles_repos),    KN_STR(rd_knowledge, apt_host),
+    KN_STR(rd_knowledge, apt_key_id),         KN_STR(rd_knowledge, apt_pin_origin),
+};
+
+void kn_support_free(rd_knowledge *k)
+{
+    for (size_t i = 0; i < k->n_releases; i++)
+        KN_FREE_ROWS(k->releases[i].os, k->releases[i].n_os, os_fields);
+    KN_FREE_ROWS(k->releases, k->n_releases, release_fields);
+    kn_free_fields(k, support_fields, ELEMENTSOF(support_fields));
+    kn_table_info_free(&k->support_info);
+}
