@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include "build-config.h"
 #include "util.h"
 
 static const rd_field os_fields[] = {
@@ -467,45 +468,18 @@ int rd_struct_from_json(const rd_schema *s, void *p, json_object *j, const char 
     return 0;
 }
 
-void rd_struct_free(const rd_schema *s, void *p)
+/* A facts struct is set up here and freed by its schema, rd_facts_schema
+ * above. */
+void rd_facts_init(rd_facts *f)
 {
-    for (size_t i = 0; i < s->n_fields; i++) {
-        const rd_field *fd = &s->fields[i];
-        switch (fd->type) {
-        case RD_FT_STR:
-            free(*AT(p, fd->offset, char *));
-            break;
-        case RD_FT_STRV:
-            strv_free(*AT(p, fd->offset, char **));
-            break;
-        case RD_FT_I64V:
-        case RD_FT_U64V:
-            free(*AT(p, fd->offset, void *));
-            break;
-        case RD_FT_KV: {
-            rd_kv *a = *AT(p, fd->offset, rd_kv *);
-            size_t n = *AT(p, fd->count_offset, size_t);
-            for (size_t k = 0; k < n; k++)
-                free(a[k].key);
-            free(a);
-            break;
-        }
-        case RD_FT_OBJ:
-            rd_struct_free(fd->sub, AT(p, fd->offset, char));
-            break;
-        case RD_FT_ARR: {
-            char *a = *AT(p, fd->offset, char *);
-            size_t n = *AT(p, fd->count_offset, size_t);
-            for (size_t k = 0; k < n; k++)
-                rd_struct_free(fd->sub, a + k * fd->sub->size);
-            free(a);
-            break;
-        }
-        default:
-            break;
-        }
-    }
-    memset(p, 0, s->size);
+    memset(f, 0, sizeof(*f));
+    f->schema = xstrdup(RD_FACTS_SCHEMA);
+    f->tool_version = xstrdup(PACKAGE_VERSION);
+}
+
+void rd_facts_free(rd_facts *f)
+{
+    rd_struct_free(&rd_facts_schema, f);
 }
 
 json_object *rd_facts_to_json(const rd_facts *f)

@@ -6,42 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "facts.h"
+#include "schema.h"
 #include "util.h"
-
-/* Field descriptors: one table per struct drives JSON out, JSON in and free,
- * so the three can never disagree about a field. */
-typedef enum {
-    RD_FT_STR,   /* char *, null when NULL */
-    RD_FT_BOOL,  /* bool */
-    RD_FT_INT,   /* int64_t */
-    RD_FT_U64,   /* uint64_t */
-    RD_FT_DOUBLE,
-    RD_FT_STRV,  /* char ** NULL-terminated */
-    RD_FT_I64V,  /* int64_t * + size_t count */
-    RD_FT_U64V,  /* uint64_t * + size_t count */
-    RD_FT_KV,    /* rd_kv * + size_t count, as a JSON object in order */
-    RD_FT_OBJ,   /* embedded struct */
-    RD_FT_ARR,   /* struct * + size_t count */
-} rd_field_type;
-
-typedef struct rd_schema rd_schema;
-
-typedef struct {
-    const char *name;
-    rd_field_type type;
-    size_t offset;
-    size_t count_offset;
-    const rd_schema *sub;
-    bool ranged;          /* RD_FT_INT: refuse values outside [min, max] on load */
-    int64_t min, max;
-} rd_field;
-
-struct rd_schema {
-    const char *name;
-    size_t size;
-    const rd_field *fields;
-    size_t n_fields;
-};
 
 extern const rd_schema rd_facts_schema;
 /* Schemas of the areas kept in their own files (facts-json-*.c). */
@@ -53,23 +19,11 @@ extern const rd_schema rd_health_facts_schema, rd_health_gpu_schema;
 extern const rd_schema rd_rpm_facts_schema, rd_repos_facts_schema, rd_kernel_devel_facts_schema,
     rd_wheel_facts_schema, rd_wheel_install_schema;
 
-/* Building blocks for the tables: F a scalar, FN a vector with its count,
- * FS an embedded struct, FA an array of structs with its count. */
-#define F(st, field, t) { #field, t, offsetof(st, field), 0, NULL }
-#define FN(st, field, t, cnt) { #field, t, offsetof(st, field), offsetof(st, cnt), NULL }
-/* FR: an integer that must lie in [lo, hi] (a PCI id is 16 bits: -1 is no id). */
-#define FR(st, field, lo, hi) { #field, RD_FT_INT, offsetof(st, field), 0, NULL, true, lo, hi }
-#define FS(st, field, sub) { #field, RD_FT_OBJ, offsetof(st, field), 0, &sub }
-#define FA(st, field, cnt, sub) { #field, RD_FT_ARR, offsetof(st, field), offsetof(st, cnt), &sub }
-#define SCHEMA(var, st, tbl) const rd_schema var = { #st, sizeof(st), tbl, ELEMENTSOF(tbl) }
-
-
 json_object *rd_struct_to_json(const rd_schema *s, const void *p);
 /* Fills *p (zeroed by the caller) from j; on error returns -EINVAL and sets
  * *ret_error to a message naming the JSON path, e.g. "pci.devices[2].vendor_id:
  * expected an integer". Partially filled structs are freed by rd_struct_free. */
 int rd_struct_from_json(const rd_schema *s, void *p, json_object *j, const char *path, char **ret_error);
-void rd_struct_free(const rd_schema *s, void *p);
 
 json_object *rd_facts_to_json(const rd_facts *f);
 /* Parses a facts document: checks the schema string, then the fields. */

@@ -2,22 +2,8 @@
 #include "facts.h"
 
 #include <inttypes.h>
-#include "build-config.h"
-#include "facts-json.h"
 #include "rootfs.h"
 #include "util.h"
-
-void rd_facts_init(rd_facts *f)
-{
-    memset(f, 0, sizeof(*f));
-    f->schema = xstrdup(RD_FACTS_SCHEMA);
-    f->tool_version = xstrdup(PACKAGE_VERSION);
-}
-
-void rd_facts_free(rd_facts *f)
-{
-    rd_struct_free(&rd_facts_schema, f);
-}
 
 void rd_facts_note_unreadable(rd_facts *f, const char *path, int r, const char *unchecked)
 {

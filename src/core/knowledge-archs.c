@@ -179,16 +179,12 @@ bool rd_knowledge_is_apu_pci_id(const rd_knowledge *k, uint16_t device_id)
     return false;
 }
 
-static const kn_field arch_fields[] = {
-    KN_STR(rd_arch, gfx), KN_STR(rd_arch, codename), KN_STR(rd_arch, family), KN_STR(rd_arch, override),
+static const rd_field arch_fields[] = {
+    F(rd_arch, gfx, RD_FT_STR),
+    F(rd_arch, codename, RD_FT_STR),
+    F(rd_arch, family, RD_FT_STR),
+    F(rd_arch, override, RD_FT_STR),
 };
-static const kn_field pci_id_fields[] = { KN_STR(rd_pci_id, gfx) };
-
-void kn_archs_free(rd_knowledge *k)
-{
-    KN_FREE_ROWS(k->archs, k->n_archs, arch_fields);
-    KN_FREE_ROWS(k->pci_ids, k->n_pci_ids, pci_id_fields);
-    KN_FREE_ROWS(k->apu_pci_ids, k->n_apu_pci_ids, pci_id_fields);
-    kn_table_info_free(&k->archs_info);
-    kn_table_info_free(&k->pci_ids_info);
-}
+SCHEMA(kn_arch_schema, rd_arch, arch_fields);
+static const rd_field pci_id_fields[] = { F(rd_pci_id, gfx, RD_FT_STR) };
+SCHEMA(kn_pci_id_schema, rd_pci_id, pci_id_fields);

@@ -138,16 +138,13 @@ const rd_firmware_bad *rd_knowledge_firmware_bad(const rd_knowledge *k, const ch
     return NULL;
 }
 
-static const kn_field memory_fields[] = { KN_STR(rd_product_memory, product) };
-static const kn_field left_out_fields[] = { KN_STR(rd_product_left_out, reason) };
-static const kn_field firmware_fields[] = {
-    KN_STR(rd_firmware_bad, gfx), KN_STR(rd_firmware_bad, name), KN_STR(rd_firmware_bad, reason),
+static const rd_field memory_fields[] = { F(rd_product_memory, product, RD_FT_STR) };
+SCHEMA(kn_product_memory_schema, rd_product_memory, memory_fields);
+static const rd_field left_out_fields[] = { F(rd_product_left_out, reason, RD_FT_STR) };
+SCHEMA(kn_product_left_out_schema, rd_product_left_out, left_out_fields);
+static const rd_field firmware_fields[] = {
+    F(rd_firmware_bad, gfx, RD_FT_STR),
+    F(rd_firmware_bad, name, RD_FT_STR),
+    F(rd_firmware_bad, reason, RD_FT_STR),
 };
-
-void kn_health_free(rd_knowledge *k)
-{
-    KN_FREE_ROWS(k->product_memory, k->n_product_memory, memory_fields);
-    KN_FREE_ROWS(k->product_left_out, k->n_product_left_out, left_out_fields);
-    KN_FREE_ROWS(k->firmware_bad, k->n_firmware_bad, firmware_fields);
-    kn_table_info_free(&k->health_info);
-}
+SCHEMA(kn_firmware_bad_schema, rd_firmware_bad, firmware_fields);

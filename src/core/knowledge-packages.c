@@ -121,22 +121,26 @@ int rd_knowledge_load_packages(const char *path, rd_knowledge *k, char **ret_err
     return 0;
 }
 
-static const kn_field usecase_fields[] = {
-    KN_STR(rd_usecase, name), KN_STR(rd_usecase, summary), KN_STR(rd_usecase, since),
-    KN_STRV(rd_usecase, apt), KN_STRV(rd_usecase, dnf),    KN_STRV(rd_usecase, zypper),
+static const rd_field usecase_fields[] = {
+    F(rd_usecase, name, RD_FT_STR),
+    F(rd_usecase, summary, RD_FT_STR),
+    F(rd_usecase, since, RD_FT_STR),
+    F(rd_usecase, apt, RD_FT_STRV),
+    F(rd_usecase, dnf, RD_FT_STRV),
+    F(rd_usecase, zypper, RD_FT_STRV),
 };
-static const kn_field packages_fields[] = {
-    KN_STRV(rd_packages_table, default_usecases), KN_STRV(rd_packages_table, headers[0]),
-    KN_STRV(rd_packages_table, headers[1]),       KN_STRV(rd_packages_table, headers[2]),
-    KN_STRV(rd_packages_table, shadow[0]),        KN_STRV(rd_packages_table, shadow[1]),
-    KN_STRV(rd_packages_table, shadow[2]),        KN_STRV(rd_packages_table, dkms_gfx),
-    KN_STRV(rd_packages_table, inbox_kernel),
+static SCHEMA(usecase_schema, rd_usecase, usecase_fields);
+static const rd_field packages_fields[] = {
+    FA(rd_packages_table, usecases, n_usecases, usecase_schema),
+    F(rd_packages_table, default_usecases, RD_FT_STRV),
+    F(rd_packages_table, headers[0], RD_FT_STRV),
+    F(rd_packages_table, headers[1], RD_FT_STRV),
+    F(rd_packages_table, headers[2], RD_FT_STRV),
+    F(rd_packages_table, shadow[0], RD_FT_STRV),
+    F(rd_packages_table, shadow[1], RD_FT_STRV),
+    F(rd_packages_table, shadow[2], RD_FT_STRV),
+    F(rd_packages_table, dkms_gfx, RD_FT_STRV),
+    F(rd_packages_table, inbox_kernel, RD_FT_STRV),
+    FS(rd_packages_table, info, kn_table_info_schema),
 };
-
-void kn_packages_free(rd_knowledge *k)
-{
-    rd_packages_table *t = &k->packages;
-    KN_FREE_ROWS(t->usecases, t->n_usecases, usecase_fields);
-    kn_free_fields(t, packages_fields, ELEMENTSOF(packages_fields));
-    kn_table_info_free(&t->info);
-}
+SCHEMA(kn_packages_schema, rd_packages_table, packages_fields);

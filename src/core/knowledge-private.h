@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 /* What the table loaders of knowledge-*.c share: the parse state, the
- * [table] section, the ini driver, and freeing by a list of each row's
- * owned fields. Private to src/core. */
+ * [table] section, the ini driver, and the schemas their rows are freed
+ * by. Private to src/core. */
 
 #include <ini.h>
 #include <stddef.h>
 #include "knowledge.h"
+#include "schema.h"
 #include "util.h"
 
 typedef struct {
@@ -30,23 +31,11 @@ bool kn_is_version(const char *s, int min_parts, int max_parts);
 /* Parses path with handler h; the error names the file and the line. */
 int kn_load_table(const char *path, parse_state *st, ini_handler h, char **ret_error);
 
-/* A field a row owns: a string, or a NULL-terminated string vector. */
-typedef struct {
-    size_t offset;
-    bool strv;
-} kn_field;
-#define KN_STR(type, member) { offsetof(type, member), false }
-#define KN_STRV(type, member) { offsetof(type, member), true }
-
-void kn_free_fields(void *row, const kn_field *fields, size_t n_fields);
-/* Frees the fields of n rows of size bytes, then the array. */
-void kn_free_rows(void *rows, size_t n, size_t size, const kn_field *fields, size_t n_fields);
-#define KN_FREE_ROWS(rows, n, fields) kn_free_rows((rows), (n), sizeof(*(rows)), (fields), ELEMENTSOF(fields))
-void kn_table_info_free(rd_table_info *t);
-
-/* Each table file frees what it loaded. */
-void kn_archs_free(rd_knowledge *k);
-void kn_health_free(rd_knowledge *k);
-void kn_wheels_free(rd_knowledge *k);
-void kn_support_free(rd_knowledge *k);
-void kn_packages_free(rd_knowledge *k);
+/* The schemas of the rows each table file loads; knowledge.c frees
+ * rd_knowledge by its own schema built from them. */
+extern const rd_schema kn_arch_schema, kn_pci_id_schema;
+extern const rd_schema kn_release_schema, kn_rpm_schema;
+extern const rd_schema kn_product_memory_schema, kn_product_left_out_schema, kn_firmware_bad_schema;
+extern const rd_schema kn_wheel_family_schema;
+extern const rd_schema kn_packages_schema;
+extern const rd_schema kn_table_info_schema;

@@ -461,30 +461,40 @@ const char *rd_knowledge_apt_suite(const rd_knowledge *k, const char *release, c
     return NULL;
 }
 
-static const kn_field os_fields[] = {
-    KN_STR(rd_release_os, id),        KN_STR(rd_release_os, version_id), KN_STR(rd_release_os, codename),
-    KN_STR(rd_release_os, apt_suite), KN_STR(rd_release_os, tree),       KN_STRV(rd_release_os, kernels),
+static const rd_field os_fields[] = {
+    F(rd_release_os, id, RD_FT_STR),
+    F(rd_release_os, version_id, RD_FT_STR),
+    F(rd_release_os, codename, RD_FT_STR),
+    F(rd_release_os, apt_suite, RD_FT_STR),
+    F(rd_release_os, tree, RD_FT_STR),
+    F(rd_release_os, kernels, RD_FT_STRV),
 };
-static const kn_field release_fields[] = {
-    KN_STR(rd_release, line),        KN_STR(rd_release, latest),      KN_STR(rd_release, date),
-    KN_STRV(rd_release, gfx),        KN_STRV(rd_release, deprecated), KN_STR(rd_release, dkms),
-    KN_STR(rd_release, el_rocm),     KN_STR(rd_release, el_amdgpu),   KN_STR(rd_release, el_graphics),
-    KN_STR(rd_release, sles_rocm),   KN_STR(rd_release, sles_amdgpu), KN_STR(rd_release, amdgpu),
+static SCHEMA(os_schema, rd_release_os, os_fields);
+static const rd_field release_fields[] = {
+    F(rd_release, line, RD_FT_STR),
+    F(rd_release, latest, RD_FT_STR),
+    F(rd_release, date, RD_FT_STR),
+    F(rd_release, gfx, RD_FT_STRV),
+    F(rd_release, deprecated, RD_FT_STRV),
+    F(rd_release, dkms, RD_FT_STR),
+    FA(rd_release, os, n_os, os_schema),
+    F(rd_release, el_rocm, RD_FT_STR),
+    F(rd_release, el_amdgpu, RD_FT_STR),
+    F(rd_release, el_graphics, RD_FT_STR),
+    F(rd_release, sles_rocm, RD_FT_STR),
+    F(rd_release, sles_amdgpu, RD_FT_STR),
+    F(rd_release, amdgpu, RD_FT_STR),
 };
-static const kn_field support_fields[] = {
-    KN_STR(rd_knowledge, rpm.host),           KN_STR(rd_knowledge, rpm.fingerprint),
-    KN_STR(rd_knowledge, rpm.gpgkey),         KN_STRV(rd_knowledge, rpm.crb_repos),
-    KN_STRV(rd_knowledge, rpm.epel_repos),    KN_STRV(rd_knowledge, rpm.crb_packages),
-    KN_STRV(rd_knowledge, rpm.epel_packages), KN_STRV(rd_knowledge, rpm.sles_modules),
-    KN_STRV(rd_knowledge, rpm.sles_repos),    KN_STR(rd_knowledge, apt_host),
-    KN_STR(rd_knowledge, apt_key_id),         KN_STR(rd_knowledge, apt_pin_origin),
+SCHEMA(kn_release_schema, rd_release, release_fields);
+static const rd_field rpm_fields[] = {
+    F(rd_rpm_info, host, RD_FT_STR),
+    F(rd_rpm_info, fingerprint, RD_FT_STR),
+    F(rd_rpm_info, gpgkey, RD_FT_STR),
+    F(rd_rpm_info, crb_repos, RD_FT_STRV),
+    F(rd_rpm_info, epel_repos, RD_FT_STRV),
+    F(rd_rpm_info, crb_packages, RD_FT_STRV),
+    F(rd_rpm_info, epel_packages, RD_FT_STRV),
+    F(rd_rpm_info, sles_modules, RD_FT_STRV),
+    F(rd_rpm_info, sles_repos, RD_FT_STRV),
 };
-
-void kn_support_free(rd_knowledge *k)
-{
-    for (size_t i = 0; i < k->n_releases; i++)
-        KN_FREE_ROWS(k->releases[i].os, k->releases[i].n_os, os_fields);
-    KN_FREE_ROWS(k->releases, k->n_releases, release_fields);
-    kn_free_fields(k, support_fields, ELEMENTSOF(support_fields));
-    kn_table_info_free(&k->support_info);
-}
+SCHEMA(kn_rpm_schema, rd_rpm_info, rpm_fields);

@@ -82,14 +82,8 @@ const rd_wheel_family *rd_knowledge_wheel_family_for(const rd_knowledge *k, cons
     return NULL;
 }
 
-static const kn_field family_fields[] = { KN_STR(rd_wheel_family, name), KN_STRV(rd_wheel_family, gfx) };
-static const kn_field wheels_fields[] = {
-    KN_STR(rd_knowledge, wheel_index), KN_STR(rd_knowledge, wheel_packages), KN_STR(rd_knowledge, wheel_release),
+static const rd_field family_fields[] = {
+    F(rd_wheel_family, name, RD_FT_STR),
+    F(rd_wheel_family, gfx, RD_FT_STRV),
 };
-
-void kn_wheels_free(rd_knowledge *k)
-{
-    KN_FREE_ROWS(k->wheel_families, k->n_wheel_families, family_fields);
-    kn_free_fields(k, wheels_fields, ELEMENTSOF(wheels_fields));
-    kn_table_info_free(&k->wheels_info);
-}
+SCHEMA(kn_wheel_family_schema, rd_wheel_family, family_fields);

@@ -122,12 +122,6 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
     return 0;
 }
 
-void kn_table_info_free(rd_table_info *t)
-{
-    free(t->name);
-    free(t->version);
-    free(t->date);
-}
 
 int rd_version_compare(const char *a, const char *b)
 {
@@ -155,30 +149,39 @@ int rd_version_compare(const char *a, const char *b)
     }
 }
 
-void kn_free_fields(void *row, const kn_field *fields, size_t n_fields)
-{
-    for (size_t i = 0; i < n_fields; i++) {
-        void *slot = (char *)row + fields[i].offset;
-        if (fields[i].strv)
-            strv_free(*(char ***)slot);
-        else
-            free(*(char **)slot);
-    }
-}
+static const rd_field table_info_fields[] = {
+    F(rd_table_info, name, RD_FT_STR),
+    F(rd_table_info, version, RD_FT_STR),
+    F(rd_table_info, date, RD_FT_STR),
+};
+SCHEMA(kn_table_info_schema, rd_table_info, table_info_fields);
 
-void kn_free_rows(void *rows, size_t n, size_t size, const kn_field *fields, size_t n_fields)
-{
-    for (size_t i = 0; i < n; i++)
-        kn_free_fields((char *)rows + i * size, fields, n_fields);
-    free(rows);
-}
+static const rd_field knowledge_fields[] = {
+    FA(rd_knowledge, archs, n_archs, kn_arch_schema),
+    FA(rd_knowledge, pci_ids, n_pci_ids, kn_pci_id_schema),
+    FA(rd_knowledge, apu_pci_ids, n_apu_pci_ids, kn_pci_id_schema),
+    FS(rd_knowledge, archs_info, kn_table_info_schema),
+    FS(rd_knowledge, pci_ids_info, kn_table_info_schema),
+    FA(rd_knowledge, releases, n_releases, kn_release_schema),
+    F(rd_knowledge, apt_host, RD_FT_STR),
+    F(rd_knowledge, apt_key_id, RD_FT_STR),
+    F(rd_knowledge, apt_pin_origin, RD_FT_STR),
+    FS(rd_knowledge, rpm, kn_rpm_schema),
+    FS(rd_knowledge, support_info, kn_table_info_schema),
+    FA(rd_knowledge, product_memory, n_product_memory, kn_product_memory_schema),
+    FA(rd_knowledge, product_left_out, n_product_left_out, kn_product_left_out_schema),
+    FA(rd_knowledge, firmware_bad, n_firmware_bad, kn_firmware_bad_schema),
+    FS(rd_knowledge, health_info, kn_table_info_schema),
+    FA(rd_knowledge, wheel_families, n_wheel_families, kn_wheel_family_schema),
+    F(rd_knowledge, wheel_index, RD_FT_STR),
+    F(rd_knowledge, wheel_packages, RD_FT_STR),
+    F(rd_knowledge, wheel_release, RD_FT_STR),
+    FS(rd_knowledge, wheels_info, kn_table_info_schema),
+    FS(rd_knowledge, packages, kn_packages_schema),
+};
+static SCHEMA(knowledge_schema, rd_knowledge, knowledge_fields);
 
 void rd_knowledge_free(rd_knowledge *k)
 {
-    kn_packages_free(k);
-    kn_archs_free(k);
-    kn_support_free(k);
-    kn_health_free(k);
-    kn_wheels_free(k);
-    memset(k, 0, sizeof(*k));
+    rd_struct_free(&knowledge_schema, k);
 }
