@@ -280,3 +280,76 @@ def image_venv_python_escape_ok():
     image_venv(tb, "gfx94X-dcgpu", python3="../../../../usr/local/bin/python3.12")
     return Scenario(tb, [], 0, gpu_count=8, args=["--python", IMG_PY3],
                     report=[("wheels", image_wheel_report("gfx94X-dcgpu", ["gfx942"]))])
+
+
+# -- torch next to the wheels: the index its remedy names ---------------------
+
+AMD_TORCH_71 = "2.8.0+rocm7.1.0.lw.git56765e8c"  # representative of AMD's rocm-rel-7.1 wheels
+
+
+def torch_dist(tb, version, site=SITE, url=None):
+    """torch's dist-info as pip leaves it; direct_url.json for a URL install."""
+    d = "%s/torch-%s.dist-info" % (site.lstrip("/"), version)
+    tb.root_file(d + "/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: %s\n\n" % version)
+    tb.root_file(d + "/INSTALLER", "pip\n")
+    if url:
+        tb.root_file(d + "/direct_url.json", '{"archive_info": {}, "url": "%s"}' % url)
+
+
+@scenario("mi300x-venv-gfx110x-wheels-amd-torch")
+def mi300x_venv_gfx110x_wheels_amd_torch():
+    """The gfx110X wheels on an MI300X host, in a venv whose torch came from
+    AMD's release wheels by URL (pip records it in direct_url.json:
+    https://packaging.python.org/en/latest/specifications/direct-url/; the
+    rocm-rel-X.Y.Z directories: https://github.com/unslothai/unsloth/pull/4770).
+    The remedy keeps torch on AMD's release directory of its series, not the
+    family's nightly index."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    wheels(tb, "gfx110X-all")
+    torch_dist(tb, AMD_TORCH_71, url="https://repo.radeon.com/rocm/manylinux/rocm-rel-7.1/"
+                                     "torch-2.8.0%2Brocm7.1.0.lw.git56765e8c-cp312-cp312-linux_x86_64.whl")
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, gpu_count=8, env={"VIRTUAL_ENV": VENV},
+                    remedy=[("arch.no-kernels", "\"rocm[libraries,devel]\"`, and torch %s from where it came "
+                                                "from, AMD's release wheels "
+                                                "https://repo.radeon.com/rocm/manylinux/rocm-rel-7.1/ (its "
+                                                "direct_url.json says so), not from that index" % AMD_TORCH_71)])
+
+
+@scenario("mi300x-venv-gfx94x-wheels-amd-torch")
+def mi300x_venv_gfx94x_wheels_amd_torch():
+    """The healthy twin: the gfx94X-dcgpu wheels next to the same torch."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    wheels(tb, "gfx94X-dcgpu")
+    torch_dist(tb, AMD_TORCH_71, url="https://repo.radeon.com/rocm/manylinux/rocm-rel-7.1/"
+                                     "torch-2.8.0%2Brocm7.1.0.lw.git56765e8c-cp312-cp312-linux_x86_64.whl")
+    return Scenario(tb, [], 0, gpu_count=8, compare_info=True, env={"VIRTUAL_ENV": VENV},
+                    report=[("wheels", wheel_report("gfx94X-dcgpu", ["gfx942"], "VIRTUAL_ENV"))])
+
+
+@scenario("mi300x-venv-gfx110x-wheels-pytorch-torch")
+def mi300x_venv_gfx110x_wheels_pytorch_torch():
+    """The gfx110X wheels next to torch from pytorch.org's index (no
+    direct_url.json: an index install; the tag +rocm6.4 tells), as in
+    https://github.com/renfald/tail-tagger/issues/17: the remedy names
+    pytorch.org's index for torch."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    wheels(tb, "gfx110X-all")
+    torch_dist(tb, "2.8.0+rocm6.4")
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, gpu_count=8, env={"VIRTUAL_ENV": VENV},
+                    remedy=[("arch.no-kernels", "\"rocm[libraries,devel]\"`, and torch 2.8.0+rocm6.4 from where "
+                                                "it came from, https://download.pytorch.org/whl/rocm6.4 (its "
+                                                "version's local tag says so), not from that index")])
+
+
+@scenario("mi300x-venv-gfx94x-wheels-pytorch-torch")
+def mi300x_venv_gfx94x_wheels_pytorch_torch():
+    """The healthy twin: the gfx94X-dcgpu wheels next to pytorch.org's torch."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    wheels(tb, "gfx94X-dcgpu")
+    torch_dist(tb, "2.8.0+rocm6.4")
+    return Scenario(tb, [], 0, gpu_count=8, compare_info=True, env={"VIRTUAL_ENV": VENV},
+                    report=[("wheels", wheel_report("gfx94X-dcgpu", ["gfx942"], "VIRTUAL_ENV"))])
