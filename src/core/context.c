@@ -132,7 +132,8 @@ static char *python_path_error(const char *python, const char *root, int r, cons
         return xasprintf("--python %s: %s leads above %s with \"..\"%s; a link of the image must resolve inside it",
                          python, res->at, root, via);
     case ENOENT:
-        return xasprintf("--python %s: %s does not exist inside %s%s", python, res->at, root, via);
+        return xasprintf("--python %s: %s does not exist inside %s%s%s", python, res->at, root, via,
+                         res->link ? "; name the environment's directory to read its site-packages anyway" : "");
     default:
         return xasprintf("--python %s: %s inside %s: %s", python, res->at ? res->at : python, root, strerror(-r));
     }

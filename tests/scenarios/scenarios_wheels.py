@@ -37,6 +37,8 @@ def wheels(tb, family, version="7.1.0", site=SITE, prefix=VENV):
         tb.root_file(prefix.lstrip("/") + "/pyvenv.cfg",
                      "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.12.3\n")
         tb.root_link(prefix.lstrip("/") + "/bin/python", "/usr/bin/python3")
+        # the interpreter the link names, in the image (--python follows it there)
+        tb.root_file("usr/bin/python3", "")
 
 
 def wheel_report(family, gfx, source, version="7.1.0"):
@@ -353,3 +355,20 @@ def mi300x_venv_gfx94x_wheels_pytorch_torch():
     torch_dist(tb, "2.8.0+rocm6.4")
     return Scenario(tb, [], 0, gpu_count=8, compare_info=True, env={"VIRTUAL_ENV": VENV},
                     report=[("wheels", wheel_report("gfx94X-dcgpu", ["gfx942"], "VIRTUAL_ENV"))])
+
+
+@scenario("image-venv-python-dangling")
+def image_venv_python_dangling():
+    """The venv's bin/python names /opt/python/bin/python3, which the image
+    lacks (made in a build stage whose Python did not reach the final image:
+    https://github.com/basicmachines-co/basic-memory/pull/510). The host's
+    file of that name is never taken for it: refused, naming the link and how
+    to read the site-packages anyway, exit 3. Healthy twin:
+    mi300x-image-venv-python-chain-ok."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    image_venv(tb, "gfx94X-dcgpu", python="/opt/python/bin/python3")
+    return Scenario(tb, [], 3, args=["--python", IMG_PY3],
+                    stderr="rocm-doctor: --python /home/u/venv/bin/python3: /opt does not exist inside {root} "
+                           "(/home/u/venv/bin/python links to /opt/python/bin/python3); name the environment's "
+                           "directory to read its site-packages anyway\n" + USAGE_TAIL)
