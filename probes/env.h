@@ -69,8 +69,32 @@ void rd_env_override_target(const rd_env_facts *e, int64_t node_id, char *buf, s
 char *rd_env_where(const rd_env_var *v);
 
 /* The torch probe's child output: "KEY\tVALUE" lines (version, hip, cuda,
- * available, archsource, archs) into t; other lines are ignored. */
+ * available, archsource, archs, directurl) into t; other lines are ignored. */
 void rd_torch_parse_output(rd_torch_facts *t, const char *out);
+/* Where a torch build came from, as far as the installed files tell. */
+typedef enum {
+    RD_TORCH_INDEX_UNKNOWN,         /* a CPU or CUDA build, or a tag of no known index */
+    RD_TORCH_INDEX_PYTORCH,         /* download.pytorch.org/whl/rocmX.Y: "+rocm6.3" */
+    RD_TORCH_INDEX_PYTORCH_NIGHTLY, /* download.pytorch.org/whl/nightly/rocmX.Y: ".dev...+rocm7.0" */
+    RD_TORCH_INDEX_AMD_RELEASE,     /* repo.radeon.com/rocm/manylinux/rocm-rel-X.Y.Z: "+rocm6.4.1.git..." */
+} rd_torch_index;
+
+typedef struct {
+    rd_torch_index index;
+    bool certain;      /* false: the likelier of two indexes that use the same tag */
+    char series[16];   /* the ROCm release of the version's tag ("6.4.1"); "" when none */
+    const char *from;  /* what told it: "direct_url.json" or "the version's local tag" */
+} rd_torch_origin;
+
+/* The index of a torch build from its dist-info's direct_url.json URL (a
+ * URL install: decisive) or else its version's local tag (pip records no
+ * index for `pip install --index-url`): AMD's release wheels carry the full
+ * ROCm release and a build suffix ("2.6.0+rocm6.4.1.git1ded221d"),
+ * pytorch.org's the series ("2.7.1+rocm6.3", nightlies "2.10.0.dev20251015+rocm7.0").
+ * A bare three-part tag ("+rocm6.2.4") was used by both: pytorch.org,
+ * not certain. */
+void rd_torch_origin_of(const char *version, const char *direct_url, rd_torch_origin *ret);
+
 /* The first line of the child's error output that names a HIP or HSA error
  * (hipErrorNoBinaryForGpu, "HIP error: ...", HSA_STATUS_ERROR_...), or NULL. */
 char *rd_torch_hip_error_line(const char *text);

@@ -2,6 +2,7 @@
 /* PyTorch, only when asked (--with-python): which build is installed (ROCm,
  * CUDA or CPU) and which GPU targets it has kernels for. Python runs in a
  * child process with a time limit and imports torch and nothing else. */
+#include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -37,6 +38,14 @@ static const char torch_script[] =
     "out('version', str(torch.__version__))\n"
     "out('hip', str(getattr(torch.version, 'hip', None)))\n"
     "out('cuda', str(getattr(torch.version, 'cuda', None)))\n"
+    /* where pip got it, when it was a URL or file install (PEP 610) */
+    "try:\n"
+    "    import importlib.metadata, json\n"
+    "    du = importlib.metadata.distribution('torch').read_text('direct_url.json')\n"
+    "    if du:\n"
+    "        out('directurl', str(json.loads(du).get('url', '')))\n"
+    "except Exception:\n"
+    "    pass\n"
     "archs = None\n"
     "try:\n"
     "    flags = torch._C._cuda_getArchFlags()\n"
@@ -133,6 +142,9 @@ void rd_torch_parse_output(rd_torch_facts *t, const char *out)
         } else if (streq(l, "cuda")) {
             free(t->cuda);
             t->cuda = none_to_null(tab);
+        } else if (streq(l, "directurl")) {
+            free(t->direct_url);
+            t->direct_url = *tab ? xstrdup(tab) : NULL;
         } else if (streq(l, "available"))
             t->available = streq(tab, "1");
         else if (streq(l, "archsource")) {
@@ -296,14 +308,108 @@ fail:
     }
 }
 
-/* The PyTorch wheel index of a ROCm series, from the installed ROCm version
- * ("6.2.4" -> rocm6.2); NULL when no ROCm version is known. */
-static char *wheel_index(const rd_facts *f)
+void rd_torch_origin_of(const char *version, const char *direct_url, rd_torch_origin *ret)
 {
-    unsigned ma, mi;
-    if (!f->rocm.default_version || sscanf(f->rocm.default_version, "%u.%u", &ma, &mi) != 2)
-        return NULL;
-    return xasprintf("https://download.pytorch.org/whl/rocm%u.%u", ma, mi);
+    *ret = (rd_torch_origin){ .index = RD_TORCH_INDEX_UNKNOWN, .certain = false, .from = "the version's local tag" };
+    const char *tag = version ? strchr(version, '+') : NULL;
+    const char *num = tag ? startswith(tag + 1, "rocm") : NULL;
+    size_t n = num && isdigit((unsigned char)*num) ? strspn(num, "0123456789.") : 0;
+    const char *rest = num ? num + n : NULL;
+    while (n > 0 && num[n - 1] == '.')
+        n--;
+    if (n > 0 && n < sizeof ret->series)
+        memcpy(ret->series, num, n);
+    unsigned dots = 0;
+    for (size_t i = 0; i < n; i++)
+        dots += num[i] == '.';
+    if (*ret->series) {
+        bool nightly = strstr(version, ".dev") != NULL;
+        ret->index = *rest ? RD_TORCH_INDEX_AMD_RELEASE
+                           : nightly ? RD_TORCH_INDEX_PYTORCH_NIGHTLY : RD_TORCH_INDEX_PYTORCH;
+        ret->certain = *rest || dots == 1 || nightly;
+    }
+    if (direct_url) {
+        static const struct {
+            const char *host;
+            rd_torch_index index;
+        } hosts[] = {
+            { "repo.radeon.com/rocm/manylinux/", RD_TORCH_INDEX_AMD_RELEASE },
+            { "download.pytorch.org/whl/nightly/", RD_TORCH_INDEX_PYTORCH_NIGHTLY },
+            { "download.pytorch.org/whl/", RD_TORCH_INDEX_PYTORCH },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(hosts); i++)
+            if (strstr(direct_url, hosts[i].host)) {
+                ret->index = hosts[i].index;
+                ret->certain = true;
+                ret->from = "direct_url.json";
+                break;
+            }
+    }
+}
+
+/* "7.1" of ROCm "7.1.0", "6.4.1" of "6.4.1": how AMD names its release
+ * directories (rocm-rel-7.1, rocm-rel-6.4.1); with major_minor, "X.Y". */
+static bool series_of(const char *v, bool major_minor, char *buf, size_t size)
+{
+    unsigned ma, mi, pa = 0;
+    int got = v ? sscanf(v, "%u.%u.%u", &ma, &mi, &pa) : 0;
+    if (got < 2)
+        return false;
+    if (major_minor || pa == 0)
+        snprintf(buf, size, "%u.%u", ma, mi);
+    else
+        snprintf(buf, size, "%u.%u.%u", ma, mi, pa);
+    return true;
+}
+
+/* AMD's release directory for the host's ROCm (wheels.ini [index] release,
+ * "rocm-rel-7.1"); X.Y where none is installed. */
+static char *amd_release_url(const rd_facts *f, const rd_knowledge *k)
+{
+    const char *tpl = k->wheel_release && strstr(k->wheel_release, "{series}")
+                          ? k->wheel_release
+                          : "https://repo.radeon.com/rocm/manylinux/rocm-rel-{series}/";
+    char series[32];
+    if (!series_of(f->rocm.default_version, false, series, sizeof series))
+        snprintf(series, sizeof series, "X.Y");
+    const char *ph = strstr(tpl, "{series}");
+    return xasprintf("%.*s%s%s", (int)(ph - tpl), tpl, series, ph + strlen("{series}"));
+}
+
+/* The pip command that installs torch again, from the index this build came
+ * from where its files tell, for the host's ROCm series (X.Y where none is
+ * installed); where they do not tell, the index it assumes is named. */
+static char *install_command(const rd_facts *f, const rd_knowledge *k)
+{
+    const rd_torch_facts *t = &f->torch;
+    rd_torch_origin o;
+    rd_torch_origin_of(t->version, t->direct_url, &o);
+    char series[32];
+    bool known = series_of(f->rocm.default_version, true, series, sizeof series);
+    if (!known)
+        snprintf(series, sizeof series, "X.Y");
+    const char *unknown_series = known ? "" : " (X.Y: the ROCm series of this host's driver)";
+    _cleanup_free_ char *amd = amd_release_url(f, k);
+    _cleanup_free_ char *said = xasprintf("(its %s %s so)", streq(o.from, "direct_url.json") ? "direct_url.json"
+                                                                                             : "version's local tag",
+                                          o.certain ? "says" : "suggests");
+    if (o.index == RD_TORCH_INDEX_AMD_RELEASE)
+        return xasprintf("`pip3 install --force-reinstall torch --find-links %s`%s, AMD's release wheels, which "
+                         "torch %s came from %s",
+                         amd, unknown_series, t->version, said);
+    if (o.index == RD_TORCH_INDEX_PYTORCH_NIGHTLY)
+        return xasprintf("`pip3 install --pre --force-reinstall torch --index-url "
+                         "https://download.pytorch.org/whl/nightly/rocm%s`%s, PyTorch's nightly wheels, which "
+                         "torch %s came from %s",
+                         series, unknown_series, t->version, said);
+    _cleanup_free_ char *cmd = xasprintf("`pip3 install --force-reinstall torch --index-url "
+                                         "https://download.pytorch.org/whl/rocm%s`%s",
+                                         series, unknown_series);
+    if (o.index == RD_TORCH_INDEX_PYTORCH)
+        return xasprintf("%s, pytorch.org's wheels, which torch %s came from %s", cmd, t->version, said);
+    return xasprintf("%s; that index is assumed: torch %s does not say where it came from (AMD's release wheels "
+                     "install with --find-links %s instead)",
+                     cmd, strempty(t->version), amd);
 }
 
 static bool in_list(char *const *l, const char *gfx)
@@ -362,11 +468,7 @@ static void torch_assess(const rd_assess_input *in, rd_findings *out)
     const rd_torch_facts *t = &f->torch;
     if (!t->ran || !t->imported)
         return;
-    _cleanup_free_ char *index = wheel_index(f);
-    _cleanup_free_ char *install =
-        index ? xasprintf("pip3 install --force-reinstall torch --index-url %s", index)
-              : xstrdup("pip3 install --force-reinstall torch --index-url https://download.pytorch.org/whl/rocmX.Y "
-                        "(X.Y: the ROCm series of this host's driver)");
+    _cleanup_free_ char *install = install_command(f, in->knowledge);
 
     rd_agent *agents = NULL;
     size_t n = 0;

@@ -247,6 +247,30 @@ static void read_dist_info_py(const rd_ctx *ctx, rd_wheel_install *w, const char
     w->version_source = TAKE_PTR(path);
 }
 
+/* torch's dist-info in site-packages sp: its version and, for a URL or
+ * file install, the URL pip recorded (PEP 610 direct_url.json). */
+static void read_torch_dist(const rd_ctx *ctx, rd_wheel_install *w, const char *sp, const char *dist_info)
+{
+    _cleanup_free_ char *meta = xasprintf("%s/%s/METADATA", sp, dist_info), *name = NULL, *version = NULL;
+    metadata_state m = { 0 };
+    if (rd_root_read_lines(ctx, meta, metadata_line, &m) < 0 || metadata_finish(&m, &name, &version) < 0) {
+        free(m.name);
+        free(m.version);
+        return;
+    }
+    free(w->torch_version);
+    w->torch_version = TAKE_PTR(version);
+    _cleanup_free_ char *du = xasprintf("%s/%s/direct_url.json", sp, dist_info), *text = NULL;
+    if (rd_root_read_file(ctx, du, 64 * 1024, &text) < 0)
+        return;
+    json_object *j = json_tokener_parse(text), *url = NULL;
+    if (j && json_object_object_get_ex(j, "url", &url) && json_object_is_type(url, json_type_string)) {
+        free(w->torch_direct_url);
+        w->torch_direct_url = xstrdup(json_object_get_string(url));
+    }
+    json_object_put(j);
+}
+
 static void scan_site_packages(const rd_ctx *ctx, rd_wheel_facts *wf, const char *sp, const char *source,
                                const char *prefix)
 {
@@ -256,8 +280,11 @@ static void scan_site_packages(const rd_ctx *ctx, rd_wheel_facts *wf, const char
     rd_wheel_install w = { 0 };
     dist_lists lists = { 0 };
     bool core = false;
-    for (size_t i = 0; names && names[i]; i++)
+    for (size_t i = 0; names && names[i]; i++) {
+        if (startswith(names[i], "torch-"))
+            read_torch_dist(ctx, &w, sp, names[i]);
         free(read_dist(ctx, &w, &lists, sp, names[i], &core));
+    }
     if (lists.families) {
         strbuf b = { 0 };
         for (size_t i = 0; i < lists.n_families; i++)
@@ -384,6 +411,42 @@ static bool gpu_covered(const rd_facts *f, const rd_wheel_install *w, const rd_g
     return *over && strv_contains(w->gfx, over);
 }
 
+/* What becomes of torch in w's environment: from the family's index where it
+ * came from there or is absent; else from the index it came from, AMD's
+ * release wheels or pytorch.org's, which this environment's files tell. */
+static char *torch_hint(const rd_knowledge *k, const rd_wheel_install *w)
+{
+    /* TheRock's own torch builds ("2.9.1+rocmsdk20260116") go with its wheels */
+    if (!w->torch_version || strstr(w->torch_version, "+rocmsdk"))
+        return xstrdup("and torch from the same index");
+    rd_torch_origin o;
+    rd_torch_origin_of(w->torch_version, w->torch_direct_url, &o);
+    const char *said = o.certain ? "says" : "suggests";
+    const char *from = streq(o.from, "direct_url.json") ? "direct_url.json" : "version's local tag";
+    if (o.index == RD_TORCH_INDEX_AMD_RELEASE && *o.series && k->wheel_release) {
+        const char *ph = strstr(k->wheel_release, "{series}");
+        unsigned ma, mi, pa = 0;
+        char series[32];
+        if (!ph || sscanf(o.series, "%u.%u.%u", &ma, &mi, &pa) < 2)
+            return xstrdup("and torch from the same index");
+        if (pa == 0)
+            snprintf(series, sizeof series, "%u.%u", ma, mi);
+        else
+            snprintf(series, sizeof series, "%u.%u.%u", ma, mi, pa);
+        return xasprintf("and torch %s from where it came from, AMD's release wheels %.*s%s%s (its %s %s so), "
+                         "not from that index",
+                         w->torch_version, (int)(ph - k->wheel_release), k->wheel_release, series,
+                         ph + strlen("{series}"), from, said);
+    }
+    if (o.index == RD_TORCH_INDEX_PYTORCH || o.index == RD_TORCH_INDEX_PYTORCH_NIGHTLY)
+        return xasprintf("and torch %s from where it came from, https://download.pytorch.org/whl/%srocm%s (its %s "
+                         "%s so), not from that index",
+                         w->torch_version, o.index == RD_TORCH_INDEX_PYTORCH_NIGHTLY ? "nightly/" : "", o.series,
+                         from, said);
+    return xasprintf("and torch from the same index (assumed: torch %s does not say where it came from)",
+                     w->torch_version);
+}
+
 /* "pip install ..." for the family that holds gfx, in w's environment. */
 static char *install_hint(const rd_knowledge *k, const rd_wheel_install *w, const char *gfx)
 {
@@ -396,9 +459,9 @@ static char *install_hint(const rd_knowledge *k, const rd_wheel_install *w, cons
     strbuf_printf(&url, "%s%s", fam->name, ph + strlen("{family}"));
     _cleanup_free_ char *python = streq_ptr(w->source, "system") ? xstrdup("python3")
                                                                  : xasprintf("%s/bin/python", w->prefix);
-    char *s = xasprintf("%s (%s): `%s -m pip install --force-reinstall --index-url %s \"%s\"`, and torch from the "
-                        "same index",
-                        fam->name, gfx, python, url.s, k->wheel_packages ? k->wheel_packages : "rocm[libraries]");
+    _cleanup_free_ char *torch = torch_hint(k, w);
+    char *s = xasprintf("%s (%s): `%s -m pip install --force-reinstall --index-url %s \"%s\"`, %s", fam->name,
+                        gfx, python, url.s, k->wheel_packages ? k->wheel_packages : "rocm[libraries]", torch);
     free(url.s);
     return s;
 }

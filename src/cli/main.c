@@ -218,22 +218,24 @@ static int parse_format(const char *arg, rd_options *o)
     return rd_usage_error("--format must be text, json, prometheus or nfd, not \"%s\"", arg);
 }
 
-/* --python names a path on the inspected system (under --root when given),
- * made absolute without resolving links (a venv's bin/python is a link to
- * the system's); --rocm-path a directory of this one. */
+/* --python names a path on the inspected system, made absolute without
+ * resolving links (a venv's bin/python is a link to the system's); under
+ * --root, rd_root_python_path follows them inside the root; --rocm-path a
+ * directory of this one. */
 static int check_paths(rd_options *o, char **ret_python)
 {
     struct stat st;
-    if (o->python) {
+    if (o->python && o->root) {
+        _cleanup_free_ char *err = NULL;
+        if (rd_root_python_path(o->root, o->python, ret_python, &err) < 0)
+            return rd_usage_error("%s", err);
+        o->python = *ret_python;
+    } else if (o->python) {
         char cwd[PATH_MAX];
-        if (o->python[0] != '/' && o->root)
-            return rd_usage_error("--python with --root needs an absolute path inside the root, not \"%s\"",
-                                  o->python);
         if (o->python[0] != '/' && !getcwd(cwd, sizeof cwd))
             return rd_fail("cannot get the working directory: %s", errno_name(errno));
         _cleanup_free_ char *abs = o->python[0] == '/' ? xstrdup(o->python) : xasprintf("%s/%s", cwd, o->python);
-        _cleanup_free_ char *on_host = o->root ? xasprintf("%s%s", o->root, abs) : xstrdup(abs);
-        if (stat(on_host, &st) < 0)
+        if (stat(abs, &st) < 0)
             return rd_usage_error("--python %s: %s", o->python, errno_name(errno));
         o->python = *ret_python = TAKE_PTR(abs);
     }

@@ -85,3 +85,94 @@ unsigned rd_root_how(const rd_ctx *ctx)
 {
     return root_how(ctx);
 }
+
+/* An absolute path with "." and ".." taken out by its text alone (no link
+ * read): how the user's shell names a file, for the prefix test. */
+static char *lexical_path(const char *cwd, const char *path)
+{
+    _cleanup_free_ char *abs = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", cwd, path);
+    char **parts = NULL;
+    size_t n = 0;
+    char *save = NULL;
+    for (char *c = strtok_r(abs, "/", &save); c; c = strtok_r(NULL, "/", &save))
+        if (streq(c, "..")) {
+            if (n > 0)
+                n--;
+        } else if (!streq(c, "."))
+            *ARRAY_APPEND(parts, n) = c;
+    strbuf b = { 0 };
+    strbuf_append(&b, "");
+    for (size_t i = 0; i < n; i++)
+        strbuf_printf(&b, "/%s", parts[i]);
+    free(parts);
+    if (!b.len)
+        strbuf_append(&b, "/");
+    return strbuf_steal(&b);
+}
+
+/* path with root's prefix taken off ("/home/..."), or NULL without it. */
+static const char *strip_root(const char *path, const char *root)
+{
+    size_t n = strlen(root);
+    while (n > 1 && root[n - 1] == '/')
+        n--;
+    if (n > 1 && strncmp(path, root, n) == 0 && path[n] == '/')
+        return path + n;
+    return NULL;
+}
+
+static char *python_path_error(const char *python, const char *root, int r, const rootfs_resolved *res)
+{
+    _cleanup_free_ char *via = res->link ? xasprintf(" (%s links to %s)", res->link, res->target) : xstrdup("");
+    switch (-r) {
+    case ELOOP:
+        return xasprintf("--python %s: more than %d symbolic links inside %s: a loop%s", python, ROOTFS_MAX_LINKS,
+                         root, via);
+    case EXDEV:
+        return xasprintf("--python %s: %s leads above %s with \"..\"%s; a link of the image must resolve inside it",
+                         python, res->at, root, via);
+    case ENOENT:
+        return xasprintf("--python %s: %s does not exist inside %s%s%s", python, res->at, root, via,
+                         res->link ? "; name the environment's directory to read its site-packages anyway" : "");
+    default:
+        return xasprintf("--python %s: %s inside %s: %s", python, res->at ? res->at : python, root, strerror(-r));
+    }
+}
+
+int rd_root_python_path(const char *root, const char *python, char **ret, char **ret_error)
+{
+    char real_root[PATH_MAX], cwd[PATH_MAX];
+    if (!realpath(root, real_root) || !getcwd(cwd, sizeof cwd)) {
+        *ret_error = xasprintf("--root %s: %s", root, strerror(errno));
+        return -errno;
+    }
+    _cleanup_close_ int fd = open(real_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        *ret_error = xasprintf("--root %s: %s", root, strerror(errno));
+        return -errno;
+    }
+    _cleanup_free_ char *abs_root = lexical_path(cwd, root), *abs = lexical_path(cwd, python);
+    const char *inside = strip_root(abs, real_root);
+    if (!inside)
+        inside = strip_root(abs, abs_root);
+    if (python[0] != '/' && !inside) {
+        *ret_error = xasprintf("--python %s: with --root, write the path as inside the image "
+                               "(/home/u/venv/bin/python3) or with the root in front (%s/home/u/venv/bin/python3)",
+                               python, root);
+        return -EINVAL;
+    }
+    rootfs_resolved res = { 0 };
+    const char *use = python;
+    int r = python[0] == '/' ? rootfs_resolve(fd, python, &res) : -ENOENT;
+    if (r == -ENOENT && inside) {
+        rootfs_resolved_done(&res);
+        use = inside;
+        r = rootfs_resolve(fd, inside, &res);
+    }
+    if (r < 0)
+        *ret_error = python_path_error(python, real_root, r, &res);
+    else
+        *ret = xstrdup(use);
+    rootfs_resolved_done(&res);
+    return r;
+}

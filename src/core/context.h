@@ -44,6 +44,17 @@ int rd_root_list_dir(const rd_ctx *ctx, const char *path, const char *suffix, ch
 /* The rootfs_flags for ctx->root_fd (for passwd_foreach_file and friends). */
 unsigned rd_root_how(const rd_ctx *ctx);
 
+/* --python under --root DIR: PATH names a file of the image, written as
+ * inside it (/home/u/venv/bin/python3) or with DIR in front
+ * (DIR/home/u/venv/bin/python3, DIR as given or with its links resolved;
+ * a relative PATH is taken from the working directory and needs that
+ * prefix). DIR is stripped only when the path as written does not exist
+ * inside the image. Its symlinks are followed inside DIR (rootfs_resolve):
+ * a link that loops, leads above DIR or ends on a name DIR lacks is refused
+ * with a message naming the link. *ret: the path inside DIR, links kept
+ * (a venv's bin/python3 stays in the venv). */
+int rd_root_python_path(const char *root, const char *python, char **ret, char **ret_error);
+
 /* The directory with the knowledge tables: $ROCM_DOCTOR_DATA_DIR (tests,
  * `meson devenv`), else the data dir the build installs to. */
 const char *rd_data_dir(void);

@@ -47,6 +47,8 @@ typedef struct {
     bool timed_out;
     bool imported;            /* `import torch` worked */
     char *version;            /* torch.__version__ */
+    char *direct_url;         /* "url" of its dist-info's direct_url.json (pip
+                               * writes one for a URL or file install only) */
     char *hip;                /* torch.version.hip; NULL: not a ROCm build */
     char *cuda;               /* torch.version.cuda */
     char **arch_list;         /* targets the wheel has kernels for */

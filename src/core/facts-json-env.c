@@ -41,6 +41,7 @@ static const rd_field torch_fields[] = {
     F(rd_torch_facts, timed_out, RD_FT_BOOL),
     F(rd_torch_facts, imported, RD_FT_BOOL),
     F(rd_torch_facts, version, RD_FT_STR),
+    F(rd_torch_facts, direct_url, RD_FT_STR),
     F(rd_torch_facts, hip, RD_FT_STR),
     F(rd_torch_facts, cuda, RD_FT_STR),
     F(rd_torch_facts, arch_list, RD_FT_STRV),

@@ -72,6 +72,8 @@ static const rd_field wheel_install_fields[] = {
     F(rd_wheel_install, runtime, RD_FT_BOOL),
     F(rd_wheel_install, hip_library, RD_FT_STR),
     F(rd_wheel_install, dists, RD_FT_STRV),
+    F(rd_wheel_install, torch_version, RD_FT_STR),
+    F(rd_wheel_install, torch_direct_url, RD_FT_STR),
 };
 SCHEMA(rd_wheel_install_schema, rd_wheel_install, wheel_install_fields);
 

@@ -81,6 +81,8 @@ typedef struct {
     bool runtime;             /* libamdhip64.so* is in lib_dir */
     char *hip_library;        /* the file found there, "libamdhip64.so.7" */
     char **dists;             /* the ROCm distributions installed there, "rocm-sdk-core 7.1.0" */
+    char *torch_version;      /* torch's METADATA Version there ("2.8.0+rocm7.1.0.git56765e8c"), or NULL */
+    char *torch_direct_url;   /* "url" of its direct_url.json (a URL or file install), or NULL */
 } rd_wheel_install;
 
 typedef struct {

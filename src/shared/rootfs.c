@@ -2,6 +2,7 @@
 #include "rootfs.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <sys/syscall.h>
 #include "util.h"
@@ -133,6 +134,126 @@ int rootfs_list_dir(int root_fd, const char *path, rootfs_flags how, const char 
     if (ret_n)
         *ret_n = strv_length(v);
     return 0;
+}
+
+/* "/a/b" of the components done[0..n). */
+static char *join_components(char **done, size_t n, const char *last)
+{
+    strbuf b = { 0 };
+    strbuf_append(&b, "");
+    for (size_t i = 0; i < n; i++)
+        strbuf_printf(&b, "/%s", done[i]);
+    if (last)
+        strbuf_printf(&b, "/%s", last);
+    if (!b.len)
+        strbuf_append(&b, "/");
+    return strbuf_steal(&b);
+}
+
+/* Looks comp up in the directory done[0..n) (which holds no link): its
+ * stat, and its target when it is a link. */
+static int lookup_component(int root_fd, char **done, size_t n, const char *comp, struct stat *st,
+                            char **ret_target)
+{
+    _cleanup_free_ char *dir = join_components(done, n, NULL);
+    _cleanup_close_ int dfd = rootfs_open(root_fd, dir, O_PATH | O_DIRECTORY, ROOTFS_BENEATH);
+    if (dfd < 0)
+        return dfd;
+    if (fstatat(dfd, comp, st, AT_SYMLINK_NOFOLLOW) < 0)
+        return -errno;
+    *ret_target = NULL;
+    if (!S_ISLNK(st->st_mode))
+        return 0;
+    char buf[PATH_MAX];
+    ssize_t len = readlinkat(dfd, comp, buf, sizeof buf - 1);
+    if (len < 0)
+        return -errno;
+    if (len == 0)
+        return -ENOENT;
+    buf[len] = 0;
+    *ret_target = xstrdup(buf);
+    return 0;
+}
+
+/* Takes the first component off *todo. NULL when none is left. */
+static char *next_component(char **todo)
+{
+    const char *p = *todo;
+    while (*p == '/')
+        p++;
+    if (!*p)
+        return NULL;
+    size_t len = strcspn(p, "/");
+    char *comp = xstrndup(p, len);
+    char *rest = xstrdup(p + len);
+    free(*todo);
+    *todo = rest;
+    return comp;
+}
+
+/* One link met: its target goes in front of what is left to resolve. */
+static int follow_link(rootfs_resolved *ret, char **done, size_t *n, const char *comp, const char *target,
+                       char **todo)
+{
+    free(ret->link);
+    free(ret->target);
+    ret->link = join_components(done, *n, comp);
+    ret->target = xstrdup(target);
+    if (++ret->n_links > ROOTFS_MAX_LINKS)
+        return -ELOOP;
+    if (target[0] == '/')
+        while (*n > 0)
+            free(done[--(*n)]);
+    char *t = xasprintf("%s/%s", target, *todo);
+    free(*todo);
+    *todo = t;
+    return 0;
+}
+
+int rootfs_resolve(int root_fd, const char *path, rootfs_resolved *ret)
+{
+    *ret = (rootfs_resolved){ 0 };
+    char **done = NULL;
+    size_t n = 0;
+    _cleanup_free_ char *todo = xstrdup(path);
+    int r = 0;
+    for (char *comp; r == 0 && (comp = next_component(&todo)); free(comp)) {
+        if (streq(comp, "."))
+            continue;
+        if (streq(comp, "..")) {
+            if (n == 0)
+                r = -EXDEV;
+            else
+                free(done[--n]);
+            continue;
+        }
+        struct stat st;
+        _cleanup_free_ char *target = NULL;
+        r = lookup_component(root_fd, done, n, comp, &st, &target);
+        if (r < 0)
+            ret->at = join_components(done, n, comp);
+        else if (target)
+            r = follow_link(ret, done, &n, comp, target, &todo);
+        else
+            *ARRAY_APPEND(done, n) = xstrdup(comp);
+    }
+    if ((r == -EXDEV || r == -ELOOP) && !ret->at)
+        ret->at = xstrdup(ret->link ? ret->link : path);
+    if (r == 0)
+        ret->path = join_components(done, n, NULL);
+    while (n > 0)
+        free(done[--n]);
+    free(done);
+    return r;
+}
+
+void rootfs_resolved_done(rootfs_resolved *r)
+{
+    free(r->path);
+    free(r->at);
+    free(r->link);
+    free(r->target);
+    *r = (rootfs_resolved){ 0 };
 }
 
 const char *rootfs_strerror(int err)

@@ -53,6 +53,29 @@ int rootfs_read_lines(int root_fd, const char *path, rootfs_flags how, int (*fn)
 int rootfs_list_dir(int root_fd, const char *path, rootfs_flags how, const char *suffix, char ***ret,
                     size_t *ret_n);
 
+/* The most symbolic links rootfs_resolve follows for one path (as the
+ * kernel's MAXSYMLINKS). */
+#define ROOTFS_MAX_LINKS 40
+
+/* Where rootfs_resolve got to. Paths are absolute as inside the root. */
+typedef struct {
+    char *path;        /* the path with every link followed, none left in it */
+    char *at;          /* on an error: the path where it stopped */
+    char *link;        /* the last link followed, and its target as written */
+    char *target;
+    unsigned n_links;
+} rootfs_resolved;
+
+/* Follows the symbolic links of path the way the programs of the tree under
+ * root_fd see them: an absolute target starts again at root_fd (never at
+ * this host's "/"), a relative one at the link's own directory. A ".." that
+ * would climb above root_fd is refused (-EXDEV), never clamped; more than
+ * ROOTFS_MAX_LINKS links give -ELOOP; a missing component -ENOENT. Every
+ * lookup goes through rootfs_open with ROOTFS_BENEATH on a path that holds
+ * no link. Fills *ret (free with rootfs_resolved_done) also on an error. */
+int rootfs_resolve(int root_fd, const char *path, rootfs_resolved *ret);
+void rootfs_resolved_done(rootfs_resolved *r);
+
 /* How a rootfs error reads in a sentence ("not a regular file", ...). */
 const char *rootfs_strerror(int err);
 

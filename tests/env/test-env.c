@@ -372,6 +372,85 @@ static void test_torch_override_remedy(void)
     rd_facts_free(&f);
 }
 
+/* The index a torch build came from: direct_url.json decides, else the
+ * version's local tag (AMD's carries the full release and a build suffix). */
+static void test_torch_origin(void)
+{
+    static const struct {
+        const char *version, *direct_url;
+        rd_torch_index index;
+        bool certain;
+        const char *series, *from;
+    } cases[] = {
+        { "2.6.0+rocm6.4.1.git1ded221d", NULL, RD_TORCH_INDEX_AMD_RELEASE, true, "6.4.1", "the version's local tag" },
+        { "2.8.0+rocm7.1.0.lw.git56765e8c", NULL, RD_TORCH_INDEX_AMD_RELEASE, true, "7.1.0", "the version's local tag" },
+        { "2.7.1+rocm6.3", NULL, RD_TORCH_INDEX_PYTORCH, true, "6.3", "the version's local tag" },
+        { "2.6.0+rocm6.2.4", NULL, RD_TORCH_INDEX_PYTORCH, false, "6.2.4", "the version's local tag" },
+        { "2.10.0.dev20251015+rocm7.0", NULL, RD_TORCH_INDEX_PYTORCH_NIGHTLY, true, "7.0", "the version's local tag" },
+        { "2.9.1+rocm7.2.1", "https://repo.radeon.com/rocm/manylinux/rocm-rel-7.2.1/torch-2.9.1%2Brocm7.2.1-cp312"
+                             "-cp312-linux_x86_64.whl",
+          RD_TORCH_INDEX_AMD_RELEASE, true, "7.2.1", "direct_url.json" },
+        { "2.6.0+rocm6.4.1.git1ded221d", "file:///tmp/torch-2.6.0%2Brocm6.4.1.git1ded221d-cp312-cp312-linux_x86_64.whl",
+          RD_TORCH_INDEX_AMD_RELEASE, true, "6.4.1", "the version's local tag" },
+        { "2.5.1+cpu", NULL, RD_TORCH_INDEX_UNKNOWN, false, "", "the version's local tag" },
+        { "2.5.1", NULL, RD_TORCH_INDEX_UNKNOWN, false, "", "the version's local tag" },
+        { "2.5.1+rocm", NULL, RD_TORCH_INDEX_UNKNOWN, false, "", "the version's local tag" },
+        { NULL, NULL, RD_TORCH_INDEX_UNKNOWN, false, "", "the version's local tag" },
+    };
+    for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+        rd_torch_origin o;
+        rd_torch_origin_of(cases[i].version, cases[i].direct_url, &o);
+        g_assert_cmpint(o.index, ==, cases[i].index);
+        g_assert_cmpint(o.certain, ==, cases[i].certain);
+        g_assert_cmpstr(o.series, ==, cases[i].series);
+        g_assert_cmpstr(o.from, ==, cases[i].from);
+    }
+    rd_torch_facts t = { 0 };
+    rd_torch_parse_output(&t, "version\t2.9.1+rocm7.2.1\ndirecturl\thttps://repo.radeon.com/rocm/manylinux/"
+                              "rocm-rel-7.2.1/torch.whl\n");
+    g_assert_cmpstr(t.direct_url, ==, "https://repo.radeon.com/rocm/manylinux/rocm-rel-7.2.1/torch.whl");
+    free(t.version);
+    free(t.direct_url);
+}
+
+/* The remedy's index follows the build's: AMD's release directory of the
+ * host's ROCm for AMD's wheels, pytorch.org's for pytorch.org's. */
+static void test_torch_index_remedy(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x03, 0x030000, 110000, 0x744c); /* RX 7900 XTX, gfx1100 */
+    f.torch.ran = f.torch.imported = true;
+    f.torch.version = xstrdup("2.4.0+rocm6.1.3.git2a9c6ea2");
+    f.torch.hip = xstrdup("6.1.40093");
+    f.torch.arch_list_known = true;
+    f.torch.arch_list = strv_push(NULL, xstrdup("gfx942"));
+    f.rocm.default_version = xstrdup("7.1.0");
+    rd_findings out = { 0 };
+    assess(&f, &out);
+    const rd_finding *fd = rd_findings_get(&out, "arch.no-kernels");
+    g_assert_nonnull(fd);
+    g_assert_nonnull(strstr(fd->remedy, "`pip3 install --force-reinstall torch --find-links "
+                                        "https://repo.radeon.com/rocm/manylinux/rocm-rel-7.1/`, AMD's release "
+                                        "wheels, which torch 2.4.0+rocm6.1.3.git2a9c6ea2 came from (its version's "
+                                        "local tag says so)"));
+    g_assert_null(strstr(fd->remedy, "download.pytorch.org"));
+    rd_findings_free(&out);
+
+    free(f.rocm.default_version);
+    f.rocm.default_version = xstrdup("6.4.1");
+    free(f.torch.version);
+    f.torch.version = xstrdup("2.6.0+rocm6.2.4");
+    assess(&f, &out);
+    fd = rd_findings_get(&out, "arch.no-kernels");
+    g_assert_nonnull(fd);
+    g_assert_nonnull(strstr(fd->remedy, "`pip3 install --force-reinstall torch --index-url "
+                                        "https://download.pytorch.org/whl/rocm6.4`, pytorch.org's wheels, which "
+                                        "torch 2.6.0+rocm6.2.4 came from (its version's local tag suggests so)"));
+    rd_findings_free(&out);
+    rd_facts_free(&f);
+}
+
 /* A Kubernetes pod given one GPU of two: sysfs shows both, /dev/dri has the
  * allocated render node only. That is the device plugin at work. */
 static void test_container_gpu_subset(void)
@@ -613,6 +692,8 @@ static const rd_test_case tests[] = {
     { "/env/assess/override-trailing-blank", test_override_trailing_blank },
     { "/env/gather/torch-cwd", test_torch_cwd },
     { "/env/assess/torch-override", test_torch_override_remedy },
+    { "/env/parse/torch-origin", test_torch_origin },
+    { "/env/assess/torch-index-remedy", test_torch_index_remedy },
 };
 
 RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)

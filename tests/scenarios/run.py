@@ -119,6 +119,28 @@ def stage_for_wrap(sc, tmp, binary, env):
     return reachable_copy(binary, staged), env
 
 
+def check_refusal(name, sc, status, out, err, root, full):
+    """A run the tool must refuse: its exit status, no report, the message."""
+    want = sc.stderr.replace("{root}", root)
+    problems = []
+    if status != sc.exit_status:
+        problems.append("exit status: expected %d, got %d" % (sc.exit_status, status))
+    if out:
+        problems.append("stdout: expected nothing, got %d bytes" % len(out))
+    if err != want:
+        problems.append("stderr: expected %r, got %r" % (want, err))
+    if sc.findings:
+        problems.append("a refusal has no findings: expected [] in the scenario")
+    if problems:
+        print("FAIL %s" % name)
+        for p in problems:
+            print("  " + p)
+        print("command: %s" % " ".join(full))
+        return 1
+    print("PASS %s: refused, exit %d" % (name, status))
+    return 0
+
+
 def lookup(d, dotted):
     for part in dotted.split("."):
         if not isinstance(d, dict) or part not in d:
@@ -248,7 +270,8 @@ def main():
             return subprocess.call(full, env=child_env(sc.env))
 
         binary, env = stage_for_wrap(sc, tmp, args.binary, child_env(sc.env))
-        tool = sc.wrap + [binary, "check", "--json", "--root", paths["root"]] + sc.args
+        tool = sc.wrap + [binary, "check", "--json", "--root", paths["root"]] + \
+            [a.replace("{root}", paths["root"]) for a in sc.args]
         full = tb_run_command(os.path.abspath(args.tb_run), paths, sc.tb, tool)
         try:
             proc = subprocess.run(full, env=env, stdout=subprocess.PIPE,
@@ -258,6 +281,8 @@ def main():
             return 1
         out = proc.stdout.decode("utf-8", "replace")
         err = proc.stderr.decode("utf-8", "replace")
+        if sc.stderr is not None:
+            return check_refusal(args.name, sc, proc.returncode, out, err, paths["root"], full)
         try:
             report = json.loads(out)
         except ValueError as e:

@@ -57,14 +57,18 @@ class Scenario:
     gpus_all: fields every GPU must have.
     report: [(dotted_key, expected)]: values anywhere in the JSON report
         ("access.nodes"), compared whole.
-    args: extra arguments after `check --json --root ROOT`.
+    args: extra arguments after `check --json --root ROOT`; "{root}" in one
+        stands for ROOT.
+    stderr: a refusal: the tool must exit with exit_status, print no report
+        and write this text (whole, with the root directory as "{root}") on
+        standard error; findings must then be empty.
     wrap: command prefix for the tool (e.g. setpriv ...).
     needs_root: skip (exit 77) unless run as root.
     """
 
     def __init__(self, tb, findings, exit_status, evidence=(), text=(), remedy=(),
                  gpu_count=None, gpus=(), gpus_all=None, args=(), env=None, wrap=(),
-                 needs_root=False, compare_info=False, report=()):
+                 needs_root=False, compare_info=False, report=(), stderr=None):
         self.tb = tb
         self.findings = sorted(findings)
         self.exit_status = exit_status
@@ -80,6 +84,7 @@ class Scenario:
         self.needs_root = needs_root
         self.compare_info = compare_info
         self.report = list(report)
+        self.stderr = stderr
 
 
 # ==========================================================================

@@ -12,6 +12,7 @@ from scenarios import (
     Scenario, scenario, apu_plus_dgpu, healthy_navi21_box, healthy_rx7900xtx_box,
     mi300x_box,
 )
+from scenarios_compat import PATH_WITH_ROCM, CompatTestbed, rocm_box
 from testbed import Testbed
 
 FAKE_TORCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "env", "fake-torch")
@@ -382,3 +383,117 @@ def torch_import_hangs_closed():
     tb = Testbed()
     healthy_rx7900xtx_box(tb)
     return Scenario(tb, [], 0, args=["--with-python", "--timeout", "1"], env=torch_env("hang-closed"))
+
+
+# -- PyTorch: the index a remedy names ---------------------------------------
+#
+# The remedy installs torch again from the index the build came from. pip
+# writes no record of the index for `pip install --index-url` (direct_url.json
+# only for a URL or file install:
+# https://packaging.python.org/en/latest/specifications/direct-url/), so the
+# version's local tag tells: AMD's release wheels in
+# repo.radeon.com/rocm/manylinux/rocm-rel-X.Y.Z carry the full ROCm release and
+# a build suffix, pytorch.org's the series. The target lists below are
+# representative (a build without the RX 7900 XTX's gfx1100).
+
+def torch_index_box(kind):
+    """An RX 7900 XTX with ROCm 7.1.0 from AMD's repository, and the torch
+    build `kind` (tests/env/fake-torch) in the Python that runs."""
+    tb = CompatTestbed()
+    healthy_rx7900xtx_box(tb)
+    rocm_box(tb, "7.1.0")
+    env = torch_env(kind)
+    env["PATH"] = PATH_WITH_ROCM
+    return tb, env
+
+
+AMD_TORCH = "2.4.0+rocm6.1.3.git2a9c6ea2"
+
+
+@scenario("torch-amd-release-no-gfx1100")
+def torch_amd_release_no_gfx1100():
+    """torch from AMD's release wheels (repo.radeon.com/rocm/manylinux, where
+    AMD points users for builds pytorch.org does not publish:
+    https://github.com/ROCm/legacy-rocm-build/issues/3979), version
+    2.4.0+rocm6.1.3.git..., without kernels for the RX 7900 XTX. The remedy
+    names AMD's release directory of the host's ROCm 7.1, not pytorch.org's
+    index."""
+    tb, env = torch_index_box("rocm:6.1.40093:gfx900,gfx906,gfx908,gfx90a,gfx942:" + AMD_TORCH)
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
+                    text=[("arch.no-kernels", "PyTorch %s (ROCm 6.1.40093) has no kernels for " % AMD_TORCH)],
+                    remedy=[("arch.no-kernels",
+                             "Install a wheel built for gfx1100 (a newer ROCm series: `pip3 install "
+                             "--force-reinstall torch --find-links https://repo.radeon.com/rocm/manylinux/"
+                             "rocm-rel-7.1/`, AMD's release wheels, which torch %s came from (its version's "
+                             "local tag says so)), or build PyTorch from source with PYTORCH_ROCM_ARCH=gfx1100."
+                             % AMD_TORCH)])
+
+
+@scenario("torch-amd-release-ok")
+def torch_amd_release_ok():
+    """The healthy twin: AMD's release wheel with gfx1100 kernels."""
+    tb, env = torch_index_box("rocm:6.1.40093:gfx90a,gfx942,gfx1030,gfx1100:" + AMD_TORCH)
+    return Scenario(tb, [], 0, args=["--with-python"], env=env)
+
+
+PT_NIGHTLY = "2.10.0.dev20251015+rocm7.0"
+
+
+@scenario("torch-pytorch-nightly-no-gfx1100")
+def torch_pytorch_nightly_no_gfx1100():
+    """torch from pytorch.org's nightly index (download.pytorch.org/whl/nightly/rocm7.0,
+    as in https://github.com/renfald/tail-tagger/issues/17), without kernels
+    for the GPU: the remedy stays on pytorch.org's nightlies, for the host's
+    ROCm 7.1, with --pre."""
+    tb, env = torch_index_box("rocm:7.0.51831:gfx90a,gfx942,gfx950:" + PT_NIGHTLY)
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
+                    remedy=[("arch.no-kernels",
+                             "`pip3 install --pre --force-reinstall torch --index-url "
+                             "https://download.pytorch.org/whl/nightly/rocm7.1`, PyTorch's nightly wheels, which "
+                             "torch %s came from (its version's local tag says so)" % PT_NIGHTLY)])
+
+
+@scenario("torch-pytorch-nightly-ok")
+def torch_pytorch_nightly_ok():
+    """The healthy twin: the nightly with gfx1100 kernels."""
+    tb, env = torch_index_box("rocm:7.0.51831:gfx90a,gfx942,gfx950,gfx1100:" + PT_NIGHTLY)
+    return Scenario(tb, [], 0, args=["--with-python"], env=env)
+
+
+PT_STABLE = "2.5.1+rocm6.2"
+
+
+@scenario("torch-pytorch-org-no-gfx1100")
+def torch_pytorch_org_no_gfx1100():
+    """torch 2.5.1+rocm6.2 from download.pytorch.org/whl/rocm6.2 (the index
+    of https://github.com/ROCm/legacy-rocm-build/issues/3979's pip command),
+    without kernels for the GPU: the remedy names pytorch.org's index of the
+    host's ROCm 7.1, not AMD's."""
+    tb, env = torch_index_box("rocm:6.2.41133:gfx900,gfx906,gfx908,gfx90a,gfx1030:" + PT_STABLE)
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
+                    remedy=[("arch.no-kernels",
+                             "`pip3 install --force-reinstall torch --index-url "
+                             "https://download.pytorch.org/whl/rocm7.1`, pytorch.org's wheels, which torch %s "
+                             "came from (its version's local tag says so)" % PT_STABLE)])
+
+
+@scenario("torch-pytorch-org-ok")
+def torch_pytorch_org_ok():
+    """The healthy twin: pytorch.org's wheel with gfx1100 kernels."""
+    tb, env = torch_index_box("rocm:6.2.41133:gfx90a,gfx942,gfx1030,gfx1100:" + PT_STABLE)
+    return Scenario(tb, [], 0, args=["--with-python"], env=env)
+
+
+@scenario("torch-cpu-wheel-index-assumed")
+def torch_cpu_wheel_index_assumed():
+    """The CPU build from PyPI (`pip install torch`,
+    https://github.com/renfald/tail-tagger/issues/17) says nothing of a ROCm
+    index: the remedy names pytorch.org's for ROCm 7.1 and says it is an
+    assumption, with AMD's release directory as the alternative."""
+    tb, env = torch_index_box("cpu")
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
+                    remedy=[("arch.no-kernels",
+                             "`pip3 install --force-reinstall torch --index-url "
+                             "https://download.pytorch.org/whl/rocm7.1`; that index is assumed: torch 2.5.1+cpu "
+                             "does not say where it came from (AMD's release wheels install with --find-links "
+                             "https://repo.radeon.com/rocm/manylinux/rocm-rel-7.1/ instead)")])

@@ -37,6 +37,8 @@ def wheels(tb, family, version="7.1.0", site=SITE, prefix=VENV):
         tb.root_file(prefix.lstrip("/") + "/pyvenv.cfg",
                      "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.12.3\n")
         tb.root_link(prefix.lstrip("/") + "/bin/python", "/usr/bin/python3")
+        # the interpreter the link names, in the image (--python follows it there)
+        tb.root_file("usr/bin/python3", "")
 
 
 def wheel_report(family, gfx, source, version="7.1.0"):
@@ -134,3 +136,239 @@ def mi300x_system_wheels_gfx110x():
                     text=[("arch.no-kernels", "The ROCm 7.1.0 wheels in /usr/local are built for gfx110X-all")],
                     remedy=[("arch.no-kernels", "`python3 -m pip install --force-reinstall --index-url "
                                                 "https://rocm.nightlies.amd.com/v2/gfx94X-dcgpu/")])
+
+
+# -- a venv inside an OS image (--root) ---------------------------------------
+#
+# The image is a python:3.12 container image: its interpreter is
+# /usr/local/bin/python3.12, with /usr/local/bin/python3 a relative link to it
+# (docker-library/python, https://github.com/docker-library/python/pull/714),
+# and no such file on the host that inspects the image. A venv made in the
+# image (`python3 -m venv /home/u/venv`) has bin/python an absolute link to the
+# interpreter it was made with and bin/python3 a relative link to python.
+
+IMG_VENV = "/home/u/venv"
+IMG_SITE = IMG_VENV + "/lib/python3.12/site-packages"
+IMG_PY3 = IMG_VENV + "/bin/python3"
+
+
+def image_venv(tb, family, python3="python", python="/usr/local/bin/python3"):
+    """The gfx family's wheels in the image's venv, and the interpreter links."""
+    wheels(tb, family, site=IMG_SITE, prefix=None)
+    tb.root_file(IMG_VENV.lstrip("/") + "/pyvenv.cfg",
+                 "home = /usr/local/bin\ninclude-system-site-packages = false\nversion = 3.12.7\n"
+                 "executable = /usr/local/bin/python3.12\n")
+    tb.root_link(IMG_PY3, python3)
+    tb.root_link(IMG_VENV + "/bin/python", python)
+    tb.root_link("/usr/local/bin/python3", "python3.12")
+    tb.root_file("usr/local/bin/python3.12", "")
+
+
+def image_wheel_report(family, gfx, version="7.1.0"):
+    return [{
+        "site_packages": IMG_SITE, "source": "--python", "prefix": IMG_VENV, "version": version,
+        "family": family, "gfx": gfx, "lib_dir": IMG_SITE + "/_rocm_sdk_core/lib",
+        "hip_library": "libamdhip64.so.7",
+        "dists": ["rocm %s" % version, "rocm-sdk-core %s" % version,
+                  "rocm-sdk-libraries-%s %s" % (family, version)],
+    }]
+
+
+GFX110X = ["gfx1100", "gfx1101", "gfx1102", "gfx1103"]
+IMG_GFX110X_REMEDY = ("gfx94X-dcgpu (gfx942): `/home/u/venv/bin/python -m pip install --force-reinstall "
+                      "--index-url https://rocm.nightlies.amd.com/v2/gfx94X-dcgpu/ \"rocm[libraries,devel]\"`")
+
+
+def image_venv_scenario(family, python_arg):
+    """An MI300X host inspecting an image whose venv holds family's wheels."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    image_venv(tb, family)
+    if family == "gfx110X-all":
+        return Scenario(tb, [("arch.no-kernels", "error")], 2, gpu_count=8, compare_info=True,
+                        args=["--python", python_arg],
+                        text=[("arch.no-kernels", "The ROCm 7.1.0 wheels in /home/u/venv are built for "
+                                                  "gfx110X-all: no kernels for AMD Instinct MI300X (gfx942)")],
+                        remedy=[("arch.no-kernels", IMG_GFX110X_REMEDY)],
+                        report=[("wheels", image_wheel_report(family, GFX110X))])
+    return Scenario(tb, [], 0, gpu_count=8, compare_info=True, args=["--python", python_arg],
+                    report=[("wheels", image_wheel_report(family, ["gfx942"]))])
+
+
+@scenario("mi300x-image-venv-python-chain")
+def mi300x_image_venv_python_chain():
+    """`check --root IMAGE --python /home/u/venv/bin/python3` on a venv built in
+    a python:3.12 image, holding the gfx110X wheels: bin/python3 -> python ->
+    /usr/local/bin/python3 -> python3.12, relative, absolute, relative. The
+    absolute link is the image's file, not the host's (which has none), so the
+    venv is read and its wheels found without kernels for the MI300X. A venv's
+    interpreter link that only resolves inside its own image:
+    https://github.com/basicmachines-co/basic-memory/pull/510."""
+    return image_venv_scenario("gfx110X-all", IMG_PY3)
+
+
+@scenario("mi300x-image-venv-python-chain-ok")
+def mi300x_image_venv_python_chain_ok():
+    """The healthy twin: the same image venv with the gfx94X-dcgpu wheels."""
+    return image_venv_scenario("gfx94X-dcgpu", IMG_PY3)
+
+
+@scenario("mi300x-image-venv-python-prefixed")
+def mi300x_image_venv_python_prefixed():
+    """The same image with --python written as the host sees it,
+    IMAGE/home/u/venv/bin/python3 (tab completion from the host's shell): the
+    image's path is not there, so IMAGE is taken off and the venv read as
+    /home/u/venv (https://github.com/alisw/ali-bot/pull/1452: a venv's python
+    link inside a container image)."""
+    return image_venv_scenario("gfx110X-all", "{root}" + IMG_PY3)
+
+
+@scenario("mi300x-image-venv-python-prefixed-ok")
+def mi300x_image_venv_python_prefixed_ok():
+    """The healthy twin: the gfx94X-dcgpu wheels, --python with the prefix."""
+    return image_venv_scenario("gfx94X-dcgpu", "{root}" + IMG_PY3)
+
+
+USAGE_TAIL = "Try 'rocm-doctor --help' for more information.\n"
+
+
+@scenario("image-venv-python-loop")
+def image_venv_python_loop():
+    """bin/python3 -> python -> python3: the venv's interpreter link points
+    back at the venv instead of at a Python (venv interpreter links broken when
+    a venv is seen from a container:
+    https://github.com/YelpArchive/venv-update/pull/99; here the breakage is a
+    loop). Refused after 40 links, naming the link, exit 3; no report."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    image_venv(tb, "gfx94X-dcgpu", python="python3")
+    return Scenario(tb, [], 3, args=["--python", IMG_PY3],
+                    stderr="rocm-doctor: --python /home/u/venv/bin/python3: more than 40 symbolic links inside "
+                           "{root}: a loop (/home/u/venv/bin/python3 links to python)\n" + USAGE_TAIL)
+
+
+@scenario("image-venv-python-loop-ok")
+def image_venv_python_loop_ok():
+    """The healthy twin: bin/python links to the interpreter again."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    image_venv(tb, "gfx94X-dcgpu")
+    return Scenario(tb, [], 0, gpu_count=8, args=["--python", IMG_PY3],
+                    report=[("wheels", image_wheel_report("gfx94X-dcgpu", ["gfx942"]))])
+
+
+@scenario("image-venv-python-escape")
+def image_venv_python_escape():
+    """bin/python3 is a relative link with one ".." too many
+    (../../../../../usr/local/bin/python3.12 from /home/u/venv/bin): in the
+    image it climbs above the image's top. Refused, never followed to the
+    host's /usr/local/bin, exit 3 (links that only work on the machine that
+    made them: https://github.com/Markbnj/venv2docker/issues/2)."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    image_venv(tb, "gfx94X-dcgpu", python3="../../../../../usr/local/bin/python3.12")
+    return Scenario(tb, [], 3, args=["--python", IMG_PY3],
+                    stderr="rocm-doctor: --python /home/u/venv/bin/python3: /home/u/venv/bin/python3 leads above "
+                           "{root} with \"..\" (/home/u/venv/bin/python3 links to "
+                           "../../../../../usr/local/bin/python3.12); a link of the image must resolve inside it\n"
+                           + USAGE_TAIL)
+
+
+@scenario("image-venv-python-escape-ok")
+def image_venv_python_escape_ok():
+    """The healthy twin: four ".." reach the image's top exactly."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    image_venv(tb, "gfx94X-dcgpu", python3="../../../../usr/local/bin/python3.12")
+    return Scenario(tb, [], 0, gpu_count=8, args=["--python", IMG_PY3],
+                    report=[("wheels", image_wheel_report("gfx94X-dcgpu", ["gfx942"]))])
+
+
+# -- torch next to the wheels: the index its remedy names ---------------------
+
+AMD_TORCH_71 = "2.8.0+rocm7.1.0.lw.git56765e8c"  # representative of AMD's rocm-rel-7.1 wheels
+
+
+def torch_dist(tb, version, site=SITE, url=None):
+    """torch's dist-info as pip leaves it; direct_url.json for a URL install."""
+    d = "%s/torch-%s.dist-info" % (site.lstrip("/"), version)
+    tb.root_file(d + "/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: %s\n\n" % version)
+    tb.root_file(d + "/INSTALLER", "pip\n")
+    if url:
+        tb.root_file(d + "/direct_url.json", '{"archive_info": {}, "url": "%s"}' % url)
+
+
+@scenario("mi300x-venv-gfx110x-wheels-amd-torch")
+def mi300x_venv_gfx110x_wheels_amd_torch():
+    """The gfx110X wheels on an MI300X host, in a venv whose torch came from
+    AMD's release wheels by URL (pip records it in direct_url.json:
+    https://packaging.python.org/en/latest/specifications/direct-url/; the
+    rocm-rel-X.Y.Z directories: https://github.com/unslothai/unsloth/pull/4770).
+    The remedy keeps torch on AMD's release directory of its series, not the
+    family's nightly index."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    wheels(tb, "gfx110X-all")
+    torch_dist(tb, AMD_TORCH_71, url="https://repo.radeon.com/rocm/manylinux/rocm-rel-7.1/"
+                                     "torch-2.8.0%2Brocm7.1.0.lw.git56765e8c-cp312-cp312-linux_x86_64.whl")
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, gpu_count=8, env={"VIRTUAL_ENV": VENV},
+                    remedy=[("arch.no-kernels", "\"rocm[libraries,devel]\"`, and torch %s from where it came "
+                                                "from, AMD's release wheels "
+                                                "https://repo.radeon.com/rocm/manylinux/rocm-rel-7.1/ (its "
+                                                "direct_url.json says so), not from that index" % AMD_TORCH_71)])
+
+
+@scenario("mi300x-venv-gfx94x-wheels-amd-torch")
+def mi300x_venv_gfx94x_wheels_amd_torch():
+    """The healthy twin: the gfx94X-dcgpu wheels next to the same torch."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    wheels(tb, "gfx94X-dcgpu")
+    torch_dist(tb, AMD_TORCH_71, url="https://repo.radeon.com/rocm/manylinux/rocm-rel-7.1/"
+                                     "torch-2.8.0%2Brocm7.1.0.lw.git56765e8c-cp312-cp312-linux_x86_64.whl")
+    return Scenario(tb, [], 0, gpu_count=8, compare_info=True, env={"VIRTUAL_ENV": VENV},
+                    report=[("wheels", wheel_report("gfx94X-dcgpu", ["gfx942"], "VIRTUAL_ENV"))])
+
+
+@scenario("mi300x-venv-gfx110x-wheels-pytorch-torch")
+def mi300x_venv_gfx110x_wheels_pytorch_torch():
+    """The gfx110X wheels next to torch from pytorch.org's index (no
+    direct_url.json: an index install; the tag +rocm6.4 tells), as in
+    https://github.com/renfald/tail-tagger/issues/17: the remedy names
+    pytorch.org's index for torch."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    wheels(tb, "gfx110X-all")
+    torch_dist(tb, "2.8.0+rocm6.4")
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, gpu_count=8, env={"VIRTUAL_ENV": VENV},
+                    remedy=[("arch.no-kernels", "\"rocm[libraries,devel]\"`, and torch 2.8.0+rocm6.4 from where "
+                                                "it came from, https://download.pytorch.org/whl/rocm6.4 (its "
+                                                "version's local tag says so), not from that index")])
+
+
+@scenario("mi300x-venv-gfx94x-wheels-pytorch-torch")
+def mi300x_venv_gfx94x_wheels_pytorch_torch():
+    """The healthy twin: the gfx94X-dcgpu wheels next to pytorch.org's torch."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    wheels(tb, "gfx94X-dcgpu")
+    torch_dist(tb, "2.8.0+rocm6.4")
+    return Scenario(tb, [], 0, gpu_count=8, compare_info=True, env={"VIRTUAL_ENV": VENV},
+                    report=[("wheels", wheel_report("gfx94X-dcgpu", ["gfx942"], "VIRTUAL_ENV"))])
+
+
+@scenario("image-venv-python-dangling")
+def image_venv_python_dangling():
+    """The venv's bin/python names /opt/python/bin/python3, which the image
+    lacks (made in a build stage whose Python did not reach the final image:
+    https://github.com/basicmachines-co/basic-memory/pull/510). The host's
+    file of that name is never taken for it: refused, naming the link and how
+    to read the site-packages anyway, exit 3. Healthy twin:
+    mi300x-image-venv-python-chain-ok."""
+    tb = CompatTestbed()
+    mi300x_tuned_box(tb)
+    image_venv(tb, "gfx94X-dcgpu", python="/opt/python/bin/python3")
+    return Scenario(tb, [], 3, args=["--python", IMG_PY3],
+                    stderr="rocm-doctor: --python /home/u/venv/bin/python3: /opt does not exist inside {root} "
+                           "(/home/u/venv/bin/python links to /opt/python/bin/python3); name the environment's "
+                           "directory to read its site-packages anyway\n" + USAGE_TAIL)

@@ -217,6 +217,63 @@ static void test_rootfs_confined(void)
     tree_free(&t);
 }
 
+/* A venv's python chain followed inside the tree: relative then absolute
+ * links land on the tree's file, never the host's; "..", loops and dangling
+ * links are reported with the place they stopped. */
+static void test_rootfs_resolve(void)
+{
+    tree t;
+    tree_init(&t);
+    g_assert_cmpint(mkdirat(t.fd, "usr", 0755), ==, 0);
+    g_assert_cmpint(mkdirat(t.fd, "usr/bin", 0755), ==, 0);
+    put(&t, "usr/bin/python3.12", "");
+    g_assert_cmpint(mkdirat(t.fd, "venv", 0755), ==, 0);
+    g_assert_cmpint(mkdirat(t.fd, "venv/bin", 0755), ==, 0);
+    g_assert_cmpint(symlinkat("python3.12", t.fd, "venv/bin/python3"), ==, 0);
+    g_assert_cmpint(symlinkat("/usr/bin/python3.12", t.fd, "venv/bin/python3.12"), ==, 0);
+    g_assert_cmpint(symlinkat("../../usr/bin/python3.12", t.fd, "venv/bin/rel"), ==, 0);
+    g_assert_cmpint(symlinkat("../../../../usr/bin/python3.12", t.fd, "venv/bin/up"), ==, 0);
+    g_assert_cmpint(symlinkat("loop-b", t.fd, "venv/bin/loop-a"), ==, 0);
+    g_assert_cmpint(symlinkat("loop-a", t.fd, "venv/bin/loop-b"), ==, 0);
+    g_assert_cmpint(symlinkat("/opt/python/bin/python3", t.fd, "venv/bin/gone"), ==, 0);
+
+    rootfs_resolved res;
+    g_assert_cmpint(rootfs_resolve(t.fd, "/venv/bin/python3", &res), ==, 0);
+    g_assert_cmpstr(res.path, ==, "/usr/bin/python3.12");
+    g_assert_cmpstr(res.link, ==, "/venv/bin/python3.12");
+    g_assert_cmpstr(res.target, ==, "/usr/bin/python3.12");
+    g_assert_cmpuint(res.n_links, ==, 2);
+    rootfs_resolved_done(&res);
+    g_assert_cmpint(rootfs_resolve(t.fd, "venv/./bin/../bin/rel", &res), ==, 0);
+    g_assert_cmpstr(res.path, ==, "/usr/bin/python3.12");
+    rootfs_resolved_done(&res);
+    /* the directory itself, no link */
+    g_assert_cmpint(rootfs_resolve(t.fd, "/venv/", &res), ==, 0);
+    g_assert_cmpstr(res.path, ==, "/venv");
+    g_assert_cmpuint(res.n_links, ==, 0);
+    rootfs_resolved_done(&res);
+    /* ".." above the root is refused, not clamped */
+    g_assert_cmpint(rootfs_resolve(t.fd, "/venv/bin/up", &res), ==, -EXDEV);
+    g_assert_cmpstr(res.at, ==, "/venv/bin/up");
+    g_assert_cmpstr(res.target, ==, "../../../../usr/bin/python3.12");
+    g_assert_null(res.path);
+    rootfs_resolved_done(&res);
+    g_assert_cmpint(rootfs_resolve(t.fd, "/../usr/bin/python3.12", &res), ==, -EXDEV);
+    rootfs_resolved_done(&res);
+    g_assert_cmpint(rootfs_resolve(t.fd, "/venv/bin/loop-a", &res), ==, -ELOOP);
+    g_assert_cmpuint(res.n_links, ==, ROOTFS_MAX_LINKS + 1);
+    g_assert_true(g_str_equal(res.at, "/venv/bin/loop-a") || g_str_equal(res.at, "/venv/bin/loop-b"));
+    rootfs_resolved_done(&res);
+    /* an absolute target that the tree lacks: missing, whatever the host has */
+    g_assert_cmpint(rootfs_resolve(t.fd, "/venv/bin/gone", &res), ==, -ENOENT);
+    g_assert_cmpstr(res.at, ==, "/opt");
+    g_assert_cmpstr(res.link, ==, "/venv/bin/gone");
+    rootfs_resolved_done(&res);
+    g_assert_cmpint(rootfs_resolve(t.fd, "/usr/bin/python3.12/x", &res), ==, -ENOTDIR);
+    rootfs_resolved_done(&res);
+    tree_free(&t);
+}
+
 /* Output directories made inside a tree: missing components made (0755
  * whatever the umask), a relative link that stays inside followed, links
  * that lead out refused with nothing made outside. */
@@ -536,6 +593,7 @@ static const rd_test_case tests[] = {
     { "/group/lines", test_group_lines },
     { "/group/stop-and-large", test_group_stop_and_large },
     { "/rootfs/confined", test_rootfs_confined },
+    { "/rootfs/resolve", test_rootfs_resolve },
     { "/rootfs/mkdir-open", test_rootfs_mkdir_open },
     { "/rootfs/not-regular", test_rootfs_not_regular },
     { "/rootfs/read-lines", test_read_lines },

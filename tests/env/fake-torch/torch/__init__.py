@@ -7,6 +7,9 @@ ROCM_DOCTOR_FAKE_TORCH:
     cpu                      a CPU-only wheel (torch.version.hip and .cuda None)
     cuda:12.4                a CUDA wheel
     rocm:6.2.41133:gfx900,gfx1030   a ROCm wheel built for those targets
+    rocm:6.4.43483:gfx1100:2.6.0+rocm6.4.1.git1ded221d
+                             the same, with that torch.__version__ (the
+                             local tag tells the index it came from)
     rocm-abort:4.2.21155     a ROCm 4.2 wheel whose build flags are not exposed
                              (its targets are the code objects in
                              lib/libtorch_hip.so: gfx900, gfx906, gfx908) and
@@ -31,6 +34,8 @@ if _kind[0] == "hang-closed":
 
 __version__ = {"cpu": "2.5.1+cpu", "cuda": "2.5.1+cu124", "rocm": "2.5.1+rocm6.2",
                "rocm-abort": "1.9.0+rocm4.2"}[_kind[0]]
+if _kind[0] == "rocm" and len(_kind) > 3:
+    __version__ = _kind[3]
 version = types.SimpleNamespace(
     hip=_kind[1] if _kind[0] in ("rocm", "rocm-abort") else None,
     cuda=_kind[1] if _kind[0] == "cuda" else None,
