@@ -100,7 +100,7 @@ static void apu_assess(const rd_assess_input *in, rd_findings *out)
     rd_agent *agents = NULL;
     const rd_agent *igpu = NULL;
     size_t n = 0, n_dgpu = 0;
-    rd_agents_build(in, &agents, &n);
+    rd_agents_build(in->facts, in->gpus, in->knowledge, &agents, &n);
     for (size_t i = 0; i < n; i++) {
         if (!agents[i].integrated)
             n_dgpu++;

@@ -201,7 +201,7 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
         return;
     rd_agent *agents = NULL;
     size_t n_agents = 0;
-    rd_agents_build(in, &agents, &n_agents);
+    rd_agents_build(in->facts, in->gpus, in->knowledge, &agents, &n_agents);
     free(agents);
     /* with no GPU in the host's sysfs either, gpu.none already says it all */
     if (in->gpus->n_gpus == 0 && n_agents == 0)

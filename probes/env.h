@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Environment variables that steer ROCm: where they are set (process,
  * /etc/environment, environment.d, profile.d, the user's shell files), and
- * what they mean for the GPUs present. The parsers and the agent list are
- * shared by the env, apu and torch probes and by the unit tests. */
+ * what they mean for the GPUs present. The parsers (env-parse.c) are shared
+ * with the apu and torch probes and the unit tests. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "facts.h"
+#include "gpus.h"
 #include "probe.h"
 
 #define RD_ENV_PROCESS "process environment"
@@ -21,6 +22,11 @@ typedef enum {
 
 /* Whether ROCm programs read this variable (and so the probe records it). */
 bool rd_env_is_relevant(const char *name);
+/* HSA_OVERRIDE_GFX_VERSION_<N>, N decimal: *ret_node (may be NULL) = N. */
+bool rd_env_override_node(const char *name, int64_t *ret_node);
+/* Appends a definition (value is taken). */
+void rd_env_add_var(rd_env_var **vars, size_t *n, const char *name, size_t name_len, char *value,
+                    const char *source, int64_t line);
 
 /* Appends every literal assignment of a relevant variable in text to *vars,
  * with source and its line number. Values that need a shell to evaluate
@@ -32,29 +38,6 @@ void rd_env_parse_text(const char *text, rd_env_syntax syntax, const char *sourc
  * it (nothing after the third number). -EINVAL for the format, -ERANGE when
  * major > 63 or minor/step > 255. */
 int rd_gfx_override_parse(const char *s, unsigned *ret_major, unsigned *ret_minor, unsigned *ret_step);
-
-/* The ROCm GPU agents: KFD GPU nodes in node order, each joined with its GPU. */
-typedef struct {
-    int64_t node_id;
-    char gfx[16];             /* native target, "" when unknown */
-    const rd_arch *arch;
-    bool integrated;
-    uint64_t unique_id;       /* 0: the GPU has none (no UUID) */
-    const char *pci_address;  /* NULL for a node with no PCI device */
-    const char *name;
-} rd_agent;
-
-void rd_agents_build(const rd_assess_input *in, rd_agent **ret, size_t *ret_n);
-/* "GPU-" and 16 hex digits, as ROCm spells a GPU's UUID; "" when unique_id is 0. */
-void rd_agent_uuid(const rd_agent *a, char *buf, size_t size);
-
-/* Which agents a ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES value keeps:
- * comma-separated indices (into agents[]) or GPU UUIDs; parsing stops at the
- * first token that names no agent, as the runtime does. keep[] gets n_agents
- * flags; returns how many are kept. *ret_bad (may be NULL) receives the first
- * token that matched nothing (owned by the caller), else NULL. */
-size_t rd_visible_devices_apply(const char *value, const rd_agent *agents, size_t n_agents, bool *keep,
-                                char **ret_bad);
 
 /* Splits a PYTORCH_ROCM_ARCH / AMDGPU_TARGETS list (";", "," or blanks) into
  * gfx names with feature suffixes (":xnack-") dropped. */

@@ -472,7 +472,7 @@ static void torch_assess(const rd_assess_input *in, rd_findings *out)
 
     rd_agent *agents = NULL;
     size_t n = 0;
-    rd_agents_build(in, &agents, &n);
+    rd_agents_build(in->facts, in->gpus, in->knowledge, &agents, &n);
     if (n == 0 && in->gpus->n_gpus == 0)
         goto done;
 

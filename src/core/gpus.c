@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "gpus.h"
 
+#include <inttypes.h>
 #include <stdio.h>
+#include <strings.h>
 #include "util.h"
 
 #define PCI_VENDOR_AMD_GPU 0x1002
@@ -206,4 +208,98 @@ void rd_gpu_view_free(rd_gpu_view *v)
     free(v->gpus);
     free(v->unmatched);
     memset(v, 0, sizeof(*v));
+}
+
+/* ---- ROCm agents ---- */
+
+void rd_agents_build(const rd_facts *f, const rd_gpu_view *gpus, const rd_knowledge *kn, rd_agent **ret,
+                     size_t *ret_n)
+{
+    rd_agent *a = NULL;
+    size_t n = 0;
+    for (size_t j = 0; j < f->kfd.n_nodes; j++) {
+        const rd_kfd_node *node = &f->kfd.nodes[j];
+        if (!rd_kfd_node_is_gpu(node))
+            continue;
+        rd_agent *x = ARRAY_APPEND(a, n);
+        x->node_id = node->node_id;
+        x->unique_id = rd_kfd_prop_or(node, "unique_id", 0);
+        const rd_gpu *gpu = NULL;
+        for (size_t i = 0; i < gpus->n_gpus && !gpu; i++)
+            for (size_t k = 0; k < gpus->gpus[i].n_kfd; k++)
+                if (gpus->gpus[i].kfd[k] == node) {
+                    gpu = &gpus->gpus[i];
+                    break;
+                }
+        uint64_t gtv;
+        if (rd_kfd_prop(node, "gfx_target_version", &gtv))
+            (void)rd_gfx_name(gtv, x->gfx, sizeof x->gfx);
+        if (gpu) {
+            if (!*x->gfx)
+                snprintf(x->gfx, sizeof x->gfx, "%s", gpu->gfx);
+            x->integrated = gpu->integrated;
+            x->pci_address = gpu->pci->address;
+            x->name = gpu->name;
+        }
+        x->arch = *x->gfx ? rd_knowledge_arch(kn, x->gfx) : NULL;
+        if (!gpu)
+            x->integrated = x->arch && x->arch->apu;
+        if (!x->name)
+            x->name = node->name && *node->name ? node->name : "AMD GPU";
+    }
+    /* ROCm numbers agents in node order */
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = i; k > 0 && a[k - 1].node_id > a[k].node_id; k--) {
+            rd_agent t = a[k];
+            a[k] = a[k - 1];
+            a[k - 1] = t;
+        }
+    *ret = a;
+    *ret_n = n;
+}
+
+void rd_agent_uuid(const rd_agent *a, char *buf, size_t size)
+{
+    if (a->unique_id)
+        snprintf(buf, size, "GPU-%016" PRIx64, a->unique_id);
+    else if (size)
+        buf[0] = 0;
+}
+
+size_t rd_visible_devices_apply(const char *value, const rd_agent *agents, size_t n_agents, bool *keep,
+                                char **ret_bad)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n_agents; i++)
+        keep[i] = false;
+    if (ret_bad)
+        *ret_bad = NULL;
+    _cleanup_free_ char *copy = xstrdup(strempty(value));
+    char *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        t = strstrip(t);
+        if (!*t)
+            continue;
+        ssize_t hit = -1;
+        uint64_t idx;
+        if (strncasecmp(t, "GPU-", 4) == 0) {
+            for (size_t i = 0; i < n_agents && hit < 0; i++) {
+                char uuid[32];
+                rd_agent_uuid(&agents[i], uuid, sizeof uuid);
+                if (*uuid && strcasecmp(uuid, t) == 0)
+                    hit = (ssize_t)i;
+            }
+        } else if (safe_atou64(t, 10, &idx) == 0 && idx < n_agents)
+            hit = (ssize_t)idx;
+        if (hit < 0) {
+            if (ret_bad)
+                *ret_bad = xstrdup(t);
+            break;
+        }
+        if (!keep[hit]) {
+            keep[hit] = true;
+            kept++;
+        }
+    }
+    return kept;
 }
