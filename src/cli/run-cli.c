@@ -3,6 +3,7 @@
  * error to a message, and the report in the chosen format. */
 #include <errno.h>
 #include "cli.h"
+#include "fixes.h"
 #include "registry.h"
 #include "report.h"
 #include "run.h"
@@ -10,8 +11,10 @@
 
 int rd_cli_run_check(const rd_options *o, rd_run *r)
 {
+    _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
     const rd_run_params p = {
         .probes = &rd_probe_registry,
+        .fix_ids = fix_ids,
         .root = o->root,
         .user = o->user,
         .facts_file = o->facts_file,

@@ -21,7 +21,8 @@ int rd_run_check(const rd_run_params *p, rd_run *r, char **ret_error)
     r->ctx_ready = true;
 
     rd_config_free(&r->config);
-    if ((e = rd_config_load(p->probes, r->ctx.root, p->config_file, &r->config, ret_error)) < 0)
+    const rd_config_ids ids = { .probes = p->probes, .fix_ids = p->fix_ids };
+    if ((e = rd_config_load(&ids, r->ctx.root, p->config_file, &r->config, ret_error)) < 0)
         return e;
     r->ctx.config = &r->config;
     r->ctx.with_python = p->with_python || r->config.with_python;

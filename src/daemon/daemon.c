@@ -15,6 +15,7 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include "daemon.h"
+#include "fixes.h"
 #include "journal.h"
 #include "json-util.h"
 #include "probe.h"
@@ -48,6 +49,7 @@ typedef struct {
 
 typedef struct {
     rd_run_params ro;
+    char **fix_ids;              /* ro.fix_ids */
     rd_run *run;
     rd_state state;
     bool state_known;
@@ -272,7 +274,9 @@ int rd_daemon_run_once(const rd_daemon_options *o)
     int r = check_config_file(o->config_file);
     if (r)
         return r;
-    const rd_run_params ro = { .probes = &rd_probe_registry, .root = o->root, .config_file = o->config_file };
+    _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
+    const rd_run_params ro = { .probes = &rd_probe_registry, .fix_ids = fix_ids, .root = o->root,
+                               .config_file = o->config_file };
     rd_run run;
     r = run_check(&ro, &run);
     if (r == 0) {
@@ -719,6 +723,7 @@ static void teardown(daemon_state *d)
     free(d->dirs);
     targets_free(d);
     rd_state_free(&d->state);
+    strv_free(d->fix_ids);
     if (d->run) {
         rd_run_free(d->run);
         free(d->run);
@@ -757,7 +762,9 @@ int rd_daemon_run(const rd_daemon_options *o)
     /* The daemon stays at level 1: a GPU kernel on every uevent (a reset
      * among them) is not what a monitor should do; the boot check and
      * `rocm-doctor verify` run level 2. */
-    d.ro = (rd_run_params){ .probes = &rd_probe_registry, .root = o->root, .config_file = o->config_file, .level = 1 };
+    d.fix_ids = rd_fix_table_ids(&rd_fix_registry);
+    d.ro = (rd_run_params){ .probes = &rd_probe_registry, .fix_ids = d.fix_ids, .root = o->root,
+                            .config_file = o->config_file, .level = 1 };
     d.journal_is_stderr = stderr_is_journal();
 
     int r = check_config_file(o->config_file);

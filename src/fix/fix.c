@@ -23,6 +23,17 @@ const rd_fix *rd_fix_get(const rd_fix_table *t, const char *id)
     return NULL;
 }
 
+char **rd_fix_table_ids(const rd_fix_table *t)
+{
+    char **ids = xcalloc(1, sizeof(char *));
+    for (size_t i = 0; i < t->n_fixes; i++) {
+        ids = strv_push(ids, xstrdup(t->fixes[i]->id));
+        for (size_t j = 0; t->fixes[i]->options && t->fixes[i]->options[j]; j++)
+            ids = strv_push(ids, xstrdup(t->fixes[i]->options[j]));
+    }
+    return ids;
+}
+
 const char *rd_effect_name(rd_effect e)
 {
     switch (e) {
