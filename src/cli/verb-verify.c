@@ -8,10 +8,6 @@
 
 int rd_verb_verify(const rd_options *o, char **args, size_t n_args)
 {
-    int r = rd_cli_reject(o, "verify", RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE | RD_OPT_LAST |
-                                           RD_OPT_OUTPUT);
-    if (r)
-        return r;
     if (o->level == 1)
         return rd_usage_error("%s", "verify always runs level 2; use check --level 1 for the static checks");
     if (n_args > 0)
@@ -19,7 +15,7 @@ int rd_verb_verify(const rd_options *o, char **args, size_t n_args)
     rd_options vo = *o;
     vo.level = 2;
     rd_run run;
-    r = rd_cli_run_check(&vo, &run);
+    int r = rd_cli_run_check(&vo, &run);
     if (r == 0 && !run.facts.runtime.ran)
         r = rd_fail("%s holds no level-2 results; gather them with rocm-doctor facts --level 2",
                     o->facts_file ? o->facts_file : "the facts");
