@@ -54,7 +54,6 @@ typedef struct {
     rd_state state;
     bool state_known;
     bool journal_is_stderr;
-    bool prom_unsupported_logged, nfd_unsupported_logged;
     struct udev *udev;
     struct udev_monitor *mon;
     int epfd, sigfd, inofd, timerfd;
@@ -108,20 +107,13 @@ static int render_to_string(render_fn fn, render_runs_fn runs_fn, const rd_run *
 }
 
 static int publish_rendered(const rd_run *run, const char *what, const char *file, render_fn fn,
-                            render_runs_fn runs_fn, const rd_report_fix_runs *runs, const char *prefix,
-                            bool *unsupported_logged)
+                            render_runs_fn runs_fn, const rd_report_fix_runs *runs, const char *prefix)
 {
     if (!file || !*file)
         return 0;
     _cleanup_free_ char *data = NULL;
     size_t size = 0;
     int r = render_to_string(fn, runs_fn, run, runs, &data, &size);
-    if (r == -EOPNOTSUPP) {
-        if (!*unsupported_logged)
-            rd_daemon_log("the %s output is not available in this version; %s is not written", what, file);
-        *unsupported_logged = true;
-        return 0;
-    }
     _cleanup_free_ char *path = rd_daemon_output_path(run->ctx.root, file);
     if (r == 0 && prefix) {
         char *joined = xasprintf("%s%s", prefix, data);
@@ -141,7 +133,7 @@ static int publish_rendered(const rd_run *run, const char *what, const char *fil
 /* status.json, the metrics and NFD files; returns 0 or the first error.
  * nfd_expiry: when the NFD labels stop counting, or 0 for never (the boot
  * check, which nothing renews). */
-static int publish_files(const rd_run *run, time_t nfd_expiry, bool *prom_logged, bool *nfd_logged)
+static int publish_files(const rd_run *run, time_t nfd_expiry)
 {
     int ret = 0, r;
     /* the fix runs as their journals say now: the newest ten in the status */
@@ -169,12 +161,12 @@ static int publish_files(const rd_run *run, time_t nfd_expiry, bool *prom_logged
         }
     }
     r = publish_rendered(run, "Prometheus", run->config.prometheus_file, rd_report_prometheus,
-                         rd_report_prometheus_fix_runs, &counts, NULL, prom_logged);
+                         rd_report_prometheus_fix_runs, &counts, NULL);
     if (r < 0 && ret == 0)
         ret = r;
     _cleanup_free_ char *expiry = nfd_expiry ? rd_report_nfd_expiry_line(nfd_expiry) : NULL;
     r = publish_rendered(run, "Node Feature Discovery", run->config.nfd_file, rd_report_nfd, rd_report_nfd_fix_runs,
-                         &counts, expiry, nfd_logged);
+                         &counts, expiry);
     if (r < 0 && ret == 0)
         ret = r;
     return ret;
@@ -280,12 +272,11 @@ int rd_daemon_run_once(const rd_daemon_options *o)
     rd_run run;
     r = run_check(&ro, &run);
     if (r == 0) {
-        bool p = false, n = false;
         rd_state empty = { 0 };
         verify_fix_runs(&run, !stderr_is_journal());
         log_changes(&empty, &run.findings, !stderr_is_journal());
         rd_state_free(&empty);
-        r = publish_files(&run, 0, &p, &n) < 0 ? RD_EXIT_UNKNOWN : rd_findings_exit_status(&run.findings);
+        r = publish_files(&run, 0) < 0 ? RD_EXIT_UNKNOWN : rd_findings_exit_status(&run.findings);
     }
     rd_run_free(&run);
     return r;
@@ -478,7 +469,7 @@ static time_t nfd_expiry(const daemon_state *d)
 static void publish(daemon_state *d, bool ready)
 {
     log_changes(&d->state, &d->run->findings, !d->journal_is_stderr);
-    (void)publish_files(d->run, nfd_expiry(d), &d->prom_unsupported_logged, &d->nfd_unsupported_logged);
+    (void)publish_files(d->run, nfd_expiry(d));
     notify_status(d->run, ready);
 }
 
@@ -511,7 +502,7 @@ static void on_renewal(daemon_state *d)
         add_pending(d, rd_daemon_uevent_probes(NULL));
         return;
     }
-    (void)publish_files(d->run, nfd_expiry(d), &d->prom_unsupported_logged, &d->nfd_unsupported_logged);
+    (void)publish_files(d->run, nfd_expiry(d));
 }
 
 /* A new configuration means a new check from scratch; a configuration that

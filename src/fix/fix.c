@@ -96,14 +96,6 @@ void rd_plan_free(rd_plan *p)
     *p = (rd_plan){ 0 };
 }
 
-size_t rd_plan_n_actions(const rd_plan *p)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < p->n_steps; i++)
-        n += p->steps[i].n_actions;
-    return n;
-}
-
 rd_step *rd_plan_add_step(rd_plan *p, const char *fix, rd_effect effect, const char *title_fmt, ...)
 {
     rd_step *s = ARRAY_APPEND(p->steps, p->n_steps);

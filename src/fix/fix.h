@@ -148,7 +148,6 @@ char **rd_fix_table_ids(const rd_fix_table *t);
 int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error);
 void rd_plan_free(rd_plan *p);
 #define _cleanup_plan_ __attribute__((cleanup(rd_plan_free)))
-size_t rd_plan_n_actions(const rd_plan *p);
 
 void rd_plan_print(const rd_plan *p, FILE *out);
 json_object *rd_plan_to_json(const rd_plan *p);
