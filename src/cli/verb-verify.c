@@ -22,7 +22,7 @@ int rd_verb_verify(const rd_options *o, char **args, size_t n_args)
     if (r == 0 && vo.format == RD_FORMAT_TEXT) {
         rd_report_verify_text(stdout, &run.facts, &run.view, &run.findings, rd_cli_want_color(o->color));
         r = fflush(stdout) != 0 || ferror(stdout) ? rd_fail("cannot write the report: %s", errno_name(EIO))
-                                                 : rd_findings_exit_status(&run.findings);
+                                                  : rd_findings_exit_status(&run.findings);
     } else if (r == 0)
         r = rd_cli_render(&vo, &run, stdout);
     rd_run_free(&run);

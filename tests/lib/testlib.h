@@ -21,7 +21,7 @@ typedef struct {
 } rd_test_tmpdir;
 void rd_test_tmpdir_setup(rd_test_tmpdir *t, const void *data);
 void rd_test_tmpdir_teardown(rd_test_tmpdir *t, const void *data);
-#define RD_TEST_ADD_TMP(path, fn) \
+#define RD_TEST_ADD_TMP(path, fn)                                                                                      \
     g_test_add(path, rd_test_tmpdir, NULL, rd_test_tmpdir_setup, fn, rd_test_tmpdir_teardown)
 
 /* A GLib test program's table of tests and its main(). */
