@@ -191,11 +191,14 @@ static int move_others(const rd_fix_input *in, rd_plan *p, rd_step *s, const man
     return 0;
 }
 
+/* dnf's option: the id allowed_fixes lists to let it enable CRB. */
+static const char *const dnf_options[] = { "crb", NULL };
+
 /* A disabled CRB/PowerTools repository of the host, enabled only when the
  * configuration lists "crb" among allowed_fixes. Returns whether planned. */
 static bool plan_crb(const rd_fix_input *in, rd_step *s)
 {
-    if (!in->config || !strv_contains(in->config->allowed_fixes, "crb"))
+    if (!in->config || !strv_contains(in->config->allowed_fixes, dnf_options[0]))
         return false;
     const rd_repo_config *c = &in->facts->repos.dnf;
     for (size_t i = 0; i < c->n_repos; i++)
@@ -278,6 +281,7 @@ const rd_fix rd_fix_dnf = {
     .title = "AMD's dnf repositories and signing key",
     .on_request = true,
     .setup = true,
+    .options = dnf_options,
     .plan = dnf_plan,
 };
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The command line: one options struct filled by main.c for every verb, and
- * the verbs, each in its own file. A verb checks the options it does not
- * accept itself (rd_cli_reject) and gets its positional arguments. */
+ * the verbs, each in its own file. main.c refuses the options a verb does
+ * not take (from its entry in the table of verbs); the verb gets the rest
+ * and its positional arguments. */
 #pragma once
 
 #include <json-c/json.h>
@@ -66,7 +67,7 @@ int rd_verb_explain(const rd_options *o, char **args, size_t n_args);
 int rd_verb_fix(const rd_options *o, char **args, size_t n_args);
 int rd_verb_undo(const rd_options *o, char **args, size_t n_args);
 int rd_verb_setup(const rd_options *o, char **args, size_t n_args);
-/* fix --status [RUN] (verb-history.c) */
+/* fix --status [RUN] (verb-history.c); main.c runs it for fix --status */
 int rd_verb_fix_status(const rd_options *o, char **args, size_t n_args);
 /* The --root directory (or "/"), resolved, and a descriptor of it; 0 or 3
  * after saying why (verb-fix.c). */
@@ -79,8 +80,8 @@ int rd_verb_report(const rd_options *o, char **args, size_t n_args);
 /* Prints "rocm-doctor: MESSAGE" on stderr; returns 3. */
 #define rd_fail(...) (rd_msg_error("rocm-doctor", __VA_ARGS__), RD_EXIT_UNKNOWN)
 
-/* Options a verb does not take: each flag names one, e.g. RD_OPT_APPLY.
- * Returns 0, or 3 after naming the first offending option. */
+/* The options, one flag each: the verbs' table in main.c says which a verb
+ * takes. */
 enum {
     RD_OPT_ROOT = 1 << 0, RD_OPT_USER = 1 << 1, RD_OPT_FACTS = 1 << 2, RD_OPT_CONFIG = 1 << 3,
     RD_OPT_FORMAT = 1 << 4, RD_OPT_LEVEL = 1 << 5, RD_OPT_WITH_PYTHON = 1 << 6,
@@ -89,7 +90,6 @@ enum {
     RD_OPT_PYTHON = 1 << 14, RD_OPT_ROCM_PATH = 1 << 15, RD_OPT_STATUS = 1 << 16, RD_OPT_RELEASE = 1 << 20,
     RD_OPT_USECASE = 1 << 21,
 };
-int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted);
 
 bool rd_cli_want_color(int setting);
 /* rd_run_check with the options (run-cli.c); returns 0, or 3 after printing

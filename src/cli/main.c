@@ -36,6 +36,9 @@ static const rd_verb verbs[] = {
       RD_OPT_ROOT | RD_OPT_USER | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT |
           RD_OPT_OUTPUT | RD_OPT_PYTHON },
 };
+/* fix --status [RUN] is a command of its own as far as options go. */
+static const rd_verb fix_status = { "fix --status", "Show the applied fix runs", rd_verb_fix_status, "[RUN-ID]",
+                                    RD_OPT_ROOT | RD_OPT_FORMAT | RD_OPT_STATUS };
 
 /* Each option's help; flag 0: every command takes it. */
 static const struct {
@@ -145,7 +148,9 @@ static const rd_verb *find_verb(const char *name)
     return NULL;
 }
 
-int rd_cli_reject(const rd_options *o, const char *verb, unsigned not_accepted)
+/* Names the first option given that the verb does not take (in the table's
+ * order): 3 then, else 0. */
+static int reject_options(const rd_options *o, const char *verb, unsigned not_accepted)
 {
     static const struct {
         unsigned flag;
@@ -386,10 +391,10 @@ int main(int argc, char **argv)
         return rd_usage_error("unknown command \"%s\"", name);
     if (want_help)
         return help(name ? verb : NULL);
-    /* the newer options are checked against the verb's table entry here,
-     * not in each verb */
-    int r = rd_cli_reject(&o, verb->name, ~verb->options & (RD_OPT_PYTHON | RD_OPT_ROCM_PATH | RD_OPT_STATUS |
-                                                           RD_OPT_RELEASE | RD_OPT_USECASE));
+    if (verb->run == rd_verb_fix && o.status)
+        verb = &fix_status;
+    /* the options are checked against the verb's table entry here, never in the verbs */
+    int r = reject_options(&o, verb->name, ~verb->options);
     if (r != 0)
         return r;
     _cleanup_free_ char *python = NULL;

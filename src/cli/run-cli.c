@@ -3,6 +3,7 @@
  * error to a message, and the report in the chosen format. */
 #include <errno.h>
 #include "cli.h"
+#include "fixes.h"
 #include "registry.h"
 #include "report.h"
 #include "run.h"
@@ -10,8 +11,10 @@
 
 int rd_cli_run_check(const rd_options *o, rd_run *r)
 {
+    _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
     const rd_run_params p = {
         .probes = &rd_probe_registry,
+        .fix_ids = fix_ids,
         .root = o->root,
         .user = o->user,
         .facts_file = o->facts_file,
@@ -53,8 +56,6 @@ int rd_cli_render(const rd_options *o, const rd_run *r, FILE *out)
         rd_report_text(out, &r->facts, &r->view, &r->findings, out == stdout && rd_cli_want_color(o->color));
         break;
     }
-    if (e == -EOPNOTSUPP)
-        return rd_fail("this output format is not available in this version");
     if (e < 0 || fflush(out) != 0 || ferror(out))
         return rd_fail("cannot write the report: %s", errno_name(e < 0 ? -e : EIO));
     return status;

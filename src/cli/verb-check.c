@@ -8,14 +8,10 @@
 
 int rd_verb_check(const rd_options *o, char **args, size_t n_args)
 {
-    int r = rd_cli_reject(o, "check", RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE |
-                                          RD_OPT_LAST | RD_OPT_OUTPUT);
-    if (r)
-        return r;
     if (n_args > 0)
         return rd_usage_error("unexpected argument \"%s\"", args[0]);
     rd_run run;
-    r = rd_cli_run_check(o, &run);
+    int r = rd_cli_run_check(o, &run);
     if (r == 0)
         r = rd_cli_render(o, &run, stdout);
     rd_run_free(&run);
@@ -26,10 +22,6 @@ int rd_verb_facts(const rd_options *o, char **args, size_t n_args)
 {
     if (o->facts_file)
         return rd_usage_error("%s", "--facts is for the check command: facts always reads the live host");
-    int r = rd_cli_reject(o, "facts", RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE |
-                                          RD_OPT_LAST | RD_OPT_OUTPUT);
-    if (r)
-        return r;
     if (o->format_set && o->format != RD_FORMAT_JSON)
         return rd_usage_error("%s", "facts are always printed as JSON");
     if (n_args > 0)
@@ -38,7 +30,7 @@ int rd_verb_facts(const rd_options *o, char **args, size_t n_args)
     if (fo.level == 0)
         fo.level = 1; /* the runtime runs only when asked for here, never from config */
     rd_run run;
-    r = rd_cli_run_check(&fo, &run);
+    int r = rd_cli_run_check(&fo, &run);
     if (r == 0 && rd_cli_print_json(rd_facts_to_json(&run.facts)) < 0)
         r = rd_fail("cannot write to standard output");
     rd_run_free(&run);

@@ -235,10 +235,7 @@ static int read_text(char **args, size_t n_args, char **ret)
 
 int rd_verb_explain(const rd_options *o, char **args, size_t n_args)
 {
-    int r = rd_cli_reject(o, "explain", RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE |
-                                            RD_OPT_LAST | RD_OPT_OUTPUT);
-    if (r)
-        return r;
+    int r;
     if (o->format_set && o->format != RD_FORMAT_TEXT && o->format != RD_FORMAT_JSON)
         return rd_usage_error("%s", "explain prints text or JSON (--json)");
     if (n_args == 0)

@@ -63,9 +63,6 @@ static bool ask(const rd_plan *p)
 
 static int fix_check_options(const rd_options *o, size_t n_args, char **args, const char *verb)
 {
-    int r = rd_cli_reject(o, verb, RD_OPT_LAST | RD_OPT_OUTPUT | (streq(verb, "setup") ? RD_OPT_ONLY : 0));
-    if (r)
-        return r;
     if (n_args > 0)
         return rd_usage_error("unexpected argument \"%s\"", args[0]);
     if (o->format_set && o->format != RD_FORMAT_JSON && o->format != RD_FORMAT_TEXT)
@@ -297,8 +294,6 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
 
 int rd_verb_fix(const rd_options *o, char **args, size_t n_args)
 {
-    if (o->status)
-        return rd_verb_fix_status(o, args, n_args);
     plan_kind kind = { .setup = false };
     return fix_or_setup(o, args, n_args, &kind);
 }
@@ -324,11 +319,7 @@ static int print_undo_json(const rd_apply_result *res)
 
 int rd_verb_undo(const rd_options *o, char **args, size_t n_args)
 {
-    int r = rd_cli_reject(o, "undo", RD_OPT_USER | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_LEVEL |
-                                         RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT | RD_OPT_APPLY | RD_OPT_ONLY |
-                                         RD_OPT_KEY_FILE | RD_OPT_OUTPUT);
-    if (r)
-        return r;
+    int r;
     if (n_args > 1)
         return rd_usage_error("unexpected argument \"%s\"", args[1]);
     if (n_args == 1 && o->last)

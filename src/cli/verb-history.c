@@ -202,12 +202,7 @@ static void print_run(const rd_term *t, json_object *run)
 
 int rd_verb_fix_status(const rd_options *o, char **args, size_t n_args)
 {
-    int r = rd_cli_reject(o, "fix --status", RD_OPT_USER | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_LEVEL |
-                                                 RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT | RD_OPT_APPLY | RD_OPT_YES |
-                                                 RD_OPT_ONLY | RD_OPT_KEY_FILE | RD_OPT_LAST | RD_OPT_OUTPUT |
-                                                 RD_OPT_PYTHON | RD_OPT_ROCM_PATH);
-    if (r)
-        return r;
+    int r;
     if (n_args > 1)
         return rd_usage_error("unexpected argument \"%s\"", args[1]);
     if (o->format_set && o->format != RD_FORMAT_JSON && o->format != RD_FORMAT_TEXT)

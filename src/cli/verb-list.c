@@ -466,9 +466,7 @@ static int list_fixes(bool json)
 
 int rd_verb_list(const rd_options *o, char **args, size_t n_args)
 {
-    int r = rd_cli_reject(o, "list", ~(unsigned)RD_OPT_FORMAT);
-    if (r)
-        return r;
+    int r;
     if (o->format_set && o->format != RD_FORMAT_TEXT && o->format != RD_FORMAT_JSON)
         return rd_usage_error("%s", "list prints text or json");
     if (n_args == 0)

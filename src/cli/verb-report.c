@@ -318,10 +318,7 @@ static int refuse_existing(const char *path)
 
 int rd_verb_report(const rd_options *o, char **args, size_t n_args)
 {
-    int r = rd_cli_reject(o, "report", RD_OPT_FACTS | RD_OPT_FORMAT | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY |
-                                           RD_OPT_KEY_FILE | RD_OPT_LAST);
-    if (r)
-        return r;
+    int r;
     if (n_args > 0)
         return rd_usage_error("unexpected argument \"%s\"", args[0]);
     if (o->output && !*o->output)

@@ -8,10 +8,6 @@
 
 int rd_verb_verify(const rd_options *o, char **args, size_t n_args)
 {
-    int r = rd_cli_reject(o, "verify", RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE | RD_OPT_LAST |
-                                           RD_OPT_OUTPUT);
-    if (r)
-        return r;
     if (o->level == 1)
         return rd_usage_error("%s", "verify always runs level 2; use check --level 1 for the static checks");
     if (n_args > 0)
@@ -19,14 +15,14 @@ int rd_verb_verify(const rd_options *o, char **args, size_t n_args)
     rd_options vo = *o;
     vo.level = 2;
     rd_run run;
-    r = rd_cli_run_check(&vo, &run);
+    int r = rd_cli_run_check(&vo, &run);
     if (r == 0 && !run.facts.runtime.ran)
         r = rd_fail("%s holds no level-2 results; gather them with rocm-doctor facts --level 2",
                     o->facts_file ? o->facts_file : "the facts");
     if (r == 0 && vo.format == RD_FORMAT_TEXT) {
         rd_report_verify_text(stdout, &run.facts, &run.view, &run.findings, rd_cli_want_color(o->color));
         r = fflush(stdout) != 0 || ferror(stdout) ? rd_fail("cannot write the report: %s", errno_name(EIO))
-                                                 : rd_findings_exit_status(&run.findings);
+                                                  : rd_findings_exit_status(&run.findings);
     } else if (r == 0)
         r = rd_cli_render(&vo, &run, stdout);
     rd_run_free(&run);

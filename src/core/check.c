@@ -19,14 +19,6 @@ void rd_gather_level2(const rd_probe_table *t, const rd_ctx *ctx, rd_facts *fact
             t->gather[i]->gather(ctx, facts);
 }
 
-bool rd_probe_table_has_level2(const rd_probe_table *t)
-{
-    for (size_t i = 0; i < t->n_gather; i++)
-        if ((t->gather[i]->flags & RD_PROBE_LEVEL2) && t->gather[i]->gather)
-            return true;
-    return false;
-}
-
 void rd_assess(const rd_probe_table *t, const rd_facts *facts, const rd_knowledge *k, rd_gpu_view *ret_view,
                rd_findings *ret_findings)
 {

@@ -11,7 +11,6 @@
 void rd_gather(const rd_probe_table *t, const rd_ctx *ctx, rd_facts *facts);
 /* Runs the level-2 probes (the runtime): after rd_gather. */
 void rd_gather_level2(const rd_probe_table *t, const rd_ctx *ctx, rd_facts *facts);
-bool rd_probe_table_has_level2(const rd_probe_table *t);
 /* Pure: facts in, GPU view and sorted findings out. */
 void rd_assess(const rd_probe_table *t, const rd_facts *facts, const rd_knowledge *k, rd_gpu_view *ret_view,
                rd_findings *ret_findings);

@@ -44,7 +44,7 @@ static bool all_chars(const char *s, const char *extra)
     return true;
 }
 
-static char *check_user(const rd_probe_table *probes, const char *v)
+static char *check_user(const rd_config_ids *ids, const char *v)
 {
     /* POSIX portable names plus what NSS back ends use: user@domain (SSSD),
      * a trailing $ (machine accounts) */
@@ -58,7 +58,7 @@ static char *check_user(const rd_probe_table *probes, const char *v)
     return NULL;
 }
 
-static char *check_group(const rd_probe_table *probes, const char *v)
+static char *check_group(const rd_config_ids *ids, const char *v)
 {
     size_t n = strlen(v);
     if (n == 0 || n > 256 || v[0] == '-' || !all_chars(v, "._-"))
@@ -66,30 +66,27 @@ static char *check_group(const rd_probe_table *probes, const char *v)
     return NULL;
 }
 
-static char *check_finding(const rd_probe_table *probes, const char *v)
+static char *check_finding(const rd_config_ids *ids, const char *v)
 {
-    if (!rd_probe_table_knows(probes, v))
+    if (!rd_probe_table_knows(ids->probes, v))
         return xasprintf("\"%s\" is not a finding id (see FINDINGS in rocm-doctor(1))", v);
     return NULL;
 }
 
-/* The fixes of fixes/ (see rocm-doctor(1)); "all" and "none" are handled
- * by the list parser. */
-static const char *const fix_ids[] = { "group", "udev", "apt", "dnf", "zypper", "crb", "modprobe", "env", "cmdline",
-                                       "packages", NULL };
-
-static char *check_fix(const rd_probe_table *probes, const char *v)
+/* The fixes' ids as the caller handed them in; "all" and "none" are
+ * handled by the list parser. */
+static char *check_fix(const rd_config_ids *ids, const char *v)
 {
     if (streq(v, "all") || streq(v, "none"))
         return xasprintf("\"%s\" stands alone; it cannot be combined with other fixes", v);
-    for (size_t i = 0; fix_ids[i]; i++)
-        if (streq(v, fix_ids[i]))
+    for (size_t i = 0; ids->fix_ids && ids->fix_ids[i]; i++)
+        if (streq(v, ids->fix_ids[i]))
             return NULL;
-    _cleanup_free_ char *list = strv_join((char *const *)fix_ids, ", ");
+    _cleanup_free_ char *list = strv_join(ids->fix_ids, ", ");
     return xasprintf("\"%s\" is not a fix (%s; or all, none)", v, list);
 }
 
-static char *check_release(const rd_probe_table *probes, const char *v)
+static char *check_release(const rd_config_ids *ids, const char *v)
 {
     unsigned a, b, c;
     int end = 0;
@@ -101,7 +98,7 @@ static char *check_release(const rd_probe_table *probes, const char *v)
     return NULL;
 }
 
-static char *check_path(const rd_probe_table *probes, const char *v)
+static char *check_path(const rd_config_ids *ids, const char *v)
 {
     if (v[0] != '/')
         return xasprintf("\"%s\" is not an absolute path", v);
@@ -113,15 +110,15 @@ static char *check_path(const rd_probe_table *probes, const char *v)
     return NULL;
 }
 
-static char *check_prom_path(const rd_probe_table *probes, const char *v)
+static char *check_prom_path(const rd_config_ids *ids, const char *v)
 {
-    char *e = check_path(probes, v);
+    char *e = check_path(ids, v);
     if (!e && !endswith(v, ".prom"))
         e = xasprintf("\"%s\" does not end in .prom (the node exporter's textfile collector reads only *.prom)", v);
     return e;
 }
 
-static char *check_url(const rd_probe_table *probes, const char *v)
+static char *check_url(const rd_config_ids *ids, const char *v)
 {
     const char *host = startswith(v, "https://");
     if (!host || !*host || *host == '/')
@@ -133,7 +130,7 @@ static char *check_url(const rd_probe_table *probes, const char *v)
 }
 
 /* A mirror's base: http(s):// or file:///, no trailing slash, no spaces. */
-static char *check_mirror(const rd_probe_table *probes, const char *v)
+static char *check_mirror(const rd_config_ids *ids, const char *v)
 {
     const char *rest = startswith(v, "https://");
     if (!rest)
@@ -168,7 +165,7 @@ typedef struct {
     size_t offset;
     size_t size;                 /* KEY_INT: of the field, int or int64_t */
     int64_t min, max;            /* KEY_INT */
-    char *(*check)(const rd_probe_table *probes, const char *value);
+    char *(*check)(const rd_config_ids *ids, const char *value);
     const char *unit;            /* KEY_INT: for messages */
 } key_def;
 
@@ -322,7 +319,7 @@ typedef struct {
     const key_def *last;         /* the key of the previous assignment */
     char *error;
     unsigned error_line;
-    const rd_probe_table *probes;
+    const rd_config_ids *ids;
     bool lenient;                /* a drop-in: unknown sections and keys are warnings */
     bool in_unknown_section;     /* lenient: skipping the keys of one */
 } parse_state;
@@ -413,7 +410,7 @@ static int set_list(parse_state *st, const key_def *k, const char *value, bool a
     char ***slot = AT(st->c, k, char **);
     _cleanup_strv_free_ char **items = strv_split(value, " \t,");
     for (char **i = items; i && *i; i++) {
-        char *e = k->check(st->probes, *i);
+        char *e = k->check(st->ids, *i);
         if (e)
             return fail_at(st, k, NULL, e);
     }
@@ -465,7 +462,7 @@ static int set_severity(parse_state *st, const key_def *k, const char *value, bo
             break;
         }
         *colon = 0;
-        if ((err = check_finding(st->probes, *i)))
+        if ((err = check_finding(st->ids, *i)))
             break;
         if (parse_severity(colon + 1, &sev) < 0) {
             err = xasprintf("\"%s\" is not a severity (ok, info, warning, error)", colon + 1);
@@ -519,7 +516,7 @@ static int set_value(parse_state *st, const key_def *k, const char *value)
             if (parse_fingerprint(value, &v, &e) < 0)
                 return fail_at(st, k, NULL, e);
         } else {
-            if ((e = k->check(st->probes, value)))
+            if ((e = k->check(st->ids, value)))
                 return fail_at(st, k, NULL, e);
             v = xstrdup(value);
         }
@@ -599,14 +596,14 @@ static int handler(void *user, const char *section, const char *name, const char
     return set_value(st, k, value);
 }
 
-static int parse_file(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size,
+static int parse_file(rd_config *c, const rd_config_ids *ids, const char *name, const char *text, size_t size,
                       bool lenient, char **ret_error)
 {
     if (memchr(text, 0, size)) {
         *ret_error = xasprintf("%s: contains a NUL byte; not a text file", name);
         return -EINVAL;
     }
-    parse_state st = { .c = c, .probes = probes, .name = name, .text = text, .pos = text, .end = text + size,
+    parse_state st = { .c = c, .ids = ids, .name = name, .text = text, .pos = text, .end = text + size,
                        .lenient = lenient };
     int line = ini_parse_stream(reader, &st, handler, &st);
     if (line > 0 && (!st.error || (unsigned)line < st.error_line)) {
@@ -626,15 +623,15 @@ static int parse_file(rd_config *c, const rd_probe_table *probes, const char *na
     return 0;
 }
 
-int rd_config_parse(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size, char **ret_error)
+int rd_config_parse(rd_config *c, const rd_config_ids *ids, const char *name, const char *text, size_t size, char **ret_error)
 {
-    return parse_file(c, probes, name, text, size, false, ret_error);
+    return parse_file(c, ids, name, text, size, false, ret_error);
 }
 
-int rd_config_parse_dropin(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size,
+int rd_config_parse_dropin(rd_config *c, const rd_config_ids *ids, const char *name, const char *text, size_t size,
                            char **ret_error)
 {
-    return parse_file(c, probes, name, text, size, true, ret_error);
+    return parse_file(c, ids, name, text, size, true, ret_error);
 }
 
 /* ---- loading ---- */
@@ -645,7 +642,7 @@ static char *display_path(const rd_ctx *root, const char *path)
 }
 
 /* -ENOENT when the file is not there (not an error for the caller). */
-static int load_root_file(const rd_probe_table *probes, const rd_ctx *root, const char *path, bool dropin, rd_config *c,
+static int load_root_file(const rd_config_ids *ids, const rd_ctx *root, const char *path, bool dropin, rd_config *c,
                           char **ret_error)
 {
     _cleanup_free_ char *shown = display_path(root, path);
@@ -662,10 +659,10 @@ static int load_root_file(const rd_probe_table *probes, const rd_ctx *root, cons
         *ret_error = xasprintf("%s: %s", shown, r == -EINVAL ? rootfs_strerror(r) : strerror(-r));
         return r;
     }
-    return parse_file(c, probes, shown, text, size, dropin, ret_error);
+    return parse_file(c, ids, shown, text, size, dropin, ret_error);
 }
 
-static int load_tree(const rd_probe_table *probes, const char *root, rd_config *c, char **ret_error)
+static int load_tree(const rd_config_ids *ids, const char *root, rd_config *c, char **ret_error)
 {
     rd_ctx tree = { .root = (char *)(root ? root : "/") };
     _cleanup_close_ int root_fd = tree.root_fd = open(tree.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -676,7 +673,7 @@ static int load_tree(const rd_probe_table *probes, const char *root, rd_config *
     }
     const char *const files[] = { RD_VENDOR_CONFIG_FILE, RD_CONFIG_FILE };
     for (size_t i = 0; i < ELEMENTSOF(files); i++) {
-        int r = load_root_file(probes, &tree, files[i], false, c, ret_error);
+        int r = load_root_file(ids, &tree, files[i], false, c, ret_error);
         if (r < 0 && r != -ENOENT)
             return r;
     }
@@ -691,14 +688,14 @@ static int load_tree(const rd_probe_table *probes, const char *root, rd_config *
     }
     for (char **d = dropins; d && *d; d++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", RD_CONFIG_DROPIN_DIR, *d);
-        r = load_root_file(probes, &tree, path, true, c, ret_error);
+        r = load_root_file(ids, &tree, path, true, c, ret_error);
         if (r < 0 && r != -ENOENT) /* -ENOENT: removed while we read the directory */
             return r;
     }
     return 0;
 }
 
-static int load_explicit(const rd_probe_table *probes, const char *path, rd_config *c, char **ret_error)
+static int load_explicit(const rd_config_ids *ids, const char *path, rd_config *c, char **ret_error)
 {
     _cleanup_close_ int fd = open_regular_at(AT_FDCWD, path, NULL);
     _cleanup_free_ char *text = NULL;
@@ -710,15 +707,15 @@ static int load_explicit(const rd_probe_table *probes, const char *path, rd_conf
     else if (r < 0)
         *ret_error = xasprintf("--config %s: %s", path, rootfs_strerror(r));
     else
-        r = rd_config_parse(c, probes, path, text, size, ret_error);
+        r = rd_config_parse(c, ids, path, text, size, ret_error);
     return r;
 }
 
-int rd_config_load(const rd_probe_table *probes, const char *root, const char *explicit_file, rd_config *ret, char **ret_error)
+int rd_config_load(const rd_config_ids *ids, const char *root, const char *explicit_file, rd_config *ret, char **ret_error)
 {
     rd_config c;
     rd_config_init(&c);
-    int r = explicit_file ? load_explicit(probes, explicit_file, &c, ret_error) : load_tree(probes, root, &c, ret_error);
+    int r = explicit_file ? load_explicit(ids, explicit_file, &c, ret_error) : load_tree(ids, root, &c, ret_error);
     if (r < 0) {
         rd_config_free(&c);
         return r;

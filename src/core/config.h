@@ -17,6 +17,15 @@ typedef struct {
     rd_severity severity;
 } rd_severity_override;
 
+/* What the ids a file names are checked against. The core knows neither
+ * table itself: the caller hands in the probes' table (finding ids) and
+ * the fixes' ids (rd_fix_table_ids: every fix of the registry and the
+ * options a fix takes from allowed_fixes). */
+typedef struct {
+    const rd_probe_table *probes;
+    char *const *fix_ids;         /* NULL-terminated */
+} rd_config_ids;
+
 /* [health]: the limits of the health checks (probes/health.c). */
 typedef struct {
     int64_t correctable_errors_max;   /* gpu.ras-correctable above this many, per GPU; default 100 */
@@ -93,13 +102,13 @@ void rd_config_init(rd_config *c);
  * section or key, a key twice in one file, or a bad value fails with
  * *ret_error naming file, line and key; *ret is written only on success.
  * An empty value sets a key back to its default. Finding ids are checked
- * against the probes' catalogues. */
-int rd_config_load(const rd_probe_table *probes, const char *root, const char *explicit_file, rd_config *ret, char **ret_error);
+ * against the probes' catalogues, fix ids against ids->fix_ids. */
+int rd_config_load(const rd_config_ids *ids, const char *root, const char *explicit_file, rd_config *ret, char **ret_error);
 /* Parses one file's text into c on top of what c holds (name is used in
  * messages only). The building block of rd_config_load, for tests. */
-int rd_config_parse(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size, char **ret_error);
+int rd_config_parse(rd_config *c, const rd_config_ids *ids, const char *name, const char *text, size_t size, char **ret_error);
 /* The same for a drop-in: unknown sections and keys go to c->warnings. */
-int rd_config_parse_dropin(rd_config *c, const rd_probe_table *probes, const char *name, const char *text, size_t size,
+int rd_config_parse_dropin(rd_config *c, const rd_config_ids *ids, const char *name, const char *text, size_t size,
                            char **ret_error);
 void rd_config_free(rd_config *c);
 /* Every key with its effective value, as rocm-doctor.conf text: one

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Level 2: what the ROCm runtime said when loaded as applications load it,
  * and what a kernel computed on each GPU. Gathered in a child process
- * (src/runtime.c); included by facts.h; every field needs an entry in
+ * (src/runtime/); included by facts.h; every field needs an entry in
  * facts-json-runtime.c. Integers are -1 when unknown or not reached. */
 #pragma once
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "findings.h"
 
-rd_finding *rd_finding_add(rd_findings *fs, const char *id, rd_severity sev, const char *gpu,
-                           const char *fmt, ...)
+rd_finding *rd_finding_add(rd_findings *fs, const char *id, rd_severity sev, const char *gpu, const char *fmt, ...)
 {
     rd_finding *f = ARRAY_APPEND(fs->items, fs->n);
     f->id = xstrdup(id);

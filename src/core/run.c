@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "run.h"
 
-#include <errno.h>
 #include "facts-json.h"
 #include "util.h"
 
@@ -21,7 +20,8 @@ int rd_run_check(const rd_run_params *p, rd_run *r, char **ret_error)
     r->ctx_ready = true;
 
     rd_config_free(&r->config);
-    if ((e = rd_config_load(p->probes, r->ctx.root, p->config_file, &r->config, ret_error)) < 0)
+    const rd_config_ids ids = { .probes = p->probes, .fix_ids = p->fix_ids };
+    if ((e = rd_config_load(&ids, r->ctx.root, p->config_file, &r->config, ret_error)) < 0)
         return e;
     r->ctx.config = &r->config;
     r->ctx.with_python = p->with_python || r->config.with_python;
@@ -30,10 +30,6 @@ int rd_run_check(const rd_run_params *p, rd_run *r, char **ret_error)
     r->ctx.rocm_path = p->rocm_path;
     r->level = p->level > 0 ? p->level : r->config.level;
 
-    if (r->level >= 2 && !p->facts_file && !rd_probe_table_has_level2(p->probes)) {
-        *ret_error = xstrdup("level 2 (running a GPU kernel) is not available in this version");
-        return -EOPNOTSUPP;
-    }
     if (p->facts_file) {
         rd_facts_free(&r->facts);
         if ((e = rd_facts_load(p->facts_file, &r->facts, ret_error)) < 0)

@@ -11,6 +11,7 @@
 
 typedef struct {
     const rd_probe_table *probes; /* required */
+    char *const *fix_ids;         /* what allowed_fixes may list (rd_fix_table_ids); required */
     const char *root;             /* NULL: "/" */
     const char *user;             /* NULL: the invoking user */
     const char *facts_file;       /* saved facts instead of the host */

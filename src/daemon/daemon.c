@@ -15,6 +15,7 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include "daemon.h"
+#include "fixes.h"
 #include "journal.h"
 #include "json-util.h"
 #include "probe.h"
@@ -48,11 +49,11 @@ typedef struct {
 
 typedef struct {
     rd_run_params ro;
+    char **fix_ids;              /* ro.fix_ids */
     rd_run *run;
     rd_state state;
     bool state_known;
     bool journal_is_stderr;
-    bool prom_unsupported_logged, nfd_unsupported_logged;
     struct udev *udev;
     struct udev_monitor *mon;
     int epfd, sigfd, inofd, timerfd;
@@ -106,20 +107,13 @@ static int render_to_string(render_fn fn, render_runs_fn runs_fn, const rd_run *
 }
 
 static int publish_rendered(const rd_run *run, const char *what, const char *file, render_fn fn,
-                            render_runs_fn runs_fn, const rd_report_fix_runs *runs, const char *prefix,
-                            bool *unsupported_logged)
+                            render_runs_fn runs_fn, const rd_report_fix_runs *runs, const char *prefix)
 {
     if (!file || !*file)
         return 0;
     _cleanup_free_ char *data = NULL;
     size_t size = 0;
     int r = render_to_string(fn, runs_fn, run, runs, &data, &size);
-    if (r == -EOPNOTSUPP) {
-        if (!*unsupported_logged)
-            rd_daemon_log("the %s output is not available in this version; %s is not written", what, file);
-        *unsupported_logged = true;
-        return 0;
-    }
     _cleanup_free_ char *path = rd_daemon_output_path(run->ctx.root, file);
     if (r == 0 && prefix) {
         char *joined = xasprintf("%s%s", prefix, data);
@@ -139,7 +133,7 @@ static int publish_rendered(const rd_run *run, const char *what, const char *fil
 /* status.json, the metrics and NFD files; returns 0 or the first error.
  * nfd_expiry: when the NFD labels stop counting, or 0 for never (the boot
  * check, which nothing renews). */
-static int publish_files(const rd_run *run, time_t nfd_expiry, bool *prom_logged, bool *nfd_logged)
+static int publish_files(const rd_run *run, time_t nfd_expiry)
 {
     int ret = 0, r;
     /* the fix runs as their journals say now: the newest ten in the status */
@@ -167,12 +161,12 @@ static int publish_files(const rd_run *run, time_t nfd_expiry, bool *prom_logged
         }
     }
     r = publish_rendered(run, "Prometheus", run->config.prometheus_file, rd_report_prometheus,
-                         rd_report_prometheus_fix_runs, &counts, NULL, prom_logged);
+                         rd_report_prometheus_fix_runs, &counts, NULL);
     if (r < 0 && ret == 0)
         ret = r;
     _cleanup_free_ char *expiry = nfd_expiry ? rd_report_nfd_expiry_line(nfd_expiry) : NULL;
     r = publish_rendered(run, "Node Feature Discovery", run->config.nfd_file, rd_report_nfd, rd_report_nfd_fix_runs,
-                         &counts, expiry, nfd_logged);
+                         &counts, expiry);
     if (r < 0 && ret == 0)
         ret = r;
     return ret;
@@ -272,16 +266,17 @@ int rd_daemon_run_once(const rd_daemon_options *o)
     int r = check_config_file(o->config_file);
     if (r)
         return r;
-    const rd_run_params ro = { .probes = &rd_probe_registry, .root = o->root, .config_file = o->config_file };
+    _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
+    const rd_run_params ro = { .probes = &rd_probe_registry, .fix_ids = fix_ids, .root = o->root,
+                               .config_file = o->config_file };
     rd_run run;
     r = run_check(&ro, &run);
     if (r == 0) {
-        bool p = false, n = false;
         rd_state empty = { 0 };
         verify_fix_runs(&run, !stderr_is_journal());
         log_changes(&empty, &run.findings, !stderr_is_journal());
         rd_state_free(&empty);
-        r = publish_files(&run, 0, &p, &n) < 0 ? RD_EXIT_UNKNOWN : rd_findings_exit_status(&run.findings);
+        r = publish_files(&run, 0) < 0 ? RD_EXIT_UNKNOWN : rd_findings_exit_status(&run.findings);
     }
     rd_run_free(&run);
     return r;
@@ -474,7 +469,7 @@ static time_t nfd_expiry(const daemon_state *d)
 static void publish(daemon_state *d, bool ready)
 {
     log_changes(&d->state, &d->run->findings, !d->journal_is_stderr);
-    (void)publish_files(d->run, nfd_expiry(d), &d->prom_unsupported_logged, &d->nfd_unsupported_logged);
+    (void)publish_files(d->run, nfd_expiry(d));
     notify_status(d->run, ready);
 }
 
@@ -507,7 +502,7 @@ static void on_renewal(daemon_state *d)
         add_pending(d, rd_daemon_uevent_probes(NULL));
         return;
     }
-    (void)publish_files(d->run, nfd_expiry(d), &d->prom_unsupported_logged, &d->nfd_unsupported_logged);
+    (void)publish_files(d->run, nfd_expiry(d));
 }
 
 /* A new configuration means a new check from scratch; a configuration that
@@ -719,6 +714,7 @@ static void teardown(daemon_state *d)
     free(d->dirs);
     targets_free(d);
     rd_state_free(&d->state);
+    strv_free(d->fix_ids);
     if (d->run) {
         rd_run_free(d->run);
         free(d->run);
@@ -757,7 +753,9 @@ int rd_daemon_run(const rd_daemon_options *o)
     /* The daemon stays at level 1: a GPU kernel on every uevent (a reset
      * among them) is not what a monitor should do; the boot check and
      * `rocm-doctor verify` run level 2. */
-    d.ro = (rd_run_params){ .probes = &rd_probe_registry, .root = o->root, .config_file = o->config_file, .level = 1 };
+    d.fix_ids = rd_fix_table_ids(&rd_fix_registry);
+    d.ro = (rd_run_params){ .probes = &rd_probe_registry, .fix_ids = d.fix_ids, .root = o->root,
+                            .config_file = o->config_file, .level = 1 };
     d.journal_is_stderr = stderr_is_journal();
 
     int r = check_config_file(o->config_file);

@@ -124,6 +124,9 @@ typedef struct {
     bool on_request;
     /* Planned by setup whether or not a finding names it. */
     bool setup;
+    /* Further ids allowed_fixes may list to let this fix do more, never
+     * implied by "all" (dnf: "crb"); NULL-terminated, or NULL. */
+    const char *const *options;
     /* Adds steps to the plan. Returns 0, or a negative errno with
      * *ret_reason saying why the fix cannot be planned. */
     int (*plan)(const rd_fix_input *in, rd_plan *plan, char **ret_reason);
@@ -136,13 +139,15 @@ struct rd_fix_table {
     size_t n_fixes;
 };
 const rd_fix *rd_fix_get(const rd_fix_table *t, const char *id);
+/* Every id allowed_fixes may list: each fix's id in plan order, each
+ * followed by its options. What the configuration is checked against. */
+char **rd_fix_table_ids(const rd_fix_table *t);
 
 /* Builds the plan. Fails (negative errno, *ret_error) only when the
  * input cannot be used at all. */
 int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error);
 void rd_plan_free(rd_plan *p);
 #define _cleanup_plan_ __attribute__((cleanup(rd_plan_free)))
-size_t rd_plan_n_actions(const rd_plan *p);
 
 void rd_plan_print(const rd_plan *p, FILE *out);
 json_object *rd_plan_to_json(const rd_plan *p);

@@ -23,7 +23,7 @@ static const char *const zypper_dirs[] = { "/etc/zypp/repos.d" };
 static int mkdir_p(const char *path)
 {
     _cleanup_free_ char *copy = xstrdup(path);
-    for (char *p = strchr(copy + 1, '/'); ; p = strchr(p + 1, '/')) {
+    for (char *p = strchr(copy + 1, '/');; p = strchr(p + 1, '/')) {
         if (p)
             *p = 0;
         if (mkdir(copy, 0755) < 0 && errno != EEXIST)

@@ -183,8 +183,7 @@ void rd_restore_groups(rd_journal *jr, strbuf *problems)
     for (size_t n = jg ? json_object_array_length(jg) : 0; n-- > 0;) {
         json_object *g = json_object_array_get_idx(jg, n);
         const char *user = rd_json_get_str(g, "user"), *group = rd_json_get_str(g, "group");
-        if (!streq_ptr(rd_json_get_str(g, "action"), "add") || !user || !group ||
-            !is_member(jr->root_fd, user, group))
+        if (!streq_ptr(rd_json_get_str(g, "action"), "add") || !user || !group || !is_member(jr->root_fd, user, group))
             continue;
         _cleanup_strv_free_ char **argv = rd_group_argv(jr->root, false, user, group);
         _cleanup_free_ char *e = NULL;

@@ -26,7 +26,6 @@ void rd_report_finding_text(const rd_term *t, const rd_finding *f, size_t indent
 /* A severity's mark in its colour, and a space. */
 void rd_report_mark(const rd_term *t, rd_severity s);
 
-
 /* Prometheus text exposition (report-prom.c) and a Kubernetes Node Feature
  * Discovery features file (report-nfd.c). Return 0 or -errno. */
 int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, const rd_findings *fs);

@@ -26,11 +26,6 @@ int rd_hip_open(char *const *dirs, rd_hip_lib *ret, char **ret_error)
     return rd_dl_load(dirs, names, hip_symbols, ELEMENTSOF(hip_symbols), ret, sizeof(*ret), ret_error);
 }
 
-void rd_hip_close(rd_hip_lib *lib)
-{
-    rd_dl_unload(lib, sizeof(*lib));
-}
-
 int rd_hiprtc_open(char *const *dirs, const rd_hip_lib *hip, rd_hiprtc_lib *ret, char **ret_error)
 {
     static const char *const names[] = { "libhiprtc.so.7", "libhiprtc.so.6", "libhiprtc.so", NULL };

@@ -73,7 +73,6 @@ typedef struct {
 
 /* libamdhip64.so.7, .6, .5, then the unversioned name. */
 int rd_hip_open(char *const *dirs, rd_hip_lib *ret, char **ret_error);
-void rd_hip_close(rd_hip_lib *lib);
 /* libhiprtc.so.7, .6, the unversioned name, else libamdhip64 itself. */
 int rd_hiprtc_open(char *const *dirs, const rd_hip_lib *hip, rd_hiprtc_lib *ret, char **ret_error);
 void rd_hiprtc_close(rd_hiprtc_lib *lib);

@@ -19,11 +19,6 @@ int rd_hsa_open(char *const *dirs, rd_hsa_lib *ret, char **ret_error)
     return rd_dl_load(dirs, names, hsa_symbols, ELEMENTSOF(hsa_symbols), ret, sizeof(*ret), ret_error);
 }
 
-void rd_hsa_close(rd_hsa_lib *lib)
-{
-    rd_dl_unload(lib, sizeof(*lib));
-}
-
 const char *rd_hsa_status_name(rd_hsa_status s)
 {
     static const struct {

@@ -77,6 +77,5 @@ typedef struct {
 /* Opens libhsa-runtime64.so.1 (see runtime-dl.h for where). Returns 0, or
  * -ENOENT with *ret_error saying what was tried. */
 int rd_hsa_open(char *const *dirs, rd_hsa_lib *ret, char **ret_error);
-void rd_hsa_close(rd_hsa_lib *lib);
 /* "HSA_STATUS_ERROR_OUT_OF_RESOURCES"; NULL for a value this table lacks. */
 const char *rd_hsa_status_name(rd_hsa_status s);

@@ -467,8 +467,7 @@ bool dir_name_visible(const char *name, const void *suffix)
     return name[0] != '.' && (!suffix || endswith(name, suffix));
 }
 
-char **dir_names(int fd, bool (*keep)(const char *name, const void *userdata), const void *userdata,
-                 int *ret_error)
+char **dir_names(int fd, bool (*keep)(const char *name, const void *userdata), const void *userdata, int *ret_error)
 {
     dir_names_state st = { keep, userdata, NULL, 0 };
     int r = dir_each(fd, add_dir_name, &st);

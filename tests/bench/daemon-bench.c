@@ -32,6 +32,7 @@
 #include <umockdev.h>
 
 #include "check.h"
+#include "fixes.h"
 #include "registry.h"
 #include "config.h"
 #include "daemon.h"
@@ -252,7 +253,9 @@ int main(int argc, char **argv)
     if (rd_ctx_init(&ctx, root, NULL, &error) < 0)
         g_error("%s", error);
     rd_config config;
-    if (rd_config_load(&rd_probe_registry, root, config_file, &config, &error) < 0)
+    _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
+    const rd_config_ids ids = { .probes = &rd_probe_registry, .fix_ids = fix_ids };
+    if (rd_config_load(&ids, root, config_file, &config, &error) < 0)
         g_error("%s", error);
     ctx.config = &config;
     bench_in_process(&ctx);

@@ -1,47 +1,68 @@
 #!/usr/bin/env python3
-"""The man page documents every long option the binary accepts and every
-finding id the program can emit."""
+"""The man page documents every long option the binary accepts, every
+finding id the program can emit and every fix. The finding ids come from
+`rocm-doctor list checks --json` (the probes' catalogues) and the fix ids
+from `list fixes --json` (the fix registry), so an area or a fix added to
+the program is checked without touching this test. A finding is documented
+by an entry: a line of rocm-doctor(1) that starts with its id in asterisks
+(alone or among others, "*dnf.key-missing*, *zypper.key-missing* (error)");
+a fix by its entry in the FIXES section (rocm-doctor.1-50-fixes.scd), a
+line that starts with its *id* and goes on to "(findings ...)"."""
 import glob
+import json
 import os
 import re
 import subprocess
 import sys
 
 binary, src = sys.argv[1], sys.argv[2]
-page = "".join(open(p).read() for p in sorted(glob.glob(f"{src}/man/rocm-doctor.1-*.scd")))
+pages = sorted(glob.glob(f"{src}/man/rocm-doctor.1-*.scd"))
+page = "".join(open(p).read() for p in pages)
+fixes_page = open(f"{src}/man/rocm-doctor.1-50-fixes.scd").read()
 helptext = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
 main_c = open(f"{src}/src/cli/main.c").read()
 
 options = set(re.findall(r'\{ "([a-z][a-z0-9-]*)", (?:required|no|optional)_argument', main_c))
 options |= set(o[2:] for o in re.findall(r"--[a-z][a-z0-9-]*", helptext))
 
-# Finding ids are string literals "area.name" with one of the catalogue's areas.
-AREAS = ("gpu", "pcie", "driver", "kernel", "kfd", "render", "group", "access", "container",
-         "host", "rocm", "apt", "path", "arch", "apu", "env", "runtime", "tuning", "torch", "config",
-         "facts", "dnf", "zypper", "rpm")
-id_re = re.compile(r'"((?:%s)\.[a-z][a-z0-9-]*)"' % "|".join(AREAS))
-ids = set()
-for f in glob.glob(f"{src}/probes/*.c") + glob.glob(f"{src}/src/**/*.c", recursive=True) + glob.glob(f"{src}/fixes/*.c"):
-    for line in open(f):
-        if line.lstrip().startswith("#include"):
-            continue
-        ids |= set(i for i in id_re.findall(line) if not re.search(r"\.(h|c|so|ini|conf|json|repo)$", i))
+
+def listed(what):
+    p = subprocess.run([binary, "list", what, "--json"], capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"FAIL - list {what} --json exited {p.returncode}: {p.stderr}")
+        sys.exit(1)
+    return json.loads(p.stdout)
+
+
+ids = set(i for c in listed("checks")["checks"] for i in c["findings"])
+fix_ids = set(f["id"] for f in listed("fixes")["fixes"])
+
+# The ids an entry line names: "*a.b*, *c.d* (warning)" names a.b and c.d.
+entry_re = re.compile(r"^((?:\*[a-z][a-z0-9.-]*\*(?:, |$| ))+)", re.M)
+entries = set()
+for m in entry_re.finditer(page.replace("\\_", "_")):
+    entries |= set(re.findall(r"\*([a-z][a-z0-9.-]*)\*", m.group(1)))
 
 passed = failed = 0
+
+
+def check(ok, message):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL - {message}")
+
+
 for o in sorted(options):
-    if f"*--{o}*" in page:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL - --{o} is not documented in rocm-doctor(1)")
+    check(f"*--{o}*" in page, f"--{o} is not documented in rocm-doctor(1)")
 for i in sorted(ids):
-    if f"*{i}*" in page:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL - finding {i} is not documented in rocm-doctor(1)")
-if len(options) < 7 or len(ids) < 15:
-    failed += 1
-    print(f"FAIL - found only {len(options)} options and {len(ids)} ids: the extraction is broken")
+    check(i in entries, f"finding {i} has no entry in rocm-doctor(1)")
+for f in sorted(fix_ids):
+    check(re.search(r"^(\*[a-z]+\*, )*\*%s\*(, \*[a-z]+\*)* \(" % re.escape(f), fixes_page, re.M) is not None,
+          f"fix {f} has no entry in the FIXES section of rocm-doctor(1)")
+check(len(options) >= 7 and len(ids) >= 15 and len(fix_ids) >= 5,
+      f"found only {len(options)} options, {len(ids)} finding ids and {len(fix_ids)} fixes: the extraction is broken")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -3,6 +3,7 @@
  * names the file, and what loads dumps to text that loads to the same
  * configuration (so the error-free path loses nothing). */
 #include "../fuzz/fuzz.h"
+#include "fixes.h"
 #include "registry.h"
 #include "config.h"
 #include "util.h"
@@ -21,10 +22,14 @@ static bool lines_fit(const char *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    static char **fix_ids;
+    if (!fix_ids)
+        fix_ids = rd_fix_table_ids(&rd_fix_registry);
+    const rd_config_ids ids = { .probes = &rd_probe_registry, .fix_ids = fix_ids };
     rd_config c;
     rd_config_init(&c);
     char *err = NULL;
-    if (rd_config_parse(&c, &rd_probe_registry, "fuzz.conf", (const char *)data, size, &err) < 0) {
+    if (rd_config_parse(&c, &ids, "fuzz.conf", (const char *)data, size, &err) < 0) {
         if (!err || !startswith(err, "fuzz.conf"))
             abort();
         free(err);
@@ -35,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (lines_fit(dump)) {
         rd_config again;
         rd_config_init(&again);
-        if (rd_config_parse(&again, &rd_probe_registry, "dump", dump, strlen(dump), &err) < 0)
+        if (rd_config_parse(&again, &ids, "dump", dump, strlen(dump), &err) < 0)
             abort();
         char *dump2 = rd_config_dump(&again);
         if (!streq(dump, dump2))

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "fixes.h"
 #include "registry.h"
 #include "util.h"
 #include "testlib.h"
@@ -23,7 +24,7 @@ static char *path_in(const char *root, const char *rel)
 static void load_ok(const char *root, rd_config *c)
 {
     char *err = NULL;
-    int r = rd_config_load(&rd_probe_registry, root, NULL, c, &err);
+    int r = rd_config_load(rd_test_config_ids(), root, NULL, c, &err);
     if (r < 0)
         g_error("unexpected error: %s", err);
     g_assert_null(err);
@@ -34,7 +35,7 @@ static void load_fails(const char *root, const char *expected)
 {
     rd_config c = { .level = 99 };
     _cleanup_free_ char *err = NULL;
-    g_assert_cmpint(rd_config_load(&rd_probe_registry, root, NULL, &c, &err), <, 0);
+    g_assert_cmpint(rd_config_load(rd_test_config_ids(), root, NULL, &c, &err), <, 0);
     g_assert_cmpstr(err, ==, expected);
     g_assert_cmpint(c.level, ==, 99); /* untouched on failure */
 }
@@ -45,7 +46,7 @@ static char *parse_error(const char *text)
     rd_config c;
     rd_config_init(&c);
     char *err = NULL;
-    int r = rd_config_parse(&c, &rd_probe_registry, "t.conf", text, strlen(text), &err);
+    int r = rd_config_parse(&c, rd_test_config_ids(), "t.conf", text, strlen(text), &err);
     g_assert_true((r < 0) == (err != NULL));
     rd_config_free(&c);
     return err;
@@ -63,7 +64,7 @@ static void parse_ok(const char *text, rd_config *c)
 {
     rd_config_init(c);
     _cleanup_free_ char *err = NULL;
-    if (rd_config_parse(c, &rd_probe_registry, "t.conf", text, strlen(text), &err) < 0)
+    if (rd_config_parse(c, rd_test_config_ids(), "t.conf", text, strlen(text), &err) < 0)
         g_error("unexpected error: %s\nfor:\n%s", err, text);
 }
 
@@ -207,7 +208,7 @@ static void test_explicit_file(rd_test_tmpdir *f, gconstpointer data)
     g_autofree char *mine = path_in(f->dir, "elsewhere/my.conf");
     rd_config c;
     _cleanup_free_ char *err = NULL;
-    g_assert_cmpint(rd_config_load(&rd_probe_registry, f->dir, mine, &c, &err), ==, 0);
+    g_assert_cmpint(rd_config_load(rd_test_config_ids(), f->dir, mine, &c, &err), ==, 0);
     g_assert_cmpint(c.expected_gpus, ==, 5);
     g_assert_cmpint(c.level, ==, 1); /* /etc is not read with --config */
     g_assert_cmpuint(strv_length(c.files), ==, 1);
@@ -215,7 +216,7 @@ static void test_explicit_file(rd_test_tmpdir *f, gconstpointer data)
     rd_config_free(&c);
 
     g_autofree char *missing = path_in(f->dir, "nope.conf");
-    g_assert_cmpint(rd_config_load(&rd_probe_registry, f->dir, missing, &c, &err), ==, -ENOENT);
+    g_assert_cmpint(rd_config_load(rd_test_config_ids(), f->dir, missing, &c, &err), ==, -ENOENT);
     g_autofree char *want = g_strdup_printf("--config %s: No such file or directory", missing);
     g_assert_cmpstr(err, ==, want);
 }
@@ -276,7 +277,7 @@ static void test_bad_values(void)
         { "[check]\nusers = , ,\n", "t.conf:2: [check] users: \", ,\" lists nothing (an empty value means the default)" },
         { "[check]\nignore = kfd.no-acess\n", "t.conf:2: [check] ignore: \"kfd.no-acess\" is not a finding id (see FINDINGS in rocm-doctor(1))" },
         { "[check]\nusers = alice # the admin\n", "t.conf:2: [check] users: \"#\" is not a user name" },
-        { "[fix]\nallowed_fixes = group chmod\n", "t.conf:2: [fix] allowed_fixes: \"chmod\" is not a fix (group, udev, apt, dnf, zypper, crb, modprobe, env, cmdline, packages; or all, none)" },
+        { "[fix]\nallowed_fixes = group chmod\n", "t.conf:2: [fix] allowed_fixes: \"chmod\" is not a fix (group, udev, modprobe, apt, dnf, crb, zypper, packages, env, cmdline; or all, none)" },
         { "[fix]\nallowed_fixes = all group\n", "t.conf:2: [fix] allowed_fixes: \"all\" stands alone; it cannot be combined with other fixes" },
         { "[fix]\nallowed_fixes = group none\n", "t.conf:2: [fix] allowed_fixes: \"none\" stands alone; it cannot be combined with other fixes" },
         /* severity overrides */
@@ -412,7 +413,7 @@ static void test_malformed_text(void)
     rd_config_init(&c);
     _cleanup_free_ char *err = NULL;
     static const char nul[] = "[check]\nlevel = 2\0\n";
-    g_assert_cmpint(rd_config_parse(&c, &rd_probe_registry, "t.conf", nul, sizeof nul - 1, &err), ==, -EINVAL);
+    g_assert_cmpint(rd_config_parse(&c, rd_test_config_ids(), "t.conf", nul, sizeof nul - 1, &err), ==, -EINVAL);
     g_assert_cmpstr(err, ==, "t.conf: contains a NUL byte; not a text file");
     g_assert_cmpint(c.level, ==, 1);
     rd_config_free(&c);
@@ -429,7 +430,7 @@ static void test_shipped_file(void)
     /* as shipped (all commented) */
     rd_config c;
     _cleanup_free_ char *err = NULL;
-    g_assert_cmpint(rd_config_load(&rd_probe_registry, "/", path, &c, &err), ==, 0);
+    g_assert_cmpint(rd_config_load(rd_test_config_ids(), "/", path, &c, &err), ==, 0);
     _cleanup_free_ char *want = default_dump();
     _cleanup_free_ char *as_shipped = rd_config_dump(&c);
     g_assert_cmpstr(as_shipped, ==, want);
@@ -451,7 +452,7 @@ static void test_shipped_file(void)
     }
     g_regex_unref(assignment);
     rd_config_init(&c);
-    g_assert_cmpint(rd_config_parse(&c, &rd_probe_registry, path, live->str, live->len, &err), ==, 0);
+    g_assert_cmpint(rd_config_parse(&c, rd_test_config_ids(), path, live->str, live->len, &err), ==, 0);
     _cleanup_free_ char *got = rd_config_dump(&c);
     g_assert_cmpstr(got, ==, want);
     rd_config_free(&c);
@@ -483,6 +484,50 @@ static void test_man_page(void)
         if (!strstr(page, want))
             g_error("rocm-doctor.conf(5) lacks \"%s\"", want);
     }
+}
+
+/* allowed_fixes takes exactly the fix registry's ids and their options:
+ * each alone and all together load, and the man page names each; an id
+ * the registry lacks fails with the file and line. */
+static void test_fix_ids_from_registry(void)
+{
+    _cleanup_strv_free_ char **ids = rd_fix_table_ids(&rd_fix_registry);
+    size_t n = 0;
+    for (size_t i = 0; i < rd_fix_registry.n_fixes; i++) {
+        const rd_fix *x = rd_fix_registry.fixes[i];
+        g_assert_cmpstr(ids[n++], ==, x->id);
+        for (size_t j = 0; x->options && x->options[j]; j++)
+            g_assert_cmpstr(ids[n++], ==, x->options[j]);
+    }
+    g_assert_null(ids[n]);
+    g_assert_true(strv_contains(ids, "crb")); /* dnf's option, which fixes/rpm-repo.c reads */
+
+    g_autofree char *path = g_build_filename(SOURCE_ROOT, "man", "rocm-doctor.conf.5.scd", NULL);
+    g_autofree char *page = NULL;
+    g_assert_true(g_file_get_contents(path, &page, NULL, NULL));
+    const char *entry = strstr(page, "*allowed_fixes* =");
+    g_assert_nonnull(entry);
+    g_autofree char *text = g_strndup(entry, strstr(entry, "\n\n") - entry);
+    rd_config c;
+    for (char **id = ids; *id; id++) {
+        g_autofree char *conf = g_strdup_printf("[fix]\nallowed_fixes = %s\n", *id);
+        parse_ok(conf, &c);
+        g_assert_cmpuint(strv_length(c.allowed_fixes), ==, 1);
+        g_assert_cmpstr(c.allowed_fixes[0], ==, *id);
+        rd_config_free(&c);
+        g_autofree char *named = g_strdup_printf("*%s*", *id);
+        if (!strstr(text, named))
+            g_error("rocm-doctor.conf(5) does not list %s under allowed_fixes", named);
+    }
+    _cleanup_free_ char *all = strv_join(ids, " ");
+    g_autofree char *conf = g_strdup_printf("[fix]\nallowed_fixes = %s\n", all);
+    parse_ok(conf, &c);
+    g_assert_cmpuint(strv_length(c.allowed_fixes), ==, n);
+    rd_config_free(&c);
+
+    _cleanup_free_ char *list = strv_join(ids, ", ");
+    g_autofree char *want = g_strdup_printf("t.conf:3: [fix] allowed_fixes: \"rpm\" is not a fix (%s; or all, none)", list);
+    assert_parse_error("[fix]\naccess_group = video\nallowed_fixes = dnf rpm\n", want);
 }
 
 /* ---- policy ---- */
@@ -598,6 +643,7 @@ static const rd_test_case tests[] = {
     { "/config/malformed-text", test_malformed_text },
     { "/config/shipped-file", test_shipped_file },
     { "/config/man-page", test_man_page },
+    { "/config/fix-ids-from-registry", test_fix_ids_from_registry },
     { "/config/apply-count", test_apply_count },
     { "/config/apply-policy", test_apply_policy },
 };

@@ -780,7 +780,7 @@ static void t_config_malformed(Fixture *f, gconstpointer data)
     /* the loader refuses it, naming file, line and key ... */
     rd_config c = { 0 };
     g_autofree char *error = NULL;
-    g_assert_cmpint(rd_config_load(&rd_probe_registry, f->root, bad, &c, &error), <, 0);
+    g_assert_cmpint(rd_config_load(rd_test_config_ids(), f->root, bad, &c, &error), <, 0);
     g_assert_nonnull(error);
     g_assert_nonnull(strstr(error, "bad.conf:2"));
     g_assert_nonnull(strstr(error, "no-such-key"));

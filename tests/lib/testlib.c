@@ -5,6 +5,8 @@
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 #include "context.h"
+#include "fixes.h"
+#include "registry.h"
 #include "util.h"
 
 void rd_test_kv_add(rd_kfd_node *n, const char *key, uint64_t value)
@@ -91,4 +93,15 @@ int rd_test_main_knowledge(int argc, char **argv, const rd_test_case *tests, siz
     int r = g_test_run();
     rd_knowledge_free(k);
     return r;
+}
+
+const rd_config_ids *rd_test_config_ids(void)
+{
+    static char **fix_ids;
+    static rd_config_ids ids;
+    if (!fix_ids) {
+        fix_ids = rd_fix_table_ids(&rd_fix_registry);
+        ids = (rd_config_ids){ .probes = &rd_probe_registry, .fix_ids = fix_ids };
+    }
+    return &ids;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdint.h>
+#include "config.h"
 #include "facts.h"
 #include "knowledge.h"
 
@@ -20,7 +21,7 @@ typedef struct {
 } rd_test_tmpdir;
 void rd_test_tmpdir_setup(rd_test_tmpdir *t, const void *data);
 void rd_test_tmpdir_teardown(rd_test_tmpdir *t, const void *data);
-#define RD_TEST_ADD_TMP(path, fn) \
+#define RD_TEST_ADD_TMP(path, fn)                                                                                      \
     g_test_add(path, rd_test_tmpdir, NULL, rd_test_tmpdir_setup, fn, rd_test_tmpdir_teardown)
 
 /* A GLib test program's table of tests and its main(). */
@@ -44,6 +45,9 @@ int rd_test_main(int argc, char **argv, const rd_test_case *tests, size_t n, boo
 int rd_test_main_knowledge(int argc, char **argv, const rd_test_case *tests, size_t n, bool nonfatal, rd_knowledge *k);
 /* Loads the data directory's knowledge tables; exits 1 with the reason when it cannot. */
 void rd_test_load_knowledge(rd_knowledge *k);
+/* What the configuration is checked against, as the binaries hand it in:
+ * the probe registry and the fix registry's ids (built once, kept). */
+const rd_config_ids *rd_test_config_ids(void);
 #define RD_TEST_MAIN_KNOWLEDGE(tests, nonfatal, k)                                                                     \
     int main(int argc, char **argv)                                                                                    \
     {                                                                                                                  \
