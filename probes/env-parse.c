@@ -10,8 +10,8 @@
 #define OVERRIDE "HSA_OVERRIDE_GFX_VERSION"
 
 static const char *const relevant_names[] = {
-    OVERRIDE, "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
-    "PYTORCH_ROCM_ARCH", "AMDGPU_TARGETS", "GPU_TARGETS",
+    OVERRIDE,         "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "PYTORCH_ROCM_ARCH",
+    "AMDGPU_TARGETS", "GPU_TARGETS",
 };
 
 /* HSA_OVERRIDE_GFX_VERSION_<N>: N decimal, the KFD node id. */
@@ -34,13 +34,25 @@ bool rd_env_is_relevant(const char *name)
     return rd_env_override_node(name, NULL);
 }
 
-static bool name_start(char c) { return c == '_' || isalpha((unsigned char)c); }
-static bool name_char(char c) { return c == '_' || isalnum((unsigned char)c); }
-static bool blank(char c) { return c == ' ' || c == '\t'; }
-static bool word_end(char c) { return !c || blank(c) || c == ';' || c == '&' || c == '|' || c == '\r'; }
+static bool name_start(char c)
+{
+    return c == '_' || isalpha((unsigned char)c);
+}
+static bool name_char(char c)
+{
+    return c == '_' || isalnum((unsigned char)c);
+}
+static bool blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+static bool word_end(char c)
+{
+    return !c || blank(c) || c == ';' || c == '&' || c == '|' || c == '\r';
+}
 
-void rd_env_add_var(rd_env_var **vars, size_t *n, const char *name, size_t name_len, char *value,
-                    const char *source, int64_t line)
+void rd_env_add_var(rd_env_var **vars, size_t *n, const char *name, size_t name_len, char *value, const char *source,
+                    int64_t line)
 {
     rd_env_var *v = ARRAY_APPEND(*vars, *n);
     v->name = xstrndup(name, name_len);
@@ -180,8 +192,8 @@ static const char *shell_unset(const char *s, size_t file_first, rd_env_var **va
 
 /* A run of NAME=WORD words; dropped again when a command follows them and
  * they were not exported. */
-static const char *shell_assignments(const char *s, bool exported, const char *source, int64_t line,
-                                     rd_env_var **vars, size_t *n)
+static const char *shell_assignments(const char *s, bool exported, const char *source, int64_t line, rd_env_var **vars,
+                                     size_t *n)
 {
     size_t first = *n;
     bool command = false;
@@ -279,8 +291,8 @@ static char *pam_value(const char *raw)
 
 /* KEY=VALUE with optional surrounding quotes: /etc/environment (pam_env) and
  * environment.d. */
-static void simple_line(const char *l, rd_env_syntax syntax, const char *source, int64_t line,
-                        rd_env_var **vars, size_t *n)
+static void simple_line(const char *l, rd_env_syntax syntax, const char *source, int64_t line, rd_env_var **vars,
+                        size_t *n)
 {
     const char *s = skip_blanks(l), *e;
     if (syntax == RD_ENV_SYNTAX_PAM && (e = keyword(s, "export")))
@@ -311,8 +323,7 @@ static void simple_line(const char *l, rd_env_syntax syntax, const char *source,
     rd_env_add_var(vars, n, name, name_len, xstrdup(v), source, line);
 }
 
-void rd_env_parse_text(const char *text, rd_env_syntax syntax, const char *source, rd_env_var **vars,
-                       size_t *n_vars)
+void rd_env_parse_text(const char *text, rd_env_syntax syntax, const char *source, rd_env_var **vars, size_t *n_vars)
 {
     int64_t lineno = 0;
     size_t first = *n_vars;

@@ -126,16 +126,15 @@ static char *python_path_error(const char *python, const char *root, int r, cons
     _cleanup_free_ char *via = res->link ? xasprintf(" (%s links to %s)", res->link, res->target) : xstrdup("");
     switch (-r) {
     case ELOOP:
-        return xasprintf("--python %s: more than %d symbolic links inside %s: a loop%s", python, ROOTFS_MAX_LINKS,
-                         root, via);
+        return xasprintf("--python %s: more than %d symbolic links inside %s: a loop%s", python, ROOTFS_MAX_LINKS, root,
+                         via);
     case EXDEV:
         return xasprintf("--python %s: %s leads above %s with \"..\"%s; a link of the image must resolve inside it",
                          python, res->at, root, via);
     case ENOENT:
         return xasprintf("--python %s: %s does not exist inside %s%s%s", python, res->at, root, via,
                          res->link ? "; name the environment's directory to read its site-packages anyway" : "");
-    default:
-        return xasprintf("--python %s: %s inside %s: %s", python, res->at ? res->at : python, root, strerror(-r));
+    default: return xasprintf("--python %s: %s inside %s: %s", python, res->at ? res->at : python, root, strerror(-r));
     }
 }
 

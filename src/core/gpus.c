@@ -61,8 +61,7 @@ static const char *pick_name(const rd_gpu *g, const rd_knowledge *k)
         return g->pci->marketing_name;
     if (g->drm && g->drm->product_name && *g->drm->product_name)
         return g->drm->product_name;
-    const rd_product_memory *p =
-        rd_knowledge_product_memory(k, (uint16_t)g->pci->device_id, (uint8_t)g->pci->revision);
+    const rd_product_memory *p = rd_knowledge_product_memory(k, (uint16_t)g->pci->device_id, (uint8_t)g->pci->revision);
     if (p)
         return p->product;
     if (g->pci->device_name)
@@ -212,8 +211,7 @@ void rd_gpu_view_free(rd_gpu_view *v)
 
 /* ---- ROCm agents ---- */
 
-void rd_agents_build(const rd_facts *f, const rd_gpu_view *gpus, const rd_knowledge *kn, rd_agent **ret,
-                     size_t *ret_n)
+void rd_agents_build(const rd_facts *f, const rd_gpu_view *gpus, const rd_knowledge *kn, rd_agent **ret, size_t *ret_n)
 {
     rd_agent *a = NULL;
     size_t n = 0;
@@ -266,8 +264,7 @@ void rd_agent_uuid(const rd_agent *a, char *buf, size_t size)
         buf[0] = 0;
 }
 
-size_t rd_visible_devices_apply(const char *value, const rd_agent *agents, size_t n_agents, bool *keep,
-                                char **ret_bad)
+size_t rd_visible_devices_apply(const char *value, const rd_agent *agents, size_t n_agents, bool *keep, char **ret_bad)
 {
     size_t kept = 0;
     for (size_t i = 0; i < n_agents; i++)

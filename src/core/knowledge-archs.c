@@ -53,7 +53,8 @@ static int archs_handler(void *user, const char *section, const char *name, cons
             a->atomics = RD_ATOMICS_FIRMWARE;
             a->atomics_fw = (uint32_t)v;
         } else
-            return kn_fail(st, xasprintf("atomics must be required, not-required or \"firmware N\", not \"%s\"", value));
+            return kn_fail(st,
+                           xasprintf("atomics must be required, not-required or \"firmware N\", not \"%s\"", value));
     } else if (streq(name, "kfd")) {
         bool yes;
         if (kn_parse_bool(value, &yes) < 0)

@@ -122,12 +122,8 @@ int rd_knowledge_load_packages(const char *path, rd_knowledge *k, char **ret_err
 }
 
 static const rd_field usecase_fields[] = {
-    F(rd_usecase, name, RD_FT_STR),
-    F(rd_usecase, summary, RD_FT_STR),
-    F(rd_usecase, since, RD_FT_STR),
-    F(rd_usecase, apt, RD_FT_STRV),
-    F(rd_usecase, dnf, RD_FT_STRV),
-    F(rd_usecase, zypper, RD_FT_STRV),
+    F(rd_usecase, name, RD_FT_STR), F(rd_usecase, summary, RD_FT_STR), F(rd_usecase, since, RD_FT_STR),
+    F(rd_usecase, apt, RD_FT_STRV), F(rd_usecase, dnf, RD_FT_STRV),    F(rd_usecase, zypper, RD_FT_STRV),
 };
 static SCHEMA(usecase_schema, rd_usecase, usecase_fields);
 static const rd_field packages_fields[] = {

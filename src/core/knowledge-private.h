@@ -16,9 +16,9 @@ typedef struct {
     rd_arch *current;    /* archs.ini: the section being read */
     rd_release *release; /* support.ini: the section being read */
     bool in_table;
-    bool pci_ids;        /* which table this is */
+    bool pci_ids;          /* which table this is */
     uint64_t *ids_seen[2]; /* pci-ids.ini: a bit per device id, [pci-ids] and [apu-pci-ids] */
-    char *error;         /* first error, without the file:line prefix */
+    char *error;           /* first error, without the file:line prefix */
 } parse_state;
 
 /* Records the first error of a table (msg is taken) and returns 0, which

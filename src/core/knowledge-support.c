@@ -28,7 +28,8 @@ static int parse_os_line(parse_state *st, rd_release *r, const char *value)
     _cleanup_strv_free_ char **w = strv_split(value, " \t");
     size_t n = strv_length(w), i = 3;
     if (n < 5)
-        return kn_fail(st, xasprintf("os \"%s\": expected ID VERSION_ID CODENAME [suite SUITE] kernels SERIES...", value));
+        return kn_fail(st,
+                       xasprintf("os \"%s\": expected ID VERSION_ID CODENAME [suite SUITE] kernels SERIES...", value));
     const char *suite = NULL;
     if (streq(w[i], "suite")) {
         if (i + 1 >= n)
@@ -81,7 +82,8 @@ static int parse_template(parse_state *st, const char *name, const char *value, 
                      strncmp(p + 1, template_names[i], (size_t)(e - p - 1)) == 0;
         if (!known)
             return kn_fail(st, xasprintf("%s \"%s\": unknown placeholder at \"%.12s\" (known: {rocm} {amdgpu} {major} "
-                                      "{os})", name, value, p));
+                                         "{os})",
+                                         name, value, p));
     }
     if (strchr(value, '}') && !strchr(value, '{'))
         return kn_fail(st, xasprintf("%s \"%s\": a '}' without '{'", name, value));
@@ -127,12 +129,13 @@ static int rpm_key(parse_state *st, const char *name, const char *value)
     }
     if (streq(name, "gpgkey"))
         return parse_template(st, name, value, &rpm->gpgkey);
-    char ***list = streq(name, "crb-repos") ? &rpm->crb_repos
-                 : streq(name, "epel-repos") ? &rpm->epel_repos
-                 : streq(name, "crb-packages") ? &rpm->crb_packages
-                 : streq(name, "epel-packages") ? &rpm->epel_packages
-                 : streq(name, "sles-modules") ? &rpm->sles_modules
-                 : streq(name, "sles-repos") ? &rpm->sles_repos : NULL;
+    char ***list = streq(name, "crb-repos")       ? &rpm->crb_repos
+                   : streq(name, "epel-repos")    ? &rpm->epel_repos
+                   : streq(name, "crb-packages")  ? &rpm->crb_packages
+                   : streq(name, "epel-packages") ? &rpm->epel_packages
+                   : streq(name, "sles-modules")  ? &rpm->sles_modules
+                   : streq(name, "sles-repos")    ? &rpm->sles_repos
+                                                  : NULL;
     if (!list)
         return kn_fail(st, xasprintf("unknown key \"%s\" in [rpm]", name));
     return parse_word_list(st, name, value, list);
@@ -140,11 +143,12 @@ static int rpm_key(parse_state *st, const char *name, const char *value)
 
 static int release_rpm_key(parse_state *st, rd_release *r, const char *name, const char *value)
 {
-    char **slot = streq(name, "el-rocm") ? &r->el_rocm
-                : streq(name, "el-amdgpu") ? &r->el_amdgpu
-                : streq(name, "el-graphics") ? &r->el_graphics
-                : streq(name, "sles-rocm") ? &r->sles_rocm
-                : streq(name, "sles-amdgpu") ? &r->sles_amdgpu : NULL;
+    char **slot = streq(name, "el-rocm")       ? &r->el_rocm
+                  : streq(name, "el-amdgpu")   ? &r->el_amdgpu
+                  : streq(name, "el-graphics") ? &r->el_graphics
+                  : streq(name, "sles-rocm")   ? &r->sles_rocm
+                  : streq(name, "sles-amdgpu") ? &r->sles_amdgpu
+                                               : NULL;
     if (slot)
         return parse_template(st, name, value, slot);
     if (!kn_is_version(value, 2, 3))
@@ -164,9 +168,10 @@ static bool is_release_rpm_key(const char *name)
 static int apt_key(parse_state *st, const char *name, const char *value)
 {
     rd_knowledge *k = st->k;
-    char **slot = streq(name, "host") ? &k->apt_host
-                : streq(name, "key-id") ? &k->apt_key_id
-                : streq(name, "pin-origin") ? &k->apt_pin_origin : NULL;
+    char **slot = streq(name, "host")         ? &k->apt_host
+                  : streq(name, "key-id")     ? &k->apt_key_id
+                  : streq(name, "pin-origin") ? &k->apt_pin_origin
+                                              : NULL;
     if (!slot)
         return kn_fail(st, xasprintf("unknown key \"%s\" in [apt]", name));
     if (slot == &k->apt_key_id) {
@@ -190,7 +195,7 @@ static int release_section(parse_state *st, const char *section, const char *lin
                 return kn_fail(st, xasprintf("section [%s] appears twice", section));
         if (k->n_releases > 0 && rd_version_compare(k->releases[k->n_releases - 1].line, line) >= 0)
             return kn_fail(st, xasprintf("section [%s] comes after [rocm %s]: releases go oldest first", section,
-                                      k->releases[k->n_releases - 1].line));
+                                         k->releases[k->n_releases - 1].line));
         st->release = ARRAY_APPEND(k->releases, k->n_releases);
         st->release->line = xstrdup(line);
     }
@@ -210,8 +215,8 @@ static int release_key(parse_state *st, rd_release *r, const char *section, cons
     } else if (streq(name, "date")) {
         unsigned y, m;
         int end = 0;
-        if (sscanf(value, "%4u-%2u%n", &y, &m, &end) != 2 || value[end] || strlen(value) != 7 || y < 2000 ||
-            m < 1 || m > 12)
+        if (sscanf(value, "%4u-%2u%n", &y, &m, &end) != 2 || value[end] || strlen(value) != 7 || y < 2000 || m < 1 ||
+            m > 12)
             return kn_fail(st, xasprintf("date \"%s\" is not YYYY-MM", value));
         free(r->date);
         r->date = xstrdup(value);
@@ -288,8 +293,8 @@ int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_erro
     for (size_t i = 0; i < k->n_releases; i++) {
         const rd_release *rel = &k->releases[i];
         if (!rel->latest || !rel->date || !rel->gfx || !rel->window || rel->n_os == 0) {
-            *ret_error = xasprintf("%s: [rocm %s] needs latest, date, gfx, window and at least one os", path,
-                                   rel->line);
+            *ret_error =
+                xasprintf("%s: [rocm %s] needs latest, date, gfx, window and at least one os", path, rel->line);
             return -EINVAL;
         }
         any_rpm |= rel->el_rocm || rel->el_amdgpu || rel->el_graphics || rel->sles_rocm || rel->sles_amdgpu;
@@ -462,39 +467,24 @@ const char *rd_knowledge_apt_suite(const rd_knowledge *k, const char *release, c
 }
 
 static const rd_field os_fields[] = {
-    F(rd_release_os, id, RD_FT_STR),
-    F(rd_release_os, version_id, RD_FT_STR),
-    F(rd_release_os, codename, RD_FT_STR),
-    F(rd_release_os, apt_suite, RD_FT_STR),
-    F(rd_release_os, tree, RD_FT_STR),
-    F(rd_release_os, kernels, RD_FT_STRV),
+    F(rd_release_os, id, RD_FT_STR),       F(rd_release_os, version_id, RD_FT_STR),
+    F(rd_release_os, codename, RD_FT_STR), F(rd_release_os, apt_suite, RD_FT_STR),
+    F(rd_release_os, tree, RD_FT_STR),     F(rd_release_os, kernels, RD_FT_STRV),
 };
 static SCHEMA(os_schema, rd_release_os, os_fields);
 static const rd_field release_fields[] = {
-    F(rd_release, line, RD_FT_STR),
-    F(rd_release, latest, RD_FT_STR),
-    F(rd_release, date, RD_FT_STR),
-    F(rd_release, gfx, RD_FT_STRV),
-    F(rd_release, deprecated, RD_FT_STRV),
-    F(rd_release, dkms, RD_FT_STR),
-    FA(rd_release, os, n_os, os_schema),
-    F(rd_release, el_rocm, RD_FT_STR),
-    F(rd_release, el_amdgpu, RD_FT_STR),
-    F(rd_release, el_graphics, RD_FT_STR),
-    F(rd_release, sles_rocm, RD_FT_STR),
-    F(rd_release, sles_amdgpu, RD_FT_STR),
+    F(rd_release, line, RD_FT_STR),        F(rd_release, latest, RD_FT_STR),      F(rd_release, date, RD_FT_STR),
+    F(rd_release, gfx, RD_FT_STRV),        F(rd_release, deprecated, RD_FT_STRV), F(rd_release, dkms, RD_FT_STR),
+    FA(rd_release, os, n_os, os_schema),   F(rd_release, el_rocm, RD_FT_STR),     F(rd_release, el_amdgpu, RD_FT_STR),
+    F(rd_release, el_graphics, RD_FT_STR), F(rd_release, sles_rocm, RD_FT_STR),   F(rd_release, sles_amdgpu, RD_FT_STR),
     F(rd_release, amdgpu, RD_FT_STR),
 };
 SCHEMA(kn_release_schema, rd_release, release_fields);
 static const rd_field rpm_fields[] = {
-    F(rd_rpm_info, host, RD_FT_STR),
-    F(rd_rpm_info, fingerprint, RD_FT_STR),
-    F(rd_rpm_info, gpgkey, RD_FT_STR),
-    F(rd_rpm_info, crb_repos, RD_FT_STRV),
-    F(rd_rpm_info, epel_repos, RD_FT_STRV),
-    F(rd_rpm_info, crb_packages, RD_FT_STRV),
-    F(rd_rpm_info, epel_packages, RD_FT_STRV),
-    F(rd_rpm_info, sles_modules, RD_FT_STRV),
+    F(rd_rpm_info, host, RD_FT_STR),           F(rd_rpm_info, fingerprint, RD_FT_STR),
+    F(rd_rpm_info, gpgkey, RD_FT_STR),         F(rd_rpm_info, crb_repos, RD_FT_STRV),
+    F(rd_rpm_info, epel_repos, RD_FT_STRV),    F(rd_rpm_info, crb_packages, RD_FT_STRV),
+    F(rd_rpm_info, epel_packages, RD_FT_STRV), F(rd_rpm_info, sles_modules, RD_FT_STRV),
     F(rd_rpm_info, sles_repos, RD_FT_STRV),
 };
 SCHEMA(kn_rpm_schema, rd_rpm_info, rpm_fields);

@@ -16,10 +16,10 @@ static int wheels_handler(void *user, const char *section, const char *name, con
         return kn_table_key(st, name, value);
     if (streq(section, "index"))
         return kn_string_key(st, section, name, value,
-                          streq(name, "url")        ? &k->wheel_index
-                          : streq(name, "packages") ? &k->wheel_packages
-                          : streq(name, "release")  ? &k->wheel_release
-                                                    : NULL);
+                             streq(name, "url")        ? &k->wheel_index
+                             : streq(name, "packages") ? &k->wheel_packages
+                             : streq(name, "release")  ? &k->wheel_release
+                                                       : NULL);
     const char *fam = startswith(section, "family ");
     if (!fam || !*fam || strchr(fam, ' '))
         return kn_fail(st, xasprintf("unknown section [%s]", section));

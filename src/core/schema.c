@@ -12,16 +12,10 @@ void rd_struct_free(const rd_schema *s, void *p)
     for (size_t i = 0; i < s->n_fields; i++) {
         const rd_field *fd = &s->fields[i];
         switch (fd->type) {
-        case RD_FT_STR:
-            free(*AT(p, fd->offset, char *));
-            break;
-        case RD_FT_STRV:
-            strv_free(*AT(p, fd->offset, char **));
-            break;
+        case RD_FT_STR: free(*AT(p, fd->offset, char *)); break;
+        case RD_FT_STRV: strv_free(*AT(p, fd->offset, char **)); break;
         case RD_FT_I64V:
-        case RD_FT_U64V:
-            free(*AT(p, fd->offset, void *));
-            break;
+        case RD_FT_U64V: free(*AT(p, fd->offset, void *)); break;
         case RD_FT_KV: {
             rd_kv *a = *AT(p, fd->offset, rd_kv *);
             size_t n = *AT(p, fd->count_offset, size_t);
@@ -30,9 +24,7 @@ void rd_struct_free(const rd_schema *s, void *p)
             free(a);
             break;
         }
-        case RD_FT_OBJ:
-            rd_struct_free(fd->sub, AT(p, fd->offset, char));
-            break;
+        case RD_FT_OBJ: rd_struct_free(fd->sub, AT(p, fd->offset, char)); break;
         case RD_FT_ARR: {
             char *a = *AT(p, fd->offset, char *);
             size_t n = *AT(p, fd->count_offset, size_t);
@@ -41,8 +33,7 @@ void rd_struct_free(const rd_schema *s, void *p)
             free(a);
             break;
         }
-        default:
-            break;
+        default: break;
         }
     }
     memset(p, 0, s->size);
