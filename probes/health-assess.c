@@ -69,7 +69,7 @@ static void assess_ras(const rd_health_limits *lim, const rd_health_gpu *g, rd_f
 }
 
 /* The retired-page threshold in effect and where it comes from. The rule
- * changed across kernel versions (health.md 1.4): the kernel's own figure
+ * changed across kernel versions (amdgpu_ras_eeprom.c): the kernel's own figure
  * (debugfs, or a log line naming it) wins; then a positive
  * amdgpu.bad_page_threshold; else an estimate, labelled as one. */
 static bool retired_threshold(const rd_assess_input *in, const rd_gpu *gpu, const rd_health_gpu *g,

@@ -2,8 +2,8 @@
 /* GPU health at level 1: what a fleet drains a node for, from amdgpu's
  * sysfs files, the PCIe AER counters and the kernel log. No ROCm, no root.
  *
- * Formats and the kernel code they come from are in the research notes
- * (health.md); points the notes mark unverified are marked so here too. An
+ * Each format names the kernel code it comes from where it is parsed; points
+ * not verified against a real GPU are marked so. An
  * interface this kernel or GPU lacks is recorded in not_exposed, never read
  * as a healthy zero. This file holds the parsers and the gather step;
  * health-assess.c turns the facts into findings. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The parsers of the health probe, for the unit tests and fuzz targets:
  * each takes a file's bytes as the kernel writes them and never reads past
- * len. Formats and their sources: /work/notes/health.md sections 1, 2, 4, 6
- * (amdgpu_ras.c, amdgpu_job.c, amdgpu_device.c, drivers/pci/pcie/aer.c,
+ * len. Formats come from the kernel sources that write them (amdgpu_ras.c,
+ * amdgpu_job.c, amdgpu_device.c, drivers/pci/pcie/aer.c,
  * kgd_pp_interface.h). */
 #pragma once
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Level 2: the ROCm runtime as applications load it, and a kernel on every
- * GPU (the work is in src/runtime.c, in a child process). Assessment turns
+ * GPU (the work is in src/runtime/, in a child process). Assessment turns
  * what the runtime said into causes, naming the level-1 finding that
  * explains a runtime failure when there is one. */
 #include <inttypes.h>

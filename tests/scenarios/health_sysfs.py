@@ -1,6 +1,6 @@
 """The amdgpu health files of a GPU, in the formats the kernel writes them.
 
-Formats (see the research notes, health.md): ras/<block>_err_count
+Formats (as amdgpu_ras.c and friends write them): ras/<block>_err_count
 "ue: %lu\\nce: %lu\\nde: %lu\\n" (ACA, MI300-class: three lines for every
 block), ras/features "feature mask: 0x%x\\n", ras/gpu_vram_bad_pages rows
 "0x%08x : 0x%08x : %1s\\n", aer_dev_* one "NAME COUNT" line per named bit
@@ -96,7 +96,7 @@ def add_firmware(fn, versions):
 # -- gpu_metrics ------------------------------------------------------------
 
 # sizeof and field offsets per (format, content) revision, from the header
-# structs (health.md 6.2/6.3).
+# structs (kgd_pp_interface.h, struct gpu_metrics_vX_Y).
 GPU_METRICS_SIZE = {
     (1, 0): 80, (1, 1): 96, (1, 2): 104, (1, 3): 120, (1, 4): 288, (1, 5): 360,
     (1, 6): 1664, (1, 7): 2208, (1, 8): 3872, (2, 0): 120, (2, 1): 120, (2, 2): 128,
