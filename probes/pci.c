@@ -453,6 +453,9 @@ static void assess_none(const rd_assess_input *in, rd_findings *out)
         rd_finding_evidence(fd, "PCI scan incomplete: %s", f->pci.error);
     else if (others == 0)
         rd_finding_evidence(fd, "no display-class PCI device in /sys/bus/pci/devices");
+    /* what `explain` shows for any GPU message on such a host */
+    rd_finding_evidence(fd, "an error message about an AMD GPU (amdgpu, KFD, HIP, HSA) cannot have come from this "
+                            "host's GPU: there is none");
     if (f->os.container)
         rd_finding_remedy(fd, "This is a %s container: if the host has an AMD GPU, start the container with "
                               "--device=/dev/kfd --device=/dev/dri and --group-add with the host's numeric "
