@@ -204,9 +204,9 @@ static void assess_dkms_build(const rd_assess_input *in, rd_findings *out)
     _cleanup_free_ char *kernels = rel ? rd_support_validated_kernels(rel, &f->os) : NULL;
     _cleanup_free_ char *purge = rd_distro_remove_hint(&f->os, "amdgpu-dkms");
     rd_finding_remedy(fd, "This amdgpu-dkms does not compile against kernel %s (the errors are in the make.log "
-                          "above). Boot a kernel it supports%s%s%s, install an amdgpu-dkms release made for this "
+                          "above). %s%sBoot a kernel it supports, install an amdgpu-dkms release made for this "
                           "kernel, or use the kernel's own amdgpu: %s, then reboot.",
-                      kernel, kernels ? " (" : "", kernels ? kernels : "", kernels ? ")" : "", purge);
+                      kernel, kernels ? kernels : "", kernels ? ". " : "", purge);
 }
 
 static void boot_assess(const rd_assess_input *in, rd_findings *out)
