@@ -127,12 +127,11 @@ CASES = {
     # (a log pasted from another machine); gpu.none is the answer, not "none
     # of its causes applies"
     "pci-atomics-no-gpu": Case("kfd kfd: amdgpu: skipped device 1002:7550, PCI rejects atomics 730<0",
-                               ["gpu.none"], 2, ["pci-atomics"], scenario="no-gpu",
-                               evidence=[("gpu.none", "cannot have come from this host's GPU")]),
+                               ["gpu.none"], 2, ["pci-atomics"], scenario="no-gpu"),
     "gpu-hang-no-gpu-text": Case("HW Exception by GPU node-1 (Agent handle: 0x3508fba0) reason :GPU Hang", [], 2,
                                  ["gpu-hang"], scenario="nvidia-only", json=False,
                                  stdout=["The cause on this host:", "[gpu.none]", "No AMD GPU is visible",
-                                         "cannot have come", "from this host's GPU: there is none"]),
+                                         "cannot have come from this host's", "GPU."]),
     "memory-fault-no-gpu-container": Case("Memory access fault by GPU node-1 (Agent handle: 0x55d1c0e5a9d0) on "
                                           "address 0x7f2c5c000000. Reason: Page not present or supervisor "
                                           "privilege.", ["gpu.none"], 2, ["memory-access-fault"],
