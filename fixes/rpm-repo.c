@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include "fixes.h"
+#include "distro.h"
 #include "gpg.h"
 #include "repo-url.h"
 #include "util.h"
@@ -87,7 +88,9 @@ static int repo_texts(const rd_fix_input *in, const manager *m, const char *vers
 {
     const rd_os_facts *os = &in->facts->os;
     const rd_release *rel = rd_knowledge_release(in->knowledge, version);
-    const rd_release_os *o = rel ? rd_release_find_os(rel, os->id, os->version_id) : NULL;
+    bool nearest = false;
+    /* a release the table does not list gets the trees of the nearest one of its family */
+    const rd_release_os *o = rel ? rd_support_os_for(rel, os, &nearest) : NULL;
     const char *t_rocm = rel ? (m->zypper ? rel->sles_rocm : rel->el_rocm) : NULL;
     const char *t_gpu = rel ? (m->zypper ? rel->sles_amdgpu : rel->el_amdgpu) : NULL;
     if (!o || !t_rocm || !t_gpu) {
@@ -95,7 +98,7 @@ static int repo_texts(const rd_fix_input *in, const manager *m, const char *vers
                                 strempty(os->id), strempty(os->version_id));
         return -ENOENT;
     }
-    const char *v = os->version_id;
+    const char *v = nearest ? o->version_id : os->version_id;
     _cleanup_free_ char *major = xstrndup(v, strcspn(v, "."));
     const char *vals[4] = { version, rel->amdgpu ? rel->amdgpu : version, major, o->tree };
     _cleanup_free_ char *e_rocm = rd_repo_template_expand(t_rocm, vals), *e_gpu = rd_repo_template_expand(t_gpu, vals);
@@ -216,11 +219,12 @@ static void notes(const rd_fix_input *in, const manager *m, rd_step *s, bool crb
     strbuf b = { 0 };
     for (size_t i = 0; i < in->findings->n; i++) {
         const rd_finding *f = &in->findings->items[i];
-        if (streq(f->id, "dnf.prereq-repo-missing") && !crb)
+        if (streq(f->id, "dnf.prereq-repo-missing") && !crb) {
+            _cleanup_free_ char *c = rd_distro_crb_hint(&in->facts->os), *e = rd_distro_epel_hint(&in->facts->os);
             strbuf_printf(&b, "%sEnable the prerequisite repositories yourself (rocm-doctor does not change the "
-                              "distribution's repositories): `sudo dnf config-manager --set-enabled crb` and EPEL "
-                              "(`sudo dnf install epel-release` on Rocky/Alma, the epel-release-latest RPM on RHEL).",
-                          b.s ? "\n" : "");
+                              "distribution's repositories). %s%s",
+                          b.s ? "\n" : "", c, e);
+        }
         else if (streq(f->id, "kernel.devel-missing") && in->facts->kernel_devel.wanted && !in->setup)
             strbuf_printf(&b, "%sInstall the running kernel's headers: `sudo %s install %s`, then `sudo dkms "
                               "autoinstall` or reboot (`rocm-doctor setup` plans both).",

@@ -8,6 +8,7 @@
 #include "compat.h"
 #include "repo-url.h"
 #include "config.h"
+#include "distro.h"
 #include "probe.h"
 #include "rootfs.h"
 #include "util.h"
@@ -589,6 +590,11 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
         if (!rel)
             continue;
         const char *want = rd_knowledge_apt_suite(k, rel->latest, codename);
+        /* a release the table does not list (Ubuntu 25.04, Debian testing):
+         * the suite of the nearest one of its family */
+        const rd_release_os *near = want ? NULL : rd_support_nearest_os(rel, &f->os);
+        if (near && near->apt_suite)
+            want = near->apt_suite;
         if (want && streq(want, s->suite) && !obsolete)
             continue;
         if (!fd)
@@ -600,6 +606,10 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
             rd_finding_evidence(fd, "%s: the unversioned rocm/apt/debian repository of old ROCm releases; "
                                     "current ones are rocm/apt/<version> with suite %s",
                                 t, strempty(want));
+        else if (want && near)
+            rd_finding_evidence(fd, "%s: suite %s; %s is not a release ROCm %s lists: its nearest, %s %s, uses %s "
+                                    "(AMD's repository has no %s suite)",
+                                t, s->suite, codename, rel->line, near->id, near->version_id, want, s->suite);
         else if (want)
             rd_finding_evidence(fd, "%s: suite %s, ROCm %s on %s uses %s", t, s->suite, rel->line, codename, want);
         else

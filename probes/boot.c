@@ -61,6 +61,28 @@ static void gather_secure_boot(rd_boot_facts *b, bool container)
     b->secure_boot_evidence = xasprintf("%s: %u", SECURE_BOOT_VAR, (unsigned char)data[4]);
 }
 
+/* The first line of build/make.log: "DKMS make.log for amdgpu-VERSION for
+ * kernel KERNEL (ARCH)", the kernel of the last build DKMS tried. */
+static int make_log_header(char *line, void *userdata)
+{
+    char **ret = userdata;
+    const char *p = strstr(line, " for kernel ");
+    if (startswith(line, "DKMS make.log for ") && p) {
+        p += strlen(" for kernel ");
+        *ret = xstrndup(p, strcspn(p, " \t("));
+    }
+    return 1; /* one line is enough */
+}
+
+static void gather_make_log(const rd_ctx *ctx, rd_boot_facts *b, const char *version)
+{
+    _cleanup_free_ char *path = xasprintf("/var/lib/dkms/amdgpu/%s/build/make.log", version);
+    _cleanup_free_ char *kernel = NULL;
+    (void)rd_root_read_lines(ctx, path, make_log_header, &kernel);
+    if (kernel && *kernel)
+        b->dkms_tried = strv_push(b->dkms_tried, xasprintf("%s for %s", version, kernel));
+}
+
 static void gather_dkms(const rd_ctx *ctx, rd_boot_facts *b)
 {
     _cleanup_strv_free_ char **names = NULL;
@@ -70,6 +92,7 @@ static void gather_dkms(const rd_ctx *ctx, rd_boot_facts *b)
         if (startswith(names[i], "kernel-"))
             continue; /* kernel-<release>-<arch> links to the built version */
         b->dkms_amdgpu = strv_push(b->dkms_amdgpu, xstrdup(names[i]));
+        gather_make_log(ctx, b, names[i]);
         _cleanup_free_ char *dir = xasprintf("/var/lib/dkms/amdgpu/%s", names[i]);
         _cleanup_strv_free_ char **sub = NULL;
         if (rd_root_list_dir(ctx, dir, NULL, &sub) < 0)
@@ -130,7 +153,69 @@ static bool amdgpu_line(const char *t)
     return strstr(t, "amdgpu") != NULL;
 }
 
+static void assess_secure_boot(const rd_assess_input *in, rd_findings *out);
+
+/* "VERSION for KERNEL" in list for this kernel: the VERSION, or NULL. */
+static char *dkms_version_for(char *const *list, const char *kernel)
+{
+    for (size_t i = 0; list && list[i]; i++) {
+        const char *p = strstr(list[i], " for ");
+        if (p && streq(p + 5, kernel))
+            return xstrndup(list[i], (size_t)(p - list[i]));
+    }
+    return NULL;
+}
+
+/* The release whose kernels a DKMS version "6.8.5-2041575.24.04" belongs to,
+ * else the newest. */
+static const rd_release *dkms_release(const rd_knowledge *k, const char *version)
+{
+    _cleanup_free_ char *v = xstrndup(version, strcspn(version, "-"));
+    const rd_release *r = rd_knowledge_release_by_dkms(k, v);
+    return r ? r : k->n_releases ? &k->releases[k->n_releases - 1] : NULL;
+}
+
+/* DKMS tried to build amdgpu for the running kernel, whose headers are
+ * there, and has no module for it: the build failed. Judged on every
+ * distribution, listed in support.ini or not. */
+static void assess_dkms_build(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    const char *kernel = f->os.kernel_release;
+    if (!kernel || !f->kernel_devel.build_dir || f->driver.version || in->gpus->n_gpus == 0)
+        return;
+    _cleanup_free_ char *tried = dkms_version_for(f->boot.dkms_tried, kernel);
+    _cleanup_free_ char *built = dkms_version_for(f->boot.dkms_built, kernel);
+    if (!tried || built)
+        return;
+    bool inbox = f->driver.module_present;
+    rd_finding *fd = rd_finding_add(out, "driver.dkms-build-failed", inbox ? RD_SEV_WARNING : RD_SEV_ERROR, NULL,
+                                    "amdgpu-dkms %s failed to build for the running kernel %s%s", tried, kernel,
+                                    inbox ? ": the kernel's own amdgpu runs instead" : "");
+    rd_finding_evidence(fd, "/var/lib/dkms/amdgpu/%s/build/make.log: the last build was for %s (DKMS: \"Bad return "
+                            "status for module build on kernel: %s\")", tried, kernel, kernel);
+    rd_finding_evidence(fd, "/var/lib/dkms/amdgpu/%s: no module built for %s", tried, kernel);
+    for (size_t i = 0; f->boot.dkms_built && f->boot.dkms_built[i]; i++)
+        rd_finding_evidence(fd, "/var/lib/dkms/amdgpu: %s", f->boot.dkms_built[i]);
+    rd_finding_evidence(fd, "%s: present (the headers are installed)", f->kernel_devel.build_dir);
+    rd_finding_evidence(fd, "%s", inbox ? "/sys/module/amdgpu/version: absent (the inbox driver is loaded)"
+                                        : "/sys/module/amdgpu: absent");
+    const rd_release *rel = dkms_release(in->knowledge, tried);
+    _cleanup_free_ char *kernels = rel ? rd_support_validated_kernels(rel, &f->os) : NULL;
+    _cleanup_free_ char *purge = rd_distro_remove_hint(&f->os, "amdgpu-dkms");
+    rd_finding_remedy(fd, "This amdgpu-dkms does not compile against kernel %s (the errors are in the make.log "
+                          "above). %s%sBoot a kernel it supports, install an amdgpu-dkms release made for this "
+                          "kernel, or use the kernel's own amdgpu: %s, then reboot.",
+                      kernel, kernels ? kernels : "", kernels ? ". " : "", purge);
+}
+
 static void boot_assess(const rd_assess_input *in, rd_findings *out)
+{
+    assess_dkms_build(in, out);
+    assess_secure_boot(in, out);
+}
+
+static void assess_secure_boot(const rd_assess_input *in, rd_findings *out)
 {
     const rd_facts *f = in->facts;
     const rd_boot_facts *b = &f->boot;
@@ -186,7 +271,7 @@ static void boot_assess(const rd_assess_input *in, rd_findings *out)
     strv_free(lines);
 }
 
-static const char *const boot_findings[] = { "driver.secure-boot-dkms", NULL };
+static const char *const boot_findings[] = { "driver.secure-boot-dkms", "driver.dkms-build-failed", NULL };
 
 const rd_probe rd_probe_boot = {
     .id = "boot",

@@ -219,24 +219,14 @@ static void kfd_evidence(const rd_facts *f, const rd_gpu *g, rd_finding *fd)
         rd_finding_evidence(fd, "%04x:%04x is %s", (unsigned)g->pci->vendor_id, (unsigned)g->pci->device_id, g->gfx);
 }
 
-/* "ROCm 7.1 was validated on rhel 9.6 with kernels 5.14" for this host's
- * distribution, from the newest release that lists it or its family. */
+/* The kernels of the newest release on this host's distribution, or the
+ * nearest one it lists (said so). */
 static char *validated_kernels(const rd_assess_input *in)
 {
     const rd_knowledge *k = in->knowledge;
     if (k->n_releases == 0)
         return NULL;
-    const rd_release *rel = &k->releases[k->n_releases - 1];
-    const rd_release_os *os = rd_release_find_os(rel, in->facts->os.id, in->facts->os.version_id);
-    if (!os)
-        os = rd_support_nearest_os(rel, &in->facts->os);
-    if (!os || !os->kernels)
-        return NULL;
-    strbuf b = { 0 };
-    strbuf_printf(&b, "ROCm %s was validated on %s %s with kernel", rel->line, os->id, os->version_id);
-    for (size_t i = 0; os->kernels[i]; i++)
-        strbuf_printf(&b, "%s %s", i == 0 ? (os->kernels[1] ? "s" : "") : ",", os->kernels[i]);
-    return strbuf_steal(&b);
+    return rd_support_validated_kernels(&k->releases[k->n_releases - 1], &in->facts->os);
 }
 
 /* The GPUs the newest release supports, as "gfx942 (MI300X, ...), ...". */

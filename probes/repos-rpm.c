@@ -540,13 +540,83 @@ static bool repo_os(const repo_check *c, const char *url, char **ret_major, char
     return false;
 }
 
+/* Whether the table lists this OS release in any ROCm release. */
+static bool host_listed(const rd_knowledge *k, const rd_os_facts *os)
+{
+    for (size_t i = 0; i < k->n_releases; i++)
+        if (rd_release_find_os(&k->releases[i], os->id, os->version_id))
+            return true;
+    return false;
+}
+
+/* Whether AMD's layout has trees of this major for the family: the majors of
+ * the table's rows (EL 8, 9, 10; SLES 15). A rolling release's version
+ * (Tumbleweed's snapshot date 20250601) or Fedora's (42) names none. */
+static bool tree_major_known(const rd_knowledge *k, rd_os_family fam, const char *major)
+{
+    for (size_t i = 0; i < k->n_releases; i++)
+        for (size_t j = 0; j < k->releases[i].n_os; j++) {
+            const rd_release_os *r = &k->releases[i].os[j];
+            const char *v = r->tree ? r->tree : r->version_id;
+            if (rd_os_family_of(r->id, NULL) == fam && v && strlen(major) == strcspn(v, ".") &&
+                strncmp(v, major, strlen(major)) == 0)
+                return true;
+        }
+    return false;
+}
+
+typedef struct {
+    const char *major;            /* the EL major the trees must have */
+    const char *version;          /* the SLES tree, when it must be one */
+    const rd_release_os *nearest; /* the row judging an unlisted release */
+    const rd_release *rel;
+} release_want;
+
+/* What an AMD tree must be on this host: its own release when the table
+ * lists it; on a release it does not list, the nearest row of its family
+ * (an EL major; any SLES 15 tree) and failing that its own version. */
+static void release_wanted(const repo_check *c, release_want *w, char **ret_major)
+{
+    const rd_knowledge *k = c->in->knowledge;
+    const rd_os_facts *os = &c->in->facts->os;
+    *w = (release_want){ 0 };
+    w->rel = k->n_releases ? &k->releases[k->n_releases - 1] : NULL;
+    if (!host_listed(k, os) && w->rel)
+        w->nearest = rd_support_nearest_os(w->rel, os);
+    const char *v = w->nearest ? (w->nearest->tree ? w->nearest->tree : w->nearest->version_id) : os->version_id;
+    *ret_major = xstrndup(v, strcspn(v, "."));
+    w->major = *ret_major;
+    w->version = w->nearest ? NULL : os->version_id;
+}
+
+static void release_remedy(const repo_check *c, const release_want *w, rd_finding *fd)
+{
+    const rd_os_facts *os = &c->in->facts->os;
+    rd_finding_evidence(fd, "/etc/os-release: ID=%s VERSION_ID=%s", strempty(os->id), strempty(os->version_id));
+    _cleanup_free_ char *near = w->nearest ? xasprintf("the %s tree (%s %s, the nearest release ROCm %s lists: "
+                                                       "AMD publishes no tree for %s %s)",
+                                                       c->pm[0] == 'z' ? w->nearest->version_id : w->major,
+                                                       w->nearest->id, w->nearest->version_id, w->rel->line,
+                                                       strempty(os->id), strempty(os->version_id))
+                                           : xstrdup("this release's tree");
+    if (w->nearest)
+        rd_finding_evidence(fd, "support.ini: %s %s is not listed; the nearest listed release is %s %s",
+                            strempty(os->id), strempty(os->version_id), w->nearest->id, w->nearest->version_id);
+    rd_finding_remedy(fd, "Point the baseurl at %s, never at a variable such as $releasever (packages built for "
+                          "another release fail with \"nothing provides ...\" or do not load; a tree that does not "
+                          "exist fails with 404), then `sudo %s %s`; `rocm-doctor fix` rewrites the file.",
+                      near, c->pm, streq(c->pm, "dnf") ? "clean all" : "refresh");
+    rd_finding_set_fix(fd, c->pm);
+}
+
 static void assess_release(const repo_check *c, rd_findings *out)
 {
     const rd_os_facts *os = &c->in->facts->os;
     if (!os->version_id)
         return;
-    const char *v = os->version_id;
-    _cleanup_free_ char *host_major = xstrndup(v, strcspn(v, "."));
+    release_want w;
+    _cleanup_free_ char *want_major = NULL;
+    release_wanted(c, &w, &want_major);
     _cleanup_free_ char *id = finding_id(c, "release-mismatch");
     rd_finding *fd = NULL;
     for (size_t i = 0; i < c->cfg->n_repos; i++) {
@@ -555,25 +625,25 @@ static void assess_release(const repo_check *c, rd_findings *out)
         if (!r->amd || !r->enabled || !repo_os(c, r->url, &major, &tree))
             continue;
         _cleanup_free_ char *tree_major = tree ? xstrndup(tree, strcspn(tree, ".")) : NULL;
-        bool wrong = (major && !streq(major, host_major)) || (tree_major && !streq(tree_major, host_major)) ||
-                     /* SLES trees are per service pack: 15.5 is not 15.6 */
-                     (c->fam == RD_OS_SUSE && tree && !streq(tree, v));
+        const char *m = tree_major ? tree_major : major;
+        rd_os_family layout = streq(c->pm, "zypper") ? RD_OS_SUSE : RD_OS_RHEL;
+        bool unknown = m && !tree_major_known(c->in->knowledge, layout, m);
+        /* SLES trees are per service pack: 15.5 is not 15.6 */
+        bool wrong = unknown || (c->fam != RD_OS_SUSE && ((major && !streq(major, w.major)) ||
+                                                         (tree_major && !streq(tree_major, w.major)))) ||
+                     (c->fam == RD_OS_SUSE && tree && w.version && !streq(tree, w.version));
         if (!wrong)
             continue;
         if (!fd)
             fd = rd_finding_add(out, id, RD_SEV_ERROR, NULL,
-                                "An AMD repository is for another OS release than this %s %s", strempty(os->id), v);
+                                "An AMD repository is for another OS release than this %s %s", strempty(os->id),
+                                os->version_id);
         _cleanup_free_ char *t = repo_text(r);
-        rd_finding_evidence(fd, "%s: the %s%s tree", t, tree ? "" : "EL", tree ? tree : major);
+        rd_finding_evidence(fd, "%s: the %s%s tree%s", t, tree ? "" : "EL", tree ? tree : major,
+                            unknown ? ", which AMD's server does not have (no such release in its layout)" : "");
     }
-    if (!fd)
-        return;
-    rd_finding_evidence(fd, "/etc/os-release: ID=%s VERSION_ID=%s", strempty(os->id), v);
-    rd_finding_remedy(fd, "Point the baseurl at this release's tree (packages built for another release fail with "
-                          "\"nothing provides ...\" or do not load), then `sudo %s %s`; `rocm-doctor fix` rewrites "
-                          "the file.",
-                      c->pm, streq(c->pm, "dnf") ? "clean all" : "refresh");
-    rd_finding_set_fix(fd, c->pm);
+    if (fd)
+        release_remedy(c, &w, fd);
 }
 
 static bool repo_gpgcheck_on(const repo_check *c, const rd_rpm_repo *r)
@@ -684,7 +754,9 @@ static void assess_prereq(const repo_check *c, rd_findings *out)
         if (r->amd && r->enabled && r->url && strstr(r->url, "/rocm/"))
             rocm = r;
     }
-    if (!rocm || c->fam != RD_OS_RHEL)
+    /* judged only where the rpm database says what is installed: a package
+     * ROCm needs that is installed is not missing, whatever the repositories */
+    if (!rocm || c->fam != RD_OS_RHEL || !f->rpm.queried)
         return;
     struct {
         const char *what;
@@ -714,13 +786,9 @@ static void assess_prereq(const repo_check *c, rd_findings *out)
     }
     if (!fd)
         return;
+    _cleanup_free_ char *crb = rd_distro_crb_hint(&f->os), *epel = rd_distro_epel_hint(&f->os);
     rd_finding_remedy(fd, "%s%s(otherwise `dnf install rocm` fails with \"nothing provides perl-...\").",
-                      crb_missing ? "Enable CRB: `sudo dnf config-manager --set-enabled crb` (RHEL: `sudo "
-                                    "subscription-manager repos --enable codeready-builder-for-rhel-9-x86_64-rpms`). "
-                                  : "",
-                      packages_installed(f, info->epel_packages) ? ""
-                          : "Add EPEL: `sudo dnf install https://dl.fedoraproject.org/pub/epel/"
-                            "epel-release-latest-9.noarch.rpm` (8 on EL8). ");
+                      crb_missing ? crb : "", packages_installed(f, info->epel_packages) ? "" : epel);
     rd_finding_set_fix(fd, "dnf");
 }
 

@@ -876,27 +876,59 @@ static void assess_userspace_mismatch(const rd_assess_input *in, rd_findings *ou
                       us->latest, strempty(k->apt_host), us->latest);
 }
 
+/* Whether the running kernel series is outside what rel was validated with
+ * here: not in the host's own row; on a release the table does not list,
+ * newer than the newest kernel of the nearest row of its family (or of any
+ * row, for a family the table has none of). */
+static bool kernel_outside(const rd_release *rel, const rd_os_facts *o, const char *series,
+                           const rd_release_os **ret_row, bool *ret_nearest, const char **ret_newest)
+{
+    const rd_release_os *row = rd_support_os_for(rel, o, ret_nearest);
+    *ret_row = row;
+    *ret_newest = NULL;
+    if (row && !*ret_nearest)
+        return !strv_contains(row->kernels, series);
+    const rd_release_os *from = row;
+    const char *newest = rd_support_newest_kernel(rel, row, &from);
+    *ret_row = from;
+    *ret_newest = newest;
+    return newest && rd_version_compare(series, newest) > 0;
+}
+
 static void assess_kernel(const rd_assess_input *in, rd_findings *out)
 {
     const rd_facts *f = in->facts;
-    bool beyond;
+    bool beyond, nearest;
     const rd_release *rel = installed_release(in, &beyond);
     if (!rel || !f->os.kernel_release)
         return;
-    const rd_release_os *os = rd_release_find_os(rel, f->os.id, f->os.version_id);
     _cleanup_free_ char *series = rd_kernel_series(f->os.kernel_release);
-    if (!os || !series || strv_contains(os->kernels, series))
+    const rd_release_os *os;
+    const char *newest;
+    if (!series || !kernel_outside(rel, &f->os, series, &os, &nearest, &newest) || !os)
         return;
     bool dkms = f->driver.version || f->boot.dkms_amdgpu;
-    rd_finding *fd = rd_finding_add(out, "kernel.unsupported", dkms ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
-                                    "Kernel %s is not one ROCm %s was validated with on %s %s", series, rel->line,
-                                    f->os.id, f->os.version_id);
+    rd_finding *fd;
+    if (!nearest)
+        fd = rd_finding_add(out, "kernel.unsupported", dkms ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+                            "Kernel %s is not one ROCm %s was validated with on %s %s", series, rel->line,
+                            f->os.id, f->os.version_id);
+    else
+        fd = rd_finding_add(out, "kernel.unsupported", dkms ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+                            "Kernel %s is newer than any kernel ROCm %s was validated with (%s on %s %s)", series,
+                            rel->line, newest, os->id, os->version_id);
     strbuf b = { 0 };
     join_list(&b, os->kernels);
     rd_finding_evidence(fd, "/proc/sys/kernel/osrelease: %s", f->os.kernel_release);
     rd_finding_evidence(fd, "support.ini %s: ROCm %s on %s %s: kernels %s", strempty(in->knowledge->support_info.version),
                         rel->line, os->id, os->version_id, b.s);
     free(b.s);
+    if (nearest)
+        rd_finding_evidence(fd, "/etc/os-release: ID=%s VERSION_ID=%s is not listed; judged by %s %s, the nearest "
+                                "release ROCm %s lists%s",
+                            strempty(f->os.id), strempty(f->os.version_id), os->id, os->version_id, rel->line,
+                            rd_os_family_of(os->id, NULL) == rd_os_family_facts(&f->os) ? " of its family"
+                                                                                        : " (none of its family)");
     if (dkms)
         rd_finding_remedy(fd, "The amdgpu-dkms driver may not build or load on this kernel (see "
                               "/var/lib/dkms/amdgpu/*/build/make.log): boot a validated kernel, or use the inbox "

@@ -178,6 +178,46 @@ const rd_release_os *rd_support_nearest_os(const rd_release *rel, const rd_os_fa
     return below ? below : above;
 }
 
+const rd_release_os *rd_support_os_for(const rd_release *rel, const rd_os_facts *os, bool *ret_nearest)
+{
+    const rd_release_os *own = rd_release_find_os(rel, os->id, os->version_id);
+    *ret_nearest = !own;
+    return own ? own : rd_support_nearest_os(rel, os);
+}
+
+const char *rd_support_newest_kernel(const rd_release *rel, const rd_release_os *row, const rd_release_os **ret_row)
+{
+    const char *newest = NULL;
+    for (size_t i = 0; i < rel->n_os; i++) {
+        const rd_release_os *r = &rel->os[i];
+        if (row && r != row)
+            continue;
+        for (char **k = r->kernels; k && *k; k++)
+            if (!newest || rd_version_compare(*k, newest) > 0) {
+                newest = *k;
+                if (ret_row)
+                    *ret_row = r;
+            }
+    }
+    return newest;
+}
+
+char *rd_support_validated_kernels(const rd_release *rel, const rd_os_facts *os)
+{
+    bool nearest;
+    const rd_release_os *row = rd_support_os_for(rel, os, &nearest);
+    if (!row || !row->kernels || !row->kernels[0])
+        return NULL;
+    strbuf b = { 0 };
+    strbuf_printf(&b, "ROCm %s was validated on %s %s with kernel", rel->line, row->id, row->version_id);
+    for (size_t i = 0; row->kernels[i]; i++)
+        strbuf_printf(&b, "%s %s", i == 0 ? (row->kernels[1] ? "s" : "") : ",", row->kernels[i]);
+    if (nearest)
+        strbuf_printf(&b, " (the nearest release it lists to %s %s)", strempty(os->id),
+                      os->version_id ? os->version_id : strempty(os->version_codename));
+    return strbuf_steal(&b);
+}
+
 char *rd_distro_cmdline_add(const rd_os_facts *os, const char *args)
 {
     switch (rd_os_family_facts(os)) {
@@ -220,4 +260,36 @@ char *rd_distro_remove_hint(const rd_os_facts *os, const char *pkg)
 bool rd_distro_debian_tools(const rd_os_facts *os)
 {
     return rd_os_family_facts(os) == RD_OS_DEBIAN;
+}
+
+/* The EL major of the host ("8", "9", "10"); "9" when os-release does not say. */
+static char *el_major(const rd_os_facts *os)
+{
+    const char *v = os->version_id && os->version_id[0] >= '0' && os->version_id[0] <= '9' ? os->version_id : "9";
+    return xstrndup(v, strcspn(v, "."));
+}
+
+char *rd_distro_crb_hint(const rd_os_facts *os)
+{
+    _cleanup_free_ char *major = el_major(os);
+    bool el8 = streq(major, "8");
+    if (streq_ptr(os->id, "rhel"))
+        return xasprintf("Enable CodeReady Linux Builder: `sudo subscription-manager repos --enable "
+                         "codeready-builder-for-rhel-%s-$(arch)-rpms`. ",
+                         major);
+    if (streq_ptr(os->id, "ol"))
+        return xasprintf("Enable CodeReady Builder: `sudo dnf config-manager --set-enabled ol%s_codeready_builder`. ",
+                         major);
+    return xasprintf("Enable %s: `sudo dnf config-manager --set-enabled %s`. ", el8 ? "PowerTools" : "CRB",
+                     el8 ? "powertools" : "crb");
+}
+
+char *rd_distro_epel_hint(const rd_os_facts *os)
+{
+    _cleanup_free_ char *major = el_major(os);
+    if (streq_ptr(os->id, "rhel"))
+        return xasprintf("Add EPEL: `sudo dnf install https://dl.fedoraproject.org/pub/epel/"
+                         "epel-release-latest-%s.noarch.rpm`. ",
+                         major);
+    return xstrdup("Add EPEL: `sudo dnf install epel-release`. ");
 }

@@ -52,6 +52,24 @@ char *rd_distro_cmdline_remove(const rd_os_facts *os, const char *args);
  * the same family (Rocky, Alma and Oracle Linux against RHEL); the newest
  * version not above the host's, else the oldest above it. NULL: none. */
 const rd_release_os *rd_support_nearest_os(const rd_release *rel, const rd_os_facts *os);
+/* The row that judges this host for release rel: its own (ID and
+ * VERSION_ID), else the nearest (*ret_nearest set; see above). NULL: none of
+ * its family either. */
+const rd_release_os *rd_support_os_for(const rd_release *rel, const rd_os_facts *os, bool *ret_nearest);
+/* The newest kernel series of row, or of every row of rel when row is NULL
+ * (*ret_row: the row it comes from). NULL: no kernels listed. */
+const char *rd_support_newest_kernel(const rd_release *rel, const rd_release_os *row, const rd_release_os **ret_row);
+/* "ROCm 7.1 was validated on ubuntu 24.04 with kernels 6.8, 6.11, 6.14",
+ * with " (the nearest release it lists to ID VERSION)" when the row is not
+ * the host's own. NULL: no row of the host's family. */
+char *rd_support_validated_kernels(const rd_release *rel, const rd_os_facts *os);
+/* How to enable the repository with hip's Perl modules on this EL release,
+ * as a sentence: PowerTools (powertools) on EL8, CRB (crb) from EL9 on, and on
+ * RHEL CodeReady Linux Builder (codeready-builder-for-rhel-N-$(arch)-rpms)
+ * through subscription-manager. */
+char *rd_distro_crb_hint(const rd_os_facts *os);
+/* How to add EPEL on this EL release, as a sentence. */
+char *rd_distro_epel_hint(const rd_os_facts *os);
 /* How to add ARGS to the kernel command line for good, in the host's terms. */
 char *rd_distro_cmdline_add(const rd_os_facts *os, const char *args);
 /* "`sudo apt purge PKG`", "`sudo dnf remove PKG`", ...; words when unknown. */

@@ -504,6 +504,15 @@ size_t rd_explain_pick(const rd_error_entry *e, const rd_findings *fs, const rd_
 {
     const rd_finding **out = NULL;
     size_t n = 0;
+    /* no AMD GPU here: a message whose causes do not name it did not come
+     * from this host's GPU, and gpu.none is the one answer; where the table
+     * names it (hipErrorNoDevice), it comes first in the table's order */
+    for (size_t i = 0; !strv_contains(e->causes, "gpu.none") && i < fs->n; i++)
+        if (streq(fs->items[i].id, "gpu.none") && fs->items[i].severity >= RD_SEV_WARNING) {
+            *ARRAY_APPEND(out, n) = &fs->items[i];
+            *ret = out;
+            return n;
+        }
     for (size_t c = 0; e->causes && e->causes[c]; c++)
         for (size_t i = 0; i < fs->n; i++)
             if (streq(fs->items[i].id, e->causes[c]) &&

@@ -75,7 +75,9 @@ void rd_error_matches_free(rd_error_matches *m);
 
 /* Pure: the findings among fs that are causes of e and apply (severity
  * warning or error, or info for e's info causes), in the table's priority
- * order, then in fs's order.
+ * order, then in fs's order. With gpu.none among fs (no AMD GPU visible)
+ * and e not naming it, that one alone: the message cannot have come from
+ * this host's GPU.
  * Returns how many were stored in *ret (an array of pointers into fs, to
  * be freed with free()). */
 size_t rd_explain_pick(const rd_error_entry *e, const rd_findings *fs, const rd_finding ***ret);

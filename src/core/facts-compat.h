@@ -112,6 +112,8 @@ typedef struct {
     char *lockdown;           /* active mode of /sys/kernel/security/lockdown */
     char **dkms_amdgpu;       /* versions under /var/lib/dkms/amdgpu */
     char **dkms_built;        /* "VERSION for KERNEL" */
+    char **dkms_tried;        /* "VERSION for KERNEL": the kernel of the last build DKMS
+                               * tried, from the header of build/make.log */
     char *mok_key;            /* the DKMS/shim machine-owner key to enrol, if present */
     char **kmsg;              /* kernel log lines about module signatures and lockdown */
     char *error;

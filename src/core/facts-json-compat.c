@@ -100,6 +100,7 @@ static const rd_field boot_fields[] = {
     F(rd_boot_facts, lockdown, RD_FT_STR),
     F(rd_boot_facts, dkms_amdgpu, RD_FT_STRV),
     F(rd_boot_facts, dkms_built, RD_FT_STRV),
+    F(rd_boot_facts, dkms_tried, RD_FT_STRV),
     F(rd_boot_facts, mok_key, RD_FT_STR),
     F(rd_boot_facts, kmsg, RD_FT_STRV),
     F(rd_boot_facts, error, RD_FT_STR),

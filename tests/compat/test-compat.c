@@ -506,6 +506,7 @@ static void fill_compat_facts(rd_facts *f)
     f->boot.lockdown = xstrdup("integrity");
     f->boot.dkms_amdgpu = strv_push(NULL, xstrdup("6.8.5-2041575.24.04"));
     f->boot.dkms_built = strv_push(NULL, xstrdup("6.8.5-2041575.24.04 for 6.8.0-45-generic"));
+    f->boot.dkms_tried = strv_push(NULL, xstrdup("6.8.5-2041575.24.04 for 6.8.0-45-generic"));
     f->boot.mok_key = xstrdup("/var/lib/dkms/mok.pub");
     f->boot.kmsg = strv_push(NULL, xstrdup("Lockdown: modprobe: unsigned module loading is restricted"));
 }
@@ -542,6 +543,7 @@ static void test_round_trip(void)
     g_assert_cmpint(back.apt.pins[0].priority, ==, 400);
     g_assert_cmpint(back.boot.secure_boot, ==, 1);
     g_assert_cmpstr(back.boot.dkms_built[0], ==, "6.8.5-2041575.24.04 for 6.8.0-45-generic");
+    g_assert_cmpstr(back.boot.dkms_tried[0], ==, "6.8.5-2041575.24.04 for 6.8.0-45-generic");
     /* and once more: the second serialization is the first */
     json_object *j2 = rd_facts_to_json(&back);
     g_assert_cmpstr(json_object_to_json_string(j2), ==, text);
@@ -578,7 +580,7 @@ static char *assess_ids(const rd_facts *f)
         if (g_str_has_prefix(fs.items[i].id, "rocm.") || g_str_has_prefix(fs.items[i].id, "apt.") ||
             g_str_has_prefix(fs.items[i].id, "arch.") || g_str_has_prefix(fs.items[i].id, "path.") ||
             streq(fs.items[i].id, "driver.userspace-mismatch") || streq(fs.items[i].id, "kernel.unsupported") ||
-            streq(fs.items[i].id, "driver.secure-boot-dkms"))
+            streq(fs.items[i].id, "driver.secure-boot-dkms") || streq(fs.items[i].id, "driver.dkms-build-failed"))
             strbuf_printf(&b, "%s%s:%s", b.len ? " " : "", fs.items[i].id, rd_severity_name(fs.items[i].severity));
     rd_findings_free(&fs);
     rd_gpu_view_free(&view);
@@ -674,10 +676,11 @@ static void assess_release_lines(rd_facts *f)
     set_rocm(f, "9.0.1");
     g_autofree char *future = assess_ids(f);
     g_assert_cmpstr(future, ==, "");
-    /* ROCm 5.6 did not support gfx1100 */
+    /* ROCm 5.6 did not support gfx1100, nor list Ubuntu 24.04: its 6.8 kernel is
+     * newer than any 5.6 was validated with on 22.04, the nearest Ubuntu it lists */
     set_rocm(f, "5.6.1");
     g_autofree char *old = assess_ids(f);
-    g_assert_cmpstr(old, ==, "arch.unsupported:warning");
+    g_assert_cmpstr(old, ==, "arch.unsupported:warning kernel.unsupported:warning");
 
     /* facts that predate the rocm probe say nothing about ROCm */
     f->rocm.checked = false;
@@ -688,6 +691,40 @@ static void assess_release_lines(rd_facts *f)
     f->rocm.checked = true;
     g_autofree char *broken = assess_ids(f);
     g_assert_cmpstr(broken, ==, "rocm.not-installed:warning");
+}
+
+/* test_assess_rules: a DKMS build that failed for the running kernel, and a
+ * kernel on a release the table does not list, judged by the nearest one */
+static void assess_dkms_unlisted(rd_facts *f)
+{
+    set_rocm(f, "7.0.2");
+    f->rocm.installs[0].runtime = true;
+    free(f->os.version_id);
+    f->os.version_id = xstrdup("25.10");
+    free(f->os.kernel_release);
+    f->os.kernel_release = xstrdup("6.17.0-6-generic");
+    f->kernel_devel.checked = true;
+    f->kernel_devel.build_dir = xstrdup("/lib/modules/6.17.0-6-generic/build");
+    f->boot.secure_boot = 0;
+    /* DKMS never tried this kernel: nothing about the build; 6.17 is newer than 24.04's 6.14 */
+    g_autofree char *untried = assess_ids(f);
+    g_assert_cmpstr(untried, ==, "kernel.unsupported:warning");
+    f->boot.dkms_tried = strv_push(NULL, xstrdup("6.8.5-2041575.24.04 for 6.17.0-6-generic"));
+    g_autofree char *failed = assess_ids(f);
+    g_assert_cmpstr(failed, ==, "driver.dkms-build-failed:warning kernel.unsupported:warning");
+    f->driver.module_present = false;
+    g_autofree char *unloaded = assess_ids(f);
+    g_assert_cmpstr(unloaded, ==, "driver.dkms-build-failed:error kernel.unsupported:warning");
+    f->driver.module_present = true;
+    /* built after all (a later run): no failure */
+    f->boot.dkms_built = strv_push(f->boot.dkms_built, xstrdup("6.8.5-2041575.24.04 for 6.17.0-6-generic"));
+    g_autofree char *built = assess_ids(f);
+    g_assert_cmpstr(built, ==, "kernel.unsupported:warning");
+    /* a kernel the nearest release lists is not judged */
+    free(f->os.kernel_release);
+    f->os.kernel_release = xstrdup("6.14.0-15-generic");
+    g_autofree char *listed = assess_ids(f);
+    g_assert_cmpstr(listed, ==, "");
 }
 
 static void test_assess_rules(void)
@@ -711,6 +748,7 @@ static void test_assess_rules(void)
     assess_driver_window(&f);
     assess_secure_boot(&f);
     assess_release_lines(&f);
+    assess_dkms_unlisted(&f);
     rd_facts_free(&f);
 }
 

@@ -114,7 +114,8 @@ check("list checks --json: rocm's findings", checks.get("rocm", {}).get("finding
 check("list checks --json: apt's findings", checks.get("apt", {}).get("findings") ==
       ["apt.repo-missing", "apt.suite-mismatch", "apt.key-missing", "apt.key-deprecated", "apt.no-signed-by",
        "apt.pin-missing"], checks.get("apt"))
-check("list checks --json: boot", checks.get("boot", {}).get("findings") == ["driver.secure-boot-dkms"]
+check("list checks --json: boot", checks.get("boot", {}).get("findings") == ["driver.secure-boot-dkms",
+                                                                            "driver.dkms-build-failed"]
       and checks["boot"]["level"] == 1 and checks["boot"]["title"] == "Secure Boot, lockdown and DKMS")
 rc, out, err = run("list", "checks")
 check("list checks: text names probes and their findings",

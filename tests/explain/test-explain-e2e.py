@@ -123,6 +123,19 @@ CASES = {
                               ["pcie.atomics-missing"], 2, ["pci-atomics"], scenario="rx580-no-atomics",
                               evidence=[("pcie.atomics-missing", "PCI rejects atomics")]),
     "pci-atomics-healthy": Case("PCI rejects atomics", [], 0, ["pci-atomics"], scenario="link-idle-gen1"),
+    # no AMD GPU on the host: whatever the message, it came from no GPU here
+    # (a log pasted from another machine); gpu.none is the answer, not "none
+    # of its causes applies"
+    "pci-atomics-no-gpu": Case("kfd kfd: amdgpu: skipped device 1002:7550, PCI rejects atomics 730<0",
+                               ["gpu.none"], 2, ["pci-atomics"], scenario="no-gpu"),
+    "gpu-hang-no-gpu-text": Case("HW Exception by GPU node-1 (Agent handle: 0x3508fba0) reason :GPU Hang", [], 2,
+                                 ["gpu-hang"], scenario="nvidia-only", json=False,
+                                 stdout=["The cause on this host:", "[gpu.none]", "No AMD GPU is visible",
+                                         "cannot have come from this host's", "GPU."]),
+    "memory-fault-no-gpu-container": Case("Memory access fault by GPU node-1 (Agent handle: 0x55d1c0e5a9d0) on "
+                                          "address 0x7f2c5c000000. Reason: Page not present or supervisor "
+                                          "privilege.", ["gpu.none"], 2, ["memory-access-fault"],
+                                          scenario="no-gpu-container"),
     # the driver
     "rock-not-loaded-nomodeset": Case("ROCk module is NOT loaded, possibly no GPU devices",
                                       ["driver.nomodeset", "driver.not-loaded"], 2, ["rock-not-loaded"],
@@ -339,6 +352,28 @@ CASES = {
                                           evidence=[("driver.userspace-mismatch", "16 months apart, 12 allowed")]),
     "dkms-build-healthy": Case("Bad return status for module build", [], 0, ["dkms-build-failed"],
                                scenario="healthy-8x-mi300x-rocm-dkms"),
+    # several causes hold: the one that stops the build first comes first (no
+    # headers: the build cannot start), then the kernel the release lacks
+    # (tests/scenarios/scenarios_hosts.py, ROCm/ROCm#3701 after an HWE update)
+    "dkms-build-headers-first": Case(
+        "Error! Bad return status for module build on kernel: 6.17.0-14-generic (x86_64)",
+        ["kernel.devel-missing", "kernel.unsupported", "driver.not-loaded"], 2, ["dkms-build-failed"],
+        scenario="ubuntu2404-hwe-headers-missing",
+        evidence=[("kernel.devel-missing", "/lib/modules/6.17.0-14-generic/build: missing")]),
+    "dkms-build-headers-first-text": Case(
+        "Bad return status for module build", [], 2, ["dkms-build-failed"],
+        scenario="ubuntu2404-hwe-headers-missing", json=False,
+        stdout=["Causes on this host, most likely first:", "[kernel.devel-missing]",
+                "sudo apt install linux-headers-6.17.0-14-generic"]),
+    "dkms-build-headers-first-twin": Case("Bad return status for module build", [], 0, ["dkms-build-failed"],
+                                          scenario="ubuntu2404-hwe-headers-missing-twin"),
+    # the build ran against the headers and failed (ROCm/ROCm#5624, Ubuntu 25.10)
+    "dkms-build-failed-unlisted": Case(
+        "Error! Bad return status for module build on kernel: 6.17.0-6-generic (x86_64)",
+        ["driver.dkms-build-failed", "kernel.unsupported"], 1, ["dkms-build-failed"],
+        scenario="ubuntu2510-rx9070xt-dkms-failed"),
+    "dkms-build-failed-unlisted-twin": Case("Bad return status for module build", [], 0, ["dkms-build-failed"],
+                                            scenario="ubuntu2510-rx9070xt-dkms-failed-twin"),
     # no code for the GPU in the installation, or a release that does not support it
     "no-binary-arch-no-kernels": Case(
         "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", ["arch.no-kernels"], 2,
@@ -504,6 +539,9 @@ def compare(case, out, status):
         if sorted(e.get("checked", []) + e.get("not_checked", [])) != sorted(e.get("causes", [])):
             problems.append("error %s: checked + not_checked != causes" % e.get("id"))
         for fid in e.get("applying", []):
+            # gpu.none answers every message on a host without an AMD GPU
+            if fid == "gpu.none" and e.get("applying") == ["gpu.none"]:
+                continue
             if fid not in e.get("causes", []) or fid not in e.get("checked", []):
                 problems.append("error %s: %s applies but is no checked cause" % (e.get("id"), fid))
     for fid, text in case.evidence:

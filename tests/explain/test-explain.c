@@ -36,7 +36,7 @@ static const char *const catalogue[] = {
     "tuning.numa-balancing", "tuning.iommu-pt", "apu.small-carveout", "os.not-validated", "facts.unreadable",
     "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
     "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled", "gpu.power-capped",
-    "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad",
+    "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad", "driver.dkms-build-failed",
     NULL,
 };
 
@@ -734,6 +734,55 @@ static void test_pick_priority(void)
     rd_findings_free(&fs);
 }
 
+/* A DKMS build failure with several causes: the one that stops the build
+ * first (no headers) comes first, whatever the report's order. */
+static void test_pick_dkms_order(void)
+{
+    need_shipped();
+    if (!have_shipped)
+        return;
+    const rd_error_entry *e = rd_error_table_get(&shipped, "dkms-build-failed");
+    g_assert_nonnull(e);
+    rd_findings fs = { 0 };
+    add(&fs, "kernel.unsupported", RD_SEV_WARNING);
+    add(&fs, "driver.not-loaded", RD_SEV_ERROR);
+    add(&fs, "kernel.devel-missing", RD_SEV_ERROR);
+    const rd_finding **picked = NULL;
+    size_t n = rd_explain_pick(e, &fs, &picked);
+    g_assert_cmpuint(n, ==, 3);
+    g_assert_cmpstr(picked[0]->id, ==, "kernel.devel-missing");
+    g_assert_cmpstr(picked[1]->id, ==, "kernel.unsupported");
+    g_assert_cmpstr(picked[2]->id, ==, "driver.not-loaded");
+    free(picked);
+    rd_findings_free(&fs);
+}
+
+/* No AMD GPU: gpu.none answers every message, named by it or not. */
+static void test_pick_no_gpu(void)
+{
+    need_shipped();
+    if (!have_shipped)
+        return;
+    const rd_error_entry *e = rd_error_table_get(&shipped, "pci-atomics");
+    g_assert_nonnull(e);
+    g_assert_false(strv_contains(e->causes, "gpu.none"));
+    rd_findings fs = { 0 };
+    add(&fs, "os.not-validated", RD_SEV_INFO);
+    add(&fs, "gpu.none", RD_SEV_ERROR);
+    const rd_finding **picked = NULL;
+    size_t n = rd_explain_pick(e, &fs, &picked);
+    g_assert_cmpuint(n, ==, 1);
+    g_assert_cmpstr(picked[0]->id, ==, "gpu.none");
+    g_assert_cmpint(rd_explain_exit_status(picked, n), ==, 2);
+    free(picked);
+    /* an ok or info gpu.none is no answer */
+    fs.items[1].severity = RD_SEV_INFO;
+    n = rd_explain_pick(e, &fs, &picked);
+    g_assert_cmpuint(n, ==, 0);
+    free(picked);
+    rd_findings_free(&fs);
+}
+
 /* An info cause: ROCm not installed where nothing asks for it is info in the
  * check, and still the answer to "rocminfo: command not found". */
 static void test_pick_info_cause(void)
@@ -785,6 +834,8 @@ static const rd_test_case tests[] = {
     { "/explain/match/several", test_match_several },
     { "/explain/pick/listed", test_pick_listed },
     { "/explain/pick/priority", test_pick_priority },
+    { "/explain/pick/dkms-order", test_pick_dkms_order },
+    { "/explain/pick/no-gpu", test_pick_no_gpu },
     { "/explain/pick/info-cause", test_pick_info_cause },
     { "/explain/can-check", test_can_check },
 };

@@ -238,7 +238,8 @@ def rhel9_crb_disabled():
                     evidence=[("dnf.prereq-repo-missing", "/etc/yum.repos.d/redhat.repo:10: "
                                "[codeready-builder-for-rhel-9-x86_64-rpms] enabled=0 (CRB (PowerTools on EL8); "
                                "ROCm's hip needs perl-File-BaseDir from it)")],
-                    remedy=[("dnf.prereq-repo-missing", "sudo dnf config-manager --set-enabled crb")],
+                    remedy=[("dnf.prereq-repo-missing", "sudo subscription-manager repos --enable "
+                             "codeready-builder-for-rhel-9-$(arch)-rpms")],
                     env={"PATH": PATH_WITH_ROCM})
 
 
