@@ -7,11 +7,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "facts-compat.h"
+#include "facts-apt.h"
+#include "facts-container.h"
 #include "facts-env.h"
 #include "facts-health.h"
-#include "facts-platforms.h"
+#include "facts-kernel.h"
+#include "facts-python.h"
+#include "facts-rocm.h"
+#include "facts-rpm.h"
 #include "facts-runtime.h"
+#include "facts-tuning.h"
 
 #define RD_FACTS_SCHEMA "rocm-doctor-facts/1"
 
