@@ -5,7 +5,7 @@
 #include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include "compat.h"
+#include "apt.h"
 #include "repo-url.h"
 #include "config.h"
 #include "distro.h"

@@ -3,7 +3,7 @@
  * signed with a key it trusts, so an amdgpu built by DKMS needs its machine
  * owner key (MOK) enrolled. */
 #include <fcntl.h>
-#include "compat.h"
+#include "boot.h"
 #include "driver.h"
 #include "distro.h"
 #include "probe.h"

@@ -13,9 +13,8 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
-#include "compat.h"
+#include "rpm.h"
 #include "distro.h"
-#include "platforms.h"
 #include "probe.h"
 #include "util.h"
 

@@ -15,7 +15,7 @@
 #include <sys/utsname.h>
 #include "config.h"
 #include "distro.h"
-#include "platforms.h"
+#include "rpm.h"
 #include "probe.h"
 #include "repo-url.h"
 #include "rootfs.h"

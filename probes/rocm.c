@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <sys/stat.h>
-#include "compat.h"
+#include "rocm.h"
 #include "distro.h"
 #include "probe.h"
 #include "util.h"

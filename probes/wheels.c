@@ -13,10 +13,9 @@
 #include <inttypes.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include "compat.h"
+#include "wheels.h"
 #include "env.h"
 #include "facts-json.h"
-#include "platforms.h"
 #include "probe.h"
 #include "util.h"
 

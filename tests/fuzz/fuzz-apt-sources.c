@@ -2,7 +2,7 @@
 /* apt's sources (one-line and deb822) and preferences: what the apt probe
  * reads from /etc/apt. The first byte picks the parser. Besides memory
  * errors: an entry must name the file it came from and a line inside it. */
-#include "compat.h"
+#include "apt.h"
 #include "facts.h"
 #include "fuzz.h"
 #include "util.h"

@@ -4,7 +4,7 @@
  * a line inside the text; every problem names the file. */
 #include "facts-json.h"
 #include "fuzz.h"
-#include "platforms.h"
+#include "rpm.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

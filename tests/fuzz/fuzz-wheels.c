@@ -7,7 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include "fuzz.h"
-#include "platforms.h"
+#include "wheels.h"
 #include "util.h"
 
 static bool plain(const char *s)

@@ -8,7 +8,8 @@
 #include "distro.h"
 #include "facts-json.h"
 #include "knowledge.h"
-#include "platforms.h"
+#include "rpm.h"
+#include "wheels.h"
 #include "util.h"
 #include "testlib.h"
 
