@@ -2,18 +2,17 @@
 #include "distro.h"
 
 #include "util.h"
-#include "knowledge.h"
 
 static const struct {
     const char *id;
     rd_os_family family;
 } known_ids[] = {
-    { "debian", RD_OS_DEBIAN },  { "ubuntu", RD_OS_DEBIAN },       { "linuxmint", RD_OS_DEBIAN },
-    { "pop", RD_OS_DEBIAN },     { "raspbian", RD_OS_DEBIAN },     { "rhel", RD_OS_RHEL },
-    { "rocky", RD_OS_RHEL },     { "almalinux", RD_OS_RHEL },      { "ol", RD_OS_RHEL },
-    { "centos", RD_OS_RHEL },    { "fedora", RD_OS_FEDORA },       { "sles", RD_OS_SUSE },
-    { "sled", RD_OS_SUSE },      { "opensuse-leap", RD_OS_SUSE },  { "opensuse-tumbleweed", RD_OS_SUSE },
-    { "opensuse", RD_OS_SUSE },  { "suse", RD_OS_SUSE },
+    { "debian", RD_OS_DEBIAN }, { "ubuntu", RD_OS_DEBIAN },      { "linuxmint", RD_OS_DEBIAN },
+    { "pop", RD_OS_DEBIAN },    { "raspbian", RD_OS_DEBIAN },    { "rhel", RD_OS_RHEL },
+    { "rocky", RD_OS_RHEL },    { "almalinux", RD_OS_RHEL },     { "ol", RD_OS_RHEL },
+    { "centos", RD_OS_RHEL },   { "fedora", RD_OS_FEDORA },      { "sles", RD_OS_SUSE },
+    { "sled", RD_OS_SUSE },     { "opensuse-leap", RD_OS_SUSE }, { "opensuse-tumbleweed", RD_OS_SUSE },
+    { "opensuse", RD_OS_SUSE }, { "suse", RD_OS_SUSE },
 };
 
 static rd_os_family family_of_word(const char *w, size_t len)
@@ -56,8 +55,8 @@ const char *rd_os_family_name(rd_os_family f)
 const char *rd_os_package_manager(rd_os_family f)
 {
     static const char *const managers[] = {
-        [RD_OS_UNKNOWN] = NULL, [RD_OS_DEBIAN] = "apt", [RD_OS_RHEL] = "dnf", [RD_OS_FEDORA] = "dnf",
-        [RD_OS_SUSE] = "zypper",
+        [RD_OS_UNKNOWN] = NULL, [RD_OS_DEBIAN] = "apt",  [RD_OS_RHEL] = "dnf",
+        [RD_OS_FEDORA] = "dnf", [RD_OS_SUSE] = "zypper",
     };
     return (size_t)f < ELEMENTSOF(managers) ? managers[f] : NULL;
 }
@@ -107,20 +106,16 @@ const rd_distro *rd_distro_of(const rd_os_facts *os)
         if (streq_ptr(os->id, "debian"))
             return &distro_debian;
         return rd_os_is_ubuntu(os) ? &distro_ubuntu : &distro_debian_like;
-    case RD_OS_RHEL:
-        return &distro_rhel;
-    case RD_OS_FEDORA:
-        return &distro_fedora;
-    case RD_OS_SUSE:
-        return &distro_suse;
+    case RD_OS_RHEL: return &distro_rhel;
+    case RD_OS_FEDORA: return &distro_fedora;
+    case RD_OS_SUSE: return &distro_suse;
     case RD_OS_UNKNOWN:
-    default:
-        return &distro_unknown;
+    default: return &distro_unknown;
     }
 }
 
-char *rd_distro_install_hint(const rd_os_facts *os, const char *debian_pkg, const char *rpm_pkg,
-                             const char *suse_pkg, const char *words)
+char *rd_distro_install_hint(const rd_os_facts *os, const char *debian_pkg, const char *rpm_pkg, const char *suse_pkg,
+                             const char *words)
 {
     rd_os_family f = rd_os_family_facts(os);
     const char *pkg = f == RD_OS_DEBIAN ? debian_pkg : f == RD_OS_SUSE ? suse_pkg : rpm_pkg;
@@ -147,75 +142,11 @@ char *rd_distro_cmdline_remove(const rd_os_facts *os, const char *args)
                          "-o /boot/grub2/grub.cfg`",
                          args);
     case RD_OS_UNKNOWN:
-    default:
-        break;
+    default: break;
     }
     return xasprintf("remove %s from the kernel command line in the boot loader's configuration, the way this "
                      "distribution sets it",
                      args);
-}
-
-/* The row of the table nearest to this release: the same ID, else the same
- * family (Rocky, Alma and Oracle Linux against RHEL); the newest version not
- * above this one, else the oldest above it. */
-const rd_release_os *rd_support_nearest_os(const rd_release *rel, const rd_os_facts *o)
-{
-    const rd_release_os *below = NULL, *above = NULL;
-    rd_os_family fam = rd_os_family_facts(o);
-    for (int pass = 0; pass < 2 && !below && !above; pass++)
-        for (size_t i = 0; i < rel->n_os; i++) {
-            const rd_release_os *r = &rel->os[i];
-            bool same = pass == 0 ? streq_ptr(r->id, o->id)
-                                  : fam != RD_OS_UNKNOWN && rd_os_family_of(r->id, NULL) == fam;
-            if (!same)
-                continue;
-            if (!o->version_id || rd_version_compare(r->version_id, o->version_id) <= 0) {
-                if (!below || rd_version_compare(r->version_id, below->version_id) > 0)
-                    below = r;
-            } else if (!above || rd_version_compare(r->version_id, above->version_id) < 0)
-                above = r;
-        }
-    return below ? below : above;
-}
-
-const rd_release_os *rd_support_os_for(const rd_release *rel, const rd_os_facts *os, bool *ret_nearest)
-{
-    const rd_release_os *own = rd_release_find_os(rel, os->id, os->version_id);
-    *ret_nearest = !own;
-    return own ? own : rd_support_nearest_os(rel, os);
-}
-
-const char *rd_support_newest_kernel(const rd_release *rel, const rd_release_os *row, const rd_release_os **ret_row)
-{
-    const char *newest = NULL;
-    for (size_t i = 0; i < rel->n_os; i++) {
-        const rd_release_os *r = &rel->os[i];
-        if (row && r != row)
-            continue;
-        for (char **k = r->kernels; k && *k; k++)
-            if (!newest || rd_version_compare(*k, newest) > 0) {
-                newest = *k;
-                if (ret_row)
-                    *ret_row = r;
-            }
-    }
-    return newest;
-}
-
-char *rd_support_validated_kernels(const rd_release *rel, const rd_os_facts *os)
-{
-    bool nearest;
-    const rd_release_os *row = rd_support_os_for(rel, os, &nearest);
-    if (!row || !row->kernels || !row->kernels[0])
-        return NULL;
-    strbuf b = { 0 };
-    strbuf_printf(&b, "ROCm %s was validated on %s %s with kernel", rel->line, row->id, row->version_id);
-    for (size_t i = 0; row->kernels[i]; i++)
-        strbuf_printf(&b, "%s %s", i == 0 ? (row->kernels[1] ? "s" : "") : ",", row->kernels[i]);
-    if (nearest)
-        strbuf_printf(&b, " (the nearest release it lists to %s %s)", strempty(os->id),
-                      os->version_id ? os->version_id : strempty(os->version_codename));
-    return strbuf_steal(&b);
 }
 
 char *rd_distro_cmdline_add(const rd_os_facts *os, const char *args)
@@ -226,15 +157,13 @@ char *rd_distro_cmdline_add(const rd_os_facts *os, const char *args)
                          "/etc/default/grub.d/), run `sudo update-grub`",
                          args);
     case RD_OS_RHEL:
-    case RD_OS_FEDORA:
-        return xasprintf("run `sudo grubby --update-kernel=ALL --args=\"%s\"`", args);
+    case RD_OS_FEDORA: return xasprintf("run `sudo grubby --update-kernel=ALL --args=\"%s\"`", args);
     case RD_OS_SUSE:
         return xasprintf("add %s to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, run `sudo grub2-mkconfig -o "
                          "/boot/grub2/grub.cfg`",
                          args);
     case RD_OS_UNKNOWN:
-    default:
-        break;
+    default: break;
     }
     return xasprintf("add %s to the kernel command line in the boot loader's configuration, the way this "
                      "distribution sets it",
@@ -244,16 +173,12 @@ char *rd_distro_cmdline_add(const rd_os_facts *os, const char *args)
 char *rd_distro_remove_hint(const rd_os_facts *os, const char *pkg)
 {
     switch (rd_os_family_facts(os)) {
-    case RD_OS_DEBIAN:
-        return xasprintf("`sudo apt purge %s`", pkg);
+    case RD_OS_DEBIAN: return xasprintf("`sudo apt purge %s`", pkg);
     case RD_OS_RHEL:
-    case RD_OS_FEDORA:
-        return xasprintf("`sudo dnf remove %s`", pkg);
-    case RD_OS_SUSE:
-        return xasprintf("`sudo zypper remove %s`", pkg);
+    case RD_OS_FEDORA: return xasprintf("`sudo dnf remove %s`", pkg);
+    case RD_OS_SUSE: return xasprintf("`sudo zypper remove %s`", pkg);
     case RD_OS_UNKNOWN:
-    default:
-        return xasprintf("remove %s with the package manager that installed it", pkg);
+    default: return xasprintf("remove %s with the package manager that installed it", pkg);
     }
 }
 

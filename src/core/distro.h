@@ -7,14 +7,13 @@
 
 #include <stdbool.h>
 #include "facts.h"
-#include "knowledge.h"
 
 typedef enum {
     RD_OS_UNKNOWN,
     RD_OS_DEBIAN, /* Debian, Ubuntu, Mint, Pop!_OS, ... */
     RD_OS_RHEL,   /* RHEL, Rocky, Alma, Oracle Linux, CentOS Stream */
     RD_OS_FEDORA,
-    RD_OS_SUSE,   /* SLES, openSUSE Leap and Tumbleweed */
+    RD_OS_SUSE, /* SLES, openSUSE Leap and Tumbleweed */
 } rd_os_family;
 
 rd_os_family rd_os_family_of(const char *id, const char *id_like);
@@ -31,10 +30,10 @@ const char *rd_os_package_manager(rd_os_family f);
 bool rd_os_is_ubuntu(const rd_os_facts *os);
 
 typedef struct {
-    const char *install;          /* "sudo apt install", NULL when unknown */
-    const char *initramfs;        /* "sudo update-initramfs -u" */
-    const char *firmware;         /* package with amdgpu's firmware blobs */
-    const char *kernel_upgrade;   /* how to get a newer kernel, in words */
+    const char *install;        /* "sudo apt install", NULL when unknown */
+    const char *initramfs;      /* "sudo update-initramfs -u" */
+    const char *firmware;       /* package with amdgpu's firmware blobs */
+    const char *kernel_upgrade; /* how to get a newer kernel, in words */
 } rd_distro;
 
 /* Never NULL; the fields of the unknown family are NULL. */
@@ -43,26 +42,11 @@ const rd_distro *rd_distro_of(const rd_os_facts *os);
 /* "Install PKG: `sudo apt install PKG`" for a known family; for an unknown one
  * "Install WORDS with the distribution's package manager". Returns a new
  * string. */
-char *rd_distro_install_hint(const rd_os_facts *os, const char *debian_pkg, const char *rpm_pkg,
-                             const char *suse_pkg, const char *words);
+char *rd_distro_install_hint(const rd_os_facts *os, const char *debian_pkg, const char *rpm_pkg, const char *suse_pkg,
+                             const char *words);
 /* How to drop kernel command line arguments ARGS for good, in the host's
  * terms: update-grub, grubby, grub2-mkconfig; in words when unknown. */
 char *rd_distro_cmdline_remove(const rd_os_facts *os, const char *args);
-/* The row of release rel's OS list nearest to this host: the same ID, else
- * the same family (Rocky, Alma and Oracle Linux against RHEL); the newest
- * version not above the host's, else the oldest above it. NULL: none. */
-const rd_release_os *rd_support_nearest_os(const rd_release *rel, const rd_os_facts *os);
-/* The row that judges this host for release rel: its own (ID and
- * VERSION_ID), else the nearest (*ret_nearest set; see above). NULL: none of
- * its family either. */
-const rd_release_os *rd_support_os_for(const rd_release *rel, const rd_os_facts *os, bool *ret_nearest);
-/* The newest kernel series of row, or of every row of rel when row is NULL
- * (*ret_row: the row it comes from). NULL: no kernels listed. */
-const char *rd_support_newest_kernel(const rd_release *rel, const rd_release_os *row, const rd_release_os **ret_row);
-/* "ROCm 7.1 was validated on ubuntu 24.04 with kernels 6.8, 6.11, 6.14",
- * with " (the nearest release it lists to ID VERSION)" when the row is not
- * the host's own. NULL: no row of the host's family. */
-char *rd_support_validated_kernels(const rd_release *rel, const rd_os_facts *os);
 /* How to enable the repository with hip's Perl modules on this EL release,
  * as a sentence: PowerTools (powertools) on EL8, CRB (crb) from EL9 on, and on
  * RHEL CodeReady Linux Builder (codeready-builder-for-rhel-N-$(arch)-rpms)

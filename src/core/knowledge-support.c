@@ -466,6 +466,69 @@ const char *rd_knowledge_apt_suite(const rd_knowledge *k, const char *release, c
     return NULL;
 }
 
+/* The row of the table nearest to this release: the same ID, else the same
+ * family (Rocky, Alma and Oracle Linux against RHEL); the newest version not
+ * above this one, else the oldest above it. */
+const rd_release_os *rd_support_nearest_os(const rd_release *rel, const rd_os_facts *o)
+{
+    const rd_release_os *below = NULL, *above = NULL;
+    rd_os_family fam = rd_os_family_facts(o);
+    for (int pass = 0; pass < 2 && !below && !above; pass++)
+        for (size_t i = 0; i < rel->n_os; i++) {
+            const rd_release_os *r = &rel->os[i];
+            bool same =
+                pass == 0 ? streq_ptr(r->id, o->id) : fam != RD_OS_UNKNOWN && rd_os_family_of(r->id, NULL) == fam;
+            if (!same)
+                continue;
+            if (!o->version_id || rd_version_compare(r->version_id, o->version_id) <= 0) {
+                if (!below || rd_version_compare(r->version_id, below->version_id) > 0)
+                    below = r;
+            } else if (!above || rd_version_compare(r->version_id, above->version_id) < 0)
+                above = r;
+        }
+    return below ? below : above;
+}
+
+const rd_release_os *rd_support_os_for(const rd_release *rel, const rd_os_facts *os, bool *ret_nearest)
+{
+    const rd_release_os *own = rd_release_find_os(rel, os->id, os->version_id);
+    *ret_nearest = !own;
+    return own ? own : rd_support_nearest_os(rel, os);
+}
+
+const char *rd_support_newest_kernel(const rd_release *rel, const rd_release_os *row, const rd_release_os **ret_row)
+{
+    const char *newest = NULL;
+    for (size_t i = 0; i < rel->n_os; i++) {
+        const rd_release_os *r = &rel->os[i];
+        if (row && r != row)
+            continue;
+        for (char **k = r->kernels; k && *k; k++)
+            if (!newest || rd_version_compare(*k, newest) > 0) {
+                newest = *k;
+                if (ret_row)
+                    *ret_row = r;
+            }
+    }
+    return newest;
+}
+
+char *rd_support_validated_kernels(const rd_release *rel, const rd_os_facts *os)
+{
+    bool nearest;
+    const rd_release_os *row = rd_support_os_for(rel, os, &nearest);
+    if (!row || !row->kernels || !row->kernels[0])
+        return NULL;
+    strbuf b = { 0 };
+    strbuf_printf(&b, "ROCm %s was validated on %s %s with kernel", rel->line, row->id, row->version_id);
+    for (size_t i = 0; row->kernels[i]; i++)
+        strbuf_printf(&b, "%s %s", i == 0 ? (row->kernels[1] ? "s" : "") : ",", row->kernels[i]);
+    if (nearest)
+        strbuf_printf(&b, " (the nearest release it lists to %s %s)", strempty(os->id),
+                      os->version_id ? os->version_id : strempty(os->version_codename));
+    return strbuf_steal(&b);
+}
+
 static const rd_field os_fields[] = {
     F(rd_release_os, id, RD_FT_STR),       F(rd_release_os, version_id, RD_FT_STR),
     F(rd_release_os, codename, RD_FT_STR), F(rd_release_os, apt_suite, RD_FT_STR),

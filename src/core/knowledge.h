@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "facts.h"
 
 typedef enum {
     RD_ATOMICS_UNKNOWN,
@@ -22,9 +23,9 @@ typedef struct {
     bool apu;
     rd_atomics_rule atomics;
     uint32_t atomics_fw;
-    char *override;              /* NULL: none (safe value unknown or none exists) */
-    bool override_known;         /* the table gave a value or an explicit "none" */
-    bool no_kfd;                 /* no kernel's KFD drives it (SI, Bonaire, Kabini): never ROCm */
+    char *override;      /* NULL: none (safe value unknown or none exists) */
+    bool override_known; /* the table gave a value or an explicit "none" */
+    bool no_kfd;         /* no kernel's KFD drives it (SI, Bonaire, Kabini): never ROCm */
 } rd_arch;
 
 typedef struct {
@@ -38,28 +39,28 @@ typedef struct {
 
 /* conf/support.ini: one OS a release supports. */
 typedef struct {
-    char *id, *version_id;       /* os-release ID and VERSION_ID */
-    char *codename;              /* VERSION_CODENAME; NULL for an OS without apt */
-    char *apt_suite;             /* the suite of AMD's repository for it; NULL without apt */
-    char *tree;                  /* the OS part of AMD's rpm repository paths ({os}): "9.6", "10",
+    char *id, *version_id; /* os-release ID and VERSION_ID */
+    char *codename;        /* VERSION_CODENAME; NULL for an OS without apt */
+    char *apt_suite;       /* the suite of AMD's repository for it; NULL without apt */
+    char *tree;            /* the OS part of AMD's rpm repository paths ({os}): "9.6", "10",
                                   * "15.6"; the VERSION_ID unless the line says "tree TREE" */
-    char **kernels;              /* validated kernel series, "6.8" */
+    char **kernels;        /* validated kernel series, "6.8" */
 } rd_release_os;
 
 typedef enum {
-    RD_WINDOW_RELEASES,          /* driver and user space at most N release lines apart */
-    RD_WINDOW_MONTHS,            /* ... at most N months apart */
+    RD_WINDOW_RELEASES, /* driver and user space at most N release lines apart */
+    RD_WINDOW_MONTHS,   /* ... at most N months apart */
 } rd_window_kind;
 
 /* One ROCm release line, e.g. 6.2 (latest 6.2.4). */
 typedef struct {
-    char *line;                  /* "6.2" */
-    char *latest;                /* "6.2.4" */
-    char *date;                  /* "2024-08": when X.Y.0 came out */
-    char **gfx;                  /* officially supported targets */
+    char *line;   /* "6.2" */
+    char *latest; /* "6.2.4" */
+    char *date;   /* "2024-08": when X.Y.0 came out */
+    char **gfx;   /* officially supported targets */
     char **deprecated;
-    bool apt_suite_ubuntu;       /* the 5.x repositories: suite "ubuntu" */
-    char *dkms;                  /* amdgpu-dkms driver version it ships, "6.8.5" */
+    bool apt_suite_ubuntu; /* the 5.x repositories: suite "ubuntu" */
+    char *dkms;            /* amdgpu-dkms driver version it ships, "6.8.5" */
     rd_window_kind window_kind;
     uint32_t window;
     rd_release_os *os;
@@ -67,72 +68,72 @@ typedef struct {
     /* AMD's rpm repositories (baseurl templates; placeholders {rocm} the
      * ROCm version, {amdgpu} the driver repository version, {major} the OS
      * major version, {os} the OS tree of the os line); NULL: none */
-    char *el_rocm, *el_amdgpu, *el_graphics;   /* RHEL family, dnf */
-    char *sles_rocm, *sles_amdgpu;             /* SLES, zypper */
-    char *amdgpu;                /* version in the driver repository path; NULL: latest */
+    char *el_rocm, *el_amdgpu, *el_graphics; /* RHEL family, dnf */
+    char *sles_rocm, *sles_amdgpu;           /* SLES, zypper */
+    char *amdgpu;                            /* version in the driver repository path; NULL: latest */
 } rd_release;
 
 /* conf/health.ini [vram]: a product and the memory it has, per PCI device
  * id (and revision where one id covers boards with different memory). */
 typedef struct {
     uint16_t device_id;
-    int16_t revision;            /* -1: any */
-    uint64_t vram_bytes;         /* 0: "shared", an integrated GPU (system RAM) */
+    int16_t revision;    /* -1: any */
+    uint64_t vram_bytes; /* 0: "shared", an integrated GPU (system RAM) */
     char *product;
 } rd_product_memory;
 /* conf/health.ini [vram-left-out]: an id [vram] leaves out on purpose. */
 typedef struct {
     uint16_t device_id;
-    int16_t revision;            /* -1: any */
+    int16_t revision; /* -1: any */
     char *reason;
 } rd_product_left_out;
 /* conf/health.ini [firmware-known-bad]: a firmware version (sysfs
  * fw_version/NAME_fw_version) that AMD has acknowledged as broken on a
  * target. */
 typedef struct {
-    char *gfx;                   /* "gfx1151" */
-    char *name;                  /* "mes" */
+    char *gfx;  /* "gfx1151" */
+    char *name; /* "mes" */
     uint32_t version;
-    char *reason;                /* what goes wrong, and the source */
+    char *reason; /* what goes wrong, and the source */
 } rd_firmware_bad;
 /* [rpm]: AMD's rpm repositories and their prerequisites. */
 typedef struct {
-    char *host;                  /* repo.radeon.com */
-    char *fingerprint;           /* 40 hex digits, upper case */
-    char *gpgkey;                /* the key URL AMD's .repo files name */
-    char **crb_repos;            /* ids of CRB/PowerTools repositories (fnmatch patterns) */
+    char *host;        /* repo.radeon.com */
+    char *fingerprint; /* 40 hex digits, upper case */
+    char *gpgkey;      /* the key URL AMD's .repo files name */
+    char **crb_repos;  /* ids of CRB/PowerTools repositories (fnmatch patterns) */
     char **epel_repos;
-    char **crb_packages;         /* what ROCm needs from them */
+    char **crb_packages; /* what ROCm needs from them */
     char **epel_packages;
-    char **sles_modules;         /* SUSEConnect modules AMD lists */
-    char **sles_repos;           /* zypper repositories AMD adds (ids, fnmatch patterns) */
+    char **sles_modules; /* SUSEConnect modules AMD lists */
+    char **sles_repos;   /* zypper repositories AMD adds (ids, fnmatch patterns) */
 } rd_rpm_info;
 
 /* conf/wheels.ini: a GPU family the ROCm wheels (TheRock) are built for. */
 typedef struct {
-    char *name;                  /* "gfx94X-dcgpu", as the table spells it */
-    char **gfx;                  /* its targets */
-    bool index;                  /* AMD publishes a pip index for it */
+    char *name; /* "gfx94X-dcgpu", as the table spells it */
+    char **gfx; /* its targets */
+    bool index; /* AMD publishes a pip index for it */
 } rd_wheel_family;
 
 /* conf/packages.ini: what setup installs. A use case names its packages
  * per package manager (apt, dnf, zypper). */
 typedef struct {
-    char *name;                  /* "rocm", "runtime", "driver" */
+    char *name; /* "rocm", "runtime", "driver" */
     char *summary;
-    char *since;                 /* the first ROCm release that ships it ("6.0"), or NULL */
+    char *since; /* the first ROCm release that ships it ("6.0"), or NULL */
     char **apt, **dnf, **zypper;
-    bool driver;                 /* the kernel driver: planned only where the rule says so */
+    bool driver; /* the kernel driver: planned only where the rule says so */
 } rd_usecase;
 
 typedef struct {
     rd_usecase *usecases;
     size_t n_usecases;
-    char **default_usecases;     /* when setup is given none */
-    char **headers[3];           /* apt, dnf, zypper; {kernel}: the running kernel's release */
-    char **shadow[3];            /* distribution packages that shadow AMD's (removed by setup) */
-    char **dkms_gfx;             /* targets for which AMD's driver is the supported one */
-    char **inbox_kernel;         /* "gfx1100:6.2": the first kernel whose amdgpu serves a target */
+    char **default_usecases; /* when setup is given none */
+    char **headers[3];       /* apt, dnf, zypper; {kernel}: the running kernel's release */
+    char **shadow[3];        /* distribution packages that shadow AMD's (removed by setup) */
+    char **dkms_gfx;         /* targets for which AMD's driver is the supported one */
+    char **inbox_kernel;     /* "gfx1100:6.2": the first kernel whose amdgpu serves a target */
     rd_table_info info;
 } rd_packages_table;
 
@@ -141,12 +142,12 @@ typedef struct {
     size_t n_archs;
     rd_pci_id *pci_ids;
     size_t n_pci_ids;
-    rd_pci_id *apu_pci_ids;      /* gfx holds the product name here */
+    rd_pci_id *apu_pci_ids; /* gfx holds the product name here */
     size_t n_apu_pci_ids;
-    rd_release *releases;        /* oldest first */
+    rd_release *releases; /* oldest first */
     size_t n_releases;
     char *apt_host, *apt_key_id, *apt_pin_origin;
-    rd_rpm_info rpm;             /* rpm.host NULL: the table has no [rpm] section */
+    rd_rpm_info rpm; /* rpm.host NULL: the table has no [rpm] section */
     rd_table_info archs_info, pci_ids_info, support_info;
     rd_product_memory *product_memory; /* conf/health.ini, optional */
     size_t n_product_memory;
@@ -157,11 +158,11 @@ typedef struct {
     rd_table_info health_info;
     rd_wheel_family *wheel_families; /* conf/wheels.ini, optional */
     size_t n_wheel_families;
-    char *wheel_index;           /* pip index URL template, {family} */
-    char *wheel_packages;        /* what to install from it */
-    char *wheel_release;         /* AMD's release wheels, {series} */
+    char *wheel_index;    /* pip index URL template, {family} */
+    char *wheel_packages; /* what to install from it */
+    char *wheel_release;  /* AMD's release wheels, {series} */
     rd_table_info wheels_info;
-    rd_packages_table packages;  /* conf/packages.ini, optional */
+    rd_packages_table packages; /* conf/packages.ini, optional */
 } rd_knowledge;
 
 /* Loads archs.ini, pci-ids.ini and support.ini from dir (support.ini may be
@@ -235,3 +236,20 @@ char *rd_repo_template_expand(const char *tmpl, const char *const values[4]);
 char *rd_rpm_key_name(const char *fingerprint);
 bool rd_release_supports(const rd_release *r, const char *gfx);
 bool rd_release_deprecates(const rd_release *r, const char *gfx);
+
+/* Which row of support.ini judges a host (knowledge-support.c). */
+/* The row of release rel's OS list nearest to this host: the same ID, else
+ * the same family (Rocky, Alma and Oracle Linux against RHEL); the newest
+ * version not above the host's, else the oldest above it. NULL: none. */
+const rd_release_os *rd_support_nearest_os(const rd_release *rel, const rd_os_facts *os);
+/* The row that judges this host for release rel: its own (ID and
+ * VERSION_ID), else the nearest (*ret_nearest set; see above). NULL: none of
+ * its family either. */
+const rd_release_os *rd_support_os_for(const rd_release *rel, const rd_os_facts *os, bool *ret_nearest);
+/* The newest kernel series of row, or of every row of rel when row is NULL
+ * (*ret_row: the row it comes from). NULL: no kernels listed. */
+const char *rd_support_newest_kernel(const rd_release *rel, const rd_release_os *row, const rd_release_os **ret_row);
+/* "ROCm 7.1 was validated on ubuntu 24.04 with kernels 6.8, 6.11, 6.14",
+ * with " (the nearest release it lists to ID VERSION)" when the row is not
+ * the host's own. NULL: no row of the host's family. */
+char *rd_support_validated_kernels(const rd_release *rel, const rd_os_facts *os);
