@@ -7,6 +7,7 @@
 #include "build-config.h"
 #include "cli.h"
 #include "explain.h"
+#include "json-util.h"
 #include "registry.h"
 #include "report.h"
 #include "run.h"
@@ -127,14 +128,6 @@ static int render_text(const rd_options *opt, const rd_run *run, const rd_error_
     return 0;
 }
 
-static json_object *strv_json(char *const *v, size_t n)
-{
-    json_object *a = json_object_new_array();
-    for (size_t i = 0; i < n; i++)
-        json_object_array_add(a, json_object_new_string(v[i]));
-    return a;
-}
-
 static const char *status_name(int status)
 {
     return status == RD_EXIT_ERROR ? "error" : status == RD_EXIT_WARNING ? "warning" : "ok";
@@ -165,12 +158,12 @@ static json_object *explain_json(const rd_run *run, const rd_error_table *t, con
         json_object_object_add(o, "title", json_object_new_string(e->title));
         json_object_object_add(o, "matched", json_object_new_string(m->items[i].how));
         json_object_object_add(o, "meaning", json_object_new_string(e->meaning));
-        json_object_object_add(o, "causes", strv_json(e->causes, strv_length(e->causes)));
+        json_object_object_add(o, "causes", rd_json_strv(e->causes));
         _cleanup_free_ char **yes = NULL, **no = NULL;
         size_t ny, nn;
         split_causes(e, run->level, &yes, &ny, &no, &nn);
-        json_object_object_add(o, "checked", strv_json(yes, ny));
-        json_object_object_add(o, "not_checked", strv_json(no, nn));
+        json_object_object_add(o, "checked", rd_json_strv(yes));
+        json_object_object_add(o, "not_checked", rd_json_strv(no));
         _cleanup_free_ const rd_finding **picked = NULL;
         size_t n = rd_explain_pick(e, &run->findings, &picked);
         json_object *applying = json_object_new_array();

@@ -31,14 +31,6 @@ static json_object *table_json(const rd_table_info *t)
     return o;
 }
 
-static json_object *strv_json(char *const *v)
-{
-    json_object *a = json_object_new_array();
-    for (size_t i = 0; v && v[i]; i++)
-        json_object_array_add(a, json_object_new_string(v[i]));
-    return a;
-}
-
 /* Release lines that support (or deprecate) gfx, oldest first. */
 static char **lines_with(const rd_knowledge *k, const char *gfx, bool deprecated)
 {
@@ -79,8 +71,8 @@ static int list_archs(const rd_knowledge *k, bool json)
                                    a->atomics == RD_ATOMICS_FIRMWARE ? json_object_new_int64(a->atomics_fw) : NULL);
             json_object_object_add(o, "override", a->override ? json_object_new_string(a->override) : NULL);
             char **sup = lines_with(k, a->gfx, false), **dep = lines_with(k, a->gfx, true);
-            json_object_object_add(o, "supported_in", strv_json(sup));
-            json_object_object_add(o, "deprecated_in", strv_json(dep));
+            json_object_object_add(o, "supported_in", rd_json_strv(sup));
+            json_object_object_add(o, "deprecated_in", rd_json_strv(dep));
             strv_free(sup);
             strv_free(dep);
             json_object_array_add(archs, o);
@@ -139,8 +131,8 @@ static int list_releases(const rd_knowledge *k, bool json)
             json_object_object_add(o, "release", json_object_new_string(r->line));
             json_object_object_add(o, "latest", json_object_new_string(r->latest));
             json_object_object_add(o, "date", json_object_new_string(r->date));
-            json_object_object_add(o, "gfx", strv_json(r->gfx));
-            json_object_object_add(o, "deprecated", strv_json(r->deprecated));
+            json_object_object_add(o, "gfx", rd_json_strv(r->gfx));
+            json_object_object_add(o, "deprecated", rd_json_strv(r->deprecated));
             json_object_object_add(o, "apt_suite", json_object_new_string(r->apt_suite_ubuntu ? "ubuntu" : "codename"));
             json_object_object_add(o, "dkms", r->dkms ? json_object_new_string(r->dkms) : NULL);
             json_object *w = json_object_new_object();
@@ -154,7 +146,7 @@ static int list_releases(const rd_knowledge *k, bool json)
                 json_object_object_add(x, "version_id", json_object_new_string(r->os[j].version_id));
                 json_object_object_add(x, "codename", r->os[j].codename ? json_object_new_string(r->os[j].codename) : NULL);
                 json_object_object_add(x, "apt_suite", r->os[j].apt_suite ? json_object_new_string(r->os[j].apt_suite) : NULL);
-                json_object_object_add(x, "kernels", strv_json(r->os[j].kernels));
+                json_object_object_add(x, "kernels", rd_json_strv(r->os[j].kernels));
                 json_object_array_add(oses, x);
             }
             json_object_object_add(o, "os", oses);
@@ -376,8 +368,8 @@ static json_object *gpus_json(const rd_knowledge *k, gpu_row *rows, size_t n)
         json_object_object_add(o, "vram_gib", p->vram_bytes ? json_object_new_int64((int64_t)(p->vram_bytes >> 30)) : NULL);
         json_object_object_add(o, "shared_memory", json_object_new_boolean(!p->vram_bytes));
         char **sup = gfx ? lines_with(k, gfx, false) : NULL, **dep = gfx ? lines_with(k, gfx, true) : NULL;
-        json_object_object_add(o, "supported_in", strv_json(sup));
-        json_object_object_add(o, "deprecated_in", strv_json(dep));
+        json_object_object_add(o, "supported_in", rd_json_strv(sup));
+        json_object_object_add(o, "deprecated_in", rd_json_strv(dep));
         strv_free(sup);
         strv_free(dep);
         json_object_array_add(arr, o);

@@ -12,8 +12,8 @@
 #include "util.h"
 #include "testlib.h"
 
-/* The finding-id catalogue of DESIGN.md and the ids added since (apt.key-missing,
- * runtime.kernel-untested): every cause in conf/errors.ini must be one of
+/* The finding-id catalogue (the man page's FINDINGS and the ids added since,
+ * apt.key-missing, runtime.kernel-untested): every cause in conf/errors.ini must be one of
  * these. Kept here, not taken from the probes, so that a cause naming an id no
  * check will ever report fails even before the check lands. */
 static const char *const catalogue[] = {
@@ -96,7 +96,7 @@ static void test_shipped_table(void)
     rd_error_table_free(&t);
 }
 
-/* Causes the failure catalogue of KNOWLEDGE.md gives for a message, in the
+/* Causes the known failures give for a message (conf/errors.ini's sources), in the
  * order explain must weigh them where it matters: `before` must come before
  * `cause` in the entry's list (NULL: anywhere). */
 typedef struct {
