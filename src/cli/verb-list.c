@@ -41,6 +41,25 @@ static char **lines_with(const rd_knowledge *k, const char *gfx, bool deprecated
     return v;
 }
 
+/* "6.4-7.1", "5.6-6.4 d6.4" (deprecated up to), "-" */
+static char *rocm_lines(const rd_knowledge *k, const char *gfx)
+{
+    char **sup = gfx ? lines_with(k, gfx, false) : NULL, **dep = gfx ? lines_with(k, gfx, true) : NULL;
+    strbuf b = { 0 };
+    size_t ns = strv_length(sup);
+    if (ns == 1)
+        strbuf_printf(&b, "%s", sup[0]);
+    else if (ns > 1)
+        strbuf_printf(&b, "%s-%s", sup[0], sup[ns - 1]);
+    if (dep)
+        strbuf_printf(&b, "%sd%s", ns ? " " : "", dep[strv_length(dep) - 1]);
+    if (!b.s)
+        strbuf_append(&b, "-");
+    strv_free(sup);
+    strv_free(dep);
+    return strbuf_steal(&b);
+}
+
 static void print_table_header(const char *file, const rd_table_info *t)
 {
     if (t->name)
@@ -92,26 +111,13 @@ static int list_archs(const rd_knowledge *k, bool json)
             snprintf(atomics, sizeof atomics, "fw<%u", a->atomics_fw);
         else
             snprintf(atomics, sizeof atomics, "%s", a->atomics == RD_ATOMICS_REQUIRED ? "yes" : "no");
-        char **sup = lines_with(k, a->gfx, false), **dep = lines_with(k, a->gfx, true);
-        strbuf rocm = { 0 };
-        size_t ns = strv_length(sup);
-        if (ns == 1)
-            strbuf_printf(&rocm, "%s", sup[0]);
-        else if (ns > 1)
-            strbuf_printf(&rocm, "%s-%s", sup[0], sup[ns - 1]);
-        if (dep)
-            strbuf_printf(&rocm, "%sd%s", ns ? " " : "", dep[strv_length(dep) - 1]);
-        if (!rocm.s)
-            strbuf_append(&rocm, "-");
-        strv_free(sup);
-        strv_free(dep);
+        _cleanup_free_ char *rocm = rocm_lines(k, a->gfx);
         /* the codename takes what is left of 80 columns */
         const char *cn = strempty(a->codename);
         size_t room = 80 - 59;
         printf("%-7s %-6u %-7s %-3s %-6s %-8s %-14s %.*s%s\n", a->gfx, a->gfx_target_version, a->family,
-               a->apu ? "yes" : "no", atomics, a->override ? a->override : "-", rocm.s,
+               a->apu ? "yes" : "no", atomics, a->override ? a->override : "-", rocm,
                (int)(strlen(cn) > room ? room - 3 : strlen(cn)), cn, strlen(cn) > room ? "..." : "");
-        free(rocm.s);
     }
     printf("\nATOM: a discrete GPU needs PCIe AtomicOps (fw<N: unless its MEC firmware is\n"
            "N or newer). ROCM: release lines that support it officially; dX: deprecated\n"
@@ -321,24 +327,6 @@ static gpu_row *gpu_rows(const rd_knowledge *k, size_t *ret_n)
     return rows;
 }
 
-/* "6.4-7.1", "5.6-6.4 d6.4" (deprecated up to), "-" */
-static char *rocm_lines(const rd_knowledge *k, const char *gfx)
-{
-    char **sup = gfx ? lines_with(k, gfx, false) : NULL, **dep = gfx ? lines_with(k, gfx, true) : NULL;
-    strbuf b = { 0 };
-    size_t ns = strv_length(sup);
-    if (ns == 1)
-        strbuf_printf(&b, "%s", sup[0]);
-    else if (ns > 1)
-        strbuf_printf(&b, "%s-%s", sup[0], sup[ns - 1]);
-    if (dep)
-        strbuf_printf(&b, "%sd%s", ns ? " " : "", dep[strv_length(dep) - 1]);
-    if (!b.s)
-        strbuf_append(&b, "-");
-    strv_free(sup);
-    strv_free(dep);
-    return strbuf_steal(&b);
-}
 
 static void left_out_key(const rd_product_left_out *l, char *buf, size_t size)
 {
