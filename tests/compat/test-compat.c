@@ -711,6 +711,7 @@ static void assess_dkms_unlisted(rd_facts *f)
     /* DKMS never tried this kernel: nothing about the build; 6.17 is newer than 24.04's 6.14 */
     g_autofree char *untried = assess_ids(f);
     g_assert_cmpstr(untried, ==, "kernel.unsupported:warning");
+    strv_free(f->boot.dkms_tried);
     f->boot.dkms_tried = strv_push(NULL, xstrdup("6.8.5-2041575.24.04 for 6.17.0-6-generic"));
     g_autofree char *failed = assess_ids(f);
     g_assert_cmpstr(failed, ==, "driver.dkms-build-failed:warning kernel.unsupported:warning");
