@@ -11,27 +11,14 @@ Ids, kernels, versions and messages are the cited reports'; bus numbers, build
 numbers and KFD properties are representative.
 """
 
-from scenarios import NAVI31_KFD, Scenario, cpu_kfd_node, matisse_host, matisse_root_port, scenario
+from scenarios import NAVI31_KFD, Scenario, cpu_kfd_node, matisse_host, matisse_root_port
 from scenarios_compat import (
     PATH_WITH_ROCM, ROCM_GFX, CompatTestbed, apt_rocm, dkms_tree, dpkg_status, rocm_packages,
 )
 from scenarios_compat import rocm_install as compat_rocm_install
 from scenarios_platforms import KEY, GPGKEY, RpmTestbed, kernel_build_dir
-from scenarios_reports import PHOENIX_KFD, STRIX_HALO_KFD, apu, card, host_os, kfd_props, os_release
+from scenarios_reports import PHOENIX_KFD, STRIX_HALO_KFD, apu, card, host_os, kfd_props, os_release, report
 from testbed import GiB
-
-SOURCES = {}
-
-
-def report(name, url):
-    """Register fn(twin) as NAME and NAME-twin, as scenarios_reports does."""
-    def register(fn):
-        SOURCES[name] = url
-        scenario(name)(lambda: fn(False))
-        scenario(name + "-twin")(lambda: fn(True))
-        return fn
-    return register
-
 
 UBUNTU_2504 = os_release("ubuntu", "25.04", "Ubuntu 25.04", "debian", "plucky")
 UBUNTU_2510 = os_release("ubuntu", "25.10", "Ubuntu 25.10", "debian", "questing")
