@@ -16,7 +16,7 @@ from scenarios_compat import (
     PATH_WITH_ROCM, ROCM_GFX, CompatTestbed, apt_rocm, dkms_tree, dpkg_status, rocm_packages,
 )
 from scenarios_compat import rocm_install as compat_rocm_install
-from scenarios_platforms import KEY, GPGKEY, RpmTestbed, kernel_build_dir
+from scenarios_platforms import KEY, GPGKEY, RpmTestbed, fedora42_own_rocm, kernel_build_dir
 from scenarios_reports import PHOENIX_KFD, STRIX_HALO_KFD, apu, card, host_os, kfd_props, os_release, report
 from testbed import GiB
 
@@ -272,15 +272,7 @@ def fedora42_releasever(twin):
     gpu, node = apu(tb, 0x150e, 0xc1, STRIX_POINT_KFD, 4 * GiB, gtt=16 * GiB, gc=(11, 5, 0))
     tb.module_amdgpu("live")
     tb.kfd([cpu_kfd_node(tb, 24, mem=32 * GiB), node])
-    for lib in ("libhsa-runtime64.so.1.14.0", "libamdhip64.so.6.3.42134"):
-        tb.root_file("usr/lib64/" + lib, "\x7fELF")
-    tb.root_link("usr/lib64/libhsa-runtime64.so.1", "libhsa-runtime64.so.1.14.0")
-    tb.root_link("usr/lib64/libamdhip64.so.6", "libamdhip64.so.6.3.42134")
-    tb.root_file("etc/yum.repos.d/fedora.repo",
-                 "[fedora]\nname=Fedora $releasever - $basearch\n"
-                 "metalink=https://mirrors.fedoraproject.org/metalink?repo=fedora-$releasever&arch=$basearch\n"
-                 "enabled=1\ngpgcheck=1\n")
-    tb.rpm_packages = [("rocm-runtime", "6.3.1", "4.fc42"), ("rocm-hip", "6.3.1", "4.fc42")]
+    fedora42_own_rocm(tb)
     if twin:
         return Scenario(tb, [], 0, env={"PATH": PATH_WITH_ROCM})
     tb.rpm_packages.append(KEY)

@@ -402,7 +402,14 @@ def healthy_fedora42_own_rocm():
     healthy_rx7900xtx_box(tb)
     tb.root_file("etc/os-release", FEDORA_42_OS_RELEASE)
     tb.kernel(release="6.14.9-300.fc42.x86_64")
-    for lib in ("libhsa-runtime64.so.1.14.0", "libamdhip64.so.6.3.42134", "libhiprtc.so.6.3.42134"):
+    fedora42_own_rocm(tb, "libhiprtc.so.6.3.42134")
+    return Scenario(tb, [], 0, gpu_count=1, env={"PATH": PATH_WITH_ROCM})
+
+
+def fedora42_own_rocm(tb, *more_libs):
+    """Fedora 42's own ROCm 6.3 packages (rocm-runtime, rocm-hip) under
+    /usr/lib64 and Fedora's repository, no AMD one."""
+    for lib in ("libhsa-runtime64.so.1.14.0", "libamdhip64.so.6.3.42134") + more_libs:
         tb.root_file("usr/lib64/" + lib, "\x7fELF")
     tb.root_link("usr/lib64/libhsa-runtime64.so.1", "libhsa-runtime64.so.1.14.0")
     tb.root_link("usr/lib64/libamdhip64.so.6", "libamdhip64.so.6.3.42134")
@@ -411,7 +418,6 @@ def healthy_fedora42_own_rocm():
                  "metalink=https://mirrors.fedoraproject.org/metalink?repo=fedora-$releasever&arch=$basearch\n"
                  "enabled=1\ngpgcheck=1\n")
     tb.rpm_packages = [("rocm-runtime", "6.3.1", "4.fc42"), ("rocm-hip", "6.3.1", "4.fc42")]
-    return Scenario(tb, [], 0, gpu_count=1, env={"PATH": PATH_WITH_ROCM})
 
 
 # --------------------------------------------------------------------------
