@@ -2,7 +2,7 @@
 /* libFuzzer target for rd_config_parse. Besides memory errors: an error
  * names the file, and what loads dumps to text that loads to the same
  * configuration (so the error-free path loses nothing). */
-#include "../fuzz/fuzz.h"
+#include "fuzz.h"
 #include "fixes.h"
 #include "registry.h"
 #include "config.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "../fuzz/fuzz.h"
+#include "fuzz.h"
 #include "build-config.h"
 #include "explain.h"
 #include "util.h"
