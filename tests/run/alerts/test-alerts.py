@@ -4,7 +4,7 @@
     test-alerts.py SOURCE_ROOT ROCM_DOCTOR TB_RUN
 
 - promtool check rules, and promtool test rules with
-  tests/alerts/rocm-doctor.rules.test.yml (each alert fires where it should,
+  tests/run/alerts/rocm-doctor.rules.test.yml (each alert fires where it should,
   with its labels and annotations, and not where it should not).
 - Names: every metric the rules and the dashboard use is one rocm-doctor
   writes (the metric names of src/), except rocm_doctor_fix_runs in the
@@ -33,13 +33,13 @@ import urllib.request
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 SRC, DOCTOR, TB_RUN = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
-sys.path.insert(0, os.path.join(SRC, "tests", "fleet"))
+sys.path.insert(0, os.path.join(SRC, "tests", "run", "fleet"))
 import fleetlib  # noqa: E402
 
 T = fleetlib.Results()
 check = T.check
 RULES = os.path.join(SRC, "contrib", "prometheus", "rocm-doctor.rules.yml")
-RULES_TEST = os.path.join(SRC, "tests", "alerts", "rocm-doctor.rules.test.yml")
+RULES_TEST = os.path.join(SRC, "tests", "run", "alerts", "rocm-doctor.rules.test.yml")
 DASHBOARD = os.path.join(SRC, "contrib", "grafana", "rocm-doctor.json")
 SCENARIO = "health-8x-mi300x-one-bad-gpu"
 BAD = "0000:65:00.0"

@@ -12,10 +12,10 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import rdtest  # noqa: E402
 BIN = os.path.abspath(sys.argv[1])
-SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 CONF = os.environ.get("ROCM_DOCTOR_DATA_DIR", os.path.join(SRC, "conf"))
 
 T = rdtest.Tally()

@@ -14,11 +14,11 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import rdtest  # noqa: E402
 BIN = os.path.abspath(sys.argv[1])
 TB_RUN = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
-SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 CONF = os.environ.get("ROCM_DOCTOR_DATA_DIR", os.path.join(SRC, "conf"))
 
 
@@ -183,7 +183,7 @@ finally:
 
 # ---- facts round trip on scenario testbeds ----
 if TB_RUN and os.path.exists(TB_RUN):
-    sys.path.insert(0, os.path.join(SRC, "tests", "scenarios"))
+    sys.path.insert(0, os.path.join(SRC, "tests", "run", "scenarios"))
     sys.dont_write_bytecode = True
     import run as scenario_run  # noqa: E402  (registers every scenarios_*.py)
     import scenarios  # noqa: E402

@@ -13,10 +13,10 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import rdtest  # noqa: E402
 BIN, SRC = sys.argv[1], sys.argv[2]
-FACTS = os.path.join(SRC, "tests", "cli", "facts")
+FACTS = os.path.join(SRC, "tests", "run", "cli", "facts")
 NVIDIA = os.path.join(FACTS, "nvidia-h200.json")        # gpu.none (error), exit 2
 NO_ACCESS = os.path.join(FACTS, "rx7900xtx-no-access.json")  # one GPU, kfd/render.no-access
 tmp = tempfile.mkdtemp(prefix="rd-config-cli-")

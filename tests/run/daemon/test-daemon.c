@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* rocm-doctord under umockdev: the real daemon binary, in a testbed built by
- * the scenario builder (tests/scenarios), with an RX 7900 XTX that goes away
+ * the scenario builder (tests/run/scenarios), with an RX 7900 XTX that goes away
  * and comes back (udev events), files under --root that change (inotify),
  * signals, and configurations it must refuse. Every state the daemon
  * publishes is compared with what `rocm-doctor check --json` reports for the
@@ -48,7 +48,7 @@
 #define NFD_FILE NFD_DIR "/rocm-doctor"
 #define NFD_GPU_COUNT_1 "rocm-doctor.feature.node.kubernetes.io/gpu.count=1\n"
 
-static char *scenario_dir; /* written once: tests/scenarios/run.py healthy-rx7900xtx --write */
+static char *scenario_dir; /* written once: tests/run/scenarios/run.py healthy-rx7900xtx --write */
 
 typedef struct {
     UMockdevTestbed *tb;

@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import rdtest  # noqa: E402
 binary, src = sys.argv[1], sys.argv[2]
 page = open(f"{src}/man/rocm-doctord.8.scd").read()

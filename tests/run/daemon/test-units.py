@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 analyze, daemon, units = sys.argv[1], sys.argv[2], sys.argv[3:]
-top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 if not shutil.which(analyze) and not os.path.exists(analyze):
     print("1..0 # SKIP systemd-analyze is not installed")
     sys.exit(77)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`rocm-doctor explain` end to end: the real binary, on a scenario test bed
-(tests/scenarios) or on a saved facts file, compared with the causes it must
+(tests/run/scenarios) or on a saved facts file, compared with the causes it must
 name and its exit status.
 
     test-explain-e2e.py --list
@@ -25,14 +25,14 @@ import tempfile
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(SRC, "tests", "scenarios"))
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(SRC, "tests", "run", "scenarios"))
 
 import run as scenario_run  # noqa: E402  (imports every scenarios_*.py)
 import scenarios  # noqa: E402
 
 EXIT_SKIP = 77
-CLI_FACTS = os.path.join(SRC, "tests", "cli", "facts")
+CLI_FACTS = os.path.join(SRC, "tests", "run", "cli", "facts")
 
 
 class Case:
@@ -354,7 +354,7 @@ CASES = {
                                scenario="healthy-8x-mi300x-rocm-dkms"),
     # several causes hold: the one that stops the build first comes first (no
     # headers: the build cannot start), then the kernel the release lacks
-    # (tests/scenarios/scenarios_hosts.py, ROCm/ROCm#3701 after an HWE update)
+    # (tests/run/scenarios/scenarios_hosts.py, ROCm/ROCm#3701 after an HWE update)
     "dkms-build-headers-first": Case(
         "Error! Bad return status for module build on kernel: 6.17.0-14-generic (x86_64)",
         ["kernel.devel-missing", "kernel.unsupported", "driver.not-loaded"], 2, ["dkms-build-failed"],
@@ -482,7 +482,7 @@ CASES = {
                                 json=False,
                                 stdout=["rocm-doctor does not know this message",
                                         "0000:03:00.0", "gfx1100"]),
-    # GPU health (tests/scenarios/scenarios_health.py): kernel log messages
+    # GPU health (tests/run/scenarios/scenarios_health.py): kernel log messages
     "gpu-reset-failed": Case("amdgpu 0000:85:00.0: amdgpu: GPU reset(1) failed",
                              ["gpu.reset-failed", "gpu.reset-seen"], 2, ["gpu-reset"],
                              scenario="health-reset-failed",

@@ -1,5 +1,5 @@
 """Shared by the fleet-interface tests: scenario testbeds from
-tests/scenarios (the same builders the scenario tests use), the tool run
+tests/run/scenarios (the same builders the scenario tests use), the tool run
 inside them, and a small TAP-like result counter."""
 
 import os
@@ -10,8 +10,8 @@ import tempfile
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE_ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(SOURCE_ROOT, "tests", "scenarios"))
+SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(SOURCE_ROOT, "tests", "run", "scenarios"))
 
 import run as scenario_run  # noqa: E402  (imports every scenarios_*.py)
 import scenarios  # noqa: E402

@@ -96,7 +96,7 @@ def plant(sc):
     ]))
     tb.root_file("etc/ld.so.conf.d/rocm.conf", "/opt/rocm/lib # mirror password %s\n# %s\n"
                  % (S("ldconf@@"), S("ldnote@@")))
-    # Every other text file a probe reads (tests/fleet/test-bundle.py checks
+    # Every other text file a probe reads (tests/run/fleet/test-bundle.py checks
     # this list against the probes' descriptors: READ_ELSEWHERE and these)
     for path, text in [
             ("etc/yum.repos.d/private.repo", "[private]\nname=Private\n# password %s\n"
@@ -154,7 +154,7 @@ def planted_paths():
 
 
 def descriptor_reads():
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "probes")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "probes")
     reads = set()
     for name in os.listdir(src):
         if name.endswith(".c"):

@@ -11,7 +11,7 @@ says; on scenarios, the support bundle's facts round-trip through
     test-outputs.py ROCM_DOCTOR TB_RUN SCHEMA --double LIB --kernels N SCENARIO...
 
 --host checks this host, and that the schema rejects broken reports.
---double runs the level-2 scenarios of tests/runtime/scenarios_double.py
+--double runs the level-2 scenarios of tests/run/runtime/scenarios_double.py
 with the TEST DOUBLE of the ROCm runtime LIB (N: the GPU code objects the
 build embeds; scenarios that run them skip when it is 0): the live level-2
 report validates, and the formats rendered from one saved level-2 run
@@ -51,7 +51,7 @@ if "--double" in ARGS:
     KERNELS = int(ARGS[i + 1])
     del ARGS[i:i + 2]
     # the level-2 catalogue instead of the level-1 one
-    sys.path.insert(0, os.path.join(fleetlib.SOURCE_ROOT, "tests", "runtime"))
+    sys.path.insert(0, os.path.join(fleetlib.SOURCE_ROOT, "tests", "run", "runtime"))
     fleetlib.scenarios.SCENARIOS.clear()
     import scenarios_double  # noqa: E402
     os.environ["ROCM_DOCTOR_RUNTIME_LIB"] = DOUBLE
@@ -72,7 +72,7 @@ LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)')
 NFD_PREFIX = "rocm-doctor.feature.node.kubernetes.io/"
 NFD_NAME = re.compile(r'^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$')
 NFD_VALUE = re.compile(r'^([A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?$')
-# Scenarios with a ROCm installation (tests/scenarios/scenarios_compat.py):
+# Scenarios with a ROCm installation (tests/run/scenarios/scenarios_compat.py):
 # the version NFD must publish.
 ROCM_VERSIONS = {"healthy-rx7900xtx-rocm": "6.2.4", "healthy-navi21-rocm-deb822": "6.3.3",
                  "healthy-8x-mi300x-rocm-dkms": "6.4.3"}

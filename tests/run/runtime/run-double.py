@@ -10,7 +10,7 @@ N is the number of GPU code objects the build embeds; scenarios that need
 them skip (exit 77) when it is 0.
 
 The scenarios are in scenarios_double.py and run through the scenario
-runner (tests/scenarios/run.py) with ROCM_DOCTOR_RUNTIME_LIB=LIB.
+runner (tests/run/scenarios/run.py) with ROCM_DOCTOR_RUNTIME_LIB=LIB.
 verify-table runs `rocm-doctor verify` on the healthy RX 7900 XTX testbed
 and checks its per-GPU table. code-object-choice checks which embedded code
 object version is loaded for a ROCm 5 and a ROCm 6 runtime, and the fallback

@@ -1,7 +1,7 @@
 """Level-2 scenarios with the TEST DOUBLE of the ROCm runtime.
 
 The hardware comes from a umockdev testbed as in every scenario; the runtime
-is tests/runtime/runtime-double.c (ROCM_DOCTOR_RUNTIME_LIB, set by
+is tests/run/runtime/runtime-double.c (ROCM_DOCTOR_RUNTIME_LIB, set by
 run-double.py), whose GPUs are the testbed's KFD nodes and whose behaviour
 ROCM_DOCTOR_TEST_RUNTIME picks. These are the paths no real AMD GPU has
 exercised in this project's CI: success, wrong results, launch errors, hangs

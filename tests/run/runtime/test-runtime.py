@@ -273,7 +273,7 @@ rc, out, err = run("facts")
 check("facts at level 1 does not run the runtime", json.loads(out).get("runtime", {}).get("ran") is False, out[:200])
 
 # --- --with-python runs --python's interpreter
-fake_torch = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "env", "fake-torch")
+fake_torch = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scenarios", "fake-torch")
 with tempfile.TemporaryDirectory() as venv:
     os.makedirs(os.path.join(venv, "bin"))
     py = os.path.join(venv, "bin", "python3")

@@ -2,7 +2,7 @@
 process environment or in the files a login reads), an iGPU next to a dGPU,
 containers, multi-GPU tuning and the installed PyTorch build.
 
-PyTorch is replaced by the test double in tests/env/fake-torch (a package on
+PyTorch is replaced by the test double in tests/run/scenarios/fake-torch (a package on
 PYTHONPATH); no AMD build of PyTorch can be installed on a machine without a GPU.
 """
 
@@ -15,7 +15,7 @@ from scenarios import (
 from scenarios_compat import PATH_WITH_ROCM, CompatTestbed, rocm_box
 from testbed import Testbed
 
-FAKE_TORCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "env", "fake-torch")
+FAKE_TORCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake-torch")
 RX7900XTX_UUID = "GPU-a1ffc9d1799c317f"
 
 ETC_ENVIRONMENT = 'PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"\n'
@@ -398,7 +398,7 @@ def torch_import_hangs_closed():
 
 def torch_index_box(kind):
     """An RX 7900 XTX with ROCm 7.1.0 from AMD's repository, and the torch
-    build `kind` (tests/env/fake-torch) in the Python that runs."""
+    build `kind` (tests/run/scenarios/fake-torch) in the Python that runs."""
     tb = CompatTestbed()
     healthy_rx7900xtx_box(tb)
     rocm_box(tb, "7.1.0")

@@ -1,7 +1,7 @@
 """Scenarios for situations that only the kernel log or /proc/version shows:
 missing firmware, a kernel whose KFD does not know the GPU, WSL; and a
 container started without the GPU devices.  They are check scenarios like the
-others; `explain` tests (tests/explain/) use them too."""
+others; `explain` tests (tests/run/explain/) use them too."""
 
 from scenarios import (
     NAVI21_KFD, Scenario, Testbed, amdgpu_boot_log, cpu_kfd_node, healthy_rx7900xtx_box,

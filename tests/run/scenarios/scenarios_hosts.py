@@ -294,7 +294,7 @@ def fedora42_releasever(twin):
 
 
 # ==============================================================================
-# 2. explain: the cause that stops the build first (tests/explain uses these)
+# 2. explain: the cause that stops the build first (tests/run/explain uses these)
 
 @report("ubuntu2404-hwe-headers-missing", "https://github.com/ROCm/legacy-rocm-build/issues/3701")
 def hwe_headers_missing(twin):

@@ -2,7 +2,7 @@
 kernel headers DKMS needs (all families) and of Debian 13.
 
 The rpm database of each root is real: small packages built with rpmbuild
-(tests/platforms/specs/package.spec) under the names and versions the hosts
+(tests/run/fix/specs/package.spec) under the names and versions the hosts
 have, installed with `rpm --root ROOT --dbpath /var/lib/rpm`. AMD's signing key
 appears in the database as gpg-pubkey-1a693c5c-5d438912, the name rpm gives it
 (https://github.com/ROCm/legacy-rocm-build/issues/1762); here it is a stand-in
@@ -15,7 +15,7 @@ import os
 import shutil
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "platforms"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fix"))
 
 import rpmlib  # noqa: E402
 from scenarios import Scenario, healthy_rx7900xtx_box, mi300x_box, scenario, unbound_rx7900xtx_box  # noqa: E402

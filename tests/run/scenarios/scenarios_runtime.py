@@ -5,7 +5,7 @@ The runtime opens /dev/kfd through umockdev's redirection, finds none in these
 testbeds, and fails the way it fails for a user: hsa_init returns
 HSA_STATUS_ERROR_OUT_OF_RESOURCES. The report must name the level-1 finding
 behind it. Scenarios with a working GPU need one; those paths are covered by
-the test double in tests/runtime/.
+the test double in tests/run/runtime/.
 """
 
 from scenarios import Scenario, Testbed, healthy_rx7900xtx_box, no_gpu_box, scenario

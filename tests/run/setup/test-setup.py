@@ -462,7 +462,7 @@ def ansible_setup_path():
     extra = {
         "rocm_doctor_bin": os.path.abspath(RD), "rocm_doctor_daemon_bin": rdd, "rocm_doctor_root": h.path,
         "rocm_doctor_install": False, "rocm_doctor_manage_units": False, "rocm_doctor_fact_dir": facts_dir,
-        "rocm_doctor_fact_script": os.path.join(SRC, "..", "..", "conf", "ansible", "rocm_doctor.fact"),
+        "rocm_doctor_fact_script": os.path.join(SRC, "..", "..", "..", "conf", "ansible", "rocm_doctor.fact"),
         "rocm_doctor_setup": True, "rocm_doctor_setup_release": "6.4.1", "rocm_doctor_setup_usecases": ["runtime"],
         "rocm_doctor_gpu_users": ["alice"],
         "rocm_doctor_config": {"fix": {"apt_key_file": m.key_file, "apt_key_fingerprint": m.fingerprint,
@@ -475,7 +475,7 @@ def ansible_setup_path():
                ANSIBLE_REMOTE_TEMP=os.path.join(tmp, "r"), ANSIBLE_NOCOLOR="1", ANSIBLE_LOCALHOST_WARNING="False",
                ANSIBLE_PYTHON_INTERPRETER=sys.executable, ANSIBLE_STDOUT_CALLBACK="default",
                ANSIBLE_DEPRECATION_WARNINGS="False")
-    playbook = os.path.join(SRC, "..", "..", "contrib", "ansible", "playbook.yml")
+    playbook = os.path.join(SRC, "..", "..", "..", "contrib", "ansible", "playbook.yml")
 
     def play():
         p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra), playbook],

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import rdtest  # noqa: E402
 binary, src = sys.argv[1], sys.argv[2]
 os.environ.setdefault("ROCM_DOCTOR_DATA_DIR", os.path.join(src, "conf"))

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import rdtest  # noqa: E402
 binary, src = sys.argv[1], sys.argv[2]
 os.environ.setdefault("ROCM_DOCTOR_DATA_DIR", os.path.join(src, "conf"))
@@ -120,7 +120,7 @@ if f:
     check(f["driver"].get("modprobe_error") is None, "oversized: no modprobe error")
 
 # Facts from a file are range-checked, the field named.
-with open(os.path.join(src, "tests/cli/facts/nvidia-h200.json")) as fh:
+with open(os.path.join(src, "tests/run/cli/facts/nvidia-h200.json")) as fh:
     good = json.load(fh)
 for field, value, want in [("vendor_id", -1, "pci.devices[0].vendor_id: expected an integer from 0 to 65535, not -1"),
                            ("device_id", 65536, "pci.devices[0].device_id: expected an integer from 0 to 65535, not 65536"),
