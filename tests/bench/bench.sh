@@ -25,7 +25,7 @@ instructions() {
 echo "rocm-doctor $("$bin" --version | cut -d' ' -f2), $(nproc) cores, $(uname -r)"
 echo
 for s in healthy-rx7900xtx healthy-8x-mi300x mi300x-cpx; do
-    python3 "$top/tests/scenarios/run.py" "$s" --write "$work/$s" >/dev/null
+    python3 "$top/tests/run/scenarios/run.py" "$s" --write "$work/$s" >/dev/null
     nodes=$(find "$work/$s" -name testbed.umockdev -exec grep -c 'topology/nodes/[0-9]*/properties=' {} \;)
     "$tbrun" -d "$work/$s/testbed.umockdev" -o "$work/$s/overlay" -- \
         python3 "$measure" "check: $s ($nodes KFD nodes)" "$runs" "$bin" check --json --root "$work/$s/root"

@@ -2,7 +2,7 @@
 /* rocm-doctord benchmark: prints figures, asserts nothing.
  *
  *   meson test -C build --benchmark --suite daemon -v
- *   (or: LD_PRELOAD=libumockdev-preload.so.0 build/tests/daemon/daemon-bench [IDLE_S] [EVENTS] [CONFIG])
+ *   (or: LD_PRELOAD=libumockdev-preload.so.0 build/tests/run/daemon/daemon-bench [IDLE_S] [EVENTS] [CONFIG])
  * CONFIG is passed to the daemon with --config (e.g. a smaller debounce_ms).
  *
  * In a umockdev testbed of one RX 7900 XTX (the healthy-rx7900xtx scenario):

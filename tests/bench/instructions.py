@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(top, "tests", "scenarios"))
+sys.path.insert(0, os.path.join(top, "tests", "run", "scenarios"))
 sys.dont_write_bytecode = True
 import run  # noqa: E402,F401  (registers every scenarios_*.py)
 import scenarios  # noqa: E402

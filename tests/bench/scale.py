@@ -66,7 +66,7 @@ def group_root(n):
     open(os.path.join(root, "etc/passwd"), "w").write("root:x:0:0::/root:/bin/sh\nalice:x:1000:1000::/home/alice:/bin/sh\n")
     members = ",".join(f"u{i}" for i in range(n))
     open(os.path.join(root, "etc/group"), "w").write(f"root:x:0:\nrender:x:992:{members}\nvideo:x:44:{members}\nalice:x:1000:\n")
-    facts = os.path.join(top, "tests/cli/facts/rx7900xtx-no-access.json")
+    facts = os.path.join(top, "tests/run/cli/facts/rx7900xtx-no-access.json")
     return [binary, "fix", "--root", root, "--facts", facts, "--user", "alice", "--only",
             "kfd.no-access,render.no-access"]
 

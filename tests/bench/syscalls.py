@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(top, "tests", "scenarios"))
+sys.path.insert(0, os.path.join(top, "tests", "run", "scenarios"))
 sys.dont_write_bytecode = True
 import scenarios  # noqa: E402
 from testbed import Testbed  # noqa: E402

@@ -1,7 +1,7 @@
 """What the Python tests share: a tally of checks and the binary run with
 its output captured. A test script imports it with
 
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
     import rdtest
 """
 import os

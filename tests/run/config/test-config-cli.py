@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""rocm-doctor.conf through the real binary: a malformed file stops the check
+with exit status 3 and the reason; ignore, severity overrides and
+expected_gpus change the findings and the exit status.
+
+    test-config-cli.py ROCM_DOCTOR SOURCE_ROOT
+"""
+import atexit
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
+BIN, SRC = sys.argv[1], sys.argv[2]
+FACTS = os.path.join(SRC, "tests", "run", "cli", "facts")
+NVIDIA = os.path.join(FACTS, "nvidia-h200.json")        # gpu.none (error), exit 2
+NO_ACCESS = os.path.join(FACTS, "rx7900xtx-no-access.json")  # one GPU, kfd/render.no-access
+tmp = tempfile.mkdtemp(prefix="rd-config-cli-")
+atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+
+
+T = rdtest.Tally(tap=True)
+check = T.check
+
+
+def write(rel, text):
+    path = os.path.join(tmp, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def run(*args):
+    return rdtest.run(BIN, *args)
+
+
+def findings(out):
+    return sorted((f["id"], f["severity"]) for f in json.loads(out)["findings"])
+
+
+# -- malformed configuration: exit 3, one line naming file, line and key, nothing on stdout
+bad = write("bad.conf", "[check]\nexpected_gpus = 8\n\n[output]\nprometheus_file = /tmp/rocm.txt\n")
+rc, out, err = run("check", "--json", "--facts", NVIDIA, "--config", bad)
+check("--config with a bad value: exit 3, file:line:key on stderr, nothing on stdout",
+      rc == 3 and out == "" and err == f'rocm-doctor: {bad}:5: [output] prometheus_file: "/tmp/rocm.txt" does not '
+      "end in .prom (the node exporter's textfile collector reads only *.prom)\n", f"rc={rc} out={out!r} err={err!r}")
+
+unknown = write("unknown.conf", "[check]\nexpected_gpu = 8\n")
+rc, out, err = run("check", "--facts", NVIDIA, "--config", unknown)
+check("--config with an unknown key: exit 3", rc == 3 and err == f"rocm-doctor: {unknown}:2: [check] expected_gpu: "
+      "unknown key\n", f"rc={rc} err={err!r}")
+
+rc, out, err = run("check", "--facts", NVIDIA, "--config", os.path.join(tmp, "missing.conf"))
+check("--config with a missing file: exit 3 naming it", rc == 3 and
+      err == f"rocm-doctor: --config {tmp}/missing.conf: No such file or directory\n", f"rc={rc} err={err!r}")
+
+# under --root: a drop-in's unknown section or key is a warning (a key a
+# newer version pushed must not stop an older one), the rest of it applies;
+# a bad value in a drop-in, or an unknown key in the main file, stops the run.
+root = os.path.join(tmp, "root")
+write("root/etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 1\n")
+dropin = write("root/etc/rocm-doctor/conf.d/50-fleet.conf",
+               "# fleet\n[checks]\nexpected_gpus = 8\n[check]\nfuture_key = 1\nexpected_gpus = 9\n")
+for verb in ("check", "facts"):
+    rc, out, err = run(verb, "--json", "--root", root)
+    check(f"{verb} --root with unknown names in a drop-in: warns about each, goes on", rc != 3 and out and
+          err == f"rocm-doctor: warning: {dropin}:2: unknown section [checks] (the sections are [check], [fix], "
+          "[output], [daemon] and [health]); skipped\n"
+          f"rocm-doctor: warning: {dropin}:5: [check] future_key: unknown key; skipped\n", f"rc={rc} err={err!r}")
+rc, out, err = run("check", "--json", "--root", root)
+mismatch = [f for f in json.loads(out)["findings"] if f["id"] == "gpu.count-mismatch"] if out else []
+check("the drop-in's known key applies (expected_gpus = 9, not the skipped section's 8)",
+      len(mismatch) == 1 and "9" in mismatch[0]["summary"], mismatch)
+write("root/etc/rocm-doctor/conf.d/50-fleet.conf", "[check]\nexpected_gpus = nine\n")
+rc, out, err = run("check", "--json", "--root", root)
+check("a bad value in a drop-in: exit 3", rc == 3 and out == "" and err.startswith(f"rocm-doctor: {dropin}:2: "
+      "[check] expected_gpus: "), f"rc={rc} err={err!r}")
+os.unlink(dropin)
+main = write("root/etc/rocm-doctor/rocm-doctor.conf", "[check]\nfuture_key = 1\n")
+rc, out, err = run("check", "--json", "--root", root)
+check("an unknown key in the main file: exit 3", rc == 3 and
+      err == f"rocm-doctor: {main}:2: [check] future_key: unknown key\n", f"rc={rc} err={err!r}")
+write("root/etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 1\n")
+
+# -- policy changes the exit status
+rc, out, err = run("check", "--json", "--facts", NVIDIA)
+check("baseline: gpu.none error, exit 2", rc == 2 and findings(out) == [("gpu.none", "error")], out + err)
+
+sev = write("severity.conf", "[check]\nseverity = gpu.none:warning\n")
+rc, out, err = run("check", "--json", "--facts", NVIDIA, "--config", sev)
+check("severity gpu.none:warning: exit 1", rc == 1 and findings(out) == [("gpu.none", "warning")] and
+      json.loads(out)["exit_status"] == 1, out + err)
+
+sev_info = write("severity-info.conf", "[check]\nseverity = gpu.none:info\n")
+rc, out, err = run("check", "--facts", NVIDIA, "--config", sev_info)
+check("severity gpu.none:info: exit 0 (text)", rc == 0 and "gpu.none" in out, out + err)
+
+ign = write("ignore.conf", "[check]\nignore = gpu.none\nseverity = gpu.none:error\n")
+rc, out, err = run("check", "--json", "--facts", NVIDIA, "--config", ign)
+check("ignore gpu.none (despite an override): exit 0, no findings", rc == 0 and findings(out) == [], out + err)
+
+rc, out, err = run("check", "--json", "--facts", NO_ACCESS)
+check("baseline: one GPU, no access, exit 2", rc == 2 and findings(out) == [("kfd.no-access", "error"),
+                                                                         ("render.no-access", "error")], out + err)
+two = write("two.conf", "[check]\nexpected_gpus = 2\nignore = kfd.no-access\n"
+            "severity = render.no-access:warning\n")
+rc, out, err = run("check", "--json", "--facts", NO_ACCESS, "--config", two)
+rep = json.loads(out) if out else {}
+cm = [f for f in rep.get("findings", []) if f["id"] == "gpu.count-mismatch"]
+check("expected_gpus = 2 with one GPU: gpu.count-mismatch error, exit 2",
+      rc == 2 and findings(out) == [("gpu.count-mismatch", "error"), ("render.no-access", "warning")], out + err)
+check("gpu.count-mismatch evidence names expected (file:line) and found",
+      len(cm) == 1 and cm[0]["evidence"] == [f"expected_gpus = 2 ({two}:2)", "found 1 AMD GPU"] and
+      cm[0]["summary"] == "1 AMD GPU visible, 2 expected", cm)
+
+ok_count = write("one.conf", "[check]\nexpected_gpus = 1\nignore = kfd.no-access render.no-access\n")
+rc, out, err = run("check", "--json", "--facts", NO_ACCESS, "--config", ok_count)
+check("expected_gpus = 1 with one GPU, access findings ignored: exit 0", rc == 0 and findings(out) == [], out + err)
+
+T.finish()

@@ -1,0 +1,47 @@
+"""Level 2 with the host's real ROCm runtime libraries (Debian's
+libhsa-runtime64-1 and libamdhip64-5 in CI) under a umockdev testbed.
+
+The runtime opens /dev/kfd through umockdev's redirection, finds none in these
+testbeds, and fails the way it fails for a user: hsa_init returns
+HSA_STATUS_ERROR_OUT_OF_RESOURCES. The report must name the level-1 finding
+behind it. Scenarios with a working GPU need one; those paths are covered by
+the test double in tests/run/runtime/.
+"""
+
+from scenarios import Scenario, Testbed, healthy_rx7900xtx_box, no_gpu_box, scenario
+
+
+@scenario("runtime-real-no-gpu")
+def runtime_real_no_gpu():
+    """No AMD GPU at all: the real hsa_init fails, and gpu.none is its cause."""
+    tb = Testbed()
+    no_gpu_box(tb)
+    return Scenario(tb, [("gpu.none", "error"), ("runtime.hsa-init-failed", "error")], 2,
+                    args=["--level", "2"], gpu_count=0,
+                    evidence=[("runtime.hsa-init-failed", "hsa_init: HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008)"),
+                              ("runtime.hsa-init-failed", "cause: gpu.none")],
+                    remedy=[("runtime.hsa-init-failed", "Fix gpu.none first")])
+
+
+@scenario("runtime-real-kfd-missing")
+def runtime_real_kfd_missing():
+    """amdgpu drives an RX 7900 XTX but the kernel has no KFD: the real
+    runtime's OUT_OF_RESOURCES is the missing /dev/kfd."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb, with_kfd=False)
+    return Scenario(tb, [("kfd.missing", "error"), ("runtime.hsa-init-failed", "error")], 2,
+                    args=["--level", "2"], gpu_count=1,
+                    evidence=[("runtime.hsa-init-failed", "HSA_STATUS_ERROR_OUT_OF_RESOURCES"),
+                              ("runtime.hsa-init-failed", "cause: kfd.missing")])
+
+
+@scenario("runtime-real-kfd-refuses")
+def runtime_real_kfd_refuses():
+    """/dev/kfd exists and is open to root, but it is not a working KFD (in the
+    testbed, umockdev's stand-in node answers no ioctl): the real runtime still
+    says OUT_OF_RESOURCES, and with no level-1 cause the remedy says what else
+    that status means."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    return Scenario(tb, [("runtime.hsa-init-failed", "error")], 2, args=["--level", "2"],
+                    remedy=[("runtime.hsa-init-failed", "With /dev/kfd present and accessible")])
