@@ -251,7 +251,7 @@ static int check_paths(rd_options *o, char **ret_python)
     return 0;
 }
 
-/* The long options (tests/cli/test-man.py reads this table: each one is documented). */
+/* The long options (tests/run/cli/test-man.py reads this table: each one is documented). */
 enum {
     OPT_ROOT = 256, OPT_USER, OPT_FACTS, OPT_CONFIG, OPT_FORMAT, OPT_JSON, OPT_LEVEL,
     OPT_TIMEOUT, OPT_WITH_PYTHON, OPT_COLOR, OPT_APPLY, OPT_YES, OPT_ONLY, OPT_KEY_FILE,

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The test double (tests/runtime/runtime-double.c) replaces every runtime
+/* The test double (tests/run/runtime/runtime-double.c) replaces every runtime
  * library when this variable names it; read with secure_getenv. */
 #define RD_RUNTIME_LIB_ENV "ROCM_DOCTOR_RUNTIME_LIB"
 
