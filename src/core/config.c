@@ -163,13 +163,14 @@ typedef struct {
     const char *name;
     key_type type;
     size_t offset;
-    size_t size;                 /* KEY_INT: of the field, int or int64_t */
-    int64_t min, max;            /* KEY_INT */
+    size_t size;      /* KEY_INT: of the field, int or int64_t */
+    int64_t min, max; /* KEY_INT */
     char *(*check)(const rd_config_ids *ids, const char *value);
-    const char *unit;            /* KEY_INT: for messages */
+    const char *unit; /* KEY_INT: for messages */
 } key_def;
 
 #define FIELD(f) offsetof(rd_config, f), sizeof(((rd_config *)NULL)->f)
+/* clang-format off */
 static const key_def keys[] = {
     { "check", "expected_gpus", KEY_INT, FIELD(expected_gpus), 1, 65535, NULL, "a number of GPUs" },
     { "check", "users", KEY_LIST, FIELD(users), 0, 0, check_user, NULL },
@@ -204,6 +205,7 @@ static const key_def keys[] = {
     { "health", "power_cap_warn_percent", KEY_INT, FIELD(health.power_cap_warn_percent), 1, 100, NULL, "a percentage" },
     { "health", "vram_missing_percent", KEY_INT, FIELD(health.vram_missing_percent), 1, 50, NULL, "a percentage" },
 };
+/* clang-format on */
 static const char *const sections[] = { "check", "fix", "repository", "output", "daemon", "health" };
 
 #define AT(c, k, T) ((T *)(void *)((char *)(c) + (k)->offset))
@@ -281,9 +283,7 @@ static void reset_key(rd_config *c, const key_def *k)
     rd_config d;
     rd_config_init(&d);
     switch (k->type) {
-    case KEY_BOOL:
-        *AT(c, k, bool) = *AT(&d, k, bool);
-        break;
+    case KEY_BOOL: *AT(c, k, bool) = *AT(&d, k, bool); break;
     case KEY_INT:
         set_int(c, k, get_int(&d, k));
         if (k->offset == offsetof(rd_config, expected_gpus)) {
@@ -300,9 +300,7 @@ static void reset_key(rd_config *c, const key_def *k)
         strv_free(*AT(c, k, char **));
         *AT(c, k, char **) = NULL; /* every list defaults to unset */
         break;
-    case KEY_SEVERITY:
-        severity_free(c);
-        break;
+    case KEY_SEVERITY: severity_free(c); break;
     }
     rd_config_free(&d);
 }
@@ -314,14 +312,14 @@ typedef struct {
     const char *name;
     const char *text, *end, *pos;
     unsigned line;
-    bool indented;               /* the current line starts with white space */
+    bool indented;                     /* the current line starts with white space */
     unsigned set_on[ELEMENTSOF(keys)]; /* line each key was set on in this file */
-    const key_def *last;         /* the key of the previous assignment */
+    const key_def *last;               /* the key of the previous assignment */
     char *error;
     unsigned error_line;
     const rd_config_ids *ids;
-    bool lenient;                /* a drop-in: unknown sections and keys are warnings */
-    bool in_unknown_section;     /* lenient: skipping the keys of one */
+    bool lenient;            /* a drop-in: unknown sections and keys are warnings */
+    bool in_unknown_section; /* lenient: skipping the keys of one */
 } parse_state;
 
 static void warn_at(parse_state *st, char *msg)
@@ -501,8 +499,8 @@ static int set_value(parse_state *st, const key_def *k, const char *value)
         uint64_t v;
         if (safe_atou64(value, 10, &v) < 0 || !isdigit((unsigned char)value[0]) || v < (uint64_t)k->min ||
             v > (uint64_t)k->max)
-            return fail_at(st, k, NULL, xasprintf("\"%s\" is not %s from %" PRId64 " to %" PRId64, value,
-                                                  k->unit, k->min, k->max));
+            return fail_at(st, k, NULL,
+                           xasprintf("\"%s\" is not %s from %" PRId64 " to %" PRId64, value, k->unit, k->min, k->max));
         set_int(c, k, (int64_t)v);
         if (k->offset == offsetof(rd_config, expected_gpus)) {
             free(c->expected_gpus_source);
@@ -529,9 +527,9 @@ static int set_value(parse_state *st, const key_def *k, const char *value)
     case KEY_SEVERITY:
         if (strspn(value, " \t,") == strlen(value))
             return fail_at(st, k, NULL, xasprintf("\"%s\" lists nothing (an empty value means the default)", value));
-        return k->type == KEY_LIST ? set_list(st, k, value, false)
-             : k->type == KEY_FIXES ? set_fixes(st, k, value, false)
-                                    : set_severity(st, k, value, false);
+        return k->type == KEY_LIST    ? set_list(st, k, value, false)
+               : k->type == KEY_FIXES ? set_fixes(st, k, value, false)
+                                      : set_severity(st, k, value, false);
     }
     return 0;
 }
@@ -544,8 +542,9 @@ static int handler(void *user, const char *section, const char *name, const char
     if (!*name)
         return fail_at(st, NULL, NULL, xasprintf("a value without a key name (\"= %s\")", value));
     if (!*section)
-        return fail_at(st, NULL, name, xasprintf("key outside a section (put it under [check], [fix], "
-                                                 "[output] or [daemon])"));
+        return fail_at(st, NULL, name,
+                       xasprintf("key outside a section (put it under [check], [fix], "
+                                 "[output] or [daemon])"));
     if (!known_section(section) && st->lenient && st->in_unknown_section)
         return 1; /* its header was warned about */
     if (!known_section(section))
@@ -555,14 +554,16 @@ static int handler(void *user, const char *section, const char *name, const char
     if (st->indented && st->last && streq(st->last->name, name) && streq(st->last->section, section)) {
         const key_def *k = st->last;
         if (strchr(value, '='))
-            return fail_at(st, k, NULL, xasprintf("indented line \"%s\" reads as more of this key's value; "
-                                                  "start a new key at the beginning of the line", value));
+            return fail_at(st, k, NULL,
+                           xasprintf("indented line \"%s\" reads as more of this key's value; "
+                                     "start a new key at the beginning of the line",
+                                     value));
         if (k->type != KEY_LIST && k->type != KEY_FIXES && k->type != KEY_SEVERITY)
-            return fail_at(st, k, NULL, xasprintf("takes one value; the indented line \"%s\" would add another",
-                                                  value));
-        return k->type == KEY_LIST ? set_list(st, k, value, true)
-             : k->type == KEY_FIXES ? set_fixes(st, k, value, true)
-                                    : set_severity(st, k, value, true);
+            return fail_at(st, k, NULL,
+                           xasprintf("takes one value; the indented line \"%s\" would add another", value));
+        return k->type == KEY_LIST    ? set_list(st, k, value, true)
+               : k->type == KEY_FIXES ? set_fixes(st, k, value, true)
+                                      : set_severity(st, k, value, true);
     }
 
     const key_def *k = NULL;
@@ -603,16 +604,18 @@ static int parse_file(rd_config *c, const rd_config_ids *ids, const char *name, 
         *ret_error = xasprintf("%s: contains a NUL byte; not a text file", name);
         return -EINVAL;
     }
-    parse_state st = { .c = c, .ids = ids, .name = name, .text = text, .pos = text, .end = text + size,
-                       .lenient = lenient };
+    parse_state st = {
+        .c = c, .ids = ids, .name = name, .text = text, .pos = text, .end = text + size, .lenient = lenient
+    };
     int line = ini_parse_stream(reader, &st, handler, &st);
     if (line > 0 && (!st.error || (unsigned)line < st.error_line)) {
         /* inih's own syntax error came first */
         free(st.error);
         st.error = NULL;
         st.line = (unsigned)line;
-        fail_at(&st, NULL, NULL, xasprintf("syntax error (expected [section], key = value, or a comment "
-                                           "starting with # or ;)"));
+        fail_at(&st, NULL, NULL,
+                xasprintf("syntax error (expected [section], key = value, or a comment "
+                          "starting with # or ;)"));
     } else if (!st.error && line < 0)
         st.error = xasprintf("%s: cannot parse (out of memory)", name);
     if (st.error) {
@@ -623,7 +626,8 @@ static int parse_file(rd_config *c, const rd_config_ids *ids, const char *name, 
     return 0;
 }
 
-int rd_config_parse(rd_config *c, const rd_config_ids *ids, const char *name, const char *text, size_t size, char **ret_error)
+int rd_config_parse(rd_config *c, const rd_config_ids *ids, const char *name, const char *text, size_t size,
+                    char **ret_error)
 {
     return parse_file(c, ids, name, text, size, false, ret_error);
 }
@@ -702,8 +706,8 @@ static int load_explicit(const rd_config_ids *ids, const char *path, rd_config *
     size_t size = 0;
     int r = fd < 0 ? fd : read_fd(fd, CONFIG_MAX_SIZE, &text, &size);
     if (r == -EFBIG)
-        *ret_error = xasprintf("--config %s: larger than %d KiB; not a configuration file", path,
-                               CONFIG_MAX_SIZE / 1024);
+        *ret_error =
+            xasprintf("--config %s: larger than %d KiB; not a configuration file", path, CONFIG_MAX_SIZE / 1024);
     else if (r < 0)
         *ret_error = xasprintf("--config %s: %s", path, rootfs_strerror(r));
     else
@@ -711,7 +715,8 @@ static int load_explicit(const rd_config_ids *ids, const char *path, rd_config *
     return r;
 }
 
-int rd_config_load(const rd_config_ids *ids, const char *root, const char *explicit_file, rd_config *ret, char **ret_error)
+int rd_config_load(const rd_config_ids *ids, const char *root, const char *explicit_file, rd_config *ret,
+                   char **ret_error)
 {
     rd_config c;
     rd_config_init(&c);
@@ -757,9 +762,7 @@ char *rd_config_dump(const rd_config *c)
         }
         strbuf_printf(&b, "%s =", k->name);
         switch (k->type) {
-        case KEY_BOOL:
-            strbuf_append(&b, *AT(c, k, bool) ? " yes" : " no");
-            break;
+        case KEY_BOOL: strbuf_append(&b, *AT(c, k, bool) ? " yes" : " no"); break;
         case KEY_INT:
             if (get_int(c, k) >= 0)
                 strbuf_printf(&b, " %" PRId64, get_int(c, k));
@@ -797,16 +800,17 @@ void rd_config_apply(const rd_config *c, size_t n_gpus, rd_findings *findings)
     if (c->expected_gpus >= 0 && (int64_t)n_gpus != c->expected_gpus) {
         bool fewer = (int64_t)n_gpus < c->expected_gpus;
         rd_finding *f = rd_finding_add(findings, "gpu.count-mismatch", fewer ? RD_SEV_ERROR : RD_SEV_INFO, NULL,
-                                       "%zu AMD GPU%s visible, %" PRId64 " expected", n_gpus,
-                                       n_gpus == 1 ? "" : "s", c->expected_gpus);
+                                       "%zu AMD GPU%s visible, %" PRId64 " expected", n_gpus, n_gpus == 1 ? "" : "s",
+                                       c->expected_gpus);
         rd_finding_evidence(f, "expected_gpus = %" PRId64 " (%s)", c->expected_gpus,
                             c->expected_gpus_source ? c->expected_gpus_source : "configuration");
         rd_finding_evidence(f, "found %zu AMD GPU%s", n_gpus, n_gpus == 1 ? "" : "s");
         if (fewer && n_gpus > 0)
-            rd_finding_remedy(f, "Find the missing GPUs: `lspci -d 1002:` lists what is on the bus, the kernel log "
-                                 "(`journalctl -k | grep -i amdgpu`) shows GPUs that failed to initialize; check "
-                                 "seating, power cables and the BIOS slot settings. If the machine really has %zu "
-                                 "now, set expected_gpus = %zu.",
+            rd_finding_remedy(f,
+                              "Find the missing GPUs: `lspci -d 1002:` lists what is on the bus, the kernel log "
+                              "(`journalctl -k | grep -i amdgpu`) shows GPUs that failed to initialize; check "
+                              "seating, power cables and the BIOS slot settings. If the machine really has %zu "
+                              "now, set expected_gpus = %zu.",
                               n_gpus, n_gpus);
         else if (fewer)
             rd_finding_remedy(f, "Find the missing GPUs: `lspci -d 1002:` lists what is on the bus, the kernel log "

@@ -10,25 +10,30 @@
  * /opt, /var, /lib file is read there) and the running kernel's /sys, /dev
  * and /proc, which are always the live ones. */
 typedef struct {
-    char *root;           /* "/" or the --root directory, absolute */
+    char *root; /* "/" or the --root directory, absolute */
     int root_fd;
-    char *user;           /* --user NAME, or NULL */
-    uid_t uid;            /* real uid of the process */
-    char *sudo_user;      /* SUDO_USER, when set */
+    char *user;      /* --user NAME, or NULL */
+    uid_t uid;       /* real uid of the process */
+    char *sudo_user; /* SUDO_USER, when set */
     rd_knowledge knowledge;
     /* Set by the caller after rd_ctx_init (rd_run_check does): */
     const struct rd_config *config; /* never NULL once a run has started */
-    bool with_python;     /* --with-python or config: import torch */
-    int64_t runtime_timeout_s; /* level 2: limit for the child, seconds */
-    const char *python;   /* --python: a python executable or an environment
-                           * directory (a path on the inspected system), or NULL */
-    const char *rocm_path; /* --rocm-path: level 2 loads the runtime from this
-                            * directory only; NULL: the default search */
+    bool with_python;               /* --with-python or config: import torch */
+    int64_t runtime_timeout_s;      /* level 2: limit for the child, seconds */
+    /* --python: a python executable or an environment directory (a path on
+     * the inspected system), or NULL */
+    const char *python;
+    /* --rocm-path: level 2 loads the runtime from this directory only;
+     * NULL: the default search */
+    const char *rocm_path;
 } rd_ctx;
 
 int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_error);
 void rd_ctx_free(rd_ctx *ctx);
-static inline bool rd_ctx_has_root(const rd_ctx *ctx) { return ctx->root[1] != 0; }
+static inline bool rd_ctx_has_root(const rd_ctx *ctx)
+{
+    return ctx->root[1] != 0;
+}
 
 /* OS files inside the root, through the one confined opener (rootfs.h):
  * symlinks resolve inside the root and never escape it. */

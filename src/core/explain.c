@@ -11,7 +11,7 @@ typedef struct {
     FILE *f;
     unsigned line;
     unsigned section_line;
-    int too_long;        /* the limit, when a line exceeded it */
+    int too_long; /* the limit, when a line exceeded it */
 } line_reader;
 
 static char *read_line(char *str, int num, void *stream)
@@ -169,8 +169,7 @@ static int add_info_causes(load_state *st, rd_error_entry *e, const char *value)
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *id = strstrip(tok);
         if (!strv_contains(e->causes, id))
-            return fail(st, xasprintf("info cause \"%s\" is not among the causes of [%s] listed before it", id,
-                                      e->id));
+            return fail(st, xasprintf("info cause \"%s\" is not among the causes of [%s] listed before it", id, e->id));
         if (strv_contains(e->info_causes, id))
             return fail(st, xasprintf("info cause %s is listed twice in [%s]", id, e->id));
         e->info_causes = strv_push(e->info_causes, xstrdup(id));
@@ -185,9 +184,10 @@ static int handler(void *user, const char *section, const char *name, const char
     if (!name)
         return 1;
     if (streq(section, "table")) {
-        char **slot = streq(name, "name") ? &t->info.name
-                    : streq(name, "version") ? &t->info.version
-                    : streq(name, "date") ? &t->info.date : NULL;
+        char **slot = streq(name, "name")      ? &t->info.name
+                      : streq(name, "version") ? &t->info.version
+                      : streq(name, "date")    ? &t->info.date
+                                               : NULL;
         if (!slot)
             return fail(st, xasprintf("unknown key \"%s\" in [table]", name));
         if (streq(name, "name") && !streq(value, "errors"))
@@ -273,10 +273,11 @@ int rd_error_table_load(const char *path, const char *const *known_ids, rd_error
         msg = xasprintf("%s: no errors are listed", path);
     for (size_t i = 0; !msg && i < t.n_entries; i++) {
         const rd_error_entry *e = &t.entries[i];
-        const char *missing = !e->title ? "a title"
-                            : !e->patterns && e->n_codes == 0 ? "a pattern or a code"
-                            : !e->meaning ? "a meaning"
-                            : !e->causes ? "causes" : NULL;
+        const char *missing = !e->title                         ? "a title"
+                              : !e->patterns && e->n_codes == 0 ? "a pattern or a code"
+                              : !e->meaning                     ? "a meaning"
+                              : !e->causes                      ? "causes"
+                                                                : NULL;
         if (missing)
             msg = xasprintf("%s:%u: [%s] needs %s", path, e->line, e->id, missing);
     }
@@ -534,4 +535,3 @@ int rd_explain_exit_status(const rd_finding *const *picked, size_t n)
     }
     return status;
 }
-

@@ -22,19 +22,19 @@ typedef struct {
 } rd_error_code;
 
 typedef struct {
-    char *id;            /* the section name */
-    char *title;         /* the message as people know it */
-    char **patterns;     /* as written in the table */
-    char **normalized;   /* the same, normalized for matching */
+    char *id;          /* the section name */
+    char *title;       /* the message as people know it */
+    char **patterns;   /* as written in the table */
+    char **normalized; /* the same, normalized for matching */
     rd_error_code *codes;
     size_t n_codes;
     char *meaning;
-    char **causes;       /* finding ids, most likely root cause first */
-    char **info_causes;  /* those among causes that apply even when the check
-                            reports them as info (ROCm not installed where
-                            nothing asks for it still explains "rocminfo:
-                            command not found") */
-    unsigned line;       /* where the section starts */
+    char **causes; /* finding ids, most likely root cause first */
+    /* those among causes that apply even when the check reports them as
+     * info (ROCm not installed where nothing asks for it still explains
+     * "rocminfo: command not found") */
+    char **info_causes;
+    unsigned line; /* where the section starts */
 } rd_error_entry;
 
 typedef struct {
@@ -56,8 +56,8 @@ char *rd_error_normalize(const char *text);
 
 typedef struct {
     const rd_error_entry *entry;
-    size_t start, end;   /* span in the normalized text */
-    char *how;           /* the pattern as written, or "HIP error 100" */
+    size_t start, end; /* span in the normalized text */
+    char *how;         /* the pattern as written, or "HIP error 100" */
 } rd_error_match;
 
 typedef struct {

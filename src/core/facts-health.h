@@ -15,16 +15,16 @@
 
 /* One ras/<block>_err_count file: "ue: N\nce: N[\nde: N]\n". */
 typedef struct {
-    char *block;              /* "umc", "gfx", "xgmi_wafl", ... */
-    int64_t ue, ce, de;       /* -1: the file has no such line */
-    bool inaccessible;        /* "Query currently inaccessible" (during a reset) */
+    char *block;        /* "umc", "gfx", "xgmi_wafl", ... */
+    int64_t ue, ce, de; /* -1: the file has no such line */
+    bool inaccessible;  /* "Query currently inaccessible" (during a reset) */
 } rd_ras_count;
 
 /* One hwmon temperature channel. */
 typedef struct {
-    char *name;               /* "temp1" */
-    char *label;              /* tempN_label: "edge", "junction", "mem"; NULL when absent */
-    int64_t input_mc;         /* millidegrees Celsius; -1 not exposed */
+    char *name;       /* "temp1" */
+    char *label;      /* tempN_label: "edge", "junction", "mem"; NULL when absent */
+    int64_t input_mc; /* millidegrees Celsius; -1 not exposed */
     int64_t crit_mc;
     int64_t emergency_mc;
 } rd_temp_sensor;
@@ -33,14 +33,14 @@ typedef struct {
  * the header's format and content revision; a revision whose layout this
  * version does not know is "not understood", and nothing is read from it. */
 typedef struct {
-    bool exposed;             /* the file exists and could be read */
-    int64_t size;             /* bytes read */
-    int64_t structure_size;   /* the header's structure_size; -1 when the header is short */
+    bool exposed;                              /* the file exists and could be read */
+    int64_t size;                              /* bytes read */
+    int64_t structure_size;                    /* the header's structure_size; -1 when the header is short */
     int64_t format_revision, content_revision; /* -1 unknown */
     bool understood;
-    char *layout;             /* "gpu_metrics_v1_3", "gpu_metrics_v1_6 (384 bytes)", ... */
-    char *note;               /* why it was not understood, or a caveat */
-    int64_t throttle_status;  /* ASIC-dependent raw bits, not decoded; -1 not in this layout */
+    char *layout;            /* "gpu_metrics_v1_3", "gpu_metrics_v1_6 (384 bytes)", ... */
+    char *note;              /* why it was not understood, or a caveat */
+    int64_t throttle_status; /* ASIC-dependent raw bits, not decoded; -1 not in this layout */
     bool has_indep_throttle;
     uint64_t indep_throttle_status; /* SMU_THROTTLER_*_BIT, ASIC independent */
     /* v1_6 and later: residency counters accumulated by the firmware, in the
@@ -51,10 +51,10 @@ typedef struct {
 
 /* A kernel log line about one GPU's health, classified when gathered. */
 typedef struct {
-    char *kind;               /* see RD_HEALTH_EV_* in probes/health.h */
-    uint64_t usec;            /* since boot */
-    char *detail;             /* ring name, RAS block, process "name pid N" */
-    int64_t count;            /* RAS lines: the errors they report; threshold lines: the threshold; else -1 */
+    char *kind;    /* see RD_HEALTH_EV_* in probes/health.h */
+    uint64_t usec; /* since boot */
+    char *detail;  /* ring name, RAS block, process "name pid N" */
+    int64_t count; /* RAS lines: the errors they report; threshold lines: the threshold; else -1 */
     char *text;
 } rd_health_event;
 
@@ -62,7 +62,7 @@ typedef struct {
  * port (the GPU first). */
 typedef struct {
     char *address;
-    bool exposed;             /* aer_dev_* files present */
+    bool exposed;                         /* aer_dev_* files present */
     int64_t correctable, nonfatal, fatal; /* TOTAL_ERR_*; -1 not exposed */
 } rd_aer_device;
 
@@ -76,53 +76,53 @@ typedef struct {
  * each GPU (its other compute partitions share the socket's XGMI links). */
 typedef struct {
     int64_t node_id;
-    int64_t io_links;         /* io_link files read, of any type */
+    int64_t io_links; /* io_link files read, of any type */
 } rd_io_links_read;
 
 typedef struct {
     char *pci_address;
     /* RAS */
-    bool ras_exposed;         /* device/ras/ exists (RAS enabled for the device) */
-    int64_t ras_features;     /* feature mask without the socket bits 29..31; -1 unknown */
+    bool ras_exposed;     /* device/ras/ exists (RAS enabled for the device) */
+    int64_t ras_features; /* feature mask without the socket bits 29..31; -1 unknown */
     rd_ras_count *ras;
     size_t n_ras;
-    bool bad_pages_exposed;   /* ras/gpu_vram_bad_pages */
+    bool bad_pages_exposed; /* ras/gpu_vram_bad_pages */
     int64_t bad_pages_reserved, bad_pages_pending, bad_pages_failed;
     int64_t bad_page_threshold; /* debugfs bad_page_cnt_threshold (root only); -1 unreadable */
     /* thermal and power (hwmon) */
     bool hwmon_exposed;
     rd_temp_sensor *temps;
     size_t n_temps;
-    int64_t power_uw;         /* power1_average, else power1_input; -1 */
+    int64_t power_uw; /* power1_average, else power1_input; -1 */
     int64_t power_cap_uw, power_cap_default_uw, power_cap_max_uw;
     rd_gpu_metrics metrics;
     /* firmware and inventory */
-    char **firmware;          /* "mec=0x000000c4", from fw_version/<name>_fw_version, name order */
+    char **firmware; /* "mec=0x000000c4", from fw_version/<name>_fw_version, name order */
     char *vbios_version;
     char *serial_number;
     char *unique_id;
     char *product_name;
-    int64_t vram_total;       /* mem_info_vram_total, bytes; -1 not exposed */
-    char *memory_partition;   /* current_memory_partition ("NPS1"), MI300 */
+    int64_t vram_total;     /* mem_info_vram_total, bytes; -1 not exposed */
+    char *memory_partition; /* current_memory_partition ("NPS1"), MI300 */
     /* XGMI (amdgpu sysfs) */
-    uint64_t xgmi_hive_id;    /* 0: not in a hive or not exposed */
-    int64_t xgmi_hive_size;   /* node* entries in xgmi_hive_info; -1 not exposed */
+    uint64_t xgmi_hive_id;  /* 0: not in a hive or not exposed */
+    int64_t xgmi_hive_size; /* node* entries in xgmi_hive_info; -1 not exposed */
     /* kernel log since boot */
     rd_health_event *events;
     size_t n_events;
-    rd_aer_device *aer;       /* the GPU, then every port up to the root */
+    rd_aer_device *aer; /* the GPU, then every port up to the root */
     size_t n_aer;
-    char **not_exposed;       /* interfaces this kernel or GPU does not have */
+    char **not_exposed; /* interfaces this kernel or GPU does not have */
 } rd_health_gpu;
 
 typedef struct {
-    rd_health_gpu *gpus;      /* AMD GPUs bound to amdgpu, in PCI address order */
+    rd_health_gpu *gpus; /* AMD GPUs bound to amdgpu, in PCI address order */
     size_t n_gpus;
     rd_xgmi_link *xgmi_links; /* the XGMI io_links of the nodes in io_links_read */
     size_t n_xgmi_links;
     rd_io_links_read *io_links_read;
     size_t n_io_links_read;
-    rd_health_event *events;  /* health lines that name no GPU, on a multi-GPU host */
+    rd_health_event *events; /* health lines that name no GPU, on a multi-GPU host */
     size_t n_events;
     char *bad_page_threshold_param; /* /sys/module/amdgpu/parameters/bad_page_threshold */
     char *kmsg_error;

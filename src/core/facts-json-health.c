@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts-json.h"
 
+/* clang-format off */
+/* The schema tables keep one field a line. */
 static const rd_field ras_count_fields[] = {
     F(rd_ras_count, block, RD_FT_STR),
     F(rd_ras_count, ue, RD_FT_INT),
@@ -113,6 +115,7 @@ static const rd_field health_fields[] = {
     F(rd_health_facts, error, RD_FT_STR),
 };
 SCHEMA(rd_health_facts_schema, rd_health_facts, health_fields);
+/* clang-format on */
 
 const rd_health_gpu *rd_health_gpu_find(const rd_health_facts *h, const char *pci_address)
 {

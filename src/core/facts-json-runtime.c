@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts-json.h"
 
+/* clang-format off */
+/* The schema tables keep one field a line. */
 static const rd_field pool_fields[] = {
     F(rd_runtime_pool, segment, RD_FT_STR),
     F(rd_runtime_pool, size, RD_FT_U64),
@@ -79,3 +81,4 @@ static const rd_field runtime_fields[] = {
     F(rd_runtime_facts, elapsed_s, RD_FT_DOUBLE),
 };
 SCHEMA(rd_runtime_facts_schema, rd_runtime_facts, runtime_fields);
+/* clang-format on */

@@ -7,6 +7,8 @@
 #include "build-config.h"
 #include "util.h"
 
+/* clang-format off */
+/* The schema tables keep one field a line. */
 static const rd_field os_fields[] = {
     F(rd_os_facts, id, RD_FT_STR),
     F(rd_os_facts, id_like, RD_FT_STR),
@@ -215,6 +217,7 @@ static const rd_field facts_fields[] = {
     FS(rd_facts, wheels, rd_wheel_facts_schema),
 };
 SCHEMA(rd_facts_schema, rd_facts, facts_fields);
+/* clang-format on */
 
 #define AT(p, off, type) ((type *)((char *)(p) + (off)))
 #define CAT(p, off, type) ((const type *)((const char *)(p) + (off)))
@@ -232,18 +235,10 @@ json_object *rd_struct_to_json(const rd_schema *s, const void *p)
             v = str ? json_object_new_string(str) : NULL;
             break;
         }
-        case RD_FT_BOOL:
-            v = json_object_new_boolean(*CAT(p, fd->offset, bool));
-            break;
-        case RD_FT_INT:
-            v = json_object_new_int64(*CAT(p, fd->offset, int64_t));
-            break;
-        case RD_FT_U64:
-            v = json_object_new_uint64(*CAT(p, fd->offset, uint64_t));
-            break;
-        case RD_FT_DOUBLE:
-            v = json_object_new_double(*CAT(p, fd->offset, double));
-            break;
+        case RD_FT_BOOL: v = json_object_new_boolean(*CAT(p, fd->offset, bool)); break;
+        case RD_FT_INT: v = json_object_new_int64(*CAT(p, fd->offset, int64_t)); break;
+        case RD_FT_U64: v = json_object_new_uint64(*CAT(p, fd->offset, uint64_t)); break;
+        case RD_FT_DOUBLE: v = json_object_new_double(*CAT(p, fd->offset, double)); break;
         case RD_FT_STRV: {
             char *const *sv = *(char **const *)((const char *)p + fd->offset);
             v = json_object_new_array();
@@ -274,9 +269,7 @@ json_object *rd_struct_to_json(const rd_schema *s, const void *p)
                     json_object_object_add(v, a[k].key, json_object_new_uint64(a[k].value));
             break;
         }
-        case RD_FT_OBJ:
-            v = rd_struct_to_json(fd->sub, CAT(p, fd->offset, char));
-            break;
+        case RD_FT_OBJ: v = rd_struct_to_json(fd->sub, CAT(p, fd->offset, char)); break;
         case RD_FT_ARR: {
             const char *a = *CAT(p, fd->offset, char *);
             v = json_object_new_array_ext((int)n);
@@ -374,7 +367,7 @@ static int kv_from_json(const rd_field *fd, void *p, json_object *v, const char 
         return type_error(ret_error, path, fd->name, "an object of unsigned integers");
     rd_kv **a = AT(p, fd->offset, rd_kv *);
     size_t *n = AT(p, fd->count_offset, size_t);
-    json_object_object_foreach(v, key, val) {
+    json_object_object_foreach (v, key, val) {
         uint64_t u;
         if (!get_u64(val, &u)) {
             _cleanup_free_ char *sub = xasprintf("%s.%s", fd->name, key);
@@ -419,8 +412,7 @@ static int field_from_json(const rd_field *fd, void *p, json_object *v, const ch
             return type_error(ret_error, path, fd->name, "true or false");
         *AT(p, fd->offset, bool) = json_object_get_boolean(v);
         return 0;
-    case RD_FT_INT:
-        return int_from_json(fd, p, v, path, ret_error);
+    case RD_FT_INT: return int_from_json(fd, p, v, path, ret_error);
     case RD_FT_U64:
         if (!get_u64(v, AT(p, fd->offset, uint64_t)))
             return type_error(ret_error, path, fd->name, "an unsigned integer");
@@ -432,19 +424,15 @@ static int field_from_json(const rd_field *fd, void *p, json_object *v, const ch
         if (!isfinite(*AT(p, fd->offset, double)))
             return type_error(ret_error, path, fd->name, "a finite number");
         return 0;
-    case RD_FT_STRV:
-        return strv_from_json(fd, p, v, path, ret_error);
+    case RD_FT_STRV: return strv_from_json(fd, p, v, path, ret_error);
     case RD_FT_I64V:
-    case RD_FT_U64V:
-        return ints_from_json(fd, p, v, path, ret_error);
-    case RD_FT_KV:
-        return kv_from_json(fd, p, v, path, ret_error);
+    case RD_FT_U64V: return ints_from_json(fd, p, v, path, ret_error);
+    case RD_FT_KV: return kv_from_json(fd, p, v, path, ret_error);
     case RD_FT_OBJ: {
         _cleanup_free_ char *sub = xasprintf("%s%s%s", path, *path ? "." : "", fd->name);
         return rd_struct_from_json(fd->sub, AT(p, fd->offset, char), v, sub, ret_error);
     }
-    case RD_FT_ARR:
-        return arr_from_json(fd, p, v, path, ret_error);
+    case RD_FT_ARR: return arr_from_json(fd, p, v, path, ret_error);
     }
     return 0;
 }
@@ -508,9 +496,9 @@ int rd_facts_from_json_string(const char *text, rd_facts *ret, char **ret_error)
         }
     }
     if (!j || jerr != json_tokener_success) {
-        *ret_error = xasprintf("not valid JSON near byte %d: %s", tok->char_offset,
-                               jerr == json_tokener_continue ? "unexpected end of file"
-                                                             : json_tokener_error_desc(jerr));
+        *ret_error =
+            xasprintf("not valid JSON near byte %d: %s", tok->char_offset,
+                      jerr == json_tokener_continue ? "unexpected end of file" : json_tokener_error_desc(jerr));
         json_object_put(j);
         json_tokener_free(tok);
         return -EINVAL;
@@ -520,14 +508,13 @@ int rd_facts_from_json_string(const char *text, rd_facts *ret, char **ret_error)
     json_object *schema;
     if (!json_object_is_type(j, json_type_object) || !json_object_object_get_ex(j, "schema", &schema) ||
         !json_object_is_type(schema, json_type_string)) {
-        *ret_error = xasprintf("not a rocm-doctor facts file (no \"schema\" key; expected \"%s\")",
-                               RD_FACTS_SCHEMA);
+        *ret_error = xasprintf("not a rocm-doctor facts file (no \"schema\" key; expected \"%s\")", RD_FACTS_SCHEMA);
         json_object_put(j);
         return -EINVAL;
     }
     if (!streq(json_object_get_string(schema), RD_FACTS_SCHEMA)) {
-        *ret_error = xasprintf("unsupported schema \"%s\" (this version reads \"%s\")",
-                               json_object_get_string(schema), RD_FACTS_SCHEMA);
+        *ret_error = xasprintf("unsupported schema \"%s\" (this version reads \"%s\")", json_object_get_string(schema),
+                               RD_FACTS_SCHEMA);
         json_object_put(j);
         return -EINVAL;
     }

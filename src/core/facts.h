@@ -32,36 +32,36 @@ typedef struct {
 
 typedef struct {
     char *id, *id_like, *version_id, *version_codename, *pretty_name;
-    char *family;             /* debian, rhel, fedora, suse, unknown (from ID, ID_LIKE) */
+    char *family; /* debian, rhel, fedora, suse, unknown (from ID, ID_LIKE) */
     char *os_release_error;
     char *kernel_release;
     char *proc_version;
-    char *virtualization;     /* "kvm", "vmware", ...; NULL on bare metal or unknown */
-    char *container;          /* "docker", "podman", "kubernetes", "lxc"; NULL if none */
+    char *virtualization; /* "kvm", "vmware", ...; NULL on bare metal or unknown */
+    char *container;      /* "docker", "podman", "kubernetes", "lxc"; NULL if none */
     char *container_evidence;
     bool wsl;
     char *wsl_evidence;
 } rd_os_facts;
 
 typedef struct {
-    char *address;            /* 0000:03:00.0 */
+    char *address; /* 0000:03:00.0 */
     int64_t vendor_id, device_id, subsystem_vendor_id, subsystem_device_id;
-    int64_t revision, class_code; /* class_code: 24-bit, 0x030000 */
+    int64_t revision, class_code;    /* class_code: 24-bit, 0x030000 */
     char *vendor_name, *device_name; /* pci.ids */
-    char *marketing_name;     /* libdrm amdgpu.ids, AMD GPUs only */
-    char *driver;             /* bound driver, NULL when none */
-    char *parent;             /* upstream bridge, NULL at a root bus */
-    char **children;          /* bridges: every function directly below, NULL unknown */
-    bool display;             /* class 0x03xxxx; other entries are bridges on a path */
-    int64_t pcie_type;        /* PCI_EXP_TYPE_*, -1: no PCIe capability */
-    bool caps_readable;       /* config space past 64 bytes was readable */
+    char *marketing_name;            /* libdrm amdgpu.ids, AMD GPUs only */
+    char *driver;                    /* bound driver, NULL when none */
+    char *parent;                    /* upstream bridge, NULL at a root bus */
+    char **children;                 /* bridges: every function directly below, NULL unknown */
+    bool display;                    /* class 0x03xxxx; other entries are bridges on a path */
+    int64_t pcie_type;               /* PCI_EXP_TYPE_*, -1: no PCIe capability */
+    bool caps_readable;              /* config space past 64 bytes was readable */
     bool atomic_routing, atomic_comp32, atomic_comp64, atomic_comp128;
     bool atomic_requester, atomic_egress_blocking;
-    double current_link_speed, max_link_speed; /* GT/s, 0 unknown */
+    double current_link_speed, max_link_speed;  /* GT/s, 0 unknown */
     int64_t current_link_width, max_link_width; /* lanes, 0 unknown */
-    uint64_t *bar_sizes;      /* memory BARs, bytes */
+    uint64_t *bar_sizes;                        /* memory BARs, bytes */
     size_t n_bar_sizes;
-    bool resizable_bar;       /* extended capability present */
+    bool resizable_bar; /* extended capability present */
     int64_t numa_node;
 } rd_pci_device;
 
@@ -72,16 +72,16 @@ typedef struct {
 } rd_pci_facts;
 
 typedef struct {
-    char *pci_address;        /* NULL for partition nodes on platform devices */
-    char *card;               /* /dev/dri/card0, NULL if none */
-    char *render;             /* /dev/dri/renderD128, NULL if none */
-    int64_t render_minor;     /* -1: none */
+    char *pci_address;    /* NULL for partition nodes on platform devices */
+    char *card;           /* /dev/dri/card0, NULL if none */
+    char *render;         /* /dev/dri/renderD128, NULL if none */
+    int64_t render_minor; /* -1: none */
     char *driver;
     char *product_name;
     uint64_t vram_total;
-    uint64_t gtt_total;       /* mem_info_gtt_total, bytes; 0 unknown */
-    char *unique_id;          /* hex, as in sysfs */
-    char *gc_version;         /* "11.0.0" from IP discovery */
+    uint64_t gtt_total; /* mem_info_gtt_total, bytes; 0 unknown */
+    char *unique_id;    /* hex, as in sysfs */
+    char *gc_version;   /* "11.0.0" from IP discovery */
 } rd_drm_device;
 
 typedef struct {
@@ -94,14 +94,14 @@ typedef struct {
     int64_t node_id;
     char *name;
     int64_t gpu_id;
-    rd_kv *properties;        /* every key, in file order, unknown ones too */
+    rd_kv *properties; /* every key, in file order, unknown ones too */
     size_t n_properties;
-    uint64_t vram_bytes;      /* sum of the frame-buffer memory banks */
-    char *error;              /* e.g. "EPERM: hidden by the device cgroup" */
+    uint64_t vram_bytes; /* sum of the frame-buffer memory banks */
+    char *error;         /* e.g. "EPERM: hidden by the device cgroup" */
 } rd_kfd_node;
 
 typedef struct {
-    bool present;             /* /sys/class/kfd/kfd exists */
+    bool present; /* /sys/class/kfd/kfd exists */
     int64_t generation_id;
     rd_kfd_node *nodes;
     size_t n_nodes;
@@ -109,9 +109,9 @@ typedef struct {
 } rd_kfd_facts;
 
 typedef struct {
-    char *file;               /* path as on the host, e.g. /etc/modprobe.d/x.conf */
+    char *file; /* path as on the host, e.g. /etc/modprobe.d/x.conf */
     int64_t line;
-    char *directive;          /* blacklist, install, options, softdep */
+    char *directive; /* blacklist, install, options, softdep */
     char *module;
     char *args;
 } rd_modprobe_line;
@@ -123,29 +123,29 @@ typedef struct {
 } rd_kmsg_record;
 
 typedef struct {
-    bool module_present;      /* /sys/module/amdgpu exists */
-    char *initstate;          /* "live", "coming", "going"; NULL when built in */
+    bool module_present; /* /sys/module/amdgpu exists */
+    char *initstate;     /* "live", "coming", "going"; NULL when built in */
     bool builtin;
-    char *version;            /* DKMS driver only */
+    char *version; /* DKMS driver only */
     char *srcversion;
     rd_param *parameters;
     size_t n_parameters;
     bool radeon_loaded;
-    rd_modprobe_line *modprobe;  /* effective lines about amdgpu and radeon */
+    rd_modprobe_line *modprobe; /* effective lines about amdgpu and radeon */
     size_t n_modprobe;
-    char **modprobe_shadowed;    /* "/usr/lib/... hidden by /etc/..." */
+    char **modprobe_shadowed; /* "/usr/lib/... hidden by /etc/..." */
     char *modprobe_error;
     char *cmdline;
     char *cmdline_error;
-    rd_kmsg_record *kmsg;     /* only records that concern the GPU stack */
+    rd_kmsg_record *kmsg; /* only records that concern the GPU stack */
     size_t n_kmsg;
     char *kmsg_error;
 } rd_driver_facts;
 
 typedef struct {
-    char *tag;                /* user_obj, user, group_obj, group, mask, other */
-    int64_t id;               /* uid/gid for user/group entries, else -1 */
-    int64_t perm;             /* rwx bits */
+    char *tag;    /* user_obj, user, group_obj, group, mask, other */
+    int64_t id;   /* uid/gid for user/group entries, else -1 */
+    int64_t perm; /* rwx bits */
 } rd_acl_entry;
 
 /* A GPU device node, as the access probe found it; the JSON report carries
@@ -153,10 +153,10 @@ typedef struct {
  * evidence is written from them. */
 typedef struct {
     char *path;
-    char *role;               /* "kfd", "render", "card" */
+    char *role; /* "kfd", "render", "card" */
     bool exists;
-    int64_t mode, uid, gid;   /* mode: permission bits only */
-    char *group;              /* name of gid, NULL if unknown */
+    int64_t mode, uid, gid; /* mode: permission bits only */
+    char *group;            /* name of gid, NULL if unknown */
     rd_acl_entry *acl;
     size_t n_acl;
     char *error;
@@ -165,10 +165,10 @@ typedef struct {
 typedef struct {
     char *name;
     int64_t uid, gid;
-    char *source;             /* "--user", "SUDO_USER", "invoking user" */
-    int64_t *groups;          /* from the group database, primary gid included */
+    char *source;    /* "--user", "SUDO_USER", "invoking user" */
+    int64_t *groups; /* from the group database, primary gid included */
     size_t n_groups;
-    bool session_known;       /* the process runs as this user */
+    bool session_known; /* the process runs as this user */
     int64_t *session_groups;
     size_t n_session_groups;
     char *error;
@@ -179,15 +179,15 @@ typedef struct {
     size_t n_nodes;
     rd_user_facts *users;
     size_t n_users;
-    char *not_checked;        /* why no user was checked */
+    char *not_checked; /* why no user was checked */
 } rd_access_facts;
 
 /* An OS file a probe could not read (not a missing one): evidence that a
  * check saw less than it should (facts.unreadable). */
 typedef struct {
-    char *path;               /* as on the host */
-    char *error;              /* "Permission denied", "is not a regular file ..." */
-    char *unchecked;          /* what reading it would have checked */
+    char *path;      /* as on the host */
+    char *error;     /* "Permission denied", "is not a regular file ..." */
+    char *unchecked; /* what reading it would have checked */
 } rd_unreadable_file;
 
 typedef struct {

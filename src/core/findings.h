@@ -21,7 +21,7 @@ enum {
 };
 
 typedef struct {
-    char *id;          /* stable API: add, never rename or reuse */
+    char *id; /* stable API: add, never rename or reuse */
     rd_severity severity;
     char *summary;     /* one line */
     char **evidence;   /* file:line, values, log lines */
@@ -38,8 +38,8 @@ typedef struct {
     size_t n;
 } rd_findings;
 
-rd_finding *rd_finding_add(rd_findings *fs, const char *id, rd_severity sev, const char *gpu,
-                           const char *summary_fmt, ...) _printf_(5, 6);
+rd_finding *rd_finding_add(rd_findings *fs, const char *id, rd_severity sev, const char *gpu, const char *summary_fmt,
+                           ...) _printf_(5, 6);
 void rd_finding_evidence(rd_finding *f, const char *fmt, ...) _printf_(2, 3);
 /* Appends a copy of each line. */
 void rd_finding_evidence_all(rd_finding *f, char *const *lines);

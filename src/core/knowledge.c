@@ -39,10 +39,10 @@ int kn_string_key(parse_state *st, const char *section, const char *name, const 
 int kn_table_key(parse_state *st, const char *name, const char *value)
 {
     return kn_string_key(st, "table", name, value,
-                      streq(name, "name")      ? &st->info->name
-                      : streq(name, "version") ? &st->info->version
-                      : streq(name, "date")    ? &st->info->date
-                                               : NULL);
+                         streq(name, "name")      ? &st->info->name
+                         : streq(name, "version") ? &st->info->version
+                         : streq(name, "date")    ? &st->info->date
+                                                  : NULL);
 }
 
 /* "6", "6.8", "6.8.5", "30.20": dotted decimal numbers, nothing else. */
@@ -121,7 +121,6 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
     *ret = k;
     return 0;
 }
-
 
 int rd_version_compare(const char *a, const char *b)
 {

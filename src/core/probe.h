@@ -27,7 +27,7 @@ enum {
  * system (under --root). */
 typedef struct {
     const char *path;
-    bool is_dir;                 /* a drop-in directory: any entry in it counts */
+    bool is_dir; /* a drop-in directory: any entry in it counts */
 } rd_probe_input;
 
 /* A NULL-terminated list of strings, for descriptors. */

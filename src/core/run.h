@@ -18,9 +18,9 @@ typedef struct {
     const char *config_file;      /* instead of the configuration directories */
     int level;                    /* 1 or 2; 0: the configuration decides */
     bool with_python;
-    int64_t timeout_s;            /* level-2 child limit; 0: the configuration's */
-    const char *python;           /* --python PATH: an environment to inspect */
-    const char *rocm_path;        /* --rocm-path DIR: level 2 loads the runtime from DIR */
+    int64_t timeout_s;     /* level-2 child limit; 0: the configuration's */
+    const char *python;    /* --python PATH: an environment to inspect */
+    const char *rocm_path; /* --rocm-path DIR: level 2 loads the runtime from DIR */
 } rd_run_params;
 
 typedef struct {

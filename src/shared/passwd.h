@@ -23,7 +23,7 @@ typedef struct {
 typedef struct {
     const char *name, *password;
     uint32_t gid;
-    char **members;   /* NULL-terminated, n_members long */
+    char **members; /* NULL-terminated, n_members long */
     size_t n_members;
 } group_entry;
 

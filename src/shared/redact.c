@@ -7,9 +7,9 @@
 
 /* Names that hold a secret when they contain one of these... */
 static const char *const secret_parts[] = {
-    "token", "secret", "passw", "passwd", "apikey", "api_key", "api-key", "accesskey",
-    "access_key", "access-key", "privatekey", "private_key", "private-key", "credential",
-    "authorization", "cookie", "session_key",
+    "token",       "secret",     "passw",         "passwd",     "apikey",      "api_key",
+    "api-key",     "accesskey",  "access_key",    "access-key", "privatekey",  "private_key",
+    "private-key", "credential", "authorization", "cookie",     "session_key",
 };
 /* ...or are exactly one of these (too short to match inside other names:
  * "sig" would hit apt's signed-by). */
@@ -94,8 +94,7 @@ static void put_redacted_value(strbuf *out, const char *v, const char *vend)
 
 /* p at "://": writes the rest of the URL as the policy allows; returns the
  * end of the URL. */
-static const char *put_url(const rd_redact_policy *pol, const char *p, const char *end, strbuf *out,
-                           unsigned *count)
+static const char *put_url(const rd_redact_policy *pol, const char *p, const char *end, strbuf *out, unsigned *count)
 {
     const char *a = p + 3, *q = a, *at = NULL;
     while (q < end && !isspace((unsigned char)*q) && !strchr("/?#\"'<>", *q)) {
@@ -152,8 +151,8 @@ static const char *put_key_value(const rd_redact_policy *pol, const char *k, siz
             v++;
         /* an Authorization header's value is the rest of the line */
         vend = contains_ci(k, klen, "authorization") ? end : value_end(v, end);
-    } else if (p < end && (*p == ' ' || *p == '\t') && ((klen == 8 && strncasecmp(k, "password", 8) == 0) ||
-                                                        (klen == 6 && strncasecmp(k, "passwd", 6) == 0))) {
+    } else if (p < end && (*p == ' ' || *p == '\t') &&
+               ((klen == 8 && strncasecmp(k, "password", 8) == 0) || (klen == 6 && strncasecmp(k, "passwd", 6) == 0))) {
         /* netrc and apt auth.conf: "password VALUE" */
         v = s;
         vend = value_end(v, end);
@@ -166,8 +165,7 @@ static const char *put_key_value(const rd_redact_policy *pol, const char *k, siz
     return vend;
 }
 
-static void redact_line(const rd_redact_policy *pol, const char *line, const char *end, strbuf *out,
-                        unsigned *count)
+static void redact_line(const rd_redact_policy *pol, const char *line, const char *end, strbuf *out, unsigned *count)
 {
     const char *p = line;
     while (p < end) {
@@ -235,8 +233,7 @@ static const char *shell_word_end(const char *p, const char *end)
 }
 
 /* One line of an environment file. */
-static void redact_env_line(const rd_redact_policy *pol, const char *p, const char *end, strbuf *out,
-                            unsigned *count)
+static void redact_env_line(const rd_redact_policy *pol, const char *p, const char *end, strbuf *out, unsigned *count)
 {
     if (put_comment(p, end, out, count))
         return;
@@ -252,8 +249,9 @@ static void redact_env_line(const rd_redact_policy *pol, const char *p, const ch
     while (n < end && (isalnum((unsigned char)*n) || *n == '_'))
         n++;
     bool assignment = n > name && !isdigit((unsigned char)*name) && n < end && *n == '=';
-    bool only_names = !assignment && name > s && strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                                "0123456789_ \t") >= (size_t)(end - name);
+    bool only_names = !assignment && name > s &&
+                      strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                   "0123456789_ \t") >= (size_t)(end - name);
     if (only_names) { /* "export NAME" */
         strbuf_appendn(out, p, (size_t)(end - p));
         return;
@@ -351,7 +349,7 @@ void rd_redact_json(const rd_redact_policy *policy, json_object *j, unsigned *co
             json_object_set_string(value, RD_REDACTED);
             (*count)++;
         }
-        json_object_object_foreach(j, key, child) {
+        json_object_object_foreach (j, key, child) {
             if (json_object_is_type(child, json_type_string) && rd_redact_secret_name(key, strlen(key)) &&
                 json_object_get_string_len(child) > 0 && !streq(json_object_get_string(child), RD_REDACTED)) {
                 json_object_set_string(child, RD_REDACTED);
@@ -371,7 +369,6 @@ void rd_redact_json(const rd_redact_policy *policy, json_object *j, unsigned *co
             json_object_set_string(j, r);
         break;
     }
-    default:
-        break;
+    default: break;
     }
 }

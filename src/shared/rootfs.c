@@ -120,8 +120,7 @@ int rootfs_read_lines(int root_fd, const char *path, rootfs_flags how, int (*fn)
     return read_lines_fd(fd, fn, userdata);
 }
 
-int rootfs_list_dir(int root_fd, const char *path, rootfs_flags how, const char *suffix, char ***ret,
-                    size_t *ret_n)
+int rootfs_list_dir(int root_fd, const char *path, rootfs_flags how, const char *suffix, char ***ret, size_t *ret_n)
 {
     _cleanup_close_ int fd = rootfs_open(root_fd, path, O_RDONLY | O_DIRECTORY, how);
     if (fd < 0)
@@ -152,8 +151,7 @@ static char *join_components(char **done, size_t n, const char *last)
 
 /* Looks comp up in the directory done[0..n) (which holds no link): its
  * stat, and its target when it is a link. */
-static int lookup_component(int root_fd, char **done, size_t n, const char *comp, struct stat *st,
-                            char **ret_target)
+static int lookup_component(int root_fd, char **done, size_t n, const char *comp, struct stat *st, char **ret_target)
 {
     _cleanup_free_ char *dir = join_components(done, n, NULL);
     _cleanup_close_ int dfd = rootfs_open(root_fd, dir, O_PATH | O_DIRECTORY, ROOTFS_BENEATH);
@@ -192,8 +190,7 @@ static char *next_component(char **todo)
 }
 
 /* One link met: its target goes in front of what is left to resolve. */
-static int follow_link(rootfs_resolved *ret, char **done, size_t *n, const char *comp, const char *target,
-                       char **todo)
+static int follow_link(rootfs_resolved *ret, char **done, size_t *n, const char *comp, const char *target, char **todo)
 {
     free(ret->link);
     free(ret->target);
@@ -259,16 +256,11 @@ void rootfs_resolved_done(rootfs_resolved *r)
 const char *rootfs_strerror(int err)
 {
     switch (err < 0 ? -err : err) {
-    case EXDEV:
-        return "a symlink on the way is absolute or leads out of the root; refusing to follow it";
-    case ELOOP:
-        return "is a symlink; refusing to replace or follow it";
-    case EISDIR:
-        return "is a directory";
-    case EINVAL:
-        return "is not a regular file (a FIFO, socket or device is never read)";
-    default:
-        return strerror(err < 0 ? -err : err);
+    case EXDEV: return "a symlink on the way is absolute or leads out of the root; refusing to follow it";
+    case ELOOP: return "is a symlink; refusing to replace or follow it";
+    case EISDIR: return "is a directory";
+    case EINVAL: return "is not a regular file (a FIFO, socket or device is never read)";
+    default: return strerror(err < 0 ? -err : err);
     }
 }
 
@@ -330,8 +322,9 @@ int atomic_file_open(atomic_file *f, int dir_fd, const char *name)
 int atomic_file_open_path(atomic_file *f, const char *path)
 {
     const char *slash = strrchr(path, '/');
-    _cleanup_free_ char *dir = !slash ? xstrdup(".") : slash == path ? xstrdup("/")
-                                                                     : xstrndup(path, (size_t)(slash - path));
+    _cleanup_free_ char *dir = !slash          ? xstrdup(".")
+                               : slash == path ? xstrdup("/")
+                                               : xstrndup(path, (size_t)(slash - path));
     int d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (d < 0)
         return -errno;

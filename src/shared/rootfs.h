@@ -50,8 +50,7 @@ int rootfs_read_lines(int root_fd, const char *path, rootfs_flags how, int (*fn)
 
 /* Sorted names in a directory, dot-files skipped, only names ending in
  * suffix (NULL: any). O(n log n). *ret_n (optional) is the count. */
-int rootfs_list_dir(int root_fd, const char *path, rootfs_flags how, const char *suffix, char ***ret,
-                    size_t *ret_n);
+int rootfs_list_dir(int root_fd, const char *path, rootfs_flags how, const char *suffix, char ***ret, size_t *ret_n);
 
 /* The most symbolic links rootfs_resolve follows for one path (as the
  * kernel's MAXSYMLINKS). */
@@ -59,9 +58,9 @@ int rootfs_list_dir(int root_fd, const char *path, rootfs_flags how, const char 
 
 /* Where rootfs_resolve got to. Paths are absolute as inside the root. */
 typedef struct {
-    char *path;        /* the path with every link followed, none left in it */
-    char *at;          /* on an error: the path where it stopped */
-    char *link;        /* the last link followed, and its target as written */
+    char *path; /* the path with every link followed, none left in it */
+    char *at;   /* on an error: the path where it stopped */
+    char *link; /* the last link followed, and its target as written */
     char *target;
     unsigned n_links;
 } rootfs_resolved;
@@ -85,7 +84,7 @@ char *rootfs_temp_name(const char *name, int attempt);
 
 /* An atomic replacement in progress: write to fd, then commit or abort. */
 typedef struct {
-    int dir_fd;   /* owned */
+    int dir_fd; /* owned */
     int fd;
     char *name, *tmp;
 } atomic_file;

@@ -9,8 +9,8 @@
 
 typedef struct {
     int fd;
-    uint64_t offset;   /* bytes written so far */
-    time_t mtime;      /* of every member */
+    uint64_t offset; /* bytes written so far */
+    time_t mtime;    /* of every member */
 } rd_tar;
 
 void rd_tar_init(rd_tar *t, int fd, time_t mtime);

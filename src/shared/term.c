@@ -30,8 +30,8 @@ void rd_term_init(rd_term *t, FILE *out, bool color)
 const char *rd_term_color(const rd_term *t, rd_color c)
 {
     static const char *const codes[] = {
-        [RD_COLOR_RESET] = "\033[0m",     [RD_COLOR_BOLD] = "\033[1m",      [RD_COLOR_DIM] = "\033[2m",
-        [RD_COLOR_RED] = "\033[1;31m",    [RD_COLOR_YELLOW] = "\033[1;33m", [RD_COLOR_GREEN] = "\033[1;32m",
+        [RD_COLOR_RESET] = "\033[0m",   [RD_COLOR_BOLD] = "\033[1m",      [RD_COLOR_DIM] = "\033[2m",
+        [RD_COLOR_RED] = "\033[1;31m",  [RD_COLOR_YELLOW] = "\033[1;33m", [RD_COLOR_GREEN] = "\033[1;32m",
         [RD_COLOR_BLUE] = "\033[1;34m",
     };
     return t->color && (size_t)c < ELEMENTSOF(codes) ? codes[c] : "";
@@ -40,7 +40,7 @@ const char *rd_term_color(const rd_term *t, rd_color c)
 const char *rd_term_glyph(const rd_term *t, rd_glyph g)
 {
     static const char *const glyphs[][2] = {
-        [RD_GLYPH_CHECK] = { "✓", "+" }, [RD_GLYPH_CROSS] = { "✗", "x" }, [RD_GLYPH_BANG] = { "!", "!" },
+        [RD_GLYPH_CHECK] = { "✓", "+" }, [RD_GLYPH_CROSS] = { "✗", "x" },  [RD_GLYPH_BANG] = { "!", "!" },
         [RD_GLYPH_INFO] = { "i", "i" },  [RD_GLYPH_ARROW] = { "→", "->" }, [RD_GLYPH_MICRO] = { "µ", "u" },
     };
     if ((size_t)g >= ELEMENTSOF(glyphs))
@@ -82,8 +82,7 @@ static size_t utf8_decode(const unsigned char *s, uint32_t *ret)
 static bool unsafe_code_point(uint32_t c)
 {
     return c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) ||
-           (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029 || c == 0x200e || c == 0x200f ||
-           c == 0x061c;
+           (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029 || c == 0x200e || c == 0x200f || c == 0x061c;
 }
 
 char *rd_term_escape(const char *s, bool utf8)
@@ -128,10 +127,9 @@ static size_t code_point_cells(uint32_t c)
         { 0x200b, 0x200f }, { 0x20d0, 0x20ff }, { 0xfe00, 0xfe0f }, { 0xfe20, 0xfe2f },
     };
     static const uint32_t wide[][2] = {
-        { 0x1100, 0x115f },   { 0x2e80, 0x303e },   { 0x3041, 0x33ff },   { 0x3400, 0x4dbf },
-        { 0x4e00, 0x9fff },   { 0xa000, 0xa4cf },   { 0xac00, 0xd7a3 },   { 0xf900, 0xfaff },
-        { 0xfe30, 0xfe4f },   { 0xff00, 0xff60 },   { 0xffe0, 0xffe6 },   { 0x1f300, 0x1f64f },
-        { 0x1f900, 0x1f9ff }, { 0x20000, 0x2fffd }, { 0x30000, 0x3fffd },
+        { 0x1100, 0x115f }, { 0x2e80, 0x303e },   { 0x3041, 0x33ff },   { 0x3400, 0x4dbf },   { 0x4e00, 0x9fff },
+        { 0xa000, 0xa4cf }, { 0xac00, 0xd7a3 },   { 0xf900, 0xfaff },   { 0xfe30, 0xfe4f },   { 0xff00, 0xff60 },
+        { 0xffe0, 0xffe6 }, { 0x1f300, 0x1f64f }, { 0x1f900, 0x1f9ff }, { 0x20000, 0x2fffd }, { 0x30000, 0x3fffd },
     };
     if (c < zero[0][0])
         return 1; /* ASCII and Latin: below every range */

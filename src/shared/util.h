@@ -16,7 +16,10 @@
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
 
-static inline void freep(void *p) { free(*(void **)p); }
+static inline void freep(void *p)
+{
+    free(*(void **)p);
+}
 #define _cleanup_free_ _cleanup_(freep)
 
 static inline void closep(int *fd)
@@ -29,7 +32,11 @@ static inline void closep(int *fd)
 }
 #define _cleanup_close_ _cleanup_(closep)
 
-static inline void fclosep(FILE **f) { if (*f) fclose(*f); }
+static inline void fclosep(FILE **f)
+{
+    if (*f)
+        fclose(*f);
+}
 #define _cleanup_fclose_ _cleanup_(fclosep)
 
 static inline void *take_ptr_impl(void *pp)
@@ -47,12 +54,18 @@ static inline int take_fd_impl(int *fd)
 }
 #define TAKE_FD(fd) take_fd_impl(&(fd))
 
-static inline bool streq(const char *a, const char *b) { return strcmp(a, b) == 0; }
+static inline bool streq(const char *a, const char *b)
+{
+    return strcmp(a, b) == 0;
+}
 static inline bool streq_ptr(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && streq(a, b));
 }
-static inline const char *strempty(const char *s) { return s ? s : ""; }
+static inline const char *strempty(const char *s)
+{
+    return s ? s : "";
+}
 const char *startswith(const char *s, const char *prefix);
 bool endswith(const char *s, const char *suffix);
 
@@ -84,7 +97,10 @@ bool strv_contains(char *const *v, const char *s);
 char **strv_split(const char *s, const char *separators);
 /* The items joined by separator ("" for none). */
 char *strv_join(char *const *v, const char *separator);
-static inline void strv_freep(char ***v) { strv_free(*v); }
+static inline void strv_freep(char ***v)
+{
+    strv_free(*v);
+}
 #define _cleanup_strv_free_ _cleanup_(strv_freep)
 
 /* Simple growing string buffer. */
@@ -132,8 +148,7 @@ int dir_each(int fd, int (*each)(const char *name, void *userdata), void *userda
  * ".." when keep is NULL), sorted, NULL-terminated; NULL when there are none
  * or the directory cannot be read (then -errno in *ret_error when given, 0
  * otherwise). The walk starts from the top whatever fd has read before. */
-char **dir_names(int fd, bool (*keep)(const char *name, const void *userdata), const void *userdata,
-                 int *ret_error);
+char **dir_names(int fd, bool (*keep)(const char *name, const void *userdata), const void *userdata, int *ret_error);
 /* A keep for dir_names: no dot-file, and the name ends in the suffix that
  * userdata points to (any name when NULL). */
 bool dir_name_visible(const char *name, const void *suffix);
