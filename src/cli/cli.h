@@ -25,36 +25,36 @@ typedef struct {
     const char *root;
     const char *user;
     const char *facts_file;
-    const char *config_file;     /* --config FILE: instead of the configuration directories */
-    rd_format format;            /* --json is --format json */
+    const char *config_file; /* --config FILE: instead of the configuration directories */
+    rd_format format;        /* --json is --format json */
     bool format_set;
-    int level;                   /* 1 or 2; 0 when not given (config decides) */
-    int color;                   /* -1 auto, 0 never, 1 always */
+    int level; /* 1 or 2; 0 when not given (config decides) */
+    int color; /* -1 auto, 0 never, 1 always */
     bool with_python;
-    int64_t timeout_s;           /* --timeout: level-2 child limit; 0 when not given */
-    const char *python;          /* --python PATH: a Python environment to inspect */
-    const char *rocm_path;       /* --rocm-path DIR: verify loads the runtime from DIR */
+    int64_t timeout_s;     /* --timeout: level-2 child limit; 0 when not given */
+    const char *python;    /* --python PATH: a Python environment to inspect */
+    const char *rocm_path; /* --rocm-path DIR: verify loads the runtime from DIR */
     /* fix */
     bool apply;
     bool yes;
-    const char *only;            /* comma-separated fix or finding ids */
-    const char *key_file;        /* apt signing key to install */
+    const char *only;     /* comma-separated fix or finding ids */
+    const char *key_file; /* apt signing key to install */
     /* setup */
-    const char *release;         /* --release: the ROCm release to set up */
-    const char *usecase;         /* --usecase: comma-separated use cases */
-    bool status;                 /* fix --status: the runs and their verification */
+    const char *release; /* --release: the ROCm release to set up */
+    const char *usecase; /* --usecase: comma-separated use cases */
+    bool status;         /* fix --status: the runs and their verification */
     /* undo */
     bool last;
     /* report */
-    const char *output;          /* -o, --output FILE */
+    const char *output; /* -o, --output FILE */
 } rd_options;
 
 typedef struct {
     const char *name;
     const char *summary;
     int (*run)(const rd_options *o, char **args, size_t n_args);
-    const char *args;            /* its arguments in the usage line: "[TOPIC]" */
-    unsigned options;            /* the RD_OPT_* it accepts (its --help lists them) */
+    const char *args; /* its arguments in the usage line: "[TOPIC]" */
+    unsigned options; /* the RD_OPT_* it accepts (its --help lists them) */
 } rd_verb;
 
 /* Verbs, by file: verb-check.c (check, facts), verb-list.c (list),
@@ -83,11 +83,24 @@ int rd_verb_report(const rd_options *o, char **args, size_t n_args);
 /* The options, one flag each: the verbs' table in main.c says which a verb
  * takes. */
 enum {
-    RD_OPT_ROOT = 1 << 0, RD_OPT_USER = 1 << 1, RD_OPT_FACTS = 1 << 2, RD_OPT_CONFIG = 1 << 3,
-    RD_OPT_FORMAT = 1 << 4, RD_OPT_LEVEL = 1 << 5, RD_OPT_WITH_PYTHON = 1 << 6,
-    RD_OPT_TIMEOUT = 1 << 7, RD_OPT_APPLY = 1 << 8, RD_OPT_YES = 1 << 9, RD_OPT_ONLY = 1 << 10,
-    RD_OPT_KEY_FILE = 1 << 11, RD_OPT_LAST = 1 << 12, RD_OPT_OUTPUT = 1 << 13,
-    RD_OPT_PYTHON = 1 << 14, RD_OPT_ROCM_PATH = 1 << 15, RD_OPT_STATUS = 1 << 16, RD_OPT_RELEASE = 1 << 20,
+    RD_OPT_ROOT = 1 << 0,
+    RD_OPT_USER = 1 << 1,
+    RD_OPT_FACTS = 1 << 2,
+    RD_OPT_CONFIG = 1 << 3,
+    RD_OPT_FORMAT = 1 << 4,
+    RD_OPT_LEVEL = 1 << 5,
+    RD_OPT_WITH_PYTHON = 1 << 6,
+    RD_OPT_TIMEOUT = 1 << 7,
+    RD_OPT_APPLY = 1 << 8,
+    RD_OPT_YES = 1 << 9,
+    RD_OPT_ONLY = 1 << 10,
+    RD_OPT_KEY_FILE = 1 << 11,
+    RD_OPT_LAST = 1 << 12,
+    RD_OPT_OUTPUT = 1 << 13,
+    RD_OPT_PYTHON = 1 << 14,
+    RD_OPT_ROCM_PATH = 1 << 15,
+    RD_OPT_STATUS = 1 << 16,
+    RD_OPT_RELEASE = 1 << 20,
     RD_OPT_USECASE = 1 << 21,
 };
 

@@ -13,9 +13,9 @@
 #include "util.h"
 
 /* What check, facts, explain and verify accept: the diagnosis options. */
-#define DIAGNOSIS_OPTIONS                                                                                  \
-    (RD_OPT_ROOT | RD_OPT_USER | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_FORMAT | RD_OPT_LEVEL |              \
-     RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT | RD_OPT_PYTHON)
+#define DIAGNOSIS_OPTIONS                                                                                              \
+    (RD_OPT_ROOT | RD_OPT_USER | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_FORMAT | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON |    \
+     RD_OPT_TIMEOUT | RD_OPT_PYTHON)
 
 static const rd_verb verbs[] = {
     { "check", "Diagnose this host (the default)", rd_verb_check, "", DIAGNOSIS_OPTIONS },
@@ -33,8 +33,8 @@ static const rd_verb verbs[] = {
     { "verify", "Run a GPU kernel on every GPU (level 2) and report", rd_verb_verify, "",
       DIAGNOSIS_OPTIONS | RD_OPT_ROCM_PATH },
     { "report", "Write a support bundle (a tar archive)", rd_verb_report, "[-o FILE|-]",
-      RD_OPT_ROOT | RD_OPT_USER | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT |
-          RD_OPT_OUTPUT | RD_OPT_PYTHON },
+      RD_OPT_ROOT | RD_OPT_USER | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT | RD_OPT_OUTPUT |
+          RD_OPT_PYTHON },
 };
 /* fix --status [RUN] is a command of its own as far as options go. */
 static const rd_verb fix_status = { "fix --status", "Show the applied fix runs", rd_verb_fix_status, "[RUN-ID]",
@@ -156,25 +156,34 @@ static int reject_options(const rd_options *o, const char *verb, unsigned not_ac
         unsigned flag;
         const char *name;
     } names[] = {
-        { RD_OPT_ROOT, "--root" }, { RD_OPT_USER, "--user" }, { RD_OPT_FACTS, "--facts" },
-        { RD_OPT_CONFIG, "--config" }, { RD_OPT_FORMAT, "--format/--json" },
-        { RD_OPT_LEVEL, "--level" }, { RD_OPT_WITH_PYTHON, "--with-python" },
-        { RD_OPT_TIMEOUT, "--timeout" }, { RD_OPT_APPLY, "--apply" }, { RD_OPT_YES, "--yes" },
-        { RD_OPT_ONLY, "--only" }, { RD_OPT_KEY_FILE, "--key-file" }, { RD_OPT_LAST, "--last" },
-        { RD_OPT_OUTPUT, "--output" }, { RD_OPT_PYTHON, "--python" }, { RD_OPT_ROCM_PATH, "--rocm-path" },
-        { RD_OPT_RELEASE, "--release" }, { RD_OPT_USECASE, "--usecase" },
+        { RD_OPT_ROOT, "--root" },
+        { RD_OPT_USER, "--user" },
+        { RD_OPT_FACTS, "--facts" },
+        { RD_OPT_CONFIG, "--config" },
+        { RD_OPT_FORMAT, "--format/--json" },
+        { RD_OPT_LEVEL, "--level" },
+        { RD_OPT_WITH_PYTHON, "--with-python" },
+        { RD_OPT_TIMEOUT, "--timeout" },
+        { RD_OPT_APPLY, "--apply" },
+        { RD_OPT_YES, "--yes" },
+        { RD_OPT_ONLY, "--only" },
+        { RD_OPT_KEY_FILE, "--key-file" },
+        { RD_OPT_LAST, "--last" },
+        { RD_OPT_OUTPUT, "--output" },
+        { RD_OPT_PYTHON, "--python" },
+        { RD_OPT_ROCM_PATH, "--rocm-path" },
+        { RD_OPT_RELEASE, "--release" },
+        { RD_OPT_USECASE, "--usecase" },
         { RD_OPT_STATUS, "--status" },
     };
-    unsigned given = (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) |
-                     (o->facts_file ? RD_OPT_FACTS : 0) | (o->config_file ? RD_OPT_CONFIG : 0) |
-                     (o->format_set ? RD_OPT_FORMAT : 0) | (o->level ? RD_OPT_LEVEL : 0) |
-                     (o->with_python ? RD_OPT_WITH_PYTHON : 0) | (o->timeout_s ? RD_OPT_TIMEOUT : 0) |
-                     (o->apply ? RD_OPT_APPLY : 0) | (o->yes ? RD_OPT_YES : 0) |
-                     (o->only ? RD_OPT_ONLY : 0) | (o->key_file ? RD_OPT_KEY_FILE : 0) |
-                     (o->last ? RD_OPT_LAST : 0) | (o->output ? RD_OPT_OUTPUT : 0) |
-                     (o->python ? RD_OPT_PYTHON : 0) | (o->rocm_path ? RD_OPT_ROCM_PATH : 0) |
-                     (o->release ? RD_OPT_RELEASE : 0) | (o->usecase ? RD_OPT_USECASE : 0) |
-                     (o->status ? RD_OPT_STATUS : 0);
+    unsigned given = (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) | (o->facts_file ? RD_OPT_FACTS : 0) |
+                     (o->config_file ? RD_OPT_CONFIG : 0) | (o->format_set ? RD_OPT_FORMAT : 0) |
+                     (o->level ? RD_OPT_LEVEL : 0) | (o->with_python ? RD_OPT_WITH_PYTHON : 0) |
+                     (o->timeout_s ? RD_OPT_TIMEOUT : 0) | (o->apply ? RD_OPT_APPLY : 0) | (o->yes ? RD_OPT_YES : 0) |
+                     (o->only ? RD_OPT_ONLY : 0) | (o->key_file ? RD_OPT_KEY_FILE : 0) | (o->last ? RD_OPT_LAST : 0) |
+                     (o->output ? RD_OPT_OUTPUT : 0) | (o->python ? RD_OPT_PYTHON : 0) |
+                     (o->rocm_path ? RD_OPT_ROCM_PATH : 0) | (o->release ? RD_OPT_RELEASE : 0) |
+                     (o->usecase ? RD_OPT_USECASE : 0) | (o->status ? RD_OPT_STATUS : 0);
     for (size_t i = 0; i < ELEMENTSOF(names); i++)
         if (given & not_accepted & names[i].flag)
             return rd_usage_error("%s is not an option of the %s command", names[i].name, verb);
@@ -214,8 +223,10 @@ static int set_format(rd_options *o, rd_format f)
 static int parse_format(const char *arg, rd_options *o)
 {
     static const char *const names[] = {
-        [RD_FORMAT_TEXT] = "text", [RD_FORMAT_JSON] = "json",
-        [RD_FORMAT_PROMETHEUS] = "prometheus", [RD_FORMAT_NFD] = "nfd",
+        [RD_FORMAT_TEXT] = "text",
+        [RD_FORMAT_JSON] = "json",
+        [RD_FORMAT_PROMETHEUS] = "prometheus",
+        [RD_FORMAT_NFD] = "nfd",
     };
     for (size_t i = 0; i < ELEMENTSOF(names); i++)
         if (streq(arg, names[i]))
@@ -253,9 +264,26 @@ static int check_paths(rd_options *o, char **ret_python)
 
 /* The long options (tests/run/cli/test-man.py reads this table: each one is documented). */
 enum {
-    OPT_ROOT = 256, OPT_USER, OPT_FACTS, OPT_CONFIG, OPT_FORMAT, OPT_JSON, OPT_LEVEL,
-    OPT_TIMEOUT, OPT_WITH_PYTHON, OPT_COLOR, OPT_APPLY, OPT_YES, OPT_ONLY, OPT_KEY_FILE,
-    OPT_LAST, OPT_PYTHON, OPT_ROCM_PATH, OPT_STATUS, OPT_RELEASE, OPT_USECASE,
+    OPT_ROOT = 256,
+    OPT_USER,
+    OPT_FACTS,
+    OPT_CONFIG,
+    OPT_FORMAT,
+    OPT_JSON,
+    OPT_LEVEL,
+    OPT_TIMEOUT,
+    OPT_WITH_PYTHON,
+    OPT_COLOR,
+    OPT_APPLY,
+    OPT_YES,
+    OPT_ONLY,
+    OPT_KEY_FILE,
+    OPT_LAST,
+    OPT_PYTHON,
+    OPT_ROCM_PATH,
+    OPT_STATUS,
+    OPT_RELEASE,
+    OPT_USECASE,
 };
 static const struct option longopts[] = {
     { "root", required_argument, NULL, OPT_ROOT },

@@ -46,12 +46,8 @@ int rd_cli_render(const rd_options *o, const rd_run *r, FILE *out)
         json_object_put(j);
         break;
     }
-    case RD_FORMAT_PROMETHEUS:
-        e = rd_report_prometheus(out, &r->facts, &r->view, &r->findings);
-        break;
-    case RD_FORMAT_NFD:
-        e = rd_report_nfd(out, &r->facts, &r->view, &r->findings);
-        break;
+    case RD_FORMAT_PROMETHEUS: e = rd_report_prometheus(out, &r->facts, &r->view, &r->findings); break;
+    case RD_FORMAT_NFD: e = rd_report_nfd(out, &r->facts, &r->view, &r->findings); break;
     case RD_FORMAT_TEXT:
         rd_report_text(out, &r->facts, &r->view, &r->findings, out == stdout && rd_cli_want_color(o->color));
         break;

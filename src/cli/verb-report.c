@@ -34,6 +34,7 @@ extern char **environ;
  * other: those the environment probe records (rd_env_is_relevant: device
  * visibility, architecture overrides and targets) and these. Every other
  * variable appears with its name only. */
+/* clang-format off */
 static const char *const values_shown[] = {
     "PATH", "LD_LIBRARY_PATH", "ROCM_PATH",          /* the ROCm install and its runtime libraries */
     "BOOT_IMAGE",                                    /* the kernel command line */
@@ -41,6 +42,7 @@ static const char *const values_shown[] = {
     "container", "KUBERNETES_SERVICE_HOST",          /* container detection */
     "LANG", "LC_ALL", "LC_CTYPE", "TERM", "NO_COLOR", /* the text report's marks and colours */
 };
+/* clang-format on */
 
 static bool value_shown(const char *name, size_t len)
 {
@@ -214,8 +216,8 @@ static char *kernel_log_text(const rd_facts *f)
         strbuf_printf(&out, "# not readable: %s\n", f->driver.kmsg_error);
     for (size_t i = 0; i < f->driver.n_kmsg; i++) {
         const rd_kmsg_record *k = &f->driver.kmsg[i];
-        strbuf_printf(&out, "[%5" PRIu64 ".%06" PRIu64 "] <%" PRId64 "> %s\n", k->usec / 1000000,
-                      k->usec % 1000000, k->priority, strempty(k->text));
+        strbuf_printf(&out, "[%5" PRIu64 ".%06" PRIu64 "] <%" PRId64 "> %s\n", k->usec / 1000000, k->usec % 1000000,
+                      k->priority, strempty(k->text));
     }
     return strbuf_steal(&out);
 }
@@ -379,10 +381,13 @@ int rd_verb_report(const rd_options *o, char **args, size_t n_args)
     } else if (e < 0) {
         r = rd_fail("cannot write %s: %s", to_stdout ? "the bundle to standard output" : output, errno_name(-e));
     } else {
-        fprintf(msg, "Support bundle written to %s: %u files, %u values left out as secrets.\n"
-                     "The check found %s (see README.txt in the bundle).\n",
+        fprintf(msg,
+                "Support bundle written to %s: %u files, %u values left out as secrets.\n"
+                "The check found %s (see README.txt in the bundle).\n",
                 to_stdout ? "standard output" : output, b.n_files, b.n_redacted,
-                status == 2 ? "errors" : status == 1 ? "warnings" : "no problem");
+                status == 2   ? "errors"
+                : status == 1 ? "warnings"
+                              : "no problem");
         /* 0: the bundle is written, whatever the check found */
         r = fflush(msg) == 0 ? RD_EXIT_OK : RD_EXIT_UNKNOWN;
     }

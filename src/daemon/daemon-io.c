@@ -63,8 +63,9 @@ int rd_daemon_write_atomic(const char *path, const char *data, size_t size)
     if (r < 0)
         return r;
     const char *slash = strrchr(path, '/');
-    _cleanup_free_ char *dir = !slash ? xstrdup(".") : slash == path ? xstrdup("/")
-                                                                     : xstrndup(path, (size_t)(slash - path));
+    _cleanup_free_ char *dir = !slash          ? xstrdup(".")
+                               : slash == path ? xstrdup("/")
+                                               : xstrndup(path, (size_t)(slash - path));
     _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0)
         return -errno;

@@ -28,6 +28,7 @@ static void help(void)
 int main(int argc, char **argv)
 {
     enum { OPT_ROOT = 256, OPT_CONFIG, OPT_ONCE };
+    /* clang-format off */
     static const struct option longopts[] = {
         { "root", required_argument, NULL, OPT_ROOT },
         { "config", required_argument, NULL, OPT_CONFIG },
@@ -36,6 +37,7 @@ int main(int argc, char **argv)
         { "version", no_argument, NULL, 'V' },
         { 0 },
     };
+    /* clang-format on */
     rd_daemon_options o = { 0 };
     int c;
     opterr = 0;

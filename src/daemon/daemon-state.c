@@ -7,7 +7,6 @@
 #include "probe.h"
 #include "util.h"
 
-
 static const rd_probe *probe_by_id(const char *id)
 {
     for (size_t i = 0; i < rd_probe_registry.n_gather; i++)
@@ -31,7 +30,8 @@ rd_probe_mask rd_daemon_probes_by_id(const char *ids)
             p++;
         size_t len = strcspn(p, " ");
         for (size_t i = 0; i < rd_probe_registry.n_gather && i < 63; i++)
-            if (len && strlen(rd_probe_registry.gather[i]->id) == len && strncmp(rd_probe_registry.gather[i]->id, p, len) == 0)
+            if (len && strlen(rd_probe_registry.gather[i]->id) == len &&
+                strncmp(rd_probe_registry.gather[i]->id, p, len) == 0)
                 m |= (rd_probe_mask)1 << i;
         p += len;
     }
@@ -79,8 +79,7 @@ static unsigned long hex_or(const char *s, unsigned long fallback)
     return (unsigned long)v;
 }
 
-rd_probe_mask rd_daemon_uevent_mask(const char *subsystem, const char *action, rd_uevent_prop_fn prop,
-                                    void *userdata)
+rd_probe_mask rd_daemon_uevent_mask(const char *subsystem, const char *action, rd_uevent_prop_fn prop, void *userdata)
 {
     if (!subsystem || !action)
         return 0;
@@ -288,8 +287,7 @@ char **rd_daemon_journal_fields(const rd_change *c)
     _cleanup_free_ char *where = it->gpu ? xasprintf(" on %s", it->gpu) : xstrdup("");
     switch (c->kind) {
     case RD_CHANGE_APPEARED:
-        v = strv_push(v, xasprintf("MESSAGE=%s %s%s: %s", rd_severity_name(it->severity), it->id, where,
-                                   it->summary));
+        v = strv_push(v, xasprintf("MESSAGE=%s %s%s: %s", rd_severity_name(it->severity), it->id, where, it->summary));
         v = strv_push(v, xasprintf("PRIORITY=%d", syslog_priority(it->severity)));
         break;
     case RD_CHANGE_SEVERITY:
@@ -303,7 +301,9 @@ char **rd_daemon_journal_fields(const rd_change *c)
         break;
     }
     static const char *const kinds[] = {
-        [RD_CHANGE_APPEARED] = "appeared", [RD_CHANGE_RESOLVED] = "resolved", [RD_CHANGE_SEVERITY] = "severity",
+        [RD_CHANGE_APPEARED] = "appeared",
+        [RD_CHANGE_RESOLVED] = "resolved",
+        [RD_CHANGE_SEVERITY] = "severity",
     };
     v = strv_push(v, xasprintf("MESSAGE_ID=%s", mid));
     v = strv_push(v, xstrdup("SYSLOG_IDENTIFIER=rocm-doctord"));

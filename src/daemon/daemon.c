@@ -33,11 +33,12 @@
 /* Where no device event can reach the daemon (see events_unseen), the
  * probes that listen to events are re-checked on the same interval. */
 
-#define INOTIFY_MASK (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | \
-                      IN_MOVE_SELF | IN_ONLYDIR | IN_EXCL_UNLINK)
+#define INOTIFY_MASK                                                                                                   \
+    (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF |            \
+     IN_ONLYDIR | IN_EXCL_UNLINK)
 
 typedef struct {
-    char *path;               /* as on this machine: under --root when given */
+    char *path; /* as on this machine: under --root when given */
     bool is_dir;
     rd_probe_mask mask;
 } watch_target;
@@ -49,7 +50,7 @@ typedef struct {
 
 typedef struct {
     rd_run_params ro;
-    char **fix_ids;              /* ro.fix_ids */
+    char **fix_ids; /* ro.fix_ids */
     rd_run *run;
     rd_state state;
     bool state_known;
@@ -57,9 +58,9 @@ typedef struct {
     struct udev *udev;
     struct udev_monitor *mon;
     int epfd, sigfd, inofd, timerfd;
-    int pollfd;                  /* [daemon] health_poll_s; -1 when 0 (the default) */
-    int renewfd;                 /* NFD renewal and polling without events; -1 when neither */
-    bool eventless;              /* device events cannot reach this daemon */
+    int pollfd;     /* [daemon] health_poll_s; -1 when 0 (the default) */
+    int renewfd;    /* NFD renewal and polling without events; -1 when neither */
+    bool eventless; /* device events cannot reach this daemon */
     watch_target *targets;
     size_t n_targets;
     watch_dir *dirs;
@@ -84,8 +85,8 @@ typedef int (*render_fn)(FILE *, const rd_facts *, const rd_gpu_view *, const rd
 typedef int (*render_runs_fn)(FILE *, const rd_report_fix_runs *);
 
 /* The check in one format, followed by the fix runs' part. */
-static int render_to_string(render_fn fn, render_runs_fn runs_fn, const rd_run *run,
-                            const rd_report_fix_runs *runs, char **ret, size_t *ret_size)
+static int render_to_string(render_fn fn, render_runs_fn runs_fn, const rd_run *run, const rd_report_fix_runs *runs,
+                            char **ret, size_t *ret_size)
 {
     char *buf = NULL;
     size_t size = 0;
@@ -106,8 +107,8 @@ static int render_to_string(render_fn fn, render_runs_fn runs_fn, const rd_run *
     return 0;
 }
 
-static int publish_rendered(const rd_run *run, const char *what, const char *file, render_fn fn,
-                            render_runs_fn runs_fn, const rd_report_fix_runs *runs, const char *prefix)
+static int publish_rendered(const rd_run *run, const char *what, const char *file, render_fn fn, render_runs_fn runs_fn,
+                            const rd_report_fix_runs *runs, const char *prefix)
 {
     if (!file || !*file)
         return 0;
@@ -254,8 +255,8 @@ static void verify_fix_runs(rd_run *run, bool also_stderr)
     if (rd_fix_runs_verify(run->ctx.root, run->ctx.root_fd, &in, &out, &n, &err) < 0)
         rd_daemon_log("the pending fix runs were not all verified: %s", err);
     for (size_t i = 0; i < n; i++) {
-        _cleanup_strv_free_ char **fields = rd_daemon_verify_fields(out[i].run_id, out[i].verified, out[i].message,
-                                                                    boot_id);
+        _cleanup_strv_free_ char **fields =
+            rd_daemon_verify_fields(out[i].run_id, out[i].verified, out[i].message, boot_id);
         journal_entry(fields, also_stderr);
     }
     rd_verify_outcomes_free(out, n);
@@ -267,8 +268,9 @@ int rd_daemon_run_once(const rd_daemon_options *o)
     if (r)
         return r;
     _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
-    const rd_run_params ro = { .probes = &rd_probe_registry, .fix_ids = fix_ids, .root = o->root,
-                               .config_file = o->config_file };
+    const rd_run_params ro = {
+        .probes = &rd_probe_registry, .fix_ids = fix_ids, .root = o->root, .config_file = o->config_file
+    };
     rd_run run;
     r = run_check(&ro, &run);
     if (r == 0) {
@@ -628,10 +630,10 @@ static void on_inotify(daemon_state *d)
             for (size_t i = 0; i < d->n_dirs; i++) {
                 if (d->dirs[i].wd != ev->wd)
                     continue;
-                _cleanup_free_ char *changed = ev->len && ev->name[0]
-                                                   ? xasprintf("%s%s%s", d->dirs[i].dir,
-                                                               streq(d->dirs[i].dir, "/") ? "" : "/", ev->name)
-                                                   : xstrdup(d->dirs[i].dir);
+                _cleanup_free_ char *changed =
+                    ev->len && ev->name[0]
+                        ? xasprintf("%s%s%s", d->dirs[i].dir, streq(d->dirs[i].dir, "/") ? "" : "/", ev->name)
+                        : xstrdup(d->dirs[i].dir);
                 if (is_own_output(d, changed))
                     continue;
                 for (size_t k = 0; k < d->n_targets; k++) {
@@ -700,7 +702,8 @@ static int setup(daemon_state *d)
     if (why) {
         d->eventless = true;
         rd_daemon_log("no device events reach this daemon (%s); GPU hot-plug and resets are re-checked every %d s "
-                      "instead", why, (int)renew_interval());
+                      "instead",
+                      why, (int)renew_interval());
     }
     return 0;
 }
@@ -754,8 +757,9 @@ int rd_daemon_run(const rd_daemon_options *o)
      * among them) is not what a monitor should do; the boot check and
      * `rocm-doctor verify` run level 2. */
     d.fix_ids = rd_fix_table_ids(&rd_fix_registry);
-    d.ro = (rd_run_params){ .probes = &rd_probe_registry, .fix_ids = d.fix_ids, .root = o->root,
-                            .config_file = o->config_file, .level = 1 };
+    d.ro = (rd_run_params){
+        .probes = &rd_probe_registry, .fix_ids = d.fix_ids, .root = o->root, .config_file = o->config_file, .level = 1
+    };
     d.journal_is_stderr = stderr_is_journal();
 
     int r = check_config_file(o->config_file);

@@ -21,7 +21,6 @@ typedef uint64_t rd_probe_mask;
 #define RD_MASK_CONFIG ((rd_probe_mask)1 << 63)
 #define RD_MASK_ALL (~RD_MASK_CONFIG)
 
-
 /* The mask of the probes with these ids (space-separated); unknown ids are
  * left out. */
 rd_probe_mask rd_daemon_probes_by_id(const char *ids);
@@ -38,8 +37,7 @@ void rd_daemon_regather(const rd_ctx *ctx, rd_facts *facts, rd_probe_mask mask, 
  * (another vendor's PCI function, a display connector hot-plug). props is
  * a NULL-terminated list of KEY=VALUE strings, or a lookup function. */
 typedef const char *(*rd_uevent_prop_fn)(void *userdata, const char *key);
-rd_probe_mask rd_daemon_uevent_mask(const char *subsystem, const char *action, rd_uevent_prop_fn prop,
-                                    void *userdata);
+rd_probe_mask rd_daemon_uevent_mask(const char *subsystem, const char *action, rd_uevent_prop_fn prop, void *userdata);
 /* The probes whose descriptors name the uevent subsystem; with NULL, those
  * that name any (what a lost burst of events may have changed). */
 rd_probe_mask rd_daemon_uevent_probes(const char *subsystem);
@@ -50,7 +48,7 @@ char **rd_daemon_uevent_subsystems(void);
  * and the probes that read it (RD_MASK_CONFIG: the configuration). */
 typedef struct {
     const char *path;
-    bool is_dir;              /* a drop-in directory: any entry in it counts */
+    bool is_dir; /* a drop-in directory: any entry in it counts */
     rd_probe_mask mask;
 } rd_watch_spec;
 /* Every path the probes' descriptors say they read, once each with the
@@ -69,7 +67,7 @@ void rd_daemon_message_id(const char *finding_id, char ret[static 33]);
 /* One finding as the daemon remembers it between checks. */
 typedef struct {
     char *id;
-    char *gpu;                /* PCI address or NULL */
+    char *gpu; /* PCI address or NULL */
     rd_severity severity;
     char *summary;
 } rd_state_item;
@@ -82,13 +80,13 @@ typedef struct {
 typedef enum {
     RD_CHANGE_APPEARED,
     RD_CHANGE_RESOLVED,
-    RD_CHANGE_SEVERITY,       /* the same finding, another severity */
+    RD_CHANGE_SEVERITY, /* the same finding, another severity */
 } rd_change_kind;
 
 typedef struct {
     rd_change_kind kind;
-    const rd_state_item *item;    /* the new one; the old one for RESOLVED */
-    rd_severity old_severity;     /* RD_CHANGE_SEVERITY only */
+    const rd_state_item *item; /* the new one; the old one for RESOLVED */
+    rd_severity old_severity;  /* RD_CHANGE_SEVERITY only */
 } rd_change;
 
 /* Findings of severity info and above, keyed by (id, gpu). */

@@ -133,8 +133,7 @@ static void missing_dirs(int root_fd, const char *path, char ***dirs)
 
 static void journal_plan(const rd_plan *p, rd_journal *jr)
 {
-    json_object *steps = json_object_new_array(), *groups = json_object_new_array(),
-                *cmds = json_object_new_array();
+    json_object *steps = json_object_new_array(), *groups = json_object_new_array(), *cmds = json_object_new_array();
     _cleanup_strv_free_ char **dirs = NULL;
     for (size_t i = 0; i < p->n_steps; i++) {
         const rd_step *s = &p->steps[i];
@@ -174,8 +173,8 @@ static int apply_snapshot(const rd_plan *p, int root_fd, rd_journal *jr, char **
     int r = rd_journal_create(p->root, root_fd, jr);
     if (r < 0) {
         _cleanup_free_ char *d = rd_root_shown(p->root, RD_JOURNAL_DIR);
-        *ret_error = xasprintf("cannot create the journal under %s: %s; nothing was written", d,
-                               rd_fix_describe_error(-r));
+        *ret_error =
+            xasprintf("cannot create the journal under %s: %s; nothing was written", d, rd_fix_describe_error(-r));
         return r;
     }
     _cleanup_free_ char *created = rd_now_iso();
@@ -255,8 +254,7 @@ static char *act_packages(const rd_plan *p, const rd_action *a)
         for (size_t k = 0; k < set->changes.n; k++)
             if (streq(set->changes.items[k].name, set->install[i]) && set->changes.items[k].op != RD_PKG_REMOVE)
                 version = set->changes.items[k].version;
-        install = strv_push(install, version ? xasprintf("%s=%s", set->install[i], version)
-                                             : xstrdup(set->install[i]));
+        install = strv_push(install, version ? xasprintf("%s=%s", set->install[i], version) : xstrdup(set->install[i]));
     }
     (void)rd_pkg_transact(set->pm, p->root, install, set->remove, false, &error);
     return error;
@@ -282,8 +280,8 @@ static char *apply_act(const rd_plan *p, rd_journal *jr, rd_apply_result *res)
             else if (a->kind == RD_ACT_PACKAGES)
                 error = act_packages(p, a);
             else {
-                _cleanup_strv_free_ char **argv = rd_group_argv(p->root, a->kind == RD_ACT_GROUP_ADD, a->user,
-                                                                a->group);
+                _cleanup_strv_free_ char **argv =
+                    rd_group_argv(p->root, a->kind == RD_ACT_GROUP_ADD, a->user, a->group);
                 (void)rd_run_argv(argv, &error);
             }
             if (error)

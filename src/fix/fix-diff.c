@@ -6,8 +6,8 @@
 
 typedef struct {
     const char *s;
-    size_t n;   /* without the newline */
-    bool nl;    /* ends with a newline */
+    size_t n; /* without the newline */
+    bool nl;  /* ends with a newline */
 } line;
 
 static line *split_lines(const char *buf, size_t size, size_t *ret_n)
@@ -33,8 +33,8 @@ static bool line_eq(const line *a, const line *b)
 }
 
 typedef struct {
-    char op;        /* ' ', '-', '+' */
-    size_t ai, bi;  /* line index in a and b before this op */
+    char op;       /* ' ', '-', '+' */
+    size_t ai, bi; /* line index in a and b before this op */
 } edit;
 
 /* Files the fixes touch are small configuration files: the quadratic LCS
@@ -57,9 +57,9 @@ static edit *edit_script(const line *a, size_t na, const line *b, size_t nb, siz
     uint32_t *L = xcalloc((na + 1) * w, sizeof(uint32_t));
     for (size_t i = na; i-- > 0;)
         for (size_t j = nb; j-- > 0;)
-            L[i * w + j] = line_eq(&a[i], &b[j]) ? L[(i + 1) * w + j + 1] + 1
-                                                  : (L[(i + 1) * w + j] >= L[i * w + j + 1] ? L[(i + 1) * w + j]
-                                                                                           : L[i * w + j + 1]);
+            L[i * w + j] = line_eq(&a[i], &b[j])
+                               ? L[(i + 1) * w + j + 1] + 1
+                               : (L[(i + 1) * w + j] >= L[i * w + j + 1] ? L[(i + 1) * w + j] : L[i * w + j + 1]);
     size_t i = 0, j = 0;
     while (i < na || j < nb) {
         if (i < na && j < nb && line_eq(&a[i], &b[j])) {

@@ -130,8 +130,8 @@ char *rd_argv_join(char *const *argv)
     strbuf b = { 0 };
     for (size_t i = 0; argv && argv[i]; i++) {
         const char *a = argv[i];
-        bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:+@%") ==
-                               strlen(a);
+        bool plain =
+            *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:+@%") == strlen(a);
         strbuf_printf(&b, "%s%s%s%s", i ? " " : "", plain ? "" : "'", a, plain ? "" : "'");
     }
     return strbuf_steal(&b);

@@ -9,8 +9,8 @@
 #include "util.h"
 
 const char *const rd_group_files[] = {
-    "/etc/group", "/etc/gshadow", "/etc/group-", "/etc/gshadow-", "/etc/passwd", "/etc/shadow",
-    "/etc/passwd-", "/etc/shadow-", "/etc/.pwd.lock", NULL,
+    "/etc/group",  "/etc/gshadow", "/etc/group-",  "/etc/gshadow-",  "/etc/passwd",
+    "/etc/shadow", "/etc/passwd-", "/etc/shadow-", "/etc/.pwd.lock", NULL,
 };
 
 void rd_group_entries_free(rd_group_entry *g, size_t n)
@@ -62,8 +62,7 @@ bool rd_fix_user_exists(const rd_fix_input *in, const char *user, int64_t *ret_g
 {
     _cleanup_free_ char *text = NULL;
     passwd_record rec;
-    if (rd_fix_read(in->root_fd, "/etc/passwd", &text, NULL, NULL) < 0 ||
-        passwd_find_text(text, user, -1, &rec) < 0)
+    if (rd_fix_read(in->root_fd, "/etc/passwd", &text, NULL, NULL) < 0 || passwd_find_text(text, user, -1, &rec) < 0)
         return false;
     if (ret_gid)
         *ret_gid = rec.gid;

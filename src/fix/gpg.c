@@ -58,8 +58,9 @@ static const char *last_line(char *out)
 
 int rd_gpg_fingerprints(const rd_gpg *g, const char *file, char ***ret, char **ret_reason)
 {
-    char *argv[] = { (char *)"gpg", (char *)"--homedir", (char *)g->home, (char *)"--batch", (char *)"--no-tty",
-                     (char *)"--with-colons", (char *)"--show-keys", (char *)file, NULL };
+    char *argv[] = { (char *)"gpg",         (char *)"--homedir", (char *)g->home,
+                     (char *)"--batch",     (char *)"--no-tty",  (char *)"--with-colons",
+                     (char *)"--show-keys", (char *)file,        NULL };
     _cleanup_free_ char *out = NULL;
     int r = rd_fix_spawn(argv, &out);
     if (r != 0) {

@@ -7,7 +7,7 @@
 #include "util.h"
 
 /* journal.json "state" */
-#define RD_STATE_APPLYING "applying"       /* being applied, or killed while it was */
+#define RD_STATE_APPLYING "applying" /* being applied, or killed while it was */
 #define RD_STATE_APPLIED "applied"
 #define RD_STATE_ROLLED_BACK "rolled-back" /* failed, or interrupted, and put back */
 #define RD_STATE_UNDOING "undoing"         /* being undone, or killed while it was */
@@ -15,11 +15,11 @@
 #define RD_STATE_UNDO_INCOMPLETE "undo-incomplete"
 
 typedef struct {
-    const char *root;  /* "/" or the directory */
+    const char *root; /* "/" or the directory */
     int root_fd;
     char *run_id;
-    char *dir;         /* RD_JOURNAL_DIR "/" RUN-ID */
-    json_object *j;    /* journal.json */
+    char *dir;      /* RD_JOURNAL_DIR "/" RUN-ID */
+    json_object *j; /* journal.json */
 } rd_journal;
 
 void rd_journal_close(rd_journal *jr);

@@ -151,7 +151,11 @@ int rd_journal_create(const char *root, int root_fd, rd_journal *ret)
             return -errno;
         char *dir = xasprintf(RD_JOURNAL_DIR "/%s", id);
         *ret = (rd_journal){
-            .root = root, .root_fd = root_fd, .dir = dir, .run_id = TAKE_PTR(id), .j = json_object_new_object(),
+            .root = root,
+            .root_fd = root_fd,
+            .dir = dir,
+            .run_id = TAKE_PTR(id),
+            .j = json_object_new_object(),
         };
         return 0;
     }
@@ -184,7 +188,11 @@ int rd_journal_load(const char *root, int root_fd, const char *run_id, rd_journa
         return -EBADMSG;
     }
     *ret = (rd_journal){
-        .root = root, .root_fd = root_fd, .run_id = xstrdup(run_id), .dir = TAKE_PTR(dir), .j = j,
+        .root = root,
+        .root_fd = root_fd,
+        .run_id = xstrdup(run_id),
+        .dir = TAKE_PTR(dir),
+        .j = j,
     };
     return 0;
 }
@@ -366,8 +374,8 @@ int rd_run_argv(char **argv, char **ret_error)
     if (r < 0)
         *ret_error = xasprintf("cannot run %s: %s", cmd, strerror(-r));
     else
-        *ret_error = xasprintf("%s failed (exit status %d)%s%s", cmd, r, output && *output ? ": " : "",
-                               strempty(output));
+        *ret_error =
+            xasprintf("%s failed (exit status %d)%s%s", cmd, r, output && *output ? ": " : "", strempty(output));
     return -EIO;
 }
 

@@ -17,9 +17,9 @@
 
 typedef struct {
     char *run_id;
-    bool interrupted;     /* undo: the run had been interrupted and was rolled back */
-    char **deferred;      /* commands to run on the first boot of the root */
-    char **notes;         /* things the person should know */
+    bool interrupted; /* undo: the run had been interrupted and was rolled back */
+    char **deferred;  /* commands to run on the first boot of the root */
+    char **notes;     /* things the person should know */
 } rd_apply_result;
 
 void rd_apply_result_free(rd_apply_result *r);
@@ -58,16 +58,16 @@ typedef enum {
 } rd_result_kind;
 
 typedef struct {
-    const char *finding;  /* borrowed from the plan */
+    const char *finding; /* borrowed from the plan */
     const char *fix;
     rd_result_kind kind;
-    const char *why;      /* RD_RESULT_FAILING: borrowed from the plan or the findings */
+    const char *why; /* RD_RESULT_FAILING: borrowed from the plan or the findings */
 } rd_fix_result;
 
 typedef struct {
     rd_fix_result *items;
     size_t n;
-    bool failing;         /* one is still failing */
+    bool failing; /* one is still failing */
 } rd_fix_results;
 
 /* Per finding the plan addressed: fixed, fixed after re-login or reboot, or
@@ -77,8 +77,8 @@ typedef struct {
 void rd_fix_classify(const rd_plan *p, const rd_findings *again, bool from_facts, rd_fix_results *ret);
 void rd_fix_results_free(rd_fix_results *r);
 #define _cleanup_fix_results_ __attribute__((cleanup(rd_fix_results_free)))
-const char *rd_result_name(rd_result_kind k);  /* "fixed-after-relogin" */
-const char *rd_result_text(rd_result_kind k);  /* "fixed after re-login" */
+const char *rd_result_name(rd_result_kind k); /* "fixed-after-relogin" */
+const char *rd_result_text(rd_result_kind k); /* "fixed after re-login" */
 json_object *rd_fix_results_to_json(const rd_fix_results *r);
 
 /* ---- the verdict after the reboot (verify.c) ---- */
@@ -100,8 +100,8 @@ typedef struct {
 
 typedef struct {
     char *run_id;
-    bool verified;               /* false: failed */
-    char *message;               /* one line: what is fixed, what still fails and why */
+    bool verified; /* false: failed */
+    char *message; /* one line: what is fixed, what still fails and why */
 } rd_verify_outcome;
 
 /* How many applied runs wait for a verdict whose event has happened: a
@@ -112,8 +112,8 @@ size_t rd_fix_runs_due(const char *root, int root_fd, const char *boot_id);
  * writes it into its journal; a run that has one is left alone. Returns 0
  * with the runs finished in *ret, or a negative errno with *ret_error
  * (the lock is held, a journal could not be written: *ret has the others). */
-int rd_fix_runs_verify(const char *root, int root_fd, const rd_verify_input *in, rd_verify_outcome **ret,
-                       size_t *ret_n, char **ret_error);
+int rd_fix_runs_verify(const char *root, int root_fd, const rd_verify_input *in, rd_verify_outcome **ret, size_t *ret_n,
+                       char **ret_error);
 void rd_verify_outcomes_free(rd_verify_outcome *o, size_t n);
 /* {"pending": N, "verified": N, "failed": N, "runs": [...]}: the counts
  * over the applied runs that waited for a verdict, and the newest max runs

@@ -29,8 +29,8 @@ static void list_dirs(int dfd, const char *prefix, int depth, strbuf *out)
         _cleanup_free_ char *path = xasprintf("%s/%s", prefix, names[i]);
         if (streq(path, "/proc") || streq(path, "/sys") || streq(path, "/dev"))
             continue;
-        strbuf_printf(out, "%o %u %u %s\n", (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid,
-                      (unsigned)st.st_gid, path);
+        strbuf_printf(out, "%o %u %u %s\n", (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid, (unsigned)st.st_gid,
+                      path);
         if (depth > 1) {
             _cleanup_close_ int sub = openat(dfd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (sub >= 0)
@@ -143,8 +143,7 @@ int rd_journal_packages_after(rd_journal *jr, char **ret_error)
     if (r >= 0)
         r = rd_pkg_installed(pm_of(jp), jr->root, &after, &err);
     if (r < 0) {
-        *ret_error = xasprintf("cannot record the packages the run changed: %s",
-                               err ? err : rd_fix_describe_error(-r));
+        *ret_error = xasprintf("cannot record the packages the run changed: %s", err ? err : rd_fix_describe_error(-r));
         return r;
     }
     rd_pkg_changes c = { 0 };
@@ -231,8 +230,8 @@ int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
     bool recorded = false;
     r = run_changes(jr, jp, now, &c, &recorded);
     if (r < 0) {
-        *ret_error = xasprintf("cannot read the package list of run %s: %s; nothing was undone", jr->run_id,
-                               strerror(-r));
+        *ret_error =
+            xasprintf("cannot read the package list of run %s: %s; nothing was undone", jr->run_id, strerror(-r));
         rd_pkg_changes_free(&c);
         return r;
     }

@@ -14,7 +14,7 @@
 
 static const char *const apt_dirs[] = {
     "/etc/apt/sources.list.d", "/etc/apt/preferences.d", "/etc/apt/trusted.gpg.d",
-    "/etc/apt/keyrings", "/usr/share/keyrings",
+    "/etc/apt/keyrings",       "/usr/share/keyrings",
 };
 static const char *const apt_files[] = { "/etc/apt/sources.list", "/etc/apt/trusted.gpg" };
 static const char *const dnf_dirs[] = { "/etc/yum.repos.d" };

@@ -231,8 +231,8 @@ static uint64_t dnf_size(const char *num, const char *unit)
 
 typedef struct {
     rd_pkg_changes *c;
-    int section;          /* -1 none, else an rd_pkg_op */
-    char *pending_name;   /* a long name dnf wrapped onto its own line */
+    int section;        /* -1 none, else an rd_pkg_op */
+    char *pending_name; /* a long name dnf wrapped onto its own line */
 } dnf_state;
 
 static int dnf_line(char *line, void *userdata)
@@ -249,11 +249,11 @@ static int dnf_line(char *line, void *userdata)
         return 0;
     }
     if (line[0] != ' ' && line[0]) {
-        st->section = startswith(line, "Installing") ? RD_PKG_INSTALL
-                      : startswith(line, "Upgrading") ? RD_PKG_UPGRADE
+        st->section = startswith(line, "Installing")    ? RD_PKG_INSTALL
+                      : startswith(line, "Upgrading")   ? RD_PKG_UPGRADE
                       : startswith(line, "Downgrading") ? RD_PKG_DOWNGRADE
-                      : startswith(line, "Removing") ? RD_PKG_REMOVE
-                                                     : -1;
+                      : startswith(line, "Removing")    ? RD_PKG_REMOVE
+                                                        : -1;
         free(st->pending_name);
         st->pending_name = NULL;
         return 0;
@@ -273,7 +273,7 @@ static int dnf_line(char *line, void *userdata)
         name = st->pending_name;
         version = f[1];
         tail = f + 3;
-    } else if (n >= 5) {              /* name arch version repo size unit */
+    } else if (n >= 5) { /* name arch version repo size unit */
         name = f[0];
         version = f[2];
         tail = f + 4;
@@ -346,8 +346,8 @@ void rd_pkg_parse_zypper_xml(const char *text, rd_pkg_changes *ret)
             _cleanup_free_ char *old = xml_attr(t, tend, "edition-old");
             if (!name || (type && !streq(type, "package")))
                 continue;
-            add_change(ret, sections[s].op, name, ed, sections[s].op == RD_PKG_UPGRADE ||
-                                                           sections[s].op == RD_PKG_DOWNGRADE ? old : NULL);
+            add_change(ret, sections[s].op, name, ed,
+                       sections[s].op == RD_PKG_UPGRADE || sections[s].op == RD_PKG_DOWNGRADE ? old : NULL);
         }
     }
 }
@@ -440,8 +440,8 @@ int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
     _cleanup_strv_free_ char **argv = NULL;
     if (pm == RD_PM_APT) {
         _cleanup_free_ char *admin = xasprintf("--admindir=%s/var/lib/dpkg", under_root(root) ? root : "");
-        argv = rd_strv_new("dpkg-query", admin, "-W", "-f",
-                           "${db:Status-Abbrev}\t${binary:Package}\t${Version}\n", NULL);
+        argv =
+            rd_strv_new("dpkg-query", admin, "-W", "-f", "${db:Status-Abbrev}\t${binary:Package}\t${Version}\n", NULL);
     } else if (pm == RD_PM_DNF || pm == RD_PM_ZYPPER)
         argv = rd_strv_new("rpm", "--root", under_root(root) ? root : "/", "-qa", "--qf",
                            "%{NAME}\t%|EPOCH?{%{EPOCH}:}:{}|%{VERSION}-%{RELEASE}\n", NULL);
@@ -463,8 +463,8 @@ int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
         _cleanup_strv_free_ char **lines = strv_split(out, "\n");
         for (size_t i = 0; lines && lines[i]; i++) {
             const char *l = lines[i];
-            if (strlen(l) < 3 || (l[1] != 'i' && l[1] != 'U' && l[1] != 'F' && l[1] != 'H' && l[1] != 'W' &&
-                                  l[1] != 't'))
+            if (strlen(l) < 3 ||
+                (l[1] != 'i' && l[1] != 'U' && l[1] != 'F' && l[1] != 'H' && l[1] != 'W' && l[1] != 't'))
                 continue;
             const char *tab = strchr(l, '\t');
             if (tab)
@@ -661,8 +661,9 @@ int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *cons
     if (pm == RD_PM_APT) {
         /* one transaction: NAME=VERSION installs, NAME- removes (with --purge, purges) */
         _cleanup_strv_free_ char **argv = pm_argv(pm, root);
-        static const char *const opts[] = { "-y", "-o", "Dpkg::Options::=--force-confdef", "-o",
-                                            "Dpkg::Options::=--force-confold", "--purge" };
+        static const char *const opts[] = {
+            "-y", "-o", "Dpkg::Options::=--force-confdef", "-o", "Dpkg::Options::=--force-confold", "--purge"
+        };
         for (size_t i = 0; i < ELEMENTSOF(opts); i++)
             argv = strv_push(argv, xstrdup(opts[i]));
         if (allow_downgrade)
@@ -810,6 +811,7 @@ static char **apt_overlay_argv(const char *root, const char *ov)
 {
     const char *r = under_root(root) ? root : "";
     char **argv = rd_strv_new("apt-get", "-q", NULL);
+    /* clang-format off */
     char *opts[] = {
         xasprintf("Dir::Etc=%s/etc/apt", ov),
         xasprintf("Dir::State=%s/state", ov),
@@ -822,6 +824,7 @@ static char **apt_overlay_argv(const char *root, const char *ov)
         xstrdup("APT::Sandbox::User=root"),
         xstrdup("APT::Update::Error-Mode=any"),
     };
+    /* clang-format on */
     for (size_t i = 0; i < ELEMENTSOF(opts); i++) {
         argv = strv_push(argv, xstrdup("-o"));
         argv = strv_push(argv, opts[i]);
@@ -829,8 +832,8 @@ static char **apt_overlay_argv(const char *root, const char *ov)
     return argv;
 }
 
-static int apt_dry_run(const char *root, const char *ov, char *const *install, char *const *remove,
-                       rd_pkg_changes *ret, char **ret_error)
+static int apt_dry_run(const char *root, const char *ov, char *const *install, char *const *remove, rd_pkg_changes *ret,
+                       char **ret_error)
 {
     _cleanup_free_ char *out = NULL;
     {
@@ -862,8 +865,8 @@ static int apt_dry_run(const char *root, const char *ov, char *const *install, c
     return 0;
 }
 
-static int dnf_dry_run(const char *root, const char *ov, char *const *install, char *const *remove,
-                       rd_pkg_changes *ret, char **ret_error)
+static int dnf_dry_run(const char *root, const char *ov, char *const *install, char *const *remove, rd_pkg_changes *ret,
+                       char **ret_error)
 {
     _cleanup_strv_free_ char **argv = rd_strv_new("dnf", "--assumeno", "--nogpgcheck", NULL);
     if (under_root(root)) {
@@ -924,8 +927,8 @@ int rd_pkg_dry_run(rd_pm pm, const char *root, const char *overlay_dir, char *co
                    rd_pkg_changes *ret, char **ret_error)
 {
     rd_pkg_changes c = { 0 };
-    int r = pm == RD_PM_APT   ? apt_dry_run(root, overlay_dir, install, remove, &c, ret_error)
-            : pm == RD_PM_DNF ? dnf_dry_run(root, overlay_dir, install, remove, &c, ret_error)
+    int r = pm == RD_PM_APT      ? apt_dry_run(root, overlay_dir, install, remove, &c, ret_error)
+            : pm == RD_PM_DNF    ? dnf_dry_run(root, overlay_dir, install, remove, &c, ret_error)
             : pm == RD_PM_ZYPPER ? zypper_dry_run(root, overlay_dir, install, remove, &c, ret_error)
                                  : (*ret_error = xstrdup("no package manager is known for this OS"), -EOPNOTSUPP);
     if (r < 0) {

@@ -28,15 +28,15 @@ typedef enum {
 typedef struct {
     rd_pkg_op op;
     char *name;
-    char *version;        /* the version it will have (REMOVE: the one removed) */
-    char *old_version;    /* UPGRADE, DOWNGRADE: the version it had */
-    uint64_t size;        /* bytes to download, 0 when unknown or none */
+    char *version;     /* the version it will have (REMOVE: the one removed) */
+    char *old_version; /* UPGRADE, DOWNGRADE: the version it had */
+    uint64_t size;     /* bytes to download, 0 when unknown or none */
 } rd_pkg_change;
 
 typedef struct {
     rd_pkg_change *items;
     size_t n;
-    uint64_t download;    /* total bytes to download */
+    uint64_t download; /* total bytes to download */
     bool download_known;
 } rd_pkg_changes;
 
@@ -44,11 +44,11 @@ typedef struct {
  * said the package manager will do about them. */
 typedef struct {
     rd_pm pm;
-    char **install;       /* names to install or upgrade */
-    char **remove;        /* names to remove */
-    bool refresh;         /* refresh the indexes first (a repository was just written) */
+    char **install;         /* names to install or upgrade */
+    char **remove;          /* names to remove */
+    bool refresh;           /* refresh the indexes first (a repository was just written) */
     int64_t lock_timeout_s; /* how long to wait for another process's package manager lock */
-    char *import_key;     /* dnf, zypper under --root: the key file (in the root) to import first */
+    char *import_key;       /* dnf, zypper under --root: the key file (in the root) to import first */
     rd_pkg_changes changes;
 } rd_pkg_set;
 

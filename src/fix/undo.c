@@ -136,8 +136,9 @@ static int undo_verify(rd_journal *jr, rd_restore_method *ret_method, char **ret
         return r;
     /* a resumed undo goes on the way it started */
     const char *m = rd_json_get_str(jr->j, "undo_method");
-    *ret_method = m ? (streq(m, "gpasswd") ? RD_RESTORE_GPASSWD : RD_RESTORE_FILES)
-                    : groups_changed ? RD_RESTORE_GPASSWD : RD_RESTORE_FILES;
+    *ret_method = m                ? (streq(m, "gpasswd") ? RD_RESTORE_GPASSWD : RD_RESTORE_FILES)
+                  : groups_changed ? RD_RESTORE_GPASSWD
+                                   : RD_RESTORE_FILES;
     return 0;
 }
 
@@ -152,8 +153,8 @@ static int undo_mark(rd_journal *jr, rd_restore_method method, char **ret_error)
     int r = rd_journal_save(jr);
     if (r < 0) {
         _cleanup_free_ char *d = rd_root_shown(jr->root, jr->dir);
-        *ret_error = xasprintf("cannot write the journal %s/journal.json: %s; nothing was undone", d,
-                               rd_fix_describe_error(-r));
+        *ret_error =
+            xasprintf("cannot write the journal %s/journal.json: %s; nothing was undone", d, rd_fix_describe_error(-r));
     }
     return r;
 }
@@ -187,8 +188,9 @@ static int undo_finish(rd_journal *jr, strbuf *problems, char **ret_error)
     if (q < 0) {
         _cleanup_free_ char *d = rd_root_shown(jr->root, jr->dir);
         _cleanup_free_ char *cmd = rd_undo_command(jr->root, jr->run_id);
-        strbuf_printf(problems, "%severything was put back, but the journal %s/journal.json could not say so (%s): "
-                                "`%s` settles it",
+        strbuf_printf(problems,
+                      "%severything was put back, but the journal %s/journal.json could not say so (%s): "
+                      "`%s` settles it",
                       problems->len ? "; " : "", d, rd_fix_describe_error(-q), cmd);
     }
     if (!problems->len)

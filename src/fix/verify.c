@@ -206,8 +206,8 @@ static int verify_one(rd_journal *jr, const rd_verify_input *in, rd_verify_outco
     return 0;
 }
 
-int rd_fix_runs_verify(const char *root, int root_fd, const rd_verify_input *in, rd_verify_outcome **ret,
-                       size_t *ret_n, char **ret_error)
+int rd_fix_runs_verify(const char *root, int root_fd, const rd_verify_input *in, rd_verify_outcome **ret, size_t *ret_n,
+                       char **ret_error)
 {
     _cleanup_close_ int lock = rd_journal_lock(root, root_fd, ret_error);
     if (lock < 0)
@@ -263,8 +263,7 @@ static json_object *copy_or_null(json_object *j, const char *key)
  * commands, and the packages when the journal has them. */
 static json_object *run_changes(json_object *j)
 {
-    json_object *c = json_object_new_object(), *written = json_object_new_array(),
-                *removed = json_object_new_array();
+    json_object *c = json_object_new_object(), *written = json_object_new_array(), *removed = json_object_new_array();
     json_object *files = rd_json_get_array(j, "files");
     for (size_t i = 0; files && i < json_object_array_length(files); i++) {
         json_object *jf = json_object_array_get_idx(files, i);

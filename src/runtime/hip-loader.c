@@ -21,8 +21,8 @@ RD_DL_ASSERT_HEAD(rd_hip_lib);
 
 int rd_hip_open(char *const *dirs, rd_hip_lib *ret, char **ret_error)
 {
-    static const char *const names[] = { "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5",
-                                         "libamdhip64.so", NULL };
+    static const char *const names[] = { "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so",
+                                         NULL };
     return rd_dl_load(dirs, names, hip_symbols, ELEMENTSOF(hip_symbols), ret, sizeof(*ret), ret_error);
 }
 

@@ -8,11 +8,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef int rd_hip_error;           /* hipError_t */
-typedef void *rd_hip_module;        /* hipModule_t */
-typedef void *rd_hip_function;      /* hipFunction_t */
-typedef int rd_hiprtc_result;       /* hiprtcResult */
-typedef void *rd_hiprtc_program;    /* hiprtcProgram */
+typedef int rd_hip_error;        /* hipError_t */
+typedef void *rd_hip_module;     /* hipModule_t */
+typedef void *rd_hip_function;   /* hipFunction_t */
+typedef int rd_hiprtc_result;    /* hiprtcResult */
+typedef void *rd_hiprtc_program; /* hiprtcProgram */
 
 enum {
     RD_HIP_SUCCESS = 0,
@@ -22,6 +22,8 @@ enum {
 };
 
 /* X(return type, name, parameter list, optional) */
+/* clang-format off */
+/* The symbol lists keep their hand-made layout: clang-format reads "(T *ret)" as a multiplication. */
 #define RD_HIP_SYMBOLS(X) \
     X(rd_hip_error, hipInit, (unsigned flags), false) \
     X(rd_hip_error, hipRuntimeGetVersion, (int *ret), false) \
@@ -54,6 +56,7 @@ enum {
     X(rd_hiprtc_result, hiprtcGetCodeSize, (rd_hiprtc_program prog, size_t *ret), false) \
     X(rd_hiprtc_result, hiprtcGetCode, (rd_hiprtc_program prog, char *code), false) \
     X(rd_hiprtc_result, hiprtcDestroyProgram, (rd_hiprtc_program *prog), false)
+/* clang-format on */
 
 typedef struct {
     void *handle;
@@ -64,7 +67,7 @@ typedef struct {
 } rd_hip_lib;
 
 typedef struct {
-    void *handle;             /* NULL when the functions live in libamdhip64 (ROCm 5) */
+    void *handle; /* NULL when the functions live in libamdhip64 (ROCm 5) */
     char *path;
 #define X(ret, name, params, optional) ret(*name) params;
     RD_HIPRTC_SYMBOLS(X)

@@ -7,10 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef int rd_hsa_status;          /* hsa_status_t */
-typedef struct { uint64_t handle; } rd_hsa_agent;
-typedef struct { uint64_t handle; } rd_hsa_isa;
-typedef struct { uint64_t handle; } rd_hsa_pool;
+typedef int rd_hsa_status; /* hsa_status_t */
+typedef struct {
+    uint64_t handle;
+} rd_hsa_agent;
+typedef struct {
+    uint64_t handle;
+} rd_hsa_isa;
+typedef struct {
+    uint64_t handle;
+} rd_hsa_pool;
 
 enum {
     RD_HSA_STATUS_SUCCESS = 0x0,
@@ -23,8 +29,8 @@ enum {
     RD_HSA_SYSTEM_INFO_VERSION_MAJOR = 0,
     RD_HSA_SYSTEM_INFO_VERSION_MINOR = 1,
 
-    RD_HSA_AGENT_INFO_NAME = 0,               /* char[64] */
-    RD_HSA_AGENT_INFO_DEVICE = 17,            /* hsa_device_type_t */
+    RD_HSA_AGENT_INFO_NAME = 0,    /* char[64] */
+    RD_HSA_AGENT_INFO_DEVICE = 17, /* hsa_device_type_t */
     RD_HSA_DEVICE_TYPE_CPU = 0,
     RD_HSA_DEVICE_TYPE_GPU = 1,
     RD_HSA_DEVICE_TYPE_DSP = 2,
@@ -43,7 +49,7 @@ enum {
     RD_HSA_AMD_SEGMENT_GROUP = 3,
     RD_HSA_AMD_MEMORY_POOL_INFO_SEGMENT = 0,
     RD_HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS = 1,
-    RD_HSA_AMD_MEMORY_POOL_INFO_SIZE = 2,     /* size_t */
+    RD_HSA_AMD_MEMORY_POOL_INFO_SIZE = 2, /* size_t */
     RD_HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT = 1,
     RD_HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED = 2,
     RD_HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED = 4,
@@ -54,16 +60,16 @@ typedef rd_hsa_status (*rd_hsa_isa_cb)(rd_hsa_isa isa, void *data);
 typedef rd_hsa_status (*rd_hsa_pool_cb)(rd_hsa_pool pool, void *data);
 
 /* X(return type, name, parameter list, optional) */
-#define RD_HSA_SYMBOLS(X) \
-    X(rd_hsa_status, hsa_init, (void), false) \
-    X(rd_hsa_status, hsa_shut_down, (void), false) \
-    X(rd_hsa_status, hsa_status_string, (rd_hsa_status status, const char **ret), false) \
-    X(rd_hsa_status, hsa_system_get_info, (int attribute, void *value), false) \
-    X(rd_hsa_status, hsa_iterate_agents, (rd_hsa_agent_cb cb, void *data), false) \
-    X(rd_hsa_status, hsa_agent_get_info, (rd_hsa_agent agent, int attribute, void *value), false) \
-    X(rd_hsa_status, hsa_agent_iterate_isas, (rd_hsa_agent agent, rd_hsa_isa_cb cb, void *data), false) \
-    X(rd_hsa_status, hsa_isa_get_info_alt, (rd_hsa_isa isa, int attribute, void *value), false) \
-    X(rd_hsa_status, hsa_amd_agent_iterate_memory_pools, (rd_hsa_agent agent, rd_hsa_pool_cb cb, void *data), false) \
+#define RD_HSA_SYMBOLS(X)                                                                                              \
+    X(rd_hsa_status, hsa_init, (void), false)                                                                          \
+    X(rd_hsa_status, hsa_shut_down, (void), false)                                                                     \
+    X(rd_hsa_status, hsa_status_string, (rd_hsa_status status, const char **ret), false)                               \
+    X(rd_hsa_status, hsa_system_get_info, (int attribute, void *value), false)                                         \
+    X(rd_hsa_status, hsa_iterate_agents, (rd_hsa_agent_cb cb, void *data), false)                                      \
+    X(rd_hsa_status, hsa_agent_get_info, (rd_hsa_agent agent, int attribute, void *value), false)                      \
+    X(rd_hsa_status, hsa_agent_iterate_isas, (rd_hsa_agent agent, rd_hsa_isa_cb cb, void *data), false)                \
+    X(rd_hsa_status, hsa_isa_get_info_alt, (rd_hsa_isa isa, int attribute, void *value), false)                        \
+    X(rd_hsa_status, hsa_amd_agent_iterate_memory_pools, (rd_hsa_agent agent, rd_hsa_pool_cb cb, void *data), false)   \
     X(rd_hsa_status, hsa_amd_memory_pool_get_info, (rd_hsa_pool pool, int attribute, void *value), false)
 
 typedef struct {

@@ -38,7 +38,6 @@ bool rd_runtime_isa_gfx(const char *isa, char *buf, size_t size)
     return true;
 }
 
-
 /* ---------------------------------------------------------------------- */
 /* The child */
 
@@ -162,8 +161,8 @@ static rd_hsa_status agent_cb(rd_hsa_agent agent, void *data)
         uint32_t bdf = 0, domain = 0;
         if (lib->hsa_agent_get_info(agent, RD_HSA_AMD_AGENT_INFO_BDFID, &bdf) == 0) {
             lib->hsa_agent_get_info(agent, RD_HSA_AMD_AGENT_INFO_DOMAIN, &domain);
-            a->pci_address = xasprintf("%04x:%02x:%02x.%x", domain & 0xffff, (bdf >> 8) & 0xff, (bdf >> 3) & 0x1f,
-                                       bdf & 0x7);
+            a->pci_address =
+                xasprintf("%04x:%02x:%02x.%x", domain & 0xffff, (bdf >> 8) & 0xff, (bdf >> 3) & 0x1f, bdf & 0x7);
         }
         agent_walk iw = { lib, a, w->rt };
         lib->hsa_agent_iterate_isas(agent, isa_cb, &iw);
@@ -211,14 +210,14 @@ typedef struct {
     double latency_us, h2d_gbps, d2h_gbps;
 } outcome;
 
-#define TRY(o, what, expr)               \
-    do {                                 \
-        rd_hip_error e_ = (expr);        \
-        if (e_ != RD_HIP_SUCCESS) {      \
-            (o)->call = (what);          \
-            (o)->code = e_;              \
-            goto out;                    \
-        }                                \
+#define TRY(o, what, expr)                                                                                             \
+    do {                                                                                                               \
+        rd_hip_error e_ = (expr);                                                                                      \
+        if (e_ != RD_HIP_SUCCESS) {                                                                                    \
+            (o)->call = (what);                                                                                        \
+            (o)->code = e_;                                                                                            \
+            goto out;                                                                                                  \
+        }                                                                                                              \
     } while (0)
 
 static int cmp_double(const void *a, const void *b)
@@ -276,15 +275,16 @@ static void measure_module(child *c, const rd_hip_lib *hip, rd_hip_function empt
 
 out:
     /* frees are best effort: a failed device may refuse them too */
-    if (dbig) hip->hipFree(dbig);
+    if (dbig)
+        hip->hipFree(dbig);
     if (hbig_pinned)
         hip->hipHostFree(hbig);
     else
         free(hbig);
 }
 
-static void run_module(child *c, const rd_hip_lib *hip, rd_hip_module mod, int64_t dev, const char *label,
-                       bool measure, outcome *o)
+static void run_module(child *c, const rd_hip_lib *hip, rd_hip_module mod, int64_t dev, const char *label, bool measure,
+                       outcome *o)
 {
     rd_hip_function add = NULL, sum = NULL, empty = NULL;
     void *da = NULL, *db = NULL, *dc = NULL, *dsum = NULL;
@@ -314,12 +314,14 @@ static void run_module(child *c, const rd_hip_lib *hip, rd_hip_module mod, int64
 
     void *add_args[] = { &da, &db, &dc, &n };
     stage(c, dev, "hipModuleLaunchKernel rd_vector_add (%s)", label);
-    TRY(o, "hipModuleLaunchKernel", hip->hipModuleLaunchKernel(add, n / BLOCK, 1, 1, BLOCK, 1, 1, 0, NULL, add_args, NULL));
+    TRY(o, "hipModuleLaunchKernel",
+        hip->hipModuleLaunchKernel(add, n / BLOCK, 1, 1, BLOCK, 1, 1, 0, NULL, add_args, NULL));
     stage(c, dev, "hipDeviceSynchronize after rd_vector_add (%s)", label);
     TRY(o, "hipDeviceSynchronize", hip->hipDeviceSynchronize());
     void *sum_args[] = { &da, &dsum, &n };
     stage(c, dev, "hipModuleLaunchKernel rd_atomic_sum (%s)", label);
-    TRY(o, "hipModuleLaunchKernel", hip->hipModuleLaunchKernel(sum, n / BLOCK, 1, 1, BLOCK, 1, 1, 0, NULL, sum_args, NULL));
+    TRY(o, "hipModuleLaunchKernel",
+        hip->hipModuleLaunchKernel(sum, n / BLOCK, 1, 1, BLOCK, 1, 1, 0, NULL, sum_args, NULL));
     stage(c, dev, "hipDeviceSynchronize after rd_atomic_sum (%s)", label);
     TRY(o, "hipDeviceSynchronize", hip->hipDeviceSynchronize());
     stage(c, dev, "hipMemcpy device to host (%s)", label);
@@ -344,10 +346,14 @@ static void run_module(child *c, const rd_hip_lib *hip, rd_hip_module mod, int64
 
 out:
     /* frees are best effort: a failed device may refuse them too */
-    if (da) hip->hipFree(da);
-    if (db) hip->hipFree(db);
-    if (dc) hip->hipFree(dc);
-    if (dsum) hip->hipFree(dsum);
+    if (da)
+        hip->hipFree(da);
+    if (db)
+        hip->hipFree(db);
+    if (dc)
+        hip->hipFree(dc);
+    if (dsum)
+        hip->hipFree(dsum);
     free(a);
     free(b);
     free(cc);
@@ -416,8 +422,8 @@ static const rd_code_object *find_code_object(const char *gfx, int version)
  * and other, the other version, when the runtime refuses co (a ROCm 6 build
  * without version 5 support, a ROCm 7 that dropped version 4). Returns the
  * last hipModuleLoadData error; *co is the object tried last. */
-static rd_hip_error load_code_object(child *c, const rd_hip_lib *hip, rd_runtime_device *d,
-                                     const rd_code_object **co, const rd_code_object *other, rd_hip_module *ret_mod)
+static rd_hip_error load_code_object(child *c, const rd_hip_lib *hip, rd_runtime_device *d, const rd_code_object **co,
+                                     const rd_code_object *other, rd_hip_module *ret_mod)
 {
     stage(c, d->index, "hipModuleLoadData (%s code object v%d)", (*co)->gfx, (*co)->version);
     rd_hip_error e = hip->hipModuleLoadData(ret_mod, (*co)->data);
@@ -522,9 +528,9 @@ static void child_hiprtc(child *c, const rd_hip_lib *hip, const rd_hiprtc_lib *r
                 log[0] = 0;
         }
         d->hiprtc = xstrdup("failed");
-        d->hiprtc_error = xasprintf("hiprtcCompileProgram for %s: %s%s%s", target,
-                                    strempty(rtc->hiprtcGetErrorString(r)), log && *strstrip(log) ? ": " : "",
-                                    log ? strstrip(log) : "");
+        d->hiprtc_error =
+            xasprintf("hiprtcCompileProgram for %s: %s%s%s", target, strempty(rtc->hiprtcGetErrorString(r)),
+                      log && *strstrip(log) ? ": " : "", log ? strstrip(log) : "");
         goto out;
     }
     size_t size = 0;
@@ -549,7 +555,8 @@ static void child_hiprtc(child *c, const rd_hip_lib *hip, const rd_hiprtc_lib *r
     }
     if (e != RD_HIP_SUCCESS) {
         d->hiprtc = xstrdup("failed");
-        d->hiprtc_error = xasprintf("hipModuleLoadData of the hiprtc code: %s", rd_hip_error_name(hip, e, buf, sizeof buf));
+        d->hiprtc_error =
+            xasprintf("hipModuleLoadData of the hiprtc code: %s", rd_hip_error_name(hip, e, buf, sizeof buf));
         goto out;
     }
     outcome o = { 0 };

@@ -133,8 +133,8 @@ int rd_dl_open(char *const *dirs, const char *const *names, void **ret_handle, c
     strbuf_append(&tried, " in ");
     for (size_t i = 0; dirs && dirs[i] && *dirs[i]; i++)
         strbuf_printf(&tried, "%s%s", i ? ", " : "", dirs[i]);
-    strbuf_append(&tried, system ? (dirs && dirs[0] ? ", the system library path" : "the system library path")
-                                 : " only");
+    strbuf_append(&tried,
+                  system ? (dirs && dirs[0] ? ", the system library path" : "the system library path") : " only");
     *ret_error = xasprintf("%s (%s)", first_error ? first_error : "not found", tried.s);
     free(tried.s);
     return -ENOENT;
@@ -154,8 +154,8 @@ int rd_dl_resolve(void *handle, const char *path, const rd_dl_symbol *syms, size
     return 0;
 }
 
-int rd_dl_load(char *const *dirs, const char *const *names, const rd_dl_symbol *syms, size_t n, void *ret,
-               size_t size, char **ret_error)
+int rd_dl_load(char *const *dirs, const char *const *names, const rd_dl_symbol *syms, size_t n, void *ret, size_t size,
+               char **ret_error)
 {
     _cleanup_free_ void *lib = xcalloc(1, size);
     rd_dl_head *head = lib;

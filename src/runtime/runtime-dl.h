@@ -15,8 +15,8 @@
 
 typedef struct {
     const char *name;
-    size_t offset;     /* of the function pointer in the library struct */
-    bool optional;     /* absent in some releases: left NULL */
+    size_t offset; /* of the function pointer in the library struct */
+    bool optional; /* absent in some releases: left NULL */
 } rd_dl_symbol;
 
 /* A directory entry of this value ends the search: the libraries come from
@@ -39,18 +39,18 @@ int rd_dl_resolve(void *handle, const char *path, const rd_dl_symbol *syms, size
 /* Every library struct (rd_hsa_lib, rd_hip_lib) starts with this head. */
 typedef struct {
     void *handle;
-    char *path;        /* the file opened */
+    char *path; /* the file opened */
 } rd_dl_head;
 
 /* A library struct that rd_dl_load fills through its rd_dl_head. */
 #define RD_DL_ASSERT_HEAD(type)                                                                                        \
-    _Static_assert(offsetof(type, handle) == offsetof(rd_dl_head, handle) &&                                          \
+    _Static_assert(offsetof(type, handle) == offsetof(rd_dl_head, handle) &&                                           \
                        offsetof(type, path) == offsetof(rd_dl_head, path),                                             \
                    #type " starts with an rd_dl_head")
 
 /* rd_dl_open then rd_dl_resolve into the library struct at ret (size
  * bytes, starting with an rd_dl_head): written only on success. */
-int rd_dl_load(char *const *dirs, const char *const *names, const rd_dl_symbol *syms, size_t n, void *ret,
-               size_t size, char **ret_error);
+int rd_dl_load(char *const *dirs, const char *const *names, const rd_dl_symbol *syms, size_t n, void *ret, size_t size,
+               char **ret_error);
 /* Closes what rd_dl_load opened and zeroes the struct. */
 void rd_dl_unload(void *lib, size_t size);

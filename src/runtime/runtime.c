@@ -252,10 +252,15 @@ void rd_runtime_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_runtime_facts *rt = &facts->runtime;
     rd_struct_free(&rd_runtime_facts_schema, rt);
-    *rt = (rd_runtime_facts){ .ran = true, .hsa_init_status = -1, .hip_init_status = -1,
-                              .hip_device_count_status = -1, .hip_runtime_version = -1,
-                              .hip_code_object_version = -1, .hip_device_count = -1,
-                              .child_exit_code = -1, .child_stage_device = -1 };
+    *rt = (rd_runtime_facts){ .ran = true,
+                              .hsa_init_status = -1,
+                              .hip_init_status = -1,
+                              .hip_device_count_status = -1,
+                              .hip_runtime_version = -1,
+                              .hip_code_object_version = -1,
+                              .hip_device_count = -1,
+                              .child_exit_code = -1,
+                              .child_stage_device = -1 };
     int64_t timeout = ctx->runtime_timeout_s > 0 ? ctx->runtime_timeout_s : RD_RUNTIME_DEFAULT_TIMEOUT_S;
     rt->timeout_s = timeout;
     rt->rocm_path = runtime_dir(ctx, facts);

@@ -5,9 +5,9 @@
 #include <stddef.h>
 
 typedef struct {
-    const char *gfx;            /* "gfx90a": built for any xnack/sramecc mode */
-    int version;                /* code object version: 4 or 5 */
-    const unsigned char *data;  /* a raw AMDGPU ELF code object */
+    const char *gfx;           /* "gfx90a": built for any xnack/sramecc mode */
+    int version;               /* code object version: 4 or 5 */
+    const unsigned char *data; /* a raw AMDGPU ELF code object */
     size_t size;
 } rd_code_object;
 
