@@ -33,12 +33,14 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
     if (!file && url) {
         downloaded = xasprintf("%s/downloaded.key", g.home);
         char *argv[] = { (char *)"curl", (char *)"-fsSL", (char *)"--proto", (char *)"=https", (char *)"--max-time",
-                         (char *)"60", (char *)"-o", downloaded, (char *)url, NULL };
+                         (char *)"60",   (char *)"-o",    downloaded,        (char *)url,      NULL };
         _cleanup_free_ char *out = NULL;
         r = rd_fix_spawn(argv, &out);
         if (r != 0) {
             *ret_reason = xasprintf("cannot download the key from %s: %s", url,
-                                    r < 0 ? strerror(-r) : out && *out ? out : "curl failed");
+                                    r < 0         ? strerror(-r)
+                                    : out && *out ? out
+                                                  : "curl failed");
             return -EIO;
         }
         file = downloaded;
@@ -63,8 +65,8 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
     }
     if (startswith(raw, "-----BEGIN PGP")) {
         _cleanup_free_ char *bin = xasprintf("%s/key.gpg", g.home);
-        char *argv[] = { (char *)"gpg", (char *)"--homedir", g.home, (char *)"--batch", (char *)"--no-tty",
-                         (char *)"--dearmor", (char *)"-o", bin, (char *)file, NULL };
+        char *argv[] = { (char *)"gpg",       (char *)"--homedir", g.home, (char *)"--batch", (char *)"--no-tty",
+                         (char *)"--dearmor", (char *)"-o",        bin,    (char *)file,      NULL };
         _cleanup_free_ char *out = NULL;
         if (rd_fix_spawn(argv, &out) != 0) {
             *ret_reason = xasprintf("gpg --dearmor %s failed: %s", file, strempty(out));
@@ -242,28 +244,30 @@ static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const ch
     const char *base = rd_repo_base(in->config);
     bool mirror = in->config && in->config->mirror;
     strbuf src = { 0 };
-    strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository%s.\n"
-                        "Types: deb\nURIs: %s/rocm/apt/%s\nSuites: %s\nComponents: main\n"
-                        "Architectures: amd64\nSigned-By: " KEYRING "\n",
+    strbuf_printf(&src,
+                  RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository%s.\n"
+                                     "Types: deb\nURIs: %s/rocm/apt/%s\nSuites: %s\nComponents: main\n"
+                                     "Architectures: amd64\nSigned-By: " KEYRING "\n",
                   release, mirror ? " (through the configured mirror)" : "", base, release, suite);
     bool had_graphics = false, had_driver = false;
     free(source_release(in, "graphics", &had_graphics));
     free(source_release(in, "amdgpu", &had_driver));
     if ((in->config && in->config->apt_graphics) || had_graphics)
-        strbuf_printf(&src, "\nTypes: deb\nURIs: %s/graphics/%s/ubuntu\nSuites: %s\n"
-                            "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
+        strbuf_printf(&src,
+                      "\nTypes: deb\nURIs: %s/graphics/%s/ubuntu\nSuites: %s\n"
+                      "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
                       base, release, codename);
     if ((in->config && in->config->apt_driver) || had_driver || rd_fix_wants_driver(in))
-        strbuf_printf(&src, "\nTypes: deb\nURIs: %s/amdgpu/%s/ubuntu\nSuites: %s\n"
-                            "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
+        strbuf_printf(&src,
+                      "\nTypes: deb\nURIs: %s/amdgpu/%s/ubuntu\nSuites: %s\n"
+                      "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
                       base, release, codename);
     _cleanup_free_ char *sources = strbuf_steal(&src);
     int r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
     if (r < 0)
         return r;
-    static const char pin[] = RD_FIX_HEADER_LINE
-        "# AMD's packages win over the distribution's ROCm packages.\n"
-        "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n";
+    static const char pin[] = RD_FIX_HEADER_LINE "# AMD's packages win over the distribution's ROCm packages.\n"
+                                                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n";
     r = rd_step_write(p, s, in, PIN_FILE, pin, sizeof pin - 1, 0644, ret_reason);
     return r < 0 ? r : 0;
 }
@@ -327,8 +331,9 @@ static int plan_old_keys(const rd_fix_input *in, rd_plan *p, rd_step *s, strbuf 
         if (only)
             r = rd_step_move_aside(p, s, in, "/etc/apt/trusted.gpg", ret_reason);
         else
-            strbuf_printf(notes, "%s/etc/apt/trusted.gpg (apt-key's keyring) holds AMD's key among others: "
-                                 "left alone; apt trusts it for every repository",
+            strbuf_printf(notes,
+                          "%s/etc/apt/trusted.gpg (apt-key's keyring) holds AMD's key among others: "
+                          "left alone; apt trusts it for every repository",
                           notes->len ? "; " : "");
     }
     return r < 0 ? r : 0;

@@ -26,9 +26,8 @@ static int cmdline_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     if (cmdline && has_token(cmdline, "iommu=pt") && !snap->exists)
         return 0; /* already on the running kernel's command line */
     static const char content[] =
-        RD_FIX_HEADER_LINE
-        "# Pass-through IOMMU mode for GPU peer-to-peer and RCCL (multi-GPU) traffic.\n"
-        "GRUB_CMDLINE_LINUX_DEFAULT=\"${GRUB_CMDLINE_LINUX_DEFAULT} iommu=pt\"\n";
+        RD_FIX_HEADER_LINE "# Pass-through IOMMU mode for GPU peer-to-peer and RCCL (multi-GPU) traffic.\n"
+                           "GRUB_CMDLINE_LINUX_DEFAULT=\"${GRUB_CMDLINE_LINUX_DEFAULT} iommu=pt\"\n";
     rd_step *s = rd_plan_add_step(p, "cmdline", RD_EFFECT_REBOOT, "add iommu=pt to the kernel command line");
     rd_step_address_findings(s, in, "cmdline");
     r = rd_step_write(p, s, in, GRUB_FILE, content, sizeof content - 1, 0644, ret_reason);

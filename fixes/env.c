@@ -122,7 +122,7 @@ static int plan_disable(const rd_fix_input *in, rd_plan *p, rd_step *s, strbuf *
 /* The variables the drop-ins set, and what could not be set and why. */
 typedef struct {
     var vars[8];
-    size_t n;        /* vars[0] and vars[1] are the build targets, set last */
+    size_t n; /* vars[0] and vars[1] are the build targets, set last */
     strbuf skipped;
     char **overridden, **overridden_gfx; /* GPUs given an override, their target */
 } env_values;
@@ -157,14 +157,15 @@ static void add_overrides(const rd_fix_input *in, env_values *ev)
             continue;
         }
         if (!in->config || !in->config->allow_overrides) {
-            strbuf_printf(&ev->skipped, "%sno HSA_OVERRIDE_GFX_VERSION for %s: overrides are off (allow_overrides "
-                                        "in the configuration)",
+            strbuf_printf(&ev->skipped,
+                          "%sno HSA_OVERRIDE_GFX_VERSION for %s: overrides are off (allow_overrides "
+                          "in the configuration)",
                           ev->skipped.len ? "; " : "", g->gfx);
             continue;
         }
         for (size_t k = 0; k < g->n_kfd && ev->n < ELEMENTSOF(ev->vars) - 1; k++)
-            ev->vars[ev->n++] = (var){ xasprintf("HSA_OVERRIDE_GFX_VERSION_%" PRId64, g->kfd[k]->node_id),
-                                       xstrdup(g->arch->override) };
+            ev->vars[ev->n++] =
+                (var){ xasprintf("HSA_OVERRIDE_GFX_VERSION_%" PRId64, g->kfd[k]->node_id), xstrdup(g->arch->override) };
         ev->overridden = strv_push(ev->overridden, xstrdup(g->pci->address));
         ev->overridden_gfx = strv_push(ev->overridden_gfx, xstrdup(ov_gfx[0] ? ov_gfx : g->gfx));
     }
@@ -227,8 +228,9 @@ static void add_visible_devices(const rd_fix_input *in, env_values *ev)
         return;
     }
     free(ids.s);
-    strbuf_printf(&ev->skipped, "%sROCR_VISIBLE_DEVICES not set: a discrete GPU has no unique id to name it by; "
-                                "disable the integrated GPU in the firmware setup instead",
+    strbuf_printf(&ev->skipped,
+                  "%sROCR_VISIBLE_DEVICES not set: a discrete GPU has no unique id to name it by; "
+                  "disable the integrated GPU in the firmware setup instead",
                   ev->skipped.len ? "; " : "");
 }
 

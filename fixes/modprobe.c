@@ -55,8 +55,9 @@ static void note_stray_cr(const rd_driver_facts *d, strbuf *notes)
         const rd_modprobe_line *l = &d->modprobe[i];
         rd_modprobe_entry e = { .directive = l->directive, .module = l->module, .rest = l->args };
         if (l->file && rd_modprobe_entry_disables_but_cr(&e, "amdgpu"))
-            strbuf_printf(notes, "%s%s:%" PRId64 ": \"%s amdgpu\" ends in a carriage return, so kmod reads the "
-                                 "module name as \"amdgpu\\r\" and the line does nothing: left as it is",
+            strbuf_printf(notes,
+                          "%s%s:%" PRId64 ": \"%s amdgpu\" ends in a carriage return, so kmod reads the "
+                          "module name as \"amdgpu\\r\" and the line does nothing: left as it is",
                           notes->len ? "; " : "", l->file, l->line, l->directive);
     }
 }
@@ -91,8 +92,9 @@ static int plan_blacklists(const rd_fix_input *in, rd_plan *p, rd_step *s, char 
         if (!snap->exists)
             continue;
         if (deliberate(path, snap->content) && !forced) {
-            strbuf_printf(&skipped, "%s%s looks deliberate (GPU Operator's driver): left alone; name it with "
-                                    "--only modprobe to disable it anyway",
+            strbuf_printf(&skipped,
+                          "%s%s looks deliberate (GPU Operator's driver): left alone; name it with "
+                          "--only modprobe to disable it anyway",
                           skipped.len ? "; " : "", path);
             continue;
         }
@@ -120,9 +122,10 @@ static int plan_blacklists(const rd_fix_input *in, rd_plan *p, rd_step *s, char 
         }
     }
     if (d->cmdline && (strstr(d->cmdline, "modprobe.blacklist=amdgpu") || strstr(d->cmdline, "amdgpu.blacklist")))
-        strbuf_printf(&skipped, "%sthe kernel command line blacklists amdgpu: remove modprobe.blacklist=amdgpu from "
-                                "GRUB_CMDLINE_LINUX in /etc/default/grub and run update-grub (this fix does not edit "
-                                "that file)",
+        strbuf_printf(&skipped,
+                      "%sthe kernel command line blacklists amdgpu: remove modprobe.blacklist=amdgpu from "
+                      "GRUB_CMDLINE_LINUX in /etc/default/grub and run update-grub (this fix does not edit "
+                      "that file)",
                       skipped.len ? "; " : "");
     if (skipped.len)
         *ret_reason = strbuf_steal(&skipped);
@@ -150,7 +153,7 @@ static int plan_radeon(const rd_fix_input *in, rd_plan *p, rd_step *s, char **re
         return 0;
     strbuf b = { 0 };
     strbuf_append(&b, RD_FIX_HEADER_LINE "# amdgpu, not the legacy radeon driver, drives these cards (ROCm needs "
-                      "amdgpu).\n");
+                                         "amdgpu).\n");
     if (si)
         strbuf_append(&b, "options amdgpu si_support=1\noptions radeon si_support=0\n");
     if (cik)

@@ -27,9 +27,9 @@ static char **expand(char *const *list, const char *kernel)
     char **v = NULL;
     for (size_t i = 0; list && list[i]; i++) {
         const char *at = strstr(list[i], "{kernel}");
-        v = strv_push(v, at ? xasprintf("%.*s%s%s", (int)(at - list[i]), list[i], strempty(kernel),
-                                        at + strlen("{kernel}"))
-                            : xstrdup(list[i]));
+        v = strv_push(
+            v, at ? xasprintf("%.*s%s%s", (int)(at - list[i]), list[i], strempty(kernel), at + strlen("{kernel}"))
+                  : xstrdup(list[i]));
     }
     return v;
 }
@@ -79,8 +79,8 @@ static char *driver_needed(const rd_fix_input *in, char **ret_why_not)
         strbuf_printf(&served, "%s%s needs kernel %s", served.len ? ", " : "", g->gfx, min);
     }
     if (served.len)
-        *ret_why_not = xasprintf("the running kernel %s's own amdgpu serves the GPUs here (%s)", strempty(kernel),
-                                 served.s);
+        *ret_why_not =
+            xasprintf("the running kernel %s's own amdgpu serves the GPUs here (%s)", strempty(kernel), served.s);
     else
         *ret_why_not = xstrdup("no AMD GPU with a known target is visible");
     free(served.s);
@@ -105,7 +105,7 @@ bool rd_fix_wants_driver(const rd_fix_input *in)
 typedef struct {
     char **install;
     char **remove;
-    bool driver;          /* amdgpu-dkms is among them, or is installed and needs headers */
+    bool driver; /* amdgpu-dkms is among them, or is installed and needs headers */
     strbuf notes;
 } wanted;
 
@@ -283,8 +283,8 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     set->remove = TAKE_PTR(w.remove);
     set->refresh = plan_writes_repos(p, pmn);
     set->lock_timeout_s = in->lock_timeout_s > 0 ? in->lock_timeout_s
-                          : in->config       ? in->config->package_lock_timeout_s
-                                             : 300;
+                          : in->config           ? in->config->package_lock_timeout_s
+                                                 : 300;
     set->changes = c;
     if (pm != RD_PM_APT)
         set->import_key = xstrdup(RD_RPM_KEY_FILE);

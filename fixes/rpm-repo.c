@@ -19,8 +19,8 @@
 #define KEY_FILE RD_RPM_KEY_FILE
 
 typedef struct {
-    const char *id;           /* "dnf", "zypper" */
-    const char *dir;          /* /etc/yum.repos.d, /etc/zypp/repos.d */
+    const char *id;  /* "dnf", "zypper" */
+    const char *dir; /* /etc/yum.repos.d, /etc/zypp/repos.d */
     bool zypper;
 } manager;
 
@@ -78,13 +78,13 @@ static const char *pick_release(const rd_fix_input *in)
 
 static char *section(const char *id, const char *name, const char *url, bool zypp)
 {
-    return xasprintf("[%s]\nname=%s\nbaseurl=%s\nenabled=1\n%sgpgcheck=1\ngpgkey=file://" KEY_FILE "\n", id, name,
-                     url, zypp ? "autorefresh=1\n" : "priority=50\n");
+    return xasprintf("[%s]\nname=%s\nbaseurl=%s\nenabled=1\n%sgpgcheck=1\ngpgkey=file://" KEY_FILE "\n", id, name, url,
+                     zypp ? "autorefresh=1\n" : "priority=50\n");
 }
 
 /* The text of rocm.repo and amdgpu.repo for this release and OS. */
-static int repo_texts(const rd_fix_input *in, const manager *m, const char *version, char **ret_rocm,
-                      char **ret_amdgpu, char **ret_reason)
+static int repo_texts(const rd_fix_input *in, const manager *m, const char *version, char **ret_rocm, char **ret_amdgpu,
+                      char **ret_reason)
 {
     const rd_os_facts *os = &in->facts->os;
     const rd_release *rel = rd_knowledge_release(in->knowledge, version);
@@ -221,13 +221,14 @@ static void notes(const rd_fix_input *in, const manager *m, rd_step *s, bool crb
         const rd_finding *f = &in->findings->items[i];
         if (streq(f->id, "dnf.prereq-repo-missing") && !crb) {
             _cleanup_free_ char *c = rd_distro_crb_hint(&in->facts->os), *e = rd_distro_epel_hint(&in->facts->os);
-            strbuf_printf(&b, "%sEnable the prerequisite repositories yourself (rocm-doctor does not change the "
-                              "distribution's repositories). %s%s",
+            strbuf_printf(&b,
+                          "%sEnable the prerequisite repositories yourself (rocm-doctor does not change the "
+                          "distribution's repositories). %s%s",
                           b.s ? "\n" : "", c, e);
-        }
-        else if (streq(f->id, "kernel.devel-missing") && in->facts->kernel_devel.wanted && !in->setup)
-            strbuf_printf(&b, "%sInstall the running kernel's headers: `sudo %s install %s`, then `sudo dkms "
-                              "autoinstall` or reboot (`rocm-doctor setup` plans both).",
+        } else if (streq(f->id, "kernel.devel-missing") && in->facts->kernel_devel.wanted && !in->setup)
+            strbuf_printf(&b,
+                          "%sInstall the running kernel's headers: `sudo %s install %s`, then `sudo dkms "
+                          "autoinstall` or reboot (`rocm-doctor setup` plans both).",
                           b.s ? "\n" : "", m->id, in->facts->kernel_devel.wanted);
     }
     strbuf_printf(&b, "%s`sudo %s` reads the new files.", b.s ? "\n" : "",
@@ -253,8 +254,8 @@ static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, c
     int r = repo_texts(in, m, version, &rocm, &amdgpu, ret_reason);
     if (r < 0)
         return r;
-    rd_step *s = rd_plan_add_step(p, m->id, RD_EFFECT_NOW, "AMD's %s repositories for ROCm %s (%s %s)", m->id,
-                                  version, strempty(in->facts->os.id), strempty(in->facts->os.version_id));
+    rd_step *s = rd_plan_add_step(p, m->id, RD_EFFECT_NOW, "AMD's %s repositories for ROCm %s (%s %s)", m->id, version,
+                                  strempty(in->facts->os.id), strempty(in->facts->os.version_id));
     rd_step_address_findings(s, in, m->id);
     if ((r = plan_key(in, p, s, ret_reason)) < 0)
         return r;

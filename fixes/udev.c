@@ -7,7 +7,6 @@
 
 #define UDEV_RULE "/etc/udev/rules.d/70-rocm-doctor-gpu.rules"
 
-
 static int udev_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
 {
     const char *group = in->config && in->config->access_group ? in->config->access_group : "render";
@@ -18,21 +17,19 @@ static int udev_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     }
     _cleanup_free_ char *rule = NULL;
     if (all)
-        rule = xasprintf(RD_FIX_HEADER_LINE
-                         "# Every local user may use the GPUs (asked for with udev_all_users=yes).\n"
-                         "KERNEL==\"kfd\", GROUP=\"%s\", MODE=\"0666\"\n"
-                         "SUBSYSTEM==\"drm\", KERNEL==\"renderD*\", GROUP=\"%s\", MODE=\"0666\"\n",
+        rule = xasprintf(RD_FIX_HEADER_LINE "# Every local user may use the GPUs (asked for with udev_all_users=yes).\n"
+                                            "KERNEL==\"kfd\", GROUP=\"%s\", MODE=\"0666\"\n"
+                                            "SUBSYSTEM==\"drm\", KERNEL==\"renderD*\", GROUP=\"%s\", MODE=\"0666\"\n",
                          group, group);
     else
-        rule = xasprintf(RD_FIX_HEADER_LINE
-                         "# /dev/kfd and the GPU render nodes belong to group %s; only its members\n"
-                         "# may use the GPUs.\n"
-                         "KERNEL==\"kfd\", GROUP=\"%s\", MODE=\"0660\"\n"
-                         "SUBSYSTEM==\"drm\", KERNEL==\"renderD*\", GROUP=\"%s\", MODE=\"0660\"\n",
+        rule = xasprintf(RD_FIX_HEADER_LINE "# /dev/kfd and the GPU render nodes belong to group %s; only its members\n"
+                                            "# may use the GPUs.\n"
+                                            "KERNEL==\"kfd\", GROUP=\"%s\", MODE=\"0660\"\n"
+                                            "SUBSYSTEM==\"drm\", KERNEL==\"renderD*\", GROUP=\"%s\", MODE=\"0660\"\n",
                          group, group, group);
-    rd_step *s = rd_plan_add_step(p, "udev", all ? RD_EFFECT_NOW : RD_EFFECT_RELOGIN,
-                                  "give /dev/kfd and the render nodes to group %s, mode %s", group,
-                                  all ? "0666" : "0660");
+    rd_step *s =
+        rd_plan_add_step(p, "udev", all ? RD_EFFECT_NOW : RD_EFFECT_RELOGIN,
+                         "give /dev/kfd and the render nodes to group %s, mode %s", group, all ? "0666" : "0660");
     rd_step_address_findings(s, in, "udev");
     int r = rd_step_write(p, s, in, UDEV_RULE, rule, strlen(rule), 0644, ret_reason);
     if (r < 0)

@@ -34,11 +34,15 @@ int rd_acl_parse_xattr(const void *buf, size_t len, rd_acl_entry **ret, size_t *
     size_t n = 0;
     for (size_t off = 4; off < len; off += 8) {
         unsigned tag = b[off] | b[off + 1] << 8, perm = b[off + 2] | b[off + 3] << 8;
-        uint32_t id = (uint32_t)b[off + 4] | (uint32_t)b[off + 5] << 8 | (uint32_t)b[off + 6] << 16 |
-                      (uint32_t)b[off + 7] << 24;
-        const char *name = tag == ACL_USER_OBJ ? "user_obj" : tag == ACL_USER ? "user"
-                         : tag == ACL_GROUP_OBJ ? "group_obj" : tag == ACL_GROUP ? "group"
-                         : tag == ACL_MASK ? "mask" : tag == ACL_OTHER ? "other" : NULL;
+        uint32_t id =
+            (uint32_t)b[off + 4] | (uint32_t)b[off + 5] << 8 | (uint32_t)b[off + 6] << 16 | (uint32_t)b[off + 7] << 24;
+        const char *name = tag == ACL_USER_OBJ    ? "user_obj"
+                           : tag == ACL_USER      ? "user"
+                           : tag == ACL_GROUP_OBJ ? "group_obj"
+                           : tag == ACL_GROUP     ? "group"
+                           : tag == ACL_MASK      ? "mask"
+                           : tag == ACL_OTHER     ? "other"
+                                                  : NULL;
         if (!name || perm > 7) {
             for (size_t i = 0; i < n; i++)
                 free(e[i].tag);
@@ -69,8 +73,9 @@ bool rd_access_can_rw(const rd_dev_node *node, int64_t uid, const int64_t *group
         return true;
     int64_t mode = node->mode;
     if (node->n_acl == 0) {
-        int64_t bits = uid == node->uid ? (mode >> 6) & 7 : in_groups(node->gid, groups, n_groups) ? (mode >> 3) & 7
-                                                                                                  : mode & 7;
+        int64_t bits = uid == node->uid                         ? (mode >> 6) & 7
+                       : in_groups(node->gid, groups, n_groups) ? (mode >> 3) & 7
+                                                                : mode & 7;
         return (bits & 6) == 6;
     }
     /* POSIX.1e access check order */
@@ -104,8 +109,7 @@ bool rd_access_can_rw(const rd_dev_node *node, int64_t uid, const int64_t *group
 }
 
 /* Look-ups over the one passwd/group reader (passwd.h). */
-int rd_passwd_find(const char *text, const char *name, int64_t uid, char **ret_name, int64_t *ret_uid,
-                   int64_t *ret_gid)
+int rd_passwd_find(const char *text, const char *name, int64_t uid, char **ret_name, int64_t *ret_uid, int64_t *ret_gid)
 {
     passwd_record rec;
     if (passwd_find_text(text, name, uid, &rec) < 0)
@@ -200,8 +204,8 @@ static void stat_node(rd_access_facts *a, const char *path, const char *role, co
     }
 }
 
-static void resolve_user(const rd_ctx *ctx, rd_user_facts *u, const char *name, int64_t uid,
-                         const char *passwd_text, const char *group_text)
+static void resolve_user(const rd_ctx *ctx, rd_user_facts *u, const char *name, int64_t uid, const char *passwd_text,
+                         const char *group_text)
 {
     if (rd_ctx_has_root(ctx)) {
         if (!passwd_text || rd_passwd_find(passwd_text, name, uid, &u->name, &u->uid, &u->gid) < 0) {
@@ -276,8 +280,8 @@ static void access_gather(const rd_ctx *ctx, rd_facts *facts)
             stat_node(a, facts->drm.devices[i].render, "render", group_text);
     for (size_t i = 0; i < facts->kfd.n_nodes; i++) {
         uint64_t minor;
-        if (rd_kfd_node_is_gpu(&facts->kfd.nodes[i]) &&
-            rd_kfd_prop(&facts->kfd.nodes[i], "drm_render_minor", &minor) && minor > 0 && minor < 1u << 20) {
+        if (rd_kfd_node_is_gpu(&facts->kfd.nodes[i]) && rd_kfd_prop(&facts->kfd.nodes[i], "drm_render_minor", &minor) &&
+            minor > 0 && minor < 1u << 20) {
             char path[64];
             snprintf(path, sizeof path, "/dev/dri/renderD%" PRIu64, minor);
             stat_node(a, path, "render", group_text);
@@ -356,15 +360,15 @@ static void assess_world_writable(const rd_access_facts *a, rd_findings *out)
  * the node has a group to join, a udev rule when it belongs to root only. */
 static void no_access_remedy(rd_finding *fd, const rd_user_facts *user, const char *group)
 {
-    rd_finding_evidence(fd, "%s (uid %" PRId64 ", %s) is not in group %s", user->name, user->uid, user->source,
-                        group);
+    rd_finding_evidence(fd, "%s (uid %" PRId64 ", %s) is not in group %s", user->name, user->uid, user->source, group);
     if (group && !streq(group, "root") && !streq(group, "0")) {
         rd_finding_remedy(fd, "sudo usermod -aG %s%s %s, then log out and back in.", group,
                           streq(group, "video") ? "" : ",video", user->name);
         rd_finding_set_fix(fd, "group");
     } else {
-        rd_finding_remedy(fd, "The node belongs to root only: add a udev rule giving kfd and renderD* to "
-                              "group render with MODE=\"0660\", then add %s to render. Never chmod 666.",
+        rd_finding_remedy(fd,
+                          "The node belongs to root only: add a udev rule giving kfd and renderD* to "
+                          "group render with MODE=\"0660\", then add %s to render. Never chmod 666.",
                           user->name);
         rd_finding_set_fix(fd, "udev");
     }
@@ -373,8 +377,8 @@ static void no_access_remedy(rd_finding *fd, const rd_user_facts *user, const ch
 /* One user against the nodes of one role (0: kfd, 1: render). A node the
  * user can open only with the groups of a new login goes to *relogin
  * (shared by both roles); the others to kfd/render.no-access. */
-static void assess_user_role(const rd_assess_input *in, const rd_user_facts *user, int role,
-                             rd_finding **relogin, rd_findings *out)
+static void assess_user_role(const rd_assess_input *in, const rd_user_facts *user, int role, rd_finding **relogin,
+                             rd_findings *out)
 {
     const rd_access_facts *a = &in->facts->access;
     const int64_t *now = user->session_known ? user->session_groups : user->groups;
@@ -396,10 +400,10 @@ static void assess_user_role(const rd_assess_input *in, const rd_user_facts *use
         if (user->session_known && rd_access_can_rw(n, user->uid, user->groups, user->n_groups)) {
             if (!*relogin) {
                 *relogin = rd_finding_add(out, "group.relogin-needed", RD_SEV_WARNING, NULL,
-                                          "%s is in the GPU group now, but this login session predates it",
-                                          user->name);
-                rd_finding_remedy(*relogin, "Log out and back in (or reboot); `newgrp %s` gives one shell "
-                                            "the new group meanwhile.",
+                                          "%s is in the GPU group now, but this login session predates it", user->name);
+                rd_finding_remedy(*relogin,
+                                  "Log out and back in (or reboot); `newgrp %s` gives one shell "
+                                  "the new group meanwhile.",
                                   node_group(n, gbuf, sizeof gbuf));
             }
             describe(*relogin, n);
@@ -442,8 +446,10 @@ static void access_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
-static const char *const access_findings[] = { "kfd.no-access", "render.no-access", "group.relogin-needed", "access.world-writable", NULL };
+static const char *const access_findings[] = { "kfd.no-access", "render.no-access", "group.relogin-needed",
+                                               "access.world-writable", NULL };
 
+/* clang-format off */
 const rd_probe rd_probe_access = {
     .id = "access",
     .findings = access_findings,
@@ -458,3 +464,4 @@ const rd_probe rd_probe_access = {
     .gather = access_gather,
     .assess = access_assess,
 };
+/* clang-format on */

@@ -118,8 +118,8 @@ static void stanza_flush(stanza *st, const char *file, const char *host, rd_apt_
             if (!is_host_uri(uris[i], host) && !st->placeholder)
                 continue;
             for (size_t j = 0; j == 0 || (suites && suites[j]); j++) {
-                rd_apt_source *s = add_source(sources, n, file,
-                                              st->placeholder ? st->placeholder_line : st->uris_line, "deb822");
+                rd_apt_source *s =
+                    add_source(sources, n, file, st->placeholder ? st->placeholder_line : st->uris_line, "deb822");
                 s->type = st->types ? xstrndup(st->types, strcspn(st->types, " \t")) : xstrdup("deb");
                 s->uri = xstrdup(uris[i]);
                 s->suite = suites ? xstrdup(suites[j]) : NULL;
@@ -179,12 +179,13 @@ void rd_apt_parse_sources(const char *text, const char *file, bool deb822, const
             continue;
         *colon = 0;
         char *value = strstrip(colon + 1);
-        char **slot = !strcasecmp(s, "Types") ? &st.types
-                    : !strcasecmp(s, "URIs") ? &st.uris
-                    : !strcasecmp(s, "Suites") ? &st.suites
-                    : !strcasecmp(s, "Components") ? &st.components
-                    : !strcasecmp(s, "Signed-By") ? &st.signed_by
-                    : !strcasecmp(s, "Enabled") ? &st.enabled : NULL;
+        char **slot = !strcasecmp(s, "Types")        ? &st.types
+                      : !strcasecmp(s, "URIs")       ? &st.uris
+                      : !strcasecmp(s, "Suites")     ? &st.suites
+                      : !strcasecmp(s, "Components") ? &st.components
+                      : !strcasecmp(s, "Signed-By")  ? &st.signed_by
+                      : !strcasecmp(s, "Enabled")    ? &st.enabled
+                                                     : NULL;
         if (slot) {
             free(*slot);
             *slot = xstrdup(value);
@@ -527,8 +528,9 @@ static void assess_repo_missing(const rd_assess_input *in, rd_findings *out)
         rd_finding_evidence(fd, "%s (literal %s)", t, s->placeholder);
     }
     if (fd) {
-        rd_finding_remedy(fd, "Replace the placeholder with the release (e.g. https://%s/amdgpu/%s/ubuntu) or "
-                              "delete the file; `rocm-doctor fix` writes a correct source.",
+        rd_finding_remedy(fd,
+                          "Replace the placeholder with the release (e.g. https://%s/amdgpu/%s/ubuntu) or "
+                          "delete the file; `rocm-doctor fix` writes a correct source.",
                           strempty(in->knowledge->apt_host),
                           in->knowledge->n_releases ? in->knowledge->releases[in->knowledge->n_releases - 1].latest
                                                     : "VERSION");
@@ -556,8 +558,9 @@ static void assess_repo_missing(const rd_assess_input *in, rd_findings *out)
             fd = rd_finding_add(out, "apt.repo-missing", RD_SEV_WARNING, NULL,
                                 "Packages from AMD's repository are installed, but apt has no source for them");
         rd_finding_evidence(fd, "/var/lib/dpkg/status: %s %s installed", owned[p].package, version);
-        rd_finding_evidence(fd, "no enabled https://%s/%s source in /etc/apt/sources.list or "
-                                "/etc/apt/sources.list.d",
+        rd_finding_evidence(fd,
+                            "no enabled https://%s/%s source in /etc/apt/sources.list or "
+                            "/etc/apt/sources.list.d",
                             strempty(in->knowledge->apt_host), streq(owned[p].kind, "rocm") ? "rocm/apt" : "amdgpu");
     }
     if (fd) {
@@ -598,17 +601,19 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
         if (want && streq(want, s->suite) && !obsolete)
             continue;
         if (!fd)
-            fd = rd_finding_add(out, "apt.suite-mismatch", RD_SEV_ERROR, NULL,
-                                "An AMD apt source names a suite that does not fit this OS (%s %s)", f->os.id,
-                                codename);
+            fd =
+                rd_finding_add(out, "apt.suite-mismatch", RD_SEV_ERROR, NULL,
+                               "An AMD apt source names a suite that does not fit this OS (%s %s)", f->os.id, codename);
         _cleanup_free_ char *t = source_text(s);
         if (obsolete)
-            rd_finding_evidence(fd, "%s: the unversioned rocm/apt/debian repository of old ROCm releases; "
-                                    "current ones are rocm/apt/<version> with suite %s",
+            rd_finding_evidence(fd,
+                                "%s: the unversioned rocm/apt/debian repository of old ROCm releases; "
+                                "current ones are rocm/apt/<version> with suite %s",
                                 t, strempty(want));
         else if (want && near)
-            rd_finding_evidence(fd, "%s: suite %s; %s is not a release ROCm %s lists: its nearest, %s %s, uses %s "
-                                    "(AMD's repository has no %s suite)",
+            rd_finding_evidence(fd,
+                                "%s: suite %s; %s is not a release ROCm %s lists: its nearest, %s %s, uses %s "
+                                "(AMD's repository has no %s suite)",
                                 t, s->suite, codename, rel->line, near->id, near->version_id, want, s->suite);
         else if (want)
             rd_finding_evidence(fd, "%s: suite %s, ROCm %s on %s uses %s", t, s->suite, rel->line, codename, want);
@@ -623,13 +628,15 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
         return;
     rd_finding_evidence(fd, "/etc/os-release: VERSION_CODENAME=%s", codename);
     if (any_obsolete && want_first)
-        rd_finding_remedy(fd, "Replace the old line with `deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
-                              "https://%s/rocm/apt/%s %s main` (and fix any other line named above), then "
-                              "`sudo apt update`.",
+        rd_finding_remedy(fd,
+                          "Replace the old line with `deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                          "https://%s/rocm/apt/%s %s main` (and fix any other line named above), then "
+                          "`sudo apt update`.",
                           strempty(k->apt_host), k->releases[k->n_releases - 1].latest, want_first);
     else if (want_first)
-        rd_finding_remedy(fd, "Use the suite %s in that line (ROCm 5.x repositories use \"ubuntu\", 6.x and later "
-                              "the Ubuntu codename), then `sudo apt update`.",
+        rd_finding_remedy(fd,
+                          "Use the suite %s in that line (ROCm 5.x repositories use \"ubuntu\", 6.x and later "
+                          "the Ubuntu codename), then `sudo apt update`.",
                           want_first);
     else
         rd_finding_remedy(fd, "Point the source at a release that supports this OS (`rocm-doctor list releases` shows "
@@ -678,18 +685,23 @@ static void assess_keys(const rd_assess_input *in, rd_findings *out)
                                      key_id);
         rd_finding_evidence(missing, "%s", t);
         rd_finding_evidence(missing, "%s: %s", s->signed_by,
-                            !kr || !kr->exists ? "missing" : kr->error ? kr->error : "no key " "with that id");
+                            !kr || !kr->exists ? "missing"
+                            : kr->error        ? kr->error
+                                               : "no key "
+                                                 "with that id");
     }
     if (nosb) {
-        rd_finding_remedy(nosb, "Put the key in /etc/apt/keyrings/rocm.gpg (`wget -qO- https://%s/rocm/rocm.gpg.key "
-                                "| gpg --dearmor | sudo tee /etc/apt/keyrings/rocm.gpg >/dev/null`) and add "
-                                "[signed-by=/etc/apt/keyrings/rocm.gpg] to the line.",
+        rd_finding_remedy(nosb,
+                          "Put the key in /etc/apt/keyrings/rocm.gpg (`wget -qO- https://%s/rocm/rocm.gpg.key "
+                          "| gpg --dearmor | sudo tee /etc/apt/keyrings/rocm.gpg >/dev/null`) and add "
+                          "[signed-by=/etc/apt/keyrings/rocm.gpg] to the line.",
                           strempty(in->knowledge->apt_host));
         rd_finding_set_fix(nosb, "apt");
     }
     if (missing) {
-        rd_finding_remedy(missing, "Download the key again into that file: `wget -qO- https://%s/rocm/rocm.gpg.key | "
-                                   "gpg --dearmor | sudo tee /etc/apt/keyrings/rocm.gpg >/dev/null`, then `sudo apt update`.",
+        rd_finding_remedy(missing,
+                          "Download the key again into that file: `wget -qO- https://%s/rocm/rocm.gpg.key | "
+                          "gpg --dearmor | sudo tee /etc/apt/keyrings/rocm.gpg >/dev/null`, then `sudo apt update`.",
                           strempty(in->knowledge->apt_host));
         rd_finding_set_fix(missing, "apt");
     }
@@ -705,12 +717,13 @@ static void assess_keys(const rd_assess_input *in, rd_findings *out)
         rd_finding_evidence(legacy, "%s holds key %s", kr->path, key_id);
     }
     if (legacy) {
-        rd_finding_remedy(legacy, "A key in the global keyring is trusted for every repository. Keep it in "
-                                  "/etc/apt/keyrings/rocm.gpg, referenced with signed-by, and take it out of the "
-                                  "global keyring: move aside the trusted.gpg.d file (or /etc/apt/trusted.gpg) that "
-                                  "holds only AMD's key, which is what the fix does. From a keyring shared with "
-                                  "other keys, delete it with `sudo gpg --no-default-keyring --keyring FILE "
-                                  "--delete-keys %s` (apt-key is gone from apt 3.0).",
+        rd_finding_remedy(legacy,
+                          "A key in the global keyring is trusted for every repository. Keep it in "
+                          "/etc/apt/keyrings/rocm.gpg, referenced with signed-by, and take it out of the "
+                          "global keyring: move aside the trusted.gpg.d file (or /etc/apt/trusted.gpg) that "
+                          "holds only AMD's key, which is what the fix does. From a keyring shared with "
+                          "other keys, delete it with `sudo gpg --no-default-keyring --keyring FILE "
+                          "--delete-keys %s` (apt-key is gone from apt 3.0).",
                           key_id);
         rd_finding_set_fix(legacy, "apt");
     }
@@ -722,9 +735,8 @@ static void assess_pin(const rd_assess_input *in, rd_findings *out)
     const rd_apt_source *rocm = NULL;
     for (size_t i = 0; i < a->n_sources && !rocm; i++) {
         const char *kind;
-        _cleanup_free_ char *v = a->sources[i].enabled && !a->sources[i].placeholder
-                                     ? uri_version(a->sources[i].uri, &kind)
-                                     : NULL;
+        _cleanup_free_ char *v =
+            a->sources[i].enabled && !a->sources[i].placeholder ? uri_version(a->sources[i].uri, &kind) : NULL;
         if (v && streq(kind, "rocm"))
             rocm = &a->sources[i];
     }
@@ -743,8 +755,9 @@ static void assess_pin(const rd_assess_input *in, rd_findings *out)
     if (a->n_pins == 0)
         rd_finding_evidence(fd, "no stanza in /etc/apt/preferences(.d) pins o=%s",
                             strempty(in->knowledge->apt_pin_origin));
-    rd_finding_remedy(fd, "Write /etc/apt/preferences.d/rocm-pin-600 with \"Package: *\", \"Pin: release o=%s\", "
-                          "\"Pin-Priority: 600\".",
+    rd_finding_remedy(fd,
+                      "Write /etc/apt/preferences.d/rocm-pin-600 with \"Package: *\", \"Pin: release o=%s\", "
+                      "\"Pin-Priority: 600\".",
                       strempty(in->knowledge->apt_pin_origin));
     rd_finding_set_fix(fd, "apt");
 }
@@ -760,10 +773,16 @@ static void apt_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const apt_findings[] = {
-    "apt.repo-missing", "apt.suite-mismatch", "apt.key-missing", "apt.key-deprecated", "apt.no-signed-by",
-    "apt.pin-missing", NULL,
+    "apt.repo-missing",
+    "apt.suite-mismatch",
+    "apt.key-missing",
+    "apt.key-deprecated",
+    "apt.no-signed-by",
+    "apt.pin-missing",
+    NULL,
 };
 
+/* clang-format off */
 const rd_probe rd_probe_apt = {
     .id = "apt",
     .title = "apt repositories, keys and pinning",
@@ -784,3 +803,4 @@ const rd_probe rd_probe_apt = {
     .gather = apt_gather,
     .assess = apt_assess,
 };
+/* clang-format on */

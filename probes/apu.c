@@ -47,21 +47,22 @@ static void assess_carveout(const rd_assess_input *in, const rd_gpu *g, rd_findi
     if (vram >= SMALL_CARVEOUT || (gtt && gtt <= vram))
         return;
     int gtt_kernel = kernel_at_least(f, "6.10");
-    rd_finding *fd = rd_finding_add(out, "apu.small-carveout", gtt_kernel == 1 ? RD_SEV_INFO : RD_SEV_WARNING,
-                                    g->pci->address,
-                                    gtt_kernel == 1 ? "%s (%s) has a %.1f GiB carve-out: ROCm allocates from GTT on "
-                                                      "this kernel, but programs that size themselves by VRAM see "
-                                                      "only the carve-out"
-                                                    : "%s (%s) has only a %.1f GiB carve-out: HIP runs out of memory "
-                                                      "(\"HIP out of memory\", hipErrorOutOfMemory) far below the "
-                                                      "system's RAM",
-                                    g->name, *g->gfx ? g->gfx : "APU", vram / GiB);
+    rd_finding *fd =
+        rd_finding_add(out, "apu.small-carveout", gtt_kernel == 1 ? RD_SEV_INFO : RD_SEV_WARNING, g->pci->address,
+                       gtt_kernel == 1 ? "%s (%s) has a %.1f GiB carve-out: ROCm allocates from GTT on "
+                                         "this kernel, but programs that size themselves by VRAM see "
+                                         "only the carve-out"
+                                       : "%s (%s) has only a %.1f GiB carve-out: HIP runs out of memory "
+                                         "(\"HIP out of memory\", hipErrorOutOfMemory) far below the "
+                                         "system's RAM",
+                       g->name, *g->gfx ? g->gfx : "APU", vram / GiB);
     const char *where = g->drm->card ? g->drm->card : g->pci->address;
     rd_finding_evidence(fd, "%s: integrated GPU at %s", *g->gfx ? g->gfx : "APU", g->pci->address);
     rd_finding_evidence(fd, "%s mem_info_vram_total: %" PRIu64 " (%.1f GiB, the firmware's UMA carve-out)", where, vram,
                         vram / GiB);
     if (gtt)
-        rd_finding_evidence(fd, "%s mem_info_gtt_total: %" PRIu64 " (%.1f GiB of system memory)", where, gtt, gtt / GiB);
+        rd_finding_evidence(fd, "%s mem_info_gtt_total: %" PRIu64 " (%.1f GiB of system memory)", where, gtt,
+                            gtt / GiB);
     if (f->os.kernel_release)
         rd_finding_evidence(fd, "kernel %s%s", f->os.kernel_release,
                             f->driver.version ? " with the amdgpu-dkms driver" : "");
@@ -70,9 +71,10 @@ static void assess_carveout(const rd_assess_input *in, const rd_gpu *g, rd_findi
                       "Buffer Size\" or \"iGPU Memory\"), 4-16 GiB depending on the RAM; some laptops hide it.");
     if (gtt_kernel == 1) {
         int deprecated = kernel_at_least(f, "6.15");
-        strbuf_printf(&r, " This kernel (6.10 or newer) lets ROCm allocate from GTT, by default half of the RAM; to "
-                          "make GTT larger set ttm.pages_limit (in 4 KiB pages: GiB x 262144, e.g. "
-                          "ttm.pages_limit=25165824 for 96 GiB) on the kernel command line%s.",
+        strbuf_printf(&r,
+                      " This kernel (6.10 or newer) lets ROCm allocate from GTT, by default half of the RAM; to "
+                      "make GTT larger set ttm.pages_limit (in 4 KiB pages: GiB x 262144, e.g. "
+                      "ttm.pages_limit=25165824 for 96 GiB) on the kernel command line%s.",
                       deprecated == 1 ? "; amdgpu.gttsize is deprecated since Linux 6.15 and does not raise what "
                                         "TTM lets ROCm pin"
                                       : " (amdgpu.gttsize alone does not raise what TTM lets ROCm pin)");
@@ -115,10 +117,11 @@ static void apu_assess(const rd_assess_input *in, rd_findings *out)
         if (streq(e->vars[i].name, "ROCR_VISIBLE_DEVICES") && hides_igpus(e->vars[i].value, agents, n))
             goto done;
 
-    rd_finding *fd = rd_finding_add(out, "apu.igpu-conflict", RD_SEV_WARNING, igpu->pci_address,
-                                    "ROCm sees the integrated GPU (%s at %s) next to the discrete one: programs "
-                                    "may pick it or crash on it",
-                                    *igpu->gfx ? igpu->gfx : "gfx unknown", igpu->pci_address ? igpu->pci_address : "?");
+    rd_finding *fd =
+        rd_finding_add(out, "apu.igpu-conflict", RD_SEV_WARNING, igpu->pci_address,
+                       "ROCm sees the integrated GPU (%s at %s) next to the discrete one: programs "
+                       "may pick it or crash on it",
+                       *igpu->gfx ? igpu->gfx : "gfx unknown", igpu->pci_address ? igpu->pci_address : "?");
     strbuf uuids = { 0 };
     bool all_uuid = true;
     for (size_t i = 0; i < n; i++) {
@@ -141,20 +144,22 @@ static void apu_assess(const rd_assess_input *in, rd_findings *out)
                                 e->vars[i].value);
         }
     if (all_uuid)
-        rd_finding_remedy(fd, "Hide the integrated GPU from ROCm: ROCR_VISIBLE_DEVICES=%s (by UUID, which stays "
-                              "right when devices are renumbered), set for every login. Or disable the integrated "
-                              "GPU in the firmware setup (UEFI: Integrated Graphics = Disabled), as AMD advises. "
-                              "Do not blacklist amdgpu: the same driver runs the discrete GPU.",
+        rd_finding_remedy(fd,
+                          "Hide the integrated GPU from ROCm: ROCR_VISIBLE_DEVICES=%s (by UUID, which stays "
+                          "right when devices are renumbered), set for every login. Or disable the integrated "
+                          "GPU in the firmware setup (UEFI: Integrated Graphics = Disabled), as AMD advises. "
+                          "Do not blacklist amdgpu: the same driver runs the discrete GPU.",
                           uuids.s);
     else {
         strbuf idx = { 0 };
         for (size_t i = 0; i < n; i++)
             if (!agents[i].integrated)
                 strbuf_printf(&idx, "%s%zu", idx.s ? "," : "", i);
-        rd_finding_remedy(fd, "Hide the integrated GPU from ROCm: ROCR_VISIBLE_DEVICES=%s (device indices; this GPU "
-                              "reports no UUID), set for every login. Or disable the integrated GPU in the firmware "
-                              "setup (UEFI: Integrated Graphics = Disabled), as AMD advises. Do not blacklist "
-                              "amdgpu: the same driver runs the discrete GPU.",
+        rd_finding_remedy(fd,
+                          "Hide the integrated GPU from ROCm: ROCR_VISIBLE_DEVICES=%s (device indices; this GPU "
+                          "reports no UUID), set for every login. Or disable the integrated GPU in the firmware "
+                          "setup (UEFI: Integrated Graphics = Disabled), as AMD advises. Do not blacklist "
+                          "amdgpu: the same driver runs the discrete GPU.",
                           idx.s);
         free(idx.s);
     }

@@ -14,15 +14,22 @@
 
 /* Where DKMS (and Ubuntu's shim-signed) keep the key modules are signed with. */
 static const char *const mok_keys[] = {
-    "/var/lib/dkms/mok.pub", "/var/lib/shim-signed/mok/MOK.der",
+    "/var/lib/dkms/mok.pub",
+    "/var/lib/shim-signed/mok/MOK.der",
 };
 
 bool rd_boot_kmsg_relevant(const char *t)
 {
     static const char *const needles[] = {
-        "Key was rejected by service", "module verification failed", "Lockdown:", "unsigned module",
-        "PKCS#7 signature not signed with a trusted key", "Loading of unsigned module", "Loading of module with unavailable key",
-        "module sig", "required key missing",
+        "Key was rejected by service",
+        "module verification failed",
+        "Lockdown:",
+        "unsigned module",
+        "PKCS#7 signature not signed with a trusted key",
+        "Loading of unsigned module",
+        "Loading of module with unavailable key",
+        "module sig",
+        "required key missing",
     };
     for (size_t i = 0; i < ELEMENTSOF(needles); i++)
         if (strstr(t, needles[i]))
@@ -192,20 +199,24 @@ static void assess_dkms_build(const rd_assess_input *in, rd_findings *out)
     rd_finding *fd = rd_finding_add(out, "driver.dkms-build-failed", inbox ? RD_SEV_WARNING : RD_SEV_ERROR, NULL,
                                     "amdgpu-dkms %s failed to build for the running kernel %s%s", tried, kernel,
                                     inbox ? ": the kernel's own amdgpu runs instead" : "");
-    rd_finding_evidence(fd, "/var/lib/dkms/amdgpu/%s/build/make.log: the last build was for %s (DKMS: \"Bad return "
-                            "status for module build on kernel: %s\")", tried, kernel, kernel);
+    rd_finding_evidence(fd,
+                        "/var/lib/dkms/amdgpu/%s/build/make.log: the last build was for %s (DKMS: \"Bad return "
+                        "status for module build on kernel: %s\")",
+                        tried, kernel, kernel);
     rd_finding_evidence(fd, "/var/lib/dkms/amdgpu/%s: no module built for %s", tried, kernel);
     for (size_t i = 0; f->boot.dkms_built && f->boot.dkms_built[i]; i++)
         rd_finding_evidence(fd, "/var/lib/dkms/amdgpu: %s", f->boot.dkms_built[i]);
     rd_finding_evidence(fd, "%s: present (the headers are installed)", f->kernel_devel.build_dir);
-    rd_finding_evidence(fd, "%s", inbox ? "/sys/module/amdgpu/version: absent (the inbox driver is loaded)"
-                                        : "/sys/module/amdgpu: absent");
+    rd_finding_evidence(fd, "%s",
+                        inbox ? "/sys/module/amdgpu/version: absent (the inbox driver is loaded)"
+                              : "/sys/module/amdgpu: absent");
     const rd_release *rel = dkms_release(in->knowledge, tried);
     _cleanup_free_ char *kernels = rel ? rd_support_validated_kernels(rel, &f->os) : NULL;
     _cleanup_free_ char *purge = rd_distro_remove_hint(&f->os, "amdgpu-dkms");
-    rd_finding_remedy(fd, "This amdgpu-dkms does not compile against kernel %s (the errors are in the make.log "
-                          "above). %s%sBoot a kernel it supports, install an amdgpu-dkms release made for this "
-                          "kernel, or use the kernel's own amdgpu: %s, then reboot.",
+    rd_finding_remedy(fd,
+                      "This amdgpu-dkms does not compile against kernel %s (the errors are in the make.log "
+                      "above). %s%sBoot a kernel it supports, install an amdgpu-dkms release made for this "
+                      "kernel, or use the kernel's own amdgpu: %s, then reboot.",
                       kernel, kernels ? kernels : "", kernels ? ". " : "", purge);
 }
 
@@ -261,18 +272,20 @@ static void assess_secure_boot(const rd_assess_input *in, rd_findings *out)
         rd_finding_evidence(fd, "/sys/module/amdgpu: absent");
     const char *key = b->mok_key ? b->mok_key : "/var/lib/dkms/mok.pub";
     _cleanup_free_ char *purge = rd_distro_remove_hint(&in->facts->os, "amdgpu-dkms");
-    rd_finding_remedy(fd, "Enrol the key DKMS signs with: 1. `sudo mokutil --import %s` and choose a one-time "
-                          "password; 2. reboot; 3. in the blue MOK manager screen choose \"Enroll MOK\", "
-                          "\"Continue\", \"Yes\", enter the password, reboot; 4. check with `mokutil "
-                          "--list-enrolled` and `sudo modprobe amdgpu`. Or use the distribution's signed inbox "
-                          "driver instead (%s, reinstall ROCm with `amdgpu-install --usecase=rocm --no-dkms`). Disable "
-                          "Secure Boot only as the last resort.",
+    rd_finding_remedy(fd,
+                      "Enrol the key DKMS signs with: 1. `sudo mokutil --import %s` and choose a one-time "
+                      "password; 2. reboot; 3. in the blue MOK manager screen choose \"Enroll MOK\", "
+                      "\"Continue\", \"Yes\", enter the password, reboot; 4. check with `mokutil "
+                      "--list-enrolled` and `sudo modprobe amdgpu`. Or use the distribution's signed inbox "
+                      "driver instead (%s, reinstall ROCm with `amdgpu-install --usecase=rocm --no-dkms`). Disable "
+                      "Secure Boot only as the last resort.",
                       key, purge);
     strv_free(lines);
 }
 
 static const char *const boot_findings[] = { "driver.secure-boot-dkms", "driver.dkms-build-failed", NULL };
 
+/* clang-format off */
 const rd_probe rd_probe_boot = {
     .id = "boot",
     .title = "Secure Boot, lockdown and DKMS",
@@ -286,3 +299,4 @@ const rd_probe rd_probe_boot = {
     .gather = boot_gather,
     .assess = boot_assess,
 };
+/* clang-format on */

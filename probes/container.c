@@ -50,18 +50,21 @@ static char *join_gids(const int64_t *g, size_t n)
 static void remedy_for(rd_finding *fd, const char *kind, const char *groups)
 {
     if (streq(kind, "kubernetes"))
-        rd_finding_remedy(fd, "Request the GPU through the AMD GPU device plugin (resources: limits: amd.com/gpu: 1); "
-                              "it passes /dev/kfd and the GPU's render node. If the node does not advertise "
-                              "amd.com/gpu, deploy the plugin's DaemonSet (ROCm k8s-device-plugin). Run the pod "
-                              "with supplementalGroups:%s.",
+        rd_finding_remedy(fd,
+                          "Request the GPU through the AMD GPU device plugin (resources: limits: amd.com/gpu: 1); "
+                          "it passes /dev/kfd and the GPU's render node. If the node does not advertise "
+                          "amd.com/gpu, deploy the plugin's DaemonSet (ROCm k8s-device-plugin). Run the pod "
+                          "with supplementalGroups:%s.",
                           groups);
     else if (streq(kind, "podman"))
-        rd_finding_remedy(fd, "Start the container with: podman run --device=/dev/kfd --device=/dev/dri%s ... "
-                              "(rootless Podman: --group-add keep-groups instead of the gids).",
+        rd_finding_remedy(fd,
+                          "Start the container with: podman run --device=/dev/kfd --device=/dev/dri%s ... "
+                          "(rootless Podman: --group-add keep-groups instead of the gids).",
                           groups);
     else if (streq(kind, "lxc"))
-        rd_finding_remedy(fd, "Pass the devices: lxc config device add NAME kfd unix-char path=/dev/kfd and lxc "
-                              "config device add NAME gpu gpu, with gid=%s.",
+        rd_finding_remedy(fd,
+                          "Pass the devices: lxc config device add NAME kfd unix-char path=/dev/kfd and lxc "
+                          "config device add NAME gpu gpu, with gid=%s.",
                           groups);
     else
         rd_finding_remedy(fd, "Start the container with: %s run --device=/dev/kfd --device=/dev/dri%s ...",
@@ -213,8 +216,8 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
     /* groups: only an unprivileged process needs them; checked as root with
      * --user, that user's groups from the container's database */
     if (f->container_env.n_groups > 0 && f->container_env.uid != 0) {
-        assess_gids(f, kind, f->container_env.uid, f->container_env.groups, f->container_env.n_groups, "process",
-                    false, out);
+        assess_gids(f, kind, f->container_env.uid, f->container_env.groups, f->container_env.n_groups, "process", false,
+                    out);
         return;
     }
     for (size_t u = 0; u < f->access.n_users; u++) {

@@ -36,7 +36,8 @@ static int collect_line(const rd_modprobe_entry *e, void *userdata)
 {
     static const char *const directives[] = { "blacklist", "install", "options", "softdep", "remove", NULL };
     modprobe_collect *c = userdata;
-    if (!e->module || !strv_contains((char **)directives, e->directive) || !strv_contains((char **)c->modules, e->module))
+    if (!e->module || !strv_contains((char **)directives, e->directive) ||
+        !strv_contains((char **)c->modules, e->module))
         return 0;
     rd_modprobe_line *l = ARRAY_APPEND(*c->lines, *c->n);
     l->file = xstrdup(c->file);
@@ -146,8 +147,8 @@ int rd_kmsg_parse_record(const char *rec, size_t len, rd_kmsg_record *ret)
 bool rd_kmsg_relevant(const char *t)
 {
     static const char *const needles[] = {
-        "amdgpu", "kfd", "radeon", "PCI rejects atomics", "atomic ops", "Direct firmware load",
-        "Key was rejected", "nomodeset", "[drm]", "BAR ",
+        "amdgpu",    "kfd",   "radeon", "PCI rejects atomics", "atomic ops", "Direct firmware load", "Key was rejected",
+        "nomodeset", "[drm]", "BAR ",
     };
     for (size_t i = 0; i < ELEMENTSOF(needles); i++)
         if (strstr(t, needles[i]))
@@ -159,8 +160,8 @@ static void gather_module(rd_driver_facts *d)
 {
     struct stat st;
     d->module_present = stat("/sys/module/amdgpu", &st) == 0;
-    d->radeon_loaded = stat("/sys/module/radeon/initstate", &st) == 0 ||
-                       stat("/sys/module/radeon/parameters", &st) == 0;
+    d->radeon_loaded =
+        stat("/sys/module/radeon/initstate", &st) == 0 || stat("/sys/module/radeon/parameters", &st) == 0;
     if (!d->module_present)
         return;
     char *s = NULL;
@@ -241,8 +242,8 @@ static void gather_modprobe(const rd_ctx *ctx, rd_facts *facts)
             seen_file key = { .name = names[j] };
             const seen_file *hit = n_before ? bsearch(&key, seen, n_before, sizeof *seen, cmp_seen) : NULL;
             if (hit) {
-                d->modprobe_shadowed = strv_push_n(d->modprobe_shadowed, &n_shadowed,
-                                                   xasprintf("%s (hidden by %s)", path, hit->path));
+                d->modprobe_shadowed =
+                    strv_push_n(d->modprobe_shadowed, &n_shadowed, xasprintf("%s (hidden by %s)", path, hit->path));
                 continue;
             }
             seen_file *sf = ARRAY_APPEND(seen, n_seen);
@@ -355,8 +356,9 @@ static void evidence_stray_cr(const rd_facts *f, rd_finding *fd)
         const rd_modprobe_line *l = &f->driver.modprobe[i];
         rd_modprobe_entry e = { .directive = l->directive, .module = l->module, .rest = l->args };
         if (rd_modprobe_entry_disables_but_cr(&e, "amdgpu"))
-            rd_finding_evidence(fd, "%s:%" PRId64 ": \"%s amdgpu\" does nothing: the line ends in a carriage return "
-                                    "(a Windows line ending), so kmod reads the module name as \"amdgpu\\r\"",
+            rd_finding_evidence(fd,
+                                "%s:%" PRId64 ": \"%s amdgpu\" does nothing: the line ends in a carriage return "
+                                "(a Windows line ending), so kmod reads the module name as \"amdgpu\\r\"",
                                 l->file, l->line, l->directive);
     }
 }
@@ -407,8 +409,9 @@ static void assess_blacklist(const rd_assess_input *in, const rd_cmdline_info *c
         instinct |= streq(in->gpus->gpus[i].gfx, "gfx942") || streq(in->gpus->gpus[i].gfx, "gfx950");
     strbuf r = { 0 };
     if (first_file && from_usr)
-        strbuf_printf(&r, "%s belongs to a package: override it with a file of the same name in "
-                          "/etc/modprobe.d/ that omits the blacklist line",
+        strbuf_printf(&r,
+                      "%s belongs to a package: override it with a file of the same name in "
+                      "/etc/modprobe.d/ that omits the blacklist line",
                       first_file);
     else if (first_file)
         strbuf_printf(&r, "Delete line %" PRId64 " of %s (keep a copy)", first_line, first_file);
@@ -454,15 +457,16 @@ static void firmware_remedy(const rd_facts *f, rd_finding *fw)
     const rd_distro *d = rd_distro_of(&f->os);
     if (!d->install) {
         /* a distribution we do not know: say what, not another one's commands */
-        rd_finding_remedy(fw, "The kernel loads GPU firmware from /lib/firmware/%s (also .zst/.xz compressed) at "
-                              "boot, often from the initramfs. Install a linux-firmware release that contains that "
-                              "file the way this distribution provides firmware (newer than the GPU), make sure it "
-                              "ends up in the initramfs too, and reboot.",
+        rd_finding_remedy(fw,
+                          "The kernel loads GPU firmware from /lib/firmware/%s (also .zst/.xz compressed) at "
+                          "boot, often from the initramfs. Install a linux-firmware release that contains that "
+                          "file the way this distribution provides firmware (newer than the GPU), make sure it "
+                          "ends up in the initramfs too, and reboot.",
                           blob ? blob : "amdgpu/");
         return;
     }
-    rd_finding_remedy(fw, "Install current GPU firmware: `%s %s`%s%s%s, then `%s` and reboot.", d->install,
-                      d->firmware, streq_ptr(f->os.id, "debian") ? " (from backports if the blob is still missing)" : "",
+    rd_finding_remedy(fw, "Install current GPU firmware: `%s %s`%s%s%s, then `%s` and reboot.", d->install, d->firmware,
+                      streq_ptr(f->os.id, "debian") ? " (from backports if the blob is still missing)" : "",
                       blob ? "; it must provide /lib/firmware/" : "", blob ? blob : "", d->initramfs);
 }
 
@@ -536,8 +540,10 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
-static const char *const driver_findings[] = { "driver.not-loaded", "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", NULL };
+static const char *const driver_findings[] = { "driver.not-loaded", "driver.blacklisted", "driver.nomodeset",
+                                               "driver.firmware-missing", NULL };
 
+/* clang-format off */
 const rd_probe rd_probe_driver = {
     .id = "driver",
     .findings = driver_findings,
@@ -555,3 +561,4 @@ const rd_probe rd_probe_driver = {
     .gather = driver_gather,
     .assess = driver_assess,
 };
+/* clang-format on */

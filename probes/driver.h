@@ -12,8 +12,8 @@ int rd_modprobe_parse(const char *text, const char *file, const char *const *mod
 
 typedef struct {
     bool nomodeset;
-    bool amdgpu_modeset_off;      /* amdgpu.modeset=0 */
-    char **blacklist_tokens;      /* tokens that blacklist amdgpu, as written */
+    bool amdgpu_modeset_off; /* amdgpu.modeset=0 */
+    char **blacklist_tokens; /* tokens that blacklist amdgpu, as written */
 } rd_cmdline_info;
 
 /* Splits a kernel command line like the kernel does (double quotes group). */

@@ -21,7 +21,8 @@ static int home_of(const rd_ctx *ctx, const char *name, int64_t uid, char **ret_
     if (!rd_ctx_has_root(ctx)) {
         struct passwd pw, *res = NULL;
         char buf[16384];
-        int r = name ? getpwnam_r(name, &pw, buf, sizeof buf, &res) : getpwuid_r((uid_t)uid, &pw, buf, sizeof buf, &res);
+        int r =
+            name ? getpwnam_r(name, &pw, buf, sizeof buf, &res) : getpwuid_r((uid_t)uid, &pw, buf, sizeof buf, &res);
         if (r != 0 || !res)
             return -ENOENT;
         *ret_name = xstrdup(pw.pw_name);
@@ -47,16 +48,16 @@ static void read_env_file(const rd_ctx *ctx, rd_facts *facts, const char *path, 
     int r = rd_root_read_file(ctx, path, 0, &text);
     bool home = e->home && startswith(path, e->home);
     if (!(home && (r == -EACCES || r == -EPERM)))
-        rd_facts_note_unreadable(facts, path, r, "the ROCm variables it may set (HSA_OVERRIDE_GFX_VERSION, "
-                                                 "*_VISIBLE_DEVICES, PATH)");
+        rd_facts_note_unreadable(facts, path, r,
+                                 "the ROCm variables it may set (HSA_OVERRIDE_GFX_VERSION, "
+                                 "*_VISIBLE_DEVICES, PATH)");
     if (r < 0)
         return;
     e->files = strv_push(e->files, xstrdup(path));
     rd_env_parse_text(text, syntax, path, &e->vars, &e->n_vars);
 }
 
-static void read_env_dir(const rd_ctx *ctx, rd_facts *facts, const char *dir, const char *suffix,
-                         rd_env_syntax syntax)
+static void read_env_dir(const rd_ctx *ctx, rd_facts *facts, const char *dir, const char *suffix, rd_env_syntax syntax)
 {
     _cleanup_strv_free_ char **names = NULL;
     if (rd_root_list_dir(ctx, dir, suffix, &names) < 0)
@@ -94,8 +95,9 @@ static void env_gather(const rd_ctx *ctx, rd_facts *facts)
     if (r < 0 && r != -ENOENT)
         rd_facts_note_unreadable(facts, "/etc/passwd", r, "the user's home directory and its profile files");
     if (r < 0) {
-        e->error = name ? xasprintf("user \"%s\" not found in %s/etc/passwd", name, rd_ctx_has_root(ctx) ? ctx->root : "")
-                        : xasprintf("uid %u not found in the user database", (unsigned)ctx->uid);
+        e->error =
+            name ? xasprintf("user \"%s\" not found in %s/etc/passwd", name, rd_ctx_has_root(ctx) ? ctx->root : "")
+                 : xasprintf("uid %u not found in the user database", (unsigned)ctx->uid);
         return;
     }
     if (!e->home || e->home[0] != '/') {
@@ -120,7 +122,10 @@ static void describe_var(rd_finding *fd, const rd_env_var *v)
     rd_finding_evidence(fd, "%s: %s=%s", where, v->name, v->value);
 }
 
-static const char *family_of(const rd_arch *a) { return a && a->family ? a->family : NULL; }
+static const char *family_of(const rd_arch *a)
+{
+    return a && a->family ? a->family : NULL;
+}
 
 /* GPUs that a ROCR_VISIBLE_DEVICES definition (from any source) leaves out
  * while keeping another: hidden on purpose, so what an override does to them
@@ -149,8 +154,9 @@ static void report_invalid(rd_finding **invalid, const rd_env_var *v, int r, rd_
     if (!*invalid) {
         *invalid = rd_finding_add(out, "arch.override-invalid", RD_SEV_ERROR, NULL,
                                   "%s is not a valid MAJOR.MINOR.STEP value: the ROCm runtime does not start", v->name);
-        rd_finding_remedy(*invalid, "Remove the line, or set the value of the GPU's own family in the "
-                                    "per-node form (e.g. %s_1=10.3.0 for an RDNA2 GPU at KFD node 1).",
+        rd_finding_remedy(*invalid,
+                          "Remove the line, or set the value of the GPU's own family in the "
+                          "per-node form (e.g. %s_1=10.3.0 for an RDNA2 GPU at KFD node 1).",
                           OVERRIDE);
         rd_finding_set_fix(*invalid, "env");
     }
@@ -171,15 +177,16 @@ static bool global_shadowed(const rd_env_facts *e, const rd_env_var *v, const rd
     bool shadowed = false;
     for (size_t j = 0; j < e->n_vars && !shadowed; j++) {
         int64_t nn;
-        shadowed = rd_env_override_node(e->vars[j].name, &nn) && nn == a->node_id && streq(e->vars[j].source, v->source);
+        shadowed =
+            rd_env_override_node(e->vars[j].name, &nn) && nn == a->node_id && streq(e->vars[j].source, v->source);
     }
     return shadowed;
 }
 
 /* arch.override-global-with-igpu: the global override `v` reaches the
  * integrated GPU `a` while a visible discrete GPU is present. */
-static void assess_global_igpu(rd_finding **global_igpu, const rd_env_var *v, const rd_agent *a,
-                               const rd_agent *agents, size_t n_agents, const bool *hidden, rd_findings *out)
+static void assess_global_igpu(rd_finding **global_igpu, const rd_env_var *v, const rd_agent *a, const rd_agent *agents,
+                               size_t n_agents, const bool *hidden, rd_findings *out)
 {
     bool has_dgpu = false;
     for (size_t j = 0; j < n_agents; j++)
@@ -187,9 +194,9 @@ static void assess_global_igpu(rd_finding **global_igpu, const rd_env_var *v, co
     if (!has_dgpu)
         return;
     if (!*global_igpu) {
-        *global_igpu = rd_finding_add(out, "arch.override-global-with-igpu", RD_SEV_WARNING, a->pci_address,
-                                      "A global %s also applies to the integrated GPU (%s, %s)", OVERRIDE, a->name,
-                                      a->gfx);
+        *global_igpu =
+            rd_finding_add(out, "arch.override-global-with-igpu", RD_SEV_WARNING, a->pci_address,
+                           "A global %s also applies to the integrated GPU (%s, %s)", OVERRIDE, a->name, a->gfx);
         rd_finding_remedy(*global_igpu,
                           "Replace the global variable with the per-node form for the GPU that "
                           "needs it (%s_<KFD node>=M.m.s), or hide the integrated GPU with "
@@ -217,19 +224,21 @@ static void assess_wrong_family(const rd_env_var *v, const rd_agent *a, unsigned
     if (!wrong)
         return;
     rd_finding *fd = rd_finding_add(out, "arch.override-wrong-family", RD_SEV_ERROR, a->pci_address,
-                                    "%s=%u.%u.%u makes %s (%s, %s) pretend to be %s of another family", v->name, ma,
-                                    mi, st, a->name, a->gfx, strempty(gfam), named ? target : "an unknown target");
+                                    "%s=%u.%u.%u makes %s (%s, %s) pretend to be %s of another family", v->name, ma, mi,
+                                    st, a->name, a->gfx, strempty(gfam), named ? target : "an unknown target");
     describe_var(fd, v);
-    rd_finding_evidence(fd, "KFD node %" PRId64 ": %s, family %s; %s is family %s", a->node_id, a->gfx,
-                        strempty(gfam), named ? target : "the override", ofam ? ofam : "unknown");
+    rd_finding_evidence(fd, "KFD node %" PRId64 ": %s, family %s; %s is family %s", a->node_id, a->gfx, strempty(gfam),
+                        named ? target : "the override", ofam ? ofam : "unknown");
     if (a->arch && a->arch->override)
-        rd_finding_remedy(fd, "Code built for another family fails with HSA_STATUS_ERROR_INVALID_ISA. "
-                              "Use this GPU's family value, per node: %s_%" PRId64 "=%s.",
+        rd_finding_remedy(fd,
+                          "Code built for another family fails with HSA_STATUS_ERROR_INVALID_ISA. "
+                          "Use this GPU's family value, per node: %s_%" PRId64 "=%s.",
                           OVERRIDE, a->node_id, a->arch->override);
     else
-        rd_finding_remedy(fd, "Code built for another family fails with HSA_STATUS_ERROR_INVALID_ISA. "
-                              "Remove the override for this GPU (%s has no family value to borrow); "
-                              "use a ROCm build with kernels for %s.",
+        rd_finding_remedy(fd,
+                          "Code built for another family fails with HSA_STATUS_ERROR_INVALID_ISA. "
+                          "Remove the override for this GPU (%s has no family value to borrow); "
+                          "use a ROCm build with kernels for %s.",
                           a->gfx, a->gfx);
     rd_finding_set_fix(fd, "env");
 }
@@ -313,15 +322,16 @@ static void assess_visible(const rd_assess_input *in, const rd_agent *agents, si
         if (!fd) {
             fd = rd_finding_add(out, "env.visible-devices-hides-all", RD_SEV_ERROR, NULL,
                                 "A visible-devices variable hides every GPU from ROCm programs");
-            rd_finding_remedy(fd, "Unset the variable, or list devices that exist: indices 0-%zu in KFD node order, "
-                                  "or UUIDs (rocminfo shows them).",
+            rd_finding_remedy(fd,
+                              "Unset the variable, or list devices that exist: indices 0-%zu in KFD node order, "
+                              "or UUIDs (rocminfo shows them).",
                               n_agents - 1);
             rd_finding_set_fix(fd, "env");
         }
         _cleanup_free_ char *where = rd_env_where(v);
         if (bad)
-            rd_finding_evidence(fd, "%s: %s=%s: \"%s\" names no GPU (%zu %s visible%s)", where, v->name, v->value,
-                                bad, limit, limit == 1 ? "GPU is" : "GPUs are",
+            rd_finding_evidence(fd, "%s: %s=%s: \"%s\" names no GPU (%zu %s visible%s)", where, v->name, v->value, bad,
+                                limit, limit == 1 ? "GPU is" : "GPUs are",
                                 limit < n_agents ? " after ROCR_VISIBLE_DEVICES" : "");
         else
             rd_finding_evidence(fd, "%s: %s=\"%s\": selects no GPU", where, v->name, v->value);
@@ -368,8 +378,7 @@ static void assess_targets(const rd_assess_input *in, const rd_agent *agents, si
         has_dgpu |= !agents[k].integrated;
     for (size_t i = 0; i < e->n_vars; i++) {
         const rd_env_var *v = &e->vars[i];
-        if (!streq(v->name, "PYTORCH_ROCM_ARCH") && !streq(v->name, "AMDGPU_TARGETS") &&
-            !streq(v->name, "GPU_TARGETS"))
+        if (!streq(v->name, "PYTORCH_ROCM_ARCH") && !streq(v->name, "AMDGPU_TARGETS") && !streq(v->name, "GPU_TARGETS"))
             continue;
         _cleanup_strv_free_ char **list = rd_gfx_list_split(v->value);
         _cleanup_strv_free_ char **missing = NULL, **want = NULL;
@@ -390,9 +399,9 @@ static void assess_targets(const rd_assess_input *in, const rd_agent *agents, si
         if (!missing)
             continue;
         _cleanup_free_ char *m = strv_join(missing, ", "), *w = strv_join(want, ";");
-        rd_finding *fd = rd_finding_add(out, "env.pytorch-arch-mismatch", RD_SEV_WARNING, NULL,
-                                        "%s leaves out %s: code built with it has no kernels for this host's GPU",
-                                        v->name, m);
+        rd_finding *fd =
+            rd_finding_add(out, "env.pytorch-arch-mismatch", RD_SEV_WARNING, NULL,
+                           "%s leaves out %s: code built with it has no kernels for this host's GPU", v->name, m);
         describe_var(fd, v);
         rd_finding_remedy(fd, "Build for the GPUs present: %s=\"%s\" (add the targets you also need elsewhere).",
                           v->name, w);
@@ -416,10 +425,11 @@ static void env_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const env_findings[] = {
-    "arch.override-invalid", "arch.override-wrong-family", "arch.override-global-with-igpu",
-    "env.visible-devices-hides-all", "env.pytorch-arch-mismatch", NULL,
+    "arch.override-invalid",         "arch.override-wrong-family", "arch.override-global-with-igpu",
+    "env.visible-devices-hides-all", "env.pytorch-arch-mismatch",  NULL,
 };
 
+/* clang-format off */
 const rd_probe rd_probe_env = {
     .id = "env",
     .title = "Environment variables that steer ROCm",
@@ -436,3 +446,4 @@ const rd_probe rd_probe_env = {
     .gather = env_gather,
     .assess = env_assess,
 };
+/* clang-format on */

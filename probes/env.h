@@ -15,9 +15,9 @@
 #define RD_ENV_PROCESS "process environment"
 
 typedef enum {
-    RD_ENV_SYNTAX_PAM,      /* /etc/environment: KEY=VALUE, optional quotes */
-    RD_ENV_SYNTAX_SYSTEMD,  /* environment.d/NAME.conf: KEY=VALUE */
-    RD_ENV_SYNTAX_SHELL,    /* profile.d/NAME.sh, ~/.profile: [export] KEY=VALUE ... */
+    RD_ENV_SYNTAX_PAM,     /* /etc/environment: KEY=VALUE, optional quotes */
+    RD_ENV_SYNTAX_SYSTEMD, /* environment.d/NAME.conf: KEY=VALUE */
+    RD_ENV_SYNTAX_SHELL,   /* profile.d/NAME.sh, ~/.profile: [export] KEY=VALUE ... */
 } rd_env_syntax;
 
 /* Whether ROCm programs read this variable (and so the probe records it). */
@@ -25,14 +25,13 @@ bool rd_env_is_relevant(const char *name);
 /* HSA_OVERRIDE_GFX_VERSION_<N>, N decimal: *ret_node (may be NULL) = N. */
 bool rd_env_override_node(const char *name, int64_t *ret_node);
 /* Appends a definition (value is taken). */
-void rd_env_add_var(rd_env_var **vars, size_t *n, const char *name, size_t name_len, char *value,
-                    const char *source, int64_t line);
+void rd_env_add_var(rd_env_var **vars, size_t *n, const char *name, size_t name_len, char *value, const char *source,
+                    int64_t line);
 
 /* Appends every literal assignment of a relevant variable in text to *vars,
  * with source and its line number. Values that need a shell to evaluate
  * ($VAR, $(...), `...`) are skipped: they are not literals. */
-void rd_env_parse_text(const char *text, rd_env_syntax syntax, const char *source, rd_env_var **vars,
-                       size_t *n_vars);
+void rd_env_parse_text(const char *text, rd_env_syntax syntax, const char *source, rd_env_var **vars, size_t *n_vars);
 
 /* HSA_OVERRIDE_GFX_VERSION: "MAJOR.MINOR.STEP", decimal, as libhsakmt reads
  * it (nothing after the third number). -EINVAL for the format, -ERANGE when
@@ -64,9 +63,9 @@ typedef enum {
 
 typedef struct {
     rd_torch_index index;
-    bool certain;      /* false: the likelier of two indexes that use the same tag */
-    char series[16];   /* the ROCm release of the version's tag ("6.4.1"); "" when none */
-    const char *from;  /* what told it: "direct_url.json" or "the version's local tag" */
+    bool certain;     /* false: the likelier of two indexes that use the same tag */
+    char series[16];  /* the ROCm release of the version's tag ("6.4.1"); "" when none */
+    const char *from; /* what told it: "direct_url.json" or "the version's local tag" */
 } rd_torch_origin;
 
 /* The index of a torch build from its dist-info's direct_url.json URL (a

@@ -39,12 +39,11 @@ static void assess_ras(const rd_health_limits *lim, const rd_health_gpu *g, rd_f
     int64_t ue = rd_health_ras_total(g, 'u'), ce = rd_health_ras_total(g, 'c');
     size_t ue_lines = rd_health_event_count(g, RD_HEALTH_EV_RAS_UE) + rd_health_event_count(g, RD_HEALTH_EV_POISON);
     if (ue > 0 || ue_lines > 0) {
-        rd_finding *fd = ue > 0 ? rd_finding_add(out, "gpu.ras-uncorrectable", RD_SEV_ERROR, g->pci_address,
-                                                 "%" PRId64 " uncorrectable ECC/RAS errors on GPU %s", ue,
-                                                 g->pci_address)
-                                : rd_finding_add(out, "gpu.ras-uncorrectable", RD_SEV_ERROR, g->pci_address,
-                                                 "uncorrectable ECC/RAS errors on GPU %s (kernel log)",
-                                                 g->pci_address);
+        rd_finding *fd = ue > 0
+                             ? rd_finding_add(out, "gpu.ras-uncorrectable", RD_SEV_ERROR, g->pci_address,
+                                              "%" PRId64 " uncorrectable ECC/RAS errors on GPU %s", ue, g->pci_address)
+                             : rd_finding_add(out, "gpu.ras-uncorrectable", RD_SEV_ERROR, g->pci_address,
+                                              "uncorrectable ECC/RAS errors on GPU %s (kernel log)", g->pci_address);
         for (size_t i = 0; i < g->n_ras; i++)
             if (g->ras[i].ue > 0)
                 rd_finding_evidence(fd, "%s/%s/ras/%s_err_count: ue: %" PRId64 " (block %s)", sysfs, g->pci_address,
@@ -60,8 +59,8 @@ static void assess_ras(const rd_health_limits *lim, const rd_health_gpu *g, rd_f
                                         g->pci_address, lim->correctable_errors_max);
         for (size_t i = 0; i < g->n_ras; i++)
             if (g->ras[i].ce > 0)
-                rd_finding_evidence(fd, "%s/%s/ras/%s_err_count: ce: %" PRId64, sysfs, g->pci_address,
-                                    g->ras[i].block, g->ras[i].ce);
+                rd_finding_evidence(fd, "%s/%s/ras/%s_err_count: ce: %" PRId64, sysfs, g->pci_address, g->ras[i].block,
+                                    g->ras[i].ce);
         rd_finding_remedy(fd, "Correctable errors are fixed by ECC, but a rising count often comes before "
                               "uncorrectable errors and retired pages: watch the trend (rocm_doctor_gpu_ras_errors) "
                               "and plan maintenance. The limit is [health] correctable_errors_max.");
@@ -72,8 +71,8 @@ static void assess_ras(const rd_health_limits *lim, const rd_health_gpu *g, rd_f
  * changed across kernel versions (amdgpu_ras_eeprom.c): the kernel's own figure
  * (debugfs, or a log line naming it) wins; then a positive
  * amdgpu.bad_page_threshold; else an estimate, labelled as one. */
-static bool retired_threshold(const rd_assess_input *in, const rd_gpu *gpu, const rd_health_gpu *g,
-                              int64_t *ret, char **ret_source)
+static bool retired_threshold(const rd_assess_input *in, const rd_gpu *gpu, const rd_health_gpu *g, int64_t *ret,
+                              char **ret_source)
 {
     if (g->bad_page_threshold > 0) {
         *ret = g->bad_page_threshold;
@@ -138,8 +137,9 @@ static void assess_retired(const rd_assess_input *in, const rd_health_limits *li
                                                           "threshold of %" PRId64,
                                     g->pci_address, pages < 0 ? 0 : pages, threshold);
     if (pages >= 0)
-        rd_finding_evidence(fd, "%s/%s/ras/gpu_vram_bad_pages: %" PRId64 " reserved (R), %" PRId64
-                                " pending (P), %" PRId64 " failed to reserve (F)",
+        rd_finding_evidence(fd,
+                            "%s/%s/ras/gpu_vram_bad_pages: %" PRId64 " reserved (R), %" PRId64 " pending (P), %" PRId64
+                            " failed to reserve (F)",
                             sysfs, g->pci_address, g->bad_pages_reserved, g->bad_pages_pending, g->bad_pages_failed);
     if (known)
         rd_finding_evidence(fd, "threshold %" PRId64 " from %s", threshold, source);
@@ -192,11 +192,11 @@ static void assess_resets(const rd_health_event *ev, size_t n, const char *gpu, 
     char cause_text[96] = "";
     if (cause && streq_ptr(cause->kind, RD_HEALTH_EV_RING_TIMEOUT)) {
         const char *d = cause->detail ? cause->detail : "?", *proc = strstr(d, ", process ");
-        snprintf(cause_text, sizeof cause_text, "; ring %.*s timed out%s%s%s", proc ? (int)(proc - d) : (int)strlen(d), d,
-                 proc ? " (" : "", proc ? proc + 2 : "", proc ? ")" : "");
-    }
-    else if (cause)
-        snprintf(cause_text, sizeof cause_text, "; %s%s%s", cause->kind, cause->detail ? " " : "", strempty(cause->detail));
+        snprintf(cause_text, sizeof cause_text, "; ring %.*s timed out%s%s%s", proc ? (int)(proc - d) : (int)strlen(d),
+                 d, proc ? " (" : "", proc ? proc + 2 : "", proc ? ")" : "");
+    } else if (cause)
+        snprintf(cause_text, sizeof cause_text, "; %s%s%s", cause->kind, cause->detail ? " " : "",
+                 strempty(cause->detail));
     if (strlen(cause_text) >= sizeof cause_text - 1)
         memcpy(cause_text + sizeof cause_text - 4, "...", 4);
     rd_finding *fd = rd_finding_add(out, "gpu.reset-seen", RD_SEV_WARNING, gpu,
@@ -226,7 +226,7 @@ static void assess_aer(const rd_health_limits *lim, const rd_health_gpu *g, char
     const rd_aer_device *worst = NULL;
     for (size_t i = 0; i < g->n_aer; i++) {
         const rd_aer_device *a = &g->aer[i];
-        rd_severity s = a->fatal > 0 || a->nonfatal > 0         ? RD_SEV_ERROR
+        rd_severity s = a->fatal > 0 || a->nonfatal > 0             ? RD_SEV_ERROR
                         : a->correctable > lim->aer_correctable_max ? RD_SEV_WARNING
                                                                     : RD_SEV_OK;
         if (s == RD_SEV_OK || seen_device(seen, a->address))
@@ -238,16 +238,15 @@ static void assess_aer(const rd_health_limits *lim, const rd_health_gpu *g, char
     }
     if (!worst)
         return;
-    rd_finding *fd = rd_finding_add(out, "pcie.aer-errors", sev, g->pci_address,
-                                    "PCIe errors on the path of GPU %s, worst at %s%s", g->pci_address,
-                                    worst->address, streq(worst->address, g->pci_address) ? " (the GPU)" : "");
+    rd_finding *fd =
+        rd_finding_add(out, "pcie.aer-errors", sev, g->pci_address, "PCIe errors on the path of GPU %s, worst at %s%s",
+                       g->pci_address, worst->address, streq(worst->address, g->pci_address) ? " (the GPU)" : "");
     for (size_t i = 0; i < g->n_aer; i++) {
         const rd_aer_device *a = &g->aer[i];
         if (a->fatal > 0 || a->nonfatal > 0 || a->correctable > lim->aer_correctable_max)
-            rd_finding_evidence(fd, "%s/%s/aer_dev_*: %" PRId64 " fatal, %" PRId64 " non-fatal, %" PRId64
-                                    " correctable%s",
-                                sysfs, a->address, a->fatal, a->nonfatal, a->correctable,
-                                i == 0 ? " (the GPU)" : " (a port above the GPU)");
+            rd_finding_evidence(
+                fd, "%s/%s/aer_dev_*: %" PRId64 " fatal, %" PRId64 " non-fatal, %" PRId64 " correctable%s", sysfs,
+                a->address, a->fatal, a->nonfatal, a->correctable, i == 0 ? " (the GPU)" : " (a port above the GPU)");
     }
     rd_finding_remedy(fd, sev == RD_SEV_ERROR
                               ? "Uncorrectable PCIe errors: reseat the GPU or its riser and cables, check the slot's "
@@ -269,13 +268,14 @@ static void assess_thermal(const rd_health_limits *lim, const rd_health_gpu *g, 
         bool near = t->crit_mc > 0 && t->input_mc >= t->crit_mc - lim->hot_margin_c * 1000;
         if (!emergency && !near)
             continue;
-        rd_finding *fd = rd_finding_add(out, "gpu.hot", emergency ? RD_SEV_ERROR : RD_SEV_WARNING, g->pci_address,
-                                        "GPU %s %s temperature %.0f °C is %s", g->pci_address,
-                                        t->label ? t->label : t->name, (double)t->input_mc / 1000,
-                                        emergency ? "at its emergency (shutdown) limit" : "at or near its critical limit");
-        rd_finding_evidence(fd, "hwmon %s_input %" PRId64 ", %s_crit %" PRId64 ", %s_emergency %" PRId64
-                                " (millidegrees Celsius)",
-                            t->name, t->input_mc, t->name, t->crit_mc, t->name, t->emergency_mc);
+        rd_finding *fd =
+            rd_finding_add(out, "gpu.hot", emergency ? RD_SEV_ERROR : RD_SEV_WARNING, g->pci_address,
+                           "GPU %s %s temperature %.0f °C is %s", g->pci_address, t->label ? t->label : t->name,
+                           (double)t->input_mc / 1000,
+                           emergency ? "at its emergency (shutdown) limit" : "at or near its critical limit");
+        rd_finding_evidence(
+            fd, "hwmon %s_input %" PRId64 ", %s_crit %" PRId64 ", %s_emergency %" PRId64 " (millidegrees Celsius)",
+            t->name, t->input_mc, t->name, t->crit_mc, t->name, t->emergency_mc);
         rd_finding_remedy(fd, "Check the cooling: fans, air flow, heat sink contact, the room or rack inlet "
                               "temperature. The margin is [health] hot_margin_c.");
         return;
@@ -291,12 +291,13 @@ static void assess_power(const rd_health_limits *lim, const rd_health_gpu *g, rd
     rd_finding *fd = rd_finding_add(out, "gpu.power-capped", far ? RD_SEV_WARNING : RD_SEV_INFO, g->pci_address,
                                     "GPU %s power cap is %.0f W, below its default of %.0f W (%" PRId64 "%%)",
                                     g->pci_address, (double)cap / 1e6, (double)def / 1e6, cap * 100 / def);
-    rd_finding_evidence(fd, "hwmon power1_cap %" PRId64 ", power1_cap_default %" PRId64 ", power1_cap_max %" PRId64
-                            " (microwatts)",
-                        cap, def, g->power_cap_max_uw);
-    rd_finding_remedy(fd, "Someone lowered the limit (rocm-smi/amd-smi --setpoweroverdrive, a tuning tool, or "
-                          "the BMC). If that is not deliberate, set it back: echo %" PRId64
-                          " | sudo tee /sys/bus/pci/devices/%s/hwmon/hwmon*/power1_cap",
+    rd_finding_evidence(
+        fd, "hwmon power1_cap %" PRId64 ", power1_cap_default %" PRId64 ", power1_cap_max %" PRId64 " (microwatts)",
+        cap, def, g->power_cap_max_uw);
+    rd_finding_remedy(fd,
+                      "Someone lowered the limit (rocm-smi/amd-smi --setpoweroverdrive, a tuning tool, or "
+                      "the BMC). If that is not deliberate, set it back: echo %" PRId64
+                      " | sudo tee /sys/bus/pci/devices/%s/hwmon/hwmon*/power1_cap",
                       def, g->pci_address);
 }
 
@@ -322,8 +323,8 @@ static void assess_throttle(const rd_health_limits *lim, const rd_health_gpu *g,
                             m->layout, m->indep_throttle_status);
     for (unsigned r = 0; r < RD_THROTTLE_N; r++)
         if (past & (1u << r))
-            rd_finding_evidence(fd, "%s/%s/gpu_metrics (%s): %s throttling in %.1f%% of %" PRId64 " samples",
-                                sysfs, g->pci_address, m->layout, rd_throttle_reason_name(r), share[r] * 100,
+            rd_finding_evidence(fd, "%s/%s/gpu_metrics (%s): %s throttling in %.1f%% of %" PRId64 " samples", sysfs,
+                                g->pci_address, m->layout, rd_throttle_reason_name(r), share[r] * 100,
                                 m->accumulation_counter);
     rd_finding_remedy(fd, "The GPU runs below its clocks: thermal and PROCHOT point to cooling, power and current "
                           "to the power cap or supply. The residency limit is [health] throttle_percent.");
@@ -341,8 +342,8 @@ static void assess_vram(const rd_assess_input *in, const rd_health_limits *lim, 
      * its memory: only NPS1 (or no partition support) is comparable. */
     if (g->memory_partition && !streq(g->memory_partition, "NPS1"))
         return;
-    const rd_product_memory *p = rd_knowledge_product_memory(in->knowledge, (uint16_t)gpu->pci->device_id,
-                                                             (uint8_t)gpu->pci->revision);
+    const rd_product_memory *p =
+        rd_knowledge_product_memory(in->knowledge, (uint16_t)gpu->pci->device_id, (uint8_t)gpu->pci->revision);
     /* vram_bytes 0: an integrated GPU, whose memory the firmware carves out */
     if (!p || !p->vram_bytes ||
         (uint64_t)g->vram_total * 100 >= p->vram_bytes * (uint64_t)(100 - lim->vram_missing_percent))
@@ -374,8 +375,8 @@ static void assess_firmware(const rd_assess_input *in, const rd_gpu *gpu, const 
         if (!b)
             continue;
         rd_finding *fd = rd_finding_add(out, "gpu.firmware-known-bad", RD_SEV_WARNING, g->pci_address,
-                                        "GPU %s (%s) runs %s firmware %s, a version known to be broken",
-                                        g->pci_address, gpu->gfx, name, eq + 1);
+                                        "GPU %s (%s) runs %s firmware %s, a version known to be broken", g->pci_address,
+                                        gpu->gfx, name, eq + 1);
         rd_finding_evidence(fd, "%s/%s/fw_version/%s_fw_version: %s", sysfs, g->pci_address, name, eq + 1);
         rd_finding_evidence(fd, "conf/health.ini [firmware-known-bad] %s.%s = 0x%08" PRIx32 ": %s", b->gfx, b->name,
                             b->version, b->reason);
@@ -450,14 +451,15 @@ static void assess_hive_without_links(const rd_assess_input *in, uint64_t hive, 
         }
     if (members < 2 || judged < members)
         return;
-    rd_finding *fd = rd_finding_add(out, "xgmi.link-missing", RD_SEV_ERROR, v->gpus[first].pci->address,
-                                    "none of the %zu GPUs of hive %" PRIu64 " has an XGMI link to another", members,
-                                    hive);
+    rd_finding *fd =
+        rd_finding_add(out, "xgmi.link-missing", RD_SEV_ERROR, v->gpus[first].pci->address,
+                       "none of the %zu GPUs of hive %" PRIu64 " has an XGMI link to another", members, hive);
     for (size_t a = first; a < v->n_gpus; a++) {
         const rd_io_links_read *r = hive_of(&v->gpus[a]) == hive ? links_read(h, &v->gpus[a]) : NULL;
         if (r)
-            rd_finding_evidence(fd, "/sys/class/kfd/kfd/topology/nodes/%" PRId64 "/io_links (%s): %" PRId64
-                                    " links, none of type 11 (XGMI)",
+            rd_finding_evidence(fd,
+                                "/sys/class/kfd/kfd/topology/nodes/%" PRId64 "/io_links (%s): %" PRId64
+                                " links, none of type 11 (XGMI)",
                                 r->node_id, v->gpus[a].pci->address, r->io_links);
     }
     link_missing_remedy(fd);
@@ -473,7 +475,9 @@ static void assess_xgmi_pair(const rd_assess_input *in, const rd_gpu *ga, const 
     const rd_io_links_read *ra = links_read(h, ga), *rb = links_read(h, gb);
     if (!ra || !rb || ra->io_links == 0 || rb->io_links == 0)
         return;
-    const rd_io_links_read *from = !links_to_gpu(h, ra->node_id, gb) ? ra : !links_to_gpu(h, rb->node_id, ga) ? rb : NULL;
+    const rd_io_links_read *from = !links_to_gpu(h, ra->node_id, gb)   ? ra
+                                   : !links_to_gpu(h, rb->node_id, ga) ? rb
+                                                                       : NULL;
     if (!from)
         return;
     const rd_gpu *gt = from == ra ? gb : ga;
@@ -482,13 +486,15 @@ static void assess_xgmi_pair(const rd_assess_input *in, const rd_gpu *ga, const 
                                     "no XGMI link between GPU %s and GPU %s of hive %" PRIu64, ga->pci->address,
                                     gb->pci->address, hive);
     if (gt->n_kfd == 1)
-        rd_finding_evidence(fd, "/sys/class/kfd/kfd/topology/nodes/%" PRId64 "/io_links: no link of type 11 "
-                                "(XGMI) to node %" PRId64 " (%s -> %s)",
+        rd_finding_evidence(fd,
+                            "/sys/class/kfd/kfd/topology/nodes/%" PRId64 "/io_links: no link of type 11 "
+                            "(XGMI) to node %" PRId64 " (%s -> %s)",
                             from->node_id, gt->kfd[0]->node_id, from == ra ? ga->pci->address : gb->pci->address,
                             gt->pci->address);
     else
-        rd_finding_evidence(fd, "/sys/class/kfd/kfd/topology/nodes/%" PRId64 "/io_links: no link of type 11 "
-                                "(XGMI) to any of the %zu partition nodes %" PRId64 "-%" PRId64 " of %s",
+        rd_finding_evidence(fd,
+                            "/sys/class/kfd/kfd/topology/nodes/%" PRId64 "/io_links: no link of type 11 "
+                            "(XGMI) to any of the %zu partition nodes %" PRId64 "-%" PRId64 " of %s",
                             from->node_id, gt->n_kfd, gt->kfd[0]->node_id, gt->kfd[gt->n_kfd - 1]->node_id,
                             gt->pci->address);
     link_missing_remedy(fd);
@@ -539,9 +545,9 @@ static void assess_hive_size(const rd_assess_input *in, rd_findings *out)
         int64_t expected = size > same_model ? size : same_model;
         if (members >= expected)
             continue;
-        rd_finding *fd = rd_finding_add(out, "xgmi.hive-incomplete", RD_SEV_ERROR, h->gpus[a].pci_address,
-                                        "XGMI hive %" PRIu64 " has %" PRId64 " of %" PRId64 " GPUs", hive, members,
-                                        expected);
+        rd_finding *fd =
+            rd_finding_add(out, "xgmi.hive-incomplete", RD_SEV_ERROR, h->gpus[a].pci_address,
+                           "XGMI hive %" PRIu64 " has %" PRId64 " of %" PRId64 " GPUs", hive, members, expected);
         for (size_t b = 0; b < h->n_gpus; b++)
             if (h->gpus[b].xgmi_hive_id == hive)
                 rd_finding_evidence(fd, "%s: xgmi_hive_info/xgmi_hive_id %" PRIu64 ", %" PRId64 " node entries",

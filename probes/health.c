@@ -89,7 +89,10 @@ int rd_ras_features_parse(const char *text, size_t len, int64_t *ret)
     size_t i = n, digits = 0;
     for (; i < len && digits < 9; i++, digits++) {
         char c = text[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
         if (d < 0)
             break;
         v = v * 16 + (uint64_t)d;
@@ -128,17 +131,10 @@ void rd_bad_pages_parse(const char *text, size_t len, rd_bad_pages *ret)
         const char *e = line_end(p, end);
         if (e > p) {
             switch (bad_page_row(p, e)) {
-            case 'R':
-                b.reserved++;
-                break;
-            case 'P':
-                b.pending++;
-                break;
-            case 'F':
-                b.failed++;
-                break;
-            default:
-                b.ignored++;
+            case 'R': b.reserved++; break;
+            case 'P': b.pending++; break;
+            case 'F': b.failed++; break;
+            default: b.ignored++;
             }
         }
         p = e < end ? e + 1 : end;
@@ -146,9 +142,18 @@ void rd_bad_pages_parse(const char *text, size_t len, rd_bad_pages *ret)
     *ret = b;
 }
 
-static uint16_t le16(const uint8_t *b, size_t off) { return (uint16_t)(b[off] | b[off + 1] << 8); }
-static uint32_t le32(const uint8_t *b, size_t off) { return (uint32_t)le16(b, off) | (uint32_t)le16(b, off + 2) << 16; }
-static uint64_t le64(const uint8_t *b, size_t off) { return (uint64_t)le32(b, off) | (uint64_t)le32(b, off + 4) << 32; }
+static uint16_t le16(const uint8_t *b, size_t off)
+{
+    return (uint16_t)(b[off] | b[off + 1] << 8);
+}
+static uint32_t le32(const uint8_t *b, size_t off)
+{
+    return (uint32_t)le16(b, off) | (uint32_t)le16(b, off + 2) << 16;
+}
+static uint64_t le64(const uint8_t *b, size_t off)
+{
+    return (uint64_t)le32(b, off) | (uint64_t)le32(b, off + 4) << 32;
+}
 
 /* The layouts of kgd_pp_interface.h, by (format, content) revision and
  * sizeof: offsets of throttle_status (u32), indep_throttle_status (u64)
@@ -163,12 +168,10 @@ static const struct metrics_layout {
     uint16_t size;
     int16_t throttle, indep, residency;
 } metrics_layouts[] = {
-    { 1, 0, 80, 68, -1, -1 },     { 1, 1, 96, 68, -1, -1 },     { 1, 2, 104, 68, -1, -1 },
-    { 1, 3, 120, 68, 112, -1 },   { 1, 4, 288, 40, -1, -1 },    { 1, 5, 360, 104, -1, -1 },
-    { 1, 6, 384, 128, -1, 104 },  { 1, 6, 1664, -1, -1, 32 },   { 1, 7, 2208, -1, -1, 40 },
-    { 1, 8, 3872, -1, -1, 40 },   { 2, 0, 120, 112, -1, -1 },   { 2, 1, 120, 108, -1, -1 },
-    { 2, 2, 128, 108, 120, -1 },  { 2, 3, 152, 108, 120, -1 },  { 2, 4, 168, 108, 120, -1 },
-    { 3, 0, 264, -1, -1, -1 },
+    { 1, 0, 80, 68, -1, -1 },    { 1, 1, 96, 68, -1, -1 },    { 1, 2, 104, 68, -1, -1 },   { 1, 3, 120, 68, 112, -1 },
+    { 1, 4, 288, 40, -1, -1 },   { 1, 5, 360, 104, -1, -1 },  { 1, 6, 384, 128, -1, 104 }, { 1, 6, 1664, -1, -1, 32 },
+    { 1, 7, 2208, -1, -1, 40 },  { 1, 8, 3872, -1, -1, 40 },  { 2, 0, 120, 112, -1, -1 },  { 2, 1, 120, 108, -1, -1 },
+    { 2, 2, 128, 108, 120, -1 }, { 2, 3, 152, 108, 120, -1 }, { 2, 4, 168, 108, 120, -1 }, { 3, 0, 264, -1, -1, -1 },
 };
 
 static void metrics_fill(const struct metrics_layout *l, const uint8_t *buf, rd_gpu_metrics *m)
@@ -731,9 +734,9 @@ static void gather_aer(const rd_facts *f, int gpu_fd, rd_health_gpu *g)
     bool any = false;
     for (int depth = 0; d && depth < 16; depth++, d = rd_pci_find(f, d->parent)) {
         char path[64];
-        _cleanup_close_ int port_fd =
-            depth > 0 ? open(cat(path, sizeof path, "/sys/bus/pci/devices/", d->address), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                      : -1;
+        _cleanup_close_ int port_fd = depth > 0 ? open(cat(path, sizeof path, "/sys/bus/pci/devices/", d->address),
+                                                       O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                                                : -1;
         int fd = depth > 0 ? port_fd : gpu_fd;
         rd_aer_device *a = ARRAY_APPEND(g->aer, g->n_aer);
         a->address = xstrdup(d->address);
@@ -953,9 +956,20 @@ static void health_gather(const rd_ctx *ctx, rd_facts *facts)
 }
 
 static const char *const health_findings[] = {
-    "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
-    "xgmi.link-missing",     "xgmi.hive-incomplete", "pcie.aer-errors",  "gpu.throttled",  "gpu.power-capped",
-    "gpu.hot",               "gpu.vram-missing",     "gpu.firmware-known-bad", NULL,
+    "gpu.ras-uncorrectable",
+    "gpu.ras-correctable",
+    "gpu.retired-pages",
+    "gpu.reset-seen",
+    "gpu.reset-failed",
+    "xgmi.link-missing",
+    "xgmi.hive-incomplete",
+    "pcie.aer-errors",
+    "gpu.throttled",
+    "gpu.power-capped",
+    "gpu.hot",
+    "gpu.vram-missing",
+    "gpu.firmware-known-bad",
+    NULL,
 };
 
 const rd_probe rd_probe_health = {

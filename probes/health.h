@@ -16,18 +16,18 @@
 void rd_health_assess(const rd_assess_input *in, rd_findings *out);
 
 /* Kinds of kernel log events (rd_health_event.kind). */
-#define RD_HEALTH_EV_RESET "reset"                 /* "GPU reset begin!" */
-#define RD_HEALTH_EV_RESET_OK "reset-succeeded"    /* "GPU reset(N) succeeded!" */
-#define RD_HEALTH_EV_RESET_FAILED "reset-failed"   /* "GPU reset(N) failed", "GPU Recovery Failed", ... */
-#define RD_HEALTH_EV_RING_TIMEOUT "ring-timeout"   /* "ring gfx_0.0.0 timeout, signaled seq=..." */
-#define RD_HEALTH_EV_PAGE_FAULT "page-fault"       /* "[gfxhub] page fault (src_id:..." */
-#define RD_HEALTH_EV_MES_HANG "mes-hang"           /* "MES failed to respond to msg=..." */
-#define RD_HEALTH_EV_SMU_HANG "smu-hang"           /* "SMU: I'm not done with your previous command" */
-#define RD_HEALTH_EV_VRAM_LOST "vram-lost"         /* "VRAM is lost due to GPU reset!" */
-#define RD_HEALTH_EV_RAS_UE "ras-uncorrectable"    /* "N uncorrectable hardware errors detected in X block" */
+#define RD_HEALTH_EV_RESET "reset"               /* "GPU reset begin!" */
+#define RD_HEALTH_EV_RESET_OK "reset-succeeded"  /* "GPU reset(N) succeeded!" */
+#define RD_HEALTH_EV_RESET_FAILED "reset-failed" /* "GPU reset(N) failed", "GPU Recovery Failed", ... */
+#define RD_HEALTH_EV_RING_TIMEOUT "ring-timeout" /* "ring gfx_0.0.0 timeout, signaled seq=..." */
+#define RD_HEALTH_EV_PAGE_FAULT "page-fault"     /* "[gfxhub] page fault (src_id:..." */
+#define RD_HEALTH_EV_MES_HANG "mes-hang"         /* "MES failed to respond to msg=..." */
+#define RD_HEALTH_EV_SMU_HANG "smu-hang"         /* "SMU: I'm not done with your previous command" */
+#define RD_HEALTH_EV_VRAM_LOST "vram-lost"       /* "VRAM is lost due to GPU reset!" */
+#define RD_HEALTH_EV_RAS_UE "ras-uncorrectable"  /* "N uncorrectable hardware errors detected in X block" */
 #define RD_HEALTH_EV_RAS_CE "ras-correctable"
 #define RD_HEALTH_EV_RAS_DE "ras-deferred"
-#define RD_HEALTH_EV_POISON "poison"               /* "poison is consumed by client N" */
+#define RD_HEALTH_EV_POISON "poison"                /* "poison is consumed by client N" */
 #define RD_HEALTH_EV_BAD_PAGES "bad-page-threshold" /* "Saved bad pages N reaches threshold value T" */
 
 /* One ras/<block>_err_count file. Fills ue/ce/de (-1 for a missing line) or

@@ -190,16 +190,19 @@ static void kfd_missing_remedy(const rd_facts *f, rd_finding *fd)
     }
     switch (rd_os_family_facts(&f->os)) {
     case RD_OS_DEBIAN:
-        rd_finding_remedy(fd, "This kernel was built without KFD (CONFIG_HSA_AMD) or KFD failed to start: boot the "
-                              "distribution's kernel (%s) and check `sudo dmesg | grep -i kfd`.",
-                          rd_os_is_ubuntu(&f->os) ? "linux-generic or the HWE kernel"
-                          : streq_ptr(f->os.id, "debian") ? "linux-image-amd64" : "its generic kernel");
+        rd_finding_remedy(fd,
+                          "This kernel was built without KFD (CONFIG_HSA_AMD) or KFD failed to start: boot the "
+                          "distribution's kernel (%s) and check `sudo dmesg | grep -i kfd`.",
+                          rd_os_is_ubuntu(&f->os)         ? "linux-generic or the HWE kernel"
+                          : streq_ptr(f->os.id, "debian") ? "linux-image-amd64"
+                                                          : "its generic kernel");
         break;
     case RD_OS_RHEL:
     case RD_OS_FEDORA:
     case RD_OS_SUSE:
-        rd_finding_remedy(fd, "This kernel was built without KFD (CONFIG_HSA_AMD) or KFD failed to start: boot the "
-                              "distribution's own kernel (%s) and check `sudo dmesg | grep -i kfd`.",
+        rd_finding_remedy(fd,
+                          "This kernel was built without KFD (CONFIG_HSA_AMD) or KFD failed to start: boot the "
+                          "distribution's own kernel (%s) and check `sudo dmesg | grep -i kfd`.",
                           rd_os_family_facts(&f->os) == RD_OS_SUSE ? "kernel-default" : "the kernel package");
         break;
     case RD_OS_UNKNOWN:
@@ -257,9 +260,10 @@ static void never_rocm(const rd_assess_input *in, const rd_gpu *g, rd_findings *
     kfd_evidence(in->facts, g, fd);
     rd_finding_evidence(fd, "archs.ini: %s (%s): kfd = no", g->gfx, strempty(g->arch->family));
     _cleanup_free_ char *supported = supported_gpus(in->knowledge);
-    rd_finding_remedy(fd, "No kernel, driver package or setting changes this: it is the hardware generation. The GPU "
-                          "still does graphics, Vulkan and OpenGL (amdgpu or radeon with Mesa) and OpenCL through "
-                          "Mesa (rusticl). For ROCm you need a GCN5 (Vega) or newer GPU%s%s.",
+    rd_finding_remedy(fd,
+                      "No kernel, driver package or setting changes this: it is the hardware generation. The GPU "
+                      "still does graphics, Vulkan and OpenGL (amdgpu or radeon with Mesa) and OpenCL through "
+                      "Mesa (rusticl). For ROCm you need a GCN5 (Vega) or newer GPU%s%s.",
                       supported ? "; " : "", strempty(supported));
 }
 
@@ -278,8 +282,8 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
      * doing: container.devices-missing reports that one cause. */
     if (!f->kfd.present || (dev_missing && !f->os.container)) {
         rd_finding *fd = rd_finding_add(out, "kfd.missing", RD_SEV_ERROR, NULL,
-                                        "amdgpu drives %zu GPU%s but the compute interface (KFD) is missing",
-                                        bound, bound == 1 ? "" : "s");
+                                        "amdgpu drives %zu GPU%s but the compute interface (KFD) is missing", bound,
+                                        bound == 1 ? "" : "s");
         if (!f->kfd.present)
             rd_finding_evidence(fd, "/sys/class/kfd/kfd: absent");
         if (dev_missing)
@@ -308,18 +312,20 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
             never_rocm(in, g, out);
             continue;
         }
-        rd_finding *fd = rd_finding_add(out, "driver.kfd-unsupported", RD_SEV_ERROR, g->pci->address,
-                                        "%s %s is driven by amdgpu but KFD does not offer it for compute",
-                                        g->pci->address, g->name);
+        rd_finding *fd =
+            rd_finding_add(out, "driver.kfd-unsupported", RD_SEV_ERROR, g->pci->address,
+                           "%s %s is driven by amdgpu but KFD does not offer it for compute", g->pci->address, g->name);
         kfd_evidence(f, g, fd);
         _cleanup_free_ char *kernels = validated_kernels(in);
         const rd_distro *d = rd_distro_of(&f->os);
         _cleanup_free_ char *upgrade =
             rd_os_is_ubuntu(&f->os) && f->os.version_id
                 ? xasprintf("the HWE kernel (`sudo apt install linux-generic-hwe-%s`)", f->os.version_id)
-                : xstrdup(d->kernel_upgrade ? d->kernel_upgrade : "a newer kernel the way this distribution provides one");
-        rd_finding_remedy(fd, "This kernel's KFD does not support the GPU: install %s%s%s, or AMD's amdgpu-dkms "
-                              "driver for a release that supports this OS.",
+                : xstrdup(d->kernel_upgrade ? d->kernel_upgrade
+                                            : "a newer kernel the way this distribution provides one");
+        rd_finding_remedy(fd,
+                          "This kernel's KFD does not support the GPU: install %s%s%s, or AMD's amdgpu-dkms "
+                          "driver for a release that supports this OS.",
                           upgrade, kernels ? "; " : "", strempty(kernels));
     }
 }

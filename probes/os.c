@@ -99,8 +99,10 @@ static char *detect_virtualization(void)
     static const struct {
         const char *needle, *name;
     } vendors[] = {
-        { "QEMU", "qemu" }, { "KVM", "kvm" }, { "VMware", "vmware" }, { "Microsoft Corporation", "microsoft" },
-        { "Xen", "xen" }, { "Amazon EC2", "amazon" }, { "Google", "google" }, { "innotek", "oracle" },
+        { "QEMU", "qemu" },     { "KVM", "kvm" },
+        { "VMware", "vmware" }, { "Microsoft Corporation", "microsoft" },
+        { "Xen", "xen" },       { "Amazon EC2", "amazon" },
+        { "Google", "google" }, { "innotek", "oracle" },
     };
     static const char *const attrs[] = { "/sys/class/dmi/id/sys_vendor", "/sys/class/dmi/id/product_name" };
     for (size_t a = 0; a < ELEMENTSOF(attrs); a++) {
@@ -133,10 +135,10 @@ static char *detect_virtualization(void)
     static const struct {
         const char *signature, *name;
     } cpuid_names[] = {
-        { "KVMKVMKVM", "kvm" },     { "Linux KVM Hv", "kvm" },  { "TCGTCGTCGTCG", "qemu" },
-        { "XenVMMXenVMM", "xen" },  { "VMwareVMware", "vmware" }, { "Microsoft Hv", "microsoft" },
-        { "bhyve bhyve ", "bhyve" }, { "QNXQVMBSQG", "qnx" },    { "ACRNACRNACRN", "acrn" },
-        { " lrpepyh  vr", "parallels" }, { "SRESRESRESRE", "sre" }, { "VBoxVBoxVBox", "oracle" },
+        { "KVMKVMKVM", "kvm" },          { "Linux KVM Hv", "kvm" },    { "TCGTCGTCGTCG", "qemu" },
+        { "XenVMMXenVMM", "xen" },       { "VMwareVMware", "vmware" }, { "Microsoft Hv", "microsoft" },
+        { "bhyve bhyve ", "bhyve" },     { "QNXQVMBSQG", "qnx" },      { "ACRNACRNACRN", "acrn" },
+        { " lrpepyh  vr", "parallels" }, { "SRESRESRESRE", "sre" },    { "VBoxVBoxVBox", "oracle" },
     };
     char vendor[13];
     cpuid_hypervisor_vendor(vendor);
@@ -179,8 +181,9 @@ static void os_gather(const rd_ctx *ctx, rd_facts *facts)
         path = "/usr/lib/os-release";
         r = rd_root_read_file(ctx, path, 0, &text);
     }
-    rd_facts_note_unreadable(facts, path, r, "the distribution and release (which ROCm packages, repositories "
-                                             "and kernels apply)");
+    rd_facts_note_unreadable(facts, path, r,
+                             "the distribution and release (which ROCm packages, repositories "
+                             "and kernels apply)");
     if (r < 0)
         o->os_release_error = xasprintf("%s: %s", r == -ENOENT ? "/etc/os-release" : path, rootfs_strerror(r));
     else {
@@ -237,9 +240,10 @@ static void assess_unlisted(const rd_assess_input *in, rd_findings *out)
         strbuf ks = { 0 };
         for (char **kv = near->kernels; kv && *kv; kv++)
             strbuf_printf(&ks, "%s%s", ks.s ? " " : "", *kv);
-        rd_finding_remedy(fd, "ROCm often works here, but AMD has not tested it. The nearest release AMD lists is "
-                              "%s %s (kernels %s): use it where AMD's support matters, and compare with it when "
-                              "something fails.",
+        rd_finding_remedy(fd,
+                          "ROCm often works here, but AMD has not tested it. The nearest release AMD lists is "
+                          "%s %s (kernels %s): use it where AMD's support matters, and compare with it when "
+                          "something fails.",
                           near->id, near->version_id, strempty(ks.s));
         free(ks.s);
     } else
@@ -285,6 +289,7 @@ static void os_assess(const rd_assess_input *in, rd_findings *out)
 
 static const char *const os_findings[] = { "host.wsl", "os.not-validated", "facts.unreadable", NULL };
 
+/* clang-format off */
 const rd_probe rd_probe_os = {
     .id = "os",
     .findings = os_findings,
@@ -298,3 +303,4 @@ const rd_probe rd_probe_os = {
     .gather = os_gather,
     .assess = os_assess,
 };
+/* clang-format on */

@@ -24,12 +24,27 @@
 /* Packages whose presence and version the checks use. */
 static const char *const watched[] = {
     /* AMD's */
-    "rocm-core", "rocm-hip-runtime", "hip-runtime-amd", "hsa-rocr", "rocminfo", "amdgpu-dkms", "amdgpu-install",
+    "rocm-core",
+    "rocm-hip-runtime",
+    "hip-runtime-amd",
+    "hsa-rocr",
+    "rocminfo",
+    "amdgpu-dkms",
+    "amdgpu-install",
     /* the distributions' own ROCm: Fedora, openSUSE */
-    "rocm-runtime", "rocm-hip", "libhsa-runtime64-1", "hsa-runtime", "hipcc",
+    "rocm-runtime",
+    "rocm-hip",
+    "libhsa-runtime64-1",
+    "hsa-runtime",
+    "hipcc",
     /* headers for DKMS, per flavour */
-    "kernel-devel", "kernel-uek-devel", "kernel-default-devel", "kernel-rt-devel", "kernel-64k-devel",
-    "dkms", "gpg-pubkey",
+    "kernel-devel",
+    "kernel-uek-devel",
+    "kernel-default-devel",
+    "kernel-rt-devel",
+    "kernel-64k-devel",
+    "dkms",
+    "gpg-pubkey",
 };
 static const char *const dbpaths[] = { "/usr/lib/sysimage/rpm", "/var/lib/rpm" };
 
@@ -144,8 +159,14 @@ static void gather_rpm(const rd_ctx *ctx, rd_facts *facts)
         return; /* no rpm database: not an rpm host, rpm is never run */
     r->present = true;
     const char *rpm = secure_getenv("ROCM_DOCTOR_RPM");
-    char *argv[] = { (char *)(rpm ? rpm : "rpm"), (char *)"--root", ctx->root, (char *)"--dbpath", r->dbpath,
-                     (char *)"-qa", (char *)"--qf", (char *)"%{NAME}\\t%{VERSION}-%{RELEASE}\\t%{ARCH}\\t%{SUMMARY}\\n",
+    char *argv[] = { (char *)(rpm ? rpm : "rpm"),
+                     (char *)"--root",
+                     ctx->root,
+                     (char *)"--dbpath",
+                     r->dbpath,
+                     (char *)"-qa",
+                     (char *)"--qf",
+                     (char *)"%{NAME}\\t%{VERSION}-%{RELEASE}\\t%{ARCH}\\t%{SUMMARY}\\n",
                      NULL };
     _cleanup_free_ char *out = NULL;
     int st = run_collect(argv, &out);
@@ -167,7 +188,6 @@ static void gather_rpm(const rd_ctx *ctx, rd_facts *facts)
     for (size_t i = 0; info->epel_packages && info->epel_packages[i]; i++)
         extra = strv_push(extra, xstrdup(info->epel_packages[i]));
     rd_rpm_parse_query(out, extra, &r->packages, &r->n_packages);
-
 }
 
 /* Whether an installed kernel-devel package is for this kernel release:
@@ -212,8 +232,7 @@ static void gather_kernel_devel(const rd_ctx *ctx, rd_facts *facts)
 char *rd_kernel_devel_package(rd_os_family fam, const char *os_id, const char *kernel)
 {
     switch (fam) {
-    case RD_OS_DEBIAN:
-        return xasprintf("linux-headers-%s", kernel);
+    case RD_OS_DEBIAN: return xasprintf("linux-headers-%s", kernel);
     case RD_OS_SUSE: {
         /* kernel-default-devel for "-default"; kernel-<flavour>-devel otherwise */
         const char *dash = strrchr(kernel, '-');
@@ -223,10 +242,8 @@ char *rd_kernel_devel_package(rd_os_family fam, const char *os_id, const char *k
         if (strstr(kernel, "uek") || streq_ptr(os_id, "ol"))
             return xasprintf("kernel-uek-devel-%s", kernel);
         return xasprintf("kernel-devel-%s", kernel);
-    case RD_OS_FEDORA:
-        return xasprintf("kernel-devel-%s", kernel);
-    case RD_OS_UNKNOWN:
-        break;
+    case RD_OS_FEDORA: return xasprintf("kernel-devel-%s", kernel);
+    case RD_OS_UNKNOWN: break;
     }
     return NULL;
 }
@@ -271,8 +288,8 @@ static void assess_kernel_devel(const rd_assess_input *in, rd_findings *out)
     const rd_kernel_devel_facts *k = &f->kernel_devel;
     _cleanup_free_ char *dkms = NULL;
     /* built for the running kernel already, or loaded: nothing fails now */
-    if (!k->checked || k->build_dir || k->package || !dkms_driver_installed(f, &dkms) ||
-        dkms_built_for(f, k->kernel) || f->driver.version)
+    if (!k->checked || k->build_dir || k->package || !dkms_driver_installed(f, &dkms) || dkms_built_for(f, k->kernel) ||
+        f->driver.version)
         return;
     rd_os_family fam = rd_os_family_of(f->os.id, f->os.id_like);
     const char *pm = rd_os_package_manager(fam);
@@ -281,19 +298,25 @@ static void assess_kernel_devel(const rd_assess_input *in, rd_findings *out)
                                     "not installed",
                                     k->kernel, k->wanted ? k->wanted : "the kernel's development package");
     rd_finding_evidence(fd, "%s", dkms);
-    rd_finding_evidence(fd, "/lib/modules/%s/build: missing (DKMS: \"Your kernel headers for kernel %s cannot be "
-                            "found\")", k->kernel, k->kernel);
+    rd_finding_evidence(fd,
+                        "/lib/modules/%s/build: missing (DKMS: \"Your kernel headers for kernel %s cannot be "
+                        "found\")",
+                        k->kernel, k->kernel);
     if (f->rpm.queried)
         rd_finding_evidence(fd, "rpm database: no kernel-devel package for %s", k->kernel);
-    rd_finding_evidence(fd, "/var/lib/dkms/amdgpu: not built for %s; /sys/module/amdgpu/version: absent (the DKMS "
-                            "module is not loaded)", k->kernel);
+    rd_finding_evidence(fd,
+                        "/var/lib/dkms/amdgpu: not built for %s; /sys/module/amdgpu/version: absent (the DKMS "
+                        "module is not loaded)",
+                        k->kernel);
     if (pm && k->wanted)
-        rd_finding_remedy(fd, "Install the headers of the running kernel, then let DKMS build and reboot: `sudo %s "
-                              "install %s` (`rocm-doctor fix` plans both).",
+        rd_finding_remedy(fd,
+                          "Install the headers of the running kernel, then let DKMS build and reboot: `sudo %s "
+                          "install %s` (`rocm-doctor fix` plans both).",
                           pm, k->wanted);
     else
-        rd_finding_remedy(fd, "Install the development headers of kernel %s with the distribution's package manager, "
-                              "then rebuild the DKMS module (`sudo dkms autoinstall`).",
+        rd_finding_remedy(fd,
+                          "Install the development headers of kernel %s with the distribution's package manager, "
+                          "then rebuild the DKMS module (`sudo dkms autoinstall`).",
                           k->kernel);
     if (pm && k->wanted)
         rd_finding_set_fix(fd, "packages");
@@ -314,6 +337,7 @@ static void packages_rpm_assess(const rd_assess_input *in, rd_findings *out)
 
 static const char *const packages_rpm_findings[] = { "rpm.database-unreadable", "kernel.devel-missing", NULL };
 
+/* clang-format off */
 const rd_probe rd_probe_packages_rpm = {
     .id = "packages-rpm",
     .title = "rpm database and kernel headers",
@@ -329,3 +353,4 @@ const rd_probe rd_probe_packages_rpm = {
     .gather = packages_rpm_gather,
     .assess = packages_rpm_assess,
 };
+/* clang-format on */

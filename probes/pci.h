@@ -6,12 +6,12 @@
 #include <stdint.h>
 
 typedef struct {
-    bool has_exp;          /* PCI Express capability found */
-    int type;              /* device/port type, flags bits 7:4 */
+    bool has_exp; /* PCI Express capability found */
+    int type;     /* device/port type, flags bits 7:4 */
     int version;
     uint32_t lnkcap;
     uint16_t lnksta;
-    uint32_t devcap2;      /* 0 for version 1 capabilities */
+    uint32_t devcap2; /* 0 for version 1 capabilities */
     uint16_t devctl2;
     bool resizable_bar;
 } rd_pcie_caps;

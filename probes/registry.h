@@ -5,8 +5,7 @@
 
 #include "probe.h"
 
-extern const rd_probe rd_probe_os, rd_probe_pci, rd_probe_drm, rd_probe_kfd, rd_probe_driver,
-    rd_probe_access;
+extern const rd_probe rd_probe_os, rd_probe_pci, rd_probe_drm, rd_probe_kfd, rd_probe_driver, rd_probe_access;
 /* rocm.c apt.c boot.c: installation, apt, Secure Boot and DKMS */
 extern const rd_probe rd_probe_rocm, rd_probe_apt, rd_probe_boot;
 /* packages-rpm.c repos-rpm.c: the rpm database, kernel headers, dnf and zypper */

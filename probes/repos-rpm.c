@@ -28,8 +28,8 @@
 typedef struct {
     const char *text, *end, *pos;
     int lineno;
-    int long_line;            /* first line longer than inih takes */
-    int nul_line;             /* first line with a NUL byte */
+    int long_line; /* first line longer than inih takes */
+    int nul_line;  /* first line with a NUL byte */
 } line_reader;
 
 static char *reader_next(char *str, int num, void *stream)
@@ -61,8 +61,8 @@ typedef struct {
     const char *host;
     rd_rpm_repo *current;
     char *first_error;
-    void *by_id;              /* tsearch tree of this file's repos, by id */
-    size_t n_problems;        /* cfg->problems' length: a file of duplicates appends in linear time */
+    void *by_id;       /* tsearch tree of this file's repos, by id */
+    size_t n_problems; /* cfg->problems' length: a file of duplicates appends in linear time */
 } parse_ctx;
 
 /* An id and where it points (a repo's index, a header's line): the sections
@@ -236,7 +236,12 @@ void rd_repo_parse(rd_repo_config *cfg, const char *file, const char *text, size
                    size_t n_vars, const char *host)
 {
     line_reader rd = { .text = text, .end = text + size, .pos = text };
-    parse_ctx pc = { .cfg = cfg, .file = file, .reader = &rd, .vars = vars, .n_vars = n_vars, .host = host,
+    parse_ctx pc = { .cfg = cfg,
+                     .file = file,
+                     .reader = &rd,
+                     .vars = vars,
+                     .n_vars = n_vars,
+                     .host = host,
                      .n_problems = strv_length(cfg->problems) };
     size_t first = cfg->n_repos;
     int err = ini_parse_stream(reader_next, &rd, repo_handler, &pc);
@@ -373,7 +378,8 @@ static void gather_one(const rd_ctx *ctx, const rd_facts *facts, rd_repo_config 
             int r = rootfs_read_file(ctx->root_fd, path, rd_root_how(ctx), REPO_FILE_MAX, &text, &size);
             if (r == -EFBIG || r == -E2BIG)
                 cfg->problems = strv_push(cfg->problems, xasprintf("%s: larger than %u KiB: not read (not a "
-                                                                   "repository file)", path, REPO_FILE_MAX / 1024));
+                                                                   "repository file)",
+                                                                   path, REPO_FILE_MAX / 1024));
             else if (r < 0)
                 cfg->problems = strv_push(cfg->problems, xasprintf("%s: %s", path, rootfs_strerror(r)));
             else
@@ -408,7 +414,7 @@ static void repos_gather(const rd_ctx *ctx, rd_facts *facts)
 typedef struct {
     const rd_assess_input *in;
     const rd_repo_config *cfg;
-    const char *pm;           /* "dnf", "zypper": finding prefix, fix id, the command in remedies */
+    const char *pm; /* "dnf", "zypper": finding prefix, fix id, the command in remedies */
     rd_os_family fam;
 } repo_check;
 
@@ -429,8 +435,8 @@ static bool is_on(const char *v)
 
 static char *repo_text(const rd_rpm_repo *r)
 {
-    return xasprintf("%s:%" PRId64 ": [%s] baseurl=%s%s%s", r->file, r->baseurl_line ? r->baseurl_line : r->line,
-                     r->id, strempty(r->baseurl), r->url && !streq(r->url, strempty(r->baseurl)) ? " -> " : "",
+    return xasprintf("%s:%" PRId64 ": [%s] baseurl=%s%s%s", r->file, r->baseurl_line ? r->baseurl_line : r->line, r->id,
+                     strempty(r->baseurl), r->url && !streq(r->url, strempty(r->baseurl)) ? " -> " : "",
                      r->url && !streq(r->url, strempty(r->baseurl)) ? r->url : "");
 }
 
@@ -471,8 +477,9 @@ static void assess_invalid(const repo_check *c, rd_findings *out)
     rd_finding *fd = rd_finding_add(out, id, RD_SEV_WARNING, NULL,
                                     "A %s repository file is not what %s can read as written", c->pm, c->pm);
     rd_finding_evidence_all(fd, c->cfg->problems);
-    rd_finding_remedy(fd, "Correct or remove the lines named above: one [id] section per repository, each with a "
-                          "baseurl; `sudo %s repolist` shows what the client makes of them.",
+    rd_finding_remedy(fd,
+                      "Correct or remove the lines named above: one [id] section per repository, each with a "
+                      "baseurl; `sudo %s repolist` shows what the client makes of them.",
                       c->pm);
 }
 
@@ -491,13 +498,15 @@ static void assess_missing(const repo_check *c, rd_findings *out)
         if (!fd)
             fd = rd_finding_add(out, id, RD_SEV_WARNING, NULL,
                                 "Packages from AMD's repository are installed, but %s has no enabled repository "
-                                "for them", c->pm);
+                                "for them",
+                                c->pm);
         rd_finding_evidence(fd, "rpm database: %s %s installed", pk->name, pk->version);
     }
     if (!fd && f->rocm.opt_rocm_dangling) {
         fd = rd_finding_add(out, id, RD_SEV_WARNING, NULL,
                             "ROCm is meant to be installed here (/opt/rocm is left), but %s has no enabled AMD "
-                            "repository", c->pm);
+                            "repository",
+                            c->pm);
         rd_finding_evidence(fd, "/opt/rocm %s", strempty(f->rocm.opt_rocm));
     }
     if (!fd)
@@ -507,13 +516,13 @@ static void assess_missing(const repo_check *c, rd_findings *out)
             _cleanup_free_ char *t = repo_text(&c->cfg->repos[i]);
             rd_finding_evidence(fd, "%s: enabled=0", t);
         }
-    rd_finding_evidence(fd, "no enabled repository on https://%s in %s",
-                        strempty(c->in->knowledge->rpm.host),
+    rd_finding_evidence(fd, "no enabled repository on https://%s in %s", strempty(c->in->knowledge->rpm.host),
                         streq(c->pm, "dnf") ? "/etc/yum.repos.d" : "/etc/zypp/repos.d");
-    rd_finding_remedy(fd, "Add AMD's repositories back for the installed release (`rocm-doctor fix` writes %s "
-                          "files with gpgcheck=1), then `sudo %s %s`.",
-                      streq(c->pm, "dnf") ? "/etc/yum.repos.d/rocm.repo and amdgpu.repo" : "/etc/zypp/repos.d",
-                      c->pm, streq(c->pm, "dnf") ? "clean all" : "refresh");
+    rd_finding_remedy(fd,
+                      "Add AMD's repositories back for the installed release (`rocm-doctor fix` writes %s "
+                      "files with gpgcheck=1), then `sudo %s %s`.",
+                      streq(c->pm, "dnf") ? "/etc/yum.repos.d/rocm.repo and amdgpu.repo" : "/etc/zypp/repos.d", c->pm,
+                      streq(c->pm, "dnf") ? "clean all" : "refresh");
     rd_finding_set_fix(fd, c->pm);
 }
 
@@ -593,18 +602,19 @@ static void release_remedy(const repo_check *c, const release_want *w, rd_findin
 {
     const rd_os_facts *os = &c->in->facts->os;
     rd_finding_evidence(fd, "/etc/os-release: ID=%s VERSION_ID=%s", strempty(os->id), strempty(os->version_id));
-    _cleanup_free_ char *near = w->nearest ? xasprintf("the %s tree (%s %s, the nearest release ROCm %s lists: "
-                                                       "AMD publishes no tree for %s %s)",
-                                                       c->pm[0] == 'z' ? w->nearest->version_id : w->major,
-                                                       w->nearest->id, w->nearest->version_id, w->rel->line,
-                                                       strempty(os->id), strempty(os->version_id))
-                                           : xstrdup("this release's tree");
+    _cleanup_free_ char *near =
+        w->nearest ? xasprintf("the %s tree (%s %s, the nearest release ROCm %s lists: "
+                               "AMD publishes no tree for %s %s)",
+                               c->pm[0] == 'z' ? w->nearest->version_id : w->major, w->nearest->id,
+                               w->nearest->version_id, w->rel->line, strempty(os->id), strempty(os->version_id))
+                   : xstrdup("this release's tree");
     if (w->nearest)
         rd_finding_evidence(fd, "support.ini: %s %s is not listed; the nearest listed release is %s %s",
                             strempty(os->id), strempty(os->version_id), w->nearest->id, w->nearest->version_id);
-    rd_finding_remedy(fd, "Point the baseurl at %s, never at a variable such as $releasever (packages built for "
-                          "another release fail with \"nothing provides ...\" or do not load; a tree that does not "
-                          "exist fails with 404), then `sudo %s %s`; `rocm-doctor fix` rewrites the file.",
+    rd_finding_remedy(fd,
+                      "Point the baseurl at %s, never at a variable such as $releasever (packages built for "
+                      "another release fail with \"nothing provides ...\" or do not load; a tree that does not "
+                      "exist fails with 404), then `sudo %s %s`; `rocm-doctor fix` rewrites the file.",
                       near, c->pm, streq(c->pm, "dnf") ? "clean all" : "refresh");
     rd_finding_set_fix(fd, c->pm);
 }
@@ -629,8 +639,9 @@ static void assess_release(const repo_check *c, rd_findings *out)
         rd_os_family layout = streq(c->pm, "zypper") ? RD_OS_SUSE : RD_OS_RHEL;
         bool unknown = m && !tree_major_known(c->in->knowledge, layout, m);
         /* SLES trees are per service pack: 15.5 is not 15.6 */
-        bool wrong = unknown || (c->fam != RD_OS_SUSE && ((major && !streq(major, w.major)) ||
-                                                         (tree_major && !streq(tree_major, w.major)))) ||
+        bool wrong = unknown ||
+                     (c->fam != RD_OS_SUSE &&
+                      ((major && !streq(major, w.major)) || (tree_major && !streq(tree_major, w.major)))) ||
                      (c->fam == RD_OS_SUSE && tree && w.version && !streq(tree, w.version));
         if (!wrong)
             continue;
@@ -676,9 +687,9 @@ static void assess_gpg(const repo_check *c, rd_findings *out)
                 off = rd_finding_add(out, off_id, RD_SEV_WARNING, NULL,
                                      "An AMD repository is used without signature checks");
             rd_finding_evidence(off, "%s: gpgcheck=%s", t,
-                                r->gpgcheck ? r->gpgcheck
-                                            : c->cfg->main_gpgcheck ? c->cfg->main_gpgcheck
-                                                                    : "(not set; dnf's default is off)");
+                                r->gpgcheck             ? r->gpgcheck
+                                : c->cfg->main_gpgcheck ? c->cfg->main_gpgcheck
+                                                        : "(not set; dnf's default is off)");
             continue;
         }
         any_checked = true;
@@ -688,8 +699,7 @@ static void assess_gpg(const repo_check *c, rd_findings *out)
             key = rd_finding_add(out, key_id, RD_SEV_ERROR, NULL,
                                  "AMD's signing key is not where the repository says: installs fail with \"%s\"",
                                  streq(c->pm, "dnf") ? "GPG check FAILED" : "Signature verification failed");
-        rd_finding_evidence(key, "%s: %s%s", t, r->gpgkey ? "gpgkey=" : "no gpgkey",
-                            r->gpgkey ? r->gpgkey : "");
+        rd_finding_evidence(key, "%s: %s%s", t, r->gpgkey ? "gpgkey=" : "no gpgkey", r->gpgkey ? r->gpgkey : "");
         if (r->gpgkey_missing)
             rd_finding_evidence(key, "%s: missing", startswith(r->gpgkey, "file://"));
     }
@@ -701,15 +711,17 @@ static void assess_gpg(const repo_check *c, rd_findings *out)
         rd_finding_evidence(key, "rpm -q gpg-pubkey: no %s-* (fingerprint %s)", keyname, k->rpm.fingerprint);
     }
     if (off) {
-        rd_finding_remedy(off, "Set gpgcheck=1 and gpgkey=%s in the section, and import the key "
-                               "(`sudo rpm --import %s` after checking its fingerprint %s).",
+        rd_finding_remedy(off,
+                          "Set gpgcheck=1 and gpgkey=%s in the section, and import the key "
+                          "(`sudo rpm --import %s` after checking its fingerprint %s).",
                           k->rpm.gpgkey, k->rpm.gpgkey, k->rpm.fingerprint);
         rd_finding_set_fix(off, c->pm);
     }
     if (key) {
-        rd_finding_remedy(key, "Download AMD's key (%s), check its fingerprint %s with `gpg --show-keys`, import it "
-                               "with `sudo rpm --import FILE` and name it in gpgkey=; `rocm-doctor fix --key-file "
-                               "FILE` does all of it.",
+        rd_finding_remedy(key,
+                          "Download AMD's key (%s), check its fingerprint %s with `gpg --show-keys`, import it "
+                          "with `sudo rpm --import FILE` and name it in gpgkey=; `rocm-doctor fix --key-file "
+                          "FILE` does all of it.",
                           k->rpm.gpgkey, k->rpm.fingerprint);
         rd_finding_set_fix(key, c->pm);
     }
@@ -781,8 +793,8 @@ static void assess_prereq(const repo_check *c, rd_findings *out)
             rd_finding_evidence(fd, "%s:%" PRId64 ": [%s] enabled=0 (%s; ROCm's hip needs %s from it)", disabled->file,
                                 disabled->line, disabled->id, need[i].what, pk);
         else
-            rd_finding_evidence(fd, "no %s repository in /etc/yum.repos.d (ROCm's hip needs %s from it)",
-                                need[i].what, pk);
+            rd_finding_evidence(fd, "no %s repository in /etc/yum.repos.d (ROCm's hip needs %s from it)", need[i].what,
+                                pk);
     }
     if (!fd)
         return;
@@ -799,8 +811,7 @@ static void assess_manager(const rd_assess_input *in, rd_findings *out, const rd
     repo_check c = { in, cfg, cfg->manager, rd_os_family_of(in->facts->os.id, in->facts->os.id_like) };
     /* a dnf tree on a SUSE host (or the other way) is not what the host uses */
     bool is_dnf = streq(cfg->manager, "dnf");
-    if (is_dnf ? c.fam == RD_OS_SUSE || c.fam == RD_OS_DEBIAN
-               : c.fam != RD_OS_SUSE && c.fam != RD_OS_UNKNOWN)
+    if (is_dnf ? c.fam == RD_OS_SUSE || c.fam == RD_OS_DEBIAN : c.fam != RD_OS_SUSE && c.fam != RD_OS_UNKNOWN)
         return;
     assess_invalid(&c, out);
     assess_missing(&c, out);
@@ -817,11 +828,12 @@ static void repos_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const repos_findings[] = {
-    "dnf.repo-invalid", "dnf.repo-missing", "dnf.release-mismatch", "dnf.gpgcheck-off", "dnf.key-missing",
-    "dnf.prereq-repo-missing", "zypper.repo-invalid", "zypper.repo-missing", "zypper.release-mismatch",
-    "zypper.gpgcheck-off", "zypper.key-missing", NULL,
+    "dnf.repo-invalid",        "dnf.repo-missing",        "dnf.release-mismatch", "dnf.gpgcheck-off",
+    "dnf.key-missing",         "dnf.prereq-repo-missing", "zypper.repo-invalid",  "zypper.repo-missing",
+    "zypper.release-mismatch", "zypper.gpgcheck-off",     "zypper.key-missing",   NULL,
 };
 
+/* clang-format off */
 const rd_probe rd_probe_repos_rpm = {
     .id = "repos-rpm",
     .title = "dnf and zypper repositories and keys",
@@ -841,3 +853,4 @@ const rd_probe rd_probe_repos_rpm = {
     .gather = repos_gather,
     .assess = repos_assess,
 };
+/* clang-format on */

@@ -16,21 +16,33 @@
 #define MAX_TEXT (1024 * 1024)
 
 static const char *const runtime_libraries[] = {
-    "libhsa-runtime64.so.1", "libamdhip64.so", "libamdhip64.so.5", "libamdhip64.so.6", "libamdhip64.so.7",
-    "libhiprtc.so", "libhiprtc.so.6", "libhiprtc.so.7",
+    "libhsa-runtime64.so.1", "libamdhip64.so", "libamdhip64.so.5", "libamdhip64.so.6",
+    "libamdhip64.so.7",      "libhiprtc.so",   "libhiprtc.so.6",   "libhiprtc.so.7",
 };
 
 /* Where distributions put ROCm's libraries: Debian/Ubuntu, Fedora/SUSE, Arch. */
 static const char *const distribution_lib_dirs[] = {
-    "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib",
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
 };
 
 /* dpkg packages whose versions say which ROCm and driver are installed. */
 static const char *const watched_packages[] = {
-    "rocm-core", "rocm-hip-runtime", "hip-runtime-amd", "hsa-rocr", "rocminfo", "amdgpu-dkms", "amdgpu-install",
-    "libhsa-runtime64-1", "libamdhip64-5", "libamdhip64-6",
+    "rocm-core",
+    "rocm-hip-runtime",
+    "hip-runtime-amd",
+    "hsa-rocr",
+    "rocminfo",
+    "amdgpu-dkms",
+    "amdgpu-install",
+    "libhsa-runtime64-1",
+    "libamdhip64-5",
+    "libamdhip64-6",
     /* rpm names of the distributions' ROCm: Fedora, openSUSE */
-    "rocm-runtime", "rocm-hip", "hsa-runtime",
+    "rocm-runtime",
+    "rocm-hip",
+    "hsa-runtime",
 };
 
 bool rd_rocblas_file_gfx(const char *name, char *buf, size_t size)
@@ -91,8 +103,8 @@ void rd_dpkg_status_parse(const char *text, bool (*want)(const char *name), rd_p
                 free(version);
                 version = xstrdup(strstrip(line + (v - line)));
             } else if ((v = startswith(line, "Status:")))
-                installed = strstr(v, " installed") != NULL && !strstr(v, "not-installed") &&
-                            !strstr(v, "config-files");
+                installed =
+                    strstr(v, " installed") != NULL && !strstr(v, "not-installed") && !strstr(v, "config-files");
         }
         p = nl ? nl + 1 : NULL;
     }
@@ -267,8 +279,8 @@ static void gather_distribution(const rd_ctx *ctx, rd_rocm_facts *r)
         _cleanup_strv_free_ char **sub = NULL;
         if (rd_root_list_dir(ctx, rb, NULL, &sub) >= 0)
             for (size_t j = 0; sub && sub[j] && !in->rocblas_dir; j++) {
-                _cleanup_free_ char *lib = streq(sub[j], "library") ? xasprintf("%s/library", rb)
-                                                                     : xasprintf("%s/%s/library", rb, sub[j]);
+                _cleanup_free_ char *lib =
+                    streq(sub[j], "library") ? xasprintf("%s/library", rb) : xasprintf("%s/%s/library", rb, sub[j]);
                 if (root_exists(ctx, lib, true))
                     scan_rocblas(ctx, in, lib);
             }
@@ -534,8 +546,7 @@ static char *install_cmd(const rd_os_facts *os)
     case RD_OS_SUSE:
         return xstrdup("add AMD's repository (/etc/zypp/repos.d/rocm.repo) and run `sudo zypper install rocm` (or "
                        "`amdgpu-install --usecase=rocm`)");
-    case RD_OS_FEDORA:
-        return xstrdup("Fedora packages ROCm itself: `sudo dnf install rocminfo rocm-hip rocm-opencl`");
+    case RD_OS_FEDORA: return xstrdup("Fedora packages ROCm itself: `sudo dnf install rocminfo rocm-hip rocm-opencl`");
     case RD_OS_UNKNOWN:
     default:
         return xstrdup("with the distribution's own ROCm packages if it has them, else AMD's release for the "
@@ -546,16 +557,12 @@ static char *install_cmd(const rd_os_facts *os)
 static const char *remove_cmd(const rd_os_facts *os)
 {
     switch (rd_os_family_facts(os)) {
-    case RD_OS_DEBIAN:
-        return "`sudo apt autoremove --purge rocm<VERSION>`";
+    case RD_OS_DEBIAN: return "`sudo apt autoremove --purge rocm<VERSION>`";
     case RD_OS_RHEL:
-    case RD_OS_FEDORA:
-        return "`sudo dnf remove rocm<VERSION>`";
-    case RD_OS_SUSE:
-        return "`sudo zypper remove rocm<VERSION>`";
+    case RD_OS_FEDORA: return "`sudo dnf remove rocm<VERSION>`";
+    case RD_OS_SUSE: return "`sudo zypper remove rocm<VERSION>`";
     case RD_OS_UNKNOWN:
-    default:
-        return "the package manager that installed them";
+    default: return "the package manager that installed them";
     }
 }
 
@@ -588,14 +595,16 @@ static void assess_not_installed(const rd_assess_input *in, rd_findings *out)
     _cleanup_free_ char *rel = release_hint(in);
     _cleanup_free_ char *how = install_cmd(&f->os);
     if (rel)
-        rd_finding_remedy(fd, "Install ROCm %s (the newest release that supports this OS and these GPUs): %s. "
-                              "Containers with ROCm inside (docker run --device=/dev/kfd --device=/dev/dri ...) and "
-                              "PyTorch's ROCm wheels need only the kernel driver on the host.",
+        rd_finding_remedy(fd,
+                          "Install ROCm %s (the newest release that supports this OS and these GPUs): %s. "
+                          "Containers with ROCm inside (docker run --device=/dev/kfd --device=/dev/dri ...) and "
+                          "PyTorch's ROCm wheels need only the kernel driver on the host.",
                           rel, how);
     else
-        rd_finding_remedy(fd, "Install a ROCm release that supports this OS and these GPUs (see `rocm-doctor list "
-                              "releases`): %s. Containers with ROCm inside and PyTorch's ROCm wheels need only the "
-                              "kernel driver on the host.",
+        rd_finding_remedy(fd,
+                          "Install a ROCm release that supports this OS and these GPUs (see `rocm-doctor list "
+                          "releases`): %s. Containers with ROCm inside and PyTorch's ROCm wheels need only the "
+                          "kernel driver on the host.",
                           how);
     /* the apt fix writes AMD's apt repository: only where apt is the package manager */
     if (intended && rd_os_family_facts(&f->os) == RD_OS_DEBIAN)
@@ -634,9 +643,9 @@ static void assess_multiple(const rd_assess_input *in, rd_findings *out)
             const rd_ld_conf_dir *l = &r->ld_conf_dirs[i];
             const char *rest = l->dir ? startswith(l->dir, o->path) : NULL;
             if (rest && (*rest == '/' || !*rest))
-                conflicts = strv_push(conflicts, xasprintf("%s:%" PRId64 ": %s (the loader finds %s, /opt/rocm is %s)",
-                                                           l->file, l->line, l->dir, strempty(o->version),
-                                                           strempty(def->version)));
+                conflicts =
+                    strv_push(conflicts, xasprintf("%s:%" PRId64 ": %s (the loader finds %s, /opt/rocm is %s)", l->file,
+                                                   l->line, l->dir, strempty(o->version), strempty(def->version)));
         }
     for (size_t j = 0; def && r->path_env && j < r->n_installs; j++) {
         const rd_rocm_install *o = &r->installs[j];
@@ -658,10 +667,11 @@ static void assess_multiple(const rd_assess_input *in, rd_findings *out)
     for (size_t i = 0; conflicts && conflicts[i]; i++)
         rd_finding_evidence(fd, "%s", conflicts[i]);
     if (conflicts)
-        rd_finding_remedy(fd, "Use one version everywhere: remove the ones you do not need (%s or `sudo "
-                              "amdgpu-install --uninstall --rocmrelease=<VERSION>`), "
-                              "or point /opt/rocm, /etc/ld.so.conf.d and PATH at the same one (`sudo update-alternatives "
-                              "--config rocm`, then `sudo ldconfig`).",
+        rd_finding_remedy(fd,
+                          "Use one version everywhere: remove the ones you do not need (%s or `sudo "
+                          "amdgpu-install --uninstall --rocmrelease=<VERSION>`), "
+                          "or point /opt/rocm, /etc/ld.so.conf.d and PATH at the same one (`sudo update-alternatives "
+                          "--config rocm`, then `sudo ldconfig`).",
                           remove_cmd(&in->facts->os));
     else
         rd_finding_remedy(fd, "Nothing to do while /opt/rocm, the loader and PATH agree; select another with "
@@ -684,8 +694,9 @@ static void assess_path(const rd_assess_input *in, rd_findings *out)
     rd_finding_evidence(fd, "ROCm %s is in %s, /opt/rocm %s", strempty(def->version), def->path,
                         r->opt_rocm ? r->opt_rocm : "absent");
     rd_finding_evidence(fd, "no /etc/profile.d/*.sh, /etc/environment or /etc/environment.d line adds it");
-    rd_finding_remedy(fd, "Add it for every login: `echo 'export PATH=$PATH:/opt/rocm/bin' | sudo tee "
-                          "/etc/profile.d/rocm.sh`, then log in again (or run /opt/rocm/bin/rocminfo by its full path).");
+    rd_finding_remedy(fd,
+                      "Add it for every login: `echo 'export PATH=$PATH:/opt/rocm/bin' | sudo tee "
+                      "/etc/profile.d/rocm.sh`, then log in again (or run /opt/rocm/bin/rocminfo by its full path).");
 }
 
 static void join_list(strbuf *b, char *const *v)
@@ -750,8 +761,9 @@ static void assess_no_kernels(const rd_assess_input *in, rd_findings *out)
                 rd_finding_evidence(fd, "%s:%" PRId64 ": %s=%s", ov->source, ov->line, ov->name, ov->value);
             else
                 rd_finding_evidence(fd, "%s: %s=%s", ov->source, ov->name, ov->value);
-            rd_finding_remedy(fd, "Check it with `rocm-doctor verify`; a ROCm build with %s kernels needs no "
-                                  "override.",
+            rd_finding_remedy(fd,
+                              "Check it with `rocm-doctor verify`; a ROCm build with %s kernels needs no "
+                              "override.",
                               g->gfx);
             continue;
         }
@@ -768,15 +780,17 @@ static void assess_no_kernels(const rd_assess_input *in, rd_findings *out)
         _cleanup_free_ char *ov_gfx = g->arch ? gfx_of_override(g->arch->override) : NULL;
         int64_t node = gpu_node(g);
         if (ov_gfx && !streq(ov_gfx, g->gfx) && strv_contains(def->rocblas_gfx, ov_gfx) && node >= 0) {
-            rd_finding_remedy(fd, "Use a ROCm build that has %s kernels. Unofficially, GPUs of family %s run %s's "
-                                  "kernels: set HSA_OVERRIDE_GFX_VERSION_%" PRId64 "=%s for this GPU only (KFD node "
-                                  "%" PRId64 "), never globally, and check the result with `rocm-doctor verify`.",
+            rd_finding_remedy(fd,
+                              "Use a ROCm build that has %s kernels. Unofficially, GPUs of family %s run %s's "
+                              "kernels: set HSA_OVERRIDE_GFX_VERSION_%" PRId64 "=%s for this GPU only (KFD node "
+                              "%" PRId64 "), never globally, and check the result with `rocm-doctor verify`.",
                               g->gfx, g->arch->family, ov_gfx, node, g->arch->override, node);
             /* the env fix writes that per-node value when allow_overrides is on */
             rd_finding_set_fix(fd, "env");
         } else
-            rd_finding_remedy(fd, "Use a ROCm release or build that has %s kernels (PyTorch: a wheel built for %s, "
-                                  "or PYTORCH_ROCM_ARCH=%s for a source build).",
+            rd_finding_remedy(fd,
+                              "Use a ROCm release or build that has %s kernels (PyTorch: a wheel built for %s, "
+                              "or PYTORCH_ROCM_ARCH=%s for a source build).",
                               g->gfx, g->gfx, g->gfx);
     }
 }
@@ -810,25 +824,25 @@ static void assess_unsupported(const rd_assess_input *in, rd_findings *out)
         if (!gpu_counts(in->gpus, g) || rd_release_supports(rel, g->gfx))
             continue;
         bool deprecated = rd_release_deprecates(rel, g->gfx);
-        rd_finding *fd = rd_finding_add(out, "arch.unsupported", deprecated ? RD_SEV_INFO : RD_SEV_WARNING,
-                                        g->pci->address,
-                                        deprecated ? "%s (%s) is deprecated in ROCm %s: it works, but not for long"
-                                                   : "%s (%s) is not officially supported by ROCm %s",
-                                        g->name, g->gfx, rel->line);
+        rd_finding *fd =
+            rd_finding_add(out, "arch.unsupported", deprecated ? RD_SEV_INFO : RD_SEV_WARNING, g->pci->address,
+                           deprecated ? "%s (%s) is deprecated in ROCm %s: it works, but not for long"
+                                      : "%s (%s) is not officially supported by ROCm %s",
+                           g->name, g->gfx, rel->line);
         strbuf b = { 0 };
         join_list(&b, rel->gfx);
-        rd_finding_evidence(fd, "support.ini %s (%s): ROCm %s supports %s%s", strempty(t->version),
-                            strempty(t->date), rel->line, b.s,
-                            beyond ? " (the newest release the table knows)" : "");
+        rd_finding_evidence(fd, "support.ini %s (%s): ROCm %s supports %s%s", strempty(t->version), strempty(t->date),
+                            rel->line, b.s, beyond ? " (the newest release the table knows)" : "");
         free(b.s);
         rd_finding_evidence(fd, "%s: %s", g->pci->address, g->gfx);
         if (g->integrated)
             rd_finding_remedy(fd, "ROCm does not support integrated GPUs officially; expect gaps, or use a "
                                   "supported discrete GPU.");
         else if (g->arch && g->arch->override)
-            rd_finding_remedy(fd, "Expect missing kernels and no fixes for it. Family %s GPUs often run with "
-                                  "HSA_OVERRIDE_GFX_VERSION_%" PRId64 "=%s set for this GPU only; see arch.no-kernels "
-                                  "if rocBLAS lacks its kernels.",
+            rd_finding_remedy(fd,
+                              "Expect missing kernels and no fixes for it. Family %s GPUs often run with "
+                              "HSA_OVERRIDE_GFX_VERSION_%" PRId64 "=%s set for this GPU only; see arch.no-kernels "
+                              "if rocBLAS lacks its kernels.",
                               g->arch->family, gpu_node(g), g->arch->override);
         else
             rd_finding_remedy(fd, "Expect missing kernels and no fixes for it; a supported GPU is the reliable way.");
@@ -871,8 +885,9 @@ static void assess_userspace_mismatch(const rd_assess_input *in, rd_findings *ou
     rd_finding_evidence(fd, "/sys/module/amdgpu/version: %s (amdgpu-dkms of ROCm %s)", f->driver.version, drv->line);
     rd_finding_evidence(fd, "%s", strempty(def->version_source));
     rd_finding_evidence(fd, "support.ini %s: %s", strempty(k->support_info.version), how);
-    rd_finding_remedy(fd, "Install the amdgpu-dkms of ROCm %s (AMD's repository https://%s/amdgpu/%s/ for this "
-                          "distribution), or a ROCm user space close to the driver; then reboot.",
+    rd_finding_remedy(fd,
+                      "Install the amdgpu-dkms of ROCm %s (AMD's repository https://%s/amdgpu/%s/ for this "
+                      "distribution), or a ROCm user space close to the driver; then reboot.",
                       us->latest, strempty(k->apt_host), us->latest);
 }
 
@@ -911,8 +926,8 @@ static void assess_kernel(const rd_assess_input *in, rd_findings *out)
     rd_finding *fd;
     if (!nearest)
         fd = rd_finding_add(out, "kernel.unsupported", dkms ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
-                            "Kernel %s is not one ROCm %s was validated with on %s %s", series, rel->line,
-                            f->os.id, f->os.version_id);
+                            "Kernel %s is not one ROCm %s was validated with on %s %s", series, rel->line, f->os.id,
+                            f->os.version_id);
     else
         fd = rd_finding_add(out, "kernel.unsupported", dkms ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
                             "Kernel %s is newer than any kernel ROCm %s was validated with (%s on %s %s)", series,
@@ -920,12 +935,13 @@ static void assess_kernel(const rd_assess_input *in, rd_findings *out)
     strbuf b = { 0 };
     join_list(&b, os->kernels);
     rd_finding_evidence(fd, "/proc/sys/kernel/osrelease: %s", f->os.kernel_release);
-    rd_finding_evidence(fd, "support.ini %s: ROCm %s on %s %s: kernels %s", strempty(in->knowledge->support_info.version),
-                        rel->line, os->id, os->version_id, b.s);
+    rd_finding_evidence(fd, "support.ini %s: ROCm %s on %s %s: kernels %s",
+                        strempty(in->knowledge->support_info.version), rel->line, os->id, os->version_id, b.s);
     free(b.s);
     if (nearest)
-        rd_finding_evidence(fd, "/etc/os-release: ID=%s VERSION_ID=%s is not listed; judged by %s %s, the nearest "
-                                "release ROCm %s lists%s",
+        rd_finding_evidence(fd,
+                            "/etc/os-release: ID=%s VERSION_ID=%s is not listed; judged by %s %s, the nearest "
+                            "release ROCm %s lists%s",
                             strempty(f->os.id), strempty(f->os.version_id), os->id, os->version_id, rel->line,
                             rd_os_family_of(os->id, NULL) == rd_os_family_facts(&f->os) ? " of its family"
                                                                                         : " (none of its family)");
@@ -954,10 +970,11 @@ static void rocm_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const rocm_findings[] = {
-    "rocm.not-installed", "rocm.multiple-versions", "path.rocm-bin-missing", "arch.no-kernels", "arch.unsupported",
-    "driver.userspace-mismatch", "kernel.unsupported", NULL,
+    "rocm.not-installed", "rocm.multiple-versions",    "path.rocm-bin-missing", "arch.no-kernels",
+    "arch.unsupported",   "driver.userspace-mismatch", "kernel.unsupported",    NULL,
 };
 
+/* clang-format off */
 const rd_probe rd_probe_rocm = {
     .id = "rocm",
     .title = "ROCm installations, PATH, libraries and kernels per gfx",
@@ -973,3 +990,4 @@ const rd_probe rd_probe_rocm = {
     .gather = rocm_gather,
     .assess = rocm_assess,
 };
+/* clang-format on */

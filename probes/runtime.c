@@ -18,14 +18,14 @@ static void runtime_gather(const rd_ctx *ctx, rd_facts *facts)
 
 /* Level-1 findings that stop the runtime from opening the GPUs, most
  * fundamental first: the runtime's error is their symptom. */
-#define NO_GPU_CAUSES                                                                                            \
-    "host.wsl", "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "driver.not-loaded",          \
-        "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", "kfd.missing",                      \
-        "container.devices-missing", "kfd.no-access", "render.no-access", "group.relogin-needed",                \
+#define NO_GPU_CAUSES                                                                                                  \
+    "host.wsl", "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "driver.not-loaded",                \
+        "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", "kfd.missing",                            \
+        "container.devices-missing", "kfd.no-access", "render.no-access", "group.relogin-needed",                      \
         "driver.kfd-unsupported", "pcie.atomics-missing", "env.visible-devices-hides-all"
 /* ... and those that give the runtime a GPU whose code it cannot run. */
-#define ISA_CAUSES                                                                                               \
-    "arch.override-invalid", "arch.override-wrong-family", "arch.override-global-with-igpu", "apu.igpu-conflict", \
+#define ISA_CAUSES                                                                                                     \
+    "arch.override-invalid", "arch.override-wrong-family", "arch.override-global-with-igpu", "apu.igpu-conflict",      \
         "arch.unsupported"
 static const char *const no_gpu_causes[] = { NO_GPU_CAUSES, NULL };
 static const char *const isa_causes[] = { ISA_CAUSES, NULL };
@@ -56,10 +56,12 @@ static void blame(rd_finding *fd, const rd_finding *cause, const char *what)
 static char *package_for(const rd_facts *f, bool hip)
 {
     if (f->rocm.default_version && rd_os_family_facts(&f->os) != RD_OS_FEDORA)
-        return rd_distro_install_hint(&f->os, hip ? "hip-runtime-amd" : "hsa-rocr", hip ? "hip-runtime-amd" : "hsa-rocr",
-                                      hip ? "hip-runtime-amd" : "hsa-rocr", hip ? "HIP (libamdhip64)" : "libhsa-runtime64");
-    return rd_distro_install_hint(&f->os, hip ? "libamdhip64-5" : "libhsa-runtime64-1", hip ? "rocm-hip" : "rocm-runtime",
-                                  NULL, hip ? "HIP (libamdhip64)" : "the ROCm runtime (libhsa-runtime64)");
+        return rd_distro_install_hint(&f->os, hip ? "hip-runtime-amd" : "hsa-rocr",
+                                      hip ? "hip-runtime-amd" : "hsa-rocr", hip ? "hip-runtime-amd" : "hsa-rocr",
+                                      hip ? "HIP (libamdhip64)" : "libhsa-runtime64");
+    return rd_distro_install_hint(&f->os, hip ? "libamdhip64-5" : "libhsa-runtime64-1",
+                                  hip ? "rocm-hip" : "rocm-runtime", NULL,
+                                  hip ? "HIP (libamdhip64)" : "the ROCm runtime (libhsa-runtime64)");
 }
 
 static size_t gpu_agents(const rd_runtime_facts *rt)
@@ -128,10 +130,10 @@ static void assess_child(const rd_runtime_facts *rt, rd_findings *out)
     }
     bool hiprtc_stage = rt->child_stage && strstr(rt->child_stage, "hiprtc");
     if (streq_ptr(rt->child_status, "signal")) {
-        rd_finding *fd = rd_finding_add(out, "runtime.kernel-failed", hiprtc_stage ? RD_SEV_WARNING : RD_SEV_ERROR,
-                                        stage_gpu(rt), "The ROCm runtime crashed (%s)%s",
-                                        rt->child_signal_name ? rt->child_signal_name : "signal",
-                                        hiprtc_stage ? " while compiling a kernel with hiprtc" : "");
+        rd_finding *fd =
+            rd_finding_add(out, "runtime.kernel-failed", hiprtc_stage ? RD_SEV_WARNING : RD_SEV_ERROR, stage_gpu(rt),
+                           "The ROCm runtime crashed (%s)%s", rt->child_signal_name ? rt->child_signal_name : "signal",
+                           hiprtc_stage ? " while compiling a kernel with hiprtc" : "");
         rd_finding_evidence(fd, "the runtime process was killed by %s after %.1f s",
                             rt->child_signal_name ? rt->child_signal_name : "a signal", rt->elapsed_s);
         stage_evidence(fd, rt);
@@ -147,9 +149,9 @@ static void assess_child(const rd_runtime_facts *rt, rd_findings *out)
         return;
     }
     if (streq_ptr(rt->child_status, "no-result")) {
-        rd_finding *fd = rd_finding_add(out, "runtime.kernel-failed", RD_SEV_ERROR, stage_gpu(rt),
-                                        "The ROCm runtime ended the process (exit status %" PRId64 ")",
-                                        rt->child_exit_code);
+        rd_finding *fd =
+            rd_finding_add(out, "runtime.kernel-failed", RD_SEV_ERROR, stage_gpu(rt),
+                           "The ROCm runtime ended the process (exit status %" PRId64 ")", rt->child_exit_code);
         stage_evidence(fd, rt);
         rd_finding_remedy(fd, "A runtime that calls exit() cannot start on this host: run with "
                               "AMD_LOG_LEVEL=4 for its reason.");
@@ -177,8 +179,9 @@ static void assess_hsa_init(const rd_assess_input *in, const rd_runtime_facts *r
     bool isa = rt->hsa_init_status == 0x100F || rt->hsa_init_status == 0x1017 || rt->hsa_init_status == 0x1010;
     const rd_finding *cause = find_cause(out, isa ? isa_causes : no_gpu_causes, NULL);
     if (cause) {
-        blame(fd, cause, isa ? "the runtime rejects the GPU's ISA because of it."
-                             : "this status is how the runtime reports that it could not open the GPU.");
+        blame(fd, cause,
+              isa ? "the runtime rejects the GPU's ISA because of it."
+                  : "this status is how the runtime reports that it could not open the GPU.");
         return;
     }
     if (rt->hsa_init_status == RD_HSA_STATUS_ERROR_OUT_OF_RESOURCES) {
@@ -210,7 +213,8 @@ static void kfd_evidence(const rd_facts *f, const rd_runtime_facts *rt, const rd
 {
     const rd_runtime_agent *a = NULL;
     for (size_t i = 0; d->pci_address && i < rt->n_agents; i++)
-        if (streq_ptr(rt->agents[i].pci_address, d->pci_address) && (d->kfd_node < 0 || rt->agents[i].kfd_node == d->kfd_node))
+        if (streq_ptr(rt->agents[i].pci_address, d->pci_address) &&
+            (d->kfd_node < 0 || rt->agents[i].kfd_node == d->kfd_node))
             a = &rt->agents[i];
     if (!a)
         return;
@@ -235,8 +239,8 @@ static void kfd_evidence(const rd_facts *f, const rd_runtime_facts *rt, const rd
     char kfd_cu_text[48] = "";
     if (kfd_cus >= 0)
         snprintf(kfd_cu_text, sizeof kfd_cu_text, ", %" PRId64 " compute units", kfd_cus);
-    rd_finding_evidence(fd, "HSA agent %s: ISA %s, %" PRId64 " compute units, %s device memory; KFD node %" PRId64
-                            ": %s%s",
+    rd_finding_evidence(fd,
+                        "HSA agent %s: ISA %s, %" PRId64 " compute units, %s device memory; KFD node %" PRId64 ": %s%s",
                         strempty(a->name), a->isa ? a->isa : "unknown", a->compute_units, pool ? size : "no",
                         a->kfd_node, kfd_gfx[0] ? kfd_gfx : "no gfx", kfd_cu_text);
     if (kfd_gfx[0] && hsa_gfx[0] && !streq(kfd_gfx, hsa_gfx))
@@ -287,8 +291,9 @@ static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt,
         if (cause)
             blame(fd, cause, code ? "the runtime takes the GPU for another ISA." : "the runtime cannot use the GPU.");
         else if (code)
-            rd_finding_remedy(fd, "The runtime rejects code built for %s: check HSA_OVERRIDE_GFX_VERSION "
-                                  "(unset it, or use the GPU's own family, per node).",
+            rd_finding_remedy(fd,
+                              "The runtime rejects code built for %s: check HSA_OVERRIDE_GFX_VERSION "
+                              "(unset it, or use the GPU's own family, per node).",
                               gfx);
         else
             rd_finding_remedy(fd, "Check `sudo dmesg` for amdgpu errors (ring timeouts, GPU resets, memory "
@@ -305,19 +310,20 @@ static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt,
                                         "%s %s was not tested: this rocm-doctor has no kernel for it", label, gfx);
         if (d->hiprtc_error)
             rd_finding_evidence(fd, "hiprtc: %s", d->hiprtc_error);
-        rd_finding_remedy(fd, "Build rocm-doctor with a compiler that supports %s (-Dhip-offload-arch), or "
-                              "install a ROCm with hiprtc.",
+        rd_finding_remedy(fd,
+                          "Build rocm-doctor with a compiler that supports %s (-Dhip-offload-arch), or "
+                          "install a ROCm with hiprtc.",
                           gfx);
     }
     if (d->hiprtc && (streq(d->hiprtc, "failed") || streq(d->hiprtc, "wrong-result")) &&
         !streq_ptr(d->result, "no-code-object") && streq_ptr(d->result, "ok")) {
-        rd_finding *fd = rd_finding_add(out, "runtime.kernel-failed", RD_SEV_WARNING, gpu,
-                                        "%s %s runs prebuilt kernels, but hiprtc %s", label, gfx,
-                                        streq(d->hiprtc, "failed") ? "cannot compile one for it"
-                                                                   : "compiles one that computes wrong results");
+        rd_finding *fd = rd_finding_add(
+            out, "runtime.kernel-failed", RD_SEV_WARNING, gpu, "%s %s runs prebuilt kernels, but hiprtc %s", label, gfx,
+            streq(d->hiprtc, "failed") ? "cannot compile one for it" : "compiles one that computes wrong results");
         rd_finding_evidence(fd, "%s", strempty(d->hiprtc_error));
-        rd_finding_remedy(fd, "Run-time compilation (PyTorch extensions, Triton, hipRTC users) needs a ROCm "
-                              "whose compiler supports %s; prebuilt libraries work.",
+        rd_finding_remedy(fd,
+                          "Run-time compilation (PyTorch extensions, Triton, hipRTC users) needs a ROCm "
+                          "whose compiler supports %s; prebuilt libraries work.",
                           gfx);
     }
 }
@@ -334,8 +340,7 @@ static void library_missing(const rd_facts *f, rd_findings *out, const char *id,
 
 /* runtime.no-device: blamed on what an earlier probe found, else the
  * variables that hide GPUs. */
-static void no_device(rd_findings *out, const char *summary, const char *evidence, const char *why,
-                      const char *remedy)
+static void no_device(rd_findings *out, const char *summary, const char *evidence, const char *why, const char *remedy)
 {
     rd_finding *fd = rd_finding_add(out, "runtime.no-device", RD_SEV_ERROR, NULL, "%s", summary);
     rd_finding_evidence(fd, "%s", evidence);
@@ -377,9 +382,9 @@ static void runtime_assess(const rd_assess_input *in, rd_findings *out)
     if (!rt->hip_library)
         return; /* the child did not get this far */
     if (rt->hip_device_count == 0 && rt->hip_device_count_status >= 0) {
-        _cleanup_free_ char *evidence = xasprintf("hipInit: %s, hipGetDeviceCount: %s",
-                                                  strempty(rt->hip_init_status_name),
-                                                  strempty(rt->hip_device_count_status_name));
+        _cleanup_free_ char *evidence =
+            xasprintf("hipInit: %s, hipGetDeviceCount: %s", strempty(rt->hip_init_status_name),
+                      strempty(rt->hip_device_count_status_name));
         no_device(out, "HIP sees no GPU", evidence, "HIP offers only the GPUs it can open.",
                   "Check HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES and ROCR_VISIBLE_DEVICES.");
         return;
@@ -412,8 +417,9 @@ static void runtime_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const runtime_findings[] = {
-    "runtime.hsa-missing", "runtime.hsa-init-failed", "runtime.hip-missing", "runtime.no-device",
-    "runtime.kernel-failed", "runtime.kernel-timeout", "runtime.kernel-ok", "runtime.kernel-untested", NULL,
+    "runtime.hsa-missing", "runtime.hsa-init-failed", "runtime.hip-missing",
+    "runtime.no-device",   "runtime.kernel-failed",   "runtime.kernel-timeout",
+    "runtime.kernel-ok",   "runtime.kernel-untested", NULL,
 };
 
 const rd_probe rd_probe_runtime = {

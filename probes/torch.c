@@ -150,8 +150,7 @@ void rd_torch_parse_output(rd_torch_facts *t, const char *out)
         else if (streq(l, "archsource")) {
             free(t->arch_source);
             t->arch_source = xstrdup(tab);
-        }
-        else if (streq(l, "archs")) {
+        } else if (streq(l, "archs")) {
             strv_free(t->arch_list);
             t->arch_list = NULL;
             char *save = NULL;
@@ -234,8 +233,8 @@ static void record_exit(rd_torch_facts *t, int status, int64_t limit_s, const ch
         else if (t->exit_status != 0)
             t->error = last_line(err);
     } else if (WIFSIGNALED(status))
-        t->error = xasprintf("%s was killed by signal %d (%s)", t->python, WTERMSIG(status),
-                             strsignal(WTERMSIG(status)));
+        t->error =
+            xasprintf("%s was killed by signal %d (%s)", t->python, WTERMSIG(status), strsignal(WTERMSIG(status)));
 }
 
 /* The interpreter to run: --python's (an executable, or an environment
@@ -324,8 +323,9 @@ void rd_torch_origin_of(const char *version, const char *direct_url, rd_torch_or
         dots += num[i] == '.';
     if (*ret->series) {
         bool nightly = strstr(version, ".dev") != NULL;
-        ret->index = *rest ? RD_TORCH_INDEX_AMD_RELEASE
-                           : nightly ? RD_TORCH_INDEX_PYTORCH_NIGHTLY : RD_TORCH_INDEX_PYTORCH;
+        ret->index = *rest     ? RD_TORCH_INDEX_AMD_RELEASE
+                     : nightly ? RD_TORCH_INDEX_PYTORCH_NIGHTLY
+                               : RD_TORCH_INDEX_PYTORCH;
         ret->certain = *rest || dots == 1 || nightly;
     }
     if (direct_url) {
@@ -390,9 +390,9 @@ static char *install_command(const rd_facts *f, const rd_knowledge *k)
         snprintf(series, sizeof series, "X.Y");
     const char *unknown_series = known ? "" : " (X.Y: the ROCm series of this host's driver)";
     _cleanup_free_ char *amd = amd_release_url(f, k);
-    _cleanup_free_ char *said = xasprintf("(its %s %s so)", streq(o.from, "direct_url.json") ? "direct_url.json"
-                                                                                             : "version's local tag",
-                                          o.certain ? "says" : "suggests");
+    _cleanup_free_ char *said =
+        xasprintf("(its %s %s so)", streq(o.from, "direct_url.json") ? "direct_url.json" : "version's local tag",
+                  o.certain ? "says" : "suggests");
     if (o.index == RD_TORCH_INDEX_AMD_RELEASE)
         return xasprintf("`pip3 install --force-reinstall torch --find-links %s`%s, AMD's release wheels, which "
                          "torch %s came from %s",
@@ -425,8 +425,7 @@ static bool in_list(char *const *l, const char *gfx)
 
 /* arch.no-kernels for one GPU whose target (and HSA_OVERRIDE_GFX_VERSION
  * target, if set) is not in the wheel's build targets `list`. */
-static void assess_agent(const rd_facts *f, const rd_agent *a, const char *list, const char *install,
-                         rd_findings *out)
+static void assess_agent(const rd_facts *f, const rd_agent *a, const char *list, const char *install, rd_findings *out)
 {
     const rd_torch_facts *t = &f->torch;
     if (!*a->gfx || in_list(t->arch_list, a->gfx))
@@ -449,16 +448,18 @@ static void assess_agent(const rd_facts *f, const rd_agent *a, const char *list,
         if (rd_gfx_override_parse(a->arch->override, &ma, &mi, &st) == 0)
             (void)rd_gfx_name((uint64_t)ma * 10000 + mi * 100 + st, fam, sizeof fam);
         if (*fam && in_list(t->arch_list, fam)) {
-            rd_finding_remedy(fd, "The wheel has kernels for %s, of the same family: set %s_%" PRId64 "=%s "
-                                  "(this GPU only) and confirm with rocm-doctor --level 2; or install a wheel "
-                                  "built for %s.",
+            rd_finding_remedy(fd,
+                              "The wheel has kernels for %s, of the same family: set %s_%" PRId64 "=%s "
+                              "(this GPU only) and confirm with rocm-doctor --level 2; or install a wheel "
+                              "built for %s.",
                               fam, "HSA_OVERRIDE_GFX_VERSION", a->node_id, a->arch->override, a->gfx);
             rd_finding_set_fix(fd, "env");
             return;
         }
     }
-    rd_finding_remedy(fd, "Install a wheel built for %s (a newer ROCm series: %s), or build PyTorch from source "
-                          "with PYTORCH_ROCM_ARCH=%s.",
+    rd_finding_remedy(fd,
+                      "Install a wheel built for %s (a newer ROCm series: %s), or build PyTorch from source "
+                      "with PYTORCH_ROCM_ARCH=%s.",
                       a->gfx, install, a->gfx);
 }
 
@@ -478,24 +479,26 @@ static void torch_assess(const rd_assess_input *in, rd_findings *out)
 
     if (!t->hip) {
         rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, NULL,
-                                        "PyTorch %s is a %s build: it has no kernels for AMD GPUs", strempty(t->version),
-                                        t->cuda ? "CUDA" : "CPU-only");
+                                        "PyTorch %s is a %s build: it has no kernels for AMD GPUs",
+                                        strempty(t->version), t->cuda ? "CUDA" : "CPU-only");
         rd_finding_evidence(fd, "torch.__version__ %s, torch.version.hip None, torch.version.cuda %s",
                             strempty(t->version), t->cuda ? t->cuda : "None");
-        rd_finding_remedy(fd, "Install the ROCm build instead: %s. In PyTorch the AMD GPU is still the \"cuda\" "
-                              "device.",
+        rd_finding_remedy(fd,
+                          "Install the ROCm build instead: %s. In PyTorch the AMD GPU is still the \"cuda\" "
+                          "device.",
                           install);
         goto done;
     }
     if (!t->arch_list_known || !t->arch_list) {
         if (t->hip_error && strstr(t->hip_error, "NoBinaryForGpu")) {
             /* the build's targets are unknown, its abort says enough */
-            rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, NULL,
-                                            "PyTorch %s (ROCm %s) has no code for a GPU of this host", strempty(t->version),
-                                            t->hip);
+            rd_finding *fd =
+                rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, NULL,
+                               "PyTorch %s (ROCm %s) has no code for a GPU of this host", strempty(t->version), t->hip);
             rd_finding_evidence(fd, "torch.cuda.is_available() failed: %s", t->hip_error);
-            rd_finding_remedy(fd, "Install a wheel built for this host's GPUs (%s), or build PyTorch from source with "
-                                  "PYTORCH_ROCM_ARCH set to their targets.",
+            rd_finding_remedy(fd,
+                              "Install a wheel built for this host's GPUs (%s), or build PyTorch from source with "
+                              "PYTORCH_ROCM_ARCH set to their targets.",
                               install);
         }
         goto done;
@@ -517,6 +520,7 @@ done:
 
 static const char *const torch_findings[] = { "arch.no-kernels", NULL };
 
+/* clang-format off */
 const rd_probe rd_probe_torch = {
     .id = "torch",
     .title = "PyTorch build and GPU targets",
@@ -530,3 +534,4 @@ const rd_probe rd_probe_torch = {
     .gather = torch_gather,
     .assess = torch_assess,
 };
+/* clang-format on */

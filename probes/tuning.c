@@ -83,7 +83,8 @@ static bool is_instinct(const rd_gpu *g)
     if (g->name && strstr(g->name, "Instinct"))
         return true;
     const char *fam = g->arch ? g->arch->family : NULL;
-    return streq(g->gfx, "gfx908") || streq(g->gfx, "gfx90a") || (fam && (streq(fam, "gfx9.4") || streq(fam, "gfx9.5")));
+    return streq(g->gfx, "gfx908") || streq(g->gfx, "gfx90a") ||
+           (fam && (streq(fam, "gfx9.4") || streq(fam, "gfx9.5")));
 }
 
 static void tuning_assess(const rd_assess_input *in, rd_findings *out)
@@ -113,9 +114,9 @@ static void tuning_assess(const rd_assess_input *in, rd_findings *out)
     _cleanup_free_ char *amd = cmdline_param(f->driver.cmdline, "amd_iommu");
     _cleanup_free_ char *intel = cmdline_param(f->driver.cmdline, "intel_iommu");
     /* iommu.passthrough takes what the kernel's kstrtobool reads as true */
-    bool pt = (iommu && streq(iommu, "pt")) ||
-              (passthrough && (strchr("1yYtT", passthrough[0]) ? passthrough[0] != 0
-                                                                : strcasecmp(passthrough, "on") == 0));
+    bool pt =
+        (iommu && streq(iommu, "pt")) ||
+        (passthrough && (strchr("1yYtT", passthrough[0]) ? passthrough[0] != 0 : strcasecmp(passthrough, "on") == 0));
     /* every GPU already in pass-through, whatever the command line says */
     if (pt || n_identity == n)
         return;
@@ -136,8 +137,9 @@ static void tuning_assess(const rd_assess_input *in, rd_findings *out)
         rd_finding_evidence(fd, "kernel command line: %s=on", amd && streq(amd, "on") ? "amd_iommu" : "intel_iommu");
     rd_finding_evidence(fd, "kernel command line: no iommu=pt");
     _cleanup_free_ char *how = rd_distro_cmdline_add(&f->os, "iommu=pt");
-    rd_finding_remedy(fd, "To add iommu=pt to the kernel command line: %s, then reboot. Keep the IOMMU on; "
-                          "amd_iommu=off is not the fix.",
+    rd_finding_remedy(fd,
+                      "To add iommu=pt to the kernel command line: %s, then reboot. Keep the IOMMU on; "
+                      "amd_iommu=off is not the fix.",
                       how);
     /* the fix writes a grub.d drop-in and runs update-grub: Debian's tools */
     if (rd_distro_debian_tools(&f->os))

@@ -219,8 +219,7 @@ static void read_lib_dir(const rd_ctx *ctx, rd_wheel_install *w, const char *sp)
         return;
     w->lib_dir = TAKE_PTR(lib);
     for (size_t i = 0; names && names[i]; i++)
-        if (startswith(names[i], "libamdhip64.so") &&
-            (!w->hip_library || strlen(names[i]) > strlen(w->hip_library))) {
+        if (startswith(names[i], "libamdhip64.so") && (!w->hip_library || strlen(names[i]) > strlen(w->hip_library))) {
             free(w->hip_library);
             w->hip_library = xstrdup(names[i]);
         }
@@ -440,8 +439,8 @@ static char *torch_hint(const rd_knowledge *k, const rd_wheel_install *w)
     if (o.index == RD_TORCH_INDEX_PYTORCH || o.index == RD_TORCH_INDEX_PYTORCH_NIGHTLY)
         return xasprintf("and torch %s from where it came from, https://download.pytorch.org/whl/%srocm%s (its %s "
                          "%s so), not from that index",
-                         w->torch_version, o.index == RD_TORCH_INDEX_PYTORCH_NIGHTLY ? "nightly/" : "", o.series,
-                         from, said);
+                         w->torch_version, o.index == RD_TORCH_INDEX_PYTORCH_NIGHTLY ? "nightly/" : "", o.series, from,
+                         said);
     return xasprintf("and torch from the same index (assumed: torch %s does not say where it came from)",
                      w->torch_version);
 }
@@ -456,11 +455,11 @@ static char *install_hint(const rd_knowledge *k, const rd_wheel_install *w, cons
     const char *t = k->wheel_index, *ph = strstr(t, "{family}");
     strbuf_appendn(&url, t, (size_t)(ph - t));
     strbuf_printf(&url, "%s%s", fam->name, ph + strlen("{family}"));
-    _cleanup_free_ char *python = streq_ptr(w->source, "system") ? xstrdup("python3")
-                                                                 : xasprintf("%s/bin/python", w->prefix);
+    _cleanup_free_ char *python =
+        streq_ptr(w->source, "system") ? xstrdup("python3") : xasprintf("%s/bin/python", w->prefix);
     _cleanup_free_ char *torch = torch_hint(k, w);
-    char *s = xasprintf("%s (%s): `%s -m pip install --force-reinstall --index-url %s \"%s\"`, %s", fam->name,
-                        gfx, python, url.s, k->wheel_packages ? k->wheel_packages : "rocm[libraries]", torch);
+    char *s = xasprintf("%s (%s): `%s -m pip install --force-reinstall --index-url %s \"%s\"`, %s", fam->name, gfx,
+                        python, url.s, k->wheel_packages ? k->wheel_packages : "rocm[libraries]", torch);
     free(url.s);
     return s;
 }
@@ -471,10 +470,10 @@ static void no_kernels_finding(const rd_assess_input *in, const rd_wheel_install
     strbuf targets = { 0 };
     for (size_t i = 0; w->gfx && w->gfx[i]; i++)
         strbuf_printf(&targets, "%s%s", i ? " " : "", w->gfx[i]);
-    rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, n == 1 ? first->pci->address : NULL,
-                                    "The ROCm %s wheels in %s are built for %s: no kernels for %s (%s)",
-                                    strempty(w->version), w->prefix, w->family ? w->family : targets.s, first->name,
-                                    first->gfx);
+    rd_finding *fd =
+        rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, n == 1 ? first->pci->address : NULL,
+                       "The ROCm %s wheels in %s are built for %s: no kernels for %s (%s)", strempty(w->version),
+                       w->prefix, w->family ? w->family : targets.s, first->name, first->gfx);
     for (size_t i = 0; w->dists && w->dists[i]; i++)
         if (strstr(w->dists[i], "libraries") || strstr(w->dists[i], "device"))
             rd_finding_evidence(fd, "%s: %s", w->site_packages, w->dists[i]);
@@ -484,12 +483,14 @@ static void no_kernels_finding(const rd_assess_input *in, const rd_wheel_install
     free(targets.s);
     _cleanup_free_ char *hint = install_hint(in->knowledge, w, first->gfx);
     if (hint)
-        rd_finding_remedy(fd, "Install the wheels of family %s (hipErrorNoBinaryForGpu, \"invalid device "
-                              "function\" until then).",
+        rd_finding_remedy(fd,
+                          "Install the wheels of family %s (hipErrorNoBinaryForGpu, \"invalid device "
+                          "function\" until then).",
                           hint);
     else
-        rd_finding_remedy(fd, "No published wheel family holds %s: use a ROCm release from the distribution's "
-                              "packages, or build TheRock for it.",
+        rd_finding_remedy(fd,
+                          "No published wheel family holds %s: use a ROCm release from the distribution's "
+                          "packages, or build TheRock for it.",
                           first->gfx);
 }
 
@@ -547,10 +548,10 @@ static void assess_versions(const rd_assess_input *in, const rd_wheel_install *w
     _cleanup_free_ char *wrel = release_of(w->version), *srel = release_of(sys->version);
     if (!*wrel || rd_version_compare(wrel, srel) == 0)
         return;
-    rd_finding *fd = rd_finding_add(out, "rocm.multiple-versions", RD_SEV_WARNING, NULL,
-                                    "ROCm %s as wheels in %s and ROCm %s in %s: Python there loads %s %s runtime",
-                                    w->version, w->prefix, sys->version, sys->path,
-                                    w->runtime ? "the wheels'" : "the system's", w->runtime ? w->version : sys->version);
+    rd_finding *fd = rd_finding_add(
+        out, "rocm.multiple-versions", RD_SEV_WARNING, NULL,
+        "ROCm %s as wheels in %s and ROCm %s in %s: Python there loads %s %s runtime", w->version, w->prefix,
+        sys->version, sys->path, w->runtime ? "the wheels'" : "the system's", w->runtime ? w->version : sys->version);
     rd_finding_evidence(fd, "%s: Version: %s", strempty(w->version_source), w->version);
     rd_finding_evidence(fd, "%s: ROCm %s (%s)", sys->path, sys->version, strempty(sys->version_source));
     if (w->runtime)
@@ -562,9 +563,10 @@ static void assess_versions(const rd_assess_input *in, const rd_wheel_install *w
     for (size_t i = 0; i < r->n_ld_conf_dirs; i++)
         rd_finding_evidence(fd, "%s:%" PRId64 ": %s (programs that find libamdhip64 through the loader get ROCm %s)",
                             r->ld_conf_dirs[i].file, r->ld_conf_dirs[i].line, r->ld_conf_dirs[i].dir, sys->version);
-    rd_finding_remedy(fd, "Keep the two apart: in that environment, do not put %s/lib on LD_LIBRARY_PATH or build "
-                          "extensions against it; or install the wheels of ROCm %s there (or the system's ROCm %s), "
-                          "so that every part uses one version.",
+    rd_finding_remedy(fd,
+                      "Keep the two apart: in that environment, do not put %s/lib on LD_LIBRARY_PATH or build "
+                      "extensions against it; or install the wheels of ROCm %s there (or the system's ROCm %s), "
+                      "so that every part uses one version.",
                       sys->path, srel, wrel);
 }
 
@@ -581,6 +583,7 @@ static void wheels_assess(const rd_assess_input *in, rd_findings *out)
 
 static const char *const wheels_findings[] = { "arch.no-kernels", "rocm.multiple-versions", NULL };
 
+/* clang-format off */
 const rd_probe rd_probe_wheels = {
     .id = "wheels",
     .title = "ROCm as Python wheels: version, GPU family, runtime",
@@ -595,3 +598,4 @@ const rd_probe rd_probe_wheels = {
     .gather = wheels_gather,
     .assess = wheels_assess,
 };
+/* clang-format on */
