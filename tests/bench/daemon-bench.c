@@ -232,8 +232,7 @@ static void bench_uevents(UMockdevTestbed *tb, int fd, int events, double deboun
     qsort(lat, (size_t)events, sizeof(double), cmp_double);
     printf("uevent to published status (%d):  median %.1f ms, max %.1f ms; without the %.0f ms debounce: "
            "median %.1f ms, max %.1f ms\n",
-           events, lat[events / 2], lat[events - 1], debounce, lat[events / 2] - debounce,
-           lat[events - 1] - debounce);
+           events, lat[events / 2], lat[events - 1], debounce, lat[events / 2] - debounce, lat[events - 1] - debounce);
     g_free(lat);
 }
 

@@ -17,7 +17,7 @@
 /* What the machines behind the dumps are (their documentation says so). */
 static const struct {
     const char *suffix;
-    const char *gfx;       /* every GPU node */
+    const char *gfx; /* every GPU node */
     size_t gpu_nodes;
 } expected[] = {
     { "rocm-k8s-device-plugin/testdata/topo-mi300-cpx/topology", "gfx942", 63 },
@@ -36,7 +36,12 @@ static const struct {
 static int failures, topologies;
 static rd_knowledge knowledge;
 
-#define FAIL(...) do { failures++; printf("not ok - " __VA_ARGS__); putchar('\n'); } while (0)
+#define FAIL(...)                                                                                                      \
+    do {                                                                                                               \
+        failures++;                                                                                                    \
+        printf("not ok - " __VA_ARGS__);                                                                               \
+        putchar('\n');                                                                                                 \
+    } while (0)
 
 static const char *node_gfx(const rd_kfd_node *n, char *buf, size_t size)
 {
@@ -83,11 +88,11 @@ static void replay(const char *dir)
         else if (want && !streq(want, gfx))
             FAIL("%s node %" PRId64 ": %s, expected %s", dir, n->node_id, gfx, want);
         uint64_t dev;
-        const char *hint = rd_kfd_prop(n, "device_id", &dev) ? rd_knowledge_gfx_for_pci_id(&knowledge, (uint16_t)dev)
-                                                               : NULL;
+        const char *hint =
+            rd_kfd_prop(n, "device_id", &dev) ? rd_knowledge_gfx_for_pci_id(&knowledge, (uint16_t)dev) : NULL;
         if (gfx && hint && !streq(hint, gfx))
-            FAIL("%s node %" PRId64 ": pci-ids.ini says %s for %04" PRIx64 ", KFD says %s", dir, n->node_id, hint,
-                 dev, gfx);
+            FAIL("%s node %" PRId64 ": pci-ids.ini says %s for %04" PRIx64 ", KFD says %s", dir, n->node_id, hint, dev,
+                 gfx);
     }
     if (want_n != SIZE_MAX && gpus != want_n)
         FAIL("%s: %zu GPU nodes, expected %zu", dir, gpus, want_n);

@@ -14,8 +14,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rd_acl_parse_xattr(buf, size, &acl, &n) == 0) {
         if (n != (size - 4) / 8)
             abort();
-        rd_dev_node node = { .path = (char *)"/dev/kfd", .role = (char *)"kfd", .exists = true, .mode = 0660,
-                             .uid = 0, .gid = 992, .acl = acl, .n_acl = n };
+        rd_dev_node node = { .path = (char *)"/dev/kfd",
+                             .role = (char *)"kfd",
+                             .exists = true,
+                             .mode = 0660,
+                             .uid = 0,
+                             .gid = 992,
+                             .acl = acl,
+                             .n_acl = n };
         const int64_t groups[] = { 1000, 44, 992 };
         (void)rd_access_can_rw(&node, 1000, groups, 3);
         (void)rd_access_can_rw(&node, 1000, NULL, 0);

@@ -25,8 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rd_facts_init(&f);
     switch (data[0] % 3) {
     case 0:
-        rd_apt_parse_sources(text, "/etc/apt/sources.list", false, "repo.radeon.com", &f.apt.sources,
-                             &f.apt.n_sources);
+        rd_apt_parse_sources(text, "/etc/apt/sources.list", false, "repo.radeon.com", &f.apt.sources, &f.apt.n_sources);
         break;
     case 1:
         rd_apt_parse_sources(text, "/etc/apt/sources.list.d/rocm.sources", true, "repo.radeon.com", &f.apt.sources,

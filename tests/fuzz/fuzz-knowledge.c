@@ -45,7 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* pci-ids.ini, health.ini ([vram], [vram-left-out], [firmware-known-bad]), wheels.ini:
      * a table that fails names its file */
     int (*const loaders[])(const char *, rd_knowledge *, char **) = {
-        rd_knowledge_load_pci_ids, rd_knowledge_load_health, rd_knowledge_load_wheels,
+        rd_knowledge_load_pci_ids,
+        rd_knowledge_load_health,
+        rd_knowledge_load_wheels,
     };
     for (size_t i = 0; i < ELEMENTSOF(loaders); i++) {
         err = NULL;

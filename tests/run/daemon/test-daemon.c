@@ -54,14 +54,14 @@ typedef struct {
     UMockdevTestbed *tb;
     char *tbroot;
     char *tmp;
-    char *root;               /* --root: a copy of the scenario's root tree */
+    char *root; /* --root: a copy of the scenario's root tree */
     char *status_path;
     int notify_fd;
     char *notify_path;
     GPid pid;
     int err_fd;
-    GString *err;             /* the daemon's stderr, collected at the end */
-    GPtrArray *gpu_records;   /* the device records of the GPU, KFD included */
+    GString *err;           /* the daemon's stderr, collected at the end */
+    GPtrArray *gpu_records; /* the device records of the GPU, KFD included */
 } Fixture;
 
 static void copy_tree(const char *src, const char *dst)
@@ -190,8 +190,8 @@ static void start_daemon(Fixture *f, const char *const *extra)
     g_ptr_array_add(argv, NULL);
     g_auto(GStrv) env = child_env(f);
     g_autoptr(GError) err = NULL;
-    g_assert_true(g_spawn_async_with_pipes(NULL, (char **)argv->pdata, env, G_SPAWN_DO_NOT_REAP_CHILD, die_with_parent, NULL,
-                                           &f->pid, NULL, NULL, &f->err_fd, &err));
+    g_assert_true(g_spawn_async_with_pipes(NULL, (char **)argv->pdata, env, G_SPAWN_DO_NOT_REAP_CHILD, die_with_parent,
+                                           NULL, &f->pid, NULL, NULL, &f->err_fd, &err));
     g_assert_no_error(err);
 }
 
@@ -482,8 +482,8 @@ static void t_hotplug(Fixture *f, gconstpointer data)
     g_autofree char *conf_dir = g_build_filename(f->tmp, "conf", NULL);
     g_assert_cmpint(g_mkdir_with_parents(conf_dir, 0755), ==, 0);
     g_autofree char *conf = g_build_filename(conf_dir, "c.conf", NULL);
-    g_assert_true(g_file_set_contents(conf, "[output]\nprometheus_file = " PROM_FILE "\nnfd_file = " NFD_FILE "\n", -1,
-                                      NULL));
+    g_assert_true(
+        g_file_set_contents(conf, "[output]\nprometheus_file = " PROM_FILE "\nnfd_file = " NFD_FILE "\n", -1, NULL));
     g_autofree char *nfd_dir = g_build_filename(f->root, NFD_DIR, NULL);
     g_assert_cmpint(g_mkdir_with_parents(nfd_dir, 0755), ==, 0);
     int ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -506,7 +506,10 @@ static void t_hotplug(Fixture *f, gconstpointer data)
     /* The GPU goes away: amdgpu unbound and unloaded, as after a fatal
      * error or a hot unplug. Children first, as the kernel sends them. */
     static const char *const gone[] = {
-        GPU_SYSPATH "/drm/renderD128", GPU_SYSPATH "/drm/card0", GPU_SYSPATH, KFD_SYSPATH,
+        GPU_SYSPATH "/drm/renderD128",
+        GPU_SYSPATH "/drm/card0",
+        GPU_SYSPATH,
+        KFD_SYSPATH,
     };
     for (size_t i = 0; i < G_N_ELEMENTS(gone); i++) {
         umockdev_testbed_uevent(f->tb, gone[i], "remove");
@@ -529,7 +532,10 @@ static void t_hotplug(Fixture *f, gconstpointer data)
     for (guint i = 0; i < f->gpu_records->len; i++)
         g_assert_true(umockdev_testbed_add_from_string(f->tb, g_ptr_array_index(f->gpu_records, i), NULL));
     static const char *const back[] = {
-        GPU_SYSPATH, GPU_SYSPATH "/drm/card0", GPU_SYSPATH "/drm/renderD128", KFD_SYSPATH,
+        GPU_SYSPATH,
+        GPU_SYSPATH "/drm/card0",
+        GPU_SYSPATH "/drm/renderD128",
+        KFD_SYSPATH,
     };
     for (size_t i = 0; i < G_N_ELEMENTS(back); i++)
         umockdev_testbed_uevent(f->tb, back[i], "add");
@@ -659,7 +665,8 @@ static void t_config_edit(Fixture *f, gconstpointer data)
     g_assert_cmpstr(after, ==, "STATUS=1 GPU, no problems");
     stop_daemon(f);
     g_assert_nonnull(strstr(f->err->str, "rocm-doctord: cannot read --config "));
-    g_assert_nonnull(strstr(f->err->str, "rocm-doctord: the configuration was not reloaded; the previous one stays in effect\n"));
+    g_assert_nonnull(
+        strstr(f->err->str, "rocm-doctord: the configuration was not reloaded; the previous one stays in effect\n"));
 }
 
 static void t_once(Fixture *f, gconstpointer data)

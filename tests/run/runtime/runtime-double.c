@@ -128,9 +128,15 @@ static void discover(void)
 
 /* ------------------------------------------------------------------ HSA */
 
-typedef struct { uint64_t handle; } hsa_agent_t;
-typedef struct { uint64_t handle; } hsa_isa_t;
-typedef struct { uint64_t handle; } hsa_amd_memory_pool_t;
+typedef struct {
+    uint64_t handle;
+} hsa_agent_t;
+typedef struct {
+    uint64_t handle;
+} hsa_isa_t;
+typedef struct {
+    uint64_t handle;
+} hsa_amd_memory_pool_t;
 typedef int hsa_status_t;
 
 static int hsa_up;
@@ -198,13 +204,19 @@ EXPORT hsa_status_t hsa_agent_get_info(hsa_agent_t agent, int attribute, void *v
         memset(value, 0, 64);
         snprintf(value, 64, "%s", g ? g->gfx : "Test Double CPU");
         return 0;
-    case 17: /* DEVICE */
-        *(uint32_t *)value = g ? 1 : 0;
-        return 0;
+    case 17: /* DEVICE */ *(uint32_t *)value = g ? 1 : 0; return 0;
     case 0xA002: *(uint32_t *)value = g ? g->compute_units : 16; return 0;
     case 0xA004: *(uint32_t *)value = g ? g->node_id : 0; return 0;
-    case 0xA006: if (!g) return 0x1001; *(uint32_t *)value = g->location_id; return 0;
-    case 0xA00F: if (!g) return 0x1001; *(uint32_t *)value = g->domain; return 0;
+    case 0xA006:
+        if (!g)
+            return 0x1001;
+        *(uint32_t *)value = g->location_id;
+        return 0;
+    case 0xA00F:
+        if (!g)
+            return 0x1001;
+        *(uint32_t *)value = g->domain;
+        return 0;
     case 0xA009:
         memset(value, 0, 64);
         snprintf(value, 64, "%s", g ? "AMD Radeon Test Double" : "Test Double CPU");
@@ -237,7 +249,7 @@ EXPORT hsa_status_t hsa_isa_get_info_alt(hsa_isa_t isa, int attribute, void *val
 }
 
 EXPORT hsa_status_t hsa_amd_agent_iterate_memory_pools(hsa_agent_t agent,
-                                                        hsa_status_t (*cb)(hsa_amd_memory_pool_t, void *), void *data)
+                                                       hsa_status_t (*cb)(hsa_amd_memory_pool_t, void *), void *data)
 {
     hsa_status_t s = cb((hsa_amd_memory_pool_t){ agent.handle }, data);
     return s == 1 ? 0 : s;
@@ -247,7 +259,7 @@ EXPORT hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t pool, int
 {
     int i = (int)pool.handle - 1;
     switch (attribute) {
-    case 0: *(uint32_t *)value = 0; return 0; /* global */
+    case 0: *(uint32_t *)value = 0; return 0;              /* global */
     case 1: *(uint32_t *)value = i >= 0 ? 4 : 3; return 0; /* coarse / fine + kernarg */
     case 2: *(size_t *)value = i >= 0 ? (size_t)gpus[i].vram : (size_t)64 << 30; return 0;
     default: return 0x1001;
@@ -257,7 +269,15 @@ EXPORT hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t pool, int
 /* ------------------------------------------------------------------ HIP */
 
 typedef int hipError_t;
-enum { OK = 0, NO_DEVICE = 100, INVALID_DEVICE = 101, INVALID_IMAGE = 200, NO_BINARY = 209, NOT_FOUND = 500, LAUNCH_FAILURE = 719 };
+enum {
+    OK = 0,
+    NO_DEVICE = 100,
+    INVALID_DEVICE = 101,
+    INVALID_IMAGE = 200,
+    NO_BINARY = 209,
+    NOT_FOUND = 500,
+    LAUNCH_FAILURE = 719
+};
 
 typedef struct {
     char gfx[16];
@@ -442,8 +462,9 @@ EXPORT hipError_t hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsig
     if (is_mode("launch-error"))
         return LAUNCH_FAILURE;
     if (is_mode("crash")) {
-        fprintf(stderr, "Memory access fault by GPU node-%u (Agent handle: 0x55d0c3a0) on address 0x7f3a00000000. "
-                        "Reason: Page not present or supervisor privilege.\n",
+        fprintf(stderr,
+                "Memory access fault by GPU node-%u (Agent handle: 0x55d0c3a0) on address 0x7f3a00000000. "
+                "Reason: Page not present or supervisor privilege.\n",
                 gpus[current].node_id);
         abort();
     }

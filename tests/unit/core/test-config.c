@@ -99,7 +99,8 @@ static void test_no_files(rd_test_tmpdir *f, gconstpointer data)
 
 static void test_precedence(rd_test_tmpdir *f, gconstpointer data)
 {
-    rd_test_write_file(f->dir, RD_VENDOR_CONFIG_FILE + 1,
+    rd_test_write_file(
+        f->dir, RD_VENDOR_CONFIG_FILE + 1,
         "[check]\nlevel = 2\nexpected_gpus = 4\nusers = alice bob\n[output]\nprometheus_file = /v/x.prom\n");
     rd_test_write_file(f->dir, "etc/rocm-doctor/rocm-doctor.conf", "# site\n[check]\nexpected_gpus = 8\n");
     rd_test_write_file(f->dir, "etc/rocm-doctor/conf.d/20-b.conf", "[check]\nusers = carol\n");
@@ -109,9 +110,9 @@ static void test_precedence(rd_test_tmpdir *f, gconstpointer data)
     rd_config c;
     load_ok(f->dir, &c);
 
-    g_assert_cmpint(c.level, ==, 2);              /* only the vendor file sets it */
-    g_assert_cmpint(c.expected_gpus, ==, 8);      /* /etc over vendor */
-    g_assert_cmpint(c.runtime_timeout_s, ==, 30); /* conf.d */
+    g_assert_cmpint(c.level, ==, 2);               /* only the vendor file sets it */
+    g_assert_cmpint(c.expected_gpus, ==, 8);       /* /etc over vendor */
+    g_assert_cmpint(c.runtime_timeout_s, ==, 30);  /* conf.d */
     g_assert_cmpuint(strv_length(c.users), ==, 1); /* 20-b after 10-a, lists replace */
     g_assert_cmpstr(c.users[0], ==, "carol");
     g_assert_cmpstr(c.prometheus_file, ==, "/v/x.prom");
@@ -133,11 +134,11 @@ static void test_precedence(rd_test_tmpdir *f, gconstpointer data)
 static void test_empty_value_resets(rd_test_tmpdir *f, gconstpointer data)
 {
     rd_test_write_file(f->dir, RD_VENDOR_CONFIG_FILE + 1,
-        "[check]\nexpected_gpus = 4\nusers = alice\nlevel = 2\nseverity = pcie.bar-small:error\n"
-        "[fix]\naccess_group = video\nallowed_fixes = none\n[output]\nprometheus_file = /v/x.prom\n");
+                       "[check]\nexpected_gpus = 4\nusers = alice\nlevel = 2\nseverity = pcie.bar-small:error\n"
+                       "[fix]\naccess_group = video\nallowed_fixes = none\n[output]\nprometheus_file = /v/x.prom\n");
     rd_test_write_file(f->dir, "etc/rocm-doctor/rocm-doctor.conf",
-        "[check]\nexpected_gpus =\nusers =\nlevel=\nseverity =\n[fix]\naccess_group =\nallowed_fixes =\n"
-        "[output]\nprometheus_file =\n");
+                       "[check]\nexpected_gpus =\nusers =\nlevel=\nseverity =\n[fix]\naccess_group =\nallowed_fixes =\n"
+                       "[output]\nprometheus_file =\n");
     rd_config c;
     load_ok(f->dir, &c);
     _cleanup_free_ char *got = rd_config_dump(&c);
@@ -150,7 +151,8 @@ static void test_empty_value_resets(rd_test_tmpdir *f, gconstpointer data)
 static void test_error_names_file(rd_test_tmpdir *f, gconstpointer data)
 {
     rd_test_write_file(f->dir, "etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 2\n");
-    rd_test_write_file(f->dir, "etc/rocm-doctor/conf.d/50-fleet.conf", "# fleet policy\n\n[check]\nexpected_gpus = eight\n");
+    rd_test_write_file(f->dir, "etc/rocm-doctor/conf.d/50-fleet.conf",
+                       "# fleet policy\n\n[check]\nexpected_gpus = eight\n");
     g_autofree char *p = path_in(f->dir, "etc/rocm-doctor/conf.d/50-fleet.conf");
     g_autofree char *want =
         g_strdup_printf("%s:4: [check] expected_gpus: \"eight\" is not a number of GPUs from 1 to 65535", p);
@@ -225,11 +227,13 @@ static void test_explicit_file(rd_test_tmpdir *f, gconstpointer data)
 
 static void test_unknown_section_and_key(void)
 {
-    assert_parse_error("[check]\nlevel = 1\n[checks]\nlevel = 2\n",
-                       "t.conf:3: unknown section [checks] (the sections are [check], [fix], [output], [daemon] and [health])");
+    assert_parse_error(
+        "[check]\nlevel = 1\n[checks]\nlevel = 2\n",
+        "t.conf:3: unknown section [checks] (the sections are [check], [fix], [output], [daemon] and [health])");
     /* an empty unknown section is still an error */
-    assert_parse_error("[check]\n[bogus]\n",
-                       "t.conf:2: unknown section [bogus] (the sections are [check], [fix], [output], [daemon] and [health])");
+    assert_parse_error(
+        "[check]\n[bogus]\n",
+        "t.conf:2: unknown section [bogus] (the sections are [check], [fix], [output], [daemon] and [health])");
     assert_parse_error("[check]\n\ncolour = yes\n", "t.conf:3: [check] colour: unknown key");
     assert_parse_error("[output]\nlevel = 2\n", "t.conf:2: [output] level: unknown key (it belongs in [check])");
     assert_parse_error("level = 2\n", "t.conf:1: level: key outside a section (put it under [check], [fix], "
@@ -240,8 +244,9 @@ static void test_unknown_section_and_key(void)
                                               "comment starting with # or ;)");
     assert_parse_error("[check] level = 2\n", "t.conf:1: text after [check]; put each key on its own line");
     /* after a byte order mark too (inih skips it) */
-    assert_parse_error("\xEF\xBB\xBF[bogus]\n",
-                       "t.conf:1: unknown section [bogus] (the sections are [check], [fix], [output], [daemon] and [health])");
+    assert_parse_error(
+        "\xEF\xBB\xBF[bogus]\n",
+        "t.conf:1: unknown section [bogus] (the sections are [check], [fix], [output], [daemon] and [health])");
     assert_parse_error("\xEF\xBB\xBF[check] level = 2\n", "t.conf:1: text after [check]; put each key on its own line");
     rd_config bom;
     parse_ok("\xEF\xBB\xBF[check]\nexpected_gpus = 4\n", &bom);
@@ -249,12 +254,14 @@ static void test_unknown_section_and_key(void)
     rd_config_free(&bom);
     assert_parse_error("[check]\n = 2\n", "t.conf:2: a value without a key name (\"= 2\")");
     assert_parse_error("=x\n", "t.conf:1: a value without a key name (\"= x\")");
-    assert_parse_error("[Check]\nlevel = 1\n",
-                       "t.conf:1: unknown section [Check] (the sections are [check], [fix], [output], [daemon] and [health])");
+    assert_parse_error(
+        "[Check]\nlevel = 1\n",
+        "t.conf:1: unknown section [Check] (the sections are [check], [fix], [output], [daemon] and [health])");
 }
 
 static void test_bad_values(void)
 {
+    /* clang-format off */
     static const struct {
         const char *text, *error;
     } cases[] = {
@@ -297,6 +304,7 @@ static void test_bad_values(void)
         { "[output]\nstatus_file = /run/rocm-doctor/\n", "t.conf:2: [output] status_file: \"/run/rocm-doctor/\" is not a file path" },
         { "[output]\nnfd_file = features\n", "t.conf:2: [output] nfd_file: \"features\" is not an absolute path" },
     };
+    /* clang-format on */
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
         assert_parse_error(cases[i].text, cases[i].error);
 }
@@ -311,7 +319,8 @@ static void test_comments_and_values(void)
              "apt_key_fingerprint = 1234 5678 9abc def0 1234  5678 9ABC DEF0 1234 5678\n"
              "apt_key_url = https://repo.radeon.com/rocm/rocm.gpg.key\napt_key_file = /etc/apt/keyrings/rocm.gpg\n"
              "[check]\nlevel = 2\n" /* a section may appear again */
-             "[daemon]\ndebounce_ms = 0\n", &c);
+             "[daemon]\ndebounce_ms = 0\n",
+             &c);
     g_assert_cmpint(c.expected_gpus, ==, 8);
     g_assert_cmpstr(c.expected_gpus_source, ==, "t.conf:6");
     g_assert_cmpuint(strv_length(c.users), ==, 3);
@@ -358,7 +367,8 @@ static void test_duplicates(rd_test_tmpdir *f, gconstpointer data)
     assert_parse_error("[check]\nlevel = 1\n[fix]\naccess_group = video\n[check]\nlevel = 2\n",
                        "t.conf:6: [check] level: set twice in this file (first on line 2)");
     /* an empty value counts as setting it */
-    assert_parse_error("[check]\nusers =\nusers = alice\n", "t.conf:3: [check] users: set twice in this file (first on line 2)");
+    assert_parse_error("[check]\nusers =\nusers = alice\n",
+                       "t.conf:3: [check] users: set twice in this file (first on line 2)");
     /* the same key in two files is what precedence is for */
     rd_test_write_file(f->dir, "etc/rocm-doctor/rocm-doctor.conf", "[check]\nlevel = 2\n");
     rd_test_write_file(f->dir, "etc/rocm-doctor/conf.d/a.conf", "[check]\nlevel = 1\n");
@@ -372,7 +382,8 @@ static void test_continuation(void)
 {
     rd_config c;
     parse_ok("[check]\nignore = driver.nomodeset\n    pcie.link-degraded, pcie.bar-small\n\n"
-             "\tkfd.missing\nseverity = gpu.none:warning\n  host.wsl:error\nlevel = 2\n", &c);
+             "\tkfd.missing\nseverity = gpu.none:warning\n  host.wsl:error\nlevel = 2\n",
+             &c);
     g_assert_cmpuint(strv_length(c.ignore), ==, 4);
     g_assert_cmpstr(c.ignore[3], ==, "kfd.missing");
     g_assert_cmpuint(c.n_severity, ==, 2);
@@ -380,13 +391,15 @@ static void test_continuation(void)
     g_assert_cmpint(c.level, ==, 2);
     rd_config_free(&c);
 
-    assert_parse_error("[check]\nlevel = 1\n  2\n", "t.conf:3: [check] level: takes one value; the indented line \"2\" would add another");
+    assert_parse_error("[check]\nlevel = 1\n  2\n",
+                       "t.conf:3: [check] level: takes one value; the indented line \"2\" would add another");
     assert_parse_error("[check]\nusers = alice\n  level = 2\n",
                        "t.conf:3: [check] users: indented line \"level = 2\" reads as more of this key's value; "
                        "start a new key at the beginning of the line");
     assert_parse_error("[check]\nignore = host.wsl\n  kfd.nope\n",
                        "t.conf:3: [check] ignore: \"kfd.nope\" is not a finding id (see FINDINGS in rocm-doctor(1))");
-    assert_parse_error("[check]\nseverity = host.wsl:ok\n  host.wsl:info\n", "t.conf:3: [check] severity: host.wsl is given twice");
+    assert_parse_error("[check]\nseverity = host.wsl:ok\n  host.wsl:info\n",
+                       "t.conf:3: [check] severity: host.wsl is given twice");
     assert_parse_error("[fix]\nallowed_fixes = all\n  group\n",
                        "t.conf:3: [fix] allowed_fixes: a continuation line can only add fixes to a list of fixes");
     assert_parse_error("[fix]\nallowed_fixes = none\n  group\n",
@@ -526,7 +539,8 @@ static void test_fix_ids_from_registry(void)
     rd_config_free(&c);
 
     _cleanup_free_ char *list = strv_join(ids, ", ");
-    g_autofree char *want = g_strdup_printf("t.conf:3: [fix] allowed_fixes: \"rpm\" is not a fix (%s; or all, none)", list);
+    g_autofree char *want =
+        g_strdup_printf("t.conf:3: [fix] allowed_fixes: \"rpm\" is not a fix (%s; or all, none)", list);
     assert_parse_error("[fix]\naccess_group = video\nallowed_fixes = dnf rpm\n", want);
 }
 
@@ -616,7 +630,8 @@ static void test_apply_policy(void)
 
     fs = sample_findings();
     parse_ok("[check]\nignore = kfd.no-access driver.nomodeset gpu.count-mismatch\nexpected_gpus = 2\n"
-             "severity = pcie.link-degraded:info\n", &c);
+             "severity = pcie.link-degraded:info\n",
+             &c);
     rd_config_apply(&c, 1, &fs);
     g_assert_cmpuint(fs.n, ==, 1);
     g_assert_cmpstr(fs.items[0].id, ==, "pcie.link-degraded");

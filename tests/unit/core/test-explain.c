@@ -16,6 +16,7 @@
  * apt.key-missing, runtime.kernel-untested): every cause in conf/errors.ini must be one of
  * these. Kept here, not taken from the probes, so that a cause naming an id no
  * check will ever report fails even before the check lands. */
+/* clang-format off */
 static const char *const catalogue[] = {
     "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "gpu.count-mismatch",
     "pcie.atomics-missing", "pcie.link-degraded", "pcie.bar-small", "driver.not-loaded",
@@ -39,6 +40,7 @@ static const char *const catalogue[] = {
     "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad", "driver.dkms-build-failed",
     NULL,
 };
+/* clang-format on */
 
 static rd_error_table shipped;
 static bool have_shipped;
@@ -215,10 +217,9 @@ static void test_known_causes(void)
  * (VRAM a board lost), or no failure at all (a kernel that ran, a GPU the
  * build has no kernel for). */
 static const char *const no_message[] = {
-    "access.world-writable", "pcie.link-degraded", "tuning.numa-balancing", "gpu.power-capped", "gpu.vram-missing",
-    "runtime.kernel-ok", "runtime.kernel-untested", "os.not-validated", "facts.unreadable", "rpm.database-unreadable",
-    "zypper.repo-invalid",
-    NULL,
+    "access.world-writable", "pcie.link-degraded",      "tuning.numa-balancing",   "gpu.power-capped",
+    "gpu.vram-missing",      "runtime.kernel-ok",       "runtime.kernel-untested", "os.not-validated",
+    "facts.unreadable",      "rpm.database-unreadable", "zypper.repo-invalid",     NULL,
 };
 
 /* Every finding a check can report is the cause of some message in the
@@ -250,8 +251,8 @@ static void test_every_finding_placed(void)
     for (size_t k = 0; no_message[k]; k++) {
         bool reported = false;
         for (size_t i = 0; i < rd_probe_registry.n_gather && !reported; i++)
-            reported = rd_probe_registry.gather[i]->findings && g_strv_contains((const char *const *)rd_probe_registry.gather[i]->findings,
-                                                                 no_message[k]);
+            reported = rd_probe_registry.gather[i]->findings &&
+                       g_strv_contains((const char *const *)rd_probe_registry.gather[i]->findings, no_message[k]);
         if (!reported)
             g_test_message("%s is listed as causing no message, but no check reports it", no_message[k]);
         g_assert_true(reported);
@@ -266,11 +267,12 @@ static const char good_entry[] = "[hip-no-device]\ntitle = hipErrorNoDevice\npat
 
 typedef struct {
     const char *name;
-    const char *text;        /* after the header unless it starts with '!' */
+    const char *text; /* after the header unless it starts with '!' */
     bool with_catalogue;
-    const char *error;       /* expected text after "PATH" */
+    const char *error; /* expected text after "PATH" */
 } bad_table;
 
+/* clang-format off */
 static const bad_table bad_tables[] = {
     { "unknown key", "[x-y]\ntitle = T\nmeening = oops\n", false, ":8: unknown key \"meening\" in [x-y]" },
     { "bad hip code", "[x-y]\ntitle = T\ncode = hip one hundred\n", false,
@@ -315,6 +317,7 @@ static const bad_table bad_tables[] = {
     { "info cause twice", "[x-y]\ntitle = T\ncauses = gpu.none\ninfo-causes = gpu.none, gpu.none\n", false,
       ":9: info cause gpu.none is listed twice in [x-y]" },
 };
+/* clang-format on */
 
 static char *write_table(const char *text)
 {
@@ -345,7 +348,7 @@ static void test_bad_table(gconstpointer data)
     if (!g_str_has_prefix(err, expected))
         g_test_message("got: %s\nexpected: %s...", err, expected);
     g_assert_true(g_str_has_prefix(err, expected));
-    g_assert_null(t.entries);   /* nothing half-loaded is handed back */
+    g_assert_null(t.entries); /* nothing half-loaded is handed back */
     remove_table(path);
 }
 
@@ -407,10 +410,11 @@ static void test_missing_file(void)
 
 typedef struct {
     const char *text;
-    const char *entry;     /* expected entry id; NULL: no match */
+    const char *entry; /* expected entry id; NULL: no match */
 } match_case;
 
 /* Every message of the issue and of the failure catalogue, as pasted. */
+/* clang-format off */
 static const match_case listed[] = {
     { "hipErrorNoDevice", "hip-no-device" },
     { "HIP_ERROR_NoDevice", "hip-no-device" },
@@ -473,6 +477,7 @@ static const match_case listed[] = {
       "Consult /var/lib/dkms/amdgpu/6.8.5-2041575.24.04/build/make.log for more information.",
       "dkms-build-failed" },
 };
+/* clang-format on */
 
 /* Numeric codes and other spellings. */
 static const match_case variants[] = {
@@ -493,7 +498,8 @@ static const match_case variants[] = {
     { "open /dev/kfd: permission denied", "kfd-open-failed" },
     { "RuntimeError: No HIP GPUs are available", "no-hip-gpus" },
     { "W: GPG error: https://repo.radeon.com/rocm/apt/6.2 jammy InRelease: The following signatures couldn't "
-      "be verified because the public key is not available: NO_PUBKEY 9386B48A1A693C5C", "apt-no-pubkey" },
+      "be verified because the public key is not available: NO_PUBKEY 9386B48A1A693C5C",
+      "apt-no-pubkey" },
 };
 
 /* Near misses: none of these may match anything. */
@@ -540,8 +546,8 @@ static void expect_match(const char *text, const char *entry)
         g_assert_cmpuint(m.n, ==, 0);
     } else {
         if (m.n != 1)
-            g_test_message("\"%s\": %zu matches, expected [%s]%s%s", text, m.n, entry,
-                           m.n ? ", first " : "", m.n ? m.items[0].entry->id : "");
+            g_test_message("\"%s\": %zu matches, expected [%s]%s%s", text, m.n, entry, m.n ? ", first " : "",
+                           m.n ? m.items[0].entry->id : "");
         g_assert_cmpuint(m.n, ==, 1);
         g_assert_cmpstr(m.items[0].entry->id, ==, entry);
         g_assert_nonnull(m.items[0].how);
@@ -558,7 +564,8 @@ static void expect_match_all_forms(const char *text, const char *entry)
     expect_match(lower, entry);
     expect_match(upper, entry);
     g_autofree char *noisy = g_strdup_printf("2026-11-30 10:12:13.456789: E pid 4242] RuntimeError: %s\n"
-                                             "  at line 17 in train.py", text);
+                                             "  at line 17 in train.py",
+                                             text);
     expect_match(noisy, entry);
     g_autofree char *quoted = g_strdup_printf("[%s]", text);
     expect_match(quoted, entry);
@@ -664,8 +671,8 @@ static void test_pick_listed(void)
         const rd_error_entry *e = m.items[0].entry;
         const char *cause = e->causes[0];
         /* an id that is no cause of this entry */
-        const char *unrelated = strv_contains(e->causes, "pcie.link-degraded") ? "access.world-writable"
-                                                                               : "pcie.link-degraded";
+        const char *unrelated =
+            strv_contains(e->causes, "pcie.link-degraded") ? "access.world-writable" : "pcie.link-degraded";
         g_assert_false(strv_contains(e->causes, unrelated));
 
         rd_findings present = { 0 };
@@ -686,8 +693,8 @@ static void test_pick_listed(void)
 
         rd_findings absent = { 0 };
         add(&absent, unrelated, RD_SEV_ERROR);
-        add(&absent, cause, RD_SEV_INFO);   /* a note is no cause, unless the table says so */
-        add(&absent, cause, RD_SEV_OK);     /* an ok finding never is */
+        add(&absent, cause, RD_SEV_INFO); /* a note is no cause, unless the table says so */
+        add(&absent, cause, RD_SEV_OK);   /* an ok finding never is */
         bool info_cause = strv_contains(e->info_causes, cause);
         n = rd_explain_pick(e, &absent, &picked);
         g_assert_cmpuint(n, ==, info_cause ? 1 : 0);
@@ -715,7 +722,7 @@ static void test_pick_priority(void)
     const rd_finding **picked = NULL;
     size_t n = rd_explain_pick(e, &fs, &picked);
     g_assert_cmpuint(n, ==, 4);
-    g_assert_true(picked[0] == &fs.items[2]);     /* the table's order, not the report's */
+    g_assert_true(picked[0] == &fs.items[2]); /* the table's order, not the report's */
     g_assert_true(picked[1] == &fs.items[1]);
     g_assert_true(picked[2] == &fs.items[0]);
     g_assert_true(picked[3] == &fs.items[3]);
@@ -795,7 +802,7 @@ static void test_pick_info_cause(void)
     g_assert_true(strv_contains(e->info_causes, "rocm.not-installed"));
     g_assert_false(strv_contains(e->info_causes, "path.rocm-bin-missing"));
     rd_findings fs = { 0 };
-    add(&fs, "path.rocm-bin-missing", RD_SEV_INFO);   /* not an info cause: no */
+    add(&fs, "path.rocm-bin-missing", RD_SEV_INFO); /* not an info cause: no */
     add(&fs, "rocm.not-installed", RD_SEV_INFO);
     const rd_finding **picked = NULL;
     size_t n = rd_explain_pick(e, &fs, &picked);

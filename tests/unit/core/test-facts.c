@@ -154,8 +154,8 @@ static void populate_driver(rd_facts *f)
     l->directive = xstrdup("blacklist");
     l->module = xstrdup("amdgpu");
     l->args = xstrdup("");
-    d->modprobe_shadowed = strv_push(d->modprobe_shadowed,
-                                     xstrdup("/usr/lib/modprobe.d/a.conf (hidden by /etc/modprobe.d/a.conf)"));
+    d->modprobe_shadowed =
+        strv_push(d->modprobe_shadowed, xstrdup("/usr/lib/modprobe.d/a.conf (hidden by /etc/modprobe.d/a.conf)"));
     d->modprobe_shadowed = strv_push(d->modprobe_shadowed, xstrdup(""));
     d->cmdline = xstrdup("BOOT_IMAGE=/vmlinuz root=UUID=x ro quiet splash");
     rd_kmsg_record *k = ARRAY_APPEND(d->kmsg, d->n_kmsg);
@@ -432,17 +432,19 @@ static void test_wrong_types(void)
 
 static void test_unsigned(void)
 {
-    expect_error(HEAD "\"kfd\": {\"nodes\": [{\"vram_bytes\": -1}]}}", "kfd.nodes[0].vram_bytes: expected an unsigned integer");
+    expect_error(HEAD "\"kfd\": {\"nodes\": [{\"vram_bytes\": -1}]}}",
+                 "kfd.nodes[0].vram_bytes: expected an unsigned integer");
     expect_error(HEAD "\"drm\": {\"devices\": [{\"vram_total\": -9223372036854775808}]}}",
                  "drm.devices[0].vram_total: expected an unsigned integer");
     expect_error(HEAD "\"kfd\": {\"nodes\": [{\"properties\": {\"simd_count\": 4, \"hive_id\": -5}}]}}",
                  "kfd.nodes[0].properties.hive_id: expected an unsigned integer");
-    expect_error(HEAD "\"kfd\": {\"nodes\": [{\"vram_bytes\": 1e3}]}}", "kfd.nodes[0].vram_bytes: expected an unsigned integer");
+    expect_error(HEAD "\"kfd\": {\"nodes\": [{\"vram_bytes\": 1e3}]}}",
+                 "kfd.nodes[0].vram_bytes: expected an unsigned integer");
 
     rd_facts f;
     g_autofree char *err = NULL;
     g_assert_cmpint(rd_facts_from_json_string(HEAD "\"kfd\": {\"nodes\": [{\"vram_bytes\": 18446744073709551615,"
-                                              " \"properties\": {\"unique_id\": 16404946649897475633}}]}}",
+                                                   " \"properties\": {\"unique_id\": 16404946649897475633}}]}}",
                                               &f, &err),
                     ==, 0);
     g_assert_cmpuint(f.kfd.nodes[0].vram_bytes, ==, UINT64_MAX);
@@ -461,7 +463,7 @@ static void test_signed_range(void)
     /* the extremes of an integer field without a range of its own (a PCI id
      * has one since facts are range-checked on load: see test-files-cli.py) */
     g_assert_cmpint(rd_facts_from_json_string(HEAD "\"kfd\": {\"generation_id\": 9223372036854775807,"
-                                              " \"nodes\": [{\"node_id\": -9223372036854775808}]}}",
+                                                   " \"nodes\": [{\"node_id\": -9223372036854775808}]}}",
                                               &f, &err),
                     ==, 0);
     g_assert_cmpint(f.kfd.generation_id, ==, INT64_MAX);

@@ -33,12 +33,12 @@ static void test_gfx_name(void)
     assert_gfx(100300, "gfx1030");
     assert_gfx(120001, "gfx1201");
     assert_gfx(91515, "gfx9ff");
-    assert_gfx(0, NULL);           /* a CPU node */
+    assert_gfx(0, NULL); /* a CPU node */
     assert_gfx(1000000, NULL);
     assert_gfx(999999, NULL);
-    assert_gfx(90016, NULL);       /* stepping is one hex digit */
-    assert_gfx(91600, NULL);       /* so is minor */
-    assert_gfx(50000, NULL);       /* no gfx5 targets */
+    assert_gfx(90016, NULL); /* stepping is one hex digit */
+    assert_gfx(91600, NULL); /* so is minor */
+    assert_gfx(50000, NULL); /* no gfx5 targets */
     assert_gfx(59999, NULL);
     assert_gfx(UINT64_MAX, NULL);
 }
@@ -127,50 +127,47 @@ static void test_shipped_tables(void)
     g_assert_null(shipped.archs);
 }
 
-static const char good_archs[] =
-    "[table]\n"                     /* 1 */
-    "name = archs\n"                /* 2 */
-    "version = 7\n"                 /* 3 */
-    "date = 2026-01-01\n"           /* 4 */
-    "\n"                            /* 5 */
-    "[gfx900]\n"                    /* 6 */
-    "gfx_target_version = 90000\n"  /* 7 */
-    "family = gfx9\n"               /* 8 */
-    "atomics = not-required\n";     /* 9 */
+static const char good_archs[] = "[table]\n"                    /* 1 */
+                                 "name = archs\n"               /* 2 */
+                                 "version = 7\n"                /* 3 */
+                                 "date = 2026-01-01\n"          /* 4 */
+                                 "\n"                           /* 5 */
+                                 "[gfx900]\n"                   /* 6 */
+                                 "gfx_target_version = 90000\n" /* 7 */
+                                 "family = gfx9\n"              /* 8 */
+                                 "atomics = not-required\n";    /* 9 */
 
-static const char good_pci_ids[] =
-    "[table]\n"
-    "name = pci-ids\n"
-    "version = 3\n"
-    "date = 2026-01-01\n"
-    "\n"
-    "[pci-ids]\n"
-    "687f = gfx900\n"
-    "\n"
-    "[apu-pci-ids]\n"
-    "74a0 = MI300A\n";
-
+static const char good_pci_ids[] = "[table]\n"
+                                   "name = pci-ids\n"
+                                   "version = 3\n"
+                                   "date = 2026-01-01\n"
+                                   "\n"
+                                   "[pci-ids]\n"
+                                   "687f = gfx900\n"
+                                   "\n"
+                                   "[apu-pci-ids]\n"
+                                   "74a0 = MI300A\n";
 
 static void test_good_table(rd_test_tmpdir *t, gconstpointer data)
 {
     rd_test_write_file(t->dir, "archs.ini",
-               "# comment\n"
-               "[table]\n"
-               "name = archs\n"
-               "version = 7\n"
-               "date = 2026-01-01\n"
-               "[gfx90c]\n"
-               "gfx_target_version = 90012\n"
-               "codename = Renoir\n"
-               "family = gfx9\n"
-               "apu = yes\n"
-               "atomics = firmware 4294967294\n"
-               "override = 9.0.0\n"
-               "[gfx1100]\n"
-               "gfx_target_version=110000\n"
-               "family=gfx11\n"
-               "apu = false\n"
-               "atomics = required\n");
+                       "# comment\n"
+                       "[table]\n"
+                       "name = archs\n"
+                       "version = 7\n"
+                       "date = 2026-01-01\n"
+                       "[gfx90c]\n"
+                       "gfx_target_version = 90012\n"
+                       "codename = Renoir\n"
+                       "family = gfx9\n"
+                       "apu = yes\n"
+                       "atomics = firmware 4294967294\n"
+                       "override = 9.0.0\n"
+                       "[gfx1100]\n"
+                       "gfx_target_version=110000\n"
+                       "family=gfx11\n"
+                       "apu = false\n"
+                       "atomics = required\n");
     rd_test_write_file(t->dir, "pci-ids.ini", good_pci_ids);
     rd_knowledge k;
     g_autofree char *err = NULL;
@@ -258,8 +255,7 @@ static void test_archs_version_mismatch(rd_test_tmpdir *t, gconstpointer data)
 static void test_archs_bad_values(rd_test_tmpdir *t, gconstpointer data)
 {
     g_autofree char *a = g_strconcat(good_archs, "atomics = sometimes\n", NULL);
-    expect_archs_error(t, a,
-                       ":10: atomics must be required, not-required or \"firmware N\", not \"sometimes\"");
+    expect_archs_error(t, a, ":10: atomics must be required, not-required or \"firmware N\", not \"sometimes\"");
     g_autofree char *fw = g_strconcat(good_archs, "atomics = firmware\n", NULL);
     expect_archs_error(t, fw, ":10: atomics must be required, not-required or \"firmware N\", not \"firmware\"");
     g_autofree char *fw_big = g_strconcat(good_archs, "atomics = firmware 4294967295\n", NULL);
@@ -284,8 +280,7 @@ static void test_archs_table_section(rd_test_tmpdir *t, gconstpointer data)
     expect_archs_error(t, "[gfx900]\ngfx_target_version = 90000\nfamily = gfx9\natomics = required\n",
                        ": the [table] section must state name, version and date");
     expect_archs_error(t, "", ": the [table] section must state name, version and date");
-    expect_archs_error(t, "[table]\nname = archs\nversion = 1\nauthor = me\n",
-                       ":4: unknown key \"author\" in [table]");
+    expect_archs_error(t, "[table]\nname = archs\nversion = 1\nauthor = me\n", ":4: unknown key \"author\" in [table]");
 }
 
 static void test_archs_incomplete_section(rd_test_tmpdir *t, gconstpointer data)
@@ -299,12 +294,12 @@ static void test_archs_incomplete_section(rd_test_tmpdir *t, gconstpointer data)
 static void test_archs_duplicate_section(rd_test_tmpdir *t, gconstpointer data)
 {
     g_autofree char *text = g_strconcat(good_archs,
-                                        "[gfx906]\n"                     /* 10 */
-                                        "gfx_target_version = 90006\n"   /* 11 */
-                                        "family = gfx9\n"                /* 12 */
-                                        "atomics = not-required\n"       /* 13 */
-                                        "[gfx900]\n"                     /* 14 */
-                                        "codename = again\n",            /* 15 */
+                                        "[gfx906]\n"                   /* 10 */
+                                        "gfx_target_version = 90006\n" /* 11 */
+                                        "family = gfx9\n"              /* 12 */
+                                        "atomics = not-required\n"     /* 13 */
+                                        "[gfx900]\n"                   /* 14 */
+                                        "codename = again\n",          /* 15 */
                                         NULL);
     expect_archs_error(t, text, ":15: section [gfx900] appears twice");
 }
@@ -392,8 +387,8 @@ static void expect_health_error(rd_test_tmpdir *t, const char *text, const char 
 static void test_health_firmware(rd_test_tmpdir *t, gconstpointer data)
 {
     static const char head[] = "[table]\nname = health\nversion = 1\ndate = x\n[firmware-known-bad]\n";
-    g_autofree char *good = g_strconcat(head, "gfx1151.mes = 0x00000083 hangs (issue 1)\n",
-                                        "gfx1151.mes_kiq = 0x6f kiq (issue 2)\n", NULL);
+    g_autofree char *good =
+        g_strconcat(head, "gfx1151.mes = 0x00000083 hangs (issue 1)\n", "gfx1151.mes_kiq = 0x6f kiq (issue 2)\n", NULL);
     rd_test_write_file(t->dir, "health.ini", good);
     g_autofree char *path = g_build_filename(t->dir, "health.ini", NULL);
     rd_knowledge k = { 0 };
@@ -431,10 +426,10 @@ static void test_health_firmware(rd_test_tmpdir *t, gconstpointer data)
 static void test_health_vram(rd_test_tmpdir *t, gconstpointer data)
 {
     static const char head[] = "[table]\nname = health\nversion = 2\ndate = x\n[vram]\n";
-    g_autofree char *good = g_strconcat(head, "7448 = 48 AMD Radeon PRO W7900\n",
-                                        "744c.c8 = 24 AMD Radeon RX 7900 XTX\n", "744c = 16 AMD Radeon RX 7900\n",
-                                        "1586.c1 = shared AMD Radeon 8060S Graphics\n",
-                                        "[vram-left-out]\n7590.c0 = 8 or 16 GB\n", NULL);
+    g_autofree char *good =
+        g_strconcat(head, "7448 = 48 AMD Radeon PRO W7900\n", "744c.c8 = 24 AMD Radeon RX 7900 XTX\n",
+                    "744c = 16 AMD Radeon RX 7900\n", "1586.c1 = shared AMD Radeon 8060S Graphics\n",
+                    "[vram-left-out]\n7590.c0 = 8 or 16 GB\n", NULL);
     rd_test_write_file(t->dir, "health.ini", good);
     g_autofree char *path = g_build_filename(t->dir, "health.ini", NULL);
     rd_knowledge k = { 0 };

@@ -91,7 +91,10 @@ static void t_probes_by_id(void)
     size_t n_specs = rd_daemon_watch_specs(&specs);
     g_assert_cmpuint(n_specs, >=, 24);
     /* what the descriptors say, as the daemon had it in its own table */
-    struct { const char *path; rd_probe_mask mask; } want[] = {
+    struct {
+        const char *path;
+        rd_probe_mask mask;
+    } want[] = {
         { "/etc/passwd", bit("access") | bit("env") },
         { "/etc/group", bit("access") },
         { "/var/lib/dpkg/status", bit("rocm") | bit("apt") | bit("boot") | bit("torch") },
@@ -378,6 +381,7 @@ static void t_journal_protocol(void)
     g_assert_cmpint(rmdir(dir), ==, 0);
 }
 
+/* clang-format off */
 static const rd_test_case tests[] = {
     { "/daemon-unit/uevent-mask", t_uevent_mask },
     { "/daemon-unit/probes-by-id", t_probes_by_id },
@@ -390,5 +394,6 @@ static const rd_test_case tests[] = {
     { "/daemon-unit/write-atomic", t_write_atomic },
     { "/daemon-unit/journal-protocol", t_journal_protocol },
 };
+/* clang-format on */
 
 RD_TEST_MAIN(tests, false)

@@ -187,8 +187,9 @@ static void test_acl_malformed(void)
 
 static rd_dev_node node(int64_t mode, int64_t uid, int64_t gid)
 {
-    return (rd_dev_node){ .path = (char *)"/dev/kfd", .role = (char *)"kfd", .exists = true,
-                          .mode = mode, .uid = uid, .gid = gid };
+    return (rd_dev_node){
+        .path = (char *)"/dev/kfd", .role = (char *)"kfd", .exists = true, .mode = mode, .uid = uid, .gid = gid
+    };
 }
 
 static void test_can_rw_mode(void)
@@ -284,22 +285,21 @@ static void test_can_rw_acl(void)
     g_assert_true(rd_access_can_rw(&n, 0, NULL, 0));
 }
 
-static const char passwd[] =
-    "root:x:0:0:root:/root:/bin/bash\n"
-    "# a comment:x:1:1::/:/bin/false\n"
-    "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
-    "short:x:5\n"
-    "garbage line without colons\n"
-    "badnum:x:abc:100::/:/bin/sh\n"
-    "neg:x:-7:100::/:/bin/sh\n"
-    ":x:1500:1500::/:/bin/sh\n"
-    "+::::::\n"
-    "\xff\xfe:x:\xff:1::/:/bin/sh\n"
-    "alice:x:1000:1000:Alice Example,,,:/home/alice:/bin/bash\n"
-    "alice2:x:1001:1001::/home/alice2:/bin/bash\n"
-    "fourfields:x:1003:1003\n"
-    "alice:x:2000:2000:duplicate:/:/bin/sh\n"
-    "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin";
+static const char passwd[] = "root:x:0:0:root:/root:/bin/bash\n"
+                             "# a comment:x:1:1::/:/bin/false\n"
+                             "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+                             "short:x:5\n"
+                             "garbage line without colons\n"
+                             "badnum:x:abc:100::/:/bin/sh\n"
+                             "neg:x:-7:100::/:/bin/sh\n"
+                             ":x:1500:1500::/:/bin/sh\n"
+                             "+::::::\n"
+                             "\xff\xfe:x:\xff:1::/:/bin/sh\n"
+                             "alice:x:1000:1000:Alice Example,,,:/home/alice:/bin/bash\n"
+                             "alice2:x:1001:1001::/home/alice2:/bin/bash\n"
+                             "fourfields:x:1003:1003\n"
+                             "alice:x:2000:2000:duplicate:/:/bin/sh\n"
+                             "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin";
 
 static void test_passwd(void)
 {
@@ -353,20 +353,19 @@ static void test_passwd(void)
     g_assert_cmpint(rd_passwd_find(with_nul, "alice", -1, &name, &uid, &gid), ==, -ENOENT);
 }
 
-static const char group[] =
-    "root:x:0:\n"
-    "adm:x:4:syslog,alice\n"
-    "# render:x:992:commented\n"
-    "video:x:44: bob , alice \n"
-    "alice:x:1000:alice\n"
-    "render:x:992:malice,alice2,alice\n"
-    "plugdev:x:46\n"
-    "junk\n"
-    "badgid:x:x12:alice\n"
-    "render2:x:992:alice\n"
-    "docker:x:999:bob\n"
-    "\xff:\xff:\xff:\xff\n"
-    "sudo:x:27:alice";
+static const char group[] = "root:x:0:\n"
+                            "adm:x:4:syslog,alice\n"
+                            "# render:x:992:commented\n"
+                            "video:x:44: bob , alice \n"
+                            "alice:x:1000:alice\n"
+                            "render:x:992:malice,alice2,alice\n"
+                            "plugdev:x:46\n"
+                            "junk\n"
+                            "badgid:x:x12:alice\n"
+                            "render2:x:992:alice\n"
+                            "docker:x:999:bob\n"
+                            "\xff:\xff:\xff:\xff\n"
+                            "sudo:x:27:alice";
 
 static void test_group_list(void)
 {
@@ -426,6 +425,7 @@ static void test_group_name(void)
     g_assert_null(rd_group_name("\xff\xfe\n:::\n::\n", 0));
 }
 
+/* clang-format off */
 static const rd_test_case tests[] = {
     { "/access/acl/parse", test_acl_parse },
     { "/access/acl/malformed", test_acl_malformed },
@@ -435,5 +435,6 @@ static const rd_test_case tests[] = {
     { "/access/group/list", test_group_list },
     { "/access/group/name", test_group_name },
 };
+/* clang-format on */
 
 RD_TEST_MAIN(tests, true)

@@ -972,20 +972,22 @@ static void test_access_acl_fields(void)
     assess(&f, &r);
     const rd_finding *fd = get(&r.fs, "kfd.no-access");
     g_assert_nonnull(fd);
-    assert_evidence(fd, 0, "/dev/kfd: mode 0660, owner uid 0, group render, "
-                           "ACL user::rw-,user:1001:rw-,group::rw-,mask::rw-,other::---");
+    assert_evidence(fd, 0,
+                    "/dev/kfd: mode 0660, owner uid 0, group render, "
+                    "ACL user::rw-,user:1001:rw-,group::rw-,mask::rw-,other::---");
 
     json_object *j = rd_report_json(&f, &r.view, &r.fs, 1);
     json_object *nodes = json_object_object_get(json_object_object_get(j, "access"), "nodes");
     g_assert_cmpuint(json_object_array_length(nodes), ==, f.access.n_nodes);
-    g_assert_cmpstr(json_object_to_json_string_ext(json_object_array_get_idx(nodes, 0), JSON_C_TO_STRING_PLAIN |
-                                                                                       JSON_C_TO_STRING_NOSLASHESCAPE),
-                    ==,
-                    "{\"path\":\"/dev/kfd\",\"role\":\"kfd\",\"exists\":true,\"mode\":\"0660\",\"uid\":0,\"gid\":992,"
-                    "\"group\":\"render\",\"acl\":[{\"tag\":\"user_obj\",\"id\":null,\"perm\":\"rw-\"},"
-                    "{\"tag\":\"user\",\"id\":1001,\"perm\":\"rw-\"},{\"tag\":\"group_obj\",\"id\":null,\"perm\":\"rw-\"},"
-                    "{\"tag\":\"mask\",\"id\":null,\"perm\":\"rw-\"},{\"tag\":\"other\",\"id\":null,\"perm\":\"---\"}],"
-                    "\"error\":null}");
+    g_assert_cmpstr(
+        json_object_to_json_string_ext(json_object_array_get_idx(nodes, 0),
+                                       JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+        ==,
+        "{\"path\":\"/dev/kfd\",\"role\":\"kfd\",\"exists\":true,\"mode\":\"0660\",\"uid\":0,\"gid\":992,"
+        "\"group\":\"render\",\"acl\":[{\"tag\":\"user_obj\",\"id\":null,\"perm\":\"rw-\"},"
+        "{\"tag\":\"user\",\"id\":1001,\"perm\":\"rw-\"},{\"tag\":\"group_obj\",\"id\":null,\"perm\":\"rw-\"},"
+        "{\"tag\":\"mask\",\"id\":null,\"perm\":\"rw-\"},{\"tag\":\"other\",\"id\":null,\"perm\":\"---\"}],"
+        "\"error\":null}");
     json_object_put(j);
     result_free(&r);
     rd_facts_free(&f);
@@ -1123,12 +1125,13 @@ static void test_exit_status(void)
 
 typedef struct {
     const char *id, *id_like, *version_id;
-    const char *firmware;          /* in driver.firmware-missing's remedy */
-    const char *cmdline;           /* in driver.nomodeset's remedy */
-    const char *kernel;            /* in driver.kfd-unsupported's remedy */
+    const char *firmware; /* in driver.firmware-missing's remedy */
+    const char *cmdline;  /* in driver.nomodeset's remedy */
+    const char *kernel;   /* in driver.kfd-unsupported's remedy */
     const char *const forbidden[12];
 } distro_case;
 
+/* clang-format off */
 static const distro_case distro_cases[] = {
     { "debian", NULL, "12", "`sudo apt install firmware-amd-graphics`", "`sudo update-grub`", "backports",
       { "dnf", "zypper", "dracut", "grubby", "hwe", "grub2-mkconfig", NULL } },
@@ -1145,6 +1148,7 @@ static const distro_case distro_cases[] = {
       "a newer kernel the way this distribution provides one",
       { "apt ", "apt-", "dnf", "zypper", "update-initramfs", "update-grub", "hwe", "dracut", "grubby", NULL } },
 };
+/* clang-format on */
 
 static void set_os(rd_facts *f, const distro_case *c)
 {
@@ -1178,7 +1182,8 @@ static void test_remedies_per_distro(void)
         set_os(&f, c);
         f.driver.module_present = true;
         f.driver.initstate = xstrdup("live");
-        add_kmsg(&f, 3, "amdgpu 0000:03:00.0: Direct firmware load for amdgpu/navy_flounder_sos.bin failed with error -2");
+        add_kmsg(&f, 3,
+                 "amdgpu 0000:03:00.0: Direct firmware load for amdgpu/navy_flounder_sos.bin failed with error -2");
         add_modprobe(&f, "/etc/modprobe.d/blacklist-amdgpu.conf", 1, "blacklist", "amdgpu", "");
         free(f.driver.cmdline);
         f.driver.cmdline = xstrdup("BOOT_IMAGE=/vmlinuz ro quiet nomodeset");
@@ -1259,6 +1264,7 @@ static void test_si_never_rocm(void)
 
 static void test_os_family(void)
 {
+    /* clang-format off */
     static const struct {
         const char *id, *like;
         rd_os_family want;
@@ -1273,6 +1279,7 @@ static void test_os_family(void)
         { "nixos", NULL, RD_OS_UNKNOWN },           { "arch", NULL, RD_OS_UNKNOWN },
         { NULL, NULL, RD_OS_UNKNOWN },
     };
+    /* clang-format on */
     for (size_t i = 0; i < ELEMENTSOF(cases); i++)
         g_assert_cmpstr(rd_os_family_name(rd_os_family_of(cases[i].id, cases[i].like)), ==,
                         rd_os_family_name(cases[i].want));

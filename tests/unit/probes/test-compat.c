@@ -66,7 +66,8 @@ static void test_shipped_support(void)
 
 static void test_pick_release(void)
 {
-    char gfx1100_s[] = "gfx1100", gfx906_s[] = "gfx906", gfx1031_s[] = "gfx1031", gfx942_s[] = "gfx942", gfx1030_s[] = "gfx1030";
+    char gfx1100_s[] = "gfx1100", gfx906_s[] = "gfx906", gfx1031_s[] = "gfx1031", gfx942_s[] = "gfx942",
+         gfx1030_s[] = "gfx1030";
     char *gfx1100[] = { gfx1100_s, NULL };
     char *gfx906[] = { gfx906_s, NULL };
     char *gfx1031[] = { gfx1031_s, NULL };
@@ -109,35 +110,33 @@ static void test_version_compare(void)
 
 /* ---- malformed tables ---- */
 
+static const char small_archs[] = "[table]\nname = archs\nversion = 1\ndate = 2026-01-01\n"
+                                  "[gfx90a]\ngfx_target_version = 90010\nfamily = gfx9\natomics = not-required\n"
+                                  "[gfx906]\ngfx_target_version = 90006\nfamily = gfx9\natomics = not-required\n"
+                                  "[gfx1100]\ngfx_target_version = 110000\nfamily = gfx11\natomics = firmware 509\n";
 
-static const char small_archs[] =
-    "[table]\nname = archs\nversion = 1\ndate = 2026-01-01\n"
-    "[gfx90a]\ngfx_target_version = 90010\nfamily = gfx9\natomics = not-required\n"
-    "[gfx906]\ngfx_target_version = 90006\nfamily = gfx9\natomics = not-required\n"
-    "[gfx1100]\ngfx_target_version = 110000\nfamily = gfx11\natomics = firmware 509\n";
-
-static const char small_pci_ids[] = "[table]\nname = pci-ids\nversion = 1\ndate = 2026-01-01\n[pci-ids]\n744c = gfx1100\n";
+static const char small_pci_ids[] =
+    "[table]\nname = pci-ids\nversion = 1\ndate = 2026-01-01\n[pci-ids]\n744c = gfx1100\n";
 
 /* Lines are numbered in the comments: errors must name them. */
-static const char good_support[] =
-    "[table]\n"                                            /* 1 */
-    "name = support\n"                                     /* 2 */
-    "version = 4\n"                                        /* 3 */
-    "date = 2026-02-01\n"                                  /* 4 */
-    "[apt]\n"                                              /* 5 */
-    "host = repo.radeon.com\n"                             /* 6 */
-    "key-id = 9386B48A1A693C5C\n"                          /* 7 */
-    "pin-origin = repo.radeon.com\n"                       /* 8 */
-    "[rocm 6.2]\n"                                         /* 9 */
-    "latest = 6.2.4\n"                                     /* 10 */
-    "date = 2024-08\n"                                     /* 11 */
-    "gfx = gfx90a gfx1100\n"                               /* 12 */
-    "deprecated = gfx906\n"                                /* 13 */
-    "apt-suite = codename\n"                               /* 14 */
-    "dkms = 6.8.5\n"                                       /* 15 */
-    "window = releases 2\n"                                /* 16 */
-    "os = ubuntu 24.04 noble kernels 6.8\n"                /* 17 */
-    "os = debian 12 bookworm suite jammy kernels 6.1\n";   /* 18 */
+static const char good_support[] = "[table]\n"                                          /* 1 */
+                                   "name = support\n"                                   /* 2 */
+                                   "version = 4\n"                                      /* 3 */
+                                   "date = 2026-02-01\n"                                /* 4 */
+                                   "[apt]\n"                                            /* 5 */
+                                   "host = repo.radeon.com\n"                           /* 6 */
+                                   "key-id = 9386B48A1A693C5C\n"                        /* 7 */
+                                   "pin-origin = repo.radeon.com\n"                     /* 8 */
+                                   "[rocm 6.2]\n"                                       /* 9 */
+                                   "latest = 6.2.4\n"                                   /* 10 */
+                                   "date = 2024-08\n"                                   /* 11 */
+                                   "gfx = gfx90a gfx1100\n"                             /* 12 */
+                                   "deprecated = gfx906\n"                              /* 13 */
+                                   "apt-suite = codename\n"                             /* 14 */
+                                   "dkms = 6.8.5\n"                                     /* 15 */
+                                   "window = releases 2\n"                              /* 16 */
+                                   "os = ubuntu 24.04 noble kernels 6.8\n"              /* 17 */
+                                   "os = debian 12 bookworm suite jammy kernels 6.1\n"; /* 18 */
 
 static void test_good_support(rd_test_tmpdir *t, gconstpointer data)
 {
@@ -214,8 +213,8 @@ static void test_malformed_support(rd_test_tmpdir *t, gconstpointer data)
         const malformed_case *c = &malformed[i];
         const char *at = strstr(good_support, c->find);
         g_assert_nonnull(at);
-        g_autofree char *text = g_strdup_printf("%.*s%s%s", (int)(at - good_support), good_support, c->replace,
-                                                at + strlen(c->find));
+        g_autofree char *text =
+            g_strdup_printf("%.*s%s%s", (int)(at - good_support), good_support, c->replace, at + strlen(c->find));
         rd_test_write_file(t->dir, "support.ini", text);
         rd_knowledge k;
         g_autofree char *err = NULL;
@@ -255,28 +254,27 @@ static bool want_any(const char *name)
 
 static void test_dpkg_status(void)
 {
-    static const char text[] =
-        "Package: rocm-core\n"
-        "Status: install ok installed\n"
-        "Version: 6.2.4.60204-139~24.04\n"
-        "Description: ROCm core\n"
-        " continued description\n"
-        "\n"
-        "Package: rocm-core5.7.1\n"
-        "Status: deinstall ok config-files\n"
-        "Version: 5.7.1.50701-98~22.04\n"
-        "\n"
-        "Package: bash\n"
-        "Status: install ok installed\n"
-        "Version: 5.2.21-2ubuntu4\n"
-        "\n"
-        "Package: amdgpu-dkms\n"
-        "Status: install ok half-installed\n"
-        "Version: 1:6.8.5.60204-2041575.24.04\n"
-        "\n"
-        "Package: rocminfo\n"
-        "Version:   1.0.0.60204-139~24.04  \n"
-        "Status: install ok installed";
+    static const char text[] = "Package: rocm-core\n"
+                               "Status: install ok installed\n"
+                               "Version: 6.2.4.60204-139~24.04\n"
+                               "Description: ROCm core\n"
+                               " continued description\n"
+                               "\n"
+                               "Package: rocm-core5.7.1\n"
+                               "Status: deinstall ok config-files\n"
+                               "Version: 5.7.1.50701-98~22.04\n"
+                               "\n"
+                               "Package: bash\n"
+                               "Status: install ok installed\n"
+                               "Version: 5.2.21-2ubuntu4\n"
+                               "\n"
+                               "Package: amdgpu-dkms\n"
+                               "Status: install ok half-installed\n"
+                               "Version: 1:6.8.5.60204-2041575.24.04\n"
+                               "\n"
+                               "Package: rocminfo\n"
+                               "Version:   1.0.0.60204-139~24.04  \n"
+                               "Status: install ok installed";
     rd_package *p = NULL;
     size_t n = 0;
     rd_dpkg_status_parse(text, want_any, &p, &n);
@@ -301,14 +299,14 @@ static void free_sources(rd_apt_source *s, size_t n)
 static void test_sources_one_line(void)
 {
     static const char text[] =
-        "# deb https://repo.radeon.com/rocm/apt/6.0 jammy main\n"                                   /* 1 */
+        "# deb https://repo.radeon.com/rocm/apt/6.0 jammy main\n" /* 1 */
         "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/6.2.4 noble main\n"
-        "deb http://archive.ubuntu.com/ubuntu noble main universe\n"                               /* 3 */
-        "deb-src https://repo.radeon.com/amdgpu/6.2.4/ubuntu noble main # sources too\n"           /* 4 */
-        "\n"                                                                                         /* 5 */
-        "deb https://repo.radeon.com/amdgpu/@AMDGPUVER@/ubuntu noble main\n"                       /* 6 */
-        "deb http://mirror.example.com/@DISTRO@ stable main\n"                                      /* 7 */
-        "deb https://repo.radeon.com.evil.example/rocm/apt/6.2 noble main\n"                       /* 8 */
+        "deb http://archive.ubuntu.com/ubuntu noble main universe\n"                     /* 3 */
+        "deb-src https://repo.radeon.com/amdgpu/6.2.4/ubuntu noble main # sources too\n" /* 4 */
+        "\n"                                                                             /* 5 */
+        "deb https://repo.radeon.com/amdgpu/@AMDGPUVER@/ubuntu noble main\n"             /* 6 */
+        "deb http://mirror.example.com/@DISTRO@ stable main\n"                           /* 7 */
+        "deb https://repo.radeon.com.evil.example/rocm/apt/6.2 noble main\n"             /* 8 */
         "deb [ signed-by=/usr/share/keyrings/rocm.gpg ] https://repo.radeon.com/rocm/apt/latest ubuntu main";
     rd_apt_source *s = NULL;
     size_t n = 0;
@@ -340,33 +338,32 @@ static void test_sources_one_line(void)
 
 static void test_sources_deb822(void)
 {
-    static const char text[] =
-        "# ROCm\n"                                                            /* 1 */
-        "Types: deb\n"                                                        /* 2 */
-        "URIs: https://repo.radeon.com/rocm/apt/6.3.3\n"                     /* 3 */
-        "Suites: jammy noble\n"                                               /* 4 */
-        "Components: main\n"                                                  /* 5 */
-        "Signed-By: /etc/apt/keyrings/rocm.gpg\n"                            /* 6 */
-        "\n"                                                                  /* 7 */
-        "Types: deb deb-src\n"                                                /* 8 */
-        "URIs: https://repo.radeon.com/amdgpu/6.3.3/ubuntu\n"                /* 9 */
-        "Suites: noble\n"                                                     /* 10 */
-        "Components: main\n"                                                  /* 11 */
-        "Enabled: no\n"                                                       /* 12 */
-        "Signed-By:\n"                                                        /* 13 */
-        " -----BEGIN PGP PUBLIC KEY BLOCK-----\n"                            /* 14 */
-        " .\n"                                                                /* 15 */
-        " mQINBFxxxx\n"                                                       /* 16 */
-        " -----END PGP PUBLIC KEY BLOCK-----\n"                              /* 17 */
-        "\n"                                                                  /* 18 */
-        "Types: deb\n"                                                        /* 19 */
-        "URIs: http://archive.ubuntu.com/ubuntu/\n"                          /* 20 */
-        "Suites: noble\n"                                                     /* 21 */
-        "Components: main\n"                                                  /* 22 */
-        "\n"                                                                  /* 23 */
-        "Types: deb\n"                                                        /* 24 */
-        "URIs: https://repo.radeon.com/graphics/@ROCMVER@/ubuntu\n"          /* 25 */
-        "Suites: noble\n";                                                    /* 26 */
+    static const char text[] = "# ROCm\n"                                                  /* 1 */
+                               "Types: deb\n"                                              /* 2 */
+                               "URIs: https://repo.radeon.com/rocm/apt/6.3.3\n"            /* 3 */
+                               "Suites: jammy noble\n"                                     /* 4 */
+                               "Components: main\n"                                        /* 5 */
+                               "Signed-By: /etc/apt/keyrings/rocm.gpg\n"                   /* 6 */
+                               "\n"                                                        /* 7 */
+                               "Types: deb deb-src\n"                                      /* 8 */
+                               "URIs: https://repo.radeon.com/amdgpu/6.3.3/ubuntu\n"       /* 9 */
+                               "Suites: noble\n"                                           /* 10 */
+                               "Components: main\n"                                        /* 11 */
+                               "Enabled: no\n"                                             /* 12 */
+                               "Signed-By:\n"                                              /* 13 */
+                               " -----BEGIN PGP PUBLIC KEY BLOCK-----\n"                   /* 14 */
+                               " .\n"                                                      /* 15 */
+                               " mQINBFxxxx\n"                                             /* 16 */
+                               " -----END PGP PUBLIC KEY BLOCK-----\n"                     /* 17 */
+                               "\n"                                                        /* 18 */
+                               "Types: deb\n"                                              /* 19 */
+                               "URIs: http://archive.ubuntu.com/ubuntu/\n"                 /* 20 */
+                               "Suites: noble\n"                                           /* 21 */
+                               "Components: main\n"                                        /* 22 */
+                               "\n"                                                        /* 23 */
+                               "Types: deb\n"                                              /* 24 */
+                               "URIs: https://repo.radeon.com/graphics/@ROCMVER@/ubuntu\n" /* 25 */
+                               "Suites: noble\n";                                          /* 26 */
     rd_apt_source *s = NULL;
     size_t n = 0;
     rd_apt_parse_sources(text, "/etc/apt/sources.list.d/rocm.sources", true, "repo.radeon.com", &s, &n);
@@ -389,19 +386,18 @@ static void test_sources_deb822(void)
 
 static void test_preferences(void)
 {
-    static const char text[] =
-        "Package: *\n"                                /* 1 */
-        "Pin: release o=repo.radeon.com\n"            /* 2 */
-        "Pin-Priority: 600\n"                         /* 3 */
-        "\n"                                          /* 4 */
-        "# snap\n"                                    /* 5 */
-        "Package: snapd\n"                            /* 6 */
-        "Pin: release a=*\n"                          /* 7 */
-        "Pin-Priority: -10\n"                         /* 8 */
-        "\n"                                          /* 9 */
-        "Package: rocm*\n"                            /* 10 */
-        "Pin: origin repo.radeon.com\n"               /* 11 */
-        "Pin-Priority: 400";                          /* 12 */
+    static const char text[] = "Package: *\n"                     /* 1 */
+                               "Pin: release o=repo.radeon.com\n" /* 2 */
+                               "Pin-Priority: 600\n"              /* 3 */
+                               "\n"                               /* 4 */
+                               "# snap\n"                         /* 5 */
+                               "Package: snapd\n"                 /* 6 */
+                               "Pin: release a=*\n"               /* 7 */
+                               "Pin-Priority: -10\n"              /* 8 */
+                               "\n"                               /* 9 */
+                               "Package: rocm*\n"                 /* 10 */
+                               "Pin: origin repo.radeon.com\n"    /* 11 */
+                               "Pin-Priority: 400";               /* 12 */
     rd_apt_pin *p = NULL;
     size_t n = 0;
     rd_apt_parse_preferences(text, "/etc/apt/preferences.d/rocm-pin-600", "repo.radeon.com", &p, &n);
@@ -420,8 +416,8 @@ static void test_keyring(void)
 {
     /* a signature packet's unhashed area with the issuer subpacket (type 16) */
     static const unsigned char binary[] = {
-        0xc2, 0x1c, 0x04, 0x13, 0x01, 0x08, 0x00, 0x06, 0x05, 0x02, 0x5d, 0x24, 0x8c, 0x40, 0x00, 0x0a,
-        0x09, 0x10, 0x93, 0x86, 0xb4, 0x8a, 0x1a, 0x69, 0x3c, 0x5c, 0x5a, 0x3c,
+        0xc2, 0x1c, 0x04, 0x13, 0x01, 0x08, 0x00, 0x06, 0x05, 0x02, 0x5d, 0x24, 0x8c, 0x40,
+        0x00, 0x0a, 0x09, 0x10, 0x93, 0x86, 0xb4, 0x8a, 0x1a, 0x69, 0x3c, 0x5c, 0x5a, 0x3c,
     };
     g_assert_true(rd_keyring_has_key(binary, sizeof binary, "9386B48A1A693C5C"));
     g_assert_true(rd_keyring_has_key(binary, sizeof binary, "9386b48a1a693c5c"));
@@ -444,8 +440,10 @@ static void test_keyring(void)
 
 static void test_boot_kmsg(void)
 {
-    g_assert_true(rd_boot_kmsg_relevant("Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7"));
-    g_assert_true(rd_boot_kmsg_relevant("amdgpu: module verification failed: signature and/or required key missing - tainting kernel"));
+    g_assert_true(
+        rd_boot_kmsg_relevant("Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7"));
+    g_assert_true(rd_boot_kmsg_relevant(
+        "amdgpu: module verification failed: signature and/or required key missing - tainting kernel"));
     g_assert_true(rd_boot_kmsg_relevant("PKCS#7 signature not signed with a trusted key"));
     g_assert_false(rd_boot_kmsg_relevant("[drm] amdgpu kernel modesetting enabled."));
     g_autofree char *s = rd_kernel_series("6.8.0-45-generic");
@@ -628,7 +626,7 @@ static void assess_driver_window(rd_facts *f)
     /* driver/user-space window: 2 release lines before 6.4 */
     f->driver.version = xstrdup("6.3.6"); /* ROCm 6.0's */
     g_autofree char *w2 = assess_ids(f);
-    g_assert_cmpstr(w2, ==, "");         /* 6.0 vs 6.2: 2 apart */
+    g_assert_cmpstr(w2, ==, ""); /* 6.0 vs 6.2: 2 apart */
     free(f->driver.version);
     f->driver.version = xstrdup("6.2.4"); /* ROCm 5.7's */
     g_autofree char *w3 = assess_ids(f);
@@ -744,8 +742,9 @@ static void test_assess_rules(void)
      * signed-by, pin at 400, a stale 6.1.3 in ld.so.conf (but no second install), no
      * /opt/rocm/bin on PATH, Secure Boot on with DKMS but amdgpu loaded and no rejection */
     g_autofree char *ids = assess_ids(&f);
-    g_assert_cmpstr(ids, ==, "arch.no-kernels:error apt.suite-mismatch:error path.rocm-bin-missing:warning "
-                             "apt.no-signed-by:warning apt.key-deprecated:warning apt.pin-missing:warning");
+    g_assert_cmpstr(ids, ==,
+                    "arch.no-kernels:error apt.suite-mismatch:error path.rocm-bin-missing:warning "
+                    "apt.no-signed-by:warning apt.key-deprecated:warning apt.pin-missing:warning");
 
     assess_apt_fixed(&f);
     assess_driver_window(&f);

@@ -92,13 +92,13 @@ static void test_modprobe_continuation(void)
 {
     mp_lines m = { 0 };
     mp_parse(&m,
-             "options radeon si_support=0\n"    /* 1 */
-             "options amdgpu \\\n"              /* 2 */
-             "si_support=1 \\\n"                /* 3 */
-             "cik_support=1\n"                  /* 4 */
-             "blacklist \\\n"                   /* 5 */
-             "amdgpu\n"                         /* 6 */
-             "blacklist amdgpu\n",              /* 7 */
+             "options radeon si_support=0\n" /* 1 */
+             "options amdgpu \\\n"           /* 2 */
+             "si_support=1 \\\n"             /* 3 */
+             "cik_support=1\n"               /* 4 */
+             "blacklist \\\n"                /* 5 */
+             "amdgpu\n"                      /* 6 */
+             "blacklist amdgpu\n",           /* 7 */
              "/etc/modprobe.d/amdgpu.conf");
     g_assert_cmpuint(m.n, ==, 4);
     const char *f = "/etc/modprobe.d/amdgpu.conf";
@@ -268,8 +268,7 @@ static int kmsg(const char *rec, rd_kmsg_record *ret)
 static void test_kmsg_real(void)
 {
     rd_kmsg_record r = { 0 };
-    g_assert_cmpint(kmsg("4,1234,5678901,-;kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics 730<0",
-                         &r),
+    g_assert_cmpint(kmsg("4,1234,5678901,-;kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics 730<0", &r),
                     ==, 0);
     g_assert_cmpint(r.priority, ==, 4);
     g_assert_cmpuint(r.seq, ==, 1234);

@@ -376,6 +376,7 @@ static void test_torch_override_remedy(void)
  * version's local tag (AMD's carries the full release and a build suffix). */
 static void test_torch_origin(void)
 {
+    /* clang-format off */
     static const struct {
         const char *version, *direct_url;
         rd_torch_index index;
@@ -397,6 +398,7 @@ static void test_torch_origin(void)
         { "2.5.1+rocm", NULL, RD_TORCH_INDEX_UNKNOWN, false, "", "the version's local tag" },
         { NULL, NULL, RD_TORCH_INDEX_UNKNOWN, false, "", "the version's local tag" },
     };
+    /* clang-format on */
     for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
         rd_torch_origin o;
         rd_torch_origin_of(cases[i].version, cases[i].direct_url, &o);
@@ -507,9 +509,10 @@ static void test_visible_hip_after_rocr(void)
     const rd_finding *fd = rd_findings_get(&out, "env.visible-devices-hides-all");
     g_assert_nonnull(fd);
     if (fd)
-        g_assert_cmpstr(fd->evidence[0], ==,
-                    "process environment: HIP_VISIBLE_DEVICES=GPU-0000000000001003: \"GPU-0000000000001003\" names no "
-                    "GPU (1 GPU is visible after ROCR_VISIBLE_DEVICES)");
+        g_assert_cmpstr(
+            fd->evidence[0], ==,
+            "process environment: HIP_VISIBLE_DEVICES=GPU-0000000000001003: \"GPU-0000000000001003\" names no "
+            "GPU (1 GPU is visible after ROCR_VISIBLE_DEVICES)");
     rd_findings_free(&out);
     rd_facts_free(&f);
 }
@@ -531,8 +534,8 @@ static void test_override_igpu_hidden(void)
     g_assert_true(rd_findings_has(&out, "arch.override-global-with-igpu"));
     rd_findings_free(&out);
 
-    rd_env_parse_text("ROCR_VISIBLE_DEVICES=GPU-0000000000001003\n", RD_ENV_SYNTAX_PAM, "/etc/environment",
-                      &f.env.vars, &f.env.n_vars);
+    rd_env_parse_text("ROCR_VISIBLE_DEVICES=GPU-0000000000001003\n", RD_ENV_SYNTAX_PAM, "/etc/environment", &f.env.vars,
+                      &f.env.n_vars);
     assess(&f, &out);
     g_assert_false(rd_findings_has(&out, "arch.override-wrong-family"));
     g_assert_false(rd_findings_has(&out, "arch.override-global-with-igpu"));

@@ -127,8 +127,8 @@ struct gpu_metrics_v2_2 {
     uint16_t average_socket_power, average_cpu_power, average_soc_power, average_gfx_power, average_core_power[8];
     uint16_t average_gfxclk_frequency, average_socclk_frequency, average_uclk_frequency, average_fclk_frequency,
         average_vclk_frequency, average_dclk_frequency;
-    uint16_t current_gfxclk, current_socclk, current_uclk, current_fclk, current_vclk, current_dclk,
-        current_coreclk[8], current_l3clk[2];
+    uint16_t current_gfxclk, current_socclk, current_uclk, current_fclk, current_vclk, current_dclk, current_coreclk[8],
+        current_l3clk[2];
     uint32_t throttle_status;
     uint16_t fan_pwm, padding[3];
     uint64_t indep_throttle_status;
@@ -309,14 +309,14 @@ static void test_classify(void)
     classify("amdgpu 0000:65:00.0: amdgpu: GPU reset begin!", RD_HEALTH_EV_RESET, NULL, -1, "0000:65:00.0");
     classify("amdgpu 0000:65:00.0: amdgpu: GPU reset(3) succeeded!", RD_HEALTH_EV_RESET_OK, NULL, -1, "0000:65:00.0");
     classify("amdgpu 0000:85:00.0: amdgpu: GPU reset(1) failed", RD_HEALTH_EV_RESET_FAILED, NULL, -1, "0000:85:00.0");
-    classify("amdgpu 0000:85:00.0: amdgpu: GPU reset(2) failed with error -110 ", RD_HEALTH_EV_RESET_FAILED, NULL,
-             -1, "0000:85:00.0");
-    classify("amdgpu 0000:03:00.0: amdgpu: Ring gfx_0.0.0 reset failed", RD_HEALTH_EV_RESET_FAILED, "gfx_0.0.0",
-             -1, "0000:03:00.0");
+    classify("amdgpu 0000:85:00.0: amdgpu: GPU reset(2) failed with error -110 ", RD_HEALTH_EV_RESET_FAILED, NULL, -1,
+             "0000:85:00.0");
+    classify("amdgpu 0000:03:00.0: amdgpu: Ring gfx_0.0.0 reset failed", RD_HEALTH_EV_RESET_FAILED, "gfx_0.0.0", -1,
+             "0000:03:00.0");
     classify("[drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 timeout, signaled seq=1, emitted seq=3",
              RD_HEALTH_EV_RING_TIMEOUT, "gfx_0.0.0", -1, "");
-    classify("amdgpu 0000:03:00.0: amdgpu: ring sdma0 timeout, but soft recovered", RD_HEALTH_EV_RING_TIMEOUT,
-             "sdma0", -1, "0000:03:00.0");
+    classify("amdgpu 0000:03:00.0: amdgpu: ring sdma0 timeout, but soft recovered", RD_HEALTH_EV_RING_TIMEOUT, "sdma0",
+             -1, "0000:03:00.0");
     classify("amdgpu 0000:0c:00.0: amdgpu: [gfxhub0] retry page fault (src_id:0 ring:0 vmid:8 pasid:32770, for "
              "process python3 pid 4100 thread python3 pid 4100)",
              RD_HEALTH_EV_PAGE_FAULT, "python3 pid 4100", -1, "0000:0c:00.0");
@@ -336,12 +336,12 @@ static void test_classify(void)
              RD_HEALTH_EV_POISON, NULL, -1, "0000:27:00.0");
     classify("amdgpu 0000:27:00.0: amdgpu: uncorrectable hardware error(ERREVENT_ATHUB_INTERRUPT) detected!",
              RD_HEALTH_EV_RAS_UE, "athub", -1, "0000:27:00.0");
-    classify("amdgpu 0000:65:00.0: amdgpu: Saved bad pages 130 reaches threshold value 128",
-             RD_HEALTH_EV_BAD_PAGES, NULL, 128, "0000:65:00.0");
-    classify("amdgpu 0000:65:00.0: amdgpu: Saved bad pages(130) reaches threshold value(128).",
-             RD_HEALTH_EV_BAD_PAGES, NULL, 128, "0000:65:00.0");
-    classify("amdgpu 0000:65:00.0: amdgpu: RAS records:140 exceed threshold:128", RD_HEALTH_EV_BAD_PAGES, NULL,
-             128, "0000:65:00.0");
+    classify("amdgpu 0000:65:00.0: amdgpu: Saved bad pages 130 reaches threshold value 128", RD_HEALTH_EV_BAD_PAGES,
+             NULL, 128, "0000:65:00.0");
+    classify("amdgpu 0000:65:00.0: amdgpu: Saved bad pages(130) reaches threshold value(128).", RD_HEALTH_EV_BAD_PAGES,
+             NULL, 128, "0000:65:00.0");
+    classify("amdgpu 0000:65:00.0: amdgpu: RAS records:140 exceed threshold:128", RD_HEALTH_EV_BAD_PAGES, NULL, 128,
+             "0000:65:00.0");
     classify("amdgpu 0000:03:00.0: amdgpu: VRAM is lost due to GPU reset!", RD_HEALTH_EV_VRAM_LOST, NULL, -1,
              "0000:03:00.0");
     /* healthy lines */

@@ -12,16 +12,15 @@ static void assert_value(const char *text, const char *key, const char *expected
     g_assert_cmpstr(v, ==, expected);
 }
 
-static const char ubuntu[] =
-    "PRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\n"
-    "NAME=\"Ubuntu\"\n"
-    "VERSION_ID=\"24.04\"\n"
-    "VERSION=\"24.04.1 LTS (Noble Numbat)\"\n"
-    "VERSION_CODENAME=noble\n"
-    "ID=ubuntu\n"
-    "ID_LIKE=debian\n"
-    "HOME_URL=\"https://www.ubuntu.com/\"\n"
-    "UBUNTU_CODENAME=noble\n";
+static const char ubuntu[] = "PRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\n"
+                             "NAME=\"Ubuntu\"\n"
+                             "VERSION_ID=\"24.04\"\n"
+                             "VERSION=\"24.04.1 LTS (Noble Numbat)\"\n"
+                             "VERSION_CODENAME=noble\n"
+                             "ID=ubuntu\n"
+                             "ID_LIKE=debian\n"
+                             "HOME_URL=\"https://www.ubuntu.com/\"\n"
+                             "UBUNTU_CODENAME=noble\n";
 
 static void test_ubuntu(void)
 {

@@ -66,8 +66,8 @@ static void test_endpoint(void)
     cap(c, 0x50, CAP_PM, 0x64);
     cap(c, 0x64, CAP_MSI, 0xa0);
     /* Gen4 x16 capable, running Gen4 x16; 32/64-bit completer; requester on */
-    exp_cap(c, 0xa0, 0x00, 2, 0, 0x00400104, 0x1104,
-            RD_DEVCAP2_ATOMIC_COMP32 | RD_DEVCAP2_ATOMIC_COMP64 | 0x10000, RD_DEVCTL2_ATOMIC_REQ | 0x0400);
+    exp_cap(c, 0xa0, 0x00, 2, 0, 0x00400104, 0x1104, RD_DEVCAP2_ATOMIC_COMP32 | RD_DEVCAP2_ATOMIC_COMP64 | 0x10000,
+            RD_DEVCTL2_ATOMIC_REQ | 0x0400);
     ext_cap(c, 0x100, EXT_AER, 0x150);
     ext_cap(c, 0x150, EXT_REBAR, 0x200);
     ext_cap(c, 0x200, EXT_VSEC, 0x000);
@@ -98,8 +98,7 @@ static void test_root_port(void)
     header(c, 0x1022, 0x1483, 0x58);
     cap(c, 0x58, CAP_PM, 0x40); /* pointers may go backwards */
     exp_cap(c, 0x40, 0x00, 2, 4, 0x7304, 0x7104,
-            RD_DEVCAP2_ATOMIC_ROUTE | RD_DEVCAP2_ATOMIC_COMP32 | RD_DEVCAP2_ATOMIC_COMP64 |
-                RD_DEVCAP2_ATOMIC_COMP128,
+            RD_DEVCAP2_ATOMIC_ROUTE | RD_DEVCAP2_ATOMIC_COMP32 | RD_DEVCAP2_ATOMIC_COMP64 | RD_DEVCAP2_ATOMIC_COMP128,
             0);
     rd_pcie_caps caps;
     g_assert_cmpint(rd_pci_parse_caps(c, sizeof c, &caps), ==, 0);
@@ -371,17 +370,17 @@ static void test_ids_line(void)
         g_assert_cmpint(rd_amdgpu_ids_parse_line(skipped[i], &dev, &rev, &name), ==, 0);
 
     static const char *const bad[] = {
-        "744C,\tC8,",               /* no name */
-        "744C,\tC8,\t  \t",         /* blank name */
-        "744C,\tC8",                /* no second comma */
-        "744C,",                    /* nothing after the device */
-        "74G4,\tC8,\tAMD Radeon",   /* bad hex in the device */
-        "744C,\tXY,\tAMD Radeon",   /* bad hex in the revision */
+        "744C,\tC8,",             /* no name */
+        "744C,\tC8,\t  \t",       /* blank name */
+        "744C,\tC8",              /* no second comma */
+        "744C,",                  /* nothing after the device */
+        "74G4,\tC8,\tAMD Radeon", /* bad hex in the device */
+        "744C,\tXY,\tAMD Radeon", /* bad hex in the revision */
         "ZZZZ,\tC8,\tAMD Radeon",
-        "1744C,\tC8,\tAMD Radeon",  /* device above 16 bits */
-        "744C,\t1C8,\tAMD Radeon",  /* revision above 8 bits */
+        "1744C,\tC8,\tAMD Radeon", /* device above 16 bits */
+        "744C,\t1C8,\tAMD Radeon", /* revision above 8 bits */
         ",\tC8,\tAMD Radeon",
-        "garbage",                  /* not a version line either */
+        "garbage", /* not a version line either */
         "\xff\xfe,\xff,\xff",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
@@ -393,22 +392,21 @@ static void test_ids_line(void)
     g_assert_null(name);
 }
 
-static const char amdgpu_ids[] =
-    "# List of AMDGPU IDs\n"
-    "#\n"
-    "# Syntax:\n"
-    "# device_id,\trevision_id,\tproduct_name        <-- single tab after comma\n"
-    "\n"
-    "1.0.0\n"
-    "15BF,\t00,\tAMD Radeon 780M\n"
-    "67DF,\tC7,\tAMD Radeon RX 480 Graphics\n"
-    "67DF,\tE7,\tAMD Radeon RX 580 Series\n"
-    "6FDF,\tEF,\n" /* missing name: skipped */
-    "73BF,\tQ1,\tbad revision\n"
-    "744C,\tC8,\tAMD Radeon RX 7900 XTX\n"
-    "744c,\tc8,\tsecond entry never wins\n"
-    "744c,\tcc,\tAMD Radeon RX 7900 XT\n"
-    "74A1,\t00,\tAMD Instinct MI300X";
+static const char amdgpu_ids[] = "# List of AMDGPU IDs\n"
+                                 "#\n"
+                                 "# Syntax:\n"
+                                 "# device_id,\trevision_id,\tproduct_name        <-- single tab after comma\n"
+                                 "\n"
+                                 "1.0.0\n"
+                                 "15BF,\t00,\tAMD Radeon 780M\n"
+                                 "67DF,\tC7,\tAMD Radeon RX 480 Graphics\n"
+                                 "67DF,\tE7,\tAMD Radeon RX 580 Series\n"
+                                 "6FDF,\tEF,\n" /* missing name: skipped */
+                                 "73BF,\tQ1,\tbad revision\n"
+                                 "744C,\tC8,\tAMD Radeon RX 7900 XTX\n"
+                                 "744c,\tc8,\tsecond entry never wins\n"
+                                 "744c,\tcc,\tAMD Radeon RX 7900 XT\n"
+                                 "74A1,\t00,\tAMD Instinct MI300X";
 
 static void test_ids_lookup(void)
 {
@@ -436,8 +434,8 @@ static void test_ids_long_lines(void)
 {
     /* a 300-character line is skipped whole; the lines after it still count */
     g_autofree char *long_name = g_strnfill(300 - 10, 'N');
-    g_autofree char *text = g_strconcat("1.0.0\n744C,\tC8,\t", long_name, "\n744C,\tCC,\tAMD Radeon RX 7900 XT\n",
-                                        NULL);
+    g_autofree char *text =
+        g_strconcat("1.0.0\n744C,\tC8,\t", long_name, "\n744C,\tCC,\tAMD Radeon RX 7900 XT\n", NULL);
     g_assert_null(rd_amdgpu_ids_lookup(text, 0x744c, 0xc8));
     g_autofree char *xt = rd_amdgpu_ids_lookup(text, 0x744c, 0xcc);
     g_assert_cmpstr(xt, ==, "AMD Radeon RX 7900 XT");
@@ -450,31 +448,31 @@ static void test_ids_long_lines(void)
     g_assert_cmpstr(got, ==, name245);
 
     /* binary junk and embedded NULs */
-    static const char junk[] = "\xff\xff\xff\n\x01,\x02,\x03\n744C,\tC8,\tAfter junk\n\0" "67DF,\tE7,\thidden\n";
+    static const char junk[] = "\xff\xff\xff\n\x01,\x02,\x03\n744C,\tC8,\tAfter junk\n\0"
+                               "67DF,\tE7,\thidden\n";
     g_autofree char *after = rd_amdgpu_ids_lookup(junk, 0x744c, 0xc8);
     g_assert_cmpstr(after, ==, "After junk");
     g_assert_null(rd_amdgpu_ids_lookup(junk, 0x67df, 0xe7));
 }
 
-static const char pci_ids[] =
-    "#\tList of PCI ID's\n"
-    "#\n"
-    "0001  SafeNet (wrong ID)\n"
-    "1002  Advanced Micro Devices, Inc. [AMD/ATI]\n"
-    "\t1478  Navi 10 XL Upstream Port of PCI Express Switch\n"
-    "\t67df  Ellesmere [Radeon RX 470/480/570/570X/580/580X/590]\n"
-    "\t\t1002 0b37  Radeon RX 480\n"
-    "# a comment between devices\n"
-    "\t744C  Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]\r\n"
-    "\t74a1  Aqua Vanjaram [Instinct MI300X]   \n"
-    "\t7550\n"
-    "10de  NVIDIA Corporation\n"
-    "\t2335  GH100 [H200 SXM 141GB]\n"
-    "1a03  \n"
-    "\t2000  ASPEED Graphics Family\n"
-    "C 03  Display controller\n"
-    "\t00  VGA compatible controller\n"
-    "ffff  after the classes\n";
+static const char pci_ids[] = "#\tList of PCI ID's\n"
+                              "#\n"
+                              "0001  SafeNet (wrong ID)\n"
+                              "1002  Advanced Micro Devices, Inc. [AMD/ATI]\n"
+                              "\t1478  Navi 10 XL Upstream Port of PCI Express Switch\n"
+                              "\t67df  Ellesmere [Radeon RX 470/480/570/570X/580/580X/590]\n"
+                              "\t\t1002 0b37  Radeon RX 480\n"
+                              "# a comment between devices\n"
+                              "\t744C  Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]\r\n"
+                              "\t74a1  Aqua Vanjaram [Instinct MI300X]   \n"
+                              "\t7550\n"
+                              "10de  NVIDIA Corporation\n"
+                              "\t2335  GH100 [H200 SXM 141GB]\n"
+                              "1a03  \n"
+                              "\t2000  ASPEED Graphics Family\n"
+                              "C 03  Display controller\n"
+                              "\t00  VGA compatible controller\n"
+                              "ffff  after the classes\n";
 
 static void assert_pci_ids(const char *text, size_t len, unsigned vendor, unsigned device, const char *want_vendor,
                            const char *want_device)

@@ -15,6 +15,7 @@
 
 static void test_family(void)
 {
+    /* clang-format off */
     static const struct {
         const char *id, *like;
         rd_os_family want;
@@ -29,6 +30,7 @@ static void test_family(void)
         { "arch", NULL, RD_OS_UNKNOWN },          { NULL, NULL, RD_OS_UNKNOWN },
         { "x", "  ", RD_OS_UNKNOWN },
     };
+    /* clang-format on */
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
         g_assert_cmpint(rd_os_family_of(cases[i].id, cases[i].like), ==, cases[i].want);
     g_assert_cmpstr(rd_os_family_name(RD_OS_RHEL), ==, "rhel");
@@ -70,7 +72,8 @@ static void test_templates(void)
 {
     char *v[4];
     g_assert_cmpint(rd_repo_template_match("https://repo.radeon.com/rocm/el{major}/{rocm}/main",
-                                           "https://repo.radeon.com/rocm/el8/6.4.3/main/", v), ==, 1);
+                                           "https://repo.radeon.com/rocm/el8/6.4.3/main/", v),
+                    ==, 1);
     g_assert_cmpstr(v[0], ==, "6.4.3");
     g_assert_null(v[1]);
     g_assert_cmpstr(v[2], ==, "8");
@@ -78,19 +81,22 @@ static void test_templates(void)
     for (int i = 0; i < 4; i++)
         free(v[i]);
     g_assert_cmpint(rd_repo_template_match("https://repo.radeon.com/rocm/el{major}/{rocm}/main",
-                                           "https://repo.radeon.com/rocm/rhel9/6.3.4/main", v), ==, 0);
+                                           "https://repo.radeon.com/rocm/rhel9/6.3.4/main", v),
+                    ==, 0);
     g_assert_cmpint(rd_repo_template_match("https://repo.radeon.com/amdgpu/{amdgpu}/sle/{os}/main/x86_64/",
-                                           "https://repo.radeon.com/amdgpu/6.4.3/sle/15.5/main/x86_64", v), ==, 1);
+                                           "https://repo.radeon.com/amdgpu/6.4.3/sle/15.5/main/x86_64", v),
+                    ==, 1);
     g_assert_cmpstr(v[1], ==, "6.4.3");
     g_assert_cmpstr(v[3], ==, "15.5");
     for (int i = 0; i < 4; i++)
         free(v[i]);
     /* an empty $amdgpudistro leaves "//": no match */
     g_assert_cmpint(rd_repo_template_match("https://repo.radeon.com/amdgpu/{amdgpu}/el/{os}/main/x86_64/",
-                                           "https://repo.radeon.com/amdgpu/21.40/el//main/x86_64/", v), ==, 0);
+                                           "https://repo.radeon.com/amdgpu/21.40/el//main/x86_64/", v),
+                    ==, 0);
     const char *vals[4] = { "7.0.2", "30.10.2", "9", "9.6" };
-    g_autofree char *url = rd_repo_template_expand("https://repo.radeon.com/amdgpu/{amdgpu}/el/{os}/main/x86_64/",
-                                                   vals);
+    g_autofree char *url =
+        rd_repo_template_expand("https://repo.radeon.com/amdgpu/{amdgpu}/el/{os}/main/x86_64/", vals);
     g_assert_cmpstr(url, ==, "https://repo.radeon.com/amdgpu/30.10.2/el/9.6/main/x86_64/");
 }
 
@@ -106,23 +112,22 @@ static void test_expand(void)
 
 static void test_repo_parse(void)
 {
-    static const char text[] =
-        "# comment\r\n"
-        "[rocm]\r\n"
-        "name=ROCm 7.0.2 repository\r\n"
-        "baseurl=https://repo.radeon.com/rocm/el$releasever/7.0.2/main\r\n"
-        "enabled=1\r\n"
-        "gpgcheck=0\r\n"
-        "\r\n"
-        "[mirrors]\n"
-        "baseurl=\n"
-        "  https://a.example/one\n"
-        "  https://b.example/two\n"
-        "enabled=false\n"
-        "[nourl]\n"
-        "name=x\n"
-        "[rocm]\n"
-        "gpgkey=file:///etc/pki/rpm-gpg/RPM-GPG-KEY-rocm\n";
+    static const char text[] = "# comment\r\n"
+                               "[rocm]\r\n"
+                               "name=ROCm 7.0.2 repository\r\n"
+                               "baseurl=https://repo.radeon.com/rocm/el$releasever/7.0.2/main\r\n"
+                               "enabled=1\r\n"
+                               "gpgcheck=0\r\n"
+                               "\r\n"
+                               "[mirrors]\n"
+                               "baseurl=\n"
+                               "  https://a.example/one\n"
+                               "  https://b.example/two\n"
+                               "enabled=false\n"
+                               "[nourl]\n"
+                               "name=x\n"
+                               "[rocm]\n"
+                               "gpgkey=file:///etc/pki/rpm-gpg/RPM-GPG-KEY-rocm\n";
     rd_repos_facts repos = { 0 };
     rd_repo_config *cfg = &repos.dnf;
     rd_repo_parse(cfg, "/etc/yum.repos.d/t.repo", text, sizeof text - 1, vars, 3, "repo.radeon.com");
@@ -142,10 +147,12 @@ static void test_repo_parse(void)
     g_assert_cmpstr(cfg->repos[2].id, ==, "nourl");
     g_assert_null(cfg->repos[2].url);
     g_assert_cmpuint(strv_length(cfg->problems), ==, 2);
-    g_assert_cmpstr(cfg->problems[0], ==, "/etc/yum.repos.d/t.repo:15: [rocm] again (first at line 2): the client "
-                                          "takes one of them");
-    g_assert_cmpstr(cfg->problems[1], ==, "/etc/yum.repos.d/t.repo:13: [nourl] has no baseurl, mirrorlist or "
-                                          "metalink");
+    g_assert_cmpstr(cfg->problems[0], ==,
+                    "/etc/yum.repos.d/t.repo:15: [rocm] again (first at line 2): the client "
+                    "takes one of them");
+    g_assert_cmpstr(cfg->problems[1], ==,
+                    "/etc/yum.repos.d/t.repo:13: [nourl] has no baseurl, mirrorlist or "
+                    "metalink");
     rd_struct_free(&rd_repos_facts_schema, &repos);
 }
 
@@ -167,7 +174,8 @@ static void test_repo_many(void)
     g_assert_cmpstr(repos.dnf.repos[7].name, ==, "again");
     g_assert_cmpuint(strv_length(repos.dnf.problems), ==, 1);
     g_autofree char *want = g_strdup_printf("/m.repo:%zu: [s7] again (first at line 15): the client takes one of "
-                                            "them", 2 * n + 1);
+                                            "them",
+                                            2 * n + 1);
     g_assert_cmpstr(repos.dnf.problems[0], ==, want);
     rd_struct_free(&rd_repos_facts_schema, &repos);
 
@@ -185,7 +193,8 @@ static void test_repo_many(void)
 
 static void test_repo_garbage(void)
 {
-    static const char bin[] = "\x7f" "ELF\x02\x01\x00\x00garbage\n[a]\nbaseurl=https://x/\n";
+    static const char bin[] = "\x7f"
+                              "ELF\x02\x01\x00\x00garbage\n[a]\nbaseurl=https://x/\n";
     rd_repos_facts repos = { 0 };
     rd_repo_parse(&repos.dnf, "/g.repo", bin, sizeof bin - 1, vars, 3, "repo.radeon.com");
     g_assert_nonnull(repos.dnf.problems);
@@ -193,7 +202,8 @@ static void test_repo_garbage(void)
     rd_struct_free(&rd_repos_facts_schema, &repos);
 
     /* a line longer than inih takes is cut, said, and the rest still parsed */
-    g_autofree char *longline = g_strdup_printf("[l]\nname=%0300d\nbaseurl=https://repo.radeon.com/rocm/zyp/6.4.3/main\n", 0);
+    g_autofree char *longline =
+        g_strdup_printf("[l]\nname=%0300d\nbaseurl=https://repo.radeon.com/rocm/zyp/6.4.3/main\n", 0);
     rd_repos_facts r2 = { 0 };
     rd_repo_parse(&r2.zypper, "/l.repo", longline, strlen(longline), vars, 3, "repo.radeon.com");
     g_assert_cmpuint(r2.zypper.n_repos, ==, 1);
@@ -245,6 +255,7 @@ static void test_kernel_devel(void)
 
 /* ---- malformed [rpm] parts of support.ini: file:line ---- */
 
+/* clang-format off */
 static const struct {
     const char *text, *error;
 } malformed[] = {
@@ -259,6 +270,7 @@ static const struct {
     { "[rocm 6.2]\namdgpu = thirty\n", ":7: amdgpu \"thirty\" is not a driver repository version like 30.20.1" },
     { "[rocm 6.2]\nos = rhel 10.0 - tree ten kernels 6.12\n", ":7: os \"rhel 10.0 - tree ten kernels 6.12\": \"tree\" needs an OS version like 9.6 or 10" },
 };
+/* clang-format on */
 
 /* Writes text to path; loading it (after archs.ini) fails with a message
  * that starts with path and then error. */

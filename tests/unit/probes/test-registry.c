@@ -81,6 +81,7 @@ static void t_findings_unique(void)
     g_assert_false(rd_probe_table_knows(&rd_probe_registry, "no.such-finding"));
 }
 
+/* clang-format off */
 static const rd_test_case tests[] = {
     { "/registry/same-probes", t_same_probes },
     { "/registry/needs-are-honoured", t_needs_are_honoured },
@@ -88,5 +89,6 @@ static const rd_test_case tests[] = {
     { "/registry/reads-are-absolute", t_reads_are_absolute },
     { "/registry/findings-unique", t_findings_unique },
 };
+/* clang-format on */
 
 RD_TEST_MAIN(tests, false)

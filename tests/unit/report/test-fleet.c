@@ -47,18 +47,23 @@ static void assert_redacted(const char *in, const char *want, unsigned want_coun
 static void test_redact_urls(void)
 {
     /* scheme and host only, unless the host's paths are public */
-    assert_redacted("deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://bob:s3cret@repo.example.com/rocm/apt/6.2 jammy main\n",
-                    "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://<redacted>@repo.example.com/<redacted> jammy main\n", 2);
+    assert_redacted("deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                    "https://bob:s3cret@repo.example.com/rocm/apt/6.2 jammy main\n",
+                    "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                    "https://<redacted>@repo.example.com/<redacted> jammy main\n",
+                    2);
     assert_redacted("URIs: https://ghp_abcdef123456@mirror.example/debian\n",
                     "URIs: https://<redacted>@mirror.example/<redacted>\n", 2);
     assert_redacted("deb https://repo.radeon.com/rocm/apt/6.2.4 jammy main\n",
                     "deb https://repo.radeon.com/rocm/apt/6.2.4 jammy main\n", 0);
     assert_redacted("https://u:p@REPO.radeon.com/rocm/apt/6.2?token=x#f (see)",
                     "https://<redacted>@REPO.radeon.com/rocm/apt/6.2?<redacted> (see)", 2);
-    assert_redacted("hook https://hooks.slack.com/services/T0/B0/XYZ\n", "hook https://hooks.slack.com/<redacted>\n", 1);
+    assert_redacted("hook https://hooks.slack.com/services/T0/B0/XYZ\n", "hook https://hooks.slack.com/<redacted>\n",
+                    1);
     /* an @ in the path is not user info */
     assert_redacted("see https://example.com/a@b\n", "see https://example.com/<redacted>\n", 1);
-    assert_redacted("proxy http://proxy.example:3128/ and http://h\n", "proxy http://proxy.example:3128/ and http://h\n", 0);
+    assert_redacted("proxy http://proxy.example:3128/ and http://h\n",
+                    "proxy http://proxy.example:3128/ and http://h\n", 0);
 }
 
 static void test_redact_keys(void)
@@ -66,15 +71,18 @@ static void test_redact_keys(void)
     assert_redacted("HF_TOKEN=hf_abc\nROCM_PATH=/opt/rocm\n", "HF_TOKEN=<redacted>\nROCM_PATH=/opt/rocm\n", 1);
     assert_redacted("export GITHUB_TOKEN=\"a b c\" # x\n", "export GITHUB_TOKEN=\"<redacted>\" # x\n", 1);
     assert_redacted("Authorization: Bearer eyJhbGciOi.x.y\n", "Authorization: <redacted>\n", 1);
-    assert_redacted("curl -H 'Proxy-Authorization: Basic Zm9vOmJhcg==' url", "curl -H 'Proxy-Authorization: <redacted>", 1);
+    assert_redacted("curl -H 'Proxy-Authorization: Basic Zm9vOmJhcg==' url", "curl -H 'Proxy-Authorization: <redacted>",
+                    1);
     assert_redacted("machine repo.example.com login bob password hunter2\n",
                     "machine repo.example.com login bob password <redacted>\n", 1);
     assert_redacted("db_password: hunter2, api_key=xyz&sig=abc&x=1\n",
                     "db_password: <redacted>, api_key=<redacted>&sig=<redacted>&x=1\n", 3);
     assert_redacted("{\"client_secret\": \"abc\"}", "{\"client_secret\": \"<redacted>\"}", 1);
     /* variables: values only of those the policy shows, whatever the name */
-    assert_redacted("MYSQL_PWD=x AZURE_KEY='y z';GPU_CREDS=q PATH=/bin make KERNELRELEASE=6.8\n",
-                    "MYSQL_PWD=<redacted> AZURE_KEY='<redacted>';GPU_CREDS=<redacted> PATH=/bin make KERNELRELEASE=<redacted>\n", 4);
+    assert_redacted(
+        "MYSQL_PWD=x AZURE_KEY='y z';GPU_CREDS=q PATH=/bin make KERNELRELEASE=6.8\n",
+        "MYSQL_PWD=<redacted> AZURE_KEY='<redacted>';GPU_CREDS=<redacted> PATH=/bin make KERNELRELEASE=<redacted>\n",
+        4);
     /* not where a command starts, not a variable */
     assert_redacted("root=UUID=abc-1 a.b=C X==1\n", "root=UUID=abc-1 a.b=C X==1\n", 0);
     /* nothing secret about these */
@@ -116,10 +124,12 @@ static void test_redact_env(void)
 
 static void test_redact_private_key(void)
 {
-    assert_redacted("a\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\nAAAA\n-----END OPENSSH PRIVATE KEY-----\nz\n",
-                    "a\n-----<redacted> private key-----\nz\n", 1);
+    assert_redacted(
+        "a\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\nAAAA\n-----END OPENSSH PRIVATE KEY-----\nz\n",
+        "a\n-----<redacted> private key-----\nz\n", 1);
     /* public keys stay */
-    assert_redacted("-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBF\n", "-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBF\n", 0);
+    assert_redacted("-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBF\n", "-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBF\n",
+                    0);
 }
 
 static void test_redact_json(void)
@@ -132,11 +142,13 @@ static void test_redact_json(void)
     g_assert_nonnull(j);
     unsigned n = 0;
     rd_redact_json(&policy, j, &n);
-    g_assert_cmpstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), ==,
-                    "{\"env\":[{\"name\":\"HF_TOKEN\",\"value\":\"<redacted>\"},{\"name\":\"HIP_VISIBLE_DEVICES\",\"value\":\"0\"},"
-                    "{\"name\":\"OTHER\",\"value\":\"<redacted>\"}],\"parameters\":[{\"name\":\"ppfeaturemask\",\"value\":\"0xfff7bfff\"}],"
-                    "\"api_key\":\"<redacted>\",\"cmdline\":\"root=/dev/sda1 amdgpu.gpu_recovery=1\",\"n\":5,"
-                    "\"lines\":[\"https://<redacted>@h/<redacted>\"]}");
+    g_assert_cmpstr(
+        json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), ==,
+        "{\"env\":[{\"name\":\"HF_TOKEN\",\"value\":\"<redacted>\"},{\"name\":\"HIP_VISIBLE_DEVICES\",\"value\":\"0\"},"
+        "{\"name\":\"OTHER\",\"value\":\"<redacted>\"}],\"parameters\":[{\"name\":\"ppfeaturemask\",\"value\":"
+        "\"0xfff7bfff\"}],"
+        "\"api_key\":\"<redacted>\",\"cmdline\":\"root=/dev/sda1 amdgpu.gpu_recovery=1\",\"n\":5,"
+        "\"lines\":[\"https://<redacted>@h/<redacted>\"]}");
     g_assert_cmpuint(n, ==, 5);
     json_object_put(j);
 }
@@ -175,11 +187,15 @@ static void test_tar(void)
     g_assert_cmpint(pread(fd, buf, sizeof buf, 0), ==, (ssize_t)sizeof buf);
     close(fd);
     g_assert_cmpstr((char *)buf, ==, "d/hello.txt");
-    g_assert_cmpstr((char *)buf + 124, ==, "00000000006");   /* size */
-    g_assert_cmpstr((char *)buf + 136, ==, "14524770400");   /* mtime */
+    g_assert_cmpstr((char *)buf + 124, ==, "00000000006"); /* size */
+    g_assert_cmpstr((char *)buf + 136, ==, "14524770400"); /* mtime */
     g_assert_cmpstr((char *)buf + 100, ==, "0000644");
     g_assert_cmpint(buf[156], ==, '0');
-    g_assert_cmpint(memcmp(buf + 257, "ustar\0" "00", 8), ==, 0);
+    g_assert_cmpint(memcmp(buf + 257,
+                           "ustar\0"
+                           "00",
+                           8),
+                    ==, 0);
     g_assert_cmpuint(strtoul((char *)buf + 148, NULL, 8), ==, header_sum(buf));
     g_assert_cmpint(memcmp(buf + 512, "hello\n\0\0", 8), ==, 0);
     unsigned char *h2 = buf + 1024;
@@ -209,9 +225,12 @@ static void fixture_init(fixture *x)
     x->arch942 = (rd_arch){ .gfx = (char *)"gfx1103", .family = (char *)"gfx11" };
     const char *addr[] = { "0000:03:00.0", "0000:04:00.0", "0000:64:00.0" };
     for (int i = 0; i < 3; i++) {
-        x->pci[i] = (rd_pci_device){ .address = (char *)addr[i], .driver = (char *)"amdgpu",
-                                     .current_link_speed = 16.0, .max_link_speed = 16.0,
-                                     .current_link_width = i == 1 ? 4 : 16, .max_link_width = 16 };
+        x->pci[i] = (rd_pci_device){ .address = (char *)addr[i],
+                                     .driver = (char *)"amdgpu",
+                                     .current_link_speed = 16.0,
+                                     .max_link_speed = 16.0,
+                                     .current_link_width = i == 1 ? 4 : 16,
+                                     .max_link_width = 16 };
         x->gpus[i] = (rd_gpu){ .pci = &x->pci[i], .link = &x->pci[i], .name = "AMD GPU" };
     }
     strcpy(x->gpus[0].gfx, "gfx1100");
@@ -253,18 +272,22 @@ static void test_prometheus(void)
     rd_finding_add(&x.findings, "kfd.no-access", RD_SEV_ERROR, NULL, "user b");
     rd_finding_add(&x.findings, "pcie.link-degraded", RD_SEV_WARNING, "0000:04:00.0", "x4");
     _cleanup_free_ char *out = render(rd_report_prometheus, &x);
-    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_info{pci_address=\"0000:03:00.0\",gfx=\"gfx1100\",family=\"gfx11\","
-                                 "name=\"Radeon \\\"Pro\\\" \\\\ W7900\\nX\",driver=\"amdgpu\",integrated=\"false\"} 1\n"));
+    g_assert_nonnull(strstr(out,
+                            "\nrocm_doctor_gpu_info{pci_address=\"0000:03:00.0\",gfx=\"gfx1100\",family=\"gfx11\","
+                            "name=\"Radeon \\\"Pro\\\" \\\\ W7900\\nX\",driver=\"amdgpu\",integrated=\"false\"} 1\n"));
     /* the same id for the host twice: one series, counted */
     g_assert_nonnull(strstr(out, "\nrocm_doctor_finding{id=\"kfd.no-access\",severity=\"error\",gpu=\"\"} 2\n"));
     g_assert_null(strstr(strstr(out, "kfd.no-access") + 1, "kfd.no-access"));
-    g_assert_nonnull(strstr(out, "\nrocm_doctor_finding{id=\"pcie.link-degraded\",severity=\"warning\",gpu=\"0000:04:00.0\"} 1\n"));
+    g_assert_nonnull(
+        strstr(out, "\nrocm_doctor_finding{id=\"pcie.link-degraded\",severity=\"warning\",gpu=\"0000:04:00.0\"} 1\n"));
     g_assert_nonnull(strstr(out, "\nrocm_doctor_exit_status 2\n"));
     g_assert_nonnull(strstr(out, "\nrocm_doctor_findings{severity=\"error\"} 2\n"));
     g_assert_nonnull(strstr(out, "\nrocm_doctor_gpus 3\n"));
     g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_vram_bytes{pci_address=\"0000:04:00.0\"} 21474836485\n"));
-    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_pcie_link_width_lanes{pci_address=\"0000:04:00.0\",link=\"current\"} 4\n"));
-    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_pcie_link_speed_transfers_per_second{pci_address=\"0000:03:00.0\",link=\"max\"} 16000000000\n"));
+    g_assert_nonnull(
+        strstr(out, "\nrocm_doctor_gpu_pcie_link_width_lanes{pci_address=\"0000:04:00.0\",link=\"current\"} 4\n"));
+    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_pcie_link_speed_transfers_per_second{pci_address=\"0000:03:00.0\","
+                                 "link=\"max\"} 16000000000\n"));
     g_assert_nonnull(strstr(out, "\n# TYPE rocm_doctor_gpu_kfd_nodes gauge\n"));
     fixture_free(&x);
 }
@@ -304,15 +327,18 @@ static void test_prometheus_runtime(void)
                                  "rocm_doctor_gpu_kernel_ok{pci_address=\"\",hip_device=\"2\"} 0\n"
                                  "rocm_doctor_gpu_kernel_ok{pci_address=\"0000:04:00.0\",hip_device=\"3\"} 0\n"
                                  "# HELP rocm_doctor_gpu_kernel_launch_latency_seconds "));
-    g_assert_nonnull(strstr(out, "\n# TYPE rocm_doctor_gpu_kernel_launch_latency_seconds gauge\n"
-                                 "rocm_doctor_gpu_kernel_launch_latency_seconds{pci_address=\"0000:03:00.0\",hip_device=\"0\"} "
-                                 "1.2500000000000001e-05\n"
-                                 "rocm_doctor_gpu_kernel_launch_latency_seconds{pci_address=\"0000:03:00.0\",hip_device=\"1\"} "
-                                 "6.9999999999999999e-06\n# HELP "));
-    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_host_to_device_bandwidth_bytes_per_second{pci_address=\"0000:03:00.0\","
-                                 "hip_device=\"0\"} 25250000000\n# HELP "));
-    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_device_to_host_bandwidth_bytes_per_second{pci_address=\"0000:03:00.0\","
-                                 "hip_device=\"0\"} 26500000000\n"));
+    g_assert_nonnull(
+        strstr(out, "\n# TYPE rocm_doctor_gpu_kernel_launch_latency_seconds gauge\n"
+                    "rocm_doctor_gpu_kernel_launch_latency_seconds{pci_address=\"0000:03:00.0\",hip_device=\"0\"} "
+                    "1.2500000000000001e-05\n"
+                    "rocm_doctor_gpu_kernel_launch_latency_seconds{pci_address=\"0000:03:00.0\",hip_device=\"1\"} "
+                    "6.9999999999999999e-06\n# HELP "));
+    g_assert_nonnull(strstr(out,
+                            "\nrocm_doctor_gpu_host_to_device_bandwidth_bytes_per_second{pci_address=\"0000:03:00.0\","
+                            "hip_device=\"0\"} 25250000000\n# HELP "));
+    g_assert_nonnull(strstr(out,
+                            "\nrocm_doctor_gpu_device_to_host_bandwidth_bytes_per_second{pci_address=\"0000:03:00.0\","
+                            "hip_device=\"0\"} 26500000000\n"));
     /* the untested GPU has no series at all */
     g_assert_null(strstr(out, "hip_device=\"4\""));
     g_assert_true(g_str_has_suffix(out, "hip_device=\"0\"} 26500000000\n"));

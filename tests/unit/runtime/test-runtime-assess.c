@@ -140,14 +140,16 @@ static void test_missing_libraries(void)
     assess(&f, &fs);
     g_assert_cmpstr(rd_findings_get(&fs, "runtime.hip-missing")->remedy, ==,
                     "Install it: `sudo apt install hip-runtime-amd`.");
-    g_assert_cmpstr(rd_findings_get(&fs, "runtime.hsa-missing")->remedy, ==, "Install it: `sudo apt install hsa-rocr`.");
+    g_assert_cmpstr(rd_findings_get(&fs, "runtime.hsa-missing")->remedy, ==,
+                    "Install it: `sudo apt install hsa-rocr`.");
     rd_findings_free(&fs);
 
     /* the host's own package manager: dnf on Rocky, words on NixOS */
     free(f.os.id);
     f.os.id = xstrdup("rocky");
     assess(&f, &fs);
-    g_assert_cmpstr(rd_findings_get(&fs, "runtime.hsa-missing")->remedy, ==, "Install it: `sudo dnf install hsa-rocr`.");
+    g_assert_cmpstr(rd_findings_get(&fs, "runtime.hsa-missing")->remedy, ==,
+                    "Install it: `sudo dnf install hsa-rocr`.");
     rd_findings_free(&fs);
     free(f.os.id);
     f.os.id = xstrdup("nixos");
@@ -172,8 +174,9 @@ static void test_kernel_ok(void)
     assess(&f, &fs);
     const rd_finding *k = get(&fs, "runtime.kernel-ok", RD_SEV_OK);
     g_assert_cmpstr(k->gpu, ==, "0000:03:00.0");
-    g_assert_cmpstr(k->summary, ==, "0000:03:00.0 gfx1100 computes correctly: launch 8.2 µs, host→device 24.5 GB/s, "
-                                    "device→host 25.2 GB/s");
+    g_assert_cmpstr(k->summary, ==,
+                    "0000:03:00.0 gfx1100 computes correctly: launch 8.2 µs, host→device 24.5 GB/s, "
+                    "device→host 25.2 GB/s");
     g_assert_true(evidence_has(k, "hiprtc compiled the kernel"));
     g_assert_cmpint(count_id(&fs, "runtime."), ==, 1);
     rd_findings_free(&fs);
@@ -231,7 +234,8 @@ static void test_kernel_failures(void)
         if (streq(x->gpu, "0000:03:00.0"))
             g_assert_true(evidence_has(x, "c[12345] = 7, expected 6"));
         else {
-            g_assert_cmpstr(x->summary, ==, "0000:83:00.0 gfx1100: hipModuleLoadData failed with hipErrorNoBinaryForGpu");
+            g_assert_cmpstr(x->summary, ==,
+                            "0000:83:00.0 gfx1100: hipModuleLoadData failed with hipErrorNoBinaryForGpu");
             g_assert_nonnull(strstr(x->remedy, "HSA_OVERRIDE_GFX_VERSION"));
         }
     }

@@ -26,32 +26,31 @@ static int collect_passwd(const passwd_entry *e, void *u)
 
 static void test_passwd_lines(void)
 {
-    static const char text[] =
-        "root:x:0:0:root:/root:/bin/bash\n"
-        "# comment:x:1:1::/:/bin/false\n"
-        "   # indented comment:x:2:2::/:/bin/false\n"
-        "\n"
-        "  \t\n"
-        "  spaced:x:3:3::/home/spaced:/bin/sh\n"
-        "crlf:x:4:4::/home/crlf:/bin/sh\r\n"
-        "+nis::::::\n"
-        "-nis::::::\n"
-        "+\n"
-        "short:x:5\n"
-        "nocolon\n"
-        ":x:6:6::/:/bin/sh\n"
-        "neg:x:-7:7::/:/bin/sh\n"
-        "plus:x:+8:8::/:/bin/sh\n"
-        "hex:x:0x9:9::/:/bin/sh\n"
-        "space:x: 10:10::/:/bin/sh\n"
-        "max:x:4294967295:1::/:/bin/sh\n"
-        "big:x:4294967296:1::/:/bin/sh\n"
-        "top:x:4294967294:4294967294::/:/bin/sh\n"
-        "emptygid:x:11:::/:/bin/sh\n"
-        "four:x:12:12\n"
-        "five:x:13:13:gecos\n"
-        "colons:x:14:14:a:/h:/bin/sh:extra:more\n"
-        "last:x:15:15::/last:/bin/sh";
+    static const char text[] = "root:x:0:0:root:/root:/bin/bash\n"
+                               "# comment:x:1:1::/:/bin/false\n"
+                               "   # indented comment:x:2:2::/:/bin/false\n"
+                               "\n"
+                               "  \t\n"
+                               "  spaced:x:3:3::/home/spaced:/bin/sh\n"
+                               "crlf:x:4:4::/home/crlf:/bin/sh\r\n"
+                               "+nis::::::\n"
+                               "-nis::::::\n"
+                               "+\n"
+                               "short:x:5\n"
+                               "nocolon\n"
+                               ":x:6:6::/:/bin/sh\n"
+                               "neg:x:-7:7::/:/bin/sh\n"
+                               "plus:x:+8:8::/:/bin/sh\n"
+                               "hex:x:0x9:9::/:/bin/sh\n"
+                               "space:x: 10:10::/:/bin/sh\n"
+                               "max:x:4294967295:1::/:/bin/sh\n"
+                               "big:x:4294967296:1::/:/bin/sh\n"
+                               "top:x:4294967294:4294967294::/:/bin/sh\n"
+                               "emptygid:x:11:::/:/bin/sh\n"
+                               "four:x:12:12\n"
+                               "five:x:13:13:gecos\n"
+                               "colons:x:14:14:a:/h:/bin/sh:extra:more\n"
+                               "last:x:15:15::/last:/bin/sh";
     g_autoptr(GString) out = g_string_new(NULL);
     g_assert_cmpint(passwd_foreach_text(text, collect_passwd, out), ==, 0);
     g_assert_cmpstr(out->str, ==,
@@ -90,23 +89,22 @@ static int collect_group(const group_entry *e, void *u)
 
 static void test_group_lines(void)
 {
-    static const char text[] =
-        "root:x:0:\n"
-        "#render:x:992:commented\n"
-        "  # render:x:993:commented\n"
-        " video:x:44: bob , alice ,,\t,carol\t\n"
-        "crlf:x:45:alice,bob\r\n"
-        "plugdev:x:46\n"
-        "+:::\n"
-        "-render:::\n"
-        "nogid:x::alice\n"
-        "badgid:x:x12:alice\n"
-        ":x:47:alice\n"
-        "nopw\n"
-        "onlyname:\n"
-        "big:x:4294967295:alice\n"
-        "render:x:992:,,alice,,\n"
-        "last:x:1000:alice";
+    static const char text[] = "root:x:0:\n"
+                               "#render:x:992:commented\n"
+                               "  # render:x:993:commented\n"
+                               " video:x:44: bob , alice ,,\t,carol\t\n"
+                               "crlf:x:45:alice,bob\r\n"
+                               "plugdev:x:46\n"
+                               "+:::\n"
+                               "-render:::\n"
+                               "nogid:x::alice\n"
+                               "badgid:x:x12:alice\n"
+                               ":x:47:alice\n"
+                               "nopw\n"
+                               "onlyname:\n"
+                               "big:x:4294967295:alice\n"
+                               "render:x:992:,,alice,,\n"
+                               "last:x:1000:alice";
     g_autoptr(GString) out = g_string_new(NULL);
     g_assert_cmpint(group_foreach_text(text, collect_group, out), ==, 0);
     g_assert_cmpstr(out->str, ==,

@@ -18,9 +18,14 @@ static void test_escape(void)
     assert_escaped("a\x1b[2Jb\x07\x7f", true, "a\\x1b[2Jb\\x07\\x7f");
     assert_escaped("l1\nl2\tx\r", true, "l1\\nl2\\tx\\r");
     /* C1 controls, bidirectional overrides, line separators */
-    assert_escaped("\xc2\x9b" "1m \xe2\x80\xae" "abc \xe2\x80\xa8", true, "\\u009b1m \\u202eabc \\u2028");
+    assert_escaped("\xc2\x9b"
+                   "1m \xe2\x80\xae"
+                   "abc \xe2\x80\xa8",
+                   true, "\\u009b1m \\u202eabc \\u2028");
     /* invalid UTF-8: a lone CSI byte, a truncated sequence, an overlong NUL */
-    assert_escaped("\x9b" "1m \xe2\x82 \xc0\x80", true, "\\x9b1m \\xe2\\x82 \\xc0\\x80");
+    assert_escaped("\x9b"
+                   "1m \xe2\x82 \xc0\x80",
+                   true, "\\x9b1m \\xe2\\x82 \\xc0\\x80");
     /* ordinary Unicode stays */
     assert_escaped("Radeon™ µs → 日本", true, "Radeon™ µs → 日本");
     /* outside UTF-8 every byte above 0x7f is escaped */
@@ -70,7 +75,8 @@ static void test_wrap(void)
     g_strfreev(lines);
     /* never inside a UTF-8 sequence; a wide character counts two columns */
     /* 45 wide characters */
-    _cleanup_free_ char *wide = g_strconcat("日本語日本語日本語日本語日本語日本語日本語日本語日本語", "日本語日本語日本語日本語日本語日本語", NULL);
+    _cleanup_free_ char *wide = g_strconcat("日本語日本語日本語日本語日本語日本語日本語日本語日本語",
+                                            "日本語日本語日本語日本語日本語日本語", NULL);
     _cleanup_free_ char *d = wrapped(wide, 0, 0, true);
     lines = g_strsplit(d, "\n", -1);
     g_assert_true(g_utf8_validate(lines[0], -1, NULL) && g_utf8_validate(lines[1], -1, NULL));
