@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* The support matrix (loader, look-ups, malformed tables with file:line), the
- * parsers of the rocm, apt and boot probes, the facts' JSON round trip, and
- * their assess rules (facts in, findings out). */
+/* The parsers of the rocm probe (rocBLAS kernel names, dpkg status) and of
+ * the boot probe (kernel log lines), and the facts and assess rules of the
+ * rocm, apt and boot probes together: one set of facts covers all three, its
+ * JSON round trip and the findings of each (facts in, findings out). They
+ * are here as the rocm facts are the most of them. */
 #include <glib.h>
-#include <glib/gstdio.h>
 
 #include "testlib.h"
 #include "check.h"
 #include "registry.h"
-#include "apt.h"
 #include "boot.h"
 #include "rocm.h"
 #include "facts-json.h"
@@ -16,213 +16,6 @@
 #include "util.h"
 
 static rd_knowledge shipped;
-
-/* ---- the shipped table ---- */
-
-static void test_shipped_support(void)
-{
-    g_assert_cmpstr(shipped.support_info.name, ==, "support");
-    g_assert_nonnull(shipped.support_info.version);
-    g_assert_nonnull(shipped.support_info.date);
-    g_assert_cmpstr(shipped.apt_host, ==, "repo.radeon.com");
-    g_assert_cmpstr(shipped.apt_key_id, ==, "9386B48A1A693C5C");
-    g_assert_cmpuint(shipped.n_releases, >=, 8);
-    for (size_t i = 1; i < shipped.n_releases; i++)
-        g_assert_cmpint(rd_version_compare(shipped.releases[i - 1].line, shipped.releases[i].line), <, 0);
-
-    const rd_release *r = rd_knowledge_release(&shipped, "6.2.4-139");
-    g_assert_nonnull(r);
-    g_assert_cmpstr(r->line, ==, "6.2");
-    g_assert_cmpstr(r->latest, ==, "6.2.4");
-    g_assert_true(rd_release_supports(r, "gfx1100"));
-    g_assert_false(rd_release_supports(r, "gfx1031"));
-    g_assert_true(rd_release_deprecates(r, "gfx906"));
-    g_assert_false(r->apt_suite_ubuntu);
-    g_assert_null(rd_knowledge_release(&shipped, "6.10.1")); /* not the 6.1 line */
-    g_assert_null(rd_knowledge_release(&shipped, NULL));
-    g_assert_true(rd_knowledge_release(&shipped, "5.7")->apt_suite_ubuntu);
-
-    g_assert_cmpstr(rd_knowledge_release_by_dkms(&shipped, "6.8.5")->line, ==, "6.2");
-    g_assert_cmpstr(rd_knowledge_release_by_dkms(&shipped, "6.3.6")->line, ==, "6.0");
-    g_assert_cmpstr(rd_knowledge_release_by_dkms(&shipped, "30.20.1")->line, ==, "7.1");
-    g_assert_null(rd_knowledge_release_by_dkms(&shipped, "6.8.0"));
-
-    const rd_release_os *os = rd_release_find_os(r, "ubuntu", "24.04");
-    g_assert_nonnull(os);
-    g_assert_cmpstr(os->codename, ==, "noble");
-    g_assert_true(strv_contains(os->kernels, "6.8"));
-    g_assert_nonnull(rd_release_find_os(r, "ubuntu", "24.04.2"));
-    g_assert_null(rd_release_find_os(r, "ubuntu", "23.10"));
-    g_assert_null(rd_release_find_os(r, "debian", "12")); /* Debian 12 came with 6.3 */
-    os = rd_release_find_os(rd_knowledge_release(&shipped, "6.3.3"), "debian", "12");
-    g_assert_nonnull(os);
-    g_assert_cmpstr(os->codename, ==, "bookworm");
-    g_assert_cmpstr(os->apt_suite, ==, "jammy");
-    os = rd_release_find_os(r, "rhel", "9.4");
-    g_assert_nonnull(os);
-    g_assert_null(os->codename);
-    g_assert_null(os->apt_suite);
-}
-
-static void test_pick_release(void)
-{
-    char gfx1100_s[] = "gfx1100", gfx906_s[] = "gfx906", gfx1031_s[] = "gfx1031", gfx942_s[] = "gfx942",
-         gfx1030_s[] = "gfx1030";
-    char *gfx1100[] = { gfx1100_s, NULL };
-    char *gfx906[] = { gfx906_s, NULL };
-    char *gfx1031[] = { gfx1031_s, NULL };
-    char *mixed[] = { gfx942_s, gfx1030_s, NULL };
-    const rd_release *newest = &shipped.releases[shipped.n_releases - 1];
-    g_assert_cmpstr(rd_knowledge_pick_release(&shipped, "ubuntu", "24.04", gfx1100, 1), ==, newest->latest);
-    /* gfx906 is deprecated through 6.4 and gone after it */
-    g_assert_cmpstr(rd_knowledge_pick_release(&shipped, "ubuntu", "22.04", gfx906, 1), ==, "6.4.3");
-    g_assert_cmpstr(rd_knowledge_pick_release(&shipped, "ubuntu", "20.04", gfx1100, 1), ==, "6.1.3");
-    g_assert_cmpstr(rd_knowledge_pick_release(&shipped, "rhel", "9.4", mixed, 2), ==, "6.2.4");
-    g_assert_cmpstr(rd_knowledge_pick_release(&shipped, "debian", "12", mixed, 2), ==, newest->latest);
-    g_assert_null(rd_knowledge_pick_release(&shipped, "ubuntu", "24.04", gfx1031, 1));
-    g_assert_null(rd_knowledge_pick_release(&shipped, "fedora", "41", gfx1100, 1));
-    g_assert_null(rd_knowledge_pick_release(&shipped, NULL, NULL, gfx1100, 1));
-    g_assert_cmpstr(rd_knowledge_pick_release(&shipped, "ubuntu", "24.04", NULL, 0), ==, newest->latest);
-}
-
-static void test_apt_suite(void)
-{
-    g_assert_cmpstr(rd_knowledge_apt_suite(&shipped, "6.2.4", "noble"), ==, "noble");
-    g_assert_cmpstr(rd_knowledge_apt_suite(&shipped, "6.2", "jammy"), ==, "jammy");
-    g_assert_cmpstr(rd_knowledge_apt_suite(&shipped, "5.7.1", "jammy"), ==, "ubuntu");
-    g_assert_cmpstr(rd_knowledge_apt_suite(&shipped, "6.3.3", "bookworm"), ==, "jammy");
-    g_assert_null(rd_knowledge_apt_suite(&shipped, "6.2.4", "bookworm"));
-    g_assert_null(rd_knowledge_apt_suite(&shipped, "6.1.3", "noble"));
-    g_assert_null(rd_knowledge_apt_suite(&shipped, "4.5", "focal"));
-    g_assert_null(rd_knowledge_apt_suite(&shipped, NULL, "noble"));
-}
-
-static void test_version_compare(void)
-{
-    g_assert_cmpint(rd_version_compare("6.10", "6.9"), >, 0);
-    g_assert_cmpint(rd_version_compare("6.2.4", "6.2.4-139"), ==, 0);
-    g_assert_cmpint(rd_version_compare("6.2", "6.2.0"), ==, 0);
-    g_assert_cmpint(rd_version_compare("5.7.1", "6.0"), <, 0);
-    g_assert_cmpint(rd_version_compare("30.20", "6.14.14"), >, 0);
-    g_assert_cmpint(rd_version_compare(NULL, "1"), <, 0);
-    g_assert_cmpint(rd_version_compare("latest", "6.0"), <, 0);
-}
-
-/* ---- malformed tables ---- */
-
-static const char small_archs[] = "[table]\nname = archs\nversion = 1\ndate = 2026-01-01\n"
-                                  "[gfx90a]\ngfx_target_version = 90010\nfamily = gfx9\natomics = not-required\n"
-                                  "[gfx906]\ngfx_target_version = 90006\nfamily = gfx9\natomics = not-required\n"
-                                  "[gfx1100]\ngfx_target_version = 110000\nfamily = gfx11\natomics = firmware 509\n";
-
-static const char small_pci_ids[] =
-    "[table]\nname = pci-ids\nversion = 1\ndate = 2026-01-01\n[pci-ids]\n744c = gfx1100\n";
-
-/* Lines are numbered in the comments: errors must name them. */
-static const char good_support[] = "[table]\n"                                          /* 1 */
-                                   "name = support\n"                                   /* 2 */
-                                   "version = 4\n"                                      /* 3 */
-                                   "date = 2026-02-01\n"                                /* 4 */
-                                   "[apt]\n"                                            /* 5 */
-                                   "host = repo.radeon.com\n"                           /* 6 */
-                                   "key-id = 9386B48A1A693C5C\n"                        /* 7 */
-                                   "pin-origin = repo.radeon.com\n"                     /* 8 */
-                                   "[rocm 6.2]\n"                                       /* 9 */
-                                   "latest = 6.2.4\n"                                   /* 10 */
-                                   "date = 2024-08\n"                                   /* 11 */
-                                   "gfx = gfx90a gfx1100\n"                             /* 12 */
-                                   "deprecated = gfx906\n"                              /* 13 */
-                                   "apt-suite = codename\n"                             /* 14 */
-                                   "dkms = 6.8.5\n"                                     /* 15 */
-                                   "window = releases 2\n"                              /* 16 */
-                                   "os = ubuntu 24.04 noble kernels 6.8\n"              /* 17 */
-                                   "os = debian 12 bookworm suite jammy kernels 6.1\n"; /* 18 */
-
-static void test_good_support(rd_test_tmpdir *t, gconstpointer data)
-{
-    rd_test_write_file(t->dir, "archs.ini", small_archs);
-    rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
-    rd_test_write_file(t->dir, "support.ini", good_support);
-    rd_knowledge k;
-    g_autofree char *err = NULL;
-    g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, 0);
-    g_assert_cmpstr(k.support_info.version, ==, "4");
-    g_assert_cmpuint(k.n_releases, ==, 1);
-    g_assert_cmpstr(k.releases[0].dkms, ==, "6.8.5");
-    g_assert_cmpint(k.releases[0].window_kind, ==, RD_WINDOW_RELEASES);
-    g_assert_cmpuint(k.releases[0].window, ==, 2);
-    g_assert_cmpuint(k.releases[0].n_os, ==, 2);
-    g_assert_cmpstr(k.releases[0].os[1].apt_suite, ==, "jammy");
-    g_assert_cmpstr(rd_knowledge_apt_suite(&k, "6.2.4", "bookworm"), ==, "jammy");
-    rd_knowledge_free(&k);
-    g_assert_null(k.releases);
-}
-
-static void test_absent_support(rd_test_tmpdir *t, gconstpointer data)
-{
-    rd_test_write_file(t->dir, "archs.ini", small_archs);
-    rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
-    rd_knowledge k;
-    g_autofree char *err = NULL;
-    g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, 0);
-    g_assert_cmpuint(k.n_releases, ==, 0);
-    char gfx_s[] = "gfx1100";
-    char *gfx[] = { gfx_s, NULL };
-    g_assert_null(rd_knowledge_pick_release(&k, "ubuntu", "24.04", gfx, 1));
-    g_assert_null(rd_knowledge_apt_suite(&k, "6.2.4", "noble"));
-    rd_knowledge_free(&k);
-}
-
-typedef struct {
-    const char *find, *replace; /* one edit of good_support */
-    const char *message;        /* what follows "<dir>/support.ini" */
-} malformed_case;
-
-static const malformed_case malformed[] = {
-    { "[rocm 6.2]\n", "[rocm six]\n", ":10: section [rocm six] is neither [table], [apt], [rpm] nor [rocm X.Y]" },
-    { "gfx = gfx90a gfx1100\n", "gfx = gfx90a gfx9999\n", ":12: gfx: \"gfx9999\" is not a gfx target of archs.ini" },
-    { "deprecated = gfx906\n", "deprecated = gfx906 gfx906\n", ":13: deprecated: gfx906 is listed twice" },
-    { "latest = 6.2.4\n", "latest = 6.3.1\n", ":10: latest \"6.3.1\" is not a 6.2.N release" },
-    { "date = 2024-08\n", "date = August 2024\n", ":11: date \"August 2024\" is not YYYY-MM" },
-    { "apt-suite = codename\n", "apt-suite = noble\n", ":14: apt-suite must be codename or ubuntu, not \"noble\"" },
-    { "dkms = 6.8.5\n", "dkms = 6.8.5a\n", ":15: dkms \"6.8.5a\" is not a driver version like 6.8.5" },
-    { "window = releases 2\n", "window = 2 releases\n",
-      ":16: window must be \"releases N\" or \"months N\", not \"2 releases\"" },
-    { "os = ubuntu 24.04 noble kernels 6.8\n", "os = ubuntu 24.04 noble 6.8\n",
-      ":17: os \"ubuntu 24.04 noble 6.8\": expected ID VERSION_ID CODENAME [suite SUITE] kernels SERIES..." },
-    { "os = ubuntu 24.04 noble kernels 6.8\n", "os = ubuntu 24.04 noble kernels 6\n",
-      ":17: os \"ubuntu 24.04 noble kernels 6\": \"6\" is not a kernel series like 6.8" },
-    { "os = debian 12 bookworm suite jammy kernels 6.1\n", "os = ubuntu 24.04 noble kernels 6.11\n",
-      ":18: os ubuntu 24.04 is listed twice in [rocm 6.2]" },
-    { "key-id = 9386B48A1A693C5C\n", "key-id = 1A693C5C\n", ":7: key-id \"1A693C5C\" is not a 16-digit hex key id" },
-    { "host = repo.radeon.com\n", "mirror = repo.radeon.com\n", ":6: unknown key \"mirror\" in [apt]" },
-    { "dkms = 6.8.5\n", "driver = 6.8.5\n", ":15: unknown key \"driver\" in [rocm 6.2]" },
-    { "date = 2026-02-01\n", "", ": the [table] section must state name, version and date" },
-    { "host = repo.radeon.com\n", "", ": [apt] needs host, key-id and pin-origin" },
-    { "window = releases 2\n", "", ": [rocm 6.2] needs latest, date, gfx, window and at least one os" },
-    { "gfx = gfx90a gfx1100\n", "gfx = gfx90a\n[rocm 6.1]\nlatest = 6.1.3\n",
-      ":14: section [rocm 6.1] comes after [rocm 6.2]: releases go oldest first" },
-    { "[rocm 6.2]\nlatest", "version 6.2\n[rocm 6.2]\nlatest", ":9: syntax error (expected [section] or key = value)" },
-};
-
-static void test_malformed_support(rd_test_tmpdir *t, gconstpointer data)
-{
-    rd_test_write_file(t->dir, "archs.ini", small_archs);
-    rd_test_write_file(t->dir, "pci-ids.ini", small_pci_ids);
-    for (size_t i = 0; i < G_N_ELEMENTS(malformed); i++) {
-        const malformed_case *c = &malformed[i];
-        const char *at = strstr(good_support, c->find);
-        g_assert_nonnull(at);
-        g_autofree char *text =
-            g_strdup_printf("%.*s%s%s", (int)(at - good_support), good_support, c->replace, at + strlen(c->find));
-        rd_test_write_file(t->dir, "support.ini", text);
-        rd_knowledge k;
-        g_autofree char *err = NULL;
-        g_assert_cmpint(rd_knowledge_load(t->dir, &k, &err), ==, -EINVAL);
-        g_autofree char *want = g_strdup_printf("%s/support.ini%s", t->dir, c->message);
-        g_assert_cmpstr(err, ==, want);
-    }
-}
 
 /* ---- parsers ---- */
 
@@ -290,154 +83,6 @@ static void test_dpkg_status(void)
     free(p);
 }
 
-static void free_sources(rd_apt_source *s, size_t n)
-{
-    rd_apt_facts a = { .sources = s, .n_sources = n };
-    rd_struct_free(&rd_apt_facts_schema, &a);
-}
-
-static void test_sources_one_line(void)
-{
-    static const char text[] =
-        "# deb https://repo.radeon.com/rocm/apt/6.0 jammy main\n" /* 1 */
-        "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/6.2.4 noble main\n"
-        "deb http://archive.ubuntu.com/ubuntu noble main universe\n"                     /* 3 */
-        "deb-src https://repo.radeon.com/amdgpu/6.2.4/ubuntu noble main # sources too\n" /* 4 */
-        "\n"                                                                             /* 5 */
-        "deb https://repo.radeon.com/amdgpu/@AMDGPUVER@/ubuntu noble main\n"             /* 6 */
-        "deb http://mirror.example.com/@DISTRO@ stable main\n"                           /* 7 */
-        "deb https://repo.radeon.com.evil.example/rocm/apt/6.2 noble main\n"             /* 8 */
-        "deb [ signed-by=/usr/share/keyrings/rocm.gpg ] https://repo.radeon.com/rocm/apt/latest ubuntu main";
-    rd_apt_source *s = NULL;
-    size_t n = 0;
-    rd_apt_parse_sources(text, "/etc/apt/sources.list", false, "repo.radeon.com", &s, &n);
-    g_assert_cmpuint(n, ==, 5);
-    g_assert_cmpint(s[0].line, ==, 2);
-    g_assert_cmpstr(s[0].type, ==, "deb");
-    g_assert_cmpstr(s[0].uri, ==, "https://repo.radeon.com/rocm/apt/6.2.4");
-    g_assert_cmpstr(s[0].suite, ==, "noble");
-    g_assert_cmpstr(s[0].components[0], ==, "main");
-    g_assert_null(s[0].components[1]);
-    g_assert_cmpstr(s[0].signed_by, ==, "/etc/apt/keyrings/rocm.gpg");
-    g_assert_true(s[0].enabled);
-    g_assert_null(s[0].placeholder);
-    g_assert_cmpstr(s[0].format, ==, "one-line");
-    g_assert_cmpint(s[1].line, ==, 4);
-    g_assert_cmpstr(s[1].type, ==, "deb-src");
-    g_assert_null(s[1].signed_by);
-    g_assert_null(s[1].components[1]); /* the comment is not a component */
-    g_assert_cmpint(s[2].line, ==, 6);
-    g_assert_cmpstr(s[2].placeholder, ==, "@AMDGPUVER@");
-    g_assert_cmpint(s[3].line, ==, 7);
-    g_assert_cmpstr(s[3].placeholder, ==, "@DISTRO@");
-    g_assert_cmpint(s[4].line, ==, 9);
-    g_assert_cmpstr(s[4].signed_by, ==, "/usr/share/keyrings/rocm.gpg");
-    g_assert_cmpstr(s[4].suite, ==, "ubuntu");
-    free_sources(s, n);
-}
-
-static void test_sources_deb822(void)
-{
-    static const char text[] = "# ROCm\n"                                                  /* 1 */
-                               "Types: deb\n"                                              /* 2 */
-                               "URIs: https://repo.radeon.com/rocm/apt/6.3.3\n"            /* 3 */
-                               "Suites: jammy noble\n"                                     /* 4 */
-                               "Components: main\n"                                        /* 5 */
-                               "Signed-By: /etc/apt/keyrings/rocm.gpg\n"                   /* 6 */
-                               "\n"                                                        /* 7 */
-                               "Types: deb deb-src\n"                                      /* 8 */
-                               "URIs: https://repo.radeon.com/amdgpu/6.3.3/ubuntu\n"       /* 9 */
-                               "Suites: noble\n"                                           /* 10 */
-                               "Components: main\n"                                        /* 11 */
-                               "Enabled: no\n"                                             /* 12 */
-                               "Signed-By:\n"                                              /* 13 */
-                               " -----BEGIN PGP PUBLIC KEY BLOCK-----\n"                   /* 14 */
-                               " .\n"                                                      /* 15 */
-                               " mQINBFxxxx\n"                                             /* 16 */
-                               " -----END PGP PUBLIC KEY BLOCK-----\n"                     /* 17 */
-                               "\n"                                                        /* 18 */
-                               "Types: deb\n"                                              /* 19 */
-                               "URIs: http://archive.ubuntu.com/ubuntu/\n"                 /* 20 */
-                               "Suites: noble\n"                                           /* 21 */
-                               "Components: main\n"                                        /* 22 */
-                               "\n"                                                        /* 23 */
-                               "Types: deb\n"                                              /* 24 */
-                               "URIs: https://repo.radeon.com/graphics/@ROCMVER@/ubuntu\n" /* 25 */
-                               "Suites: noble\n";                                          /* 26 */
-    rd_apt_source *s = NULL;
-    size_t n = 0;
-    rd_apt_parse_sources(text, "/etc/apt/sources.list.d/rocm.sources", true, "repo.radeon.com", &s, &n);
-    g_assert_cmpuint(n, ==, 4);
-    g_assert_cmpstr(s[0].suite, ==, "jammy");
-    g_assert_cmpstr(s[1].suite, ==, "noble");
-    g_assert_cmpint(s[0].line, ==, 3);
-    g_assert_cmpstr(s[0].format, ==, "deb822");
-    g_assert_cmpstr(s[0].signed_by, ==, "/etc/apt/keyrings/rocm.gpg");
-    g_assert_true(s[0].enabled);
-    g_assert_cmpstr(s[2].uri, ==, "https://repo.radeon.com/amdgpu/6.3.3/ubuntu");
-    g_assert_cmpstr(s[2].type, ==, "deb");
-    g_assert_false(s[2].enabled);
-    g_assert_cmpstr(s[2].signed_by, ==, "(inline key)");
-    g_assert_cmpint(s[3].line, ==, 25);
-    g_assert_cmpstr(s[3].placeholder, ==, "@ROCMVER@");
-    g_assert_null(s[3].signed_by);
-    free_sources(s, n);
-}
-
-static void test_preferences(void)
-{
-    static const char text[] = "Package: *\n"                     /* 1 */
-                               "Pin: release o=repo.radeon.com\n" /* 2 */
-                               "Pin-Priority: 600\n"              /* 3 */
-                               "\n"                               /* 4 */
-                               "# snap\n"                         /* 5 */
-                               "Package: snapd\n"                 /* 6 */
-                               "Pin: release a=*\n"               /* 7 */
-                               "Pin-Priority: -10\n"              /* 8 */
-                               "\n"                               /* 9 */
-                               "Package: rocm*\n"                 /* 10 */
-                               "Pin: origin repo.radeon.com\n"    /* 11 */
-                               "Pin-Priority: 400";               /* 12 */
-    rd_apt_pin *p = NULL;
-    size_t n = 0;
-    rd_apt_parse_preferences(text, "/etc/apt/preferences.d/rocm-pin-600", "repo.radeon.com", &p, &n);
-    g_assert_cmpuint(n, ==, 2);
-    g_assert_cmpint(p[0].line, ==, 1);
-    g_assert_cmpstr(p[0].package, ==, "*");
-    g_assert_cmpint(p[0].priority, ==, 600);
-    g_assert_cmpint(p[1].line, ==, 10);
-    g_assert_cmpstr(p[1].pin, ==, "origin repo.radeon.com");
-    g_assert_cmpint(p[1].priority, ==, 400);
-    rd_apt_facts a = { .pins = p, .n_pins = n };
-    rd_struct_free(&rd_apt_facts_schema, &a);
-}
-
-static void test_keyring(void)
-{
-    /* a signature packet's unhashed area with the issuer subpacket (type 16) */
-    static const unsigned char binary[] = {
-        0xc2, 0x1c, 0x04, 0x13, 0x01, 0x08, 0x00, 0x06, 0x05, 0x02, 0x5d, 0x24, 0x8c, 0x40,
-        0x00, 0x0a, 0x09, 0x10, 0x93, 0x86, 0xb4, 0x8a, 0x1a, 0x69, 0x3c, 0x5c, 0x5a, 0x3c,
-    };
-    g_assert_true(rd_keyring_has_key(binary, sizeof binary, "9386B48A1A693C5C"));
-    g_assert_true(rd_keyring_has_key(binary, sizeof binary, "9386b48a1a693c5c"));
-    g_assert_false(rd_keyring_has_key(binary, sizeof binary, "871920D1991BC93C"));
-    g_assert_false(rd_keyring_has_key(binary, sizeof binary, "9386B48A"));
-    g_assert_false(rd_keyring_has_key(binary, 10, "9386B48A1A693C5C"));
-
-    g_autofree char *b64 = g_base64_encode(binary, sizeof binary);
-    g_autofree char *armored = g_strdup_printf("-----BEGIN PGP PUBLIC KEY BLOCK-----\n"
-                                               "Comment: test\n"
-                                               "\n"
-                                               "%.20s\n%s\n=AbCd\n"
-                                               "-----END PGP PUBLIC KEY BLOCK-----\n",
-                                               b64, b64 + 20);
-    g_assert_true(rd_keyring_has_key((const unsigned char *)armored, strlen(armored), "9386B48A1A693C5C"));
-    g_assert_false(rd_keyring_has_key((const unsigned char *)armored, strlen(armored), "871920D1991BC93C"));
-    /* the armored text itself does not hold the raw bytes */
-    g_assert_null(memmem(armored, strlen(armored), binary + 18, 8));
-}
-
 static void test_boot_kmsg(void)
 {
     g_assert_true(
@@ -455,7 +100,7 @@ static void test_boot_kmsg(void)
 
 /* ---- facts: JSON round trip ---- */
 
-static void fill_compat_facts(rd_facts *f)
+static void fill_rocm_apt_boot_facts(rd_facts *f)
 {
     rd_facts_init(f);
     rd_rocm_facts *r = &f->rocm;
@@ -514,7 +159,7 @@ static void fill_compat_facts(rd_facts *f)
 static void test_round_trip(void)
 {
     rd_facts f;
-    fill_compat_facts(&f);
+    fill_rocm_apt_boot_facts(&f);
     rd_path_dropin *d = ARRAY_APPEND(f.rocm.path_dropin_dirs, f.rocm.n_path_dropin_dirs);
     *d = (rd_path_dropin){ xstrdup("/etc/profile.d/rocm.sh"), 2, strv_push(NULL, xstrdup("/opt/rocm/bin")) };
     json_object *j = rd_facts_to_json(&f);
@@ -731,7 +376,7 @@ static void assess_dkms_unlisted(rd_facts *f)
 static void test_assess_rules(void)
 {
     rd_facts f;
-    fill_compat_facts(&f);
+    fill_rocm_apt_boot_facts(&f);
     add_gpu(&f);
     f.os.id = xstrdup("ubuntu");
     f.os.version_id = xstrdup("24.04");
@@ -755,30 +400,12 @@ static void test_assess_rules(void)
 }
 
 static const rd_test_case tests[] = {
-    { "/compat/support/shipped", test_shipped_support },
-    { "/compat/support/pick-release", test_pick_release },
-    { "/compat/support/apt-suite", test_apt_suite },
-    { "/compat/support/version-compare", test_version_compare },
-    { "/compat/parse/rocblas", test_rocblas_names },
-    { "/compat/parse/dpkg-status", test_dpkg_status },
-    { "/compat/parse/sources-one-line", test_sources_one_line },
-    { "/compat/parse/sources-deb822", test_sources_deb822 },
-    { "/compat/parse/preferences", test_preferences },
-    { "/compat/parse/keyring", test_keyring },
-    { "/compat/parse/boot-kmsg", test_boot_kmsg },
-    { "/compat/facts/round-trip", test_round_trip },
-    { "/compat/assess/rules", test_assess_rules },
+    { "/rocm/parse/rocblas", test_rocblas_names },
+    { "/rocm/parse/dpkg-status", test_dpkg_status },
+    { "/boot/parse/boot-kmsg", test_boot_kmsg },
+    /* the rocm, apt and boot probes together */
+    { "/rocm/facts/round-trip", test_round_trip },
+    { "/rocm/assess/rules", test_assess_rules },
 };
 
-int main(int argc, char **argv)
-{
-    rd_test_init(&argc, &argv, false);
-    rd_test_load_knowledge(&shipped);
-    rd_test_add_all(tests, G_N_ELEMENTS(tests));
-    RD_TEST_ADD_TMP("/compat/support/good", test_good_support);
-    RD_TEST_ADD_TMP("/compat/support/absent", test_absent_support);
-    RD_TEST_ADD_TMP("/compat/support/malformed", test_malformed_support);
-    int r = g_test_run();
-    rd_knowledge_free(&shipped);
-    return r;
-}
+RD_TEST_MAIN_KNOWLEDGE(tests, false, &shipped)
