@@ -46,7 +46,7 @@ json_object *rd_step_summary_json(const rd_step *s)
     json_object *js = json_object_new_object();
     rd_json_set_str(js, "fix", s->fix);
     rd_json_set_str(js, "title", s->title);
-    json_object_object_add(js, "findings", rd_json_strv(s->findings));
+    rd_json_add(js, "findings", rd_json_strv(s->findings));
     rd_json_set_str(js, "effect", rd_effect_name(s->effect));
     if (s->note)
         rd_json_set_str(js, "note", s->note);
