@@ -453,20 +453,17 @@ static void assess_none(const rd_assess_input *in, rd_findings *out)
         rd_finding_evidence(fd, "PCI scan incomplete: %s", f->pci.error);
     else if (others == 0)
         rd_finding_evidence(fd, "no display-class PCI device in /sys/bus/pci/devices");
-    /* the last sentence is what `explain` answers for any GPU message here */
-#define NOT_FROM_HERE " A message about an AMD GPU (amdgpu, KFD, HIP, HSA) cannot have come from this host's GPU."
     if (f->os.container)
         rd_finding_remedy(fd, "This is a %s container: if the host has an AMD GPU, start the container with "
                               "--device=/dev/kfd --device=/dev/dri and --group-add with the host's numeric "
-                              "gid of those nodes." NOT_FROM_HERE,
+                              "gid of those nodes.",
                           f->os.container);
     else if (others > 0)
         rd_finding_remedy(fd, "ROCm needs an AMD GPU; the GPUs here are served by other stacks. Nothing to "
-                              "fix if this host is not meant to run ROCm." NOT_FROM_HERE);
+                              "fix if this host is not meant to run ROCm.");
     else
         rd_finding_remedy(fd, "Install an AMD GPU or, in a VM, pass one through; nothing to fix if this host "
-                              "is not meant to run ROCm." NOT_FROM_HERE);
-#undef NOT_FROM_HERE
+                              "is not meant to run ROCm.");
 }
 
 static bool atomics_rejected_in_log(const rd_facts *f, const rd_pci_device *d, const char **ret_line)

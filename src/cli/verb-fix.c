@@ -2,14 +2,16 @@
 /* fix: the plan that fixes the findings, as a diff; --apply carries it out
  * (as root), journals it and checks again. setup: the same plan over every
  * fix a working ROCm needs (repository, packages, access), finding or not.
- * undo: reverses an applied run. */
+ * undo: reverses an applied run. What they print is rendered by
+ * src/report (report-plan.c, report-fix.c). */
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include "cli.h"
 #include "fixes.h"
 #include "journal.h"
-#include "json-util.h"
+#include "report-fix.h"
+#include "report-plan.h"
 #include "run.h"
 #include "util.h"
 
@@ -74,46 +76,35 @@ static int fix_check_options(const rd_options *o, size_t n_args, char **args, co
     return 0;
 }
 
+/* "sudo rocm-doctor VERB --apply" with the options that chose the plan. */
+static char *apply_command(const rd_options *o, const rd_plan *plan, const char *verb)
+{
+    strbuf b = { 0 };
+    strbuf_printf(&b, "sudo rocm-doctor %s --apply", verb);
+    const char *names[] = { "--root", "--user", "--facts", "--only", "--release", "--usecase" };
+    const char *values[] = { o->root ? plan->root : NULL, o->user, o->facts_file, o->only, o->release, o->usecase };
+    for (size_t i = 0; i < ELEMENTSOF(names); i++)
+        if (values[i])
+            strbuf_printf(&b, " %s %s", names[i], values[i]);
+    return strbuf_steal(&b);
+}
+
 /* fix without --apply, or with nothing to do: the plan. 1 when it has steps. */
 static int show_plan(const rd_options *o, const rd_run *run, const rd_plan *plan, bool only, const char *verb)
 {
     if (o->format == RD_FORMAT_JSON) {
-        json_object *j = rd_plan_to_json(plan);
-        json_object_object_add(j, "applied", json_object_new_boolean(false));
-        if (rd_cli_print_json(j) < 0)
+        if (rd_cli_print_json(rd_report_fix_json(plan, NULL, NULL)) < 0)
             return rd_fail("cannot write to standard output");
         return plan->n_steps > 0 && !o->apply ? 1 : 0;
     }
-    rd_plan_print(plan, stdout);
     size_t unfixable = 0;
     for (size_t i = 0; !only && i < run->findings.n; i++)
         unfixable += run->findings.items[i].severity >= RD_SEV_WARNING && !run->findings.items[i].fix;
-    if (unfixable)
-        printf("%s%zu problem%s found by the check %s no automatic fix: see `rocm-doctor check`.\n",
-               plan->n_steps || plan->n_not_planned ? "\n" : "", unfixable, unfixable == 1 ? "" : "s",
-               unfixable == 1 ? "has" : "have");
-    if (plan->n_steps > 0) {
-        printf("\nTo carry it out: sudo rocm-doctor %s --apply", verb);
-        const char *names[] = { "--root", "--user", "--facts", "--only", "--release", "--usecase" };
-        const char *values[] = { o->root ? plan->root : NULL, o->user, o->facts_file, o->only, o->release,
-                                 o->usecase };
-        for (size_t i = 0; i < ELEMENTSOF(names); i++)
-            if (values[i])
-                printf(" %s %s", names[i], values[i]);
-        putchar('\n');
-    }
+    _cleanup_free_ char *command = apply_command(o, plan, verb);
+    rd_report_fix_plan_text(stdout, plan, unfixable, command);
     if (fflush(stdout) != 0)
         return rd_fail("cannot write to standard output");
     return plan->n_steps > 0 && !o->apply ? 1 : 0;
-}
-
-static void print_deferred(const char *root, char *const *deferred)
-{
-    if (!deferred)
-        return;
-    printf("Run on the first boot of %s (not run now):\n", root);
-    for (size_t i = 0; deferred[i]; i++)
-        printf("   %s\n", deferred[i]);
 }
 
 /* The run was carried out: a report that cannot be written does not undo
@@ -133,33 +124,10 @@ static int report_results(const rd_options *o, const rd_plan *plan, const rd_app
     rd_fix_classify(plan, rc == 0 ? &again.findings : NULL, o->facts_file != NULL, &results);
     int r = results.failing ? 1 : 0;
     if (o->format == RD_FORMAT_JSON) {
-        json_object *j = rd_plan_to_json(plan);
-        json_object_object_add(j, "applied", json_object_new_boolean(true));
-        json_object_object_add(j, "run_id", json_object_new_string(res->run_id));
-        json_object_object_add(j, "first_boot", rd_json_strv(res->deferred));
-        json_object_object_add(j, "results", rd_fix_results_to_json(&results));
+        json_object *j = rd_report_fix_json(plan, res, &results);
         return rd_cli_print_json(j) < 0 ? unwritten("applied", res->run_id, r) : r;
     }
-    _cleanup_free_ char *undo = rd_undo_command(plan->root, res->run_id);
-    printf("\nApplied as run %s (undo: %s).\n", res->run_id, undo);
-    print_deferred(plan->root, res->deferred);
-    if (plan->n_steps)
-        puts("\nResult:");
-    for (size_t i = 0; i < results.n; i++) {
-        const rd_fix_result *x = &results.items[i];
-        bool why = x->kind == RD_RESULT_FAILING && x->why;
-        printf("   %-24s %s%s%s\n", x->finding, rd_result_text(x->kind), why ? ": " : "", why ? x->why : "");
-    }
-    for (size_t i = 0; i < plan->n_steps; i++)
-        if (plan->steps[i].note)
-            printf("%s %s: %s\n", i == 0 ? "\nNext:\n  " : "  ", plan->steps[i].fix, plan->steps[i].note);
-    bool later = false;
-    for (size_t i = 0; i < results.n; i++)
-        later |= results.items[i].kind == RD_RESULT_REBOOT || results.items[i].kind == RD_RESULT_RELOGIN;
-    if (later)
-        printf("\nThe boot check verifies this run after the reboot or re-login it needs:\n"
-               "`rocm-doctor fix --status%s%s %s` shows the verdict.\n",
-               streq(plan->root, "/") ? "" : " --root ", streq(plan->root, "/") ? "" : plan->root, res->run_id);
+    rd_report_fix_applied_text(stdout, plan, res, &results);
     return fflush(stdout) != 0 || ferror(stdout) ? unwritten("applied", res->run_id, r) : r;
 }
 
@@ -306,17 +274,6 @@ int rd_verb_setup(const rd_options *o, char **args, size_t n_args)
     return r;
 }
 
-static int print_undo_json(const rd_apply_result *res)
-{
-    json_object *j = json_object_new_object();
-    json_object_object_add(j, "run_id", json_object_new_string(res->run_id));
-    json_object_object_add(j, "undone", json_object_new_boolean(true));
-    json_object_object_add(j, "interrupted", json_object_new_boolean(res->interrupted));
-    json_object_object_add(j, "first_boot", rd_json_strv(res->deferred));
-    json_object_object_add(j, "notes", rd_json_strv(res->notes));
-    return rd_cli_print_json(j) < 0 ? unwritten("undone", res->run_id, 0) : 0;
-}
-
 int rd_verb_undo(const rd_options *o, char **args, size_t n_args)
 {
     int r;
@@ -337,11 +294,7 @@ int rd_verb_undo(const rd_options *o, char **args, size_t n_args)
     if (rd_journal_undo(root, root_fd, n_args ? args[0] : NULL, &res, &err) < 0)
         return rd_fail("%s", err);
     if (o->format == RD_FORMAT_JSON)
-        return print_undo_json(&res);
-    printf("Undid run %s%s.\n", res.run_id,
-           res.interrupted ? " (it had been interrupted: every file it touched is back as it was before)" : "");
-    for (size_t i = 0; res.notes && res.notes[i]; i++)
-        printf("Note: %s.\n", res.notes[i]);
-    print_deferred(root, res.deferred);
+        return rd_cli_print_json(rd_report_undo_json(&res)) < 0 ? unwritten("undone", res.run_id, 0) : 0;
+    rd_report_undo_text(stdout, root, &res);
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : unwritten("undone", res.run_id, 0);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Plans: the fix table, the helpers fixes build their steps with, and the
- * plan built from the fixes. The group edits are in fix-groups.c, the plan
- * as text and JSON in fix-print.c. Nothing here writes to the system. */
+ * plan built from the fixes. The group edits are in fix-groups.c; the plan
+ * as text and JSON is src/report's (report-plan.c). Nothing here writes to
+ * the system. */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -38,6 +39,18 @@ const char *rd_effect_name(rd_effect e)
     case RD_EFFECT_REBOOT: return "reboot";
     default: return "now";
     }
+}
+
+json_object *rd_step_summary_json(const rd_step *s)
+{
+    json_object *js = json_object_new_object();
+    rd_json_set_str(js, "fix", s->fix);
+    rd_json_set_str(js, "title", s->title);
+    rd_json_add(js, "findings", rd_json_strv(s->findings));
+    rd_json_set_str(js, "effect", rd_effect_name(s->effect));
+    if (s->note)
+        rd_json_set_str(js, "note", s->note);
+    return js;
 }
 
 bool rd_fix_named(const rd_fix_input *in, const char *id)

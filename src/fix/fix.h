@@ -149,9 +149,8 @@ int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error);
 void rd_plan_free(rd_plan *p);
 #define _cleanup_plan_ __attribute__((cleanup(rd_plan_free)))
 
-void rd_plan_print(const rd_plan *p, FILE *out);
-json_object *rd_plan_to_json(const rd_plan *p);
-/* A step without its actions: fix, title, findings, effect, note. */
+/* A step without its actions: fix, title, findings, effect, note; what the
+ * journal keeps of it, and the start of each step of the plan's JSON. */
 json_object *rd_step_summary_json(const rd_step *s);
 const char *rd_effect_name(rd_effect e);
 

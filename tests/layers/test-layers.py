@@ -23,7 +23,7 @@ LAYERS = {
     "src/shared": ("util.h", ["facts.h", "report.h", "fix.h", "runtime.h", "registry.h", "fixes.h"]),
     "src/core": ("util.h", ["report.h", "fix.h", "runtime.h", "registry.h", "fixes.h"]),
     "src/runtime": ("facts.h", ["report.h", "fix.h", "registry.h", "fixes.h"]),
-    "src/report": ("facts.h", ["fix.h", "runtime.h", "registry.h", "fixes.h"]),
+    "src/report": ("fix.h", ["runtime.h", "registry.h", "fixes.h"]),
     "src/fix": ("facts.h", ["report.h", "runtime.h", "registry.h", "fixes.h"]),
     "probes": ("runtime.h", ["report.h", "fix.h", "fixes.h"]),
     "fixes": ("fix.h", ["report.h", "runtime.h", "registry.h"]),

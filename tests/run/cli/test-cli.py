@@ -69,6 +69,19 @@ check("NVIDIA facts: gpu.none, exit 2", rc == 2 and ids(r) == [("gpu.none", "err
 ev = " ".join(r["findings"][0]["evidence"])
 check("NVIDIA facts: evidence names the H200 and its driver",
       "NVIDIA GH100 [H200 SXM 141GB] (10de:2335), driver nvidia" in ev and "(1a03:2000), driver ast" in ev, ev)
+# gpu.none's remedy; only explain adds that a message it explains came from
+# no GPU of this host
+NO_GPU_REMEDY = ("ROCm needs an AMD GPU; the GPUs here are served by other stacks. Nothing to fix if this host "
+                 "is not meant to run ROCm.")
+NOT_FROM_HERE = " A message about an AMD GPU (amdgpu, KFD, HIP, HSA) cannot have come from this host's GPU."
+check("NVIDIA facts: check's remedy is gpu.none's own", r["findings"][0]["remedy"] == NO_GPU_REMEDY, out)
+rc, out, err = run("check", "--facts", os.path.join(FACTS, "nvidia-h200.json"))
+check("NVIDIA facts: check's text says nothing of an explained message",
+      rc == 2 and "is not meant to run ROCm." in out and "cannot have come" not in out, out)
+rc, out, err = run("explain", "--json", "--facts", os.path.join(FACTS, "nvidia-h200.json"), "hipErrorNoDevice")
+r = json.loads(out)
+check("NVIDIA facts: explain's remedy adds that the message came from no GPU here",
+      rc == 2 and [f["remedy"] for f in r["findings"]] == [NO_GPU_REMEDY + NOT_FROM_HERE], out)
 
 rc, out, err = run("check", "--json", "--facts", os.path.join(FACTS, "rx7900xtx-no-access.json"))
 r = json.loads(out)

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The plan as text (with diffs) and as JSON. */
+/* The plan of fix and setup as text (with diffs) and as JSON. */
 #include <inttypes.h>
 #include <sys/stat.h>
-#include "fix.h"
+#include "report-plan.h"
 #include "json-util.h"
 #include "util.h"
-
 
 static const char *action_verb(rd_action_kind k)
 {
@@ -77,8 +76,8 @@ static bool move_removal(const rd_plan *p, const rd_step *s, size_t k)
 static void print_packages(const rd_pkg_set *set, FILE *out)
 {
     const rd_pkg_changes *c = &set->changes;
-    fprintf(out, "   %s, through %s%s:\n", c->n ? "packages" : "nothing to change in the packages",
-            rd_pm_name(set->pm), set->refresh ? " (indexes refreshed first)" : "");
+    fprintf(out, "   %s, through %s%s:\n", c->n ? "packages" : "nothing to change in the packages", rd_pm_name(set->pm),
+            set->refresh ? " (indexes refreshed first)" : "");
     size_t counts[4] = { 0 };
     for (size_t i = 0; i < c->n; i++) {
         const rd_pkg_change *x = &c->items[i];
@@ -98,6 +97,61 @@ static void print_packages(const rd_pkg_set *set, FILE *out)
             counts[RD_PKG_INSTALL], counts[RD_PKG_UPGRADE], counts[RD_PKG_DOWNGRADE], counts[RD_PKG_REMOVE], dl);
 }
 
+/* The line of action k of a step (none for the REMOVE half of a move aside). */
+static void print_action(const rd_plan *p, const rd_step *s, size_t k, FILE *out)
+{
+    const rd_action *a = &s->actions[k];
+    const rd_action *removal = moved_aside(p, s, k);
+    if (move_removal(p, s, k))
+        return;
+    switch (a->kind) {
+    case RD_ACT_WRITE:
+        if (removal)
+            fprintf(out, "   move %s aside to %s (kept in the journal)\n", removal->path, a->path);
+        else
+            fprintf(out, "   write %s (mode %04o, root:root)\n", a->path, (unsigned)a->mode);
+        break;
+    case RD_ACT_REMOVE: fprintf(out, "   remove %s (kept in the journal)\n", a->path); break;
+    case RD_ACT_GROUP_ADD:
+        fprintf(out, "   add %s to group %s: usermod -aG %s %s (undo: gpasswd -d %s %s)\n", a->user, a->group, a->group,
+                a->user, a->user, a->group);
+        break;
+    case RD_ACT_GROUP_DEL:
+        fprintf(out, "   remove %s from group %s: gpasswd -d %s %s\n", a->user, a->group, a->user, a->group);
+        break;
+    case RD_ACT_PACKAGES: print_packages(a->pkgs, out); break;
+    case RD_ACT_COMMAND: {
+        _cleanup_free_ char *cmd = rd_argv_join(a->argv);
+        _cleanup_free_ char *undo = a->undo_argv ? rd_argv_join(a->undo_argv) : xstrdup("nothing");
+        fprintf(out, "   %s %s (undo: %s)\n", under_root(p) ? "run on first boot:" : "run", cmd, undo);
+        break;
+    }
+    }
+}
+
+/* The diffs of a step's file actions, then of the files it previews. */
+static void print_diffs(const rd_plan *p, const rd_step *s, FILE *out)
+{
+    for (size_t k = 0; k < s->n_actions; k++) {
+        const rd_action *a = &s->actions[k];
+        if ((a->kind != RD_ACT_WRITE && a->kind != RD_ACT_REMOVE) || move_removal(p, s, k))
+            continue;
+        const rd_action *removal = moved_aside(p, s, k);
+        if (removal) {
+            fprintf(out, "rename %s to %s, content unchanged (%zu bytes)\n", removal->path, a->path, a->size);
+            continue;
+        }
+        _cleanup_free_ char *d = action_diff(p, a);
+        fputs(d, out);
+    }
+    for (size_t k = 0; k < s->n_previews; k++) {
+        const rd_snapshot *snap = rd_plan_find_snapshot(p, s->preview_paths[k]);
+        _cleanup_free_ char *d = rd_unified_diff(snap->path, snap->content, snap->size, snap->exists,
+                                                 s->preview_after[k], strlen(s->preview_after[k]), true);
+        fputs(d, out);
+    }
+}
+
 void rd_plan_print(const rd_plan *p, FILE *out)
 {
     if (p->n_steps == 0)
@@ -113,57 +167,9 @@ void rd_plan_print(const rd_plan *p, FILE *out)
                 fprintf(out, "%s %s", k ? "," : "", s->findings[k]);
             fputc('\n', out);
         }
-        for (size_t k = 0; k < s->n_actions; k++) {
-            const rd_action *a = &s->actions[k];
-            const rd_action *removal = moved_aside(p, s, k);
-            if (move_removal(p, s, k))
-                continue;
-            switch (a->kind) {
-            case RD_ACT_WRITE:
-                if (removal)
-                    fprintf(out, "   move %s aside to %s (kept in the journal)\n", removal->path, a->path);
-                else
-                    fprintf(out, "   write %s (mode %04o, root:root)\n", a->path, (unsigned)a->mode);
-                break;
-            case RD_ACT_REMOVE:
-                fprintf(out, "   remove %s (kept in the journal)\n", a->path);
-                break;
-            case RD_ACT_GROUP_ADD:
-                fprintf(out, "   add %s to group %s: usermod -aG %s %s (undo: gpasswd -d %s %s)\n", a->user, a->group,
-                        a->group, a->user, a->user, a->group);
-                break;
-            case RD_ACT_GROUP_DEL:
-                fprintf(out, "   remove %s from group %s: gpasswd -d %s %s\n", a->user, a->group, a->user, a->group);
-                break;
-            case RD_ACT_PACKAGES:
-                print_packages(a->pkgs, out);
-                break;
-            case RD_ACT_COMMAND: {
-                _cleanup_free_ char *cmd = rd_argv_join(a->argv);
-                _cleanup_free_ char *undo = a->undo_argv ? rd_argv_join(a->undo_argv) : xstrdup("nothing");
-                fprintf(out, "   %s %s (undo: %s)\n", under_root(p) ? "run on first boot:" : "run", cmd, undo);
-                break;
-            }
-            }
-        }
-        for (size_t k = 0; k < s->n_actions; k++) {
-            const rd_action *a = &s->actions[k];
-            if ((a->kind != RD_ACT_WRITE && a->kind != RD_ACT_REMOVE) || move_removal(p, s, k))
-                continue;
-            const rd_action *removal = moved_aside(p, s, k);
-            if (removal) {
-                fprintf(out, "rename %s to %s, content unchanged (%zu bytes)\n", removal->path, a->path, a->size);
-                continue;
-            }
-            _cleanup_free_ char *d = action_diff(p, a);
-            fputs(d, out);
-        }
-        for (size_t k = 0; k < s->n_previews; k++) {
-            const rd_snapshot *snap = rd_plan_find_snapshot(p, s->preview_paths[k]);
-            _cleanup_free_ char *d = rd_unified_diff(snap->path, snap->content, snap->size, snap->exists,
-                                                     s->preview_after[k], strlen(s->preview_after[k]), true);
-            fputs(d, out);
-        }
+        for (size_t k = 0; k < s->n_actions; k++)
+            print_action(p, s, k, out);
+        print_diffs(p, s, out);
         if (s->note)
             fprintf(out, "   Afterwards: %s\n", s->note);
     }
@@ -174,16 +180,15 @@ void rd_plan_print(const rd_plan *p, FILE *out)
     }
 }
 
-json_object *rd_step_summary_json(const rd_step *s)
+static void add_packages_json(json_object *ja, const rd_pkg_set *set)
 {
-    json_object *js = json_object_new_object();
-    rd_json_set_str(js, "fix", s->fix);
-    rd_json_set_str(js, "title", s->title);
-    json_object_object_add(js, "findings", rd_json_strv(s->findings));
-    rd_json_set_str(js, "effect", rd_effect_name(s->effect));
-    if (s->note)
-        rd_json_set_str(js, "note", s->note);
-    return js;
+    rd_json_set_str(ja, "package_manager", rd_pm_name(set->pm));
+    rd_json_add(ja, "install", rd_json_strv(set->install));
+    rd_json_add(ja, "remove", rd_json_strv(set->remove));
+    rd_json_set_bool(ja, "refresh", set->refresh);
+    rd_json_add(ja, "packages", rd_pkg_changes_to_json(&set->changes));
+    if (set->changes.download_known)
+        rd_json_set_int(ja, "download_size", (int64_t)set->changes.download);
 }
 
 static json_object *action_json(const rd_plan *p, const rd_action *a)
@@ -208,19 +213,12 @@ static json_object *action_json(const rd_plan *p, const rd_action *a)
     if (a->group)
         rd_json_set_str(ja, "group", a->group);
     if (a->argv) {
-        json_object_object_add(ja, "argv", rd_json_strv(a->argv));
-        json_object_object_add(ja, "undo", a->undo_argv ? rd_json_strv(a->undo_argv) : NULL);
+        rd_json_add(ja, "argv", rd_json_strv(a->argv));
+        rd_json_add(ja, "undo", a->undo_argv ? rd_json_strv(a->undo_argv) : NULL);
         rd_json_set_str(ja, "when", under_root(p) ? "first-boot" : "now");
     }
-    if (a->pkgs) {
-        rd_json_set_str(ja, "package_manager", rd_pm_name(a->pkgs->pm));
-        json_object_object_add(ja, "install", rd_json_strv(a->pkgs->install));
-        json_object_object_add(ja, "remove", rd_json_strv(a->pkgs->remove));
-        json_object_object_add(ja, "refresh", json_object_new_boolean(a->pkgs->refresh));
-        json_object_object_add(ja, "packages", rd_pkg_changes_to_json(&a->pkgs->changes));
-        if (a->pkgs->changes.download_known)
-            rd_json_set_int(ja, "download_size", (int64_t)a->pkgs->changes.download);
-    }
+    if (a->pkgs)
+        add_packages_json(ja, a->pkgs);
     return ja;
 }
 
@@ -236,10 +234,10 @@ json_object *rd_plan_to_json(const rd_plan *p)
         json_object *acts = json_object_new_array();
         for (size_t k = 0; k < s->n_actions; k++)
             json_object_array_add(acts, action_json(p, &s->actions[k]));
-        json_object_object_add(js, "actions", acts);
+        rd_json_add(js, "actions", acts);
         json_object_array_add(steps, js);
     }
-    json_object_object_add(j, "steps", steps);
+    rd_json_add(j, "steps", steps);
     json_object *np = json_object_new_array();
     for (size_t i = 0; i < p->n_not_planned; i++) {
         json_object *o = json_object_new_object();
@@ -247,6 +245,6 @@ json_object *rd_plan_to_json(const rd_plan *p)
         rd_json_set_str(o, "reason", p->not_planned[i].reason);
         json_object_array_add(np, o);
     }
-    json_object_object_add(j, "not_planned", np);
+    rd_json_add(j, "not_planned", np);
     return j;
 }
