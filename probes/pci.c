@@ -20,8 +20,14 @@
 #define PCIE_TYPE_DOWNSTREAM 6
 #define PCIE_TYPE_PCIE_TO_PCI 7
 
-static uint16_t rd16(const uint8_t *c, size_t off) { return (uint16_t)(c[off] | c[off + 1] << 8); }
-static uint32_t rd32(const uint8_t *c, size_t off) { return rd16(c, off) | (uint32_t)rd16(c, off + 2) << 16; }
+static uint16_t rd16(const uint8_t *c, size_t off)
+{
+    return (uint16_t)(c[off] | c[off + 1] << 8);
+}
+static uint32_t rd32(const uint8_t *c, size_t off)
+{
+    return rd16(c, off) | (uint32_t)rd16(c, off + 2) << 16;
+}
 
 int rd_pci_parse_caps(const uint8_t *cfg, size_t len, rd_pcie_caps *ret)
 {
@@ -144,7 +150,10 @@ static void __attribute__((noreturn, format(printf, 1, 2))) pci_error_hook(char 
     longjmp(pci_jump, 1);
 }
 
-static void __attribute__((format(printf, 1, 2))) pci_quiet_hook(char *msg, ...) { (void)msg; }
+static void __attribute__((format(printf, 1, 2))) pci_quiet_hook(char *msg, ...)
+{
+    (void)msg;
+}
 
 static char *sysfs_attr(const char *address, const char *attr)
 {
@@ -223,7 +232,10 @@ static bool hex4(const char *p, const char *end, unsigned *ret)
         return false;
     for (int i = 0; i < 4; i++) {
         int c = p[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
         if (d < 0)
             return false;
         v = v << 4 | (unsigned)d;
@@ -262,8 +274,7 @@ void rd_pci_ids_lookup(const char *text, size_t len, unsigned vendor, unsigned d
                 in_vendor = true;
                 vname = id_name(p + 4, eol);
             }
-        } else if (in_vendor && p[0] == '\t' && p + 1 < eol && p[1] != '\t' && hex4(p + 1, eol, &id) &&
-                   id == device) {
+        } else if (in_vendor && p[0] == '\t' && p + 1 < eol && p[1] != '\t' && hex4(p + 1, eol, &id) && id == device) {
             dname = id_name(p + 5, eol);
             break;
         }
@@ -315,8 +326,7 @@ static void fill_device(struct pci_access *pacc, struct pci_dev *p, rd_pci_devic
             rd_pci_ids_lookup(names->pci_ids, names->pci_ids_len, p->vendor_id, p->device_id, &d->vendor_name,
                               &d->device_name);
         if (d->vendor_id == 0x1002 && names->amdgpu_ids)
-            d->marketing_name = rd_amdgpu_ids_lookup(names->amdgpu_ids, (unsigned)d->device_id,
-                                                     (unsigned)d->revision);
+            d->marketing_name = rd_amdgpu_ids_lookup(names->amdgpu_ids, (unsigned)d->device_id, (unsigned)d->revision);
         for (int i = 0; i < 6; i++)
             if (p->size[i] && !(p->base_addr[i] & PCI_BASE_ADDRESS_SPACE_IO)) {
                 d->bar_sizes = xrealloc(d->bar_sizes, (d->n_bar_sizes + 1) * sizeof(uint64_t));
@@ -454,9 +464,10 @@ static void assess_none(const rd_assess_input *in, rd_findings *out)
     else if (others == 0)
         rd_finding_evidence(fd, "no display-class PCI device in /sys/bus/pci/devices");
     if (f->os.container)
-        rd_finding_remedy(fd, "This is a %s container: if the host has an AMD GPU, start the container with "
-                              "--device=/dev/kfd --device=/dev/dri and --group-add with the host's numeric "
-                              "gid of those nodes.",
+        rd_finding_remedy(fd,
+                          "This is a %s container: if the host has an AMD GPU, start the container with "
+                          "--device=/dev/kfd --device=/dev/dri and --group-add with the host's numeric "
+                          "gid of those nodes.",
                           f->os.container);
     else if (others > 0)
         rd_finding_remedy(fd, "ROCm needs an AMD GPU; the GPUs here are served by other stacks. Nothing to "
@@ -519,11 +530,8 @@ static const rd_pci_device *atomics_blocker(const rd_facts *f, const rd_pci_devi
             }
             return NULL;
         case PCIE_TYPE_PCIE_TO_PCI:
-        case -1:
-            *ret_why = "conventional PCI on the path";
-            return p;
-        default:
-            break;
+        case -1: *ret_why = "conventional PCI on the path"; return p;
+        default: break;
         }
         p = rd_pci_find(f, p->parent);
     }
@@ -559,13 +567,13 @@ static void assess_atomics(const rd_assess_input *in, const rd_gpu *g, rd_findin
     if (g->pci->caps_readable)
         rd_finding_evidence(fd, "%s: AtomicOpsCtl ReqEn%c", g->pci->address, g->pci->atomic_requester ? '+' : '-');
     if (a && a->atomics == RD_ATOMICS_FIRMWARE)
-        rd_finding_evidence(fd, "%s needs PCIe atomics unless its MEC firmware is %u or newer", a->gfx,
-                            a->atomics_fw);
+        rd_finding_evidence(fd, "%s needs PCIe atomics unless its MEC firmware is %u or newer", a->gfx, a->atomics_fw);
     else if (a && a->atomics == RD_ATOMICS_REQUIRED)
         rd_finding_evidence(fd, "%s always needs PCIe atomics", a->gfx);
-    rd_finding_remedy(fd, "There is no software fix: move the GPU to a slot wired to the CPU's root port "
-                          "(not a chipset slot, Thunderbolt or an old PCIe switch), or use a platform whose "
-                          "root complex supports PCIe AtomicOps.%s",
+    rd_finding_remedy(fd,
+                      "There is no software fix: move the GPU to a slot wired to the CPU's root port "
+                      "(not a chipset slot, Thunderbolt or an old PCIe switch), or use a platform whose "
+                      "root complex supports PCIe AtomicOps.%s",
                       a && a->atomics == RD_ATOMICS_FIRMWARE ? " A newer linux-firmware may also lift the need." : "");
 }
 
@@ -578,15 +586,16 @@ static void assess_link(const rd_gpu *g, const rd_facts *f, rd_findings *out)
     if (l->current_link_width >= l->max_link_width)
         return;
     rd_finding *fd = rd_finding_add(out, "pcie.link-degraded", RD_SEV_WARNING, g->pci->address,
-                                    "%s %s runs its PCIe link at x%" PRId64 " of x%" PRId64,
-                                    g->pci->address, g->name, l->current_link_width, l->max_link_width);
+                                    "%s %s runs its PCIe link at x%" PRId64 " of x%" PRId64, g->pci->address, g->name,
+                                    l->current_link_width, l->max_link_width);
     rd_finding_evidence(fd, "%s: link x%" PRId64 " of x%" PRId64 ", %.1f GT/s of %.1f GT/s", l->address,
                         l->current_link_width, l->max_link_width, l->current_link_speed, l->max_link_speed);
     const rd_pci_device *port = rd_pci_find(f, l->parent);
     if (port && port->max_link_width > 0 && port->max_link_width <= l->current_link_width) {
         rd_finding_evidence(fd, "%s (the slot's port): at most x%" PRId64, port->address, port->max_link_width);
-        rd_finding_remedy(fd, "The slot itself is wired x%" PRId64 ": move the card to a full x%" PRId64
-                              " slot for full host-device bandwidth.",
+        rd_finding_remedy(fd,
+                          "The slot itself is wired x%" PRId64 ": move the card to a full x%" PRId64
+                          " slot for full host-device bandwidth.",
                           port->max_link_width, l->max_link_width);
     } else
         rd_finding_remedy(fd, "Reseat the card, check the riser or cable, and check the firmware setup for "
@@ -607,8 +616,7 @@ static void assess_bar(const rd_assess_input *in, const rd_gpu *g, rd_findings *
     const char *log = NULL;
     for (size_t i = 0; i < in->facts->driver.n_kmsg && !log; i++) {
         const char *t = in->facts->driver.kmsg[i].text;
-        if (strstr(t, g->pci->address) && strstr(t, "BAR") &&
-            (strstr(t, "no space") || strstr(t, "failed to assign")))
+        if (strstr(t, g->pci->address) && strstr(t, "BAR") && (strstr(t, "no space") || strstr(t, "failed to assign")))
             log = t;
     }
     bool instinct = g->arch && (startswith(g->arch->family, "gfx9.4") || startswith(g->arch->family, "gfx9.5") ||
@@ -648,22 +656,23 @@ static void assess_binding(const rd_assess_input *in, const rd_gpu *g, rd_findin
     if (streq(p->driver, "radeon")) {
         const char *family = g->arch ? g->arch->family : NULL;
         const char *opt = streq_ptr(family, "gfx6") ? "si" : streq_ptr(family, "gfx7") ? "cik" : NULL;
-        rd_finding *fd = rd_finding_add(out, "gpu.radeon-bound", RD_SEV_ERROR, p->address,
-                                        "%s %s is driven by the legacy radeon driver, which ROCm cannot use",
-                                        p->address, g->name);
+        rd_finding *fd =
+            rd_finding_add(out, "gpu.radeon-bound", RD_SEV_ERROR, p->address,
+                           "%s %s is driven by the legacy radeon driver, which ROCm cannot use", p->address, g->name);
         rd_finding_evidence(fd, "/sys/bus/pci/devices/%s/driver -> radeon", p->address);
         if (g->gfx[0])
-            rd_finding_evidence(fd, "%04x:%04x is %s (%s)", (unsigned)p->vendor_id, (unsigned)p->device_id,
-                                g->gfx, family ? family : "unknown family");
+            rd_finding_evidence(fd, "%04x:%04x is %s (%s)", (unsigned)p->vendor_id, (unsigned)p->device_id, g->gfx,
+                                family ? family : "unknown family");
         if (opt) {
             const rd_distro *d = rd_distro_of(&f->os);
             bool never = g->arch && g->arch->no_kfd;
-            _cleanup_free_ char *initramfs =
-                d->initramfs ? xasprintf("run `%s`", d->initramfs)
-                             : xstrdup("rebuild the initramfs the way this distribution does");
-            rd_finding_remedy(fd, "Hand the card to amdgpu: write \"options amdgpu %s_support=1\" and "
-                                  "\"options radeon %s_support=0\" to /etc/modprobe.d/amdgpu-%s.conf, %s and "
-                                  "reboot. Do not blacklist amdgpu.%s",
+            _cleanup_free_ char *initramfs = d->initramfs
+                                                 ? xasprintf("run `%s`", d->initramfs)
+                                                 : xstrdup("rebuild the initramfs the way this distribution does");
+            rd_finding_remedy(fd,
+                              "Hand the card to amdgpu: write \"options amdgpu %s_support=1\" and "
+                              "\"options radeon %s_support=0\" to /etc/modprobe.d/amdgpu-%s.conf, %s and "
+                              "reboot. Do not blacklist amdgpu.%s",
                               opt, opt, opt, initramfs,
                               never ? " That gives it amdgpu's graphics (Vulkan through RADV), but this GPU cannot "
                                       "run ROCm on either driver: no kernel's KFD supports its generation; ROCm "
@@ -676,12 +685,13 @@ static void assess_binding(const rd_assess_input *in, const rd_gpu *g, rd_findin
         return;
     }
     if (streq(p->driver, "vfio-pci")) {
-        rd_finding *fd = rd_finding_add(out, "gpu.vfio-bound", RD_SEV_WARNING, p->address,
-                                        "%s %s is bound to vfio-pci (reserved for a VM), not amdgpu", p->address,
-                                        g->name);
+        rd_finding *fd =
+            rd_finding_add(out, "gpu.vfio-bound", RD_SEV_WARNING, p->address,
+                           "%s %s is bound to vfio-pci (reserved for a VM), not amdgpu", p->address, g->name);
         rd_finding_evidence(fd, "/sys/bus/pci/devices/%s/driver -> vfio-pci", p->address);
-        rd_finding_remedy(fd, "If this GPU is meant for ROCm on this host, remove %04x:%04x from vfio-pci.ids= "
-                              "(kernel command line or /etc/modprobe.d) and reboot.",
+        rd_finding_remedy(fd,
+                          "If this GPU is meant for ROCm on this host, remove %04x:%04x from vfio-pci.ids= "
+                          "(kernel command line or /etc/modprobe.d) and reboot.",
                           (unsigned)p->vendor_id, (unsigned)p->device_id);
     }
 }
@@ -701,7 +711,14 @@ static void pci_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
-static const char *const pci_findings[] = { "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "pcie.atomics-missing", "pcie.link-degraded", "pcie.bar-small", NULL };
+static const char *const pci_findings[] = { "gpu.none",
+                                            "gpu.no-driver",
+                                            "gpu.radeon-bound",
+                                            "gpu.vfio-bound",
+                                            "pcie.atomics-missing",
+                                            "pcie.link-degraded",
+                                            "pcie.bar-small",
+                                            NULL };
 
 const rd_probe rd_probe_pci = {
     .id = "pci",

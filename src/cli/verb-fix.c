@@ -241,9 +241,19 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
         return rd_fail("%s", err);
     rd_fix_input in = {
         .fixes = &rd_fix_registry,
-        .root = root, .root_fd = root_fd, .config = &run.config, .facts = &run.facts, .gpus = &run.view,
-        .findings = &run.findings, .knowledge = &run.ctx.knowledge, .only = only, .key_file = o->key_file,
-        .user = o->user, .setup = kind->setup, .release = o->release, .usecases = kind->usecases,
+        .root = root,
+        .root_fd = root_fd,
+        .config = &run.config,
+        .facts = &run.facts,
+        .gpus = &run.view,
+        .findings = &run.findings,
+        .knowledge = &run.ctx.knowledge,
+        .only = only,
+        .key_file = o->key_file,
+        .user = o->user,
+        .setup = kind->setup,
+        .release = o->release,
+        .usecases = kind->usecases,
     };
     _cleanup_plan_ rd_plan plan = { 0 };
     if (rd_plan_build(&in, &plan, &err) < 0)

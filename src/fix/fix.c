@@ -227,8 +227,8 @@ int rd_step_write(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *pa
         return 0;
     for (size_t i = 0; i < p->n_steps; i++)
         if (&p->steps[i] != s && step_touches(&p->steps[i], path)) {
-            *ret_reason = xasprintf("%s is also changed by the %s fix; apply one at a time (--only)", path,
-                                    p->steps[i].fix);
+            *ret_reason =
+                xasprintf("%s is also changed by the %s fix; apply one at a time (--only)", path, p->steps[i].fix);
             return -EBUSY;
         }
     snap->touched = true;

@@ -23,12 +23,12 @@
 #define RD_JOURNAL_DIR RD_STATE_DIR "/journal"
 
 typedef enum {
-    RD_ACT_WRITE,      /* write a whole file: temp file, fsync, rename */
-    RD_ACT_REMOVE,     /* remove a file (its content stays in the journal) */
-    RD_ACT_GROUP_ADD,  /* usermod -aG GROUP USER */
-    RD_ACT_GROUP_DEL,  /* gpasswd -d USER GROUP */
-    RD_ACT_COMMAND,    /* a command with a declared undo command */
-    RD_ACT_PACKAGES,   /* install and remove packages through the package manager */
+    RD_ACT_WRITE,     /* write a whole file: temp file, fsync, rename */
+    RD_ACT_REMOVE,    /* remove a file (its content stays in the journal) */
+    RD_ACT_GROUP_ADD, /* usermod -aG GROUP USER */
+    RD_ACT_GROUP_DEL, /* gpasswd -d USER GROUP */
+    RD_ACT_COMMAND,   /* a command with a declared undo command */
+    RD_ACT_PACKAGES,  /* install and remove packages through the package manager */
 } rd_action_kind;
 
 /* What it takes for a fixed finding to stop failing. */
@@ -40,16 +40,16 @@ typedef enum {
 
 typedef struct {
     rd_action_kind kind;
-    char *path;            /* WRITE, REMOVE: the path on the target system */
-    char *content;         /* WRITE: the new bytes */
+    char *path;    /* WRITE, REMOVE: the path on the target system */
+    char *content; /* WRITE: the new bytes */
     size_t size;
-    mode_t mode;           /* WRITE: permission bits */
+    mode_t mode; /* WRITE: permission bits */
     uid_t uid;
     gid_t gid;
-    char *user, *group;    /* GROUP_ADD, GROUP_DEL */
-    char **argv;           /* COMMAND */
-    char **undo_argv;      /* COMMAND: NULL when nothing undoes it */
-    rd_pkg_set *pkgs;      /* PACKAGES: what to install and remove, and the dry run's answer */
+    char *user, *group; /* GROUP_ADD, GROUP_DEL */
+    char **argv;        /* COMMAND */
+    char **undo_argv;   /* COMMAND: NULL when nothing undoes it */
+    rd_pkg_set *pkgs;   /* PACKAGES: what to install and remove, and the dry run's answer */
 } rd_action;
 
 /* A file's state when the plan was made: applying aborts when it differs. */
@@ -58,23 +58,23 @@ typedef struct {
     bool exists;
     char *content;
     size_t size;
-    mode_t mode;           /* permission bits */
+    mode_t mode; /* permission bits */
     uid_t uid;
     gid_t gid;
-    bool touched;          /* an action changes it: journaled */
-    bool unreadable;       /* planning without root: /etc/gshadow; read when applying */
+    bool touched;    /* an action changes it: journaled */
+    bool unreadable; /* planning without root: /etc/gshadow; read when applying */
 } rd_snapshot;
 
 typedef struct {
-    char *fix;             /* fix id */
+    char *fix; /* fix id */
     char *title;
-    char **findings;       /* the finding ids this step addresses */
+    char **findings; /* the finding ids this step addresses */
     rd_action *actions;
     size_t n_actions;
     rd_effect effect;
-    char *note;            /* what the person does afterwards, or NULL */
+    char *note; /* what the person does afterwards, or NULL */
     /* shown as diffs; group changes show the predicted /etc/group */
-    char **preview_paths;  /* snapshot paths, with preview_after[] */
+    char **preview_paths; /* snapshot paths, with preview_after[] */
     char **preview_after;
     size_t n_previews;
 } rd_step;
@@ -82,12 +82,12 @@ typedef struct {
 typedef struct {
     char *fix;
     char *reason;
-    bool refused;          /* the fix could not plan (an error, a refusal, the configuration),
+    bool refused; /* the fix could not plan (an error, a refusal, the configuration),
                             * rather than leaving something alone by design */
 } rd_not_planned;
 
 typedef struct {
-    char *root;            /* "/" or the --root directory */
+    char *root; /* "/" or the --root directory */
     rd_step *steps;
     size_t n_steps;
     rd_not_planned *not_planned;
@@ -100,20 +100,20 @@ typedef struct rd_fix_table rd_fix_table;
 
 typedef struct {
     const rd_fix_table *fixes; /* which fixes exist, in plan order */
-    const char *root;      /* "/" or the directory */
+    const char *root;          /* "/" or the directory */
     int root_fd;
     const rd_config *config;
     const rd_facts *facts;
     const rd_gpu_view *gpus;
     const rd_findings *findings;
     const rd_knowledge *knowledge;
-    char **only;           /* --only: fix or finding ids; NULL: all */
-    const char *key_file;  /* --key-file */
-    const char *user;      /* --user */
+    char **only;          /* --only: fix or finding ids; NULL: all */
+    const char *key_file; /* --key-file */
+    const char *user;     /* --user */
     /* setup: every fix that setup owns is planned, finding or not */
     bool setup;
-    const char *release;   /* --release: the ROCm release to set up; NULL: the configured or newest */
-    char **usecases;       /* --usecase: what to install (packages.ini); NULL: the default */
+    const char *release;    /* --release: the ROCm release to set up; NULL: the configured or newest */
+    char **usecases;        /* --usecase: what to install (packages.ini); NULL: the default */
     int64_t lock_timeout_s; /* how long to wait for the package manager's lock */
 } rd_fix_input;
 
@@ -167,15 +167,14 @@ void rd_plan_drop_empty_step(rd_plan *p);
 /* Reads the current state of path into the plan's snapshots (once) and
  * returns it; a symlink, a non-regular file or a path leading out of the
  * root fails with *ret_reason. */
-int rd_plan_snapshot(rd_plan *p, const rd_fix_input *in, const char *path, rd_snapshot **ret,
-                     char **ret_reason);
+int rd_plan_snapshot(rd_plan *p, const rd_fix_input *in, const char *path, rd_snapshot **ret, char **ret_reason);
 rd_snapshot *rd_plan_find_snapshot(const rd_plan *p, const char *path);
 /* The files a group change through the shadow tools may rewrite. */
 extern const char *const rd_group_files[];
 /* Adds a WRITE action unless the file already has exactly this content,
  * mode, owner and group. Returns 1 when added, 0 when unchanged. */
-int rd_step_write(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, const char *content,
-                  size_t size, mode_t mode, char **ret_reason);
+int rd_step_write(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, const char *content, size_t size,
+                  mode_t mode, char **ret_reason);
 /* Adds a REMOVE action when the file exists. Returns 1 when added. */
 int rd_step_remove(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, char **ret_reason);
 /* Moves a file aside to PATH.disabled (a WRITE plus a REMOVE). */

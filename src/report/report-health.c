@@ -43,8 +43,9 @@ void rd_report_health_line(FILE *out, const rd_facts *f, const rd_gpu *g)
     else if (h->power_uw >= 0)
         parts = strv_push(parts, xasprintf("%.0f W", (double)h->power_uw / 1e6));
     int64_t ue = rd_health_ras_total(h, 'u'), ce = rd_health_ras_total(h, 'c');
-    parts = strv_push(parts, h->ras_exposed ? xasprintf("RAS %" PRId64 " UE %" PRId64 " CE", ue < 0 ? 0 : ue, ce < 0 ? 0 : ce)
-                                            : xstrdup("RAS not exposed"));
+    parts = strv_push(parts, h->ras_exposed
+                                 ? xasprintf("RAS %" PRId64 " UE %" PRId64 " CE", ue < 0 ? 0 : ue, ce < 0 ? 0 : ce)
+                                 : xstrdup("RAS not exposed"));
     int64_t pages = rd_health_retired_pages(h);
     if (pages >= 0)
         parts = strv_push(parts, xasprintf("%" PRId64 " retired pages", pages));
@@ -182,9 +183,19 @@ const char *rd_report_health_status(const rd_facts *f, const rd_findings *fs)
 {
     /* the ids of probes/health.c; the renderers do not see the probe table */
     static const char *const ids[] = {
-        "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
-        "xgmi.link-missing",     "xgmi.hive-incomplete", "pcie.aer-errors",  "gpu.throttled",  "gpu.power-capped",
-        "gpu.hot",               "gpu.vram-missing",     "gpu.firmware-known-bad",
+        "gpu.ras-uncorrectable",
+        "gpu.ras-correctable",
+        "gpu.retired-pages",
+        "gpu.reset-seen",
+        "gpu.reset-failed",
+        "xgmi.link-missing",
+        "xgmi.hive-incomplete",
+        "pcie.aer-errors",
+        "gpu.throttled",
+        "gpu.power-capped",
+        "gpu.hot",
+        "gpu.vram-missing",
+        "gpu.firmware-known-bad",
     };
     if (f->health.n_gpus == 0)
         return NULL;

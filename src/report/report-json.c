@@ -16,8 +16,8 @@ static json_object *gpu_json(const rd_facts *f, const rd_gpu *g)
     json_object_object_add(o, "revision", json_object_new_int64(g->pci->revision));
     json_object_object_add(o, "name", json_object_new_string(g->name));
     json_object_object_add(o, "gfx", rd_json_str_or_null(g->gfx));
-    json_object_object_add(o, "gfx_source", g->gfx[0] ? json_object_new_string(g->gfx_from_kfd ? "kfd" : "pci-id")
-                                                       : NULL);
+    json_object_object_add(o, "gfx_source",
+                           g->gfx[0] ? json_object_new_string(g->gfx_from_kfd ? "kfd" : "pci-id") : NULL);
     json_object_object_add(o, "family", g->arch ? json_object_new_string(g->arch->family) : NULL);
     json_object_object_add(o, "driver", rd_json_str_or_null(g->pci->driver));
     json_object_object_add(o, "integrated", json_object_new_boolean(g->integrated));
@@ -114,9 +114,10 @@ json_object *rd_report_json(const rd_facts *f, const rd_gpu_view *v, const rd_fi
     json_object_object_add(o, "schema", json_object_new_string(RD_REPORT_SCHEMA));
     json_object_object_add(o, "version", json_object_new_string(PACKAGE_VERSION));
     json_object_object_add(o, "level", json_object_new_int(level));
-    json_object_object_add(o, "status", json_object_new_string(exit_status == 2   ? "error"
-                                                               : exit_status == 1 ? "warning"
-                                                                                  : "ok"));
+    json_object_object_add(o, "status",
+                           json_object_new_string(exit_status == 2   ? "error"
+                                                  : exit_status == 1 ? "warning"
+                                                                     : "ok"));
     json_object_object_add(o, "exit_status", json_object_new_int(exit_status));
 
     json_object *host = json_object_new_object();

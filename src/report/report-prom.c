@@ -82,8 +82,9 @@ static void findings_metric(FILE *out, const rd_findings *fs)
                 n++;
             }
         }
-        const char *labels[] = { "id", a->id, "severity", rd_severity_name(a->severity),
-                                 "gpu", strempty(a->gpu), NULL };
+        const char *labels[] = {
+            "id", a->id, "severity", rd_severity_name(a->severity), "gpu", strempty(a->gpu), NULL
+        };
         sample_u64(out, "rocm_doctor_finding", labels, n);
     }
     free(done);
@@ -91,8 +92,8 @@ static void findings_metric(FILE *out, const rd_findings *fs)
 
 static void link_metrics(FILE *out, const rd_gpu_view *v, bool speed)
 {
-    const char *name = speed ? "rocm_doctor_gpu_pcie_link_speed_transfers_per_second"
-                             : "rocm_doctor_gpu_pcie_link_width_lanes";
+    const char *name =
+        speed ? "rocm_doctor_gpu_pcie_link_speed_transfers_per_second" : "rocm_doctor_gpu_pcie_link_width_lanes";
     bool any = false;
     for (size_t i = 0; i < v->n_gpus; i++) {
         const rd_gpu *g = &v->gpus[i];
@@ -109,8 +110,7 @@ static void link_metrics(FILE *out, const rd_gpu_view *v, bool speed)
                              : "PCIe link width of the GPU's slot (link=\"current\" or \"max\"), "
                                "in lanes.");
             any = true;
-            const char *labels[] = { "pci_address", g->pci->address, "link", max ? "max" : "current",
-                                     NULL };
+            const char *labels[] = { "pci_address", g->pci->address, "link", max ? "max" : "current", NULL };
             sample_double(out, name, labels, value);
         }
     }
@@ -133,15 +133,9 @@ static void runtime_metric(FILE *out, const rd_runtime_facts *rt, const char *na
                 continue;
             value = streq_ptr(d->result, "ok") ? 1 : 0;
             break;
-        case 1:
-            value = d->launch_latency_us / 1e6;
-            break;
-        case 2:
-            value = d->h2d_gbps * 1e9;
-            break;
-        default:
-            value = d->d2h_gbps * 1e9;
-            break;
+        case 1: value = d->launch_latency_us / 1e6; break;
+        case 2: value = d->h2d_gbps * 1e9; break;
+        default: value = d->d2h_gbps * 1e9; break;
         }
         if (which != 0 && value <= 0)
             continue;
@@ -194,7 +188,8 @@ static void health_ras_metrics(FILE *out, const rd_health_facts *h)
 {
     prom_series s = { out, "rocm_doctor_gpu_ras_errors",
                       "RAS error counts of each GPU by block (ras/<block>_err_count) and type (uncorrectable, "
-                      "correctable, deferred), since the driver loaded; only blocks with an error.", false };
+                      "correctable, deferred), since the driver loaded; only blocks with an error.",
+                      false };
     static const char *const types[] = { "uncorrectable", "correctable", "deferred" };
     for (size_t i = 0; i < h->n_gpus; i++)
         for (size_t j = 0; j < h->gpus[i].n_ras; j++) {
@@ -247,11 +242,12 @@ static void health_thermal_metrics(FILE *out, const rd_health_facts *h)
             if (t->input_mc >= 0)
                 health_sample(&temp, labels, (double)t->input_mc / 1000);
         }
-    prom_series power = { out, "rocm_doctor_gpu_power_watts", "GPU power draw (hwmon power1_average or _input), in watts.",
-                          false };
+    prom_series power = { out, "rocm_doctor_gpu_power_watts",
+                          "GPU power draw (hwmon power1_average or _input), in watts.", false };
     prom_series cap = { out, "rocm_doctor_gpu_power_cap_watts",
                         "GPU power limits (hwmon power1_cap, _cap_default, _cap_max) by cap=current|default|max, in "
-                        "watts.", false };
+                        "watts.",
+                        false };
     for (size_t i = 0; i < h->n_gpus; i++) {
         const rd_health_gpu *g = &h->gpus[i];
         const char *labels[] = { "gpu", g->pci_address, NULL };
@@ -270,7 +266,8 @@ static void health_thermal_metrics(FILE *out, const rd_health_facts *h)
     }
     prom_series active = { out, "rocm_doctor_gpu_throttle_active",
                            "1 when gpu_metrics' indep_throttle_status has a reason set (power, current, thermal, "
-                           "prochot, other); only for layouts that have it.", false };
+                           "prochot, other); only for layouts that have it.",
+                           false };
     prom_series res = { out, "rocm_doctor_gpu_throttle_residency_ratio",
                         "Share of gpu_metrics samples the GPU was throttled by reason (v1_6 and later).", false };
     for (size_t i = 0; i < h->n_gpus; i++) {
@@ -297,7 +294,8 @@ static void health_aer_metrics(FILE *out, const rd_health_facts *h)
 {
     prom_series s = { out, "rocm_doctor_gpu_pcie_aer_errors",
                       "PCIe AER error totals (aer_dev_*) of the devices on a GPU's path to the root port that have "
-                      "counted one, by type=correctable|nonfatal|fatal.", false };
+                      "counted one, by type=correctable|nonfatal|fatal.",
+                      false };
     prom_series sum = { out, "rocm_doctor_gpu_pcie_aer_error_totals",
                         "PCIe AER error totals summed over the devices on a GPU's path to the root port, by type.",
                         false };
@@ -306,8 +304,8 @@ static void health_aer_metrics(FILE *out, const rd_health_facts *h)
             const rd_aer_device *a = &h->gpus[i].aer[j];
             const int64_t v[] = { a->correctable, a->nonfatal, a->fatal };
             for (size_t t = 0; (v[0] > 0 || v[1] > 0 || v[2] > 0) && t < 3; t++) {
-                const char *labels[] = { "gpu", h->gpus[i].pci_address, "device", a->address, "type",
-                                         rd_aer_type_names[t], NULL };
+                const char *labels[] = { "gpu",  h->gpus[i].pci_address, "device", a->address,
+                                         "type", rd_aer_type_names[t],   NULL };
                 if (v[t] >= 0)
                     health_sample(&s, labels, (double)v[t]);
             }
@@ -362,10 +360,13 @@ int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, con
                "One series per AMD GPU: PCI address, gfx target, family, name, bound driver, integrated.");
         for (size_t i = 0; i < v->n_gpus; i++) {
             const rd_gpu *g = &v->gpus[i];
-            const char *labels[] = { "pci_address", g->pci->address, "gfx", g->gfx,
-                                     "family", g->arch ? g->arch->family : "",
-                                     "name", strempty(g->name), "driver", strempty(g->pci->driver),
-                                     "integrated", g->integrated ? "true" : "false", NULL };
+            const char *labels[] = { "pci_address", g->pci->address,
+                                     "gfx",         g->gfx,
+                                     "family",      g->arch ? g->arch->family : "",
+                                     "name",        strempty(g->name),
+                                     "driver",      strempty(g->pci->driver),
+                                     "integrated",  g->integrated ? "true" : "false",
+                                     NULL };
             sample(out, "rocm_doctor_gpu_info", labels, "1");
         }
         header(out, "rocm_doctor_gpu_vram_bytes", "Video memory of each GPU, in bytes (0: unknown).");

@@ -11,7 +11,10 @@
 #define BOLD RD_COLOR_BOLD
 #define RESET RD_COLOR_RESET
 
-static const char *c(const rd_term *t, rd_color code) { return rd_term_color(t, code); }
+static const char *c(const rd_term *t, rd_color code)
+{
+    return rd_term_color(t, code);
+}
 
 void rd_report_mark(const rd_term *t, rd_severity s)
 {
@@ -51,7 +54,9 @@ static void print_header(const rd_term *t, const rd_facts *f, const char *verb)
 {
     strbuf h = { 0 };
     strbuf_printf(&h, "rocm-doctor %s%s: %s, kernel %s", PACKAGE_VERSION, verb,
-                  f->os.pretty_name ? f->os.pretty_name : f->os.id ? f->os.id : "unknown OS",
+                  f->os.pretty_name ? f->os.pretty_name
+                  : f->os.id        ? f->os.id
+                                    : "unknown OS",
                   f->os.kernel_release ? f->os.kernel_release : "unknown");
     if (f->os.container)
         strbuf_printf(&h, ", %s container", f->os.container);
@@ -65,12 +70,18 @@ static void print_header(const rd_term *t, const rd_facts *f, const char *verb)
 
 static const char *pcie_gen(double gts)
 {
-    if (gts >= 63) return "PCIe 6.0";
-    if (gts >= 31) return "PCIe 5.0";
-    if (gts >= 15) return "PCIe 4.0";
-    if (gts >= 7.9) return "PCIe 3.0";
-    if (gts >= 4.9) return "PCIe 2.0";
-    if (gts >= 2.4) return "PCIe 1.0";
+    if (gts >= 63)
+        return "PCIe 6.0";
+    if (gts >= 31)
+        return "PCIe 5.0";
+    if (gts >= 15)
+        return "PCIe 4.0";
+    if (gts >= 7.9)
+        return "PCIe 3.0";
+    if (gts >= 4.9)
+        return "PCIe 2.0";
+    if (gts >= 2.4)
+        return "PCIe 1.0";
     return NULL;
 }
 
@@ -82,7 +93,8 @@ static void print_gpu(const rd_term *t, const rd_gpu *g)
     rd_term_wrap(t, g->name, 4 + rd_term_cells(g->pci->address), 16);
 
     strbuf b = { 0 };
-    strbuf_printf(&b, "%s%s", g->gfx[0] ? g->gfx : "gfx unknown", g->gfx[0] && !g->gfx_from_kfd ? " (from PCI id)" : "");
+    strbuf_printf(&b, "%s%s", g->gfx[0] ? g->gfx : "gfx unknown",
+                  g->gfx[0] && !g->gfx_from_kfd ? " (from PCI id)" : "");
     if (g->integrated)
         strbuf_append(&b, ", integrated");
     strbuf_printf(&b, ", driver %s", g->pci->driver ? g->pci->driver : "none");
@@ -126,9 +138,9 @@ static void print_wheels(const rd_term *t, const rd_wheel_facts *wf)
         fprintf(t->out, "  ");
         rd_term_wrap(t, b.s, 2, 4);
         free(b.s);
-        _cleanup_free_ char *where = xasprintf("%s, runtime %s%s", w->site_packages,
-                                               w->runtime ? "_rocm_sdk_core/lib/" : "missing",
-                                               w->runtime ? w->hip_library : "");
+        _cleanup_free_ char *where =
+            xasprintf("%s, runtime %s%s", w->site_packages, w->runtime ? "_rocm_sdk_core/lib/" : "missing",
+                      w->runtime ? w->hip_library : "");
         fprintf(t->out, "    ");
         rd_term_wrap_color(t, RD_COLOR_DIM, where, 4, 6);
     }
@@ -230,8 +242,7 @@ static const char *device_state(const rd_runtime_facts *rt, const rd_runtime_dev
     if (at_it && streq_ptr(rt->child_status, "timeout"))
         return "HUNG";
     if (at_it && streq_ptr(rt->child_status, "signal"))
-        return strstr(rt->child_stage, "hiprtc") && d->result ? (streq(d->result, "ok") ? "ok" : d->result)
-                                                              : "CRASHED";
+        return strstr(rt->child_stage, "hiprtc") && d->result ? (streq(d->result, "ok") ? "ok" : d->result) : "CRASHED";
     if (!d->result)
         return "not run";
     if (streq(d->result, "ok"))
@@ -299,8 +310,7 @@ static bool print_runtime_head(const rd_term *t, const rd_runtime_facts *rt)
                       strempty(rt->hip_device_count_status_name));
     else if (rt->hip_library)
         strbuf_printf(&b, "no GPU tested: hipGetDeviceCount: %s, %" PRId64 " devices",
-                      strempty(rt->hip_device_count_status_name),
-                      rt->hip_device_count < 0 ? 0 : rt->hip_device_count);
+                      strempty(rt->hip_device_count_status_name), rt->hip_device_count < 0 ? 0 : rt->hip_device_count);
     else
         strbuf_append(&b, "no GPU tested: the runtime is not installed");
     fputs("  ", t->out);
