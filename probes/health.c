@@ -955,28 +955,11 @@ static void health_gather(const rd_ctx *ctx, rd_facts *facts)
     (void)rd_kmsg_read(keep_event, &st, &h->kmsg_error);
 }
 
-static const char *const health_findings[] = {
-    "gpu.ras-uncorrectable",
-    "gpu.ras-correctable",
-    "gpu.retired-pages",
-    "gpu.reset-seen",
-    "gpu.reset-failed",
-    "xgmi.link-missing",
-    "xgmi.hive-incomplete",
-    "pcie.aer-errors",
-    "gpu.throttled",
-    "gpu.power-capped",
-    "gpu.hot",
-    "gpu.vram-missing",
-    "gpu.firmware-known-bad",
-    NULL,
-};
-
 const rd_probe rd_probe_health = {
     .id = "health",
     .title = "GPU health: RAS, resets, XGMI, PCIe AER, thermal and power",
     .flags = 0,
-    .findings = health_findings,
+    .findings = rd_health_finding_ids,
     .areas = RD_STRV("health"),
     .uevents = RD_STRV("pci", "drm", "kfd", "drm/WEDGED"),
     .gather = health_gather,

@@ -147,6 +147,11 @@ extern const char *const rd_aer_type_names[3];
  * -1 where no device exposes the type. */
 void rd_health_aer_sum(const rd_health_gpu *g, int64_t ret[3]);
 
+/* The finding ids the health probe (probes/health.c) reports, NULL-ended:
+ * its descriptor's list, and the ids whose worst severity is a GPU's health
+ * status in the reports. */
+extern const char *const rd_health_finding_ids[];
+
 /* Throttle reasons, as bit indexes of a mask. */
 enum {
     RD_THROTTLE_POWER,

@@ -171,6 +171,14 @@ void rd_health_aer_sum(const rd_health_gpu *g, int64_t ret[3])
     memcpy(ret, v, sizeof v);
 }
 
+/* clang-format off */
+const char *const rd_health_finding_ids[] = {
+    "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
+    "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled", "gpu.power-capped",
+    "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad", NULL,
+};
+/* clang-format on */
+
 const char *rd_throttle_reason_name(unsigned reason)
 {
     static const char *const names[RD_THROTTLE_N] = { "power", "current", "thermal", "prochot", "other" };

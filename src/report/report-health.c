@@ -181,28 +181,11 @@ json_object *rd_report_health_json(const rd_facts *f, const rd_gpu *g)
 
 const char *rd_report_health_status(const rd_facts *f, const rd_findings *fs)
 {
-    /* the ids of probes/health.c; the renderers do not see the probe table */
-    static const char *const ids[] = {
-        "gpu.ras-uncorrectable",
-        "gpu.ras-correctable",
-        "gpu.retired-pages",
-        "gpu.reset-seen",
-        "gpu.reset-failed",
-        "xgmi.link-missing",
-        "xgmi.hive-incomplete",
-        "pcie.aer-errors",
-        "gpu.throttled",
-        "gpu.power-capped",
-        "gpu.hot",
-        "gpu.vram-missing",
-        "gpu.firmware-known-bad",
-    };
     if (f->health.n_gpus == 0)
         return NULL;
     rd_severity worst = RD_SEV_OK;
     for (size_t i = 0; i < fs->n; i++)
-        for (size_t j = 0; j < ELEMENTSOF(ids); j++)
-            if (streq(fs->items[i].id, ids[j]) && fs->items[i].severity > worst)
-                worst = fs->items[i].severity;
+        if (strv_contains((char *const *)rd_health_finding_ids, fs->items[i].id) && fs->items[i].severity > worst)
+            worst = fs->items[i].severity;
     return worst == RD_SEV_ERROR ? "error" : worst == RD_SEV_WARNING ? "warning" : "ok";
 }
