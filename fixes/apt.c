@@ -16,7 +16,6 @@
 /* AMD's ROCm signing key ("AMD MLSE DevOps"): the long key id, used when
  * the configuration names no full fingerprint. */
 #define ROCM_KEY_ID "9386B48A1A693C5C"
-#define ROCM_KEY_URL_DOC "https://repo.radeon.com/rocm/rocm.gpg.key"
 
 /* The key to install: from --key-file or apt_key_file, else downloaded
  * from apt_key_url; checked against the fingerprint, dearmored. */
@@ -112,31 +111,31 @@ static int keyring_has_rocm(const rd_fix_input *in, const char *path, const char
     return match > 0;
 }
 
-static bool valid_release(const char *s)
-{
-    return *s && strspn(s, "0123456789.") == strlen(s) && s[0] != '.';
-}
-
-/* The release in an enabled AMD source of kind ("rocm/apt", "amdgpu",
- * "graphics"), or NULL; *ret_any: such a source exists at all. */
-static char *source_release(const rd_fix_input *in, const char *kind, bool *ret_any)
+/* The row of the repository table an enabled AMD source of this kind
+ * names: the release it serves, or the release a path AMD never served
+ * meant (rocm/apt/6.4.0 is 6.4.0's); NULL when none. *ret_any: such a
+ * source exists at all; *ret_newer: it names a release newer than the
+ * table. */
+static const rd_repo_row *source_row(const rd_fix_input *in, rd_repo_kind kind, bool *ret_any, bool *ret_newer)
 {
     const rd_apt_facts *a = &in->facts->apt;
-    _cleanup_free_ char *needle = xasprintf("repo.radeon.com/%s/", kind);
     const char *mirror = in->config ? in->config->mirror : NULL;
-    char *found = NULL;
+    const rd_repo_row *found = NULL;
     for (size_t i = 0; i < a->n_sources; i++) {
         const rd_apt_source *src = &a->sources[i];
-        _cleanup_free_ char *uri = rd_repo_canonical(mirror, src->uri);
-        const char *at = src->enabled && !src->placeholder && uri ? strstr(uri, needle) : NULL;
-        if (!at || !streq_ptr(src->type, "deb"))
+        const char *path = src->enabled && !src->placeholder ? rd_repo_path_of(mirror, src->uri) : NULL;
+        rd_repo_match m;
+        if (!path || !streq_ptr(src->type, "deb") || rd_repos_classify(in->knowledge, path, &m) == 0)
             continue;
-        if (ret_any)
-            *ret_any = true;
-        at += strlen(needle);
-        _cleanup_free_ char *v = xstrndup(at, strcspn(at, "/"));
-        if (!found && valid_release(v))
-            found = TAKE_PTR(v);
+        if (m.family == RD_REPO_APT && m.kind == kind) {
+            if (ret_any)
+                *ret_any = true;
+            if (ret_newer && m.newer)
+                *ret_newer = true;
+            if (!found)
+                found = m.row ? m.row : m.meant;
+        }
+        rd_repo_match_done(&m);
     }
     return found;
 }
@@ -144,16 +143,10 @@ static char *source_release(const rd_fix_input *in, const char *kind, bool *ret_
 /* A release this OS has packages of: the one the host's AMD source names,
  * else the ROCm installed under /opt, so that fixing the repository does
  * not upgrade ROCm behind the person's back. */
-static char *current_release(const rd_fix_input *in)
+static const rd_repo_row *current_release(const rd_fix_input *in)
 {
-    const char *codename = in->facts->os.version_codename;
-    _cleanup_free_ char *v = source_release(in, "rocm/apt", NULL);
-    if (v && rd_knowledge_apt_suite(in->knowledge, v, codename))
-        return TAKE_PTR(v);
-    const char *installed = in->facts->rocm.default_version;
-    if (installed && valid_release(installed) && rd_knowledge_apt_suite(in->knowledge, installed, codename))
-        return xstrdup(installed);
-    return NULL;
+    const rd_repo_row *r = source_row(in, RD_REPO_ROCM, NULL, NULL);
+    return r ? r : rd_repos_find(in->knowledge, in->facts->rocm.default_version);
 }
 
 /* A keyring of apt-key's that the check found AMD's key in, holding that
@@ -171,16 +164,26 @@ static bool legacy_keyring_only_amd(const rd_fix_input *in, const char *path)
 }
 
 /* The release to install: configured, already in use, or the newest the
- * support table knows for every GPU here; and its apt suite. */
-static int pick_release(const rd_fix_input *in, char **ret_current, const char **ret_release, const char **ret_suite,
-                        char **ret_reason)
+ * support table knows for every GPU here; its row of the repository table
+ * and the apt suite that serves this OS. */
+static int pick_release(const rd_fix_input *in, const rd_repo_row **ret_row, const char **ret_suite, char **ret_reason)
 {
     const rd_os_facts *os = &in->facts->os;
+    const rd_knowledge *k = in->knowledge;
     const char *release = in->release ? in->release : in->config ? in->config->rocm_release : NULL;
-    _cleanup_free_ char *current = release ? NULL : current_release(in);
-    if (current)
-        release = current;
+    const rd_repo_row *row = NULL;
+    bool newer = false;
     if (!release) {
+        source_row(in, RD_REPO_ROCM, NULL, &newer);
+        if (newer) {
+            *ret_reason = xasprintf("this host's AMD source names a ROCm release newer than the repository table "
+                                    "(repos.ini of %s, newest %s): left as it is",
+                                    strempty(k->repos_info.date), rd_repos_newest(k) ? rd_repos_newest(k)->release : "-");
+            return -ENOENT;
+        }
+        row = current_release(in);
+    }
+    if (!release && !row) {
         _cleanup_strv_free_ char **gfx = NULL;
         size_t n = 0;
         for (size_t i = 0; i < in->gpus->n_gpus; i++)
@@ -188,26 +191,46 @@ static int pick_release(const rd_fix_input *in, char **ret_current, const char *
                 gfx = strv_push(gfx, xstrdup(in->gpus->gpus[i].gfx));
                 n++;
             }
-        release = rd_knowledge_pick_release(in->knowledge, os->id, os->version_id, gfx, n);
+        release = rd_knowledge_pick_release(k, os->id, os->version_id, gfx, n);
+        if (!release) {
+            *ret_reason = xasprintf("no ROCm release is known to support every GPU here on %s %s: set rocm_release "
+                                    "in the [fix] section of rocm-doctor.conf",
+                                    os->id ? os->id : "this OS", strempty(os->version_id));
+            return -ENOENT;
+        }
     }
-    if (!release) {
-        *ret_reason = xasprintf("no ROCm release is known to support every GPU here on %s %s: set rocm_release in "
-                                "the [fix] section of rocm-doctor.conf",
-                                os->id ? os->id : "this OS", strempty(os->version_id));
-        return -ENOENT;
-    }
-    if (!valid_release(release)) {
-        *ret_reason = xasprintf("rocm_release \"%s\" is not a release number such as 6.2.4", release);
+    if (!row)
+        row = rd_repos_find(k, release);
+    if (!row) {
+        const rd_repo_row *newest = rd_repos_newest(k);
+        *ret_reason = xasprintf("ROCm \"%s\" is not a release of the repository table (repos.ini of %s, %s to %s): "
+                                "the folders AMD serves for it are unknown; `rocm-doctor list releases` shows them",
+                                release, strempty(k->repos_info.date), k->n_repos ? k->repos[0].release : "-",
+                                newest ? newest->release : "-");
         return -EINVAL;
     }
     if (!os->version_codename) {
         *ret_reason = xstrdup("the OS release codename is unknown (/etc/os-release has no VERSION_CODENAME)");
         return -ENOENT;
     }
-    const char *suite = rd_knowledge_apt_suite(in->knowledge, release, os->version_codename);
-    *ret_suite = suite ? suite : startswith(release, "5.") ? "ubuntu" : os->version_codename;
-    *ret_release = release;
-    *ret_current = TAKE_PTR(current);
+    const char *suite = rd_knowledge_apt_suite(k, row->release, os->version_codename);
+    if (!suite) {
+        /* a release the support table does not list (Ubuntu 25.10, Debian
+         * testing): the suite of the nearest one of its family */
+        const rd_release *line = rd_knowledge_release(k, row->release);
+        const rd_release_os *near = line ? rd_support_nearest_os(line, os) : NULL;
+        suite = near ? near->apt_suite : NULL;
+    }
+    if (!suite)
+        suite = os->version_codename;
+    if (!rd_repo_serves_suite(row, suite)) {
+        _cleanup_free_ char *list = strv_join(row->suites, " ");
+        *ret_reason = xasprintf("ROCm %s's apt repository serves the suites %s, not %s (%s %s)", row->release,
+                                strempty(list), suite, strempty(os->id), strempty(os->version_id));
+        return -ENOENT;
+    }
+    *ret_suite = suite;
+    *ret_row = row;
     return 0;
 }
 
@@ -221,9 +244,10 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_s
     if (!in->key_file && !(in->config && (in->config->apt_key_file || in->config->apt_key_url))) {
         if (ks->exists)
             return 0;
+        _cleanup_free_ char *url = rd_repos_key_url(in->knowledge, RD_AMD_REPO_BASE);
         *ret_reason = xasprintf("no signing key: pass --key-file FILE (AMD's key is published at %s; check its "
                                 "fingerprint) or set apt_key_file or apt_key_url in the configuration",
-                                ROCM_KEY_URL_DOC);
+                                strempty(url));
         return -ENOKEY;
     }
     _cleanup_free_ char *key = NULL;
@@ -235,33 +259,42 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_s
     return r < 0 ? r : 0;
 }
 
+static void source_stanza(strbuf *b, const char *uri, const char *suite)
+{
+    strbuf_printf(b,
+                  "%sTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\nArchitectures: amd64\nSigned-By: " KEYRING
+                  "\n",
+                  b->len ? "\n" : "", uri, suite);
+}
+
 /* The deb822 sources (ROCm, and the graphics and driver repositories when
- * asked or already used) and the pin. */
-static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const char *release, const char *suite,
+ * asked or already used), all with the suite AMD serves this OS under
+ * (Debian: an Ubuntu suite), and the pin. */
+static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const rd_repo_row *row, const char *suite,
                         char **ret_reason)
 {
-    const char *codename = in->facts->os.version_codename;
     const char *base = rd_repo_base(in->config);
     bool mirror = in->config && in->config->mirror;
+    const rd_repo_os os = { .suite = suite };
     strbuf src = { 0 };
-    strbuf_printf(&src,
-                  RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository%s.\n"
-                                     "Types: deb\nURIs: %s/rocm/apt/%s\nSuites: %s\nComponents: main\n"
-                                     "Architectures: amd64\nSigned-By: " KEYRING "\n",
-                  release, mirror ? " (through the configured mirror)" : "", base, release, suite);
+    strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository%s.\n", row->release,
+                  mirror ? " (through the configured mirror)" : "");
+    _cleanup_free_ char *u_rocm = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_ROCM, &os);
+    if (!u_rocm) {
+        free(src.s);
+        *ret_reason = xasprintf("repos.ini has no apt repository of ROCm %s", row->release);
+        return -ENOENT;
+    }
+    source_stanza(&src, u_rocm, suite);
     bool had_graphics = false, had_driver = false;
-    free(source_release(in, "graphics", &had_graphics));
-    free(source_release(in, "amdgpu", &had_driver));
-    if ((in->config && in->config->apt_graphics) || had_graphics)
-        strbuf_printf(&src,
-                      "\nTypes: deb\nURIs: %s/graphics/%s/ubuntu\nSuites: %s\n"
-                      "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
-                      base, release, codename);
-    if ((in->config && in->config->apt_driver) || had_driver || rd_fix_wants_driver(in))
-        strbuf_printf(&src,
-                      "\nTypes: deb\nURIs: %s/amdgpu/%s/ubuntu\nSuites: %s\n"
-                      "Components: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
-                      base, release, codename);
+    source_row(in, RD_REPO_GRAPHICS, &had_graphics, NULL);
+    source_row(in, RD_REPO_AMDGPU, &had_driver, NULL);
+    _cleanup_free_ char *u_graphics = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_GRAPHICS, &os);
+    _cleanup_free_ char *u_driver = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_AMDGPU, &os);
+    if (u_graphics && ((in->config && in->config->apt_graphics) || had_graphics))
+        source_stanza(&src, u_graphics, suite);
+    if (u_driver && ((in->config && in->config->apt_driver) || had_driver || rd_fix_wants_driver(in)))
+        source_stanza(&src, u_driver, suite);
     _cleanup_free_ char *sources = strbuf_steal(&src);
     int r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
     if (r < 0)
@@ -344,16 +377,18 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     /* setup adds the repository of the host's own package manager only */
     if (in->setup && rd_os_family_facts(&in->facts->os) != RD_OS_DEBIAN)
         return 0;
-    _cleanup_free_ char *current = NULL, *key_source = NULL;
-    const char *release, *suite;
-    int r = pick_release(in, &current, &release, &suite, ret_reason);
+    _cleanup_free_ char *key_source = NULL;
+    const rd_repo_row *row = NULL;
+    const char *suite = NULL;
+    int r = pick_release(in, &row, &suite, ret_reason);
     if (r < 0)
         return r;
-    rd_step *s = rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (%s)", release, suite);
+    rd_step *s =
+        rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (%s)", row->release, suite);
     rd_step_address_findings(s, in, "apt");
     strbuf notes = { 0 };
     if ((r = plan_key(in, p, s, &key_source, ret_reason)) < 0 ||
-        (r = plan_sources(in, p, s, release, suite, ret_reason)) < 0 ||
+        (r = plan_sources(in, p, s, row, suite, ret_reason)) < 0 ||
         (r = plan_old_sources(in, p, s, &notes, ret_reason)) < 0 ||
         (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0) {
         free(notes.s);

@@ -58,22 +58,59 @@ static bool key_imported(const rd_facts *f, const char *fpr)
     return false;
 }
 
-static const char *pick_release(const rd_fix_input *in)
+/* The row of the release an enabled AMD repository of the host names (the
+ * release a folder AMD never served meant); NULL: none. */
+static const rd_repo_row *host_row(const rd_fix_input *in, const manager *m)
 {
-    if (in->release)
-        return in->release;
-    if (in->config && in->config->rocm_release)
-        return in->config->rocm_release;
-    if (in->facts->rocm.default_version)
-        return in->facts->rocm.default_version;
-    char **gfx = NULL;
-    size_t n = 0;
-    for (size_t i = 0; i < in->gpus->n_gpus; i++)
-        if (in->gpus->gpus[i].gfx[0])
-            gfx = strv_push(gfx, xstrdup(in->gpus->gpus[i].gfx)), n++;
-    const char *r = rd_knowledge_pick_release(in->knowledge, in->facts->os.id, in->facts->os.version_id, gfx, n);
-    strv_free(gfx);
-    return r;
+    const rd_repo_config *c = m->zypper ? &in->facts->repos.zypper : &in->facts->repos.dnf;
+    const rd_repo_row *found = NULL;
+    for (size_t i = 0; i < c->n_repos && !found; i++) {
+        const char *path = c->repos[i].amd && c->repos[i].enabled ? rd_repo_path_of(NULL, c->repos[i].url) : NULL;
+        rd_repo_match mt;
+        if (!path || rd_repos_classify(in->knowledge, path, &mt) == 0)
+            continue;
+        if (mt.kind == RD_REPO_ROCM)
+            found = mt.row ? mt.row : mt.meant;
+        rd_repo_match_done(&mt);
+    }
+    return found;
+}
+
+/* The release to install: asked for, configured, named by the host's own
+ * repository or installation, else the newest for every GPU here. */
+static int pick_release(const rd_fix_input *in, const manager *m, const rd_repo_row **ret, char **ret_reason)
+{
+    const rd_knowledge *k = in->knowledge;
+    const char *release = in->release ? in->release : in->config ? in->config->rocm_release : NULL;
+    const rd_repo_row *row = release ? rd_repos_find(k, release) : host_row(in, m);
+    if (!release && !row && in->facts->rocm.default_version)
+        row = rd_repos_find(k, release = in->facts->rocm.default_version);
+    if (!release && !row) {
+        char **gfx = NULL;
+        size_t n = 0;
+        for (size_t i = 0; i < in->gpus->n_gpus; i++)
+            if (in->gpus->gpus[i].gfx[0])
+                gfx = strv_push(gfx, xstrdup(in->gpus->gpus[i].gfx)), n++;
+        release = rd_knowledge_pick_release(k, in->facts->os.id, in->facts->os.version_id, gfx, n);
+        strv_free(gfx);
+        if (!release) {
+            *ret_reason = xasprintf("no ROCm release is known to support every GPU here on %s %s: set rocm_release "
+                                    "in the [fix] section of rocm-doctor.conf",
+                                    strempty(in->facts->os.id), strempty(in->facts->os.version_id));
+            return -ENOENT;
+        }
+        row = rd_repos_find(k, release);
+    }
+    if (!row) {
+        const rd_repo_row *newest = rd_repos_newest(k);
+        *ret_reason = xasprintf("ROCm \"%s\" is not a release of the repository table (repos.ini of %s, %s to %s): "
+                                "the folders AMD serves for it are unknown; `rocm-doctor list releases` shows them",
+                                release, strempty(k->repos_info.date), k->n_repos ? k->repos[0].release : "-",
+                                newest ? newest->release : "-");
+        return -EINVAL;
+    }
+    *ret = row;
+    return 0;
 }
 
 static char *section(const char *id, const char *name, const char *url, bool zypp)
@@ -82,39 +119,44 @@ static char *section(const char *id, const char *name, const char *url, bool zyp
                      zypp ? "autorefresh=1\n" : "priority=50\n");
 }
 
-/* The text of rocm.repo and amdgpu.repo for this release and OS. */
-static int repo_texts(const rd_fix_input *in, const manager *m, const char *version, char **ret_rocm, char **ret_amdgpu,
-                      char **ret_reason)
+/* The text of rocm.repo and amdgpu.repo for this release and OS: the
+ * folders of the repository table, for the tree AMD serves this OS under. */
+static int repo_texts(const rd_fix_input *in, const manager *m, const rd_repo_row *row, char **ret_rocm,
+                      char **ret_amdgpu, char **ret_reason)
 {
     const rd_os_facts *os = &in->facts->os;
-    const rd_release *rel = rd_knowledge_release(in->knowledge, version);
+    rd_repo_family fam = m->zypper ? RD_REPO_SLES : RD_REPO_EL;
+    /* the OS version to look for: the host's, or on a release the support
+     * table does not list, the nearest one of its family */
+    const rd_release *line = rd_knowledge_release(in->knowledge, row->release);
     bool nearest = false;
-    /* a release the table does not list gets the trees of the nearest one of its family */
-    const rd_release_os *o = rel ? rd_support_os_for(rel, os, &nearest) : NULL;
-    const char *t_rocm = rel ? (m->zypper ? rel->sles_rocm : rel->el_rocm) : NULL;
-    const char *t_gpu = rel ? (m->zypper ? rel->sles_amdgpu : rel->el_amdgpu) : NULL;
-    if (!o || !t_rocm || !t_gpu) {
-        *ret_reason = xasprintf("support.ini has no %s repository of ROCm %s for %s %s", m->id, version,
-                                strempty(os->id), strempty(os->version_id));
+    const rd_release_os *o = line ? rd_support_os_for(line, os, &nearest) : NULL;
+    const char *v = o && nearest ? o->tree : os->version_id;
+    const char *tree = rd_repo_pick_tree(row, fam, v);
+    _cleanup_free_ char *major = xstrndup(strempty(tree ? tree : v), strcspn(strempty(tree ? tree : v), "."));
+    const rd_repo_os ros = { .major = major, .os = tree };
+    const char *base = rd_repo_base(in->config);
+    _cleanup_free_ char *u_rocm = rd_repos_url(base, row, fam, RD_REPO_ROCM, &ros);
+    _cleanup_free_ char *u_gpu = rd_repos_url(base, row, fam, RD_REPO_AMDGPU, &ros);
+    _cleanup_free_ char *u_gfx = rd_repos_url(base, row, fam, RD_REPO_GRAPHICS, &ros);
+    if (!u_rocm || !u_gpu) {
+        _cleanup_free_ char *trees = strv_join(fam == RD_REPO_EL ? row->el_trees : row->sles_trees, " ");
+        *ret_reason = xasprintf("ROCm %s has no %s repositories for %s %s (repos.ini: %s trees %s)", row->release,
+                                m->id, strempty(os->id), strempty(os->version_id), rd_repo_family_name(fam),
+                                trees && *trees ? trees : "none");
         return -ENOENT;
     }
-    const char *v = nearest ? o->version_id : os->version_id;
-    _cleanup_free_ char *major = xstrndup(v, strcspn(v, "."));
-    const char *vals[4] = { version, rel->amdgpu ? rel->amdgpu : version, major, o->tree };
-    _cleanup_free_ char *e_rocm = rd_repo_template_expand(t_rocm, vals), *e_gpu = rd_repo_template_expand(t_gpu, vals);
-    _cleanup_free_ char *u_rocm = rd_repo_on_base(in->config, e_rocm), *u_gpu = rd_repo_on_base(in->config, e_gpu);
+    const char *version = row->release;
     strbuf b = { 0 };
     strbuf_printf(&b, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository.\n", version);
-    bool seven = rel->el_graphics != NULL;
+    bool seven = u_gfx != NULL;
     _cleanup_free_ char *id = seven && !m->zypper ? xstrdup("rocm") : xasprintf("ROCm-%s", version);
     _cleanup_free_ char *name = xasprintf("ROCm %s repository", version);
     _cleanup_free_ char *s1 = section(id, name, u_rocm, m->zypper);
     strbuf_append(&b, s1);
-    if (!m->zypper && rel->el_graphics) {
-        _cleanup_free_ char *e = rd_repo_template_expand(rel->el_graphics, vals);
-        _cleanup_free_ char *u = rd_repo_on_base(in->config, e);
+    if (u_gfx) {
         _cleanup_free_ char *n = xasprintf("AMD Graphics %s repository", version);
-        _cleanup_free_ char *s2 = section("amdgraphics", n, u, false);
+        _cleanup_free_ char *s2 = section("amdgraphics", n, u_gfx, m->zypper);
         strbuf_printf(&b, "\n%s", s2);
     }
     *ret_rocm = strbuf_steal(&b);
@@ -243,15 +285,13 @@ static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, c
     rd_os_family fam = rd_os_family_facts(&in->facts->os);
     if (in->setup && (m->zypper ? fam != RD_OS_SUSE : fam != RD_OS_RHEL))
         return 0;
-    const char *version = pick_release(in);
-    if (!version) {
-        *ret_reason = xasprintf("no ROCm release is known to support every GPU here on %s %s: set rocm_release in "
-                                "the [fix] section of rocm-doctor.conf",
-                                strempty(in->facts->os.id), strempty(in->facts->os.version_id));
-        return -ENOENT;
-    }
+    const rd_repo_row *row = NULL;
+    int r = pick_release(in, m, &row, ret_reason);
+    if (r < 0)
+        return r;
+    const char *version = row->release;
     _cleanup_free_ char *rocm = NULL, *amdgpu = NULL;
-    int r = repo_texts(in, m, version, &rocm, &amdgpu, ret_reason);
+    r = repo_texts(in, m, row, &rocm, &amdgpu, ret_reason);
     if (r < 0)
         return r;
     rd_step *s = rd_plan_add_step(p, m->id, RD_EFFECT_NOW, "AMD's %s repositories for ROCm %s (%s %s)", m->id, version,

@@ -468,37 +468,25 @@ static char *source_text(const rd_apt_source *s)
     return strbuf_steal(&b);
 }
 
-/* The version in .../rocm/apt/<V>, .../amdgpu/<V>/..., .../graphics/<V>/... */
-static char *uri_version(const char *uri, const char **ret_kind)
+/* What an apt source names by the repository table: 1 with *m filled when
+ * it is one of AMD's apt folders (on AMD's server or the mirror), else 0. */
+static int source_match(const rd_assess_input *in, const rd_apt_source *s, rd_repo_match *m)
 {
-    static const struct {
-        const char *marker, *kind;
-    } kinds[] = { { "/rocm/apt/", "rocm" }, { "/amdgpu/", "amdgpu" }, { "/graphics/", "graphics" } };
-    for (size_t i = 0; i < ELEMENTSOF(kinds); i++) {
-        const char *p = strstr(uri, kinds[i].marker);
-        if (!p)
-            continue;
-        p += strlen(kinds[i].marker);
-        *ret_kind = kinds[i].kind;
-        return xstrndup(p, strcspn(p, "/"));
+    const char *path = s->uri ? rd_repo_path_of(in->config ? in->config->mirror : NULL, s->uri) : NULL;
+    if (!path || rd_repos_classify(in->knowledge, path, m) == 0)
+        return 0;
+    if (m->family != RD_REPO_APT) {
+        rd_repo_match_done(m);
+        return 0;
     }
-    *ret_kind = NULL;
-    return NULL;
+    return 1;
 }
 
-static const rd_release *release_of(const rd_knowledge *k, const char *version)
+/* The release line a source serves, or meant when AMD serves no such folder. */
+static const rd_release *match_line(const rd_knowledge *k, const rd_repo_match *m)
 {
-    if (!version || k->n_releases == 0)
-        return NULL;
-    if (streq(version, "latest"))
-        return &k->releases[k->n_releases - 1];
-    const rd_release *r = rd_knowledge_release(k, version);
-    if (!r)
-        r = rd_knowledge_release_by_dkms(k, version);
-    if (!r && isdigit((unsigned char)version[0]) &&
-        rd_version_compare(version, k->releases[k->n_releases - 1].latest) > 0)
-        r = &k->releases[k->n_releases - 1];
-    return r;
+    const rd_repo_row *row = m->row ? m->row : m->meant;
+    return row ? rd_knowledge_release(k, row->release) : NULL;
 }
 
 static bool package_installed(const rd_facts *f, const char *name, const char **ret_version)
@@ -548,9 +536,12 @@ static void assess_repo_missing(const rd_assess_input *in, rd_findings *out)
             continue;
         bool found = false;
         for (size_t i = 0; i < a->n_sources && !found; i++) {
-            const char *kind;
-            _cleanup_free_ char *v = a->sources[i].enabled ? uri_version(a->sources[i].uri, &kind) : NULL;
-            found = v && (streq(kind, owned[p].kind) || (streq(owned[p].kind, "amdgpu") && streq(kind, "graphics")));
+            rd_repo_match m;
+            if (!a->sources[i].enabled || !source_match(in, &a->sources[i], &m))
+                continue;
+            found = streq(owned[p].kind, "rocm") ? m.kind == RD_REPO_ROCM
+                                                 : m.kind == RD_REPO_AMDGPU || m.kind == RD_REPO_GRAPHICS;
+            rd_repo_match_done(&m);
         }
         if (found)
             continue;
@@ -559,9 +550,9 @@ static void assess_repo_missing(const rd_assess_input *in, rd_findings *out)
                                 "Packages from AMD's repository are installed, but apt has no source for them");
         rd_finding_evidence(fd, "/var/lib/dpkg/status: %s %s installed", owned[p].package, version);
         rd_finding_evidence(fd,
-                            "no enabled https://%s/%s source in /etc/apt/sources.list or "
+                            "no enabled source of AMD's %s repository (https://%s) in /etc/apt/sources.list or "
                             "/etc/apt/sources.list.d",
-                            strempty(in->knowledge->apt_host), streq(owned[p].kind, "rocm") ? "rocm/apt" : "amdgpu");
+                            streq(owned[p].kind, "rocm") ? "ROCm" : "driver", strempty(in->knowledge->apt_host));
     }
     if (fd) {
         rd_finding_remedy(fd, "Add the repository back (a signed-by source in /etc/apt/sources.list.d/rocm.list "
@@ -585,11 +576,14 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
         const rd_apt_source *s = &f->apt.sources[i];
         if (!s->enabled || s->placeholder || !s->suite)
             continue;
-        const char *kind;
-        _cleanup_free_ char *ver = uri_version(s->uri, &kind);
+        rd_repo_match m;
+        if (!source_match(in, s, &m))
+            continue;
         /* .../rocm/apt/debian (suite xenial): the layout before versioned paths */
-        bool obsolete = ver && streq(kind, "rocm") && streq(ver, "debian");
-        const rd_release *rel = obsolete && k->n_releases ? &k->releases[k->n_releases - 1] : release_of(k, ver);
+        bool obsolete = m.kind == RD_REPO_ROCM && streq(m.version, "debian");
+        /* a release newer than the tables is not judged (tables.older-than-host) */
+        const rd_release *rel = obsolete && k->n_releases ? &k->releases[k->n_releases - 1] : match_line(k, &m);
+        rd_repo_match_done(&m);
         if (!rel)
             continue;
         const char *want = rd_knowledge_apt_suite(k, rel->latest, codename);
@@ -627,12 +621,14 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
     if (!fd)
         return;
     rd_finding_evidence(fd, "/etc/os-release: VERSION_CODENAME=%s", codename);
-    if (any_obsolete && want_first)
+    const rd_repo_os ros = { .suite = want_first };
+    _cleanup_free_ char *newest_url =
+        rd_repos_url(RD_AMD_REPO_BASE, rd_repos_newest(k), RD_REPO_APT, RD_REPO_ROCM, &ros);
+    if (any_obsolete && want_first && newest_url)
         rd_finding_remedy(fd,
                           "Replace the old line with `deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
-                          "https://%s/rocm/apt/%s %s main` (and fix any other line named above), then "
-                          "`sudo apt update`.",
-                          strempty(k->apt_host), k->releases[k->n_releases - 1].latest, want_first);
+                          "%s %s main` (and fix any other line named above), then `sudo apt update`.",
+                          newest_url, want_first);
     else if (want_first)
         rd_finding_remedy(fd,
                           "Use the suite %s in that line (ROCm 5.x repositories use \"ubuntu\", 6.x and later "
@@ -690,19 +686,22 @@ static void assess_keys(const rd_assess_input *in, rd_findings *out)
                                                : "no key "
                                                  "with that id");
     }
+    _cleanup_free_ char *key_url = rd_repos_key_url(in->knowledge, RD_AMD_REPO_BASE);
+    if (!key_url)
+        key_url = xstrdup(strempty(in->knowledge->rpm.gpgkey));
     if (nosb) {
         rd_finding_remedy(nosb,
-                          "Put the key in /etc/apt/keyrings/rocm.gpg (`wget -qO- https://%s/rocm/rocm.gpg.key "
+                          "Put the key in /etc/apt/keyrings/rocm.gpg (`wget -qO- %s "
                           "| gpg --dearmor | sudo tee /etc/apt/keyrings/rocm.gpg >/dev/null`) and add "
                           "[signed-by=/etc/apt/keyrings/rocm.gpg] to the line.",
-                          strempty(in->knowledge->apt_host));
+                          key_url);
         rd_finding_set_fix(nosb, "apt");
     }
     if (missing) {
         rd_finding_remedy(missing,
-                          "Download the key again into that file: `wget -qO- https://%s/rocm/rocm.gpg.key | "
+                          "Download the key again into that file: `wget -qO- %s | "
                           "gpg --dearmor | sudo tee /etc/apt/keyrings/rocm.gpg >/dev/null`, then `sudo apt update`.",
-                          strempty(in->knowledge->apt_host));
+                          key_url);
         rd_finding_set_fix(missing, "apt");
     }
 
@@ -734,11 +733,12 @@ static void assess_pin(const rd_assess_input *in, rd_findings *out)
     const rd_apt_facts *a = &in->facts->apt;
     const rd_apt_source *rocm = NULL;
     for (size_t i = 0; i < a->n_sources && !rocm; i++) {
-        const char *kind;
-        _cleanup_free_ char *v =
-            a->sources[i].enabled && !a->sources[i].placeholder ? uri_version(a->sources[i].uri, &kind) : NULL;
-        if (v && streq(kind, "rocm"))
+        rd_repo_match m;
+        if (!a->sources[i].enabled || a->sources[i].placeholder || !source_match(in, &a->sources[i], &m))
+            continue;
+        if (m.kind == RD_REPO_ROCM)
             rocm = &a->sources[i];
+        rd_repo_match_done(&m);
     }
     if (!rocm)
         return;
@@ -762,11 +762,63 @@ static void assess_pin(const rd_assess_input *in, rd_findings *out)
     rd_finding_set_fix(fd, "apt");
 }
 
+/* A source of a folder AMD does not serve (rocm/apt/6.4.0: AMD names it
+ * 6.4; amdgpu/7.2/ubuntu: the driver has its own numbers from 7.0 on):
+ * `apt update` fails on it. A release newer than the tables is not judged. */
+static void assess_repo_path(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_apt_facts *a = &in->facts->apt;
+    const rd_knowledge *k = in->knowledge;
+    if (k->n_repos == 0)
+        return;
+    rd_finding *fd = NULL;
+    const char *first_meant = NULL;
+    for (size_t i = 0; i < a->n_sources; i++) {
+        const rd_apt_source *s = &a->sources[i];
+        rd_repo_match m;
+        if (!s->enabled || s->placeholder || !source_match(in, s, &m))
+            continue;
+        bool judged = !m.row && !m.newer && m.versioned;
+        if (judged) {
+            if (!fd)
+                fd = rd_finding_add(out, "apt.repo-path", RD_SEV_ERROR, NULL,
+                                    "An apt source names a folder AMD does not serve: `apt update` fails on it "
+                                    "(404 Not Found)");
+            _cleanup_free_ char *t = source_text(s);
+            const rd_repo_os ros = { .suite = s->suite };
+            _cleanup_free_ char *want =
+                m.meant ? rd_repos_url(RD_AMD_REPO_BASE, m.meant, RD_REPO_APT, m.kind, &ros) : NULL;
+            if (want)
+                rd_finding_evidence(fd, "%s: AMD serves the %s repository of ROCm %s at %s", t,
+                                    rd_repo_kind_name(m.kind), m.meant->release, want);
+            else
+                rd_finding_evidence(fd, "%s: no ROCm release of the repository table (%s to %s) has this folder", t,
+                                    k->repos[0].release, rd_repos_newest(k)->release);
+            if (want && !first_meant)
+                first_meant = m.meant->release;
+        }
+        rd_repo_match_done(&m);
+    }
+    if (!fd)
+        return;
+    if (first_meant)
+        rd_finding_remedy(fd,
+                          "Point the source at the folder named above (AMD names an X.Y.0 release's folder X.Y, and "
+                          "from ROCm 7.0 the driver's folder has its own number), then `sudo apt update`; "
+                          "`rocm-doctor fix` rewrites it for ROCm %s.",
+                          first_meant);
+    else
+        rd_finding_remedy(fd, "Point the source at a release AMD serves (`rocm-doctor list releases` shows their "
+                              "folders), then `sudo apt update`; `rocm-doctor fix` writes a correct source.");
+    rd_finding_set_fix(fd, "apt");
+}
+
 static void apt_assess(const rd_assess_input *in, rd_findings *out)
 {
     if (!in->facts->apt.present)
         return;
     assess_repo_missing(in, out);
+    assess_repo_path(in, out);
     assess_suite(in, out);
     assess_keys(in, out);
     assess_pin(in, out);
@@ -774,6 +826,7 @@ static void apt_assess(const rd_assess_input *in, rd_findings *out)
 
 static const char *const apt_findings[] = {
     "apt.repo-missing",
+    "apt.repo-path",
     "apt.suite-mismatch",
     "apt.key-missing",
     "apt.key-deprecated",

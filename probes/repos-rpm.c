@@ -526,27 +526,71 @@ static void assess_missing(const repo_check *c, rd_findings *out)
     rd_finding_set_fix(fd, c->pm);
 }
 
-/* Which OS release an AMD baseurl is for, from the table's templates:
- * *ret_os "9.6"/"15.5", or *ret_major "8" (rocm trees name only the major). */
+/* Which OS release an AMD baseurl is for: *ret_os "9.6"/"15.5", or
+ * *ret_major "8" (rocm trees name only the major). Only folders the
+ * repository table knows AMD serves; the others are dnf.repo-path's. */
 static bool repo_os(const repo_check *c, const char *url, char **ret_major, char **ret_os)
 {
-    const rd_knowledge *k = c->in->knowledge;
-    for (size_t i = 0; i < k->n_releases; i++) {
-        const rd_release *rel = &k->releases[i];
-        const char *t[] = { rel->el_rocm, rel->el_amdgpu, rel->el_graphics, rel->sles_rocm, rel->sles_amdgpu };
-        size_t from = streq(c->pm, "dnf") ? 0 : 3, to = streq(c->pm, "dnf") ? 3 : 5;
-        for (size_t j = from; j < to; j++) {
-            char *v[4];
-            if (!t[j] || !rd_repo_template_match(t[j], url, v))
-                continue;
-            free(v[0]);
-            free(v[1]);
-            *ret_major = v[2];
-            *ret_os = v[3];
-            return v[2] || v[3];
-        }
+    const char *path = rd_repo_path_of(NULL, url);
+    rd_repo_match m;
+    if (!path || rd_repos_classify(c->in->knowledge, path, &m) == 0)
+        return false;
+    bool ok = m.row && m.family == (streq(c->pm, "dnf") ? RD_REPO_EL : RD_REPO_SLES) && (m.major || m.os);
+    if (ok) {
+        *ret_major = m.os ? NULL : TAKE_PTR(m.major);
+        *ret_os = TAKE_PTR(m.os);
     }
-    return false;
+    rd_repo_match_done(&m);
+    return ok;
+}
+
+/* A repository of a folder AMD does not serve (rocm/el9/7.1.0/main: AMD
+ * names an X.Y.0 folder X.Y; amdgpu/6.4.4/el/9.7: no 9.7 tree for that
+ * release): the client fails on it with 404. */
+static void assess_path(const repo_check *c, rd_findings *out)
+{
+    const rd_knowledge *k = c->in->knowledge;
+    const rd_os_facts *os = &c->in->facts->os;
+    if (k->n_repos == 0)
+        return;
+    rd_repo_family fam = streq(c->pm, "dnf") ? RD_REPO_EL : RD_REPO_SLES;
+    _cleanup_free_ char *id = finding_id(c, "repo-path");
+    rd_finding *fd = NULL;
+    for (size_t i = 0; i < c->cfg->n_repos; i++) {
+        const rd_rpm_repo *r = &c->cfg->repos[i];
+        const char *path = r->amd && r->enabled && r->url ? rd_repo_path_of(NULL, r->url) : NULL;
+        rd_repo_match m;
+        if (!path || rd_repos_classify(k, path, &m) == 0)
+            continue;
+        if (!m.row && !m.newer && m.versioned && m.family == fam) {
+            if (!fd)
+                fd = rd_finding_add(out, id, RD_SEV_ERROR, NULL,
+                                    "An AMD repository names a folder AMD does not serve: %s fails on it (404)", c->pm);
+            const char *tree = m.meant ? rd_repo_pick_tree(m.meant, fam, os->version_id) : NULL;
+            if (!tree)
+                tree = m.os;
+            _cleanup_free_ char *major = tree ? xstrndup(tree, strcspn(tree, ".")) : xstrdup_or_null(m.major);
+            const rd_repo_os ros = { .major = major ? major : m.major, .os = tree };
+            _cleanup_free_ char *want = m.meant ? rd_repos_url(RD_AMD_REPO_BASE, m.meant, fam, m.kind, &ros) : NULL;
+            _cleanup_free_ char *t = repo_text(r);
+            if (want)
+                rd_finding_evidence(fd, "%s: AMD serves the %s repository of ROCm %s%s%s at %s", t,
+                                    rd_repo_kind_name(m.kind), m.meant->release, tree ? " for " : "",
+                                    tree ? tree : "", want);
+            else
+                rd_finding_evidence(fd, "%s: no ROCm release of the repository table (%s to %s) has this folder", t,
+                                    k->repos[0].release, rd_repos_newest(k)->release);
+        }
+        rd_repo_match_done(&m);
+    }
+    if (!fd)
+        return;
+    rd_finding_remedy(fd,
+                      "Point the baseurl at the folder named above (AMD names an X.Y.0 release's folder X.Y; from "
+                      "ROCm 7.0 the driver's folder has its own number; a release serves only the OS trees it "
+                      "lists), then `sudo %s %s`; `rocm-doctor fix` rewrites the file.",
+                      c->pm, streq(c->pm, "dnf") ? "clean all" : "refresh");
+    rd_finding_set_fix(fd, c->pm);
 }
 
 /* Whether the table lists this OS release in any ROCm release. */
@@ -815,6 +859,7 @@ static void assess_manager(const rd_assess_input *in, rd_findings *out, const rd
         return;
     assess_invalid(&c, out);
     assess_missing(&c, out);
+    assess_path(&c, out);
     assess_release(&c, out);
     assess_gpg(&c, out);
     if (is_dnf)
@@ -828,9 +873,10 @@ static void repos_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const repos_findings[] = {
-    "dnf.repo-invalid",        "dnf.repo-missing",        "dnf.release-mismatch", "dnf.gpgcheck-off",
-    "dnf.key-missing",         "dnf.prereq-repo-missing", "zypper.repo-invalid",  "zypper.repo-missing",
-    "zypper.release-mismatch", "zypper.gpgcheck-off",     "zypper.key-missing",   NULL,
+    "dnf.repo-invalid",    "dnf.repo-missing",    "dnf.repo-path",           "dnf.release-mismatch",
+    "dnf.gpgcheck-off",    "dnf.key-missing",     "dnf.prereq-repo-missing", "zypper.repo-invalid",
+    "zypper.repo-missing", "zypper.repo-path",    "zypper.release-mismatch", "zypper.gpgcheck-off",
+    "zypper.key-missing",  NULL,
 };
 
 /* clang-format off */

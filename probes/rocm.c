@@ -9,8 +9,10 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include "rocm.h"
+#include "config.h"
 #include "distro.h"
 #include "probe.h"
+#include "repo-url.h"
 #include "util.h"
 
 #define MAX_TEXT (1024 * 1024)
@@ -855,6 +857,18 @@ static int months_of(const char *date)
     return date && sscanf(date, "%u-%u", &y, &m) == 2 ? (int)(y * 12 + m) : 0;
 }
 
+/* The driver folder AMD serves for release on this host's family (the
+ * repository table), as a URL; NULL when the table has none. */
+static char *driver_folder(const rd_knowledge *k, const rd_os_facts *os, const char *release)
+{
+    const rd_repo_row *row = rd_repos_find(k, release);
+    rd_os_family fam = rd_os_family_facts(os);
+    rd_repo_family rf = fam == RD_OS_RHEL ? RD_REPO_EL : fam == RD_OS_SUSE ? RD_REPO_SLES : RD_REPO_APT;
+    _cleanup_free_ char *major = os->version_id ? xstrndup(os->version_id, strcspn(os->version_id, ".")) : NULL;
+    const rd_repo_os ros = { .suite = os->version_codename, .major = major, .os = os->version_id };
+    return row ? rd_repos_url(RD_AMD_REPO_BASE, row, rf, RD_REPO_AMDGPU, &ros) : NULL;
+}
+
 static void assess_userspace_mismatch(const rd_assess_input *in, rd_findings *out)
 {
     const rd_facts *f = in->facts;
@@ -885,10 +899,11 @@ static void assess_userspace_mismatch(const rd_assess_input *in, rd_findings *ou
     rd_finding_evidence(fd, "/sys/module/amdgpu/version: %s (amdgpu-dkms of ROCm %s)", f->driver.version, drv->line);
     rd_finding_evidence(fd, "%s", strempty(def->version_source));
     rd_finding_evidence(fd, "support.ini %s: %s", strempty(k->support_info.version), how);
+    _cleanup_free_ char *url = driver_folder(k, &f->os, us->latest);
     rd_finding_remedy(fd,
-                      "Install the amdgpu-dkms of ROCm %s (AMD's repository https://%s/amdgpu/%s/ for this "
-                      "distribution), or a ROCm user space close to the driver; then reboot.",
-                      us->latest, strempty(k->apt_host), us->latest);
+                      "Install the amdgpu-dkms of ROCm %s (AMD's driver repository %s), or a ROCm user space "
+                      "close to the driver; then reboot.",
+                      us->latest, url ? url : "of that release, `rocm-doctor list releases`");
 }
 
 /* Whether the running kernel series is outside what rel was validated with
@@ -953,6 +968,74 @@ static void assess_kernel(const rd_assess_input *in, rd_findings *out)
         rd_finding_remedy(fd, "The inbox driver usually works; if KFD misbehaves, boot a validated kernel.");
 }
 
+/* The newest release the tables know: the repository table's, else the
+ * support table's. */
+static const char *tables_newest(const rd_knowledge *k)
+{
+    const rd_repo_row *row = rd_repos_newest(k);
+    if (row)
+        return row->release;
+    return k->n_releases ? k->releases[k->n_releases - 1].latest : NULL;
+}
+
+/* The evidence of one AMD repository URL that names a release newer than
+ * the tables; NULL when it does not. */
+static char *newer_url(const rd_assess_input *in, const char *where, const char *url)
+{
+    const char *path = url ? rd_repo_path_of(in->config ? in->config->mirror : NULL, url) : NULL;
+    rd_repo_match m;
+    if (!path || rd_repos_classify(in->knowledge, path, &m) == 0)
+        return NULL;
+    char *e = m.newer ? xasprintf("%s: %s names %s %s", where, url, m.kind == RD_REPO_AMDGPU ? "driver" : "ROCm",
+                                  m.version)
+                      : NULL;
+    rd_repo_match_done(&m);
+    return e;
+}
+
+/* This host runs or names a ROCm release newer than the tables (a release
+ * that came out after them): said once, as information, and the checks
+ * that compare releases leave that release alone. */
+static void assess_tables_older(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    const rd_knowledge *k = in->knowledge;
+    const char *newest = tables_newest(k);
+    if (!newest)
+        return;
+    char **ev = NULL;
+    const rd_rocm_install *def = default_install(&f->rocm);
+    if (def && streq_ptr(def->kind, "opt") && def->version && rd_version_compare(def->version, newest) > 0)
+        ev = strv_push(ev, xasprintf("%s: ROCm %s", def->version_source ? def->version_source : "/opt/rocm",
+                                     def->version));
+    for (size_t i = 0; i < f->apt.n_sources; i++) {
+        const rd_apt_source *src = &f->apt.sources[i];
+        _cleanup_free_ char *where = xasprintf("%s:%" PRId64, src->file, src->line);
+        char *e = src->enabled && !src->placeholder ? newer_url(in, where, src->uri) : NULL;
+        if (e)
+            ev = strv_push(ev, e);
+    }
+    const rd_repo_config *cfgs[] = { &f->repos.dnf, &f->repos.zypper };
+    for (size_t c = 0; c < ELEMENTSOF(cfgs); c++)
+        for (size_t i = 0; i < cfgs[c]->n_repos; i++) {
+            const rd_rpm_repo *r = &cfgs[c]->repos[i];
+            _cleanup_free_ char *where = xasprintf("%s:%" PRId64, r->file, r->line);
+            char *e = r->amd && r->enabled ? newer_url(in, where, r->url) : NULL;
+            if (e)
+                ev = strv_push(ev, e);
+        }
+    if (!ev)
+        return;
+    rd_finding *fd = rd_finding_add(out, "tables.older-than-host", RD_SEV_INFO, NULL,
+                                    "This host uses a ROCm release newer than rocm-doctor's tables (of %s, newest %s)",
+                                    strempty(k->repos_info.date ? k->repos_info.date : k->support_info.date), newest);
+    for (size_t i = 0; ev[i]; i++)
+        rd_finding_evidence(fd, "%s", ev[i]);
+    strv_free(ev);
+    rd_finding_remedy(fd, "Nothing is wrong with the host for that: the checks that compare releases leave a release "
+                          "they do not know alone. A newer rocm-doctor knows it.");
+}
+
 static void rocm_assess(const rd_assess_input *in, rd_findings *out)
 {
     if (!in->facts->rocm.checked)
@@ -961,6 +1044,7 @@ static void rocm_assess(const rd_assess_input *in, rd_findings *out)
         assess_not_installed(in, out);
     assess_multiple(in, out);
     assess_path(in, out);
+    assess_tables_older(in, out);
     if (in->gpus->n_gpus == 0)
         return;
     assess_no_kernels(in, out);
@@ -971,7 +1055,8 @@ static void rocm_assess(const rd_assess_input *in, rd_findings *out)
 
 static const char *const rocm_findings[] = {
     "rocm.not-installed", "rocm.multiple-versions",    "path.rocm-bin-missing", "arch.no-kernels",
-    "arch.unsupported",   "driver.userspace-mismatch", "kernel.unsupported",    NULL,
+    "arch.unsupported",   "driver.userspace-mismatch", "kernel.unsupported",    "tables.older-than-host",
+    NULL,
 };
 
 /* clang-format off */

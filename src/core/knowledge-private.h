@@ -38,4 +38,5 @@ extern const rd_schema kn_release_schema, kn_rpm_schema;
 extern const rd_schema kn_product_memory_schema, kn_product_left_out_schema, kn_firmware_bad_schema;
 extern const rd_schema kn_wheel_family_schema;
 extern const rd_schema kn_packages_schema;
+extern const rd_schema kn_repo_schema;
 extern const rd_schema kn_table_info_schema;

@@ -141,29 +141,6 @@ static int rpm_key(parse_state *st, const char *name, const char *value)
     return parse_word_list(st, name, value, list);
 }
 
-static int release_rpm_key(parse_state *st, rd_release *r, const char *name, const char *value)
-{
-    char **slot = streq(name, "el-rocm")       ? &r->el_rocm
-                  : streq(name, "el-amdgpu")   ? &r->el_amdgpu
-                  : streq(name, "el-graphics") ? &r->el_graphics
-                  : streq(name, "sles-rocm")   ? &r->sles_rocm
-                  : streq(name, "sles-amdgpu") ? &r->sles_amdgpu
-                                               : NULL;
-    if (slot)
-        return parse_template(st, name, value, slot);
-    if (!kn_is_version(value, 2, 3))
-        return kn_fail(st, xasprintf("amdgpu \"%s\" is not a driver repository version like 30.20.1", value));
-    free(r->amdgpu);
-    r->amdgpu = xstrdup(value);
-    return 1;
-}
-
-static bool is_release_rpm_key(const char *name)
-{
-    return streq(name, "el-rocm") || streq(name, "el-amdgpu") || streq(name, "el-graphics") ||
-           streq(name, "sles-rocm") || streq(name, "sles-amdgpu") || streq(name, "amdgpu");
-}
-
 /* [apt]: host, key-id, pin-origin. */
 static int apt_key(parse_state *st, const char *name, const char *value)
 {
@@ -248,8 +225,10 @@ static int release_key(parse_state *st, rd_release *r, const char *section, cons
         r->window = (uint32_t)v;
     } else if (streq(name, "os"))
         return parse_os_line(st, r, value);
-    else if (is_release_rpm_key(name))
-        return release_rpm_key(st, r, name, value);
+    else if (streq(name, "el-rocm") || streq(name, "el-amdgpu") || streq(name, "el-graphics") ||
+             streq(name, "sles-rocm") || streq(name, "sles-amdgpu") || streq(name, "amdgpu"))
+        return kn_fail(st, xasprintf("\"%s\" moved to repos.ini: the folders AMD serves are listed per release there",
+                                     name));
     else
         return kn_fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
     return 1;
@@ -289,7 +268,6 @@ int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_erro
         *ret_error = xasprintf("%s: no [rocm X.Y] section", path);
         return -EINVAL;
     }
-    bool any_rpm = false;
     for (size_t i = 0; i < k->n_releases; i++) {
         const rd_release *rel = &k->releases[i];
         if (!rel->latest || !rel->date || !rel->gfx || !rel->window || rel->n_os == 0) {
@@ -297,11 +275,6 @@ int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_erro
                 xasprintf("%s: [rocm %s] needs latest, date, gfx, window and at least one os", path, rel->line);
             return -EINVAL;
         }
-        any_rpm |= rel->el_rocm || rel->el_amdgpu || rel->el_graphics || rel->sles_rocm || rel->sles_amdgpu;
-    }
-    if (any_rpm && (!k->rpm.host || !k->rpm.fingerprint || !k->rpm.gpgkey)) {
-        *ret_error = xasprintf("%s: rpm repositories need an [rpm] section with host, fingerprint and gpgkey", path);
-        return -EINVAL;
     }
     return 0;
 }
@@ -350,70 +323,6 @@ const rd_release_os *rd_release_find_os(const rd_release *r, const char *id, con
     if (ref && !streq(id, ref))
         return find_os_exact(r, ref, version_id);
     return NULL;
-}
-
-/* ---- rpm repository templates ---- */
-
-static int template_index(const char *p, size_t n)
-{
-    for (size_t i = 0; i < ELEMENTSOF(template_names); i++)
-        if (strlen(template_names[i]) == n && strncmp(p, template_names[i], n) == 0)
-            return (int)i;
-    return -1;
-}
-
-int rd_repo_template_match(const char *tmpl, const char *url, char *ret_values[4])
-{
-    char *v[4] = { 0 };
-    const char *t = tmpl, *u = url;
-    int ok = 0;
-    while (*t) {
-        if (*t == '{') {
-            const char *e = strchr(t, '}');
-            int idx = e ? template_index(t + 1, (size_t)(e - t - 1)) : -1;
-            if (idx < 0)
-                goto out;
-            size_t n = strcspn(u, "/");
-            if (n == 0)
-                goto out;
-            if (v[idx] && strncmp(v[idx], u, n) != 0)
-                goto out;
-            if (!v[idx])
-                v[idx] = xstrndup(u, n);
-            u += n;
-            t = e + 1;
-            continue;
-        }
-        if (*t != *u)
-            break;
-        t++;
-        u++;
-    }
-    /* a trailing slash is optional on either side */
-    ok = (!*t && (!*u || streq(u, "/"))) || (streq(t, "/") && !*u);
-out:
-    if (!ok) {
-        for (size_t i = 0; i < 4; i++)
-            free(v[i]);
-        return 0;
-    }
-    memcpy(ret_values, v, sizeof v);
-    return 1;
-}
-
-char *rd_repo_template_expand(const char *tmpl, const char *const values[4])
-{
-    strbuf b = { 0 };
-    for (const char *t = tmpl; *t;) {
-        const char *e = *t == '{' ? strchr(t, '}') : NULL;
-        int idx = e ? template_index(t + 1, (size_t)(e - t - 1)) : -1;
-        if (idx >= 0) {
-            strbuf_append(&b, strempty(values[idx]));
-            t = e + 1;
-        } else
-            strbuf_appendn(&b, t++, 1);
-    }
-    return strbuf_steal(&b);
 }
 
 char *rd_rpm_key_name(const char *fingerprint)
@@ -538,9 +447,7 @@ static SCHEMA(os_schema, rd_release_os, os_fields);
 static const rd_field release_fields[] = {
     F(rd_release, line, RD_FT_STR),        F(rd_release, latest, RD_FT_STR),      F(rd_release, date, RD_FT_STR),
     F(rd_release, gfx, RD_FT_STRV),        F(rd_release, deprecated, RD_FT_STRV), F(rd_release, dkms, RD_FT_STR),
-    FA(rd_release, os, n_os, os_schema),   F(rd_release, el_rocm, RD_FT_STR),     F(rd_release, el_amdgpu, RD_FT_STR),
-    F(rd_release, el_graphics, RD_FT_STR), F(rd_release, sles_rocm, RD_FT_STR),   F(rd_release, sles_amdgpu, RD_FT_STR),
-    F(rd_release, amdgpu, RD_FT_STR),
+    FA(rd_release, os, n_os, os_schema),
 };
 SCHEMA(kn_release_schema, rd_release, release_fields);
 static const rd_field rpm_fields[] = {

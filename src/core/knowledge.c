@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The knowledge tables: loading them all, the parts every table loader
  * shares, and freeing. One file per table: knowledge-archs.c (archs.ini,
- * pci-ids.ini), -support.c, -health.c, -wheels.c, -packages.c. */
+ * pci-ids.ini), -support.c, -health.c, -wheels.c, -packages.c, -repos.c. */
 #include "knowledge-private.h"
 
 #include <sys/stat.h>
@@ -100,6 +100,7 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
     _cleanup_free_ char *health = xasprintf("%s/health.ini", dir);
     _cleanup_free_ char *wheels = xasprintf("%s/wheels.ini", dir);
     _cleanup_free_ char *packages = xasprintf("%s/packages.ini", dir);
+    _cleanup_free_ char *repos = xasprintf("%s/repos.ini", dir);
     int r = rd_knowledge_load_archs(archs, &k, ret_error);
     if (r >= 0)
         r = rd_knowledge_load_pci_ids(ids, &k, ret_error);
@@ -114,6 +115,8 @@ int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
         r = rd_knowledge_load_wheels(wheels, &k, ret_error);
     if (r >= 0 && (stat(packages, &st) == 0 || errno != ENOENT))
         r = rd_knowledge_load_packages(packages, &k, ret_error);
+    if (r >= 0 && (stat(repos, &st) == 0 || errno != ENOENT))
+        r = rd_knowledge_load_repos(repos, &k, ret_error);
     if (r < 0) {
         rd_knowledge_free(&k);
         return r;
@@ -177,6 +180,10 @@ static const rd_field knowledge_fields[] = {
     F(rd_knowledge, wheel_release, RD_FT_STR),
     FS(rd_knowledge, wheels_info, kn_table_info_schema),
     FS(rd_knowledge, packages, kn_packages_schema),
+    FA(rd_knowledge, repos, n_repos, kn_repo_schema),
+    F(rd_knowledge, repo_key, RD_FT_STR),
+    F(rd_knowledge, repo_fingerprint, RD_FT_STR),
+    FS(rd_knowledge, repos_info, kn_table_info_schema),
 };
 static SCHEMA(knowledge_schema, rd_knowledge, knowledge_fields);
 

@@ -65,12 +65,6 @@ typedef struct {
     uint32_t window;
     rd_release_os *os;
     size_t n_os;
-    /* AMD's rpm repositories (baseurl templates; placeholders {rocm} the
-     * ROCm version, {amdgpu} the driver repository version, {major} the OS
-     * major version, {os} the OS tree of the os line); NULL: none */
-    char *el_rocm, *el_amdgpu, *el_graphics; /* RHEL family, dnf */
-    char *sles_rocm, *sles_amdgpu;           /* SLES, zypper */
-    char *amdgpu;                            /* version in the driver repository path; NULL: latest */
 } rd_release;
 
 /* conf/health.ini [vram]: a product and the memory it has, per PCI device
@@ -137,6 +131,56 @@ typedef struct {
     rd_table_info info;
 } rd_packages_table;
 
+/* conf/repos.ini: the folders AMD serves for one ROCm release, as AMD's
+ * install instructions of that release write them. A path is relative to
+ * the repository base (AMD's server or a mirror laid out the same way);
+ * its only placeholders name the OS: {suite} (the apt suite), {major} (the
+ * EL major), {os} (the OS tree: "9.6", "10", "15.6"). */
+typedef enum {
+    RD_REPO_APT,  /* Ubuntu, and Debian through AMD's Ubuntu suites */
+    RD_REPO_EL,   /* RHEL and its rebuilds (dnf) */
+    RD_REPO_SLES, /* SLES (zypper) */
+    RD_REPO_N_FAMILIES,
+} rd_repo_family;
+typedef enum {
+    RD_REPO_ROCM,
+    RD_REPO_AMDGPU,    /* the kernel driver (amdgpu-dkms) */
+    RD_REPO_GRAPHICS,  /* 7.x: the user-space graphics stack */
+    RD_REPO_INSTALLER, /* the amdgpu-install package (a file, not a folder) */
+    RD_REPO_N_KINDS,
+} rd_repo_kind;
+
+typedef struct {
+    char *release; /* "6.4.0" */
+    char *date;    /* "2025-04-11" */
+    char *driver;  /* the version in the driver's folders: "6.4", "30.10.1" */
+    char *apt_rocm, *apt_amdgpu, *apt_graphics, *apt_installer;
+    char *el_rocm, *el_amdgpu, *el_graphics, *el_installer;
+    char *sles_rocm, *sles_amdgpu, *sles_graphics, *sles_installer;
+    char **suites;     /* the Ubuntu suites its apt folders serve */
+    char **el_trees;   /* the EL trees ({os}) of its rpm folders */
+    char **sles_trees; /* the SLES trees */
+    char **also;       /* other folders AMD serves for it (a driver hotfix): accepted, never written */
+    char **sources;    /* where each fact was read */
+} rd_repo_row;
+
+/* The OS parts a path is expanded with (NULL: unknown). */
+typedef struct {
+    const char *suite, *major, *os;
+} rd_repo_os;
+
+/* What a repository path (a URL without its base) is. */
+typedef struct {
+    rd_repo_family family;
+    rd_repo_kind kind;
+    const rd_repo_row *row;   /* the row that serves exactly this folder; NULL: none */
+    char *version;            /* the version the path names: "6.4.0", "30.10", "debian" */
+    bool versioned;           /* version is a number ("latest" and "debian" are not) */
+    const rd_repo_row *meant; /* no row serves it: the release that version names */
+    bool newer;               /* the version is newer than the table knows */
+    char *major, *os;         /* the OS parts the path names (rpm) */
+} rd_repo_match;
+
 typedef struct {
     rd_arch *archs;
     size_t n_archs;
@@ -163,6 +207,11 @@ typedef struct {
     char *wheel_release;  /* AMD's release wheels, {series} */
     rd_table_info wheels_info;
     rd_packages_table packages; /* conf/packages.ini, optional */
+    rd_repo_row *repos;         /* conf/repos.ini, oldest first */
+    size_t n_repos;
+    char *repo_key;         /* the signing key's path under the base */
+    char *repo_fingerprint; /* its fingerprint, 40 hex digits */
+    rd_table_info repos_info;
 } rd_knowledge;
 
 /* Loads archs.ini, pci-ids.ini and support.ini from dir (support.ini may be
@@ -175,6 +224,7 @@ int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_erro
 int rd_knowledge_load_health(const char *path, rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_wheels(const char *path, rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_packages(const char *path, rd_knowledge *k, char **ret_error);
+int rd_knowledge_load_repos(const char *path, rd_knowledge *k, char **ret_error);
 const rd_usecase *rd_knowledge_usecase(const rd_knowledge *k, const char *name);
 /* The packages of a use case for a package manager ("apt", "dnf", "zypper"). */
 char *const *rd_usecase_packages(const rd_usecase *u, const char *pm);
@@ -226,12 +276,6 @@ const rd_release *rd_knowledge_release_by_dkms(const rd_knowledge *k, const char
 /* The os line for os-release ID and VERSION_ID; an ID the table does not
  * list is looked up as its family's ("rocky" 9.6 as "rhel" 9.6). */
 const rd_release_os *rd_release_find_os(const rd_release *r, const char *id, const char *version_id);
-/* Matches url against a baseurl template of the table: 1 and the values of
- * {rocm}, {amdgpu}, {major} and {os} (NULL when the template lacks them;
- * free them) on a match, 0 otherwise. */
-int rd_repo_template_match(const char *tmpl, const char *url, char *ret_values[4]);
-/* Expands a template; values in the order rocm, amdgpu, major, os. */
-char *rd_repo_template_expand(const char *tmpl, const char *const values[4]);
 /* "gpg-pubkey-1a693c5c": the rpm name of an imported key with this fingerprint. */
 char *rd_rpm_key_name(const char *fingerprint);
 bool rd_release_supports(const rd_release *r, const char *gfx);
@@ -253,3 +297,33 @@ const char *rd_support_newest_kernel(const rd_release *rel, const rd_release_os 
  * with " (the nearest release it lists to ID VERSION)" when the row is not
  * the host's own. NULL: no row of the host's family. */
 char *rd_support_validated_kernels(const rd_release *rel, const rd_os_facts *os);
+
+/* The repository table (conf/repos.ini, knowledge-repos.c): the only place
+ * that knows how AMD names its folders. */
+/* The row of a release: "6.4.0"; "6.4" is 6.4.0, as AMD names its folder;
+ * a build suffix ("6.4.0-47") is ignored. NULL: the table lacks it. */
+const rd_repo_row *rd_repos_find(const rd_knowledge *k, const char *release);
+/* The newest row; NULL for an empty table. */
+const rd_repo_row *rd_repos_newest(const rd_knowledge *k);
+/* The newest row of a release line ("6.4"); NULL: none. */
+const rd_repo_row *rd_repos_newest_of_line(const rd_knowledge *k, const char *line);
+const char *rd_repo_path(const rd_repo_row *r, rd_repo_family f, rd_repo_kind kind);
+/* base/path expanded for os; NULL when the release has no such folder or
+ * the path needs an OS part os lacks. */
+char *rd_repos_url(const char *base, const rd_repo_row *r, rd_repo_family f, rd_repo_kind kind, const rd_repo_os *os);
+/* Whether the release serves this apt suite / EL or SLES tree. */
+bool rd_repo_serves_suite(const rd_repo_row *r, const char *suite);
+bool rd_repo_serves_tree(const rd_repo_row *r, rd_repo_family f, const char *tree);
+/* The tree of the release's rpm folders for an OS version: its own when
+ * served, else the nearest served one of the same major (the newest below,
+ * else the oldest above); NULL: none of that major. */
+const char *rd_repo_pick_tree(const rd_repo_row *r, rd_repo_family f, const char *version);
+/* Whether path (a URL without the base, no leading '/') is one of AMD's
+ * repository folders: 1 with *ret filled (free with rd_repo_match_done),
+ * 0 when it is none of AMD's kinds. */
+int rd_repos_classify(const rd_knowledge *k, const char *path, rd_repo_match *ret);
+void rd_repo_match_done(rd_repo_match *m);
+/* The URL of AMD's signing key under base; NULL without a table. */
+char *rd_repos_key_url(const rd_knowledge *k, const char *base);
+const char *rd_repo_family_name(rd_repo_family f);
+const char *rd_repo_kind_name(rd_repo_kind k);

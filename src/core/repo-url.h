@@ -9,7 +9,8 @@
 
 struct rd_config;
 
-#define RD_AMD_REPO_BASE "https://repo.radeon.com"
+#define RD_AMD_REPO_HOST "repo.radeon.com"
+#define RD_AMD_REPO_BASE "https://" RD_AMD_REPO_HOST
 
 /* The configured mirror, else AMD's base; never ends in '/'. */
 const char *rd_repo_base(const struct rd_config *c);
@@ -21,3 +22,7 @@ char *rd_repo_canonical(const char *mirror, const char *url);
 /* url of AMD's server as the configured base serves it: AMD's base
  * replaced by the mirror; a copy of url without a mirror. */
 char *rd_repo_on_base(const struct rd_config *c, const char *url);
+/* The path of url under the mirror or AMD's host (any scheme), without
+ * the leading '/': "rocm/apt/6.4"; NULL when url lies under neither. Points
+ * into url. */
+const char *rd_repo_path_of(const char *mirror, const char *url);

@@ -168,6 +168,26 @@ static json_object *release_json(const rd_release *r)
     return o;
 }
 
+/* One row of repos.ini: per family, the folders of each kind. */
+static json_object *repo_row_json(const rd_repo_row *r)
+{
+    json_object *o = json_object_new_object();
+    rd_json_set_str(o, "release", r->release);
+    rd_json_set_str(o, "date", r->date);
+    rd_json_set_str(o, "driver", r->driver);
+    for (int f = 0; f < RD_REPO_N_FAMILIES; f++) {
+        json_object *fam = json_object_new_object();
+        for (int kind = 0; kind < RD_REPO_N_KINDS; kind++)
+            rd_json_set_str(fam, rd_repo_kind_name((rd_repo_kind)kind), rd_repo_path(r, (rd_repo_family)f,
+                                                                                    (rd_repo_kind)kind));
+        char *const *list = f == RD_REPO_APT ? r->suites : f == RD_REPO_EL ? r->el_trees : r->sles_trees;
+        rd_json_add(fam, f == RD_REPO_APT ? "suites" : "trees", rd_json_strv(list));
+        rd_json_add(o, rd_repo_family_name((rd_repo_family)f), fam);
+    }
+    rd_json_add(o, "sources", rd_json_strv(r->sources));
+    return o;
+}
+
 static json_object *releases_json(const rd_list_input *in)
 {
     const rd_knowledge *k = in->knowledge;
@@ -177,6 +197,11 @@ static json_object *releases_json(const rd_list_input *in)
     for (size_t i = 0; i < k->n_releases; i++)
         json_object_array_add(rels, release_json(&k->releases[i]));
     rd_json_add(root, "releases", rels);
+    rd_json_add(root, "repositories_table", table_json(&k->repos_info));
+    json_object *repos = json_object_new_array();
+    for (size_t i = 0; i < k->n_repos; i++)
+        json_object_array_add(repos, repo_row_json(&k->repos[i]));
+    rd_json_add(root, "repositories", repos);
     return root;
 }
 
@@ -191,6 +216,7 @@ static void releases_text(FILE *out, const rd_list_input *in)
 {
     const rd_knowledge *k = in->knowledge;
     print_table_header(out, "support.ini", &k->support_info);
+    print_table_header(out, "repos.ini", &k->repos_info);
     for (size_t i = 0; i < k->n_releases; i++) {
         const rd_release *r = &k->releases[i];
         fprintf(out, "\nROCm %s (latest %s, %s), amdgpu-dkms %s, driver window %u %s\n", r->line, r->latest, r->date,
@@ -205,6 +231,22 @@ static void releases_text(FILE *out, const rd_list_input *in)
                 fprintf(out, ", apt suite %s", r->apt_suite_ubuntu ? "ubuntu" : r->os[j].apt_suite);
             fprintf(out, ", kernels");
             print_words(out, r->os[j].kernels, "");
+            fprintf(out, "\n");
+        }
+        for (size_t j = 0; j < k->n_repos; j++) {
+            const rd_repo_row *row = &k->repos[j];
+            const char *rest = startswith(row->release, r->line);
+            if (!rest || *rest != '.')
+                continue;
+            fprintf(out, "  %s (%s)%s%s:", row->release, row->date, row->driver ? ", driver " : "",
+                    row->driver ? row->driver : "");
+            for (int kind = 0; kind < RD_REPO_INSTALLER; kind++) {
+                const char *path = rd_repo_path(row, RD_REPO_APT, (rd_repo_kind)kind);
+                if (!path)
+                    path = rd_repo_path(row, RD_REPO_EL, (rd_repo_kind)kind);
+                if (path)
+                    fprintf(out, "%s %s", kind ? "," : "", path);
+            }
             fprintf(out, "\n");
         }
     }

@@ -38,6 +38,7 @@ static const char *const catalogue[] = {
     "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
     "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled", "gpu.power-capped",
     "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad", "driver.dkms-build-failed",
+    "apt.repo-path", "dnf.repo-path", "zypper.repo-path", "tables.older-than-host",
     NULL,
 };
 /* clang-format on */
@@ -219,7 +220,8 @@ static void test_known_causes(void)
 static const char *const no_message[] = {
     "access.world-writable", "pcie.link-degraded",      "tuning.numa-balancing",   "gpu.power-capped",
     "gpu.vram-missing",      "runtime.kernel-ok",       "runtime.kernel-untested", "os.not-validated",
-    "facts.unreadable",      "rpm.database-unreadable", "zypper.repo-invalid",     NULL,
+    "facts.unreadable",      "rpm.database-unreadable", "zypper.repo-invalid",     "tables.older-than-host",
+    NULL,
 };
 
 /* Every finding a check can report is the cause of some message in the

@@ -1140,7 +1140,7 @@ static const distro_case distro_cases[] = {
     { "fedora", NULL, "41", "`sudo dnf install amd-gpu-firmware`", "grubby --update-kernel=ALL --remove-args",
       "`sudo dnf upgrade kernel`", { "apt ", "apt-", "zypper", "update-initramfs", "update-grub", "hwe", NULL } },
     { "rocky", "rhel centos fedora", "9.4", "`sudo dnf install linux-firmware`",
-      "grubby --update-kernel=ALL --remove-args", "rhel 9.6 with kernel 5.14",
+      "grubby --update-kernel=ALL --remove-args", "rhel 9.4 with kernel 5.14",
       { "apt ", "apt-", "zypper", "update-initramfs", "update-grub", "hwe", NULL } },
     { "sles", NULL, "15.6", "`sudo zypper install kernel-firmware-amdgpu`", "grub2-mkconfig", "sles 15.7",
       { "apt ", "apt-", "dnf", "update-initramfs", "update-grub", "hwe", "grubby", NULL } },
