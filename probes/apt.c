@@ -516,12 +516,13 @@ static void assess_repo_missing(const rd_assess_input *in, rd_findings *out)
         rd_finding_evidence(fd, "%s (literal %s)", t, s->placeholder);
     }
     if (fd) {
+        _cleanup_free_ char *example =
+            rd_repos_url(RD_AMD_REPO_BASE, rd_repos_newest(in->knowledge), RD_REPO_APT, RD_REPO_AMDGPU, NULL);
         rd_finding_remedy(fd,
-                          "Replace the placeholder with the release (e.g. https://%s/amdgpu/%s/ubuntu) or "
-                          "delete the file; `rocm-doctor fix` writes a correct source.",
-                          strempty(in->knowledge->apt_host),
-                          in->knowledge->n_releases ? in->knowledge->releases[in->knowledge->n_releases - 1].latest
-                                                    : "VERSION");
+                          "Replace the placeholder with the folder AMD serves for the release (e.g. %s; "
+                          "`rocm-doctor list releases` shows them) or delete the file; `rocm-doctor fix` writes a "
+                          "correct source.",
+                          example ? example : "the driver folder of the release");
         rd_finding_set_fix(fd, "apt");
         return;
     }
@@ -601,8 +602,8 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
         _cleanup_free_ char *t = source_text(s);
         if (obsolete)
             rd_finding_evidence(fd,
-                                "%s: the unversioned rocm/apt/debian repository of old ROCm releases; "
-                                "current ones are rocm/apt/<version> with suite %s",
+                                "%s: the unversioned repository of old ROCm releases (.../debian); current ones "
+                                "name the release, with suite %s",
                                 t, strempty(want));
         else if (want && near)
             rd_finding_evidence(fd,

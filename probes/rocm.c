@@ -522,17 +522,27 @@ static char *release_hint(const rd_assess_input *in)
     return rel ? xstrdup(rel) : NULL;
 }
 
-static bool install_intended(const rd_facts *f)
+static bool install_intended(const rd_assess_input *in)
 {
+    const rd_facts *f = in->facts;
     if (f->rocm.opt_rocm_dangling || package_version(&f->rocm, "rocm-core") ||
         package_version(&f->rocm, "hip-runtime-amd"))
         return true;
     for (size_t i = 0; i < f->rocm.n_installs; i++)
         if (!f->rocm.installs[i].runtime)
             return true;
-    for (size_t i = 0; i < f->apt.n_sources; i++)
-        if (f->apt.sources[i].enabled && f->apt.sources[i].uri && strstr(f->apt.sources[i].uri, "/rocm/apt"))
+    for (size_t i = 0; i < f->apt.n_sources; i++) {
+        const char *path = f->apt.sources[i].enabled && f->apt.sources[i].uri
+                               ? rd_repo_path_of(in->config ? in->config->mirror : NULL, f->apt.sources[i].uri)
+                               : NULL;
+        rd_repo_match m;
+        if (!path || rd_repos_classify(in->knowledge, path, &m) == 0)
+            continue;
+        bool rocm = m.family == RD_REPO_APT && m.kind == RD_REPO_ROCM;
+        rd_repo_match_done(&m);
+        if (rocm)
             return true;
+    }
     return false;
 }
 
@@ -579,7 +589,7 @@ static void assess_not_installed(const rd_assess_input *in, rd_findings *out)
     for (size_t i = 0; i < f->wheels.n_installs; i++)
         if (f->wheels.installs[i].runtime)
             return;
-    bool intended = install_intended(f);
+    bool intended = install_intended(in);
     rd_finding *fd = rd_finding_add(out, "rocm.not-installed", intended ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
                                     intended ? "ROCm is meant to be installed here, but no installation has its runtime"
                                              : "No ROCm user space is installed on this host");

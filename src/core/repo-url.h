@@ -23,6 +23,6 @@ char *rd_repo_canonical(const char *mirror, const char *url);
  * replaced by the mirror; a copy of url without a mirror. */
 char *rd_repo_on_base(const struct rd_config *c, const char *url);
 /* The path of url under the mirror or AMD's host (any scheme), without
- * the leading '/': "rocm/apt/6.4"; NULL when url lies under neither. Points
+ * the leading '/' (the folder of a ROCm release); NULL when url lies under neither. Points
  * into url. */
 const char *rd_repo_path_of(const char *mirror, const char *url);
