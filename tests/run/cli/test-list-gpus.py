@@ -55,17 +55,17 @@ for line in lines[4:]:
         break
     rows[line[w + 30:]] = line
 check("list gpus: the W7900 row", rows.get("AMD Radeon PRO W7900") ==
-      "7448".ljust(w) + "gfx1100  48 GiB  5.7-7.1      AMD Radeon PRO W7900", rows.get("AMD Radeon PRO W7900"))
+      "7448".ljust(w) + "gfx1100  48 GiB  5.7-7.2      AMD Radeon PRO W7900", rows.get("AMD Radeon PRO W7900"))
 check("list gpus: the RX 9070 XT row (one revision)", rows.get("AMD Radeon RX 9070 XT") ==
-      "7550.c0".ljust(w) + "gfx1201  16 GiB  6.4-7.1      AMD Radeon RX 9070 XT", rows.get("AMD Radeon RX 9070 XT"))
+      "7550.c0".ljust(w) + "gfx1201  16 GiB  6.4-7.2      AMD Radeon RX 9070 XT", rows.get("AMD Radeon RX 9070 XT"))
 check("list gpus: the MI355X row", rows.get("AMD Instinct MI355X") ==
-      "75a3".ljust(w) + "gfx950   288 GiB 7.0-7.1      AMD Instinct MI355X", rows.get("AMD Instinct MI355X"))
+      "75a3".ljust(w) + "gfx950   288 GiB 7.0-7.2      AMD Instinct MI355X", rows.get("AMD Instinct MI355X"))
 check("list gpus: two devices of one product share a row", rows.get("AMD Radeon RX 6900 XT") ==
-      "73af.c0 73bf.c0".ljust(w) + "gfx1030  16 GiB  5.6-7.1      AMD Radeon RX 6900 XT",
+      "73af.c0 73bf.c0".ljust(w) + "gfx1030  16 GiB  5.6-7.2      AMD Radeon RX 6900 XT",
       rows.get("AMD Radeon RX 6900 XT"))
 check("list gpus: revisions of one device share a row; an APU's memory is shared",
       rows.get("AMD Radeon 8060S Graphics") ==
-      "1586.c1/c3/c6/d1".ljust(w) + "gfx1151  shared  7.1          AMD Radeon 8060S Graphics",
+      "1586.c1/c3/c6/d1".ljust(w) + "gfx1151  shared  7.1-7.2      AMD Radeon 8060S Graphics",
       rows.get("AMD Radeon 8060S Graphics"))
 check("list gpus: a target no release supports has no ROCm lines", rows.get("AMD Radeon RX 7600") ==
       "7480.cf".ljust(w) + "gfx1102  8 GiB   -            AMD Radeon RX 7600", rows.get("AMD Radeon RX 7600"))
@@ -94,11 +94,11 @@ w7900 = by_name.get("AMD Radeon PRO W7900", {})
 check("list gpus --json: the W7900", w7900 == {
     "name": "AMD Radeon PRO W7900", "pci_ids": [{"vendor_id": "1002", "device_id": "7448", "revision": None}],
     "gfx": "gfx1100", "vram_gib": 48, "shared_memory": False,
-    "supported_in": ["5.7", "6.0", "6.1", "6.2", "6.3", "6.4", "7.0", "7.1"], "deprecated_in": []}, w7900)
+    "supported_in": ["5.7", "6.0", "6.1", "6.2", "6.3", "6.4", "7.0", "7.1", "7.2"], "deprecated_in": []}, w7900)
 halo = by_name.get("AMD Radeon 8060S Graphics", {})
 check("list gpus --json: Strix Halo 8060S: four revisions, shared memory",
       [p["revision"] for p in halo.get("pci_ids", [])] == ["c1", "c3", "c6", "d1"] and halo.get("vram_gib") is None
-      and halo.get("shared_memory") is True and halo.get("supported_in") == ["7.1"], halo)
+      and halo.get("shared_memory") is True and halo.get("supported_in") == ["7.1", "7.2"], halo)
 left = {x["pci_id"]: x["reason"] for x in doc.get("left_out", [])}
 check("list gpus --json: left out, with reasons", left.get("74b5", "").startswith("Instinct MI300X VF (SR-IOV)")
       and len(left) == len(lines) - i - 6, left)
