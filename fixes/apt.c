@@ -259,12 +259,13 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_s
     return r < 0 ? r : 0;
 }
 
-static void source_stanza(strbuf *b, const char *uri, const char *suite)
+/* One deb822 stanza; a blank line before every stanza but the first. */
+static void source_stanza(strbuf *b, bool first, const char *uri, const char *suite)
 {
     strbuf_printf(b,
                   "%sTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\nArchitectures: amd64\nSigned-By: " KEYRING
                   "\n",
-                  b->len ? "\n" : "", uri, suite);
+                  first ? "" : "\n", uri, suite);
 }
 
 /* The deb822 sources (ROCm, and the graphics and driver repositories when
@@ -285,16 +286,16 @@ static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const rd
         *ret_reason = xasprintf("repos.ini has no apt repository of ROCm %s", row->release);
         return -ENOENT;
     }
-    source_stanza(&src, u_rocm, suite);
+    source_stanza(&src, true, u_rocm, suite);
     bool had_graphics = false, had_driver = false;
     source_row(in, RD_REPO_GRAPHICS, &had_graphics, NULL);
     source_row(in, RD_REPO_AMDGPU, &had_driver, NULL);
     _cleanup_free_ char *u_graphics = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_GRAPHICS, &os);
     _cleanup_free_ char *u_driver = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_AMDGPU, &os);
     if (u_graphics && ((in->config && in->config->apt_graphics) || had_graphics))
-        source_stanza(&src, u_graphics, suite);
+        source_stanza(&src, false, u_graphics, suite);
     if (u_driver && ((in->config && in->config->apt_driver) || had_driver || rd_fix_wants_driver(in)))
-        source_stanza(&src, u_driver, suite);
+        source_stanza(&src, false, u_driver, suite);
     _cleanup_free_ char *sources = strbuf_steal(&src);
     int r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
     if (r < 0)

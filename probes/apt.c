@@ -632,8 +632,8 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
                           newest_url, want_first);
     else if (want_first)
         rd_finding_remedy(fd,
-                          "Use the suite %s in that line (ROCm 5.x repositories use \"ubuntu\", 6.x and later "
-                          "the Ubuntu codename), then `sudo apt update`.",
+                          "Use the suite %s in that line (AMD's repositories use the Ubuntu codename; only "
+                          "those before ROCm 5.3 used \"ubuntu\"), then `sudo apt update`.",
                           want_first);
     else
         rd_finding_remedy(fd, "Point the source at a release that supports this OS (`rocm-doctor list releases` shows "
@@ -779,7 +779,7 @@ static void assess_repo_path(const rd_assess_input *in, rd_findings *out)
         rd_repo_match m;
         if (!s->enabled || s->placeholder || !source_match(in, s, &m))
             continue;
-        bool judged = !m.row && !m.newer && m.versioned;
+        bool judged = rd_repo_match_unserved(&m);
         if (judged) {
             if (!fd)
                 fd = rd_finding_add(out, "apt.repo-path", RD_SEV_ERROR, NULL,

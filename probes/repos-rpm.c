@@ -535,7 +535,8 @@ static bool repo_os(const repo_check *c, const char *url, char **ret_major, char
     rd_repo_match m;
     if (!path || rd_repos_classify(c->in->knowledge, path, &m) == 0)
         return false;
-    bool ok = m.row && m.family == (streq(c->pm, "dnf") ? RD_REPO_EL : RD_REPO_SLES) && (m.major || m.os);
+    bool ok = (m.row || m.os_row) && m.family == (streq(c->pm, "dnf") ? RD_REPO_EL : RD_REPO_SLES) &&
+              (m.major || m.os);
     if (ok) {
         *ret_major = m.os ? NULL : TAKE_PTR(m.major);
         *ret_os = TAKE_PTR(m.os);
@@ -562,7 +563,10 @@ static void assess_path(const repo_check *c, rd_findings *out)
         rd_repo_match m;
         if (!path || rd_repos_classify(k, path, &m) == 0)
             continue;
-        if (!m.row && !m.newer && m.versioned && m.family == fam) {
+        /* a tree no release has (a rolling release's $releasever: el42,
+         * sle/20250601) is the OS's mismatch, not the folder's */
+        bool foreign_tree = m.os_row && !rd_repos_tree_major_known(k, fam, m.major);
+        if (rd_repo_match_unserved(&m) && m.family == fam && !foreign_tree) {
             if (!fd)
                 fd = rd_finding_add(out, id, RD_SEV_ERROR, NULL,
                                     "An AMD repository names a folder AMD does not serve: %s fails on it (404)", c->pm);
@@ -573,7 +577,10 @@ static void assess_path(const repo_check *c, rd_findings *out)
             const rd_repo_os ros = { .major = major ? major : m.major, .os = tree };
             _cleanup_free_ char *want = m.meant ? rd_repos_url(RD_AMD_REPO_BASE, m.meant, fam, m.kind, &ros) : NULL;
             _cleanup_free_ char *t = repo_text(r);
-            if (want)
+            if (want && rd_repo_path_of(NULL, want) && streq(rd_repo_path_of(NULL, want), path))
+                rd_finding_evidence(fd, "%s: ROCm %s has no %s tree %s", t, m.meant->release, c->pm,
+                                    strempty(m.os));
+            else if (want)
                 rd_finding_evidence(fd, "%s: AMD serves the %s repository of ROCm %s%s%s at %s", t,
                                     rd_repo_kind_name(m.kind), m.meant->release, tree ? " for " : "",
                                     tree ? tree : "", want);

@@ -68,6 +68,8 @@ int rd_verb_explain(const rd_options *o, char **args, size_t n_args)
     rd_run run;
     r = rd_cli_run_check(o, &run);
     if (r == 0) {
+        /* a repository URL the message names is judged by the table itself */
+        rd_explain_message_urls(&run.ctx.knowledge, run.config.mirror, text, &run.findings);
         int status = RD_EXIT_OK;
         if (o->format == RD_FORMAT_JSON) {
             if (rd_cli_print_json(rd_report_explain_json(&run, &table, strstrip(text), &m, &status)) < 0)

@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <ini.h>
+#include "knowledge.h"
+#include "repo-url.h"
 #include "util.h"
 
 /* inih hands the handler no line numbers; a reader that counts them gives
@@ -236,6 +238,16 @@ static int handler(void *user, const char *section, const char *name, const char
         return add_causes(st, e, value);
     } else if (streq(name, "info-causes")) {
         return add_info_causes(st, e, value);
+    } else if (streq(name, "domain")) {
+        rd_error_domain d = RD_DOMAIN_NONE;
+        for (int i = RD_DOMAIN_RUNTIME; i <= RD_DOMAIN_CONTAINER && !d; i++)
+            if (streq(value, rd_error_domain_name((rd_error_domain)i)))
+                d = (rd_error_domain)i;
+        if (!d)
+            return fail(st, xasprintf("domain \"%s\" is not runtime, packages, kernel, python or container", value));
+        if (e->domain)
+            return fail(st, xasprintf("[%s] has two domains", section));
+        e->domain = d;
     } else
         return fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
     return 1;
@@ -277,7 +289,8 @@ int rd_error_table_load(const char *path, const char *const *known_ids, rd_error
                               : !e->patterns && e->n_codes == 0 ? "a pattern or a code"
                               : !e->meaning                     ? "a meaning"
                               : !e->causes                      ? "causes"
-                                                                : NULL;
+                              : !e->domain ? "a domain (runtime, packages, kernel, python or container)"
+                                           : NULL;
         if (missing)
             msg = xasprintf("%s:%u: [%s] needs %s", path, e->line, e->id, missing);
     }
@@ -501,14 +514,35 @@ void rd_error_matches_free(rd_error_matches *m)
 
 /* ---- causes ---- */
 
+const char *rd_error_domain_name(rd_error_domain d)
+{
+    switch (d) {
+    case RD_DOMAIN_RUNTIME:
+        return "runtime";
+    case RD_DOMAIN_PACKAGES:
+        return "packages";
+    case RD_DOMAIN_KERNEL:
+        return "kernel";
+    case RD_DOMAIN_PYTHON:
+        return "python";
+    case RD_DOMAIN_CONTAINER:
+        return "container";
+    default:
+        return NULL;
+    }
+}
+
 size_t rd_explain_pick(const rd_error_entry *e, const rd_findings *fs, const rd_finding ***ret)
 {
     const rd_finding **out = NULL;
     size_t n = 0;
-    /* no AMD GPU here: a message whose causes do not name it did not come
-     * from this host's GPU, and gpu.none is the one answer; where the table
-     * names it (hipErrorNoDevice), it comes first in the table's order */
-    for (size_t i = 0; !strv_contains(e->causes, "gpu.none") && i < fs->n; i++)
+    /* no AMD GPU here: a message of the GPU runtime and driver whose causes
+     * do not name it did not come from this host's GPU, and gpu.none is the
+     * one answer; where the table names it (hipErrorNoDevice), it comes
+     * first in the table's order. Messages of the package managers, DKMS,
+     * Python and containers have their causes on this host, GPU or not. */
+    bool hardware = e->domain == RD_DOMAIN_RUNTIME;
+    for (size_t i = 0; hardware && !strv_contains(e->causes, "gpu.none") && i < fs->n; i++)
         if (streq(fs->items[i].id, "gpu.none") && fs->items[i].severity >= RD_SEV_WARNING) {
             *ARRAY_APPEND(out, n) = &fs->items[i];
             *ret = out;
@@ -535,3 +569,83 @@ int rd_explain_exit_status(const rd_finding *const *picked, size_t n)
     }
     return status;
 }
+
+/* ---- URLs in the message ---- */
+
+static rd_finding *finding_of(rd_findings *fs, const char *id)
+{
+    for (size_t i = 0; i < fs->n; i++)
+        if (streq(fs->items[i].id, id))
+            return &fs->items[i];
+    return NULL;
+}
+
+/* One URL of the message: the folder (cut at apt's "/dists/SUITE" and dnf's
+ * "/repodata"), and the apt suite (from "/dists/SUITE", else the word after
+ * the URL as apt prints it: "https://... jammy Release"). */
+static void message_url(const char *start, size_t n, const char *after, char **ret_url, char **ret_suite)
+{
+    char *url = xstrndup(start, n);
+    char *suite = NULL;
+    char *cut = strstr(url, "/dists/");
+    if (cut) {
+        suite = xstrndup(cut + 7, strcspn(cut + 7, "/"));
+        *cut = 0;
+    } else if ((cut = strstr(url, "/repodata")))
+        *cut = 0;
+    while (*url && endswith(url, "/"))
+        url[strlen(url) - 1] = 0;
+    if (!suite) {
+        after += strspn(after, " \t");
+        size_t w = strspn(after, "abcdefghijklmnopqrstuvwxyz");
+        if (w > 0 && (!after[w] || strchr(" \t'\"", after[w])))
+            suite = xstrndup(after, w);
+    }
+    *ret_url = url;
+    *ret_suite = suite;
+}
+
+size_t rd_explain_message_urls(const rd_knowledge *k, const char *mirror, const char *text, rd_findings *fs)
+{
+    static const char *const ids[] = { "apt.repo-path", "dnf.repo-path", "zypper.repo-path" };
+    size_t found = 0;
+    for (const char *p = text; k && k->n_repos && p && (p = strstr(p, "http")); p++) {
+        if (!startswith(p, "https://") && !startswith(p, "http://"))
+            continue;
+        size_t n = strcspn(p, " \t\n'\"<>[](),");
+        _cleanup_free_ char *url = NULL, *suite = NULL;
+        message_url(p, n, p + n, &url, &suite);
+        const char *path = rd_repo_path_of(mirror, url);
+        rd_repo_match m;
+        if (!path || rd_repos_classify(k, path, &m) == 0)
+            continue;
+        if (rd_repo_match_unserved(&m)) {
+            const char *id = ids[m.family];
+            rd_finding *f = finding_of(fs, id);
+            if (!f)
+                f = rd_finding_add(fs, id, RD_SEV_ERROR, NULL,
+                                   "The message names a folder AMD does not serve: the package manager fails on it "
+                                   "(404 Not Found)");
+            _cleanup_free_ char *major = m.major ? xstrdup(m.major) : NULL;
+            const rd_repo_os ros = { .suite = suite, .major = major, .os = m.os };
+            _cleanup_free_ char *want =
+                m.meant ? rd_repos_url(RD_AMD_REPO_BASE, m.meant, m.family, m.kind, &ros) : NULL;
+            if (want && !streq(want, url))
+                rd_finding_evidence(f, "the message names %s: AMD serves the %s repository of ROCm %s at %s", url,
+                                    rd_repo_kind_name(m.kind), m.meant->release, want);
+            else
+                rd_finding_evidence(f, "the message names %s: no release of the repository table (%s to %s) has "
+                                       "this folder",
+                                    url, k->repos[0].release, rd_repos_newest(k)->release);
+            if (!f->remedy)
+                rd_finding_remedy(f, "Point the source at the folder AMD serves (named above; `rocm-doctor list "
+                                     "releases` shows every release's), then update the package index; "
+                                     "`rocm-doctor fix` rewrites a source of this host that names it.");
+            found++;
+        }
+        rd_repo_match_done(&m);
+        p += n ? n - 1 : 0;
+    }
+    return found;
+}
+

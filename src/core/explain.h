@@ -21,6 +21,19 @@ typedef struct {
     uint32_t value;
 } rd_error_code;
 
+/* Where a message comes from: what can cause it is looked for there. */
+typedef enum {
+    RD_DOMAIN_NONE,
+    RD_DOMAIN_RUNTIME,   /* the GPU runtime and driver: HIP, HSA, KFD, amdgpu */
+    RD_DOMAIN_PACKAGES,  /* package managers and their keys: apt, dnf, zypper */
+    RD_DOMAIN_KERNEL,    /* DKMS and the kernel: module builds, headers, signing */
+    RD_DOMAIN_PYTHON,    /* Python packages: pip, wheels */
+    RD_DOMAIN_CONTAINER, /* containers: devices and groups passed in */
+} rd_error_domain;
+
+/* "runtime", "packages", "kernel", "python", "container"; NULL for none. */
+const char *rd_error_domain_name(rd_error_domain d);
+
 typedef struct {
     char *id;          /* the section name */
     char *title;       /* the message as people know it */
@@ -34,6 +47,7 @@ typedef struct {
      * info (ROCm not installed where nothing asks for it still explains
      * "rocminfo: command not found") */
     char **info_causes;
+    rd_error_domain domain;
     unsigned line; /* where the section starts */
 } rd_error_entry;
 
@@ -84,3 +98,11 @@ size_t rd_explain_pick(const rd_error_entry *e, const rd_findings *fs, const rd_
 /* The exit status of a set of findings picked as causes (0, 1 or 2): an
  * info finding picked as a cause counts as a warning. */
 int rd_explain_exit_status(const rd_finding *const *picked, size_t n);
+
+/* The URLs of AMD's repository server (or the mirror) in a message that
+ * name a folder AMD does not serve: each becomes evidence of an
+ * apt.repo-path, dnf.repo-path or zypper.repo-path finding in *fs (added, or
+ * the host's own extended) with the folder AMD serves for that release, so
+ * that "rocm/apt/6.4.0 ... does not have a Release file" is explained on any
+ * host. Returns how many it found. */
+size_t rd_explain_message_urls(const rd_knowledge *k, const char *mirror, const char *text, rd_findings *fs);

@@ -446,6 +446,23 @@ static bool version_newer(const rd_knowledge *k, const rd_repo_match *m)
     return rd_version_compare(m->version, newest->release) > 0;
 }
 
+/* Older than the table's first release (5.6.1, driver 22.40.5): folders
+ * AMD served before the table begins are not judged. */
+static bool version_older(const rd_knowledge *k, const rd_repo_match *m)
+{
+    if (!kn_is_version(m->version, 1, 4) || k->n_repos == 0)
+        return false;
+    if (m->kind == RD_REPO_AMDGPU && strtoul(m->version, NULL, 10) >= 20) {
+        const char *min = NULL;
+        for (size_t i = 0; i < k->n_repos; i++)
+            if (k->repos[i].driver && strtoul(k->repos[i].driver, NULL, 10) >= 20 &&
+                (!min || rd_version_compare(k->repos[i].driver, min) < 0))
+                min = k->repos[i].driver;
+        return !min || rd_version_compare(m->version, min) < 0;
+    }
+    return rd_version_compare(m->version, k->repos[0].release) < 0;
+}
+
 /* The row a version names when no row serves the path: the release of that
  * number (the driver's folder named after ROCm: amdgpu/7.2), else the row
  * whose driver has it. */
@@ -478,7 +495,7 @@ static char *el_spelling(const char *path)
 
 /* Whether a template of row serves path: the placeholders' values must be
  * the row's own trees (a release serves only the OS trees it lists). */
-static bool row_serves(const rd_repo_row *row, rd_repo_family f, const char *tmpl, const char *path)
+static bool row_serves(const rd_repo_row *row, rd_repo_family f, const char *tmpl, const char *path, bool trees_too)
 {
     char *v[3] = { 0 };
     bool el = f == RD_REPO_EL;
@@ -486,8 +503,8 @@ static bool row_serves(const rd_repo_row *row, rd_repo_family f, const char *tmp
     if (!template_matches(t, p, v))
         return false;
     char *const *trees = f == RD_REPO_EL ? row->el_trees : row->sles_trees;
-    bool ok = !v[2] || strv_contains(trees, v[2]);
-    if (ok && v[1]) {
+    bool ok = !trees_too || !v[2] || strv_contains(trees, v[2]);
+    if (ok && v[1] && trees_too) {
         /* {major}: the major of one of the trees */
         bool major = false;
         for (size_t i = 0; trees && trees[i]; i++)
@@ -513,17 +530,39 @@ int rd_repos_classify(const rd_knowledge *k, const char *path, rd_repo_match *re
     for (size_t i = k->n_repos; i > 0 && !ret->row; i--) {
         const rd_repo_row *row = &k->repos[i - 1];
         const char *t = rd_repo_path(row, ret->family, ret->kind);
-        if (t && row_serves(row, ret->family, t, path))
+        if (t && row_serves(row, ret->family, t, path, true))
             ret->row = row;
         for (size_t j = 0; !ret->row && row->also && row->also[j]; j++)
-            if (row_serves(row, ret->family, row->also[j], path))
+            if (row_serves(row, ret->family, row->also[j], path, true))
                 ret->row = row;
+        if (!ret->row && !ret->os_row && t && row_serves(row, ret->family, t, path, false))
+            ret->os_row = row;
     }
+    if (ret->row)
+        ret->os_row = NULL;
     if (!ret->row) {
         ret->newer = version_newer(k, ret);
-        ret->meant = ret->newer ? NULL : meant_row(k, ret);
+        ret->older = version_older(k, ret);
+        ret->meant = ret->newer || ret->older ? NULL : ret->os_row ? ret->os_row : meant_row(k, ret);
     }
     return 1;
+}
+
+bool rd_repo_match_unserved(const rd_repo_match *m)
+{
+    return !m->row && m->versioned && !m->newer && !m->older;
+}
+
+bool rd_repos_tree_major_known(const rd_knowledge *k, rd_repo_family f, const char *major)
+{
+    size_t n = strlen(strempty(major));
+    for (size_t i = 0; n && i < k->n_repos; i++) {
+        char *const *trees = f == RD_REPO_EL ? k->repos[i].el_trees : k->repos[i].sles_trees;
+        for (size_t j = 0; trees && trees[j]; j++)
+            if (strcspn(trees[j], ".") == n && strncmp(trees[j], major, n) == 0)
+                return true;
+    }
+    return false;
 }
 
 void rd_repo_match_done(rd_repo_match *m)

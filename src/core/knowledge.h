@@ -176,8 +176,10 @@ typedef struct {
     const rd_repo_row *row;   /* the row that serves exactly this folder; NULL: none */
     char *version;            /* the version the path names: "6.4.0", "30.10", "debian" */
     bool versioned;           /* version is a number ("latest" and "debian" are not) */
-    const rd_repo_row *meant; /* no row serves it: the release that version names */
-    bool newer;               /* the version is newer than the table knows */
+    const rd_repo_row *meant;  /* no row serves it: the release that version names */
+    const rd_repo_row *os_row; /* a row that serves this folder, but for other OS trees */
+    bool newer;                /* the version is newer than the table knows */
+    bool older;                /* ... older than the table knows (before its first release) */
     char *major, *os;         /* the OS parts the path names (rpm) */
 } rd_repo_match;
 
@@ -323,6 +325,12 @@ const char *rd_repo_pick_tree(const rd_repo_row *r, rd_repo_family f, const char
  * 0 when it is none of AMD's kinds. */
 int rd_repos_classify(const rd_knowledge *k, const char *path, rd_repo_match *ret);
 void rd_repo_match_done(rd_repo_match *m);
+/* Whether a path is judged: a version in the table's range that no row
+ * serves, which the package manager fails on (404). */
+bool rd_repo_match_unserved(const rd_repo_match *m);
+/* Whether any release of the table has an OS tree of this major in family f
+ * (EL 8, 9, 10; SLES 15): a rolling release's version names none. */
+bool rd_repos_tree_major_known(const rd_knowledge *k, rd_repo_family f, const char *major);
 /* The URL of AMD's signing key under base; NULL without a table. */
 char *rd_repos_key_url(const rd_knowledge *k, const char *base);
 const char *rd_repo_family_name(rd_repo_family f);

@@ -182,9 +182,46 @@ def rocm_packages(version="6.2.4", build="139", codename_version="24.04", dkms=N
     return pk
 
 
+# AMD's folders on repo.radeon.com for the ROCm releases these scenarios
+# install: ROCm version -> (the ROCm folder's name, the amdgpu driver folder's
+# name), written by hand from what conf/repos.ini cites (never read from it, so
+# the scenarios check the table): an X.Y.0 release's folders are named X.Y
+# (ROCm/ROCm#4691: rocm/apt/6.4.0 answers 404, rocm/apt/6.4 serves); up to
+# 6.4.x the driver's folder is the ROCm folder (ROCm/ROCm#4358 amdgpu/6.3.2,
+# #4575 amdgpu/6.3.3, #5268 rocm/apt/6.4.2); from 7.0 it has its own number
+# (ROCm/ROCm#5509 amdgpu/30.10.2, #5671 and #5798 amdgpu/30.20 for 7.1 and no
+# amdgpu/7.1, #5968 amdgpu/30.30 for 7.2 and amdgpu/7.2 404). The graphics
+# folder of 7.x is named as the ROCm folder (graphics/7.1/ubuntu, #5671).
+# 5.6.1 is older than the table: ROCm 5.6.1's guide (docs/deploy/linux/
+# os-native/install.md) writes rocm/apt/5.6.1 jammy and amdgpu/5.6.1/ubuntu.
+AMD_FOLDERS = {
+    "5.6.1": ("5.6.1", "5.6.1"),
+    "6.2.4": ("6.2.4", "6.2.4"),
+    "6.3.3": ("6.3.3", "6.3.3"),
+    "6.4.1": ("6.4.1", "6.4.1"),
+    "6.4.3": ("6.4.3", "6.4.3"),
+    "7.0.2": ("7.0.2", "30.10.2"),
+    "7.1.0": ("7.1", "30.20"),
+    "7.1.1": ("7.1.1", "30.20.1"),
+    "7.2.0": ("7.2", "30.30"),
+}
+
+
+def amd_folders(version):
+    """(ROCm folder, driver folder) of a ROCm release on repo.radeon.com."""
+    if version not in AMD_FOLDERS:
+        raise ValueError("AMD_FOLDERS has no folders for ROCm %s: add them from conf/repos.ini's sources"
+                         % version)
+    return AMD_FOLDERS[version]
+
+
 def apt_rocm(tb, version="6.2.4", suite="noble", deb822=False, signed=True, key="keyrings",
              pin=True, amdgpu=True):
-    """AMD's repositories as the install guide sets them up."""
+    """AMD's repositories as the install guide sets them up: rocm/apt/F (and,
+    from 7.0, graphics/F/ubuntu) in rocm.list, amdgpu/D/ubuntu in amdgpu.list,
+    F and D the release's folders (AMD_FOLDERS)."""
+    rocm, driver = amd_folders(version)
+    graphics = int(version.split(".")[0]) >= 7
     keyring = "/etc/apt/keyrings/rocm.gpg"
     if key == "keyrings":
         tb.root_file(keyring, pgp_key_block())
@@ -192,19 +229,26 @@ def apt_rocm(tb, version="6.2.4", suite="noble", deb822=False, signed=True, key=
         tb.root_file("etc/apt/trusted.gpg.d/rocm.asc", pgp_key_block())
     opts = "arch=amd64 signed-by=%s" % keyring if signed else "arch=amd64"
     if deb822:
-        text = ("Types: deb\nURIs: https://repo.radeon.com/rocm/apt/%s\nSuites: %s\n"
-                "Components: main\nArchitectures: amd64\n" % (version, suite))
-        if signed:
-            text += "Signed-By: %s\n" % keyring
+        stanzas = ["https://repo.radeon.com/rocm/apt/%s" % rocm]
+        if graphics:
+            stanzas.append("https://repo.radeon.com/graphics/%s/ubuntu" % rocm)
+        text = ""
+        for uri in stanzas:
+            text += ("\n" if text else "") + ("Types: deb\nURIs: %s\nSuites: %s\n"
+                                             "Components: main\nArchitectures: amd64\n" % (uri, suite))
+            if signed:
+                text += "Signed-By: %s\n" % keyring
         tb.root_file("etc/apt/sources.list.d/rocm.sources", text)
     else:
-        tb.root_file("etc/apt/sources.list.d/rocm.list",
-                     "deb [%s] https://repo.radeon.com/rocm/apt/%s %s main\n" % (opts, version, suite))
+        text = "deb [%s] https://repo.radeon.com/rocm/apt/%s %s main\n" % (opts, rocm, suite)
+        if graphics:
+            text += "deb [%s] https://repo.radeon.com/graphics/%s/ubuntu %s main\n" % (opts, rocm, suite)
+        tb.root_file("etc/apt/sources.list.d/rocm.list", text)
     if amdgpu:
         tb.root_file("etc/apt/sources.list.d/amdgpu.list",
                      "deb [%s] https://repo.radeon.com/amdgpu/%s/ubuntu %s main\n"
                      "#deb-src [%s] https://repo.radeon.com/amdgpu/%s/ubuntu %s main\n"
-                     % (opts, version, suite, opts, version, suite))
+                     % (opts, driver, suite, opts, driver, suite))
     if pin:
         tb.root_file("etc/apt/preferences.d/rocm-pin-600",
                      "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
@@ -294,7 +338,8 @@ def rocm_not_installed():
     tb.root_link("etc/alternatives/rocm", "/opt/rocm-6.2.4")
     return Scenario(tb, [("rocm.not-installed", "warning")], 1,
                     evidence=[("rocm.not-installed", "/opt/rocm -> /etc/alternatives/rocm (missing)")],
-                    remedy=[("rocm.not-installed", "Install ROCm 7.1.0")],
+                    remedy=[("rocm.not-installed", "Install ROCm 7.2.4 (the newest release that supports this OS "
+                             "and these GPUs)")],
                     env={"PATH": PATH_WITH_ROCM})
 
 
@@ -365,7 +410,7 @@ def arch_unsupported():
     tb.root_file("etc/os-release", UBUNTU_2204_OS_RELEASE)
     tb.kernel(release="5.15.0-119-generic")
     rocm_install(tb, "5.6.1", build="95")
-    apt_rocm(tb, "5.6.1", suite="ubuntu")
+    apt_rocm(tb, "5.6.1", suite="jammy")
     dpkg_status(tb, rocm_packages("5.6.1", build="95", codename_version="22.04"))
     return Scenario(tb, [("arch.unsupported", "warning")], 1,
                     evidence=[("arch.unsupported", "ROCm 5.6 supports gfx90a, gfx908, gfx906, gfx1030")],
@@ -493,6 +538,52 @@ def apt_suite_mismatch():
                               ("apt.suite-mismatch", "/etc/apt/sources.list.d/amdgpu.list:1:"),
                               ("apt.suite-mismatch", "VERSION_CODENAME=noble")],
                     remedy=[("apt.suite-mismatch", "Use the suite noble")],
+                    env={"PATH": PATH_WITH_ROCM})
+
+
+@scenario("apt-repo-path-amdgpu72")
+def apt_repo_path_amdgpu72():
+    """Ubuntu 24.04, RX 7900 XTX, ROCm 7.2.0 installed; amdgpu.list names the
+    driver folder by the ROCm version, amdgpu/7.2/ubuntu, which AMD does not
+    serve (ROCm/ROCm#5968: "Err https://repo.radeon.com/amdgpu/7.2/ubuntu noble
+    Release 404"; 7.2's driver is amdgpu/30.30/ubuntu). The suite is right."""
+    tb = CompatTestbed()
+    healthy_rx7900xtx_box(tb)
+    rocm_box(tb, "7.2.0", amdgpu=False)
+    tb.root_file("etc/apt/sources.list.d/amdgpu.list",
+                 "deb [arch=amd64,i386 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                 "https://repo.radeon.com/amdgpu/7.2/ubuntu noble main\n"
+                 "#deb-src [signed-by=/etc/apt/keyrings/rocm.gpg] "
+                 "https://repo.radeon.com/amdgpu/7.2/ubuntu noble main\n")
+    return Scenario(tb, [("apt.repo-path", "error")], 2,
+                    evidence=[("apt.repo-path", "/etc/apt/sources.list.d/amdgpu.list:1: deb "
+                               "https://repo.radeon.com/amdgpu/7.2/ubuntu noble main"),
+                              ("apt.repo-path", "https://repo.radeon.com/amdgpu/30.30/ubuntu")],
+                    env={"PATH": PATH_WITH_ROCM})
+
+
+@scenario("apt-rocm-newer-than-table")
+def apt_rocm_newer_than_table():
+    """Ubuntu 24.04 with a ROCm 7.3.0 newer than the repository table
+    (rocm/apt/7.3 noble, graphics/7.3/ubuntu noble, /opt/rocm-7.3.0): the
+    tool cannot judge its folders and says its tables are older than the
+    host, no 404 claimed, no suite questioned."""
+    tb = CompatTestbed()
+    healthy_rx7900xtx_box(tb)
+    rocm_install(tb, "7.3.0", build="31")
+    dpkg_status(tb, rocm_packages("7.3.0", build="31"))
+    tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
+    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
+                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+    tb.root_file("etc/apt/sources.list.d/rocm.list",
+                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                 "https://repo.radeon.com/rocm/apt/7.3 noble main\n"
+                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                 "https://repo.radeon.com/graphics/7.3/ubuntu noble main\n")
+    return Scenario(tb, [("tables.older-than-host", "info")], 0, compare_info=True,
+                    evidence=[("tables.older-than-host", "/opt/rocm-7.3.0/.info/version: 7.3.0-31: ROCm 7.3.0"),
+                              ("tables.older-than-host", "/etc/apt/sources.list.d/rocm.list:1: "
+                               "https://repo.radeon.com/rocm/apt/7.3 names ROCm 7.3")],
                     env={"PATH": PATH_WITH_ROCM})
 
 
@@ -660,7 +751,7 @@ def apt_suite_debian():
                                "ROCm 6.3 on bookworm uses jammy"),
                               ("apt.suite-mismatch", "/etc/apt/sources.list:2: deb "
                                "https://repo.radeon.com/rocm/apt/debian/ xenial main: the unversioned "
-                               "rocm/apt/debian repository"),
+                               "repository of old ROCm releases (.../debian)"),
                               ("apt.no-signed-by", "/etc/apt/sources.list:2:")],
                     remedy=[("apt.suite-mismatch", "Replace the old line")],
                     env={"PATH": PATH_WITH_ROCM})

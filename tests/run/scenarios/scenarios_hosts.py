@@ -13,7 +13,7 @@ numbers and KFD properties are representative.
 
 from scenarios import NAVI31_KFD, Scenario, cpu_kfd_node, matisse_host, matisse_root_port
 from scenarios_compat import (
-    PATH_WITH_ROCM, ROCM_GFX, CompatTestbed, apt_rocm, dkms_tree, dpkg_status, rocm_packages,
+    PATH_WITH_ROCM, ROCM_GFX, CompatTestbed, amd_folders, apt_rocm, dkms_tree, dpkg_status, rocm_packages,
 )
 from scenarios_compat import rocm_install as compat_rocm_install
 from scenarios_platforms import KEY, GPGKEY, RpmTestbed, fedora42_own_rocm, kernel_build_dir
@@ -73,6 +73,19 @@ def ubuntu_rocm(tb, version, dkms):
     rocm_install(tb, version)
     apt_rocm(tb, version, "noble")
     dpkg_status(tb, rocm_packages(version, codename_version="24.04", dkms=dkms))
+
+
+def sles_repos(tb, version, tree):
+    """AMD's SLES repositories of ROCm version: rocm/zyp/F/main and, when tree
+    is given, amdgpu/D/sle/TREE/main/x86_64 (F, D: AMD_FOLDERS)."""
+    folder, driver = amd_folders(version)
+    tb.root_file("etc/zypp/repos.d/rocm.repo",
+                 "[rocm]\nname=ROCm %s\nbaseurl=https://repo.radeon.com/rocm/zyp/%s/main\n"
+                 "enabled=1\ngpgcheck=1\ngpgkey=%s\n" % (version, folder, GPGKEY))
+    if tree:
+        tb.root_file("etc/zypp/repos.d/amdgpu.repo",
+                     "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/%s/sle/%s/main/x86_64/\n"
+                     "enabled=1\ngpgcheck=1\ngpgkey=%s\n" % (driver, tree, GPGKEY))
 
 
 # ==============================================================================
@@ -162,19 +175,14 @@ def tumbleweed_tree(twin):
     tb.kfd([cpu_kfd_node(tb, 32, mem=32 * GiB), node])
     rocm_install(tb, "7.1.0", build="20")
     tree = "15.7" if twin else "$releasever"
-    tb.root_file("etc/zypp/repos.d/rocm.repo",
-                 "[rocm]\nname=ROCm 7.1.0\nbaseurl=https://repo.radeon.com/rocm/zyp/7.1.0/main\n"
-                 "enabled=1\ngpgcheck=1\ngpgkey=%s\n" % GPGKEY)
-    tb.root_file("etc/zypp/repos.d/amdgpu.repo",
-                 "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/30.20.0/sle/%s/main/x86_64/\n"
-                 "enabled=1\ngpgcheck=1\ngpgkey=%s\n" % (tree, GPGKEY))
+    sles_repos(tb, "7.1.0", tree)
     tb.rpm_packages = [("rocm-core", "7.1.0.70100", "20.sles157"), KEY]
     info = [("os.not-validated", "info")]
     if twin:
         return Scenario(tb, info, 0, compare_info=True, env={"PATH": PATH_WITH_ROCM})
     return Scenario(tb, info + [("zypper.release-mismatch", "error")], 2, compare_info=True,
                     evidence=[("zypper.release-mismatch", "sle/$releasever/main/x86_64/ -> https://repo.radeon.com/"
-                               "amdgpu/30.20.0/sle/20250601/main/x86_64/: the 20250601 tree, which AMD's server does "
+                               "amdgpu/30.20/sle/20250601/main/x86_64/: the 20250601 tree, which AMD's server does "
                                "not have")],
                     remedy=[("zypper.release-mismatch", "the 15.7 tree (sles 15.7, the nearest release ROCm 7.1 "
                              "lists")],
@@ -194,9 +202,7 @@ def tumbleweed_kernel(twin):
     gpu, node = apu(tb, 0x1586, 0xc1, STRIX_HALO_KFD, 96 * GiB, gtt=16 * GiB, gc=(11, 5, 1))
     tb.kfd([cpu_kfd_node(tb, 32, mem=32 * GiB), node])
     rocm_install(tb, "7.1.0", build="20")
-    tb.root_file("etc/zypp/repos.d/rocm.repo",
-                 "[rocm]\nname=ROCm 7.1.0\nbaseurl=https://repo.radeon.com/rocm/zyp/7.1.0/main\n"
-                 "enabled=1\ngpgcheck=1\ngpgkey=%s\n" % GPGKEY)
+    sles_repos(tb, "7.1.0", None)
     tb.rpm_packages = [("rocm-core", "7.1.0.70100", "20.sles157"), KEY]
     info = [("kernel.unsupported", "info"), ("os.not-validated", "info")]
     if twin:
@@ -277,10 +283,10 @@ def fedora42_releasever(twin):
         return Scenario(tb, [], 0, env={"PATH": PATH_WITH_ROCM})
     tb.rpm_packages.append(KEY)
     tb.root_file("etc/yum.repos.d/rocm.repo",
-                 "[rocm]\nname=ROCm 7.1.0\nbaseurl=https://repo.radeon.com/rocm/el$releasever/7.1.0/main\n"
+                 "[rocm]\nname=ROCm 7.1.0\nbaseurl=https://repo.radeon.com/rocm/el$releasever/7.1/main\n"
                  "enabled=1\npriority=50\ngpgcheck=1\ngpgkey=%s\n" % GPGKEY)
     return Scenario(tb, [("dnf.release-mismatch", "error")], 2,
-                    evidence=[("dnf.release-mismatch", "https://repo.radeon.com/rocm/el42/7.1.0/main: the EL42 tree, "
+                    evidence=[("dnf.release-mismatch", "https://repo.radeon.com/rocm/el42/7.1/main: the EL42 tree, "
                                "which AMD's server does not have")],
                     env={"PATH": PATH_WITH_ROCM})
 
@@ -316,7 +322,8 @@ def hwe_headers_missing(twin):
 
 def el_host(tb, os_text, kernel, el, rocm="6.4.3", dkms="6.12.12"):
     """An MI210 (1002:740f, gfx90a) server with ROCm and amdgpu-dkms from
-    AMD's EL repositories for release el ("8.10", "10")."""
+    AMD's EL repositories for the OS tree el ("8.10"; "10" from 7.0.2, whose
+    EL 10 trees are named by the major alone)."""
     host_os(tb, os_text, kernel)
     matisse_host(tb)
     rp = matisse_root_port(tb)
@@ -329,13 +336,13 @@ def el_host(tb, os_text, kernel, el, rocm="6.4.3", dkms="6.12.12"):
     dist = "el%s" % major.replace(".", "_")
     dkms_tree(tb, "%s-2187269.%s" % (dkms, dist), kernel=kernel)
     kernel_build_dir(tb, kernel)
-    amdgpu = "30.20.0" if rocm.startswith("7.1") else rocm
+    folder, driver = amd_folders(rocm)
     tb.root_file("etc/yum.repos.d/rocm.repo",
                  "[rocm]\nname=ROCm %s repository\nbaseurl=https://repo.radeon.com/rocm/el%s/%s/main\n"
-                 "enabled=1\npriority=50\ngpgcheck=1\ngpgkey=%s\n" % (rocm, major, rocm, GPGKEY))
+                 "enabled=1\npriority=50\ngpgcheck=1\ngpgkey=%s\n" % (rocm, major, folder, GPGKEY))
     tb.root_file("etc/yum.repos.d/amdgpu.repo",
                  "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/%s/el/%s/main/x86_64/\n"
-                 "enabled=1\npriority=50\ngpgcheck=1\ngpgkey=%s\n" % (amdgpu, el, GPGKEY))
+                 "enabled=1\npriority=50\ngpgcheck=1\ngpgkey=%s\n" % (driver, el, GPGKEY))
     parts = rocm.split(".")
     num = "%d%02d%02d" % (int(parts[0]), int(parts[1]), int(parts[2]))
     v, r = kernel.rsplit(".", 1)[0].split("-", 1)
@@ -403,7 +410,7 @@ def rhel8_codeready(twin):
 
 @report("rhel10-crb-disabled", "https://github.com/ROCm/legacy-rocm-build/issues/2381")
 def rhel10_crb(twin):
-    """RHEL 10.0 with ROCm 7.1.0 (amdgpu 30.20.0 tree el/10): CodeReady
+    """RHEL 10.0 with ROCm 7.1.0 (rocm/el10/7.1, amdgpu/30.20/el/10): CodeReady
     Builder for RHEL 10 off and perl-File-BaseDir not installed ("nothing
     provides perl-File-BaseDir needed by hipcc", ROCm/ROCm#2381 on RHEL 9.2).
     Twin: CRB still off, but ROCm's perl dependencies are installed (the rpm

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import rpmlib  # noqa: E402
 from scenarios import Scenario, healthy_rx7900xtx_box, mi300x_box, scenario, unbound_rx7900xtx_box  # noqa: E402
 from scenarios_compat import (  # noqa: E402
-    PATH_WITH_ROCM, CompatTestbed, apt_rocm, dkms_tree, dpkg_status, rocm_install, rocm_packages,
+    PATH_WITH_ROCM, CompatTestbed, amd_folders, apt_rocm, dkms_tree, dpkg_status, rocm_install, rocm_packages,
 )
 
 RHEL_96_OS_RELEASE = """\
@@ -92,16 +92,18 @@ class RpmTestbed(CompatTestbed):
         return paths
 
 
-def el_repos(tb, rocm="7.0.2", amdgpu="30.10.2", tree="9.6", major="9", gpgcheck=1, key=True):
+def el_repos(tb, rocm="7.0.2", amdgpu="30.10.2", tree="9.6", major="9", gpgcheck=1, key=True, rocm_folder=None):
     """/etc/yum.repos.d/rocm.repo ([rocm] and [amdgraphics], 7.x) and
-    amdgpu.repo as AMD's guides write them."""
+    amdgpu.repo as AMD's guides write them: rocm is the ROCm folder's name
+    (7.0.2; 7.1 for 7.1.0), amdgpu the driver's (30.10.2), tree the OS tree;
+    rocm_folder, when given, replaces the folder of [rocm] alone."""
     tb.root_file("etc/yum.repos.d/rocm.repo",
                  "[rocm]\nname=ROCm %s repository\nbaseurl=https://repo.radeon.com/rocm/el%s/%s/main\n"
                  "enabled=1\npriority=50\ngpgcheck=%d\ngpgkey=%s\n\n"
                  "[amdgraphics]\nname=AMD Graphics %s repository\n"
                  "baseurl=https://repo.radeon.com/graphics/%s/el/%s/main/x86_64/\n"
                  "enabled=1\npriority=50\ngpgcheck=%d\ngpgkey=%s\n"
-                 % (rocm, major, rocm, gpgcheck, GPGKEY, rocm, rocm, tree, gpgcheck, GPGKEY))
+                 % (rocm, major, rocm_folder or rocm, gpgcheck, GPGKEY, rocm, rocm, tree, gpgcheck, GPGKEY))
     tb.root_file("etc/yum.repos.d/amdgpu.repo",
                  "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/%s/el/%s/main/x86_64/\n"
                  "enabled=1\npriority=50\ngpgcheck=%d\ngpgkey=%s\n" % (amdgpu, tree, gpgcheck, GPGKEY))
@@ -188,17 +190,36 @@ def healthy_rhel96_8x_mi300x():
 @scenario("rhel9-rhel8-tree")
 def rhel9_rhel8_tree():
     """RHEL 9.6 whose AMD repositories point at the EL8 trees (a repo file
-    copied from an EL8 host)."""
+    copied from an EL8 host; from 7.0.2 AMD names the EL 8 driver and
+    graphics trees "8")."""
     tb = RpmTestbed()
     rhel_mi300x(tb)
-    el_repos(tb, tree="8.10", major="8")
+    el_repos(tb, tree="8", major="8")
     return Scenario(tb, [("dnf.release-mismatch", "error")], 2,
                     evidence=[("dnf.release-mismatch", "/etc/yum.repos.d/rocm.repo:3: [rocm] "
                                "baseurl=https://repo.radeon.com/rocm/el8/7.0.2/main: the EL8 tree"),
                               ("dnf.release-mismatch", "/etc/yum.repos.d/amdgpu.repo:3: [amdgpu] baseurl="
-                               "https://repo.radeon.com/amdgpu/30.10.2/el/8.10/main/x86_64/: the 8.10 tree"),
+                               "https://repo.radeon.com/amdgpu/30.10.2/el/8/main/x86_64/: the 8 tree"),
                               ("dnf.release-mismatch", "/etc/os-release: ID=rhel VERSION_ID=9.6")],
                     remedy=[("dnf.release-mismatch", "sudo dnf clean all")],
+                    env={"PATH": PATH_WITH_ROCM})
+
+
+@scenario("rhel9-repo-path-710")
+def rhel9_repo_path_710():
+    """RHEL 9.6 moving from ROCm 7.0.2 to 7.1: rocm.repo was rewritten with
+    the release's full number, rocm/el9/7.1.0/main, but AMD names an X.Y.0
+    release's folder X.Y (rocm/el9/7.1/main, ROCm/rocm-install-on-linux#628);
+    the graphics and driver lines are 7.1's real ones (graphics/7.1,
+    amdgpu/30.20): `dnf upgrade` fails on the rocm folder alone (404)."""
+    tb = RpmTestbed()
+    rhel_mi300x(tb)
+    el_repos(tb, rocm="7.1", amdgpu="30.20", rocm_folder="7.1.0")
+    return Scenario(tb, [("dnf.repo-path", "error")], 2,
+                    evidence=[("dnf.repo-path", "/etc/yum.repos.d/rocm.repo:3: [rocm] "
+                               "baseurl=https://repo.radeon.com/rocm/el9/7.1.0/main"),
+                              ("dnf.repo-path", "https://repo.radeon.com/rocm/el9/7.1/main")],
+                    remedy=[("dnf.repo-path", "sudo dnf clean all")],
                     env={"PATH": PATH_WITH_ROCM})
 
 
@@ -313,7 +334,7 @@ def rhel9_rpm_missing():
     image inspecting a host root): said once, the other checks still run."""
     tb = RpmTestbed()
     rhel_mi300x(tb)
-    el_repos(tb, tree="8.10", major="8")
+    el_repos(tb, tree="8", major="8")
     return Scenario(tb, [("dnf.release-mismatch", "error"), ("rpm.database-unreadable", "warning")], 2,
                     evidence=[("rpm.database-unreadable", "/nonexistent/rpm: not found")],
                     env={"PATH": PATH_WITH_ROCM, "ROCM_DOCTOR_RPM": "/nonexistent/rpm"})
@@ -341,23 +362,36 @@ def rhel9_bad_repo_files():
 # --------------------------------------------------------------------------
 # SLES
 
-def sles_mi300x(tb, tree="15.6"):
+# ROCm release -> (rocm-core build, hip version, amdgpu-dkms) of the SLES
+# boxes; dkms is support.ini's, builds and hip versions representative.
+SLES_ROCM = {
+    "6.4.3": ("128", "6.4.43483", "6.12.12"),
+    "6.3.3": ("74", "6.3.42134", "6.10.5"),
+}
+
+
+def sles_mi300x(tb, tree="15.6", rocm="6.4.3"):
+    """Eight MI300X on SLES 15 SP6 with ROCm and its amdgpu-dkms from AMD's
+    zypper repositories (rocm/zyp/F/main, amdgpu/D/sle/TREE/main/x86_64)."""
+    build, hip, dkms = SLES_ROCM[rocm]
+    folder, driver = amd_folders(rocm)
+    num = "%d%02d%02d" % tuple(int(x) for x in rocm.split("."))
     mi300x_box(tb, cpx=False)
     tb.root_file("etc/os-release", SLES_156_OS_RELEASE)
     tb.kernel(release=SLES_KERNEL)
-    tb.module_amdgpu("live", version="6.12.12")
-    rocm_install(tb, "6.4.3", build="128")
-    dkms_tree(tb, "6.12.12-2187269.sles156", kernel=SLES_KERNEL)
+    tb.module_amdgpu("live", version=dkms)
+    rocm_install(tb, rocm, build=build)
+    dkms_tree(tb, "%s-2187269.sles156" % dkms, kernel=SLES_KERNEL)
     tb.root_file("etc/zypp/repos.d/rocm.repo",
-                 "[ROCm-6.4.3]\nname=ROCm6.4.3\nbaseurl=https://repo.radeon.com/rocm/zyp/6.4.3/main\n"
-                 "enabled=1\ngpgcheck=1\ngpgkey=%s\n" % GPGKEY)
+                 "[ROCm-%s]\nname=ROCm%s\nbaseurl=https://repo.radeon.com/rocm/zyp/%s/main\n"
+                 "enabled=1\ngpgcheck=1\ngpgkey=%s\n" % (rocm, rocm, folder, GPGKEY))
     tb.root_file("etc/zypp/repos.d/amdgpu.repo",
-                 "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/6.4.3/sle/%s/main/x86_64/\n"
-                 "enabled=1\ngpgcheck=1\ngpgkey=%s\n" % (tree, GPGKEY))
+                 "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/%s/sle/%s/main/x86_64/\n"
+                 "enabled=1\ngpgcheck=1\ngpgkey=%s\n" % (driver, tree, GPGKEY))
     v, r = "6.4.0", "150600.23.25.1"
-    tb.rpm_packages = [("rocm-core", "6.4.3.60403", "128.sles156"),
-                       ("hip-runtime-amd", "6.4.43483.60403", "128.sles156"),
-                       ("amdgpu-dkms", "6.12.12.60403", "2187269.sles156", "noarch"),
+    tb.rpm_packages = [("rocm-core", "%s.%s" % (rocm, num), "%s.sles156" % build),
+                       ("hip-runtime-amd", "%s.%s" % (hip, num), "%s.sles156" % build),
+                       ("amdgpu-dkms", "%s.%s" % (dkms, num), "2187269.sles156", "noarch"),
                        ("kernel-default-devel", v, r), KEY]
 
 
@@ -371,12 +405,14 @@ def healthy_sles156_8x_mi300x():
 
 @scenario("sles156-sp5-tree")
 def sles156_sp5_tree():
-    """SLES 15 SP6 whose amdgpu repository is still the SP5 tree."""
+    """SLES 15 SP6 whose amdgpu repository is still the SP5 tree. ROCm 6.3.3,
+    whose driver AMD serves for both (sle/15.5 and sle/15.6); 6.4.x has no
+    15.5 tree, where the same line would be a folder AMD does not serve."""
     tb = RpmTestbed()
-    sles_mi300x(tb, tree="15.5")
+    sles_mi300x(tb, tree="15.5", rocm="6.3.3")
     return Scenario(tb, [("zypper.release-mismatch", "error")], 2,
                     evidence=[("zypper.release-mismatch", "/etc/zypp/repos.d/amdgpu.repo:3: [amdgpu] baseurl="
-                               "https://repo.radeon.com/amdgpu/6.4.3/sle/15.5/main/x86_64/: the 15.5 tree")],
+                               "https://repo.radeon.com/amdgpu/6.3.3/sle/15.5/main/x86_64/: the 15.5 tree")],
                     remedy=[("zypper.release-mismatch", "sudo zypper refresh")],
                     env={"PATH": PATH_WITH_ROCM})
 

@@ -58,6 +58,42 @@ DISTRO = {
 }
 
 
+# AMD's server as it really is for three releases, written by hand from
+# AMD's install instructions and public logs (not from conf/repos.ini, so
+# that a wrong table fails the setup tests):
+#   6.4.0: rocm/apt/6.4 (rocm/apt/6.4.0 is 404: ROCm/ROCm#4691) and
+#          amdgpu/6.4/ubuntu (ROCm/amdgpu-docs@9dcf720 package-manager-ubuntu.rst);
+#   7.1.0: rocm/apt/7.1, graphics/7.1/ubuntu, amdgpu/30.20/ubuntu (Hit lines
+#          in ROCm/ROCm#5671; no amdgpu/7.1: #5625, #5798);
+#   7.2.3: rocm/apt/7.2.3, graphics/7.2.3/ubuntu, amdgpu/30.30.3/ubuntu
+#          (ROCm/amdgpu-docs conf.py at 30.30.3: amdgpu_url_version 30.30.3).
+# release: (rocm folder, driver folder, graphics folder or None, package build, dkms version)
+REAL_LAYOUT = {
+    "6.4.0": ("rocm/apt/6.4", "amdgpu/6.4/ubuntu", None, "60400-47~24.04", "1:6.12.12.60400-2158099.24.04"),
+    "7.1.0": ("rocm/apt/7.1", "amdgpu/30.20/ubuntu", "graphics/7.1/ubuntu", "70100-20~24.04",
+              "1:6.16.6.30200000-2238411.24.04"),
+    "7.2.3": ("rocm/apt/7.2.3", "amdgpu/30.30.3/ubuntu", "graphics/7.2.3/ubuntu", "70203-72~24.04",
+              "1:6.16.13.30300300-2318901.24.04"),
+}
+
+
+def rocm_standins(release, build):
+    """AMD_ROCM's packages with the names and versions of another release."""
+    opt = "/opt/rocm-%s" % release
+    v = "%s.%s" % (release, build)
+    return {
+        "rocm-core": (v, "", {opt + "/.info/version": "%s-%s\n" % (release, build.split("-")[1].split("~")[0]),
+                              "/opt/rocm": ("link", "rocm-%s" % release)}),
+        "hsa-rocr": ("1.15.0." + build, "rocm-core (= %s)" % v, {opt + "/lib/libhsa-runtime64.so.1": "stand-in\n"}),
+        "rocminfo": ("1.0.0." + build, "hsa-rocr", {opt + "/bin/rocminfo": "#!/bin/sh\n"}),
+        "hip-runtime-amd": ("%s.%s" % (release.rsplit(".", 1)[0], build), "hsa-rocr",
+                            {opt + "/lib/libamdhip64.so.7": "stand-in\n"}),
+        "rocm-hip-runtime": (v, "rocminfo, hip-runtime-amd, rocm-core", {}),
+        "rocm-opencl-runtime": (v, "rocm-core", {}),
+        "rocm": (v, "rocm-hip-runtime, rocm-opencl-runtime", {}),
+    }
+
+
 def run(argv, **kw):
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
     if p.returncode != 0:
@@ -140,6 +176,21 @@ class Mirror:
         for name, (v, dep, files) in AMD_DRIVER.items():
             build_deb(work, os.path.join(drv, "pool"), name, v, dep, files)
         index(drv, "noble", "repo.radeon.com", self.gnupghome)
+        for release, (rocm_dir, drv_dir, gfx_dir, build, dkms) in REAL_LAYOUT.items():
+            w = os.path.join(work, release)
+            repo = os.path.join(self.www, "radeon", rocm_dir)
+            for name, (v, dep, files) in rocm_standins(release, build).items():
+                build_deb(w, os.path.join(repo, "pool"), name, v, dep, files)
+            index(repo, "noble", "repo.radeon.com", self.gnupghome)
+            repo = os.path.join(self.www, "radeon", drv_dir)
+            build_deb(w, os.path.join(repo, "pool"), "amdgpu-dkms", dkms, "",
+                      {"/usr/src/amdgpu-%s/dkms.conf" % dkms.split(":")[1].split("-")[0]: "PACKAGE_NAME=amdgpu\n"})
+            index(repo, "noble", "repo.radeon.com", self.gnupghome)
+            if gfx_dir:
+                repo = os.path.join(self.www, "radeon", gfx_dir)
+                build_deb(w, os.path.join(repo, "pool"), "libdrm-amdgpu-common", "1.0.0." + build, "",
+                          {"/opt/amdgpu/share/libdrm/amdgpu.ids": "# stand-in\n"})
+                index(repo, "noble", "repo.radeon.com", self.gnupghome)
         distro = os.path.join(self.www, "distro")
         for name, (v, dep, files) in DISTRO.items():
             build_deb(work, os.path.join(distro, "pool"), name, v, dep, files)
@@ -262,7 +313,10 @@ def add_rpm_trees(m):
     work = os.path.join(m.top, "rpmwork")
     trees = {
         os.path.join("rocm", "el9", RPM_RELEASE, "main"): RPM_ROCM,
-        os.path.join("amdgpu", RPM_RELEASE, "el", "9.6", "main", "x86_64"): RPM_DRIVER,
+        # 6.4.1's RHEL trees are 9.5 9.4 8.10 (ROCm/amdgpu-docs@43ab98f conf.py):
+        # an EL 9.6 host gets the 9.5 tree, as amdgpu-install's $amdgpudistro
+        # would have to be set for it
+        os.path.join("amdgpu", RPM_RELEASE, "el", "9.5", "main", "x86_64"): RPM_DRIVER,
         os.path.join("rocm", "zyp", RPM_RELEASE, "main"): RPM_ROCM,
         os.path.join("amdgpu", RPM_RELEASE, "sle", "15.6", "main", "x86_64"): RPM_DRIVER,
     }

@@ -622,6 +622,52 @@ def sles_zypper_root():
     rpm_roundtrip("zypper", [("install", "kernel-default-devel", "6.4.0-150600.23.25.1")])
 
 
+def real_layout(release, apply=False):
+    """setup --release on the mirror laid out as AMD's server really is
+    (standin.REAL_LAYOUT, written by hand): the sources name those folders
+    and apt's dry run resolves every package from them, which it cannot
+    when a folder is one AMD does not serve (apt update fails with 404)."""
+    rocm_dir, drv_dir, gfx_dir, build, _ = standin.REAL_LAYOUT[release]
+    h = Host(conf_extra="apt_driver = yes\napt_graphics = yes\n")
+    base = mirror().base + "/radeon/"
+    p = h.rd("setup", "--release", release)
+    out = p.stdout.replace(h.path, "ROOT")
+    eq(p.returncode, 1, "plan: steps to carry out (stderr %s)\n%s" % (p.stderr, out))
+    want = sorted(base + d for d in (rocm_dir, drv_dir, gfx_dir) if d)
+    eq(sorted(re.findall(r"^\+URIs: (\S+)$", out, re.M)), want, "the folders of AMD's layout: " + out)
+    check("Not planned" not in out, "every step planned: " + out)
+    pk = dict((n, v) for _, n, v in package_lines(out))
+    eq(pk.get("rocm-core"), "%s.%s" % (release, build), "rocm-core from %s: %s" % (rocm_dir, out))
+    eq(len(pk), 7, "the seven ROCm packages resolved: %s" % pk)
+    if not apply:
+        return
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.rd("setup", "--release", release, "--apply", "--yes")
+    eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+    check(any(l.startswith("rocm-core %s.%s ii" % (release, build)) for l in h.packages()), h.packages())
+    q = h.chroot("apt-get", "update")
+    eq(q.returncode, 0, "apt-get update in the set-up root reads every source: " + q.stdout)
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
+def real_layout_6_4_0():
+    real_layout("6.4.0")
+
+
+@test
+def real_layout_7_1_0():
+    real_layout("7.1.0")
+
+
+@test
+def real_layout_7_2_3_apply_undo():
+    real_layout("7.2.3", apply=True)
+
+
 if __name__ == "__main__":
     # ROCM_DOCTOR_SETUP_TESTS=a,b: only these (CI's sanitizer build runs one
     # case per package manager and the kill cases)
