@@ -504,6 +504,39 @@ CASES = {
                                ["bad-page-threshold"], scenario="health-retired-pages-param"),
     "bad-page-threshold-healthy": Case("Saved bad pages 3 reaches threshold value 128", [], 0,
                                        ["bad-page-threshold"], scenario="healthy-8x-mi300x"),
+    # Domains: a package manager's, DKMS's, pip's or a container's message is
+    # matched against its own causes, GPU or not; gpu.none answers GPU
+    # runtime and driver messages only (kfd-missing-container-no-gpu above).
+    # Each message on a container without an AMD GPU and on a healthy host
+    # with one: the same answer.
+    "domain-apt-key-no-gpu": Case("NO_PUBKEY 9386B48A1A693C5C", [], 0, ["apt-no-pubkey"],
+                                  scenario="no-gpu-container"),
+    "domain-apt-key-gpu": Case("NO_PUBKEY 9386B48A1A693C5C", [], 0, ["apt-no-pubkey"],
+                               scenario="healthy-rx7900xtx"),
+    "domain-apt-folder-no-gpu": Case(
+        "E: The repository 'https://repo.radeon.com/rocm/apt/6.4.0 jammy Release' does not have a Release file.",
+        ["apt.repo-path"], 2, ["apt-no-release"], scenario="no-gpu-container",
+        evidence=[("apt.repo-path", "AMD serves the rocm repository of ROCm 6.4.0 at "
+                                    "https://repo.radeon.com/rocm/apt/6.4")]),
+    "domain-apt-folder-gpu": Case(
+        "E: The repository 'https://repo.radeon.com/rocm/apt/6.4.0 jammy Release' does not have a Release file.",
+        ["apt.repo-path"], 2, ["apt-no-release"], scenario="healthy-rx7900xtx",
+        evidence=[("apt.repo-path", "https://repo.radeon.com/rocm/apt/6.4")]),
+    "domain-dkms-no-gpu": Case("Error! Bad return status for module build on kernel: 6.8.0-60-generic (x86_64)",
+                               [], 0, ["dkms-build-failed"], scenario="no-gpu-container"),
+    "domain-dkms-gpu": Case("Error! Bad return status for module build on kernel: 6.8.0-60-generic (x86_64)",
+                            [], 0, ["dkms-build-failed"], scenario="healthy-rx7900xtx"),
+    "domain-dnf-no-gpu": Case("Error: Unable to find a match: rocm-hip-sdk", [], 0, ["dnf-no-match"],
+                              scenario="no-gpu-container"),
+    "domain-dnf-gpu": Case("Error: Unable to find a match: rocm-hip-sdk", [], 0, ["dnf-no-match"],
+                           scenario="healthy-rx7900xtx"),
+    "domain-pip-no-gpu": Case("ERROR: No matching distribution found for torch==2.5.1+rocm6.2", [], 0,
+                              ["pip-no-matching-distribution"], scenario="no-gpu-container"),
+    "domain-pip-gpu": Case("ERROR: No matching distribution found for torch==2.5.1+rocm6.2", [], 0,
+                           ["pip-no-matching-distribution"], scenario="healthy-rx7900xtx"),
+    "domain-pip-arch-mismatch": Case("ERROR: Could not find a version that satisfies the requirement torch",
+                                     ["env.pytorch-arch-mismatch"], 1, ["pip-no-matching-distribution"],
+                                     scenario="env-pytorch-arch-mismatch"),
 }
 
 

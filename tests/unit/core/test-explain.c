@@ -264,8 +264,9 @@ static void test_every_finding_placed(void)
 /* ---- malformed tables ---- */
 
 static const char header[] = "[table]\nname = errors\nversion = 1\ndate = 2026-11-30\n\n";
-static const char good_entry[] = "[hip-no-device]\ntitle = hipErrorNoDevice\npattern = hipErrorNoDevice\n"
-                                 "code = hip 100\nmeaning = No GPU.\ncauses = gpu.none, kfd.no-access\n";
+static const char good_entry[] = "[hip-no-device]\ndomain = runtime\ntitle = hipErrorNoDevice\n"
+                                 "pattern = hipErrorNoDevice\ncode = hip 100\nmeaning = No GPU.\n"
+                                 "causes = gpu.none, kfd.no-access\n";
 
 typedef struct {
     const char *name;
@@ -300,6 +301,11 @@ static const bad_table bad_tables[] = {
     { "no meaning", "[x-y]\ntitle = T\npattern = alpha beta\ncauses = gpu.none\n", false,
       ":6: [x-y] needs a meaning" },
     { "no causes", "[x-y]\ntitle = T\npattern = alpha beta\nmeaning = m\n", false, ":6: [x-y] needs causes" },
+    { "no domain", "[x-y]\ntitle = T\npattern = alpha beta\nmeaning = m\ncauses = gpu.none\n", false,
+      ":6: [x-y] needs a domain (runtime, packages, kernel, python or container)" },
+    { "unknown domain", "[x-y]\ndomain = hardware\n", false,
+      ":7: domain \"hardware\" is not runtime, packages, kernel, python or container" },
+    { "two domains", "[x-y]\ndomain = runtime\ndomain = kernel\n", false, ":8: [x-y] has two domains" },
     { "no pattern or code", "[x-y]\ntitle = T\nmeaning = m\ncauses = gpu.none\n", false,
       ":6: [x-y] needs a pattern or a code" },
     { "no title", "[x-y]\npattern = alpha beta\nmeaning = m\ncauses = gpu.none\n", false,
@@ -375,7 +381,7 @@ static void test_good_small_table(void)
 
 static void test_repeated_meaning_joined(void)
 {
-    g_autofree char *path = write_table("[x-y]\ntitle = T\npattern = alpha beta\nmeaning = first part,\n"
+    g_autofree char *path = write_table("[x-y]\ndomain = runtime\ntitle = T\npattern = alpha beta\nmeaning = first part,\n"
                                         "meaning = second part.\ncauses = gpu.none\ncode = hsa 0x1008\n");
     rd_error_table t;
     g_autofree char *err = NULL;
@@ -828,8 +834,86 @@ static void test_can_check(void)
     g_assert_false(rd_probe_table_can_check(&rd_probe_registry, "runtime.kernel-ok", 1)); /* a level-2 check */
 }
 
+/* Domains: gpu.none answers a message of the GPU runtime and driver only;
+ * a package, DKMS, Python or container message is matched against its own
+ * causes on a host without an AMD GPU too. Every entry has a domain. */
+static void test_pick_domains(void)
+{
+    need_shipped();
+    if (!have_shipped)
+        return;
+    for (size_t i = 0; i < shipped.n_entries; i++)
+        g_assert_nonnull(rd_error_domain_name(shipped.entries[i].domain));
+    rd_findings fs = { 0 };
+    add(&fs, "gpu.none", RD_SEV_WARNING);
+    add(&fs, "apt.key-missing", RD_SEV_ERROR);
+    const rd_finding **picked = NULL;
+    static const struct {
+        const char *entry, *domain, *first; /* first: the cause picked, NULL: none */
+    } cases[] = {
+        { "kfd-missing", "runtime", "gpu.none" },
+        { "pci-atomics", "runtime", "gpu.none" },
+        { "apt-no-pubkey", "packages", "apt.key-missing" },
+        { "dnf-no-match", "packages", NULL },
+        { "dkms-build-failed", "kernel", NULL },
+        { "pip-no-matching-distribution", "python", NULL },
+        { "container-gid", "container", NULL },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        const rd_error_entry *e = rd_error_table_get(&shipped, cases[i].entry);
+        g_assert_nonnull(e);
+        g_assert_cmpstr(rd_error_domain_name(e->domain), ==, cases[i].domain);
+        size_t n = rd_explain_pick(e, &fs, &picked);
+        if (cases[i].first) {
+            g_assert_cmpuint(n, ==, 1);
+            g_assert_cmpstr(picked[0]->id, ==, cases[i].first);
+        } else
+            g_assert_cmpuint(n, ==, 0);
+        free(picked);
+        picked = NULL;
+    }
+    rd_findings_free(&fs);
+}
+
+/* A repository URL in the message is judged by the repository table. */
+static void test_message_urls(void)
+{
+    rd_knowledge k = { 0 };
+    rd_test_load_knowledge(&k);
+    rd_findings fs = { 0 };
+    g_assert_cmpuint(rd_explain_message_urls(&k, NULL,
+                                             "E: The repository 'https://repo.radeon.com/rocm/apt/6.4.0 jammy "
+                                             "Release' does not have a Release file.",
+                                             &fs),
+                     ==, 1);
+    g_assert_cmpuint(fs.n, ==, 1);
+    g_assert_cmpstr(fs.items[0].id, ==, "apt.repo-path");
+    g_assert_cmpint(fs.items[0].severity, ==, RD_SEV_ERROR);
+    g_assert_cmpstr(fs.items[0].evidence[0], ==,
+                    "the message names https://repo.radeon.com/rocm/apt/6.4.0: AMD serves the rocm repository of "
+                    "ROCm 6.4.0 at https://repo.radeon.com/rocm/apt/6.4");
+    /* dnf's repodata path, a mirror's URL; served folders and other hosts add nothing */
+    g_assert_cmpuint(rd_explain_message_urls(&k, "http://mirror.example/radeon",
+                                             "Status code: 404 for http://mirror.example/radeon/rocm/el9/7.1.0/main/"
+                                             "repodata/repomd.xml (IP: 10.0.0.1)",
+                                             &fs),
+                     ==, 1);
+    g_assert_cmpstr(fs.items[1].id, ==, "dnf.repo-path");
+    g_assert_true(strstr(fs.items[1].evidence[0], "https://repo.radeon.com/rocm/el9/7.1/main") != NULL);
+    g_assert_cmpuint(rd_explain_message_urls(&k, NULL,
+                                             "Hit:6 https://repo.radeon.com/rocm/apt/7.1 noble InRelease "
+                                             "https://example.org/rocm/apt/6.4.0 https://repo.radeon.com/rocm/apt/7.9",
+                                             &fs),
+                     ==, 0);
+    g_assert_cmpuint(fs.n, ==, 2);
+    rd_findings_free(&fs);
+    rd_knowledge_free(&k);
+}
+
 static const rd_test_case tests[] = {
     { "/explain/table/shipped", test_shipped_table },
+    { "/explain/pick/domains", test_pick_domains },
+    { "/explain/message-urls", test_message_urls },
     { "/explain/table/known-causes", test_known_causes },
     { "/explain/table/every-finding-placed", test_every_finding_placed },
     { "/explain/table/small", test_good_small_table },
