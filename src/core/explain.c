@@ -626,11 +626,15 @@ size_t rd_explain_message_urls(const rd_knowledge *k, const char *mirror, const 
                 f = rd_finding_add(fs, id, RD_SEV_ERROR, NULL,
                                    "The message names a folder AMD does not serve: the package manager fails on it "
                                    "(404 Not Found)");
-            _cleanup_free_ char *major = m.major ? xstrdup(m.major) : NULL;
-            const rd_repo_os ros = { .suite = suite, .major = major, .os = m.os };
+            /* the tree AMD serves nearest to the one the URL names */
+            const char *tree = m.meant && m.os ? rd_repo_pick_tree(m.meant, m.family, m.os) : NULL;
+            _cleanup_free_ char *major = tree ? xstrndup(tree, strcspn(tree, ".")) : xstrdup_or_null(m.major);
+            const rd_repo_os ros = { .suite = suite, .major = major, .os = tree ? tree : m.os };
             _cleanup_free_ char *want =
                 m.meant ? rd_repos_url(RD_AMD_REPO_BASE, m.meant, m.family, m.kind, &ros) : NULL;
-            if (want && !streq(want, url))
+            _cleanup_free_ char *want_bare = want ? xstrndup(want, strlen(want) - endswith(want, "/")) : NULL;
+            _cleanup_free_ char *canonical = rd_repo_canonical(mirror, url);
+            if (want && !streq(want_bare, canonical))
                 rd_finding_evidence(f, "the message names %s: AMD serves the %s repository of ROCm %s at %s", url,
                                     rd_repo_kind_name(m.kind), m.meant->release, want);
             else

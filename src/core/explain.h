@@ -103,6 +103,6 @@ int rd_explain_exit_status(const rd_finding *const *picked, size_t n);
  * name a folder AMD does not serve: each becomes evidence of an
  * apt.repo-path, dnf.repo-path or zypper.repo-path finding in *fs (added, or
  * the host's own extended) with the folder AMD serves for that release, so
- * that "rocm/apt/6.4.0 ... does not have a Release file" is explained on any
+ * that "does not have a Release file" for such a folder is explained on any
  * host. Returns how many it found. */
 size_t rd_explain_message_urls(const rd_knowledge *k, const char *mirror, const char *text, rd_findings *fs);

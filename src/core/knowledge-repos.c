@@ -366,12 +366,14 @@ static bool template_matches(const char *tmpl, const char *path, char *ret_vals[
             t = e + 1;
             continue;
         }
+        if (!*u && streq(t, "/"))
+            break; /* the template's trailing '/' */
         if (*t != *u)
             goto out;
         t++;
         u++;
     }
-    ok = !*u || streq(u, "/") || (!*t && streq(u, "/"));
+    ok = !*u || streq(u, "/");
 out:
     for (size_t i = 0; i < 3; i++)
         if (ok && ret_vals)

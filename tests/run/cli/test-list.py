@@ -44,7 +44,7 @@ sections = re.findall(r"^\[(gfx[0-9a-f]+)\]", open(os.path.join(CONF, "archs.ini
 check("list archs: one row per gfx target of archs.ini", sorted(rows) == sorted(sections),
       f"{sorted(rows)} != {sorted(sections)}")
 check("list archs: gfx1100 row", rows.get("gfx1100", [])[:7] ==
-      ["gfx1100", "110000", "gfx11", "no", "fw<509", "11.0.0", "5.7-7.1"], rows.get("gfx1100"))
+      ["gfx1100", "110000", "gfx11", "no", "fw<509", "11.0.0", "5.7-7.2"], rows.get("gfx1100"))
 check("list archs: gfx906 deprecated after 5.7", rows.get("gfx906", [])[6:8] == ["5.6-5.7", "d6.4"],
       rows.get("gfx906"))
 check("list archs: gfx1031 unsupported, override of its family",
@@ -92,7 +92,24 @@ check("list releases --json: 6.2", r62.get("latest") == "6.2.4" and r62.get("apt
       and {"id": "ubuntu", "version_id": "24.04", "codename": "noble", "apt_suite": "noble",
            "kernels": ["6.8"]} in r62.get("os", []), r62)
 r57 = next((r for r in rels if r["release"] == "5.7"), {})
-check("list releases --json: 5.7 uses the ubuntu suite", r57.get("apt_suite") == "ubuntu", r57)
+# rocm/apt/5.7 jammy (ROCm/ROCm#4575): the codename, as from 5.3 on
+check("list releases --json: 5.7 uses the codename suite", r57.get("apt_suite") == "codename", r57)
+repos = {r["release"]: r for r in j.get("repositories", [])}
+r640 = repos.get("6.4.0", {})
+check("list releases --json: the repository table, its date and 6.4.0's folders",
+      j.get("repositories_table", {}).get("name") == "repos" and j["repositories_table"].get("date")
+      and r640.get("apt", {}).get("rocm") == "rocm/apt/6.4" and r640.get("driver") == "6.4"
+      and r640.get("el", {}).get("rocm") == "rocm/el{major}/6.4/main" and "9.5" in r640.get("el", {}).get("trees", [])
+      and r640.get("sources"), r640)
+r720 = repos.get("7.2.0", {})
+check("list releases --json: 7.2.0's driver has its own number", r720.get("driver") == "30.30"
+      and r720.get("apt", {}).get("amdgpu") == "amdgpu/30.30/ubuntu"
+      and r720.get("apt", {}).get("graphics") == "graphics/7.2/ubuntu", r720)
+rc, out, err = run("list", "releases")
+check("list releases: the repository table's date and 7.2.3's folders",
+      re.search(r"^# repos.ini: table repos, version 1, \d{4}-\d\d-\d\d$", out, re.M) is not None
+      and "  7.2.3 (2026-05-05), driver 30.30.3: rocm/apt/7.2.3, amdgpu/30.30.3/ubuntu, graphics/7.2.3/ubuntu\n"
+      in out, out[:400])
 
 # ---- list checks ----
 rc, out, err = run("list", "checks", "--json")
@@ -103,17 +120,18 @@ check("list checks --json: probes in gather order",
       ids[:11] == ["os", "pci", "drm", "kfd", "driver", "access", "packages-rpm", "rocm", "apt", "repos-rpm",
                    "boot"], ids)
 check("list checks --json: repos-rpm's findings", checks.get("repos-rpm", {}).get("findings") ==
-      ["dnf.repo-invalid", "dnf.repo-missing", "dnf.release-mismatch", "dnf.gpgcheck-off", "dnf.key-missing",
-       "dnf.prereq-repo-missing", "zypper.repo-invalid", "zypper.repo-missing", "zypper.release-mismatch",
-       "zypper.gpgcheck-off", "zypper.key-missing"], checks.get("repos-rpm"))
+      ["dnf.repo-invalid", "dnf.repo-missing", "dnf.repo-path", "dnf.release-mismatch", "dnf.gpgcheck-off",
+       "dnf.key-missing", "dnf.prereq-repo-missing", "zypper.repo-invalid", "zypper.repo-missing", "zypper.repo-path",
+       "zypper.release-mismatch", "zypper.gpgcheck-off", "zypper.key-missing"], checks.get("repos-rpm"))
 check("list checks --json: packages-rpm's findings", checks.get("packages-rpm", {}).get("findings") ==
       ["rpm.database-unreadable", "kernel.devel-missing"], checks.get("packages-rpm"))
 check("list checks --json: rocm's findings", checks.get("rocm", {}).get("findings") ==
       ["rocm.not-installed", "rocm.multiple-versions", "path.rocm-bin-missing", "arch.no-kernels",
-       "arch.unsupported", "driver.userspace-mismatch", "kernel.unsupported"], checks.get("rocm"))
+       "arch.unsupported", "driver.userspace-mismatch", "kernel.unsupported", "tables.older-than-host"],
+      checks.get("rocm"))
 check("list checks --json: apt's findings", checks.get("apt", {}).get("findings") ==
-      ["apt.repo-missing", "apt.suite-mismatch", "apt.key-missing", "apt.key-deprecated", "apt.no-signed-by",
-       "apt.pin-missing"], checks.get("apt"))
+      ["apt.repo-missing", "apt.repo-path", "apt.suite-mismatch", "apt.key-missing", "apt.key-deprecated",
+       "apt.no-signed-by", "apt.pin-missing"], checks.get("apt"))
 check("list checks --json: boot", checks.get("boot", {}).get("findings") == ["driver.secure-boot-dkms",
                                                                             "driver.dkms-build-failed"]
       and checks["boot"]["level"] == 1 and checks["boot"]["title"] == "Secure Boot, lockdown and DKMS")

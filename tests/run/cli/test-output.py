@@ -111,9 +111,9 @@ for verb in (["check"], ["explain", "hipErrorNoDevice"], ["check", "--color", "a
 data = os.path.join(tmp, "data")
 subprocess.run(["cp", "-r", os.environ["ROCM_DOCTOR_DATA_DIR"], data], check=True)
 with open(os.path.join(data, "errors.ini"), "a") as f:
-    f.write("\n[test-info-mark]\ntitle = test info mark\npattern = test info mark\nmeaning = A test entry.\n"
+    f.write("\n[test-info-mark]\ndomain = runtime\ntitle = test info mark\npattern = test info mark\nmeaning = A test entry.\n"
             "causes = kfd.no-access\ninfo-causes = kfd.no-access\n"
-            "\n[test-no-check]\ntitle = test no check\npattern = test no check\nmeaning = A test entry.\n"
+            "\n[test-no-check]\ndomain = runtime\ntitle = test no check\npattern = test no check\nmeaning = A test entry.\n"
             "causes = runtime.kernel-failed\n")
 conf = os.path.join(tmp, "info.conf")
 with open(conf, "w") as f:

@@ -314,9 +314,17 @@ CASES = {
     "status-404-rhel8-tree": Case(
         "Errors during downloading metadata for repository 'amdgpu':\n  - Status code: 404 for "
         "https://repo.radeon.com/amdgpu/30.10.2/el/8.10/main/x86_64/repodata/repomd.xml (IP: 23.218.216.204)",
-        ["dnf.release-mismatch"], 2, ["dnf-status-404"], scenario="rhel9-rhel8-tree"),
-    "status-404-healthy": Case("Status code: 404 for https://repo.radeon.com/amdgpu/30.10.2/el/9.7/main/x86_64/",
-                               [], 0, ["dnf-status-404"], scenario="healthy-rhel96-8x-mi300x"),
+        ["dnf.repo-path", "dnf.release-mismatch"], 2, ["dnf-status-404"], scenario="rhel9-rhel8-tree",
+        evidence=[("dnf.repo-path", "https://repo.radeon.com/amdgpu/30.10.2/el/8/main/x86_64")]),
+    # a tree 7.0.2 does not have (its EL 9 trees are 9.4 and 9.6; the same 404
+    # for 30.10.1 in ROCm/ROCm#5954), on a healthy host: the message's own URL
+    "status-404-el97-tree": Case("Status code: 404 for https://repo.radeon.com/amdgpu/30.10.2/el/9.7/main/x86_64/",
+                                 ["dnf.repo-path"], 2, ["dnf-status-404"], scenario="healthy-rhel96-8x-mi300x",
+                                 evidence=[("dnf.repo-path", "https://repo.radeon.com/amdgpu/30.10.2/el/9.6/main/x86_64")]),
+    # a folder AMD serves whose metadata was out of step (ROCm/ROCm#5476): no cause here
+    "status-404-healthy": Case("Status code: 404 for https://repo.radeon.com/amdgpu/30.10.2/el/9.6/main/x86_64/"
+                               "repodata/8397c2-primary.xml.gz", [], 0, ["dnf-status-404"],
+                               scenario="healthy-rhel96-8x-mi300x"),
     "nothing-provides-crb": Case(
         "Problem: package hipcc-1.1.1.70002-56.el9.x86_64 requires perl-File-BaseDir, but none of the providers "
         "can be installed\n  - nothing provides perl-File-BaseDir needed by hipcc-1.1.1.70002-56.el9.x86_64",

@@ -184,7 +184,7 @@ def tumbleweed_tree(twin):
                     evidence=[("zypper.release-mismatch", "sle/$releasever/main/x86_64/ -> https://repo.radeon.com/"
                                "amdgpu/30.20/sle/20250601/main/x86_64/: the 20250601 tree, which AMD's server does "
                                "not have")],
-                    remedy=[("zypper.release-mismatch", "the 15.7 tree (sles 15.7, the nearest release ROCm 7.1 "
+                    remedy=[("zypper.release-mismatch", "the 15.7 tree (sles 15.7, the nearest release ROCm 7.2 "
                              "lists")],
                     env={"PATH": PATH_WITH_ROCM})
 

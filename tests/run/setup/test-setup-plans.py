@@ -222,5 +222,24 @@ def fix_corrects_a_folder_amd_never_served():
        "fix plans 7.2.0's folders: " + p.stdout + p.stderr)
 
 
+@test
+def dnf_fix_corrects_an_x_y_0_folder():
+    """RHEL 9.6 whose rocm.repo names rocm/el9/7.1.0/main (a folder AMD
+    names 7.1): dnf.repo-path with the folder AMD serves, and fix writes
+    7.1.0's folders."""
+    r, fpath, pm = host("rhel-9.6")
+    r.write("/etc/yum.repos.d/rocm.repo", "[rocm]\nname=ROCm 7.1.0\nbaseurl=https://repo.radeon.com/rocm/el9/7.1.0/main\n"
+            "enabled=1\ngpgcheck=1\ngpgkey=https://repo.radeon.com/rocm/rocm.gpg.key\n")
+    env = dict(os.environ, NO_COLOR="1")
+    c = subprocess.run([RD, "check", "--json", "--root", r.path], capture_output=True, text=True, env=env)
+    f = [x for x in json.loads(c.stdout)["findings"] if x["id"] == "dnf.repo-path"]
+    eq(len(f), 1, "dnf.repo-path: " + c.stdout[-2000:])
+    check(any("rocm.repo:3" in e and "https://repo.radeon.com/rocm/el9/7.1/main" in e for e in f[0]["evidence"]),
+          f[0]["evidence"])
+    p = subprocess.run([RD, "fix", "--only", "dnf", "--root", r.path], capture_output=True, text=True, env=env)
+    eq(sorted(urls(p.stdout, pm)), sorted((u, None) for u in EXPECT[("7.1.0", "dnf")].values()),
+       "fix writes 7.1.0's folders: " + p.stdout + p.stderr)
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -54,7 +54,7 @@ static const log_case served[] = {
       "https://github.com/ROCm/ROCm/issues/5361 Hit:6 https://repo.radeon.com/amdgpu/30.10/ubuntu noble InRelease" },
     { "7.0.0", RD_REPO_APT, RD_REPO_GRAPHICS, "noble", NULL, NULL, BASE "/graphics/7.0/ubuntu",
       "https://github.com/ROCm/ROCm/issues/5361 Hit:8 https://repo.radeon.com/graphics/7.0/ubuntu noble InRelease" },
-    { "7.0.1", RD_REPO_EL, RD_REPO_GRAPHICS, NULL, "9", "9.6", BASE "/graphics/7.0.1/el/9.6/main/x86_64",
+    { "7.0.1", RD_REPO_EL, RD_REPO_GRAPHICS, NULL, "9", "9.6", BASE "/graphics/7.0.1/el/9.6/main/x86_64/",
       "docs-7.0.1 package-manager-rl.html [amdgraphics] baseurl=https://repo.radeon.com/graphics/7.0.1/el/9.6/main/x86_64/" },
     { "7.0.2", RD_REPO_APT, RD_REPO_AMDGPU, "noble", NULL, NULL, BASE "/amdgpu/30.10.2/ubuntu",
       "https://github.com/ROCm/ROCm/issues/5509 Hit:3 https://repo.radeon.com/amdgpu/30.10.2/ubuntu noble InRelease" },
@@ -62,7 +62,7 @@ static const log_case served[] = {
       "https://github.com/ROCm/ROCm/issues/5671 (Debian 13) Hit:5 https://repo.radeon.com/amdgpu/30.20/ubuntu noble" },
     { "7.1.0", RD_REPO_APT, RD_REPO_ROCM, "noble", NULL, NULL, BASE "/rocm/apt/7.1",
       "https://github.com/ROCm/ROCm/issues/5671 (Debian 13) Hit:6 https://repo.radeon.com/rocm/apt/7.1 noble" },
-    { "7.1.0", RD_REPO_EL, RD_REPO_GRAPHICS, NULL, "9", "9.6", BASE "/graphics/7.1/el/9.6/main/x86_64",
+    { "7.1.0", RD_REPO_EL, RD_REPO_GRAPHICS, NULL, "9", "9.6", BASE "/graphics/7.1/el/9.6/main/x86_64/",
       "https://github.com/ROCm/rocm-install-on-linux/issues/628 graphics/7.1/el/9.6/main/x86_64/ beside rocm/el9/7.1/main" },
     { "7.1.1", RD_REPO_APT, RD_REPO_ROCM, "noble", NULL, NULL, BASE "/rocm/apt/7.1.1",
       "https://github.com/ROCm/ROCm/issues/5797 600 https://repo.radeon.com/rocm/apt/7.1.1 noble/main amd64 Packages" },
@@ -70,13 +70,13 @@ static const log_case served[] = {
       "https://github.com/ROCm/ROCm/issues/5968 Hit:10 https://repo.radeon.com/amdgpu/30.30/ubuntu noble InRelease" },
     { "7.2.0", RD_REPO_APT, RD_REPO_ROCM, "noble", NULL, NULL, BASE "/rocm/apt/7.2",
       "https://github.com/ROCm/ROCm/issues/5968 Get:11 https://repo.radeon.com/rocm/apt/7.2 noble InRelease" },
-    { "7.2.1", RD_REPO_EL, RD_REPO_AMDGPU, NULL, "9", "9.7", BASE "/amdgpu/30.30.1/el/9.7/main/x86_64",
+    { "7.2.1", RD_REPO_EL, RD_REPO_AMDGPU, NULL, "9", "9.7", BASE "/amdgpu/30.30.1/el/9.7/main/x86_64/",
       "https://github.com/ROCm/ROCm/issues/6140 amdgpu/30.30.1/el/$amdgpudistro/main/x86_64 works on 9.7" },
     { "7.2.1", RD_REPO_SLES, RD_REPO_ROCM, NULL, "15", "15.7", BASE "/rocm/zyp/7.2.1/main",
       "https://github.com/ROCm/ROCm/issues/6144 baseurl=https://repo.radeon.com/rocm/zyp/7.2.1/main" },
-    { "7.2.1", RD_REPO_SLES, RD_REPO_GRAPHICS, NULL, "15", "15.7", BASE "/graphics/7.2.1/sle/15.7/main/x86_64",
+    { "7.2.1", RD_REPO_SLES, RD_REPO_GRAPHICS, NULL, "15", "15.7", BASE "/graphics/7.2.1/sle/15.7/main/x86_64/",
       "https://github.com/ROCm/ROCm/issues/6144 graphics/7.2.1/sle/15.7/main/x86_64/" },
-    { "7.2.4", RD_REPO_EL, RD_REPO_AMDGPU, NULL, "9", "9.7", BASE "/amdgpu/30.30.4/el/9.7/main/x86_64",
+    { "7.2.4", RD_REPO_EL, RD_REPO_AMDGPU, NULL, "9", "9.7", BASE "/amdgpu/30.30.4/el/9.7/main/x86_64/",
       "log: amdgpu/30.30.4/el/9.7/main/x86_64/amdgpu-dkms-firmware-30.30.4.0.30300400-2341068.el9.noarch.rpm" },
 };
 
@@ -210,6 +210,10 @@ static void test_classify(void)
     g_assert_cmpint(rd_repos_classify(&shipped, "amdgpu/30.10.2/el/8/main/x86_64/", &m), ==, 1);
     g_assert_cmpstr(m.row->release, ==, "7.0.2");
     g_assert_cmpstr(m.os, ==, "8");
+    rd_repo_match_done(&m);
+    /* the trailing '/' of AMD's baseurls is optional, as dnf takes it */
+    g_assert_cmpint(rd_repos_classify(&shipped, "amdgpu/30.10.2/el/9.6/main/x86_64", &m), ==, 1);
+    g_assert_cmpstr(m.row->release, ==, "7.0.2");
     rd_repo_match_done(&m);
     g_assert_cmpint(rd_repos_classify(&shipped, "amdgpu/30.10.2/el/8.10/main/x86_64/", &m), ==, 1);
     g_assert_null(m.row);
