@@ -17,28 +17,47 @@
  * the configuration names no full fingerprint. */
 #define ROCM_KEY_ID "9386B48A1A693C5C"
 
-/* The key to install: from --key-file or apt_key_file, else downloaded
- * from apt_key_url; checked against the fingerprint, dearmored. */
+/* The fingerprint the key must have: the configured one, else the one the
+ * repository table pins, else AMD's long key id. */
+static const char *wanted_fingerprint(const rd_fix_input *in)
+{
+    if (in->config && in->config->apt_key_fingerprint)
+        return in->config->apt_key_fingerprint;
+    return in->knowledge->repo_fingerprint ? in->knowledge->repo_fingerprint : ROCM_KEY_ID;
+}
+
+/* The key to install: from --key-file or key_file, else downloaded over
+ * HTTPS from key_url, else from where the repository table says AMD
+ * publishes it (under the configured mirror when there is one); checked
+ * against the fingerprint, dearmored. */
 static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char **ret_source, char **ret_reason)
 {
     const char *file = in->key_file ? in->key_file : in->config ? in->config->apt_key_file : NULL;
-    const char *url = in->config ? in->config->apt_key_url : NULL;
-    const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint : ROCM_KEY_ID;
+    _cleanup_free_ char *table_url = rd_repos_key_url(in->knowledge, rd_repo_base(in->config));
+    const char *url = in->config && in->config->apt_key_url ? in->config->apt_key_url : table_url;
+    const char *want = wanted_fingerprint(in);
     _cleanup_gpg_ rd_gpg g = { 0 };
     int r = rd_gpg_begin(&g, ret_reason);
     if (r < 0)
         return r;
     _cleanup_free_ char *downloaded = NULL;
-    if (!file && url) {
+    if (!file && !url) {
+        *ret_reason = xstrdup("no signing key: pass --key-file FILE, or set key_file or key_url in the [fix] section "
+                              "of the configuration (repos.ini names no key)");
+        return -ENOKEY;
+    }
+    if (!file) {
         downloaded = xasprintf("%s/downloaded.key", g.home);
         char *argv[] = { (char *)"curl", (char *)"-fsSL", (char *)"--proto", (char *)"=https", (char *)"--max-time",
                          (char *)"60",   (char *)"-o",    downloaded,        (char *)url,      NULL };
         _cleanup_free_ char *out = NULL;
         r = rd_fix_spawn(argv, &out);
         if (r != 0) {
-            *ret_reason = xasprintf("cannot download the key from %s: %s", url,
+            *ret_reason = xasprintf("cannot download the key from %s: %s (pass --key-file FILE on a host that cannot "
+                                    "reach it)",
+                                    url,
                                     r < 0         ? strerror(-r)
-                                    : out && *out ? out
+                                    : out && *out ? strstrip(out)
                                                   : "curl failed");
             return -EIO;
         }
@@ -51,8 +70,10 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
     }
     for (size_t i = 0; fprs[i]; i++)
         if (!rd_gpg_fpr_matches(fprs[i], want)) {
-            *ret_reason = xasprintf("%s holds key %s, not the expected %s: not installed", downloaded ? url : file,
-                                    fprs[i], want);
+            *ret_reason = xasprintf("%s holds key %s, not the expected %s%s: not installed", downloaded ? url : file,
+                                    fprs[i], want,
+                                    in->config && in->config->apt_key_fingerprint ? ""
+                                                                                  : " (AMD's, pinned in repos.ini)");
             return -EPERM;
         }
     _cleanup_free_ char *raw = NULL;
@@ -193,9 +214,7 @@ static int pick_release(const rd_fix_input *in, const rd_repo_row **ret_row, con
             }
         release = rd_knowledge_pick_release(k, os->id, os->version_id, gfx, n);
         if (!release) {
-            *ret_reason = xasprintf("no ROCm release is known to support every GPU here on %s %s: set rocm_release "
-                                    "in the [fix] section of rocm-doctor.conf",
-                                    os->id ? os->id : "this OS", strempty(os->version_id));
+            *ret_reason = rd_support_no_release_reason(k, &in->facts->os, gfx, n);
             return -ENOENT;
         }
     }
@@ -241,15 +260,9 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_s
     int r = rd_plan_snapshot(p, in, KEYRING, &ks, ret_reason);
     if (r < 0)
         return r;
-    if (!in->key_file && !(in->config && (in->config->apt_key_file || in->config->apt_key_url))) {
-        if (ks->exists)
-            return 0;
-        _cleanup_free_ char *url = rd_repos_key_url(in->knowledge, RD_AMD_REPO_BASE);
-        *ret_reason = xasprintf("no signing key: pass --key-file FILE (AMD's key is published at %s; check its "
-                                "fingerprint) or set apt_key_file or apt_key_url in the configuration",
-                                strempty(url));
-        return -ENOKEY;
-    }
+    /* a keyring already in place is kept unless a key is named */
+    if (!in->key_file && !(in->config && (in->config->apt_key_file || in->config->apt_key_url)) && ks->exists)
+        return 0;
     _cleanup_free_ char *key = NULL;
     size_t key_size = 0;
     r = load_key(in, &key, &key_size, ret_source, ret_reason);
@@ -347,7 +360,7 @@ static int plan_old_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, strb
 /* Keys that apt-key added: moved aside when they hold only AMD's key. */
 static int plan_old_keys(const rd_fix_input *in, rd_plan *p, rd_step *s, strbuf *notes, char **ret_reason)
 {
-    const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint : ROCM_KEY_ID;
+    const char *want = wanted_fingerprint(in);
     _cleanup_strv_free_ char **names = list_names(in, "/etc/apt/trusted.gpg.d", ".gpg", ".asc");
     int r = 0;
     for (size_t i = 0; names && names[i] && r >= 0; i++) {

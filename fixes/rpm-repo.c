@@ -92,13 +92,11 @@ static int pick_release(const rd_fix_input *in, const manager *m, const rd_repo_
             if (in->gpus->gpus[i].gfx[0])
                 gfx = strv_push(gfx, xstrdup(in->gpus->gpus[i].gfx)), n++;
         release = rd_knowledge_pick_release(k, in->facts->os.id, in->facts->os.version_id, gfx, n);
+        if (!release)
+            *ret_reason = rd_support_no_release_reason(k, &in->facts->os, gfx, n);
         strv_free(gfx);
-        if (!release) {
-            *ret_reason = xasprintf("no ROCm release is known to support every GPU here on %s %s: set rocm_release "
-                                    "in the [fix] section of rocm-doctor.conf",
-                                    strempty(in->facts->os.id), strempty(in->facts->os.version_id));
+        if (!release)
             return -ENOENT;
-        }
         row = rd_repos_find(k, release);
     }
     if (!row) {
@@ -165,20 +163,52 @@ static int repo_texts(const rd_fix_input *in, const manager *m, const rd_repo_ro
     return 0;
 }
 
+/* The key file to install: --key-file or key_file, else downloaded over
+ * HTTPS (curl) from key_url or from where the repository table says AMD
+ * publishes it, under the configured mirror when there is one. */
+static int fetch_key(const char *url, const char *dir, char **ret_file, char **ret_reason)
+{
+    if (!url) {
+        *ret_reason = xstrdup("no signing key: pass --key-file FILE or set key_file or key_url in the [fix] section "
+                              "of the configuration");
+        return -ENOKEY;
+    }
+    _cleanup_free_ char *path = xasprintf("%s/downloaded.key", dir), *out = NULL;
+    char *argv[] = { (char *)"curl", (char *)"-fsSL", (char *)"--proto", (char *)"=https", (char *)"--max-time",
+                     (char *)"60",   (char *)"-o",    path,              (char *)url,      NULL };
+    int r = rd_fix_spawn(argv, &out);
+    if (r != 0) {
+        *ret_reason = xasprintf("cannot download the key from %s: %s (pass --key-file FILE on a host that cannot "
+                                "reach it)",
+                                url,
+                                r < 0         ? strerror(-r)
+                                : out && *out ? strstrip(out)
+                                              : "curl failed");
+        return -EIO;
+    }
+    *ret_file = TAKE_PTR(path);
+    return 0;
+}
+
 static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_reason)
 {
     const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint
+                       : in->knowledge->repo_fingerprint            ? in->knowledge->repo_fingerprint
                                                                      : in->knowledge->rpm.fingerprint;
     const char *file = in->key_file ? in->key_file : in->config ? in->config->apt_key_file : NULL;
     rd_snapshot *ks;
     int r = rd_plan_snapshot(p, in, KEY_FILE, &ks, ret_reason);
     if (r < 0)
         return r;
-    if (!file && !ks->exists) {
-        *ret_reason = xasprintf("no signing key: pass --key-file FILE (AMD's key is published at %s; its "
-                                "fingerprint is %s) or set apt_key_file in the configuration",
-                                strempty(in->knowledge->rpm.gpgkey), strempty(in->knowledge->rpm.fingerprint));
-        return -ENOKEY;
+    bool named = file || (in->config && in->config->apt_key_url);
+    _cleanup_free_ char *table_url = rd_repos_key_url(in->knowledge, rd_repo_base(in->config));
+    const char *url = in->config && in->config->apt_key_url ? in->config->apt_key_url : table_url;
+    _cleanup_gpg_ rd_gpg g = { 0 };
+    _cleanup_free_ char *downloaded = NULL;
+    if (!file && (named || !ks->exists)) {
+        if ((r = rd_gpg_begin(&g, ret_reason)) < 0 || (r = fetch_key(url, g.home, &downloaded, ret_reason)) < 0)
+            return r;
+        file = downloaded;
     }
     _cleanup_free_ char *fpr = NULL, *data = NULL;
     size_t size = 0;
@@ -187,7 +217,10 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_r
         if (r < 0)
             return r;
         if (!rd_gpg_fpr_matches(fpr, want)) {
-            *ret_reason = xasprintf("%s holds key %s, not the expected %s: not installed", file, fpr, strempty(want));
+            *ret_reason = xasprintf("%s holds key %s, not the expected %s%s: not installed", downloaded ? url : file,
+                                    fpr, strempty(want),
+                                    in->config && in->config->apt_key_fingerprint ? ""
+                                                                                  : " (AMD's, pinned in repos.ini)");
             return -EPERM;
         }
         r = read_file_at(AT_FDCWD, file, 1u << 20, &data, &size);

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "fixes.h"
 #include "journal.h"
+#include "json-util.h"
 #include "report-fix.h"
 #include "report-plan.h"
 #include "run.h"
@@ -174,9 +175,13 @@ static int check_release(const rd_run *run, const char *release)
     const rd_os_facts *os = &run->facts.os;
     strbuf valid = { 0 };
     bool known = false, shipped = false;
+    /* an OS release no ROCm release lists (Ubuntu 25.10) takes the packages
+     * of the nearest one of its family */
+    bool unlisted = !rd_support_lists_os(k, os);
     for (size_t i = 0; i < k->n_releases; i++) {
         const rd_release *rel = &k->releases[i];
-        bool here = rd_release_find_os(rel, os->id, os->version_id) != NULL;
+        bool here = rd_release_find_os(rel, os->id, os->version_id) != NULL ||
+                    (unlisted && rd_support_nearest_os(rel, os) != NULL);
         if (here)
             strbuf_printf(&valid, "%s%s (%s)", valid.len ? ", " : "", rel->line, rel->latest);
         if (rd_knowledge_release(k, release) == rel) {
@@ -220,6 +225,25 @@ static int parse_usecases(const rd_run *run, const char *release, const char *ar
     return 0;
 }
 
+#define NO_GPU_TEXT                                                                                                    \
+    "No AMD GPU is visible on this host (gpu.none): nothing to set up here. To prepare an OS image for a machine "    \
+    "with one, pass --root DIR (and --facts FILE of that machine)."
+
+static int no_gpu_here(const rd_options *o)
+{
+    if (o->format == RD_FORMAT_JSON) {
+        json_object *j = json_object_new_object();
+        rd_json_set_str(j, "schema", RD_PLAN_SCHEMA);
+        rd_json_set_str(j, "root", "/");
+        rd_json_add(j, "steps", json_object_new_array());
+        rd_json_add(j, "not_planned", json_object_new_array());
+        rd_json_set_str(j, "nothing_to_set_up", NO_GPU_TEXT);
+        return rd_cli_print_json(j) < 0 ? rd_fail("cannot write to standard output") : 0;
+    }
+    puts(NO_GPU_TEXT);
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : rd_fail("cannot write to standard output");
+}
+
 static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_kind *kind)
 {
     const char *verb = kind->setup ? "setup" : "fix";
@@ -232,6 +256,9 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
     _cleanup_run_ rd_run run = { 0 };
     if ((r = rd_cli_run_check(o, &run)) != 0)
         return r;
+    /* no AMD GPU and no image to prepare: there is nothing to set up here */
+    if (kind->setup && !o->root && run.view.n_gpus == 0)
+        return no_gpu_here(o);
     if (o->release && (r = check_release(&run, o->release)) != 0)
         return r;
     if (o->usecase && (r = parse_usecases(&run, o->release, o->usecase, &kind->usecases)) != 0)

@@ -187,6 +187,10 @@ static const key_def keys[] = {
     { "fix", "apt_key_file", KEY_STRING, FIELD(apt_key_file), 0, 0, check_path, NULL },
     { "fix", "apt_key_fingerprint", KEY_STRING, FIELD(apt_key_fingerprint), 0, 0, NULL, NULL },
     { "fix", "apt_key_url", KEY_STRING, FIELD(apt_key_url), 0, 0, check_url, NULL },
+    /* the same for every family; the apt_ names above are still read */
+    { "fix", "key_file", KEY_STRING, FIELD(apt_key_file), 0, 0, check_path, NULL },
+    { "fix", "key_fingerprint", KEY_STRING, FIELD(apt_key_fingerprint), 0, 0, NULL, NULL },
+    { "fix", "key_url", KEY_STRING, FIELD(apt_key_url), 0, 0, check_url, NULL },
     { "fix", "apt_graphics", KEY_BOOL, FIELD(apt_graphics), 0, 0, NULL, NULL },
     { "fix", "apt_driver", KEY_BOOL, FIELD(apt_driver), 0, 0, NULL, NULL },
     { "fix", "package_lock_timeout_s", KEY_INT, FIELD(package_lock_timeout_s), 0, 86400, NULL, "seconds" },

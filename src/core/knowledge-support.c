@@ -458,3 +458,35 @@ static const rd_field rpm_fields[] = {
     F(rd_rpm_info, sles_repos, RD_FT_STRV),
 };
 SCHEMA(kn_rpm_schema, rd_rpm_info, rpm_fields);
+
+bool rd_support_lists_os(const rd_knowledge *k, const rd_os_facts *os)
+{
+    for (size_t i = 0; i < k->n_releases; i++)
+        if (rd_release_find_os(&k->releases[i], os->id, os->version_id))
+            return true;
+    return false;
+}
+
+char *rd_support_no_release_reason(const rd_knowledge *k, const rd_os_facts *os, char *const *gfx, size_t n_gfx)
+{
+    const char *id = os->id ? os->id : "this OS";
+    const char *ver = strempty(os->version_id);
+    if (!rd_support_lists_os(k, os))
+        for (size_t i = k->n_releases; i > 0; i--) {
+            const rd_release *r = &k->releases[i - 1];
+            const rd_release_os *near = rd_support_nearest_os(r, os);
+            bool all = near != NULL;
+            for (size_t j = 0; all && j < n_gfx; j++)
+                all = rd_release_supports(r, gfx[j]) || rd_release_deprecates(r, gfx[j]);
+            if (all)
+                return xasprintf("AMD ships no ROCm for %s %s; the nearest release of it that AMD ships for is %s %s "
+                                 "(ROCm %s, whose packages are built for it): choose that with `--release %s` (or "
+                                 "rocm_release = %s in the [fix] section of rocm-doctor.conf)",
+                                 id, ver, near->id, near->version_id, r->latest, r->latest, r->latest);
+        }
+    return xasprintf("no ROCm release is known to support every GPU here on %s %s: choose one with `--release "
+                     "VERSION` (or rocm_release in the [fix] section of rocm-doctor.conf); `rocm-doctor list releases` "
+                     "shows them",
+                     id, ver);
+}
+

@@ -295,6 +295,15 @@ const rd_release_os *rd_support_os_for(const rd_release *rel, const rd_os_facts 
 /* The newest kernel series of row, or of every row of rel when row is NULL
  * (*ret_row: the row it comes from). NULL: no kernels listed. */
 const char *rd_support_newest_kernel(const rd_release *rel, const rd_release_os *row, const rd_release_os **ret_row);
+/* Whether any release lists this OS release (ID and VERSION_ID, a rebuild
+ * as its family's reference). */
+bool rd_support_lists_os(const rd_knowledge *k, const rd_os_facts *os);
+/* Why no release can be picked for this host and how to choose one, as one
+ * sentence: on an OS release AMD does not ship ROCm for, the nearest one of
+ * its family that a release supporting every gfx target ships for, and the
+ * option that picks it ("--release 7.2.4"); else that no release supports
+ * every GPU here. */
+char *rd_support_no_release_reason(const rd_knowledge *k, const rd_os_facts *os, char *const *gfx, size_t n_gfx);
 /* "ROCm 7.1 was validated on ubuntu 24.04 with kernels 6.8, 6.11, 6.14",
  * with " (the nearest release it lists to ID VERSION)" when the row is not
  * the host's own. NULL: no row of the host's family. */

@@ -154,10 +154,18 @@ static void print_diffs(const rd_plan *p, const rd_step *s, FILE *out)
 
 void rd_plan_print(const rd_plan *p, FILE *out)
 {
-    if (p->n_steps == 0)
+    /* the headline counts both: never "Nothing to do" above a list of what
+     * could not be planned */
+    if (p->n_steps == 0 && p->n_not_planned == 0)
         fprintf(out, "Nothing to do%s.\n", under_root(p) ? " in this root" : "");
-    else
+    else if (p->n_steps == 0)
+        fprintf(out, "Nothing planned%s: %zu step%s could not be planned.\n", under_root(p) ? " in this root" : "",
+                p->n_not_planned, p->n_not_planned == 1 ? "" : "s");
+    else if (p->n_not_planned == 0)
         fprintf(out, "Plan for %s: %zu step%s\n", p->root, p->n_steps, p->n_steps == 1 ? "" : "s");
+    else
+        fprintf(out, "Plan for %s: %zu step%s, %zu not planned (below)\n", p->root, p->n_steps,
+                p->n_steps == 1 ? "" : "s", p->n_not_planned);
     for (size_t i = 0; i < p->n_steps; i++) {
         const rd_step *s = &p->steps[i];
         fprintf(out, "\n%zu. %s: %s\n", i + 1, s->fix, s->title);

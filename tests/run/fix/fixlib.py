@@ -189,3 +189,32 @@ def with_igpu(facts):
     f["access"]["nodes"].append({"path": "/dev/dri/renderD129", "role": "render", "exists": True,
                                  "mode": 432, "uid": 0, "gid": 992, "group": "render"})
     return f
+
+
+def https_server(directory):
+    """A local HTTPS server of directory with a throw-away certificate:
+    (base URL, the certificate for CURL_CA_BUNDLE, a function that stops it).
+    Needs openssl."""
+    import http.server
+    import ssl
+    import threading
+    d = temp_dir("rd-https-cert.")
+    cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                    "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+                   capture_output=True, check=True)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, directory=directory, **kw)
+
+        def log_message(self, *a):
+            pass
+
+    httpd = http.server.HTTPServer(("localhost", 0), Quiet)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    httpd.socket = ctx.wrap_socket(httpd.socket, server_side=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return "https://localhost:%d" % httpd.server_address[1], cert, httpd.shutdown
+

@@ -302,7 +302,7 @@ def udev_missing_group_not_planned():
     conf(r, "[fix]\naccess_group = gpu\n")
     p = plan(r, facts, *ACCESS)
     eq(p.stdout.replace(r.path, "ROOT"),
-       "Nothing to do in this root.\n\nNot planned:\n   udev: group gpu does not exist in ROOT/etc/group\n",
+       "Nothing planned in this root: 1 step could not be planned.\n\nNot planned:\n   udev: group gpu does not exist in ROOT/etc/group\n",
        "plan")
 
 
@@ -439,7 +439,7 @@ def modprobe_crlf_check_and_fix_agree():
           'Windows line ending), so kmod reads the module name as "amdgpu\\r"' in ids["driver.not-loaded"]["evidence"],
           ids["driver.not-loaded"]["evidence"])
     p = plan(r, facts, "--only", "modprobe")
-    eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n\nNot planned:\n   modprobe: /etc/modprobe.d/crlf.conf:2: "
+    eq((p.returncode, p.stdout), (0, "Nothing planned in this root: 1 step could not be planned.\n\nNot planned:\n   modprobe: /etc/modprobe.d/crlf.conf:2: "
        "\"blacklist amdgpu\" ends in a carriage return, so kmod reads the module name as \"amdgpu\\r\" and the line "
        "does nothing: left as it is\n"), "fix --only modprobe")
     check("modprobe" not in plan(r, facts).stdout, "fix plans nothing for it")
@@ -739,31 +739,12 @@ def apt_key_downloaded_and_checked():
     for tool in ("gpg", "openssl", "curl"):
         if not shutil.which(tool):
             raise Skip("needs " + tool)
-    import http.server
-    import ssl
-    import threading
     fpr, armored, binary = make_key("rocm-download")
     d = fixlib.temp_dir("rd-https.")
-    cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                    "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
-                   capture_output=True, check=True)
     shutil.copy(armored, os.path.join(d, "rocm.gpg.key"))
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *a, **kw):
-            super().__init__(*a, directory=d, **kw)
-
-        def log_message(self, *a):
-            pass
-
-    httpd = http.server.HTTPServer(("localhost", 0), Quiet)
-    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ctx.load_cert_chain(cert, key)
-    httpd.socket = ctx.wrap_socket(httpd.socket, server_side=True)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base, cert, stop = fixlib.https_server(d)
     try:
-        url = "https://localhost:%d/rocm.gpg.key" % httpd.server_address[1]
+        url = base + "/rocm.gpg.key"
         r, facts = setup(base_facts())
         env = {"CURL_CA_BUNDLE": cert}
         policy = "[fix]\nrocm_release = 6.2.4\napt_key_url = %s\napt_key_fingerprint = %s\n"
@@ -780,7 +761,41 @@ def apt_key_downloaded_and_checked():
         p = plan(r, facts, "--only", "apt", env_extra=env)
         check("apt: cannot download the key from" in p.stdout and "404" in p.stdout, p.stdout)
     finally:
-        httpd.shutdown()
+        stop()
+
+
+@test
+def key_fetched_from_where_the_table_says():
+    """No key configured: the key is fetched from rocm/rocm.gpg.key under the
+    repository base (a mirror served over HTTPS here, laid out as AMD's) and
+    installed only with the pinned fingerprint: the stand-in key passes when
+    the configuration names its fingerprint, and is refused against AMD's
+    own, which repos.ini pins, naming both."""
+    for tool in ("gpg", "openssl", "curl"):
+        if not shutil.which(tool):
+            raise Skip("needs " + tool)
+    fpr, armored, binary = make_key("rocm-mirror")
+    d = fixlib.temp_dir("rd-https.")
+    os.makedirs(os.path.join(d, "radeon", "rocm"))
+    shutil.copy(armored, os.path.join(d, "radeon", "rocm", "rocm.gpg.key"))
+    base, cert, stop = fixlib.https_server(d)
+    try:
+        r, facts = setup(base_facts())
+        env = {"CURL_CA_BUNDLE": cert}
+        mirror = "[repository]\nmirror = %s/radeon\n" % base
+        conf(r, "[fix]\nrocm_release = 6.2.4\nkey_fingerprint = %s\n%s" % (fpr, mirror))
+        p = plan(r, facts, "--only", "apt", env_extra=env)
+        check("Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
+              % (len(binary), __import__("hashlib").sha256(binary).hexdigest()) in p.stdout, p.stdout)
+        check("URIs: %s/radeon/rocm/apt/6.2.4\n" % base in p.stdout, p.stdout)
+        conf(r, "[fix]\nrocm_release = 6.2.4\n" + mirror)
+        p = plan(r, facts, "--only", "apt", env_extra=env)
+        check("apt: %s/radeon/rocm/rocm.gpg.key holds key %s, not the expected "
+              "CA8BB4727A47B4D09B4EE8969386B48A1A693C5C (AMD's, pinned in repos.ini): not installed" % (base, fpr)
+              in p.stdout, p.stdout)
+        check("/etc/apt/keyrings/rocm.gpg" not in p.stdout.split("Not planned")[0], "nothing written: " + p.stdout)
+    finally:
+        stop()
 
 
 @test
@@ -792,13 +807,13 @@ def apt_wrong_key_refused():
     want = "0" * 24 + "9386B48A1A693C5C"
     conf(r, "[fix]\nrocm_release = 6.2.4\napt_key_fingerprint = %s\n" % want)
     p = plan(r, facts, "--only", "apt", "--key-file", armored)
-    eq(p.stdout.replace(r.path, "ROOT"), "Nothing to do in this root.\n\nNot planned:\n   apt: %s holds key %s, not "
+    eq(p.stdout.replace(r.path, "ROOT"), "Nothing planned in this root: 1 step could not be planned.\n\nNot planned:\n   apt: %s holds key %s, not "
        "the expected %s: not installed\n" % (armored, fpr, want), "plan")
     junk = os.path.join(fixlib.temp_dir("rd-junk."), "rocm.gpg.key")
     with open(junk, "w") as f:
         f.write("<html>404 Not Found</html>\n")
     p = plan(r, facts, "--only", "apt", "--key-file", junk)
-    eq(p.stdout.replace(r.path, "ROOT"), "Nothing to do in this root.\n\nNot planned:\n   apt: %s is not an OpenPGP key "
+    eq(p.stdout.replace(r.path, "ROOT"), "Nothing planned in this root: 1 step could not be planned.\n\nNot planned:\n   apt: %s is not an OpenPGP key "
        "file (gpg: no valid OpenPGP data found.)\n" % junk, "plan with a file that holds no key")
 
 
@@ -809,7 +824,10 @@ def apt_needs_release_and_key():
     r, facts = setup(base_facts())
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "apt"])
     eq(p.returncode, 1, "nothing planned while the apt finding stays")
-    check("apt: no signing key: pass --key-file FILE" in p.stdout and "rocm_release" not in p.stdout, p.stdout)
+    # AMD's key is fetched from where repos.ini says; this machine cannot reach it
+    check("apt: cannot download the key from https://repo.radeon.com/rocm/rocm.gpg.key" in p.stdout
+          and "pass --key-file FILE on a host that cannot reach it" in p.stdout and "rocm_release" not in p.stdout,
+          p.stdout)
     # An OS release the table does not know: the release must be configured.
     f = base_facts()
     f["os"]["version_id"] = "23.10"
@@ -821,7 +839,7 @@ def apt_needs_release_and_key():
           p.stdout)
     conf(r, "[fix]\nrocm_release = 6.2.4\n")
     p = plan(r, facts, "--only", "apt")
-    check("apt: no signing key: pass --key-file FILE" in p.stdout, p.stdout)
+    check("apt: cannot download the key from https://repo.radeon.com/rocm/rocm.gpg.key" in p.stdout, p.stdout)
 
 
 # ---- safety ----
@@ -1298,7 +1316,7 @@ def real_allowed_fixes_restricts_the_plan():
         t = Live("user-not-in-render", conf=conf)
         p = t.rd("fix", "--user", "alice")
         eq(p.returncode, 0, "nothing planned (stderr %s)" % p.stderr)
-        check(p.stdout.startswith("Nothing to do in this root.\n\nNot planned:\n") and want in p.stdout, p.stdout)
+        check(p.stdout.startswith("Nothing planned in this root: 1 step could not be planned.\n\nNot planned:\n") and want in p.stdout, p.stdout)
     t = Live("user-not-in-render", conf="[fix]\nallowed_fixes = bogus\n")
     p = t.rd("fix", "--user", "alice")
     eq(p.returncode, 3, "a bad allowed_fixes stops the run")
@@ -1407,7 +1425,7 @@ def real_env_no_kernels_override():
     t = Live("rx6700xt-gfx1031", conf="")
     p = t.rd("fix")
     eq(p.returncode, 0, "nothing planned without allow_overrides")
-    check("Nothing to do in this root.\n\nNot planned:\n   env: no HSA_OVERRIDE_GFX_VERSION for gfx1031: overrides are "
+    check("Nothing planned in this root: 1 step could not be planned.\n\nNot planned:\n   env: no HSA_OVERRIDE_GFX_VERSION for gfx1031: overrides are "
           "off (allow_overrides in the configuration)\n" in p.stdout, p.stdout)
     t = Live("rx6700xt-gfx1031", conf="[fix]\nallow_overrides = yes\n")
     t.roundtrip([], ["   Fixes: arch.no-kernels\n", "+HSA_OVERRIDE_GFX_VERSION_1=10.3.0\n", "+PYTORCH_ROCM_ARCH=gfx1030\n",

@@ -38,6 +38,10 @@ OSES = {
     "sles-15.6": ('ID="sles"\nVERSION_ID="15.6"\nID_LIKE="suse"\n',
                   {"id": "sles", "version_id": "15.6", "version_codename": None, "id_like": "suse"}, "zypper"),
 }
+# an OS release no ROCm release lists
+UNLISTED = {"ubuntu-25.10": ('ID=ubuntu\nVERSION_ID="25.10"\nVERSION_CODENAME=questing\nID_LIKE=debian\n',
+                             {"id": "ubuntu", "version_id": "25.10", "version_codename": "questing",
+                              "id_like": "debian"}, "apt")}
 
 # The folders AMD serves, by release and family, as (URL, apt suite or None).
 # Sources: AMD's instructions (ROCm/amdgpu-docs docs/conf.py at 6.4.0 9dcf720,
@@ -113,7 +117,7 @@ def key():
 
 
 def host(os_key):
-    text, os_facts, pm = OSES[os_key]
+    text, os_facts, pm = OSES[os_key] if os_key in OSES else UNLISTED[os_key]
     r = Root()
     r.write("/etc/os-release", text)
     path, fpr = key()
@@ -239,6 +243,55 @@ def dnf_fix_corrects_an_x_y_0_folder():
     p = subprocess.run([RD, "fix", "--only", "dnf", "--root", r.path], capture_output=True, text=True, env=env)
     eq(sorted(urls(p.stdout, pm)), sorted((u, None) for u in EXPECT[("7.1.0", "dnf")].values()),
        "fix writes 7.1.0's folders: " + p.stdout + p.stderr)
+
+
+@test
+def unlisted_os_release_one_refusal_then_the_nearest():
+    """Ubuntu 25.10, which no ROCm release lists: setup refuses once, naming
+    the nearest release AMD ships for (24.04) and the option that picks it;
+    with that option the plan uses the nearest release's suite."""
+    r, fpath, pm = host("ubuntu-25.10")
+    p = run(r, fpath, "setup")
+    out = p.stdout.replace(r.path, "ROOT")
+    check("AMD ships no ROCm for ubuntu 25.10; the nearest release of it that AMD ships for is ubuntu 24.04 "
+          "(ROCm 7.2.4, whose packages are built for it): choose that with `--release 7.2.4`" in out, out + p.stderr)
+    eq(p.returncode, 2, "setup could not plan its repository step")
+    p = run(r, fpath, "setup", "--release", "7.2.4")
+    eq(sorted(urls(p.stdout, pm)), sorted([(AMD + "rocm/apt/7.2.4", N), (AMD + "amdgpu/30.30.4/ubuntu", N),
+                                           (AMD + "graphics/7.2.4/ubuntu", N)]),
+       "setup --release 7.2.4 on 25.10: noble's folders (stderr %s)\n%s" % (p.stderr, p.stdout))
+
+
+@test
+def headline_counts_what_is_not_planned():
+    """A step that cannot be planned (the key's fingerprint is another's):
+    the headline says so, never "Nothing to do" above the list."""
+    r, fpath, pm = host("ubuntu-24.04")
+    conf = r.read("/etc/rocm-doctor/rocm-doctor.conf")
+    r.write("/etc/rocm-doctor/rocm-doctor.conf",
+            re.sub(r"apt_key_fingerprint = \S+", "apt_key_fingerprint = " + "0" * 24 + "9386B48A1A693C5C", conf))
+    p = run(r, fpath, "fix", "--only", "apt")
+    first = p.stdout.splitlines()[0] if p.stdout else ""
+    eq(first, "Nothing planned in this root: 1 step could not be planned.", "headline: " + p.stdout + p.stderr)
+    check("Nothing to do" not in p.stdout, p.stdout)
+
+
+@test
+def no_amd_gpu_nothing_to_set_up():
+    """This machine has no AMD GPU: setup on it says so and plans nothing
+    (exit 0); given --root it prepares that tree as asked."""
+    env = dict(os.environ, NO_COLOR="1", LC_ALL="C")
+    p = subprocess.run([RD, "setup"], capture_output=True, text=True, env=env, timeout=120)
+    gpus = subprocess.run([RD, "check", "--json"], capture_output=True, text=True, env=env, timeout=120)
+    if json.loads(gpus.stdout).get("gpus"):
+        raise AssertionError("this test needs a machine without an AMD GPU: " + gpus.stdout[:300])
+    eq((p.returncode, p.stdout), (0, "No AMD GPU is visible on this host (gpu.none): nothing to set up here. To "
+                                     "prepare an OS image for a machine with one, pass --root DIR (and --facts FILE "
+                                     "of that machine).\n"), "setup without a GPU: " + p.stderr)
+    p = subprocess.run([RD, "setup", "--json"], capture_output=True, text=True, env=env, timeout=120)
+    j = json.loads(p.stdout)
+    eq((p.returncode, j["steps"], j["not_planned"]), (0, [], []), "setup --json without a GPU")
+    check("nothing to set up" in j["nothing_to_set_up"], j)
 
 
 if __name__ == "__main__":
