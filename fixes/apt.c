@@ -281,34 +281,87 @@ static void source_stanza(strbuf *b, bool first, const char *uri, const char *su
                   first ? "" : "\n", uri, suite);
 }
 
-/* The deb822 sources (ROCm, and the graphics and driver repositories when
- * asked or already used), all with the suite AMD serves this OS under
- * (Debian: an Ubuntu suite), and the pin. */
-static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const rd_repo_row *row, const char *suite,
-                        char **ret_reason)
+/* The folders to write: ROCm's, and the graphics and driver repositories
+ * when asked for or already used; NULL when the release has no apt
+ * repository. */
+static char **wanted_uris(const rd_fix_input *in, const rd_repo_row *row, const char *suite)
 {
     const char *base = rd_repo_base(in->config);
-    bool mirror = in->config && in->config->mirror;
     const rd_repo_os os = { .suite = suite };
-    strbuf src = { 0 };
-    strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository%s.\n", row->release,
-                  mirror ? " (through the configured mirror)" : "");
-    _cleanup_free_ char *u_rocm = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_ROCM, &os);
-    if (!u_rocm) {
-        free(src.s);
-        *ret_reason = xasprintf("repos.ini has no apt repository of ROCm %s", row->release);
-        return -ENOENT;
-    }
-    source_stanza(&src, true, u_rocm, suite);
+    char *rocm = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_ROCM, &os);
+    if (!rocm)
+        return NULL;
+    char **v = strv_push(NULL, rocm);
     bool had_graphics = false, had_driver = false;
     source_row(in, RD_REPO_GRAPHICS, &had_graphics, NULL);
     source_row(in, RD_REPO_AMDGPU, &had_driver, NULL);
-    _cleanup_free_ char *u_graphics = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_GRAPHICS, &os);
-    _cleanup_free_ char *u_driver = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_AMDGPU, &os);
-    if (u_graphics && ((in->config && in->config->apt_graphics) || had_graphics))
-        source_stanza(&src, false, u_graphics, suite);
-    if (u_driver && ((in->config && in->config->apt_driver) || had_driver || rd_fix_wants_driver(in)))
-        source_stanza(&src, false, u_driver, suite);
+    char *graphics = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_GRAPHICS, &os);
+    char *driver = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_AMDGPU, &os);
+    if (graphics && ((in->config && in->config->apt_graphics) || had_graphics))
+        v = strv_push(v, TAKE_PTR(graphics));
+    if (driver && ((in->config && in->config->apt_driver) || had_driver || rd_fix_wants_driver(in)))
+        v = strv_push(v, TAKE_PTR(driver));
+    free(graphics);
+    free(driver);
+    return v;
+}
+
+static bool same_folder(const char *a, const char *b)
+{
+    size_t na = strlen(a) - endswith(a, "/"), nb = strlen(b) - endswith(b, "/");
+    return na == nb && strncmp(a, b, na) == 0;
+}
+
+/* Whether the host's own sources already are what this plan would write,
+ * in whatever files and form (amdgpu-install's rocm.list and amdgpu.list,
+ * extra architectures such as arch=amd64,i386): every wanted folder an
+ * enabled deb source with the suite and component main, signed by a keyring
+ * that holds AMD's key; no enabled source of AMD's server for another
+ * folder; a pin above 500 for AMD's origin. Such a host is left alone. */
+static bool already_right(const rd_fix_input *in, char *const *uris, const char *suite)
+{
+    const rd_apt_facts *a = &in->facts->apt;
+    const char *mirror = in->config ? in->config->mirror : NULL;
+    for (size_t w = 0; uris && uris[w]; w++) {
+        bool found = false;
+        for (size_t i = 0; i < a->n_sources && !found; i++) {
+            const rd_apt_source *src = &a->sources[i];
+            if (!src->enabled || !streq_ptr(src->type, "deb") || !src->uri || !same_folder(src->uri, uris[w]) ||
+                !streq_ptr(src->suite, suite) || !strv_contains(src->components, "main") || !src->signed_by)
+                continue;
+            for (size_t k = 0; k < a->n_keyrings && !found; k++)
+                found = streq(a->keyrings[k].path, src->signed_by) && a->keyrings[k].exists && a->keyrings[k].amd_key;
+        }
+        if (!found)
+            return false;
+    }
+    for (size_t i = 0; i < a->n_sources; i++) {
+        const rd_apt_source *src = &a->sources[i];
+        if (!src->enabled || !src->uri || !rd_repo_path_of(mirror, src->uri))
+            continue;
+        bool wanted = false;
+        for (size_t w = 0; uris && uris[w] && !wanted; w++)
+            wanted = same_folder(src->uri, uris[w]);
+        if (!wanted)
+            return false;
+    }
+    for (size_t i = 0; i < a->n_pins; i++)
+        if (a->pins[i].priority > 500)
+            return true;
+    return false;
+}
+
+/* The deb822 sources, all with the suite AMD serves this OS under (Debian:
+ * an Ubuntu suite), and the pin. */
+static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const rd_repo_row *row, const char *suite,
+                        char *const *uris, char **ret_reason)
+{
+    bool mirror = in->config && in->config->mirror;
+    strbuf src = { 0 };
+    strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository%s.\n", row->release,
+                  mirror ? " (through the configured mirror)" : "");
+    for (size_t i = 0; uris[i]; i++)
+        source_stanza(&src, i == 0, uris[i], suite);
     _cleanup_free_ char *sources = strbuf_steal(&src);
     int r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
     if (r < 0)
@@ -397,14 +450,27 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     int r = pick_release(in, &row, &suite, ret_reason);
     if (r < 0)
         return r;
+    _cleanup_strv_free_ char **uris = wanted_uris(in, row, suite);
+    if (!uris) {
+        *ret_reason = xasprintf("repos.ini has no apt repository of ROCm %s", row->release);
+        return -ENOENT;
+    }
+    /* a host set up right (by amdgpu-install, by hand) keeps its files; only
+     * a key apt-key left behind is still taken out */
+    bool right = !in->key_file && !(in->config && (in->config->apt_key_file || in->config->apt_key_url)) &&
+                 already_right(in, uris, suite);
     rd_step *s =
         rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (%s)", row->release, suite);
     rd_step_address_findings(s, in, "apt");
     strbuf notes = { 0 };
-    if ((r = plan_key(in, p, s, &key_source, ret_reason)) < 0 ||
-        (r = plan_sources(in, p, s, row, suite, ret_reason)) < 0 ||
+    if (right && (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0) {
+        free(notes.s);
+        return r;
+    }
+    if (!right && ((r = plan_key(in, p, s, &key_source, ret_reason)) < 0 ||
+        (r = plan_sources(in, p, s, row, suite, uris, ret_reason)) < 0 ||
         (r = plan_old_sources(in, p, s, &notes, ret_reason)) < 0 ||
-        (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0) {
+        (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0)) {
         free(notes.s);
         return r;
     }

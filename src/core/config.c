@@ -167,6 +167,7 @@ typedef struct {
     int64_t min, max; /* KEY_INT */
     char *(*check)(const rd_config_ids *ids, const char *value);
     const char *unit; /* KEY_INT: for messages */
+    bool alias;       /* an older name of the key before it: read, never written by rd_config_dump */
 } key_def;
 
 #define FIELD(f) offsetof(rd_config, f), sizeof(((rd_config *)NULL)->f)
@@ -184,13 +185,13 @@ static const key_def keys[] = {
     { "fix", "udev_all_users", KEY_BOOL, FIELD(udev_all_users), 0, 0, NULL, NULL },
     { "fix", "allow_overrides", KEY_BOOL, FIELD(allow_overrides), 0, 0, NULL, NULL },
     { "fix", "rocm_release", KEY_STRING, FIELD(rocm_release), 0, 0, check_release, NULL },
-    { "fix", "apt_key_file", KEY_STRING, FIELD(apt_key_file), 0, 0, check_path, NULL },
-    { "fix", "apt_key_fingerprint", KEY_STRING, FIELD(apt_key_fingerprint), 0, 0, NULL, NULL },
-    { "fix", "apt_key_url", KEY_STRING, FIELD(apt_key_url), 0, 0, check_url, NULL },
-    /* the same for every family; the apt_ names above are still read */
-    { "fix", "key_file", KEY_STRING, FIELD(apt_key_file), 0, 0, check_path, NULL },
-    { "fix", "key_fingerprint", KEY_STRING, FIELD(apt_key_fingerprint), 0, 0, NULL, NULL },
-    { "fix", "key_url", KEY_STRING, FIELD(apt_key_url), 0, 0, check_url, NULL },
+    /* the signing key of every family; apt_key_* are their older names */
+    { "fix", "key_file", KEY_STRING, FIELD(apt_key_file), 0, 0, check_path, NULL, false },
+    { "fix", "apt_key_file", KEY_STRING, FIELD(apt_key_file), 0, 0, check_path, NULL, true },
+    { "fix", "key_fingerprint", KEY_STRING, FIELD(apt_key_fingerprint), 0, 0, NULL, NULL, false },
+    { "fix", "apt_key_fingerprint", KEY_STRING, FIELD(apt_key_fingerprint), 0, 0, NULL, NULL, true },
+    { "fix", "key_url", KEY_STRING, FIELD(apt_key_url), 0, 0, check_url, NULL, false },
+    { "fix", "apt_key_url", KEY_STRING, FIELD(apt_key_url), 0, 0, check_url, NULL, true },
     { "fix", "apt_graphics", KEY_BOOL, FIELD(apt_graphics), 0, 0, NULL, NULL },
     { "fix", "apt_driver", KEY_BOOL, FIELD(apt_driver), 0, 0, NULL, NULL },
     { "fix", "package_lock_timeout_s", KEY_INT, FIELD(package_lock_timeout_s), 0, 86400, NULL, "seconds" },
@@ -760,6 +761,8 @@ char *rd_config_dump(const rd_config *c)
     const char *section = NULL;
     for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
         const key_def *k = &keys[i];
+        if (k->alias)
+            continue;
         if (!section || !streq(section, k->section)) {
             strbuf_printf(&b, "%s[%s]\n", section ? "\n" : "", k->section);
             section = k->section;

@@ -654,6 +654,34 @@ def real_layout(release, apply=False):
 
 
 @test
+def amdgpu_install_host_left_alone():
+    """A host set up as amdgpu-install leaves it (rocm.list, amdgpu.list with
+    the driver line's arch=amd64,i386, the keyring and its pin): setup plans
+    no repository step and moves nothing aside; the packages resolve from
+    those files."""
+    h = Host()
+    base = mirror().base + "/radeon"
+    q = subprocess.run(["gpg", "--dearmor", "-o", h.r.p("/etc/apt/keyrings/rocm.gpg"), mirror().key_file],
+                       capture_output=True, text=True)
+    eq(q.returncode, 0, "gpg --dearmor: " + q.stderr)
+    h.r.write("/etc/apt/sources.list.d/rocm.list",
+              "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] %s/rocm/apt/6.4.1 noble main\n" % base)
+    h.r.write("/etc/apt/sources.list.d/amdgpu.list",
+              "deb [arch=amd64,i386 signed-by=/etc/apt/keyrings/rocm.gpg] %s/amdgpu/6.4.1/ubuntu noble main\n"
+              "#deb-src [arch=amd64,i386 signed-by=/etc/apt/keyrings/rocm.gpg] %s/amdgpu/6.4.1/ubuntu noble main\n"
+              % (base, base))
+    h.r.write("/etc/apt/preferences.d/rocm-pin-600", "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+    tree_before = h.tree()
+    p = h.setup()
+    out = p.stdout.replace(h.path, "ROOT")
+    check(not re.search(r"^\d+\. apt: ", out, re.M), "no repository step: " + out)
+    check(".disabled" not in out and "rocm.sources" not in out, "nothing moved aside or written: " + out)
+    eq(dict((n, v) for _, n, v in package_lines(out)).get("rocm-core"), "6.4.1." + standin.BUILD,
+       "the packages resolve from amdgpu-install's files: " + out)
+    same_tree(h.tree(), tree_before, "planning wrote nothing")
+
+
+@test
 def real_layout_6_4_0():
     real_layout("6.4.0")
 
