@@ -457,8 +457,7 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     }
     /* a host set up right (by amdgpu-install, by hand) keeps its files; only
      * a key apt-key left behind is still taken out */
-    bool right = !in->key_file && !(in->config && (in->config->apt_key_file || in->config->apt_key_url)) &&
-                 already_right(in, uris, suite);
+    bool right = already_right(in, uris, suite);
     rd_step *s =
         rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (%s)", row->release, suite);
     rd_step_address_findings(s, in, "apt");

@@ -671,6 +671,13 @@ def amdgpu_install_host_left_alone():
               "#deb-src [arch=amd64,i386 signed-by=/etc/apt/keyrings/rocm.gpg] %s/amdgpu/6.4.1/ubuntu noble main\n"
               % (base, base))
     h.r.write("/etc/apt/preferences.d/rocm-pin-600", "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+    # the GPU comes from the facts file; the root's apt files as the check reads them
+    env = dict(os.environ, NO_COLOR="1")
+    q = subprocess.run([RD, "facts", "--root", h.path], capture_output=True, text=True, env=env)
+    fa = facts()
+    fa["apt"] = json.loads(q.stdout)["apt"]
+    eq(len(fa["apt"]["sources"]), 2, "the two lists as the check reads them: %s" % fa["apt"])
+    h.write_facts(fa)
     tree_before = h.tree()
     p = h.setup()
     out = p.stdout.replace(h.path, "ROOT")
