@@ -229,6 +229,49 @@ static char *title(const rd_fix_input *in, const wanted *w)
     return strbuf_steal(&b);
 }
 
+/* One line of why the package manager's dry run failed, from what it
+ * printed: the cause a person acts on, not its whole output. */
+static char *dry_run_cause(const char *err)
+{
+    const char *e = strempty(err);
+    if (strstr(e, "Could not resolve") || strstr(e, "Couldn't resolve") || strstr(e, "Temporary failure resolving") ||
+        strstr(e, "Failed to connect") || strstr(e, "Connection refused") || strstr(e, "Could not connect"))
+        return xstrdup("the repository server cannot be reached from here");
+    if (strstr(e, " 404") || strstr(e, "Status code: 404") || strstr(e, "does not have a Release file"))
+        return xstrdup("a repository folder answers 404 Not Found (see `rocm-doctor check`: apt.repo-path, "
+                       "dnf.repo-path)");
+    if (strstr(e, "NO_PUBKEY") || strstr(e, "is not signed") || strstr(e, "GPG error") ||
+        strstr(e, "GPG check FAILED") || strstr(e, "Signature verification failed"))
+        return xstrdup("the repository's signature cannot be checked (its key is missing or another)");
+    if (strstr(e, "Could not get lock") || strstr(e, "is locked by another process"))
+        return xstrdup("another package manager holds the lock");
+    const char *colon = strstr(e, "): ");
+    const char *first = colon ? colon + 3 : e;
+    _cleanup_free_ char *line = xstrndup(first, strcspn(first, "\n"));
+    strstrip(line);
+    return xasprintf("%.160s", *line ? line : "the package manager failed");
+}
+
+/* The plan's packages when the dry run cannot run: every package it means to
+ * install or remove, unresolved, and the cause; the command line and the
+ * package manager's output are the detail (--verbose, the JSON). */
+static char *unresolved_reason(const char *pmn, const wanted *w, const char *err)
+{
+    strbuf b = { 0 };
+    _cleanup_free_ char *cause = dry_run_cause(err);
+    strbuf_printf(&b, "the %s dry run could not run (%s), so no version is resolved; the plan would", pmn, cause);
+    if (w->install) {
+        _cleanup_free_ char *list = strv_join(w->install, " ");
+        strbuf_printf(&b, " install %s", list);
+    }
+    if (w->remove) {
+        _cleanup_free_ char *list = strv_join(w->remove, " ");
+        strbuf_printf(&b, "%s remove %s", w->install ? " and" : "", list);
+    }
+    strbuf_append(&b, " (unresolved)");
+    return strbuf_steal(&b);
+}
+
 static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
 {
     rd_os_family fam = rd_os_family_facts(&in->facts->os);
@@ -272,7 +315,8 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     r = rd_pkg_dry_run(pm, in->root, ov, w.install, w.remove, &c, &err);
     rd_overlay_remove(ov);
     if (r < 0) {
-        *ret_reason = xasprintf("the package manager's dry run failed, so nothing would be installed: %s", err);
+        *ret_reason = unresolved_reason(pmn, &w, err);
+        rd_plan_detail(p, TAKE_PTR(err));
         wanted_free(&w);
         return r;
     }

@@ -37,6 +37,7 @@ typedef struct {
     /* fix */
     bool apply;
     bool yes;
+    bool verbose; /* fix, setup: what a tool printed when a step could not be planned */
     const char *only;     /* comma-separated fix or finding ids */
     const char *key_file; /* apt signing key to install */
     /* setup */
@@ -102,6 +103,7 @@ enum {
     RD_OPT_STATUS = 1 << 16,
     RD_OPT_RELEASE = 1 << 20,
     RD_OPT_USECASE = 1 << 21,
+    RD_OPT_VERBOSE = 1 << 22,
 };
 
 bool rd_cli_want_color(int setting);

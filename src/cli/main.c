@@ -25,9 +25,11 @@ static const rd_verb verbs[] = {
     { "explain", "Explain an error message and find its cause on this host", rd_verb_explain, "MESSAGE",
       DIAGNOSIS_OPTIONS },
     { "fix", "Show the plan that fixes the findings; --apply runs it", rd_verb_fix, "",
-      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE | RD_OPT_STATUS },
+      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE | RD_OPT_STATUS |
+          RD_OPT_VERBOSE },
     { "setup", "Plan everything this host needs for a working ROCm; --apply runs it", rd_verb_setup, "",
-      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_KEY_FILE | RD_OPT_RELEASE | RD_OPT_USECASE },
+      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_KEY_FILE | RD_OPT_RELEASE | RD_OPT_USECASE |
+          RD_OPT_VERBOSE },
     { "undo", "Undo an applied fix run (--last or RUN-ID)", rd_verb_undo, "--last|RUN-ID",
       RD_OPT_ROOT | RD_OPT_FORMAT | RD_OPT_YES | RD_OPT_LAST },
     { "verify", "Run a GPU kernel on every GPU (level 2) and report", rd_verb_verify, "",
@@ -68,7 +70,10 @@ static const struct {
                       "                   driver (default: rocm,driver; `rocm-doctor list usecases`)\n" },
     { RD_OPT_YES, "  --yes            Do not ask for confirmation\n" },
     { RD_OPT_ONLY, "  --only IDS       fix: only these fixes or findings (comma-separated)\n" },
-    { RD_OPT_KEY_FILE, "  --key-file FILE  fix: the apt repository signing key to install\n" },
+    { RD_OPT_KEY_FILE, "  --key-file FILE  fix, setup: AMD's signing key from a file (default: fetched\n"
+                       "                   from where repos.ini says, checked against its fingerprint)\n" },
+    { RD_OPT_VERBOSE, "  --verbose        fix, setup: also show what the package manager printed\n"
+                      "                   when a step could not be planned\n" },
     { RD_OPT_LAST, "  --last           undo: the most recent run\n" },
     { RD_OPT_STATUS, "  --status [RUN]   fix: the applied runs, what they changed and how they\n"
                      "                   were verified after the reboot\n" },
@@ -175,6 +180,7 @@ static int reject_options(const rd_options *o, const char *verb, unsigned not_ac
         { RD_OPT_RELEASE, "--release" },
         { RD_OPT_USECASE, "--usecase" },
         { RD_OPT_STATUS, "--status" },
+        { RD_OPT_VERBOSE, "--verbose" },
     };
     unsigned given = (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) | (o->facts_file ? RD_OPT_FACTS : 0) |
                      (o->config_file ? RD_OPT_CONFIG : 0) | (o->format_set ? RD_OPT_FORMAT : 0) |
@@ -183,7 +189,8 @@ static int reject_options(const rd_options *o, const char *verb, unsigned not_ac
                      (o->only ? RD_OPT_ONLY : 0) | (o->key_file ? RD_OPT_KEY_FILE : 0) | (o->last ? RD_OPT_LAST : 0) |
                      (o->output ? RD_OPT_OUTPUT : 0) | (o->python ? RD_OPT_PYTHON : 0) |
                      (o->rocm_path ? RD_OPT_ROCM_PATH : 0) | (o->release ? RD_OPT_RELEASE : 0) |
-                     (o->usecase ? RD_OPT_USECASE : 0) | (o->status ? RD_OPT_STATUS : 0);
+                     (o->usecase ? RD_OPT_USECASE : 0) | (o->status ? RD_OPT_STATUS : 0) |
+                     (o->verbose ? RD_OPT_VERBOSE : 0);
     for (size_t i = 0; i < ELEMENTSOF(names); i++)
         if (given & not_accepted & names[i].flag)
             return rd_usage_error("%s is not an option of the %s command", names[i].name, verb);
@@ -284,6 +291,7 @@ enum {
     OPT_STATUS,
     OPT_RELEASE,
     OPT_USECASE,
+    OPT_VERBOSE,
 };
 static const struct option longopts[] = {
     { "root", required_argument, NULL, OPT_ROOT },
@@ -306,6 +314,7 @@ static const struct option longopts[] = {
     { "release", required_argument, NULL, OPT_RELEASE },
     { "usecase", required_argument, NULL, OPT_USECASE },
     { "status", no_argument, NULL, OPT_STATUS },
+    { "verbose", no_argument, NULL, OPT_VERBOSE },
     { "output", required_argument, NULL, 'o' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -361,6 +370,7 @@ static int parse_option(int c, char **argv, rd_options *o, bool *want_help)
         break;
     case OPT_APPLY: o->apply = true; break;
     case OPT_YES: o->yes = true; break;
+    case OPT_VERBOSE: o->verbose = true; break;
     case OPT_ONLY:
         if (!*optarg)
             return rd_usage_error("%s", "--only needs a comma-separated list of ids");

@@ -290,6 +290,7 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
     _cleanup_plan_ rd_plan plan = { 0 };
     if (rd_plan_build(&in, &plan, &err) < 0)
         return rd_fail("%s", err);
+    plan.verbose = o->verbose;
     if (!o->apply || plan.n_steps == 0)
         r = show_plan(o, &run, &plan, only != NULL, verb);
     else

@@ -96,8 +96,10 @@ void rd_plan_free(rd_plan *p)
     for (size_t i = 0; i < p->n_not_planned; i++) {
         free(p->not_planned[i].fix);
         free(p->not_planned[i].reason);
+        free(p->not_planned[i].detail);
     }
     free(p->not_planned);
+    free(p->pending_detail);
     for (size_t i = 0; i < p->n_snapshots; i++) {
         free(p->snapshots[i].path);
         free(p->snapshots[i].content);
@@ -333,7 +335,14 @@ static void not_planned(rd_plan *p, const char *fix, char *reason, bool refused)
     rd_not_planned *n = ARRAY_APPEND(p->not_planned, p->n_not_planned);
     n->fix = xstrdup(fix);
     n->reason = reason;
+    n->detail = TAKE_PTR(p->pending_detail);
     n->refused = refused;
+}
+
+void rd_plan_detail(rd_plan *p, char *detail)
+{
+    free(p->pending_detail);
+    p->pending_detail = detail;
 }
 
 int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error)
@@ -358,6 +367,7 @@ int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error)
             not_planned(&p, fix->id, reason ? reason : xasprintf("%s", strerror(-r)), true);
         } else if (reason)
             not_planned(&p, fix->id, reason, false);
+        free(TAKE_PTR(p.pending_detail));
     }
     *ret = p;
     return 0;

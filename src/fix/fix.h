@@ -81,7 +81,8 @@ typedef struct {
 
 typedef struct {
     char *fix;
-    char *reason;
+    char *reason; /* one line (or a few): what and why */
+    char *detail; /* what a tool printed, for --verbose and the JSON; NULL: none */
     bool refused; /* the fix could not plan (an error, a refusal, the configuration),
                             * rather than leaving something alone by design */
 } rd_not_planned;
@@ -92,6 +93,8 @@ typedef struct {
     size_t n_steps;
     rd_not_planned *not_planned;
     size_t n_not_planned;
+    char *pending_detail; /* rd_plan_detail's text for the next fix that is not planned */
+    bool verbose;         /* the text shows each not-planned fix's detail */
     rd_snapshot *snapshots; /* every file the plan reads or touches */
     size_t n_snapshots;
 } rd_plan;
@@ -245,3 +248,9 @@ char *rd_argv_join(char *const *argv);
 /* A NULL-terminated vector of copies of the arguments (list ends with NULL). */
 char **rd_strv_new(const char *first, ...) __attribute__((sentinel));
 const char *rd_fix_describe_error(int err);
+
+/* A fix that fails to plan leaves the full output of the tool behind its
+ * reason (a package manager's command line and output): shown with
+ * --verbose and in the JSON. Takes detail. */
+void rd_plan_detail(rd_plan *p, char *detail);
+

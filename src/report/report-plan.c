@@ -183,8 +183,21 @@ void rd_plan_print(const rd_plan *p, FILE *out)
     }
     if (p->n_not_planned) {
         fputs("\nNot planned:\n", out);
-        for (size_t i = 0; i < p->n_not_planned; i++)
+        for (size_t i = 0; i < p->n_not_planned; i++) {
             fprintf(out, "   %s: %s\n", p->not_planned[i].fix, p->not_planned[i].reason);
+            if (p->verbose && p->not_planned[i].detail) {
+                /* what the tool printed, indented under its fix */
+                _cleanup_strv_free_ char **lines = strv_split(p->not_planned[i].detail, "\n");
+                for (size_t k = 0; lines && lines[k]; k++)
+                    fprintf(out, "      | %s\n", lines[k]);
+            }
+        }
+        if (!p->verbose)
+            for (size_t i = 0; i < p->n_not_planned; i++)
+                if (p->not_planned[i].detail) {
+                    fputs("   (--verbose shows what the package manager printed)\n", out);
+                    break;
+                }
     }
 }
 
@@ -251,6 +264,7 @@ json_object *rd_plan_to_json(const rd_plan *p)
         json_object *o = json_object_new_object();
         rd_json_set_str(o, "fix", p->not_planned[i].fix);
         rd_json_set_str(o, "reason", p->not_planned[i].reason);
+        rd_json_set_str(o, "detail", p->not_planned[i].detail);
         json_object_array_add(np, o);
     }
     rd_json_add(j, "not_planned", np);

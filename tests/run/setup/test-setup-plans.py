@@ -294,5 +294,36 @@ def no_amd_gpu_nothing_to_set_up():
     check("nothing to set up" in j["nothing_to_set_up"], j)
 
 
+@test
+def unreachable_mirror_still_names_every_package():
+    """The package manager's dry run cannot reach AMD's server: the plan
+    still names every package it would install (the driver and the running
+    kernel's headers for a 5.15 kernel whose amdgpu does not serve gfx1100),
+    unresolved, with one line of cause; --verbose and the JSON carry what apt
+    printed."""
+    r, fpath, pm = host("ubuntu-24.04")
+    with open(fpath) as f:
+        fa = json.load(f)
+    fa["os"]["kernel_release"] = "5.15.0-91-generic"
+    with open(fpath, "w") as f:
+        json.dump(fa, f)
+    p = run(r, fpath, "setup", "--release", "7.2.3")
+    line = [l for l in p.stdout.splitlines() if l.startswith("   packages: ")]
+    eq(len(line), 1, "one packages line: " + p.stdout)
+    check("the apt dry run could not run (the repository server cannot be reached from here)" in line[0]
+          and " install " in line[0] and "(unresolved)" in line[0], line[0])
+    words = line[0].split(" install ")[1].replace(" (unresolved)", "").split()
+    for name in ("rocm", "amdgpu-dkms", "linux-headers-5.15.0-91-generic"):
+        check(name in words, "%s among the packages: %s" % (name, line[0]))
+    check("apt-get" not in line[0], "no command line in the plan's line: " + line[0])
+    check("(--verbose shows what the package manager printed)" in p.stdout, p.stdout)
+    v = run(r, fpath, "setup", "--release", "7.2.3", "--verbose")
+    check(re.search(r"^      \| .*apt-get", v.stdout, re.M), "--verbose: apt's command line: " + v.stdout)
+    j = run(r, fpath, "setup", "--release", "7.2.3", "--json")
+    np = [x for x in json.loads(j.stdout)["not_planned"] if x["fix"] == "packages"]
+    eq(len(np), 1, "JSON not_planned: " + j.stdout[-1500:])
+    check("apt-get" in (np[0].get("detail") or ""), np[0])
+
+
 if __name__ == "__main__":
     sys.exit(main())
