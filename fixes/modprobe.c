@@ -121,12 +121,14 @@ static int plan_blacklists(const rd_fix_input *in, rd_plan *p, rd_step *s, char 
             return r;
         }
     }
-    if (d->cmdline && (strstr(d->cmdline, "modprobe.blacklist=amdgpu") || strstr(d->cmdline, "amdgpu.blacklist")))
+    if (d->cmdline && (strstr(d->cmdline, "modprobe.blacklist=amdgpu") || strstr(d->cmdline, "amdgpu.blacklist"))) {
+        rd_plan_partial(p); /* driver.blacklisted stays until the command line changes */
         strbuf_printf(&skipped,
                       "%sthe kernel command line blacklists amdgpu: remove modprobe.blacklist=amdgpu from "
                       "GRUB_CMDLINE_LINUX in /etc/default/grub and run update-grub (this fix does not edit "
                       "that file)",
                       skipped.len ? "; " : "");
+    }
     if (skipped.len)
         *ret_reason = strbuf_steal(&skipped);
     return 0;

@@ -337,6 +337,13 @@ static void not_planned(rd_plan *p, const char *fix, char *reason, bool refused)
     n->reason = reason;
     n->detail = TAKE_PTR(p->pending_detail);
     n->refused = refused;
+    n->partial = p->pending_partial;
+    p->pending_partial = false;
+}
+
+void rd_plan_partial(rd_plan *p)
+{
+    p->pending_partial = true;
 }
 
 void rd_plan_detail(rd_plan *p, char *detail)
@@ -368,6 +375,7 @@ int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error)
         } else if (reason)
             not_planned(&p, fix->id, reason, false);
         free(TAKE_PTR(p.pending_detail));
+        p.pending_partial = false;
     }
     *ret = p;
     return 0;

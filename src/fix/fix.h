@@ -85,6 +85,8 @@ typedef struct {
     char *detail; /* what a tool printed, for --verbose and the JSON; NULL: none */
     bool refused; /* the fix could not plan (an error, a refusal, the configuration),
                             * rather than leaving something alone by design */
+    bool partial; /* what it names is still needed for the findings the fix's step
+                   * addresses: they are partly fixed at best (rd_plan_partial) */
 } rd_not_planned;
 
 typedef struct {
@@ -94,6 +96,7 @@ typedef struct {
     rd_not_planned *not_planned;
     size_t n_not_planned;
     char *pending_detail; /* rd_plan_detail's text for the next fix that is not planned */
+    bool pending_partial; /* rd_plan_partial, for the next fix that is not planned */
     bool verbose;         /* the text shows each not-planned fix's detail */
     rd_snapshot *snapshots; /* every file the plan reads or touches */
     size_t n_snapshots;
@@ -253,4 +256,8 @@ const char *rd_fix_describe_error(int err);
  * reason (a package manager's command line and output): shown with
  * --verbose and in the JSON. Takes detail. */
 void rd_plan_detail(rd_plan *p, char *detail);
+/* The reason a fix returns names work its findings still need that it does
+ * not plan (the kernel command line's blacklist beside modprobe.d's): the
+ * run reports them partly fixed, never fixed. */
+void rd_plan_partial(rd_plan *p);
 

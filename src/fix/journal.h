@@ -55,19 +55,20 @@ typedef enum {
     RD_RESULT_RELOGIN,
     RD_RESULT_REBOOT,
     RD_RESULT_FAILING,
+    RD_RESULT_PARTLY, /* the step ran, but part of what the finding needs could not be planned */
 } rd_result_kind;
 
 typedef struct {
     const char *finding; /* borrowed from the plan */
     const char *fix;
     rd_result_kind kind;
-    const char *why; /* RD_RESULT_FAILING: borrowed from the plan or the findings */
+    const char *why; /* RD_RESULT_FAILING, _PARTLY: borrowed from the plan or the findings */
 } rd_fix_result;
 
 typedef struct {
     rd_fix_result *items;
     size_t n;
-    bool failing; /* one is still failing */
+    bool failing; /* one is still failing, or only partly fixed */
 } rd_fix_results;
 
 /* Per finding the plan addressed: fixed, fixed after re-login or reboot, or

@@ -12,12 +12,14 @@ static const char *const result_names[] = {
     [RD_RESULT_RELOGIN] = "fixed-after-relogin",
     [RD_RESULT_REBOOT] = "fixed-after-reboot",
     [RD_RESULT_FAILING] = "still-failing",
+    [RD_RESULT_PARTLY] = "partly-fixed",
 };
 static const char *const result_texts[] = {
     [RD_RESULT_FIXED] = "fixed",
     [RD_RESULT_RELOGIN] = "fixed after re-login",
     [RD_RESULT_REBOOT] = "fixed after reboot",
     [RD_RESULT_FAILING] = "still failing",
+    [RD_RESULT_PARTLY] = "partly fixed",
 };
 
 const char *rd_result_name(rd_result_kind k)
@@ -74,7 +76,15 @@ void rd_fix_classify(const rd_plan *p, const rd_findings *again, bool from_facts
         for (size_t k = 0; s->findings && s->findings[k]; k++) {
             rd_fix_result *x = ARRAY_APPEND(r.items, r.n);
             *x = classify(p, s, s->findings[k], again, from_facts);
-            r.failing |= x->kind == RD_RESULT_FAILING;
+            /* never "fixed" while the same fix left part of it unplanned
+             * (a blacklist on the kernel command line beside the one in
+             * modprobe.d): partly fixed, and what is left */
+            for (size_t n = 0; x->kind != RD_RESULT_FAILING && n < p->n_not_planned; n++)
+                if (streq(p->not_planned[n].fix, s->fix) && (p->not_planned[n].partial || p->not_planned[n].refused)) {
+                    x->kind = RD_RESULT_PARTLY;
+                    x->why = p->not_planned[n].reason;
+                }
+            r.failing |= x->kind == RD_RESULT_FAILING || x->kind == RD_RESULT_PARTLY;
         }
     }
     *ret = r;

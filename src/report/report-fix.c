@@ -51,7 +51,7 @@ void rd_report_fix_applied_text(FILE *out, const rd_plan *p, const rd_apply_resu
         fputs("\nResult:\n", out);
     for (size_t i = 0; i < results->n; i++) {
         const rd_fix_result *x = &results->items[i];
-        bool why = x->kind == RD_RESULT_FAILING && x->why;
+        bool why = (x->kind == RD_RESULT_FAILING || x->kind == RD_RESULT_PARTLY) && x->why;
         fprintf(out, "   %-24s %s%s%s\n", x->finding, rd_result_text(x->kind), why ? ": " : "", why ? x->why : "");
     }
     for (size_t i = 0; i < p->n_steps; i++)

@@ -159,8 +159,8 @@ void rd_plan_print(const rd_plan *p, FILE *out)
     if (p->n_steps == 0 && p->n_not_planned == 0)
         fprintf(out, "Nothing to do%s.\n", under_root(p) ? " in this root" : "");
     else if (p->n_steps == 0)
-        fprintf(out, "Nothing planned%s: %zu step%s could not be planned.\n", under_root(p) ? " in this root" : "",
-                p->n_not_planned, p->n_not_planned == 1 ? "" : "s");
+        fprintf(out, "Nothing planned%s: %zu not planned (below).\n", under_root(p) ? " in this root" : "",
+                p->n_not_planned);
     else if (p->n_not_planned == 0)
         fprintf(out, "Plan for %s: %zu step%s\n", p->root, p->n_steps, p->n_steps == 1 ? "" : "s");
     else

@@ -272,7 +272,7 @@ def headline_counts_what_is_not_planned():
             re.sub(r"apt_key_fingerprint = \S+", "apt_key_fingerprint = " + "0" * 24 + "9386B48A1A693C5C", conf))
     p = run(r, fpath, "fix", "--only", "apt")
     first = p.stdout.splitlines()[0] if p.stdout else ""
-    eq(first, "Nothing planned in this root: 1 step could not be planned.", "headline: " + p.stdout + p.stderr)
+    eq(first, "Nothing planned in this root: 1 not planned (below).", "headline: " + p.stdout + p.stderr)
     check("Nothing to do" not in p.stdout, p.stdout)
 
 
