@@ -70,10 +70,9 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
     }
     for (size_t i = 0; fprs[i]; i++)
         if (!rd_gpg_fpr_matches(fprs[i], want)) {
-            *ret_reason = xasprintf("%s holds key %s, not the expected %s%s: not installed", downloaded ? url : file,
-                                    fprs[i], want,
-                                    in->config && in->config->apt_key_fingerprint ? ""
-                                                                                  : " (AMD's, pinned in repos.ini)");
+            *ret_reason =
+                xasprintf("%s holds key %s, not the expected %s%s: not installed", downloaded ? url : file, fprs[i],
+                          want, in->config && in->config->apt_key_fingerprint ? "" : " (AMD's, pinned in repos.ini)");
             return -EPERM;
         }
     _cleanup_free_ char *raw = NULL;
@@ -197,9 +196,10 @@ static int pick_release(const rd_fix_input *in, const rd_repo_row **ret_row, con
     if (!release) {
         source_row(in, RD_REPO_ROCM, NULL, &newer);
         if (newer) {
-            *ret_reason = xasprintf("this host's AMD source names a ROCm release newer than the repository table "
-                                    "(repos.ini of %s, newest %s): left as it is",
-                                    strempty(k->repos_info.date), rd_repos_newest(k) ? rd_repos_newest(k)->release : "-");
+            *ret_reason =
+                xasprintf("this host's AMD source names a ROCm release newer than the repository table "
+                          "(repos.ini of %s, newest %s): left as it is",
+                          strempty(k->repos_info.date), rd_repos_newest(k) ? rd_repos_newest(k)->release : "-");
             return -ENOENT;
         }
         row = current_release(in);
@@ -275,10 +275,9 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_s
 /* One deb822 stanza; a blank line before every stanza but the first. */
 static void source_stanza(strbuf *b, bool first, const char *uri, const char *suite)
 {
-    strbuf_printf(b,
-                  "%sTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\nArchitectures: amd64\nSigned-By: " KEYRING
-                  "\n",
-                  first ? "" : "\n", uri, suite);
+    strbuf_printf(
+        b, "%sTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
+        first ? "" : "\n", uri, suite);
 }
 
 /* The folders to write: ROCm's, and the graphics and driver repositories
@@ -475,9 +474,9 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         return r;
     }
     if (!right && ((r = plan_key(in, p, s, &key_source, ret_reason)) < 0 ||
-        (r = plan_sources(in, p, s, row, suite, uris, ret_reason)) < 0 ||
-        (r = plan_old_sources(in, p, s, &notes, ret_reason)) < 0 ||
-        (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0)) {
+                   (r = plan_sources(in, p, s, row, suite, uris, ret_reason)) < 0 ||
+                   (r = plan_old_sources(in, p, s, &notes, ret_reason)) < 0 ||
+                   (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0)) {
         free(notes.s);
         return r;
     }

@@ -174,8 +174,11 @@ static int fetch_key(const char *url, const char *dir, char **ret_file, char **r
         return -ENOKEY;
     }
     _cleanup_free_ char *path = xasprintf("%s/downloaded.key", dir), *out = NULL;
-    char *argv[] = { (char *)"curl", (char *)"-fsSL", (char *)"--proto", (char *)"=https", (char *)"--max-time",
-                     (char *)"60",   (char *)"-o",    path,              (char *)url,      NULL };
+    char *argv[] = { (char *)"curl",       (char *)"-fsSL",
+                     (char *)"--proto",    (char *)"=https",
+                     (char *)"--max-time", (char *)"60",
+                     (char *)"-o",         path,
+                     (char *)url,          NULL };
     int r = rd_fix_spawn(argv, &out);
     if (r != 0) {
         *ret_reason = xasprintf("cannot download the key from %s: %s (pass --key-file FILE on a host that cannot "
@@ -193,7 +196,7 @@ static int fetch_key(const char *url, const char *dir, char **ret_file, char **r
 static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_reason)
 {
     const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint
-                       : in->knowledge->repo_fingerprint            ? in->knowledge->repo_fingerprint
+                       : in->knowledge->repo_fingerprint             ? in->knowledge->repo_fingerprint
                                                                      : in->knowledge->rpm.fingerprint;
     const char *file = in->key_file ? in->key_file : in->config ? in->config->apt_key_file : NULL;
     rd_snapshot *ks;
@@ -217,10 +220,9 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_r
         if (r < 0)
             return r;
         if (!rd_gpg_fpr_matches(fpr, want)) {
-            *ret_reason = xasprintf("%s holds key %s, not the expected %s%s: not installed", downloaded ? url : file,
-                                    fpr, strempty(want),
-                                    in->config && in->config->apt_key_fingerprint ? ""
-                                                                                  : " (AMD's, pinned in repos.ini)");
+            *ret_reason = xasprintf(
+                "%s holds key %s, not the expected %s%s: not installed", downloaded ? url : file, fpr, strempty(want),
+                in->config && in->config->apt_key_fingerprint ? "" : " (AMD's, pinned in repos.ini)");
             return -EPERM;
         }
         r = read_file_at(AT_FDCWD, file, 1u << 20, &data, &size);

@@ -826,14 +826,8 @@ static void apt_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const apt_findings[] = {
-    "apt.repo-missing",
-    "apt.repo-path",
-    "apt.suite-mismatch",
-    "apt.key-missing",
-    "apt.key-deprecated",
-    "apt.no-signed-by",
-    "apt.pin-missing",
-    NULL,
+    "apt.repo-missing",   "apt.repo-path",    "apt.suite-mismatch", "apt.key-missing",
+    "apt.key-deprecated", "apt.no-signed-by", "apt.pin-missing",    NULL,
 };
 
 /* clang-format off */

@@ -535,8 +535,7 @@ static bool repo_os(const repo_check *c, const char *url, char **ret_major, char
     rd_repo_match m;
     if (!path || rd_repos_classify(c->in->knowledge, path, &m) == 0)
         return false;
-    bool ok = (m.row || m.os_row) && m.family == (streq(c->pm, "dnf") ? RD_REPO_EL : RD_REPO_SLES) &&
-              (m.major || m.os);
+    bool ok = (m.row || m.os_row) && m.family == (streq(c->pm, "dnf") ? RD_REPO_EL : RD_REPO_SLES) && (m.major || m.os);
     if (ok) {
         *ret_major = m.os ? NULL : TAKE_PTR(m.major);
         *ret_os = TAKE_PTR(m.os);
@@ -578,12 +577,11 @@ static void assess_path(const repo_check *c, rd_findings *out)
             _cleanup_free_ char *want = m.meant ? rd_repos_url(RD_AMD_REPO_BASE, m.meant, fam, m.kind, &ros) : NULL;
             _cleanup_free_ char *t = repo_text(r);
             if (want && rd_repo_path_of(NULL, want) && streq(rd_repo_path_of(NULL, want), path))
-                rd_finding_evidence(fd, "%s: ROCm %s has no %s tree %s", t, m.meant->release, c->pm,
-                                    strempty(m.os));
+                rd_finding_evidence(fd, "%s: ROCm %s has no %s tree %s", t, m.meant->release, c->pm, strempty(m.os));
             else if (want)
                 rd_finding_evidence(fd, "%s: AMD serves the %s repository of ROCm %s%s%s at %s", t,
-                                    rd_repo_kind_name(m.kind), m.meant->release, tree ? " for " : "",
-                                    tree ? tree : "", want);
+                                    rd_repo_kind_name(m.kind), m.meant->release, tree ? " for " : "", tree ? tree : "",
+                                    want);
             else
                 rd_finding_evidence(fd, "%s: no ROCm release of the repository table (%s to %s) has this folder", t,
                                     k->repos[0].release, rd_repos_newest(k)->release);
@@ -880,10 +878,13 @@ static void repos_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const repos_findings[] = {
-    "dnf.repo-invalid",    "dnf.repo-missing",    "dnf.repo-path",           "dnf.release-mismatch",
-    "dnf.gpgcheck-off",    "dnf.key-missing",     "dnf.prereq-repo-missing", "zypper.repo-invalid",
-    "zypper.repo-missing", "zypper.repo-path",    "zypper.release-mismatch", "zypper.gpgcheck-off",
-    "zypper.key-missing",  NULL,
+    "dnf.repo-invalid",        "dnf.repo-missing",
+    "dnf.repo-path",           "dnf.release-mismatch",
+    "dnf.gpgcheck-off",        "dnf.key-missing",
+    "dnf.prereq-repo-missing", "zypper.repo-invalid",
+    "zypper.repo-missing",     "zypper.repo-path",
+    "zypper.release-mismatch", "zypper.gpgcheck-off",
+    "zypper.key-missing",      NULL,
 };
 
 /* clang-format off */

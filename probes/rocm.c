@@ -996,9 +996,9 @@ static char *newer_url(const rd_assess_input *in, const char *where, const char 
     rd_repo_match m;
     if (!path || rd_repos_classify(in->knowledge, path, &m) == 0)
         return NULL;
-    char *e = m.newer ? xasprintf("%s: %s names %s %s", where, url, m.kind == RD_REPO_AMDGPU ? "driver" : "ROCm",
-                                  m.version)
-                      : NULL;
+    char *e = m.newer
+                  ? xasprintf("%s: %s names %s %s", where, url, m.kind == RD_REPO_AMDGPU ? "driver" : "ROCm", m.version)
+                  : NULL;
     rd_repo_match_done(&m);
     return e;
 }
@@ -1016,8 +1016,8 @@ static void assess_tables_older(const rd_assess_input *in, rd_findings *out)
     char **ev = NULL;
     const rd_rocm_install *def = default_install(&f->rocm);
     if (def && streq_ptr(def->kind, "opt") && def->version && rd_version_compare(def->version, newest) > 0)
-        ev = strv_push(ev, xasprintf("%s: ROCm %s", def->version_source ? def->version_source : "/opt/rocm",
-                                     def->version));
+        ev = strv_push(ev,
+                       xasprintf("%s: ROCm %s", def->version_source ? def->version_source : "/opt/rocm", def->version));
     for (size_t i = 0; i < f->apt.n_sources; i++) {
         const rd_apt_source *src = &f->apt.sources[i];
         _cleanup_free_ char *where = xasprintf("%s:%" PRId64, src->file, src->line);
@@ -1064,9 +1064,9 @@ static void rocm_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const rocm_findings[] = {
-    "rocm.not-installed", "rocm.multiple-versions",    "path.rocm-bin-missing", "arch.no-kernels",
-    "arch.unsupported",   "driver.userspace-mismatch", "kernel.unsupported",    "tables.older-than-host",
-    NULL,
+    "rocm.not-installed", "rocm.multiple-versions", "path.rocm-bin-missing",
+    "arch.no-kernels",    "arch.unsupported",       "driver.userspace-mismatch",
+    "kernel.unsupported", "tables.older-than-host", NULL,
 };
 
 /* clang-format off */

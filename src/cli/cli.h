@@ -37,7 +37,7 @@ typedef struct {
     /* fix */
     bool apply;
     bool yes;
-    bool verbose; /* fix, setup: what a tool printed when a step could not be planned */
+    bool verbose;         /* fix, setup: what a tool printed when a step could not be planned */
     const char *only;     /* comma-separated fix or finding ids */
     const char *key_file; /* apt signing key to install */
     /* setup */

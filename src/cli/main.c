@@ -25,8 +25,7 @@ static const rd_verb verbs[] = {
     { "explain", "Explain an error message and find its cause on this host", rd_verb_explain, "MESSAGE",
       DIAGNOSIS_OPTIONS },
     { "fix", "Show the plan that fixes the findings; --apply runs it", rd_verb_fix, "",
-      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE | RD_OPT_STATUS |
-          RD_OPT_VERBOSE },
+      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE | RD_OPT_STATUS | RD_OPT_VERBOSE },
     { "setup", "Plan everything this host needs for a working ROCm; --apply runs it", rd_verb_setup, "",
       DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_KEY_FILE | RD_OPT_RELEASE | RD_OPT_USECASE |
           RD_OPT_VERBOSE },
@@ -182,15 +181,14 @@ static int reject_options(const rd_options *o, const char *verb, unsigned not_ac
         { RD_OPT_STATUS, "--status" },
         { RD_OPT_VERBOSE, "--verbose" },
     };
-    unsigned given = (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) | (o->facts_file ? RD_OPT_FACTS : 0) |
-                     (o->config_file ? RD_OPT_CONFIG : 0) | (o->format_set ? RD_OPT_FORMAT : 0) |
-                     (o->level ? RD_OPT_LEVEL : 0) | (o->with_python ? RD_OPT_WITH_PYTHON : 0) |
-                     (o->timeout_s ? RD_OPT_TIMEOUT : 0) | (o->apply ? RD_OPT_APPLY : 0) | (o->yes ? RD_OPT_YES : 0) |
-                     (o->only ? RD_OPT_ONLY : 0) | (o->key_file ? RD_OPT_KEY_FILE : 0) | (o->last ? RD_OPT_LAST : 0) |
-                     (o->output ? RD_OPT_OUTPUT : 0) | (o->python ? RD_OPT_PYTHON : 0) |
-                     (o->rocm_path ? RD_OPT_ROCM_PATH : 0) | (o->release ? RD_OPT_RELEASE : 0) |
-                     (o->usecase ? RD_OPT_USECASE : 0) | (o->status ? RD_OPT_STATUS : 0) |
-                     (o->verbose ? RD_OPT_VERBOSE : 0);
+    unsigned given =
+        (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) | (o->facts_file ? RD_OPT_FACTS : 0) |
+        (o->config_file ? RD_OPT_CONFIG : 0) | (o->format_set ? RD_OPT_FORMAT : 0) | (o->level ? RD_OPT_LEVEL : 0) |
+        (o->with_python ? RD_OPT_WITH_PYTHON : 0) | (o->timeout_s ? RD_OPT_TIMEOUT : 0) |
+        (o->apply ? RD_OPT_APPLY : 0) | (o->yes ? RD_OPT_YES : 0) | (o->only ? RD_OPT_ONLY : 0) |
+        (o->key_file ? RD_OPT_KEY_FILE : 0) | (o->last ? RD_OPT_LAST : 0) | (o->output ? RD_OPT_OUTPUT : 0) |
+        (o->python ? RD_OPT_PYTHON : 0) | (o->rocm_path ? RD_OPT_ROCM_PATH : 0) | (o->release ? RD_OPT_RELEASE : 0) |
+        (o->usecase ? RD_OPT_USECASE : 0) | (o->status ? RD_OPT_STATUS : 0) | (o->verbose ? RD_OPT_VERBOSE : 0);
     for (size_t i = 0; i < ELEMENTSOF(names); i++)
         if (given & not_accepted & names[i].flag)
             return rd_usage_error("%s is not an option of the %s command", names[i].name, verb);

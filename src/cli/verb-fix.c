@@ -199,8 +199,7 @@ static int check_release(const rd_run *run, const char *release)
     if (k->n_repos > 0 && !rd_repos_find(k, release))
         return rd_usage_error("--release %s: not a release of the repository table (repos.ini of %s: %s to %s), so "
                               "the folders AMD serves for it are unknown; `rocm-doctor list releases` shows them",
-                              release, strempty(k->repos_info.date), k->repos[0].release,
-                              rd_repos_newest(k)->release);
+                              release, strempty(k->repos_info.date), k->repos[0].release, rd_repos_newest(k)->release);
     return 0;
 }
 
@@ -226,7 +225,7 @@ static int parse_usecases(const rd_run *run, const char *release, const char *ar
 }
 
 #define NO_GPU_TEXT                                                                                                    \
-    "No AMD GPU is visible on this host (gpu.none): nothing to set up here. To prepare an OS image for a machine "    \
+    "No AMD GPU is visible on this host (gpu.none): nothing to set up here. To prepare an OS image for a machine "     \
     "with one, pass --root DIR (and --facts FILE of that machine)."
 
 static int no_gpu_here(const rd_options *o)

@@ -517,18 +517,12 @@ void rd_error_matches_free(rd_error_matches *m)
 const char *rd_error_domain_name(rd_error_domain d)
 {
     switch (d) {
-    case RD_DOMAIN_RUNTIME:
-        return "runtime";
-    case RD_DOMAIN_PACKAGES:
-        return "packages";
-    case RD_DOMAIN_KERNEL:
-        return "kernel";
-    case RD_DOMAIN_PYTHON:
-        return "python";
-    case RD_DOMAIN_CONTAINER:
-        return "container";
-    default:
-        return NULL;
+    case RD_DOMAIN_RUNTIME: return "runtime";
+    case RD_DOMAIN_PACKAGES: return "packages";
+    case RD_DOMAIN_KERNEL: return "kernel";
+    case RD_DOMAIN_PYTHON: return "python";
+    case RD_DOMAIN_CONTAINER: return "container";
+    default: return NULL;
     }
 }
 
@@ -638,8 +632,9 @@ size_t rd_explain_message_urls(const rd_knowledge *k, const char *mirror, const 
                 rd_finding_evidence(f, "the message names %s: AMD serves the %s repository of ROCm %s at %s", url,
                                     rd_repo_kind_name(m.kind), m.meant->release, want);
             else
-                rd_finding_evidence(f, "the message names %s: no release of the repository table (%s to %s) has "
-                                       "this folder",
+                rd_finding_evidence(f,
+                                    "the message names %s: no release of the repository table (%s to %s) has "
+                                    "this folder",
                                     url, k->repos[0].release, rd_repos_newest(k)->release);
             if (!f->remedy)
                 rd_finding_remedy(f, "Point the source at the folder AMD serves (named above; `rocm-doctor list "
@@ -652,4 +647,3 @@ size_t rd_explain_message_urls(const rd_knowledge *k, const char *mirror, const 
     }
     return found;
 }
-

@@ -13,7 +13,10 @@ typedef struct {
     size_t offset;
 } path_key;
 
-#define PK(n, fam, kind, field) { n, fam, kind, offsetof(rd_repo_row, field) }
+#define PK(n, fam, kind, field)                                                                                        \
+    {                                                                                                                  \
+        n, fam, kind, offsetof(rd_repo_row, field)                                                                     \
+    }
 static const path_key path_keys[] = {
     PK("apt-rocm", RD_REPO_APT, RD_REPO_ROCM, apt_rocm),
     PK("apt-amdgpu", RD_REPO_APT, RD_REPO_AMDGPU, apt_amdgpu),
@@ -74,8 +77,8 @@ static int placeholder_index(const char *p, size_t n)
 static int parse_path(parse_state *st, const path_key *pk, const char *value, char **slot)
 {
     if (!*value || value[0] == '/' || strstr(value, "//") || strstr(value, "://"))
-        return kn_fail(st, xasprintf("%s \"%s\" is not a path under the repository base (rocm/apt/6.4)", pk->name,
-                                     value));
+        return kn_fail(st,
+                       xasprintf("%s \"%s\" is not a path under the repository base (rocm/apt/6.4)", pk->name, value));
     if (strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+~-/{}") != strlen(value))
         return kn_fail(st, xasprintf("%s \"%s\": only letters, digits, . _ + ~ - / and placeholders", pk->name, value));
     _cleanup_strv_free_ char **parts = strv_split(value, "/");
@@ -161,8 +164,7 @@ static int repos_handler(void *user, const char *section, const char *name, cons
     if (streq(section, "table"))
         return kn_table_key(st, name, value);
     if (streq(section, "key")) {
-        if (streq(name, "fingerprint") &&
-            (strlen(value) != 40 || strspn(value, "0123456789ABCDEF") != 40))
+        if (streq(name, "fingerprint") && (strlen(value) != 40 || strspn(value, "0123456789ABCDEF") != 40))
             return kn_fail(st, xasprintf("fingerprint \"%s\" is not 40 upper-case hex digits", value));
         if (streq(name, "path") && (!*value || value[0] == '/' || strstr(value, "..") || strstr(value, "://")))
             return kn_fail(st, xasprintf("path \"%s\" is not a path under the repository base", value));

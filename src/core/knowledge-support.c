@@ -227,8 +227,8 @@ static int release_key(parse_state *st, rd_release *r, const char *section, cons
         return parse_os_line(st, r, value);
     else if (streq(name, "el-rocm") || streq(name, "el-amdgpu") || streq(name, "el-graphics") ||
              streq(name, "sles-rocm") || streq(name, "sles-amdgpu") || streq(name, "amdgpu"))
-        return kn_fail(st, xasprintf("\"%s\" moved to repos.ini: the folders AMD serves are listed per release there",
-                                     name));
+        return kn_fail(
+            st, xasprintf("\"%s\" moved to repos.ini: the folders AMD serves are listed per release there", name));
     else
         return kn_fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
     return 1;
@@ -445,8 +445,8 @@ static const rd_field os_fields[] = {
 };
 static SCHEMA(os_schema, rd_release_os, os_fields);
 static const rd_field release_fields[] = {
-    F(rd_release, line, RD_FT_STR),        F(rd_release, latest, RD_FT_STR),      F(rd_release, date, RD_FT_STR),
-    F(rd_release, gfx, RD_FT_STRV),        F(rd_release, deprecated, RD_FT_STRV), F(rd_release, dkms, RD_FT_STR),
+    F(rd_release, line, RD_FT_STR),      F(rd_release, latest, RD_FT_STR),      F(rd_release, date, RD_FT_STR),
+    F(rd_release, gfx, RD_FT_STRV),      F(rd_release, deprecated, RD_FT_STRV), F(rd_release, dkms, RD_FT_STR),
     FA(rd_release, os, n_os, os_schema),
 };
 SCHEMA(kn_release_schema, rd_release, release_fields);
@@ -489,4 +489,3 @@ char *rd_support_no_release_reason(const rd_knowledge *k, const rd_os_facts *os,
                      "shows them",
                      id, ver);
 }
-

@@ -173,14 +173,14 @@ typedef struct {
 typedef struct {
     rd_repo_family family;
     rd_repo_kind kind;
-    const rd_repo_row *row;   /* the row that serves exactly this folder; NULL: none */
-    char *version;            /* the version the path names: "6.4.0", "30.10", "debian" */
-    bool versioned;           /* version is a number ("latest" and "debian" are not) */
+    const rd_repo_row *row;    /* the row that serves exactly this folder; NULL: none */
+    char *version;             /* the version the path names: "6.4.0", "30.10", "debian" */
+    bool versioned;            /* version is a number ("latest" and "debian" are not) */
     const rd_repo_row *meant;  /* no row serves it: the release that version names */
     const rd_repo_row *os_row; /* a row that serves this folder, but for other OS trees */
     bool newer;                /* the version is newer than the table knows */
     bool older;                /* ... older than the table knows (before its first release) */
-    char *major, *os;         /* the OS parts the path names (rpm) */
+    char *major, *os;          /* the OS parts the path names (rpm) */
 } rd_repo_match;
 
 typedef struct {

@@ -95,9 +95,9 @@ typedef struct {
     size_t n_steps;
     rd_not_planned *not_planned;
     size_t n_not_planned;
-    char *pending_detail; /* rd_plan_detail's text for the next fix that is not planned */
-    bool pending_partial; /* rd_plan_partial, for the next fix that is not planned */
-    bool verbose;         /* the text shows each not-planned fix's detail */
+    char *pending_detail;   /* rd_plan_detail's text for the next fix that is not planned */
+    bool pending_partial;   /* rd_plan_partial, for the next fix that is not planned */
+    bool verbose;           /* the text shows each not-planned fix's detail */
     rd_snapshot *snapshots; /* every file the plan reads or touches */
     size_t n_snapshots;
 } rd_plan;
@@ -260,4 +260,3 @@ void rd_plan_detail(rd_plan *p, char *detail);
  * not plan (the kernel command line's blacklist beside modprobe.d's): the
  * run reports them partly fixed, never fixed. */
 void rd_plan_partial(rd_plan *p);
-

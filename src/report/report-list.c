@@ -178,8 +178,8 @@ static json_object *repo_row_json(const rd_repo_row *r)
     for (int f = 0; f < RD_REPO_N_FAMILIES; f++) {
         json_object *fam = json_object_new_object();
         for (int kind = 0; kind < RD_REPO_N_KINDS; kind++)
-            rd_json_set_str(fam, rd_repo_kind_name((rd_repo_kind)kind), rd_repo_path(r, (rd_repo_family)f,
-                                                                                    (rd_repo_kind)kind));
+            rd_json_set_str(fam, rd_repo_kind_name((rd_repo_kind)kind),
+                            rd_repo_path(r, (rd_repo_family)f, (rd_repo_kind)kind));
         char *const *list = f == RD_REPO_APT ? r->suites : f == RD_REPO_EL ? r->el_trees : r->sles_trees;
         rd_json_add(fam, f == RD_REPO_APT ? "suites" : "trees", rd_json_strv(list));
         rd_json_add(o, rd_repo_family_name((rd_repo_family)f), fam);

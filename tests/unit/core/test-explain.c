@@ -218,9 +218,18 @@ static void test_known_causes(void)
  * (VRAM a board lost), or no failure at all (a kernel that ran, a GPU the
  * build has no kernel for). */
 static const char *const no_message[] = {
-    "access.world-writable", "pcie.link-degraded",      "tuning.numa-balancing",   "gpu.power-capped",
-    "gpu.vram-missing",      "runtime.kernel-ok",       "runtime.kernel-untested", "os.not-validated",
-    "facts.unreadable",      "rpm.database-unreadable", "zypper.repo-invalid",     "tables.older-than-host",
+    "access.world-writable",
+    "pcie.link-degraded",
+    "tuning.numa-balancing",
+    "gpu.power-capped",
+    "gpu.vram-missing",
+    "runtime.kernel-ok",
+    "runtime.kernel-untested",
+    "os.not-validated",
+    "facts.unreadable",
+    "rpm.database-unreadable",
+    "zypper.repo-invalid",
+    "tables.older-than-host",
     NULL,
 };
 
@@ -381,8 +390,9 @@ static void test_good_small_table(void)
 
 static void test_repeated_meaning_joined(void)
 {
-    g_autofree char *path = write_table("[x-y]\ndomain = runtime\ntitle = T\npattern = alpha beta\nmeaning = first part,\n"
-                                        "meaning = second part.\ncauses = gpu.none\ncode = hsa 0x1008\n");
+    g_autofree char *path =
+        write_table("[x-y]\ndomain = runtime\ntitle = T\npattern = alpha beta\nmeaning = first part,\n"
+                    "meaning = second part.\ncauses = gpu.none\ncode = hsa 0x1008\n");
     rd_error_table t;
     g_autofree char *err = NULL;
     g_assert_cmpint(rd_error_table_load(path, NULL, &t, &err), ==, 0);

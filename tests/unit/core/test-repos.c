@@ -278,8 +278,8 @@ static void test_tables_agree(void)
             }
             rd_repo_family f = streq(o->id, "sles") ? RD_REPO_SLES : RD_REPO_EL;
             if (!rd_repo_pick_tree(row, f, o->version_id))
-                g_error("ROCm %s on %s %s: no %s tree of that major in repos.ini", row->release, o->id,
-                        o->version_id, rd_repo_family_name(f));
+                g_error("ROCm %s on %s %s: no %s tree of that major in repos.ini", row->release, o->id, o->version_id,
+                        rd_repo_family_name(f));
         }
     }
     const rd_packages_table *t = &shipped.packages;
