@@ -47,20 +47,9 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
         return -ENOKEY;
     }
     if (!file) {
-        downloaded = xasprintf("%s/downloaded.key", g.home);
-        char *argv[] = { (char *)"curl", (char *)"-fsSL", (char *)"--proto", (char *)"=https", (char *)"--max-time",
-                         (char *)"60",   (char *)"-o",    downloaded,        (char *)url,      NULL };
-        _cleanup_free_ char *out = NULL;
-        r = rd_fix_spawn(argv, &out);
-        if (r != 0) {
-            *ret_reason = xasprintf("cannot download the key from %s: %s (pass --key-file FILE on a host that cannot "
-                                    "reach it)",
-                                    url,
-                                    r < 0         ? strerror(-r)
-                                    : out && *out ? strstrip(out)
-                                                  : "curl failed");
-            return -EIO;
-        }
+        r = rd_gpg_download(&g, url, &downloaded, ret_reason);
+        if (r < 0)
+            return r;
         file = downloaded;
     }
     _cleanup_strv_free_ char **fprs = NULL;
@@ -221,11 +210,7 @@ static int pick_release(const rd_fix_input *in, const rd_repo_row **ret_row, con
     if (!row)
         row = rd_repos_find(k, release);
     if (!row) {
-        const rd_repo_row *newest = rd_repos_newest(k);
-        *ret_reason = xasprintf("ROCm \"%s\" is not a release of the repository table (repos.ini of %s, %s to %s): "
-                                "the folders AMD serves for it are unknown; `rocm-doctor list releases` shows them",
-                                release, strempty(k->repos_info.date), k->n_repos ? k->repos[0].release : "-",
-                                newest ? newest->release : "-");
+        *ret_reason = rd_repos_unknown_release(k, release);
         return -EINVAL;
     }
     if (!os->version_codename) {

@@ -100,11 +100,7 @@ static int pick_release(const rd_fix_input *in, const manager *m, const rd_repo_
         row = rd_repos_find(k, release);
     }
     if (!row) {
-        const rd_repo_row *newest = rd_repos_newest(k);
-        *ret_reason = xasprintf("ROCm \"%s\" is not a release of the repository table (repos.ini of %s, %s to %s): "
-                                "the folders AMD serves for it are unknown; `rocm-doctor list releases` shows them",
-                                release, strempty(k->repos_info.date), k->n_repos ? k->repos[0].release : "-",
-                                newest ? newest->release : "-");
+        *ret_reason = rd_repos_unknown_release(k, release);
         return -EINVAL;
     }
     *ret = row;
@@ -163,36 +159,6 @@ static int repo_texts(const rd_fix_input *in, const manager *m, const rd_repo_ro
     return 0;
 }
 
-/* The key file to install: --key-file or key_file, else downloaded over
- * HTTPS (curl) from key_url or from where the repository table says AMD
- * publishes it, under the configured mirror when there is one. */
-static int fetch_key(const char *url, const char *dir, char **ret_file, char **ret_reason)
-{
-    if (!url) {
-        *ret_reason = xstrdup("no signing key: pass --key-file FILE or set key_file or key_url in the [fix] section "
-                              "of the configuration");
-        return -ENOKEY;
-    }
-    _cleanup_free_ char *path = xasprintf("%s/downloaded.key", dir), *out = NULL;
-    char *argv[] = { (char *)"curl",       (char *)"-fsSL",
-                     (char *)"--proto",    (char *)"=https",
-                     (char *)"--max-time", (char *)"60",
-                     (char *)"-o",         path,
-                     (char *)url,          NULL };
-    int r = rd_fix_spawn(argv, &out);
-    if (r != 0) {
-        *ret_reason = xasprintf("cannot download the key from %s: %s (pass --key-file FILE on a host that cannot "
-                                "reach it)",
-                                url,
-                                r < 0         ? strerror(-r)
-                                : out && *out ? strstrip(out)
-                                              : "curl failed");
-        return -EIO;
-    }
-    *ret_file = TAKE_PTR(path);
-    return 0;
-}
-
 static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_reason)
 {
     const char *want = in->config && in->config->apt_key_fingerprint ? in->config->apt_key_fingerprint
@@ -209,7 +175,12 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_r
     _cleanup_gpg_ rd_gpg g = { 0 };
     _cleanup_free_ char *downloaded = NULL;
     if (!file && (named || !ks->exists)) {
-        if ((r = rd_gpg_begin(&g, ret_reason)) < 0 || (r = fetch_key(url, g.home, &downloaded, ret_reason)) < 0)
+        if (!url) {
+            *ret_reason = xstrdup("no signing key: pass --key-file FILE or set key_file or key_url in the [fix] "
+                                  "section of the configuration");
+            return -ENOKEY;
+        }
+        if ((r = rd_gpg_begin(&g, ret_reason)) < 0 || (r = rd_gpg_download(&g, url, &downloaded, ret_reason)) < 0)
             return r;
         file = downloaded;
     }

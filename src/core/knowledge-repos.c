@@ -264,6 +264,15 @@ const rd_repo_row *rd_repos_find(const rd_knowledge *k, const char *release)
     return NULL;
 }
 
+char *rd_repos_unknown_release(const rd_knowledge *k, const char *release)
+{
+    const rd_repo_row *newest = rd_repos_newest(k);
+    return xasprintf("ROCm \"%s\" is not a release of the repository table (repos.ini of %s, %s to %s): the folders "
+                     "AMD serves for it are unknown; `rocm-doctor list releases` shows them",
+                     strempty(release), strempty(k->repos_info.date), k->n_repos ? k->repos[0].release : "-",
+                     newest ? newest->release : "-");
+}
+
 const rd_repo_row *rd_repos_newest(const rd_knowledge *k)
 {
     return k->n_repos ? &k->repos[k->n_repos - 1] : NULL;

@@ -314,6 +314,9 @@ char *rd_support_validated_kernels(const rd_release *rel, const rd_os_facts *os)
 /* The row of a release: "6.4.0"; "6.4" is 6.4.0, as AMD names its folder;
  * a build suffix ("6.4.0-47") is ignored. NULL: the table lacks it. */
 const rd_repo_row *rd_repos_find(const rd_knowledge *k, const char *release);
+/* Why a release is refused: "ROCm "7.3.0" is not a release of the
+ * repository table (repos.ini of DATE, FIRST to NEWEST): ...". */
+char *rd_repos_unknown_release(const rd_knowledge *k, const char *release);
 /* The newest row; NULL for an empty table. */
 const rd_repo_row *rd_repos_newest(const rd_knowledge *k);
 /* The newest row of a release line ("6.4"); NULL: none. */

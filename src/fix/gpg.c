@@ -126,3 +126,26 @@ bool rd_gpg_fpr_matches(const char *fpr, const char *want)
         return endswith(fpr, w);
     return streq(fpr, w);
 }
+
+int rd_gpg_download(const rd_gpg *g, const char *url, char **ret_path, char **ret_reason)
+{
+    _cleanup_free_ char *path = xasprintf("%s/downloaded.key", g->home), *out = NULL;
+    char *argv[] = { (char *)"curl",       (char *)"-fsSL",
+                     (char *)"--proto",    (char *)"=https",
+                     (char *)"--max-time", (char *)"60",
+                     (char *)"-o",         path,
+                     (char *)url,          NULL };
+    int r = rd_fix_spawn(argv, &out);
+    if (r != 0) {
+        *ret_reason = xasprintf("cannot download the key from %s: %s (pass --key-file FILE on a host that cannot "
+                                "reach it)",
+                                url,
+                                r < 0         ? strerror(-r)
+                                : out && *out ? strstrip(out)
+                                              : "curl failed");
+        return -EIO;
+    }
+    *ret_path = TAKE_PTR(path);
+    return 0;
+}
+

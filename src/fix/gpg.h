@@ -25,3 +25,9 @@ int rd_gpg_fingerprints_of(const char *data, size_t size, bool armored, char ***
 /* Whether fpr is the key `want` names: a full fingerprint, or a 16-digit
  * long key id, in any case, with or without spaces and colons. */
 bool rd_gpg_fpr_matches(const char *fpr, const char *want);
+
+/* Downloads a key over HTTPS only (curl) into the scratch home; *ret_path
+ * is the file. The reason names the URL and what curl said, and the
+ * --key-file way around for a host that cannot reach it. */
+int rd_gpg_download(const rd_gpg *g, const char *url, char **ret_path, char **ret_reason);
+
