@@ -265,9 +265,9 @@ static void source_stanza(strbuf *b, bool first, const char *uri, const char *su
         first ? "" : "\n", uri, suite);
 }
 
-/* The folders to write: ROCm's, and the graphics and driver repositories
- * when asked for or already used; NULL when the release has no apt
- * repository. */
+/* The folders to write: ROCm's, the graphics repository where the release
+ * has one (7.x), and the driver's when asked for or already used; NULL
+ * when the release has no apt repository. */
 static char **wanted_uris(const rd_fix_input *in, const rd_repo_row *row, const char *suite)
 {
     const char *base = rd_repo_base(in->config);
@@ -276,12 +276,13 @@ static char **wanted_uris(const rd_fix_input *in, const rd_repo_row *row, const 
     if (!rocm)
         return NULL;
     char **v = strv_push(NULL, rocm);
-    bool had_graphics = false, had_driver = false;
-    source_row(in, RD_REPO_GRAPHICS, &had_graphics, NULL);
+    bool had_driver = false;
     source_row(in, RD_REPO_AMDGPU, &had_driver, NULL);
     char *graphics = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_GRAPHICS, &os);
     char *driver = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_AMDGPU, &os);
-    if (graphics && ((in->config && in->config->apt_graphics) || had_graphics))
+    /* from 7.0 ROCm's packages need the graphics repository's (libdrm):
+     * AMD's instructions list it beside ROCm's, as the rpm files do */
+    if (graphics)
         v = strv_push(v, TAKE_PTR(graphics));
     if (driver && ((in->config && in->config->apt_driver) || had_driver || rd_fix_wants_driver(in)))
         v = strv_push(v, TAKE_PTR(driver));
