@@ -245,8 +245,17 @@ static char *dry_run_cause(const char *err)
         return xstrdup("the repository's signature cannot be checked (its key is missing or another)");
     if (strstr(e, "Could not get lock") || strstr(e, "is locked by another process"))
         return xstrdup("another package manager holds the lock");
-    const char *colon = strstr(e, "): ");
-    const char *first = colon ? colon + 3 : e;
+    /* the package manager's own error line (apt "E: ...", dnf "Error: ...",
+     * zypper "Problem: ..."), else the first line of its output */
+    const char *first = NULL;
+    static const char *const marks[] = { "\nE: ", "): E: ", "Error: ", "Problem: " };
+    for (size_t i = 0; i < ELEMENTSOF(marks) && !first; i++)
+        if ((first = strstr(e, marks[i])))
+            first += marks[i][0] == '\n' ? 1 : marks[i][0] == ')' ? 3 : 0;
+    if (!first) {
+        const char *colon = strstr(e, "): ");
+        first = colon ? colon + 3 : e;
+    }
     _cleanup_free_ char *line = xstrndup(first, strcspn(first, "\n"));
     strstrip(line);
     return xasprintf("%.160s", *line ? line : "the package manager failed");
