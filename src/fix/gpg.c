@@ -148,4 +148,3 @@ int rd_gpg_download(const rd_gpg *g, const char *url, char **ret_path, char **re
     *ret_path = TAKE_PTR(path);
     return 0;
 }
-

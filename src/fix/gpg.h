@@ -30,4 +30,3 @@ bool rd_gpg_fpr_matches(const char *fpr, const char *want);
  * is the file. The reason names the URL and what curl said, and the
  * --key-file way around for a host that cannot reach it. */
 int rd_gpg_download(const rd_gpg *g, const char *url, char **ret_path, char **ret_reason);
-
