@@ -424,14 +424,6 @@ static int plan_old_keys(const rd_fix_input *in, rd_plan *p, rd_step *s, strbuf 
     return r < 0 ? r : 0;
 }
 
-static bool wanted_for(const rd_fix_input *in, const char *id)
-{
-    for (size_t i = 0; in->findings && i < in->findings->n; i++)
-        if (streq(in->findings->items[i].id, id))
-            return true;
-    return false;
-}
-
 static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
 {
     /* setup adds the repository of the host's own package manager only */
@@ -466,7 +458,7 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         free(notes.s);
         return r;
     }
-    if (right && !rd_step_changes(s) && !in->setup && wanted_for(in, "rocm.not-installed")) {
+    if (right && !rd_step_changes(s) && !in->setup && rd_fix_has_finding(in, "rocm.not-installed")) {
         free(notes.s);
         *ret_reason = xasprintf("AMD's apt repository for ROCm %s (%s) is already set up here; `rocm-doctor setup` "
                                 "installs ROCm from it",

@@ -12,6 +12,8 @@ extern const rd_fix rd_fix_packages;
 /* Whether setup installs AMD's kernel driver here (packages.c): the
  * repository fixes add the driver repository for it. */
 bool rd_fix_wants_driver(const rd_fix_input *in);
+/* Whether the check reported this finding id. */
+bool rd_fix_has_finding(const rd_fix_input *in, const char *finding_id);
 /* Every fix in plan order (registry.c). */
 extern const rd_fix_table rd_fix_registry;
 

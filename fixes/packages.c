@@ -13,7 +13,7 @@
 #include "fixes.h"
 #include "util.h"
 
-static bool has_finding(const rd_fix_input *in, const char *finding_id)
+bool rd_fix_has_finding(const rd_fix_input *in, const char *finding_id)
 {
     for (size_t i = 0; in->findings && i < in->findings->n; i++)
         if (streq(in->findings->items[i].id, finding_id))
@@ -182,7 +182,7 @@ static bool dkms_installed(const char *installed)
 static void want_headers(const rd_fix_input *in, const char *pm, const char *installed, wanted *w)
 {
     const rd_kernel_devel_facts *k = &in->facts->kernel_devel;
-    bool needed = w->driver || dkms_installed(installed) || has_finding(in, "kernel.devel-missing");
+    bool needed = w->driver || dkms_installed(installed) || rd_fix_has_finding(in, "kernel.devel-missing");
     if (!needed || (k->checked && k->build_dir))
         return;
     int col = rd_packages_pm_index(pm);
@@ -343,7 +343,7 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         set->import_key = xstrdup(RD_RPM_KEY_FILE);
     rd_step *s = rd_plan_add_step(p, "packages", w.driver ? RD_EFFECT_REBOOT : RD_EFFECT_NOW, "%s", t);
     rd_step_address_findings(s, in, "packages");
-    if (in->setup && has_finding(in, "rocm.not-installed"))
+    if (in->setup && rd_fix_has_finding(in, "rocm.not-installed"))
         rd_step_address(s, "rocm.not-installed");
     rd_step_packages(s, set);
     if (w.driver) {

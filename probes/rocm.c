@@ -874,8 +874,11 @@ static char *driver_folder(const rd_knowledge *k, const rd_os_facts *os, const c
     const rd_repo_row *row = rd_repos_find(k, release);
     rd_os_family fam = rd_os_family_facts(os);
     rd_repo_family rf = fam == RD_OS_RHEL ? RD_REPO_EL : fam == RD_OS_SUSE ? RD_REPO_SLES : RD_REPO_APT;
-    _cleanup_free_ char *major = os->version_id ? xstrndup(os->version_id, strcspn(os->version_id, ".")) : NULL;
-    const rd_repo_os ros = { .suite = os->version_codename, .major = major, .os = os->version_id };
+    /* the tree AMD serves nearest to this OS release (6.4.4 has no 9.7) */
+    const char *tree = !row || rf == RD_REPO_APT ? NULL : rd_repo_pick_tree(row, rf, os->version_id);
+    const char *v = tree ? tree : os->version_id;
+    _cleanup_free_ char *major = v ? xstrndup(v, strcspn(v, ".")) : NULL;
+    const rd_repo_os ros = { .suite = os->version_codename, .major = major, .os = v };
     return row ? rd_repos_url(RD_AMD_REPO_BASE, row, rf, RD_REPO_AMDGPU, &ros) : NULL;
 }
 

@@ -196,10 +196,10 @@ static int check_release(const rd_run *run, const char *release)
     if (!shipped)
         return rd_usage_error("--release %s: AMD does not ship ROCm %s for %s %s; releases for it: %s", release,
                               release, strempty(os->id), strempty(os->version_id), list);
-    if (k->n_repos > 0 && !rd_repos_find(k, release))
-        return rd_usage_error("--release %s: not a release of the repository table (repos.ini of %s: %s to %s), so "
-                              "the folders AMD serves for it are unknown; `rocm-doctor list releases` shows them",
-                              release, strempty(k->repos_info.date), k->repos[0].release, rd_repos_newest(k)->release);
+    if (k->n_repos > 0 && !rd_repos_find(k, release)) {
+        _cleanup_free_ char *why = rd_repos_unknown_release(k, release);
+        return rd_usage_error("--release %s: %s", release, why);
+    }
     return 0;
 }
 

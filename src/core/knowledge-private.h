@@ -28,6 +28,8 @@ int kn_parse_bool(const char *v, bool *ret);
 int kn_string_key(parse_state *st, const char *section, const char *name, const char *value, char **slot);
 int kn_table_key(parse_state *st, const char *name, const char *value);
 bool kn_is_version(const char *s, int min_parts, int max_parts);
+/* 40 upper-case hex digits: an OpenPGP v4 fingerprint as the tables write it. */
+bool kn_is_fingerprint(const char *s);
 /* Parses path with handler h; the error names the file and the line. */
 int kn_load_table(const char *path, parse_state *st, ini_handler h, char **ret_error);
 

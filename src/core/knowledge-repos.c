@@ -164,7 +164,7 @@ static int repos_handler(void *user, const char *section, const char *name, cons
     if (streq(section, "table"))
         return kn_table_key(st, name, value);
     if (streq(section, "key")) {
-        if (streq(name, "fingerprint") && (strlen(value) != 40 || strspn(value, "0123456789ABCDEF") != 40))
+        if (streq(name, "fingerprint") && !kn_is_fingerprint(value))
             return kn_fail(st, xasprintf("fingerprint \"%s\" is not 40 upper-case hex digits", value));
         if (streq(name, "path") && (!*value || value[0] == '/' || strstr(value, "..") || strstr(value, "://")))
             return kn_fail(st, xasprintf("path \"%s\" is not a path under the repository base", value));

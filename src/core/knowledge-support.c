@@ -113,15 +113,7 @@ static int rpm_key(parse_state *st, const char *name, const char *value)
         return 1;
     }
     if (streq(name, "fingerprint")) {
-        uint64_t dummy;
-        bool hex = strlen(value) == 40;
-        for (size_t i = 0; hex && i < 40; i += 10) {
-            char part[11];
-            memcpy(part, value + i, 10);
-            part[10] = 0;
-            hex = safe_atou64(part, 16, &dummy) == 0 && !strpbrk(part, "abcdef");
-        }
-        if (!hex)
+        if (!kn_is_fingerprint(value))
             return kn_fail(st, xasprintf("fingerprint \"%s\" is not 40 upper-case hex digits", value));
         free(rpm->fingerprint);
         rpm->fingerprint = xstrdup(value);

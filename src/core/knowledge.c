@@ -65,6 +65,11 @@ bool kn_is_version(const char *s, int min_parts, int max_parts)
     return parts >= min_parts && parts <= max_parts;
 }
 
+bool kn_is_fingerprint(const char *s)
+{
+    return strlen(s) == 40 && strspn(s, "0123456789ABCDEF") == 40;
+}
+
 int kn_load_table(const char *path, parse_state *st, ini_handler h, char **ret_error)
 {
     FILE *f = fopen_regular(path);
