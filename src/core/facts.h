@@ -30,7 +30,7 @@ typedef struct {
     char *value;
 } rd_param;
 
-typedef struct {
+typedef struct rd_os_facts {
     char *id, *id_like, *version_id, *version_codename, *pretty_name;
     char *family; /* debian, rhel, fedora, suse, unknown (from ID, ID_LIKE) */
     char *os_release_error;

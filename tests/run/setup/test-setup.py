@@ -310,13 +310,56 @@ def driver_when_the_kernel_is_too_old():
     check(("install", "linux-headers-" + OLD_KERNEL, "5.15.0-91.101") in got, "the running kernel's headers: " + out)
     check("URIs: %s/radeon/amdgpu/6.4.1/ubuntu" % mirror().base in out, "the driver repository: " + out)
     check("run on first boot: dkms autoinstall -k %s" % OLD_KERNEL in out, out)
-    check("Afterwards: reboot so that the new amdgpu driver is the one loaded" in out, out)
+    check("Afterwards: AMD's amdgpu driver because the running kernel %s is older than 6.2, the first whose amdgpu "
+          "serves AMD Radeon RX 7900 XTX (gfx1100); reboot so that it is the one loaded" % OLD_KERNEL in out, out)
     j = json.loads(h.setup("--json").stdout)
     step = [s for s in j["steps"] if s["fix"] == "packages"][0]
     eq(step["effect"], "reboot", "the package step waits for a reboot")
     act = [a for a in step["actions"] if a["action"] == "packages"][0]
     eq(act["package_manager"], "apt", "package manager")
     check(act["download_size"] > 0, "download size in JSON")
+
+
+def rx9070xt_facts(kernel):
+    """The RX 7900 XTX host's facts with an RX 9070 XT (1002:7550, gfx1201)
+    instead, which no driver took: the kernel's amdgpu is not loaded."""
+    fa = facts(kernel)
+    d = fa["pci"]["devices"][0]
+    d.update(device_id=0x7550, revision=0xC0, marketing_name="AMD Radeon RX 9070 XT")
+    del d["driver"]
+    fa["kfd"] = {"present": False}
+    fa["driver"] = {"module_present": False, "cmdline": fa["driver"]["cmdline"]}
+    return fa
+
+
+@test
+def rx9070xt_on_kernel_6_8_one_rule_in_check_and_setup():
+    """gfx1201 on Ubuntu 24.04's 6.8 kernel: the check says the kernel's
+    amdgpu cannot serve it (not "modprobe amdgpu"), with the series that can
+    and the driver package; setup plans that driver, for the same reason."""
+    h = Host()
+    h.write_facts(rx9070xt_facts(KERNEL))
+    p = h.rd("check", "--json")
+    eq(p.returncode, 2, "check: " + p.stderr)
+    found = {(f["id"], f.get("gpu")): f for f in json.loads(p.stdout)["findings"]}
+    fd = found.get(("driver.kernel-too-old", "0000:03:00.0"))
+    check(fd is not None, "driver.kernel-too-old for the GPU: %s" % sorted(found))
+    check(("driver.not-loaded", None) not in found, "no modprobe advice: %s" % sorted(found))
+    eq(fd["severity"], "error", "severity")
+    check("packages.ini [driver] inbox-kernel: gfx1201:6.14" in fd["evidence"], fd["evidence"])
+    check("amdgpu-dkms" in fd["remedy"] and "kernel 6.14 or later" in fd["remedy"], fd["remedy"])
+    check("modprobe" not in fd["remedy"], fd["remedy"])
+    p = h.setup()
+    out = p.stdout
+    got = package_lines(out)
+    check(("install", "amdgpu-dkms", "1:6.12.12.60401-2164967.24.04") in got, out)
+    check(("install", "linux-headers-" + KERNEL, "6.8.0-45.45") in got, "the running kernel's headers: " + out)
+    check("AMD's amdgpu driver because the running kernel %s is older than 6.14, the first whose amdgpu serves AMD "
+          "Radeon RX 9070 XT (gfx1201)" % KERNEL in out, out)
+    j = json.loads(h.setup("--json").stdout)
+    step = [s for s in j["steps"] if s["fix"] == "packages"][0]
+    check("driver.kernel-too-old" in step["findings"], "setup's package step addresses the check's finding: %s"
+          % step.get("findings"))
 
 
 @test
