@@ -736,6 +736,62 @@ def amdgpu_install_host_left_alone():
 
 
 @test
+def amdgpu_install_host_partly_wrong_edited_in_place():
+    """amdgpu-install's files of ROCm 6.4.0, the driver line with the wrong
+    suite (jammy on noble), set up for 6.4.1: only the wrong lines change,
+    in their own files (arch=amd64,i386 and the commented deb-src line
+    kept); nothing is moved aside, no second file or pin is written; apply
+    and undo bring back the very files."""
+    h = Host()
+    base = mirror().base + "/radeon"
+    q = subprocess.run(["gpg", "--dearmor", "-o", h.r.p("/etc/apt/keyrings/rocm.gpg"), mirror().key_file],
+                       capture_output=True, text=True)
+    eq(q.returncode, 0, "gpg --dearmor: " + q.stderr)
+    opts = "[arch=amd64,i386 signed-by=/etc/apt/keyrings/rocm.gpg]"
+    h.r.write("/etc/apt/sources.list.d/rocm.list",
+              "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] %s/rocm/apt/6.4 noble main\n" % base)
+    h.r.write("/etc/apt/sources.list.d/amdgpu.list",
+              "deb %s %s/amdgpu/6.4/ubuntu jammy main\n#deb-src %s %s/amdgpu/6.4/ubuntu jammy main\n"
+              % (opts, base, opts, base))
+    h.r.write("/etc/apt/preferences.d/rocm-pin-600", "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+    env = dict(os.environ, NO_COLOR="1")
+    q = subprocess.run([RD, "facts", "--root", h.path], capture_output=True, text=True, env=env)
+    fa = facts()
+    fa["apt"] = json.loads(q.stdout)["apt"]
+    h.write_facts(fa)
+
+    def apt_ids():
+        q = subprocess.run([RD, "check", "--json", "--root", h.path], capture_output=True, text=True, env=env)
+        return sorted(f["id"] for f in json.loads(q.stdout)["findings"] if f["id"].startswith("apt."))
+    eq(apt_ids(), ["apt.suite-mismatch"], "the check of the root before")
+    tree_before = h.tree()
+    p = h.setup()
+    out = p.stdout.replace(h.path, "ROOT")
+    check(re.search(r"^\d+\. apt: AMD's apt repository for ROCm 6\.4\.1 \(noble\)$", out, re.M), out)
+    check(".disabled" not in out and "rocm.sources" not in out and "rocm-pin-600" not in out,
+          "nothing moved aside, no second file or pin: " + out)
+    check("-deb %s %s/amdgpu/6.4/ubuntu jammy main\n+deb %s %s/amdgpu/6.4.1/ubuntu noble main\n"
+          % (opts, base, opts, base) in out, "the driver line's diff: " + out)
+    eq(dict((n, v) for _, n, v in package_lines(out)).get("rocm-core"), "6.4.1." + standin.BUILD,
+       "the packages resolve from the edited files: " + out)
+    p = h.setup("--apply", "--yes")
+    # the apt finding came from the facts file, so the run cannot check it again
+    eq(p.returncode, 1, "apply: %s %s" % (p.stdout, p.stderr))
+    check("apt.suite-mismatch       still failing: not checked again: the diagnosis comes from --facts" in p.stdout,
+          p.stdout)
+    eq(apt_ids(), [], "the check of the root after apply: no apt finding")
+    eq(h.r.read("/etc/apt/sources.list.d/rocm.list"),
+       "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] %s/rocm/apt/6.4.1 noble main\n" % base, "rocm.list")
+    eq(h.r.read("/etc/apt/sources.list.d/amdgpu.list"),
+       "deb %s %s/amdgpu/6.4.1/ubuntu noble main\n#deb-src %s %s/amdgpu/6.4/ubuntu jammy main\n"
+       % (opts, base, opts, base), "amdgpu.list: the wrong line changed, the comment kept")
+    eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), False, "no second source file")
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
 def real_layout_6_4_0():
     real_layout("6.4.0")
 

@@ -38,7 +38,7 @@ static const char *const catalogue[] = {
     "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
     "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled", "gpu.power-capped",
     "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad", "driver.dkms-build-failed",
-    "apt.repo-path", "dnf.repo-path", "zypper.repo-path", "tables.older-than-host",
+    "apt.repo-path", "dnf.repo-path", "zypper.repo-path", "tables.older-than-host", "driver.kernel-too-old",
     NULL,
 };
 /* clang-format on */
