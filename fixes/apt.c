@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include "fixes.h"
 #include "gpg.h"
+#include "keyring.h"
 #include "repo-url.h"
 #include "util.h"
 
@@ -110,6 +111,17 @@ static char **root_keyring_fingerprints(const rd_fix_input *in, const char *path
 /* Whether a keyring file in the root holds AMD's key, and only it. */
 static int keyring_has_rocm(const rd_fix_input *in, const char *path, const char *want, bool *ret_only)
 {
+    /* a keyring whose signatures never name the key's id cannot hold it:
+     * no gpg run for each of the distribution's own keyrings */
+    _cleanup_free_ char *content = NULL;
+    size_t size = 0;
+    char id[17] = "";
+    size_t wl = strlen(want);
+    if (wl >= 16)
+        memcpy(id, want + wl - 16, 16);
+    if (rd_fix_read(in->root_fd, path, &content, &size, NULL) < 0 ||
+        (wl >= 16 && !strchr(want, ' ') && !rd_keyring_has_key((const unsigned char *)content, size, id)))
+        return 0;
     _cleanup_strv_free_ char **fprs = root_keyring_fingerprints(in, path);
     if (!fprs)
         return 0;

@@ -810,7 +810,9 @@ int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***re
 static char **apt_overlay_argv(const char *root, const char *ov)
 {
     const char *r = under_root(root) ? root : "";
-    char **argv = rd_strv_new("apt-get", "-q", NULL);
+    /* the overlay's configuration, not the host's (write_apt_conf) */
+    _cleanup_free_ char *conf = xasprintf("APT_CONFIG=%s/apt.conf", ov);
+    char **argv = rd_strv_new("env", conf, "apt-get", "-q", NULL);
     /* clang-format off */
     char *opts[] = {
         xasprintf("Dir::Etc=%s/etc/apt", ov),
