@@ -78,4 +78,3 @@ bool rd_keyring_has_key(const unsigned char *data, size_t size, const char *key_
     /* the issuer (and issuer fingerprint) subpackets of the key's self-signatures carry its id */
     return n >= 8 && memmem(d, n, id, 8) != NULL;
 }
-
