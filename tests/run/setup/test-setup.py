@@ -417,6 +417,21 @@ def unreachable_repository():
 
 
 @test
+def unreachable_repository_still_names_driver_and_headers():
+    """The mirror unreachable on a host whose GPU needs AMD's driver (kernel
+    5.15 for gfx1100): the plan still names every package it means to
+    install, the driver and the running kernel's headers among them."""
+    port = standin.closed_port()
+    h = Host(kernel=OLD_KERNEL, mirror_base="http://127.0.0.1:%d/radeon" % port)
+    p = h.setup()
+    eq(p.returncode, 2, "a step setup needs could not be planned: " + p.stdout)
+    check("packages: the apt dry run could not run (the repository server cannot be reached from here), so no "
+          "version is resolved; the plan would install rocm amdgpu-dkms linux-headers-%s (unresolved)" % OLD_KERNEL
+          in p.stdout, p.stdout)
+    check(p.stdout.startswith("Plan for %s: 2 steps, 1 not planned (below)" % h.path), p.stdout.split("\n")[0])
+
+
+@test
 def held_package():
     h = Host()
     h.install("rocm-core")
