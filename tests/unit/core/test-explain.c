@@ -39,6 +39,8 @@ static const char *const catalogue[] = {
     "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled", "gpu.power-capped",
     "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad", "driver.dkms-build-failed",
     "apt.repo-path", "dnf.repo-path", "zypper.repo-path", "tables.older-than-host",
+    "slurm.conf-invalid", "slurm.grestypes-missing", "slurm.gres-count", "slurm.gres-file", "slurm.gres-type",
+    "slurm.gres-autodetect", "slurm.gres-cores", "slurm.cgroup-kfd",
     NULL,
 };
 /* clang-format on */
@@ -230,6 +232,10 @@ static const char *const no_message[] = {
     "rpm.database-unreadable",
     "zypper.repo-invalid",
     "tables.older-than-host",
+    "slurm.conf-invalid",
+    "slurm.grestypes-missing",
+    "slurm.gres-type",
+    "slurm.gres-cores",
     NULL,
 };
 
