@@ -11,9 +11,9 @@
 #define CORE_MAX 8192
 
 const char *const rd_slurm_findings[] = {
-    "slurm.conf-invalid", "slurm.grestypes-missing", "slurm.gres-count",   "slurm.gres-file",
-    "slurm.gres-type",    "slurm.gres-autodetect",   "slurm.gres-cores",   "slurm.cgroup-kfd",
-    NULL,
+    "slurm.conf-invalid", "slurm.grestypes-missing", "slurm.gres-count",
+    "slurm.gres-file",    "slurm.gres-type",         "slurm.gres-autodetect",
+    "slurm.gres-cores",   "slurm.cgroup-kfd",        NULL,
 };
 
 typedef struct {
@@ -161,8 +161,8 @@ static void check_count(const slurm_view *v, rd_findings *out)
                                     "Slurm is configured for %" PRId64 " GPUs on this node, which has %" PRId64,
                                     gres_wrong ? gres_count : conf_count, n);
     if (conf_wrong)
-        rd_finding_evidence(fd, "%s:%" PRId64 ": NodeName=%s Gres=%s (%" PRId64 " GPUs)", v->node->file,
-                            v->node->line, v->node->node_name, v->node_gres, conf_count);
+        rd_finding_evidence(fd, "%s:%" PRId64 ": NodeName=%s Gres=%s (%" PRId64 " GPUs)", v->node->file, v->node->line,
+                            v->node->node_name, v->node_gres, conf_count);
     for (size_t i = 0; gres_wrong && i < v->s->n_gres; i++) {
         const rd_slurm_gres *g = &v->s->gres[i];
         if (is_gpu_entry(g) && applies(v, g->node_name))
@@ -232,8 +232,8 @@ static void check_types(const slurm_view *v, rd_findings *out)
             rd_finding_evidence(fd, "%s:%" PRId64 ": NodeName=%s Gres=%s", v->node->file, v->node->line,
                                 v->node->node_name, v->node_gres);
         }
-        rd_finding_evidence(fd, "%s:%" PRId64 ": Name=gpu %s%s", g->file, g->line, g->type ? "Type=" : "no Type=",
-                            strempty(g->type));
+        rd_finding_evidence(fd, "%s:%" PRId64 ": Name=gpu %s%s", g->file, g->line,
+                            g->type ? "Type=" : "no Type=", strempty(g->type));
     }
     if (fd)
         rd_finding_remedy(fd, "Use the same Type= in gres.conf as in slurm.conf's Gres=gpu:TYPE:COUNT, then "
@@ -310,8 +310,7 @@ static void check_cores(const slurm_view *v, rd_findings *out)
                 rd_finding_evidence(fd, "NUMA node %" PRId64 " (AMD GPUs): cores %s", v->s->numa[j].numa_node,
                                     v->s->numa[j].cores);
         }
-        rd_finding_evidence(fd, "%s:%" PRId64 ": File=%s Cores=%s", g->file, g->line, strempty(g->file_spec),
-                            g->cores);
+        rd_finding_evidence(fd, "%s:%" PRId64 ": File=%s Cores=%s", g->file, g->line, strempty(g->file_spec), g->cores);
     }
     if (fd)
         rd_finding_remedy(fd, "Set each GPU's Cores= to the cores of its own NUMA node (`slurmd -G` shows what "
@@ -333,8 +332,9 @@ static void check_cgroup(const slurm_view *v, rd_findings *out)
                                     "Slurm's device cgroup keeps jobs from opening /dev/kfd: HIP fails in every job");
     rd_finding_evidence(fd, "%s:%" PRId64 ": ConstrainDevices=%s", st->file, st->line, st->value);
     rd_finding_evidence(fd, "%s: no line allows /dev/kfd", v->s->allowed_devices_file);
-    rd_finding_remedy(fd, "Add /dev/kfd to %s (the GPUs' render nodes come from gres.conf's File=), then "
-                          "restart slurmd.",
+    rd_finding_remedy(fd,
+                      "Add /dev/kfd to %s (the GPUs' render nodes come from gres.conf's File=), then "
+                      "restart slurmd.",
                       v->s->allowed_devices_file);
 }
 

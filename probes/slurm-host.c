@@ -45,8 +45,12 @@ static bool root_has(const rd_ctx *ctx, const char *path)
 void rd_slurm_gather_rsmi(const rd_ctx *ctx, rd_facts *facts)
 {
     static const char *const plugin_dirs[] = {
-        "/usr/lib/x86_64-linux-gnu/slurm-wlm", "/usr/lib/x86_64-linux-gnu/slurm", "/usr/lib64/slurm",
-        "/usr/lib/slurm",                      "/usr/local/lib/slurm",            "/usr/local/lib64/slurm",
+        "/usr/lib/x86_64-linux-gnu/slurm-wlm",
+        "/usr/lib/x86_64-linux-gnu/slurm",
+        "/usr/lib64/slurm",
+        "/usr/lib/slurm",
+        "/usr/local/lib/slurm",
+        "/usr/local/lib64/slurm",
     };
     static const char *const lib_dirs[] = { "/opt/rocm/lib", "/opt/rocm/lib64", "/usr/lib/x86_64-linux-gnu",
                                             "/usr/lib64", "/usr/lib" };
@@ -117,9 +121,8 @@ static void add_numa(rd_slurm_facts *s, int64_t node, const uint64_t *key, const
     if (read_line_at(AT_FDCWD, path, &list) < 0 || rd_slurm_cpulist_parse(list, cpus, CPU_MAX) < 0)
         return;
     for (size_t c = 0; c < CPU_MAX; c++) {
-        const uint64_t *at = cpus[c] && key[c] != UINT64_MAX
-                                 ? bsearch(&key[c], sorted, n_sorted, sizeof(uint64_t), cmp_u64)
-                                 : NULL;
+        const uint64_t *at =
+            cpus[c] && key[c] != UINT64_MAX ? bsearch(&key[c], sorted, n_sorted, sizeof(uint64_t), cmp_u64) : NULL;
         if (at)
             cores[at - sorted] = true;
     }

@@ -182,7 +182,7 @@ static int expand_ranges(expansion *x, const char *prefix, const char *ranges, c
         if (hi < lo)
             return expand_fail(x, "a range that runs backwards", prefix);
         if (hi - lo >= RD_SLURM_LIST_MAX - x->n)
-            return expand_fail(x, "more than 65536 names", prefix);
+            return expand_fail(x, "more than 256 names", prefix);
         for (unsigned long v = lo; v <= hi; v++) {
             _cleanup_free_ char *p = xasprintf("%s%0*lu", prefix, width, v);
             int e = expand_item(x, p, close + 1);
@@ -201,7 +201,7 @@ static int expand_item(expansion *x, const char *prefix, const char *rest)
         if (strchr(rest, ']'))
             return expand_fail(x, "a ']' without '['", rest);
         if (x->n >= RD_SLURM_LIST_MAX)
-            return expand_fail(x, "more than 65536 names", prefix);
+            return expand_fail(x, "more than 256 names", prefix);
         x->names = strv_push_n(x->names, &x->n, xasprintf("%s%s", prefix, rest));
         return 0;
     }
@@ -240,15 +240,95 @@ int rd_slurm_list_expand(const char *spec, char ***ret, char **ret_error)
     return 0;
 }
 
+/* The most bracket groups one host name pattern may have ("r[1-4]n[1-8]" has
+ * two): more is no host list Slurm writes. */
+#define HOST_GROUPS_MAX 16
+
+typedef struct {
+    const char *host;
+    size_t host_len;
+    unsigned char *memo; /* [group][host offset]: 0 unknown, 1 no, 2 yes */
+} host_match;
+
+static bool item_matches(host_match *m, const char *item, size_t group, const char *host);
+
+/* Whether one range list [open+1, close) takes a prefix of digits, and the
+ * rest of item and host then match. */
+static bool ranges_match(host_match *m, const char *open, const char *close, size_t group, const char *digits)
+{
+    size_t run = strspn(digits, "0123456789");
+    for (const char *r = open + 1; r < close;) {
+        const char *comma = memchr(r, ',', (size_t)(close - r));
+        const char *end = comma ? comma : close;
+        const char *dash = memchr(r, '-', (size_t)(end - r));
+        const char *lo_end = dash ? dash : end;
+        unsigned long lo, hi;
+        if (!parse_bound(r, lo_end, &lo) || (dash && !parse_bound(dash + 1, end, &hi)))
+            return false;
+        if (!dash)
+            hi = lo;
+        int width = (*r == '0' && lo_end - r > 1) ? (int)(lo_end - r) : 0;
+        unsigned long v = 0;
+        for (size_t k = 1; k <= run && k <= 9; k++) {
+            v = v * 10 + (unsigned long)(digits[k - 1] - '0');
+            char buf[32];
+            int n = snprintf(buf, sizeof buf, "%0*lu", width, v);
+            if (v >= lo && v <= hi && n == (int)k && memcmp(buf, digits, k) == 0 &&
+                item_matches(m, close + 1, group + 1, digits + k))
+                return true;
+        }
+        r = comma ? comma + 1 : close;
+    }
+    return false;
+}
+
+/* Whether the host from host on matches the pattern item (the rest of one
+ * host list entry, after group bracket groups); memoized on (group, host
+ * offset), so the work is bounded by groups x host length x ranges. */
+static bool item_matches(host_match *m, const char *item, size_t group, const char *host)
+{
+    const char *open = strchr(item, '[');
+    if (!open)
+        return !strchr(item, ']') && streq(item, host);
+    if (group >= HOST_GROUPS_MAX)
+        return false;
+    unsigned char *seen = &m->memo[group * (m->host_len + 1) + (size_t)(host - m->host)];
+    if (*seen)
+        return *seen == 2;
+    size_t plen = (size_t)(open - item);
+    const char *close = strchr(open, ']');
+    bool ok = strncmp(item, host, plen) == 0 && strnlen(host, plen) == plen && close &&
+              !memchr(open + 1, '[', (size_t)(close - open - 1)) && ranges_match(m, open, close, group, host + plen);
+    *seen = ok ? 2 : 1;
+    return ok;
+}
+
 bool rd_slurm_hostlist_has(const char *spec, const char *host)
 {
     if (!spec || strcasecmp(spec, "ALL") == 0 || strcasecmp(spec, "DEFAULT") == 0)
         return true;
-    _cleanup_strv_free_ char **names = NULL;
-    _cleanup_free_ char *error = NULL;
-    if (rd_slurm_list_expand(spec, &names, &error) < 0)
+    if (!host)
         return false;
-    return host && strv_contains(names, host);
+    int depth = 0;
+    const char *start = spec;
+    for (const char *s = spec;; s++) {
+        if (*s == '[')
+            depth++;
+        else if (*s == ']')
+            depth--;
+        if ((*s == ',' && depth <= 0) || !*s) {
+            _cleanup_free_ char *item = xstrndup(start, (size_t)(s - start));
+            size_t len = strlen(host);
+            _cleanup_free_ unsigned char *memo = xcalloc(HOST_GROUPS_MAX * (len + 1), 1);
+            host_match m = { .host = host, .host_len = len, .memo = memo };
+            if (*item && item_matches(&m, item, 0, host))
+                return true;
+            start = s + 1;
+            depth = 0;
+        }
+        if (!*s)
+            return false;
+    }
 }
 
 int rd_slurm_cpulist_parse(const char *spec, bool *bits, size_t max)

@@ -12,9 +12,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The most names one range list may expand to: a "node[0-999999999]" is an
- * error, not a billion strings. */
-#define RD_SLURM_LIST_MAX 65536
+/* The most names one device list may expand to: a "renderD[0-999999999]" is
+ * an error, not a billion strings. No node has that many device files; host
+ * lists are matched without expanding them (rd_slurm_hostlist_has). */
+#define RD_SLURM_LIST_MAX 256
 
 typedef struct {
     const char *key; /* as written */
@@ -22,11 +23,11 @@ typedef struct {
 } rd_slurm_pair;
 
 typedef struct {
-    unsigned line;         /* 1-based, the first physical line */
-    rd_slurm_pair *pairs;  /* in order; NULL for a blank line or a comment */
+    unsigned line;        /* 1-based, the first physical line */
+    rd_slurm_pair *pairs; /* in order; NULL for a blank line or a comment */
     size_t n_pairs;
-    const char *include;   /* "Include FILE": the file as written, else NULL */
-    const char *error;     /* a line that is not Key=Value pairs, else NULL */
+    const char *include; /* "Include FILE": the file as written, else NULL */
+    const char *error;   /* a line that is not Key=Value pairs, else NULL */
 } rd_slurm_line;
 
 /* Calls on_line for every logical line of text that holds something (a
@@ -45,7 +46,9 @@ const char *rd_slurm_line_get(const rd_slurm_line *l, const char *key);
  * many names. */
 int rd_slurm_list_expand(const char *spec, char ***ret, char **ret_error);
 
-/* Whether the host list spec names host (ALL and DEFAULT name every host). */
+/* Whether the host list spec names host (ALL and DEFAULT name every host),
+ * matched range by range without expanding it: "gpu[0001-9999]" costs as
+ * much as "gpu0001". False for a malformed list. */
 bool rd_slurm_hostlist_has(const char *spec, const char *host);
 
 /* A CPU or core list ("0-3,8,10-11") as a bitmap of max bits: -EINVAL for a

@@ -11,6 +11,7 @@
 #include "facts-json.h"
 #include "registry.h"
 #include "slurm-conf.h"
+#include "slurm-node.h"
 #include "util.h"
 
 static rd_knowledge knowledge;
@@ -94,12 +95,21 @@ static void test_expand(void)
     check_expand_fails("renderD[130-128]", "a range that runs backwards after \"renderD\"");
     check_expand_fails("x[1-a]", "a bad range after \"x\"");
     check_expand_fails("x]", "a ']' without '[' after \"x]\"");
-    check_expand_fails("n[0-99999999]", "more than 65536 names after \"n\"");
+    check_expand_fails("n[0-99999999]", "more than 256 names after \"n\"");
+    check_expand_fails("n[0-255],x", "more than 256 names after \"\"");
 
     g_assert_true(rd_slurm_hostlist_has("gpu[01-16]", "gpu07"));
     g_assert_false(rd_slurm_hostlist_has("gpu[01-16]", "gpu7"));
     g_assert_true(rd_slurm_hostlist_has("ALL", "x"));
     g_assert_false(rd_slurm_hostlist_has("gpu[01-", "gpu01"));
+    /* matched without expanding: a cluster of 100000 nodes */
+    g_assert_true(rd_slurm_hostlist_has("login,gpu[00001-99999]", "gpu54321"));
+    g_assert_false(rd_slurm_hostlist_has("gpu[00001-99999]", "gpu0005"));
+    g_assert_true(rd_slurm_hostlist_has("r[1-2]n[8-9],x", "r2n9"));
+    g_assert_true(rd_slurm_hostlist_has("n[1-3]0", "n20"));
+    g_assert_false(rd_slurm_hostlist_has("n[1-3]0", "n40"));
+    g_assert_true(rd_slurm_hostlist_has("n[7,10-12]", "n11"));
+    g_assert_false(rd_slurm_hostlist_has("n[7,10-12]", "n1"));
 
     bool bits[16];
     g_assert_cmpint(rd_slurm_cpulist_parse("0-2,9", bits, 16), ==, 0);
@@ -253,12 +263,12 @@ static void test_count_and_file(void)
                    "/etc/slurm/gres.conf:1: Name=gpu File=/dev/dri/card[1-2] Type=mi300x (2 GPUs)");
     check_evidence(&h.out, "slurm.gres-count", 1,
                    "/etc/slurm/gres.conf:3: Name=gpu File=/dev/dri/renderD130 Type=mi300x (1 GPUs)");
-    check_evidence(&h.out, "slurm.gres-count", 2,
-                   "this node has 2 AMD GPUs: /dev/dri/renderD128 /dev/dri/renderD129");
+    check_evidence(&h.out, "slurm.gres-count", 2, "this node has 2 AMD GPUs: /dev/dri/renderD128 /dev/dri/renderD129");
     check_evidence(&h.out, "slurm.gres-file", 0,
                    "/etc/slurm/gres.conf:1: File=/dev/dri/card1: a display node (/dev/dri/card*), not a render node");
-    check_evidence(&h.out, "slurm.gres-file", 2, "/etc/slurm/gres.conf:3: File=/dev/dri/renderD130: no AMD GPU's "
-                                                 "render node");
+    check_evidence(&h.out, "slurm.gres-file", 2,
+                   "/etc/slurm/gres.conf:3: File=/dev/dri/renderD130: no AMD GPU's "
+                   "render node");
     g_assert_cmpint(rd_findings_get(&h.out, "slurm.gres-count")->severity, ==, RD_SEV_ERROR);
     host_free(&h);
 
@@ -429,6 +439,81 @@ static void test_invalid(void)
     host_free(&h);
 }
 
+static void test_node_state(void)
+{
+    rd_slurm_node_state st = { 0 };
+    g_assert_cmpint(rd_slurm_node_state_parse("NodeName=gpu01 Arch=x86_64 CoresPerSocket=1\n"
+                                              "   State=IDLE+DRAIN ThreadsPerCore=1 TmpDisk=0\n"
+                                              "   Reason=rocm-doctor: gpu.hot [root@2026-12-06T04:47:08]\n",
+                                              &st),
+                    ==, 0);
+    g_assert_cmpstr(st.state, ==, "IDLE+DRAIN");
+    g_assert_true(st.drain);
+    g_assert_cmpstr(st.reason, ==, "rocm-doctor: gpu.hot");
+    rd_slurm_node_state_done(&st);
+    g_assert_cmpint(rd_slurm_node_state_parse("NodeName=gpu01\n   State=MIXED ThreadsPerCore=1\n", &st), ==, 0);
+    g_assert_false(st.drain);
+    g_assert_null(st.reason);
+    rd_slurm_node_state_done(&st);
+    g_assert_cmpint(rd_slurm_node_state_parse("Node gpu01 not found\n", &st), ==, -EINVAL);
+}
+
+static void test_reason(void)
+{
+    _cleanup_free_ char *none = rd_slurm_reason(NULL);
+    g_assert_cmpstr(none, ==, (char *)"rocm-doctor: check failed");
+    char *two[] = { (char *)"gpu.ras-uncorrectable", (char *)"pcie.aer-errors", NULL };
+    _cleanup_free_ char *r = rd_slurm_reason(two);
+    g_assert_cmpstr(r, ==, (char *)"rocm-doctor: gpu.ras-uncorrectable,pcie.aer-errors");
+    g_assert_true(rd_slurm_reason_is_ours(r));
+    g_assert_false(rd_slurm_reason_is_ours("Not responding"));
+    /* many ids: cut with a count of the rest, within the limit */
+    char *many[21];
+    for (int i = 0; i < 20; i++)
+        many[i] = (char *)"gpu.ras-uncorrectable";
+    many[20] = NULL;
+    _cleanup_free_ char *cut = rd_slurm_reason(many);
+    g_assert_cmpuint(strlen(cut), <=, RD_SLURM_REASON_MAX);
+    g_assert_cmpstr(cut, ==,
+                    (char *)"rocm-doctor: gpu.ras-uncorrectable,gpu.ras-uncorrectable,gpu.ras-uncorrectable,"
+                            "gpu.ras-uncorrectable,+16");
+}
+
+static void test_decide(void)
+{
+    char *ids[] = { (char *)"gpu.hot", NULL };
+    rd_slurm_node_state idle = { .state = (char *)"IDLE" };
+    rd_slurm_node_state ours = { .state = (char *)"IDLE+DRAIN",
+                                 .reason = (char *)"rocm-doctor: gpu.hot",
+                                 .drain = true };
+    rd_slurm_node_state ours_other = { .state = (char *)"IDLE+DRAIN",
+                                       .reason = (char *)"rocm-doctor: gpu.none",
+                                       .drain = true };
+    rd_slurm_node_state admin = { .state = (char *)"IDLE+DRAIN", .reason = (char *)"bad DIMM", .drain = true };
+    char *reason = NULL;
+    g_assert_cmpint(rd_slurm_decide(2, ids, RD_SLURM_UNKNOWN_DRAIN, &idle, &reason), ==, RD_SLURM_DRAIN);
+    g_assert_cmpstr(reason, ==, (char *)"rocm-doctor: gpu.hot");
+    g_clear_pointer(&reason, free);
+    g_assert_cmpint(rd_slurm_decide(2, ids, RD_SLURM_UNKNOWN_DRAIN, &ours, &reason), ==, RD_SLURM_KEEP);
+    g_assert_cmpint(rd_slurm_decide(2, ids, RD_SLURM_UNKNOWN_DRAIN, &ours_other, &reason), ==, RD_SLURM_DRAIN);
+    g_assert_cmpstr(reason, ==, (char *)"rocm-doctor: gpu.hot");
+    g_clear_pointer(&reason, free);
+    g_assert_cmpint(rd_slurm_decide(2, ids, RD_SLURM_UNKNOWN_DRAIN, &admin, &reason), ==, RD_SLURM_KEEP);
+    for (int status = 0; status <= 1; status++) {
+        g_assert_cmpint(rd_slurm_decide(status, NULL, RD_SLURM_UNKNOWN_DRAIN, &ours, &reason), ==, RD_SLURM_RESUME);
+        g_assert_cmpint(rd_slurm_decide(status, NULL, RD_SLURM_UNKNOWN_DRAIN, &admin, &reason), ==, RD_SLURM_KEEP);
+        g_assert_cmpint(rd_slurm_decide(status, NULL, RD_SLURM_UNKNOWN_DRAIN, &idle, &reason), ==, RD_SLURM_KEEP);
+    }
+    /* the check could not run: drain or keep, never resume */
+    g_assert_cmpint(rd_slurm_decide(3, NULL, RD_SLURM_UNKNOWN_KEEP, &ours, &reason), ==, RD_SLURM_KEEP);
+    g_assert_cmpint(rd_slurm_decide(3, NULL, RD_SLURM_UNKNOWN_KEEP, &idle, &reason), ==, RD_SLURM_KEEP);
+    g_assert_cmpint(rd_slurm_decide(3, NULL, RD_SLURM_UNKNOWN_DRAIN, &ours, &reason), ==, RD_SLURM_DRAIN);
+    g_assert_cmpstr(reason, ==, (char *)"rocm-doctor: check failed");
+    g_clear_pointer(&reason, free);
+    g_assert_cmpint(rd_slurm_decide(3, NULL, RD_SLURM_UNKNOWN_DRAIN, &admin, &reason), ==, RD_SLURM_KEEP);
+    g_assert_null(reason);
+}
+
 static const rd_test_case tests[] = {
     { "/slurm/parse/lines", test_parse },
     { "/slurm/parse/ranges", test_expand },
@@ -440,6 +525,9 @@ static const rd_test_case tests[] = {
     { "/slurm/assess/cgroup-kfd", test_cgroup },
     { "/slurm/assess/cores", test_cores },
     { "/slurm/assess/invalid", test_invalid },
+    { "/slurm/node/state", test_node_state },
+    { "/slurm/node/reason", test_reason },
+    { "/slurm/node/decide", test_decide },
 };
 
 RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)
