@@ -14,6 +14,7 @@
 #include "json-util.h"
 #include "registry.h"
 #include "rootfs.h"
+#include "slurm-job.h"
 #include "slurm-node.h"
 #include "util.h"
 
@@ -153,11 +154,42 @@ static int act(const char *node, rd_slurm_action a, const char *reason, const rd
         return 0;
     }
     case RD_SLURM_KEEP:
-        printf("%s: %s%s%s%s\n", node, st->state, st->reason ? " (" : "", strempty(st->reason),
-               st->reason ? ")" : "");
+        printf("%s: %s%s%s%s\n", node, st->state, st->reason ? " (" : "", strempty(st->reason), st->reason ? ")" : "");
         return 0;
     }
     return 0;
+}
+
+/* The level-1 check (or --facts) with its facts and view; 0 or 3. */
+static int check_run(const rd_options *o, rd_run *run)
+{
+    rd_options co = *o;
+    if (co.level == 0)
+        co.level = 1;
+    int r = rd_cli_run_check(&co, run);
+    if (r != 0)
+        rd_run_free(run);
+    return r;
+}
+
+/* Drains this node with the ids as the reason, unless someone else drained it. */
+static int drain_for(char *const *ids)
+{
+    _cleanup_free_ char *node = slurm_node_name();
+    if (!node)
+        return rd_fail("%s", "cannot tell this node's name: set SLURMD_NODENAME");
+    _cleanup_free_ char *shown = NULL;
+    const char *const argv[] = { "scontrol", "show", "node", node, NULL };
+    if (scontrol(argv, &shown) != 0)
+        return RD_EXIT_UNKNOWN;
+    rd_slurm_node_state st = { 0 };
+    if (rd_slurm_node_state_parse(shown, &st) < 0)
+        return rd_fail("scontrol show node %s: no State= in its output", node);
+    _cleanup_free_ char *reason = NULL;
+    rd_slurm_action a = rd_slurm_decide(2, ids, RD_SLURM_UNKNOWN_DRAIN, &st, &reason);
+    int r = act(node, a, reason, &st);
+    rd_slurm_node_state_done(&st);
+    return r;
 }
 
 static int slurm_health(const rd_options *o)
@@ -192,13 +224,142 @@ static int slurm_health(const rd_options *o)
     return r != 0 ? r : status;
 }
 
+/* Where the prolog leaves a job's counters for its epilog. */
+static char *job_state_dir(const char *job)
+{
+    const char *base = secure_getenv("ROCM_DOCTOR_SLURM_STATE_DIR");
+    return xasprintf("%s/%s", base && *base ? base : "/run/rocm-doctor/slurm", job);
+}
+
+/* SLURM_JOB_ID, checked: it becomes a directory name. */
+static int job_id(const char **ret)
+{
+    const char *job = secure_getenv("SLURM_JOB_ID");
+    if (!job || !*job || strspn(job, "0123456789_") != strlen(job))
+        return rd_fail("SLURM_JOB_ID is %s: run this as Slurm's Prolog or Epilog", job ? "not a job id" : "not set");
+    *ret = job;
+    return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+    _cleanup_free_ char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            if (mkdir(p, 0755) < 0 && errno != EEXIST)
+                return -errno;
+            *s = '/';
+        }
+    return mkdir(p, 0700) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+static int save_counters(const char *dir, json_object *counters)
+{
+    int r = mkdir_p(dir);
+    if (r < 0)
+        return rd_fail("cannot create %s: %s", dir, errno_name(-r));
+    _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const char *text = json_object_to_json_string_ext(counters, JSON_C_TO_STRING_PRETTY);
+    r = dfd < 0 ? -errno : write_atomic_at(dfd, "counters.json", text, strlen(text), 0600, (uid_t)-1, (gid_t)-1);
+    if (r < 0)
+        return rd_fail("cannot write %s/counters.json: %s", dir, errno_name(-r));
+    return 0;
+}
+
+/* The errors that concern the job: about one of its GPUs, or about no
+ * particular GPU (the driver, /dev/kfd). Says each on stderr; returns 1 when
+ * there are any. */
+static int job_errors(const char *job, const rd_findings *fs, char *const *gpus)
+{
+    int r = 0;
+    for (size_t i = 0; i < fs->n; i++) {
+        const rd_finding *fd = &fs->items[i];
+        if (fd->severity != RD_SEV_ERROR || (fd->gpu && !strv_contains(gpus, fd->gpu)))
+            continue;
+        fprintf(stderr, "rocm-doctor: job %s refused: %s%s%s: %s\n", job, strempty(fd->gpu), fd->gpu ? ": " : "",
+                fd->id, fd->summary);
+        r = 1;
+    }
+    return r;
+}
+
+/* The prolog: the job's GPUs only; a job whose GPUs have errors does not
+ * start. A job without GPUs is not checked. */
+static int slurm_prolog(const rd_options *o)
+{
+    const char *job;
+    if (job_id(&job) != 0)
+        return RD_EXIT_UNKNOWN;
+    rd_run run;
+    if (check_run(o, &run) != 0)
+        return RD_EXIT_UNKNOWN;
+    _cleanup_strv_free_ char **gpus = NULL;
+    _cleanup_free_ char *err = NULL;
+    const rd_slurm_job_env env = { secure_getenv("SLURM_JOB_GPUS"), secure_getenv("ROCR_VISIBLE_DEVICES"),
+                                   secure_getenv("GPU_DEVICE_ORDINAL") };
+    int r = 0;
+    if (rd_slurm_job_gpus(&run.facts, &run.view, &run.ctx.knowledge, &env, &gpus, &err) < 0) {
+        fprintf(stderr, "rocm-doctor: job %s refused: %s\n", job, err);
+        r = 1;
+    } else if (gpus) {
+        json_object *c = rd_slurm_counters_json(&run.facts, job, gpus);
+        _cleanup_free_ char *dir = job_state_dir(job);
+        r = save_counters(dir, c);
+        json_object_put(c);
+        if (r == 0)
+            r = job_errors(job, &run.findings, gpus);
+    }
+    rd_run_free(&run);
+    return r;
+}
+
+/* The epilog: drains the node when a GPU's counters grew during the job. */
+static int slurm_epilog(const rd_options *o)
+{
+    const char *job;
+    if (job_id(&job) != 0)
+        return RD_EXIT_UNKNOWN;
+    _cleanup_free_ char *dir = job_state_dir(job);
+    _cleanup_free_ char *path = xasprintf("%s/counters.json", dir);
+    _cleanup_free_ char *text = NULL;
+    size_t size;
+    int r = read_file_at(AT_FDCWD, path, 16u << 20, &text, &size);
+    if (r == -ENOENT)
+        return 0; /* no GPUs, or no prolog: nothing to compare */
+    if (r < 0)
+        return rd_fail("cannot read %s: %s", path, errno_name(-r));
+    json_object *saved = json_tokener_parse(text);
+    rd_run run;
+    r = !saved ? rd_fail("%s: not JSON", path) : check_run(o, &run) != 0 ? RD_EXIT_UNKNOWN : 0;
+    _cleanup_strv_free_ char **ids = NULL, **evidence = NULL;
+    if (saved && r == 0) {
+        rd_slurm_counters_grown(saved, &run.facts, &ids, &evidence);
+        rd_run_free(&run);
+    }
+    json_object_put(saved);
+    for (char **e = evidence; e && *e; e++)
+        fprintf(stderr, "rocm-doctor: job %s: %s\n", job, *e);
+    if (r == 0 && ids)
+        r = drain_for(ids);
+    unlink(path);
+    rmdir(dir);
+    return r;
+}
+
 int rd_verb_slurm(const rd_options *o, char **args, size_t n_args)
 {
     if (n_args == 0)
-        return rd_usage_error("%s", "slurm needs a mode: health");
+        return rd_usage_error("%s", "slurm needs a mode: health, prolog or epilog");
     if (n_args > 1)
         return rd_usage_error("unexpected argument \"%s\"", args[1]);
     if (streq(args[0], "health"))
         return slurm_health(o);
-    return rd_usage_error("unknown slurm mode \"%s\" (the modes are health)", args[0]);
+    if (o->on_unknown)
+        return rd_usage_error("--on-unknown is an option of slurm health, not slurm %s", args[0]);
+    if (streq(args[0], "prolog"))
+        return slurm_prolog(o);
+    if (streq(args[0], "epilog"))
+        return slurm_epilog(o);
+    return rd_usage_error("unknown slurm mode \"%s\" (the modes are health, prolog and epilog)", args[0]);
 }

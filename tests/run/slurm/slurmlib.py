@@ -24,8 +24,9 @@ def free_port():
 
 
 class Cluster:
-    def __init__(self, node="rdnode", extra_conf="", gres_conf=None, cgroup_conf=None):
+    def __init__(self, node="rdnode", extra_conf="", gres_conf=None, cgroup_conf=None, node_conf=""):
         self.node = node
+        self.node_conf = node_conf
         self.dir = tempfile.mkdtemp(prefix="rocm-doctor-slurm-")
         self.pids = {}
         self.extra_conf = extra_conf
@@ -86,7 +87,7 @@ PartitionName=debug Nodes={self.node} Default=YES MaxTime=INFINITE State=UP
                 f.write(self.cgroup_conf)
 
     def node_gres(self):
-        return ""
+        return (" " + self.node_conf) if self.node_conf else ""
 
     def start(self):
         self.write_conf()
