@@ -77,7 +77,7 @@ int rd_verb_fix_status(const rd_options *o, char **args, size_t n_args);
 int rd_cli_open_root(const char *root, char **ret_path, int *ret_fd);
 int rd_verb_verify(const rd_options *o, char **args, size_t n_args);
 int rd_verb_report(const rd_options *o, char **args, size_t n_args);
-/* slurm health (verb-slurm.c) */
+/* slurm health|prolog|epilog (verb-slurm.c) */
 int rd_verb_slurm(const rd_options *o, char **args, size_t n_args);
 
 /* Prints "rocm-doctor: MESSAGE" and the --help hint on stderr; returns 3. */

@@ -36,7 +36,7 @@ static const rd_verb verbs[] = {
     { "report", "Write a support bundle (a tar archive)", rd_verb_report, "[-o FILE|-]",
       RD_OPT_ROOT | RD_OPT_USER | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT | RD_OPT_OUTPUT |
           RD_OPT_PYTHON },
-    { "slurm", "Slurm's node health check: drain or resume this node", rd_verb_slurm, "health",
+    { "slurm", "Slurm: drain or resume this node; check a job's GPUs", rd_verb_slurm, "health|prolog|epilog",
       RD_OPT_ROOT | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_TIMEOUT | RD_OPT_ON_UNKNOWN },
 };
 /* fix --status [RUN] is a command of its own as far as options go. */

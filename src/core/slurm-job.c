@@ -151,7 +151,7 @@ void rd_slurm_counters_grown(json_object *saved, const rd_facts *f, char ***ret_
                 continue;
             if (!strv_contains(*ret_ids, counters[i].id))
                 *ret_ids = strv_push(*ret_ids, xstrdup(counters[i].id));
-            *ret_evidence = strv_push(*ret_evidence, xasprintf("%s: %s %" PRId64 " -> %" PRId64, addr,
-                                                               counters[i].what, before, now));
+            *ret_evidence = strv_push(*ret_evidence,
+                                      xasprintf("%s: %s %" PRId64 " -> %" PRId64, addr, counters[i].what, before, now));
         }
 }

@@ -9,8 +9,10 @@
 #include "check.h"
 #include "context.h"
 #include "facts-json.h"
+#include "json-util.h"
 #include "registry.h"
 #include "slurm-conf.h"
+#include "slurm-job.h"
 #include "slurm-node.h"
 #include "util.h"
 
@@ -514,6 +516,99 @@ static void test_decide(void)
     g_assert_null(reason);
 }
 
+static char *job_gpus(const rd_facts *f, const char *list, int expect)
+{
+    rd_gpu_view view;
+    rd_gpu_view_build(f, &knowledge, &view);
+    const rd_slurm_job_env env = { .job_gpus = list };
+    char **gpus = NULL, *error = NULL;
+    g_assert_cmpint(rd_slurm_job_gpus(f, &view, &knowledge, &env, &gpus, &error), ==, expect);
+    rd_gpu_view_free(&view);
+    char *joined = expect == 0 ? strv_join(gpus, " ") : error;
+    if (expect == 0)
+        free(error);
+    strv_free(gpus);
+    return joined;
+}
+
+static void test_job_gpus(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    add_gpu(&f, 0x25, 129, 1);
+    add_gpu(&f, 0x05, 128, 0);
+    add_gpu(&f, 0x45, 130, 0);
+    /* no gres.conf: the GPUs in PCI address order */
+    _cleanup_free_ char *a = job_gpus(&f, "2,0", 0);
+    g_assert_cmpstr(a, ==, "0000:05:00.0 0000:45:00.0");
+    /* gres.conf's File= order for this node */
+    f.slurm.present = true;
+    f.slurm.node_name = xstrdup("gpu01");
+    rd_slurm_gres *g = ARRAY_APPEND(f.slurm.gres, f.slurm.n_gres);
+    g->name = xstrdup("gpu");
+    g->node_name = xstrdup("gpu[01-02]");
+    g->files = strv_split("/dev/dri/renderD130 /dev/dri/renderD129 /dev/dri/renderD128", " ");
+    g->count = -1;
+    _cleanup_free_ char *b = job_gpus(&f, "0", 0);
+    g_assert_cmpstr(b, ==, "0000:45:00.0");
+    _cleanup_free_ char *c = job_gpus(&f, "1,1", 0);
+    g_assert_cmpstr(c, ==, "0000:25:00.0");
+    _cleanup_free_ char *d = job_gpus(&f, "0,3", -EINVAL);
+    g_assert_cmpstr(d, ==, "SLURM_JOB_GPUS=0,3: 3 names none of this node's 3 GPUs");
+    _cleanup_free_ char *e = job_gpus(&f, "", 0);
+    g_assert_cmpstr(e, ==, "");
+    rd_facts_free(&f);
+}
+
+static void set_ras(rd_facts *f, const char *addr, int64_t ue, int64_t ce)
+{
+    rd_health_gpu *g = NULL;
+    for (size_t i = 0; i < f->health.n_gpus; i++)
+        if (streq(f->health.gpus[i].pci_address, addr))
+            g = &f->health.gpus[i];
+    if (!g) {
+        g = ARRAY_APPEND(f->health.gpus, f->health.n_gpus);
+        g->pci_address = xstrdup(addr);
+        g->ras_exposed = true;
+        g->ras = xcalloc(1, sizeof(rd_ras_count));
+        g->n_ras = 1;
+        g->ras[0].block = xstrdup("umc");
+        g->ras[0].de = -1;
+        g->bad_pages_reserved = g->bad_pages_pending = g->bad_pages_failed = -1;
+    }
+    g->ras[0].ue = ue;
+    g->ras[0].ce = ce;
+}
+
+static void test_counters(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    set_ras(&f, "0000:05:00.0", 0, 3);
+    set_ras(&f, "0000:25:00.0", 1, 0);
+    char *gpus[] = { (char *)"0000:05:00.0", (char *)"0000:25:00.0", (char *)"0000:99:00.0", NULL };
+    json_object *saved = rd_slurm_counters_json(&f, "42", gpus);
+    g_assert_cmpstr(rd_json_get_str(saved, "job"), ==, "42");
+    json_object *list = json_object_object_get(saved, "gpus");
+    g_assert_cmpuint(json_object_array_length(list), ==, 3);
+    g_assert_cmpint(rd_json_get_int(json_object_array_get_idx(list, 1), "ras_uncorrectable", -2), ==, 1);
+    g_assert_cmpint(rd_json_get_int(json_object_array_get_idx(list, 2), "ras_uncorrectable", -2), ==, -1);
+    char **ids = NULL, **evidence = NULL;
+    rd_slurm_counters_grown(saved, &f, &ids, &evidence);
+    g_assert_null(ids);
+    set_ras(&f, "0000:25:00.0", 4, 0);
+    set_ras(&f, "0000:05:00.0", 0, 9);
+    rd_slurm_counters_grown(saved, &f, &ids, &evidence);
+    _cleanup_free_ char *i = strv_join(ids, " ");
+    _cleanup_free_ char *e = strv_join(evidence, "|");
+    g_assert_cmpstr(i, ==, "gpu.ras-uncorrectable gpu.ras-correctable");
+    g_assert_cmpstr(e, ==, "0000:25:00.0: RAS uncorrectable errors 1 -> 4|0000:05:00.0: RAS correctable errors 3 -> 9");
+    strv_free(ids);
+    strv_free(evidence);
+    json_object_put(saved);
+    rd_facts_free(&f);
+}
+
 static const rd_test_case tests[] = {
     { "/slurm/parse/lines", test_parse },
     { "/slurm/parse/ranges", test_expand },
@@ -528,6 +623,8 @@ static const rd_test_case tests[] = {
     { "/slurm/node/state", test_node_state },
     { "/slurm/node/reason", test_reason },
     { "/slurm/node/decide", test_decide },
+    { "/slurm/job/gpus", test_job_gpus },
+    { "/slurm/job/counters", test_counters },
 };
 
 RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)
