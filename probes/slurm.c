@@ -21,11 +21,12 @@ typedef struct {
     const char *path; /* the file being read */
     unsigned depth;
     int (*on_line)(const rd_slurm_line *l, void *userdata);
+    size_t *n_errors; /* the length of facts->slurm.errors: appending stays O(1) */
 } reader;
 
-static void add_error(rd_slurm_facts *s, const char *path, unsigned line, const char *what)
+static void add_error(rd_slurm_facts *s, size_t *n_errors, const char *path, unsigned line, const char *what)
 {
-    s->errors = strv_push(s->errors, xasprintf("%s:%u: %s", path, line, what));
+    s->errors = strv_push_n(s->errors, n_errors, xasprintf("%s:%u: %s", path, line, what));
 }
 
 static void add_setting(rd_slurm_facts *s, const char *key, const char *value, const char *path, unsigned line)
@@ -44,7 +45,7 @@ static int include_file(reader *rd, const rd_slurm_line *l)
 {
     rd_slurm_facts *s = &rd->facts->slurm;
     if (rd->depth >= INCLUDE_MAX) {
-        add_error(s, rd->path, l->line, "includes nested too deep");
+        add_error(s, rd->n_errors, rd->path, l->line, "includes nested too deep");
         return 0;
     }
     _cleanup_free_ char *path =
@@ -60,7 +61,7 @@ static int dispatch_line(const rd_slurm_line *l, void *userdata)
     reader *rd = userdata;
     if (l->error) {
         _cleanup_free_ char *what = xasprintf("not Key=Value pairs: %s", l->error);
-        add_error(&rd->facts->slurm, rd->path, l->line, what);
+        add_error(&rd->facts->slurm, rd->n_errors, rd->path, l->line, what);
         return 0;
     }
     if (l->include)
@@ -75,7 +76,7 @@ static void read_conf(reader *rd, const char *path)
     rd_facts_note_unreadable(rd->facts, path, r, "the Slurm settings of this node's GPUs");
     if (r < 0) {
         if (r != -ENOENT || rd->depth > 0)
-            add_error(&rd->facts->slurm, path, 0, rootfs_strerror(r));
+            add_error(&rd->facts->slurm, rd->n_errors, path, 0, rootfs_strerror(r));
         return;
     }
     const char *saved = rd->path;
@@ -123,14 +124,14 @@ static int gres_conf_line(const rd_slurm_line *l, void *userdata)
         errno = 0;
         long long c = strtoll(count, &end, 10);
         if (errno || end == count || *end || c < 0)
-            add_error(s, rd->path, l->line, "Count= is not a number");
+            add_error(s, rd->n_errors, rd->path, l->line, "Count= is not a number");
         else
             g->count = c;
     }
     _cleanup_free_ char *error = NULL;
     if (g->file_spec && rd_slurm_list_expand(g->file_spec, &g->files, &error) < 0) {
         _cleanup_free_ char *what = xasprintf("File=%s: %s", g->file_spec, error);
-        add_error(s, rd->path, l->line, what);
+        add_error(s, rd->n_errors, rd->path, l->line, what);
     }
     return 0;
 }
@@ -147,19 +148,24 @@ static int cgroup_conf_line(const rd_slurm_line *l, void *userdata)
     return 0;
 }
 
+typedef struct {
+    rd_slurm_facts *s;
+    size_t n;
+} allowed_list;
+
 static int allowed_device_line(char *line, void *userdata)
 {
-    rd_slurm_facts *s = userdata;
+    allowed_list *a = userdata;
     line[strcspn(line, "#")] = 0;
     _cleanup_strv_free_ char **words = strv_split(line, " \t\r");
     for (char **w = words; w && *w; w++)
-        s->allowed_devices = strv_push(s->allowed_devices, xstrdup(*w));
+        a->s->allowed_devices = strv_push_n(a->s->allowed_devices, &a->n, xstrdup(*w));
     return 0;
 }
 
 /* The whitelist of devices older Slurm gives every job under ConstrainDevices:
  * the file cgroup.conf names, else the default name beside it. */
-static void read_allowed_devices(const rd_ctx *ctx, rd_facts *facts)
+static void read_allowed_devices(const rd_ctx *ctx, rd_facts *facts, size_t *n_errors)
 {
     rd_slurm_facts *s = &facts->slurm;
     const char *file = NULL;
@@ -172,11 +178,12 @@ static void read_allowed_devices(const rd_ctx *ctx, rd_facts *facts)
     rd_facts_note_unreadable(facts, path, r, "the devices Slurm lets every job open");
     if (r < 0) {
         if (file)
-            add_error(s, path, 0, rootfs_strerror(r));
+            add_error(s, n_errors, path, 0, rootfs_strerror(r));
         return;
     }
     s->allowed_devices_file = TAKE_PTR(path);
-    foreach_line(text, allowed_device_line, s);
+    allowed_list a = { s, 0 };
+    foreach_line(text, allowed_device_line, &a);
 }
 
 static bool conf_present(const rd_ctx *ctx, const char *dir)
@@ -212,12 +219,13 @@ static void slurm_gather(const rd_ctx *ctx, rd_facts *facts)
         { "gres.conf", gres_conf_line },
         { "cgroup.conf", cgroup_conf_line },
     };
+    size_t n_errors = 0;
     for (size_t i = 0; i < ELEMENTSOF(files); i++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", s->conf_dir, files[i].name);
-        reader rd = { .ctx = ctx, .facts = facts, .on_line = files[i].on_line };
+        reader rd = { .ctx = ctx, .facts = facts, .on_line = files[i].on_line, .n_errors = &n_errors };
         read_conf(&rd, path);
     }
-    read_allowed_devices(ctx, facts);
+    read_allowed_devices(ctx, facts, &n_errors);
     rd_slurm_gather_rsmi(ctx, facts);
     rd_slurm_gather_numa(facts);
 }
