@@ -237,7 +237,6 @@ const rd_probe rd_probe_slurm = {
     .findings = rd_slurm_findings,
     .areas = RD_STRV("slurm"),
     .reads = (const rd_probe_input[]){ { "/etc/slurm", true }, { "/etc/slurm-llnl", true }, { NULL } },
-    .uevents = RD_STRV("drm"),
     .gather = slurm_gather,
     .assess = rd_slurm_assess,
 };
