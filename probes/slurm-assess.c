@@ -242,10 +242,13 @@ static void check_types(const slurm_view *v, rd_findings *out)
 
 static void check_autodetect(const slurm_view *v, rd_findings *out)
 {
+    /* a line for this node wins over a line for every node, wherever it is */
     const rd_slurm_gres *ad = NULL;
-    for (size_t i = 0; i < v->s->n_gres; i++)
-        if (v->s->gres[i].autodetect && applies(v, v->s->gres[i].node_name))
-            ad = &v->s->gres[i];
+    for (size_t i = 0; i < v->s->n_gres; i++) {
+        const rd_slurm_gres *g = &v->s->gres[i];
+        if (g->autodetect && applies(v, g->node_name) && (!ad || !ad->node_name || g->node_name))
+            ad = g;
+    }
     if (!ad || v->n_node_gpus == 0)
         return;
     const char *m = ad->autodetect;

@@ -38,7 +38,7 @@ static void add_setting(rd_slurm_facts *s, const char *key, const char *value, c
     st->line = line;
 }
 
-static void read_conf(reader *rd, const char *path);
+static int read_conf(reader *rd, const char *path);
 
 /* An Include: relative names are taken from the configuration directory. */
 static int include_file(reader *rd, const rd_slurm_line *l)
@@ -52,7 +52,11 @@ static int include_file(reader *rd, const rd_slurm_line *l)
         l->include[0] == '/' ? xstrdup(l->include) : xasprintf("%s/%s", s->conf_dir, l->include);
     reader sub = *rd;
     sub.depth++;
-    read_conf(&sub, path);
+    int r = read_conf(&sub, path);
+    if (r < 0) {
+        _cleanup_free_ char *what = xasprintf("Include %s: %s", l->include, rootfs_strerror(r));
+        add_error(s, rd->n_errors, rd->path, l->line, what);
+    }
     return 0;
 }
 
@@ -69,20 +73,23 @@ static int dispatch_line(const rd_slurm_line *l, void *userdata)
     return rd->on_line(l, rd);
 }
 
-static void read_conf(reader *rd, const char *path)
+/* Reads one file; a missing top-level file is no error, the includer
+ * reports a missing included one. */
+static int read_conf(reader *rd, const char *path)
 {
     _cleanup_free_ char *text = NULL;
     int r = rd_root_read_file(rd->ctx, path, 0, &text);
     rd_facts_note_unreadable(rd->facts, path, r, "the Slurm settings of this node's GPUs");
     if (r < 0) {
-        if (r != -ENOENT || rd->depth > 0)
+        if (r != -ENOENT && rd->depth == 0)
             add_error(&rd->facts->slurm, rd->n_errors, path, 0, rootfs_strerror(r));
-        return;
+        return rd->depth > 0 ? r : 0;
     }
     const char *saved = rd->path;
     rd->path = path;
     rd_slurm_conf_parse(text, strlen(text), dispatch_line, rd);
     rd->path = saved;
+    return 0;
 }
 
 static int slurm_conf_line(const rd_slurm_line *l, void *userdata)

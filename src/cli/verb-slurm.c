@@ -302,13 +302,12 @@ static int slurm_prolog(const rd_options *o)
     if (rd_slurm_job_gpus(&run.facts, &run.view, &run.ctx.knowledge, &env, &gpus, &err) < 0) {
         fprintf(stderr, "rocm-doctor: job %s refused: %s\n", job, err);
         r = 1;
-    } else if (gpus) {
+    } else if (gpus && (r = job_errors(job, &run.findings, gpus)) == 0) {
+        /* only a job that starts has an epilog to compare */
         json_object *c = rd_slurm_counters_json(&run.facts, job, gpus);
         _cleanup_free_ char *dir = job_state_dir(job);
         r = save_counters(dir, c);
         json_object_put(c);
-        if (r == 0)
-            r = job_errors(job, &run.findings, gpus);
     }
     rd_run_free(&run);
     return r;

@@ -326,6 +326,13 @@ static void test_autodetect(void)
     check_evidence(&h.out, "slurm.gres-autodetect", 2, "librocm_smi64.so not found (rocm-smi-lib is not installed)");
     host_free(&h);
 
+    /* this node's own line wins over the line for every node, before or after it */
+    host_gather(&h, good_slurm_conf, "NodeName=gpu[01-02] AutoDetect=off\nAutoDetect=rsmi\n", NULL);
+    g_free(ids);
+    ids = slurm_ids(&h.out);
+    g_assert_cmpstr(ids, ==, "");
+    host_free(&h);
+
     /* with the plugin and the library in the root: nothing to say */
     h.root = NULL;
     host_gather(&h, good_slurm_conf, "AutoDetect=rsmi\n", NULL);
@@ -436,7 +443,7 @@ static void test_invalid(void)
     g_assert_nonnull(fd);
     g_assert_cmpuint(fd->n_evidence, ==, 3);
     g_assert_cmpstr(fd->evidence[0], ==, "/etc/slurm/gres.conf:2: Count= is not a number");
-    g_assert_cmpstr(fd->evidence[1], ==, "/etc/slurm/missing.conf:0: No such file or directory");
+    g_assert_cmpstr(fd->evidence[1], ==, "/etc/slurm/gres.conf:3: Include missing.conf: No such file or directory");
     g_assert_cmpstr(fd->evidence[2], ==, "/etc/slurm/gres.conf:4: not Key=Value pairs: garbage here");
     host_free(&h);
 }
