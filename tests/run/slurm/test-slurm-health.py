@@ -110,7 +110,40 @@ def main():
         os.utime(status, (old, old))
         rc, out, err = health(c, "--config", conf)
         res.check("stale status: not taken", "the verdict of" not in err and rc in (0, 1, 2, 3), err)
+    wired(tmp, broken, healthy)
     return res.finish()
+
+
+def wait_for(c, cond, timeout=30):
+    end = time.time() + timeout
+    while time.time() < end:
+        if cond():
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def wired(tmp, broken, healthy):
+    """slurmd itself runs the health check as its HealthCheckProgram (the
+    wrapper of contrib/slurm, with the facts file the test points it at)."""
+    c = slurmlib.Cluster()
+    current = os.path.join(tmp, "current")
+    with open(current, "w") as f:
+        f.write(broken)
+    wrapper = c.path("rocm-doctor-health")
+    with open(wrapper, "w") as f:
+        f.write("#!/bin/sh\nexport SLURM_CONF=%s ROCM_DOCTOR_DATA_DIR=%s\nexec %s slurm health --facts \"$(cat %s)\"\n"
+                % (c.conf, os.environ["ROCM_DOCTOR_DATA_DIR"], binary, current))
+    os.chmod(wrapper, 0o755)
+    c.extra_conf = "HealthCheckProgram=%s\nHealthCheckInterval=2\nHealthCheckNodeState=ANY\n" % wrapper
+    with c:
+        res.check("HealthCheckProgram: slurmd's run drains the node",
+                  wait_for(c, lambda: c.reason() == "rocm-doctor: pcie.aer-errors"), c.reason())
+        with open(current, "w") as f:
+            f.write(healthy)
+        res.check("HealthCheckProgram: slurmd's next run resumes it",
+                  wait_for(c, lambda: c.reason() is None and "DRAIN" not in (c.node_field("State") or "DRAIN")),
+                  "%s %s" % (c.reason(), c.node_field("State")))
 
 
 sys.exit(main())
