@@ -215,6 +215,7 @@ static const rd_field facts_fields[] = {
     FS(rd_facts, repos, rd_repos_facts_schema),
     FS(rd_facts, kernel_devel, rd_kernel_devel_facts_schema),
     FS(rd_facts, wheels, rd_wheel_facts_schema),
+    FS(rd_facts, slurm, rd_slurm_facts_schema),
 };
 SCHEMA(rd_facts_schema, rd_facts, facts_fields);
 /* clang-format on */

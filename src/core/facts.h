@@ -16,6 +16,7 @@
 #include "facts-rocm.h"
 #include "facts-rpm.h"
 #include "facts-runtime.h"
+#include "facts-slurm.h"
 #include "facts-tuning.h"
 
 #define RD_FACTS_SCHEMA "rocm-doctor-facts/1"
@@ -215,6 +216,7 @@ typedef struct {
     rd_repos_facts repos;
     rd_kernel_devel_facts kernel_devel;
     rd_wheel_facts wheels;
+    rd_slurm_facts slurm;
 } rd_facts;
 
 void rd_facts_init(rd_facts *f);

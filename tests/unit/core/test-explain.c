@@ -18,6 +18,8 @@
  * check will ever report fails even before the check lands. */
 /* clang-format off */
 static const char *const catalogue[] = {
+    "slurm.conf-invalid", "slurm.grestypes-missing", "slurm.gres-count", "slurm.gres-file", "slurm.gres-type",
+    "slurm.gres-autodetect", "slurm.gres-cores", "slurm.cgroup-kfd",
     "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "gpu.count-mismatch",
     "pcie.atomics-missing", "pcie.link-degraded", "pcie.bar-small", "driver.not-loaded",
     "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", "driver.secure-boot-dkms",
@@ -230,6 +232,10 @@ static const char *const no_message[] = {
     "rpm.database-unreadable",
     "zypper.repo-invalid",
     "tables.older-than-host",
+    "slurm.conf-invalid",
+    "slurm.grestypes-missing",
+    "slurm.gres-type",
+    "slurm.gres-cores",
     NULL,
 };
 
