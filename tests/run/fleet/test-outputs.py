@@ -251,7 +251,8 @@ def check_runtime_metrics(label, samples, report):
     base units; nothing when level 2 did not run or measured nothing."""
     runtime = report.get("runtime")
     devices = runtime["devices"] if runtime else []
-    key = lambda d: {"pci_address": d["pci_address"] or "", "hip_device": str(d["index"])}  # noqa: E731
+    key = lambda d: {"gpu": d["pci_address"] or "", "pci_address": d["pci_address"] or "",  # noqa: E731
+                     "hip_device": str(d["index"])}
     want = [(key(d), {"ok": 1.0}.get(d["result"], 0.0)) for d in devices if d["result"] != "no-code-object"]
     got = samples.get("rocm_doctor_gpu_kernel_ok", [])
     T.check("%s: rocm_doctor_gpu_kernel_ok per HIP device is the JSON's result" % label,
