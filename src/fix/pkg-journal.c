@@ -39,7 +39,18 @@ static void list_dirs(int dfd, const char *prefix, int depth, strbuf *out)
     }
 }
 
-static void put_back_dirs(rd_journal *jr)
+/* Gives a directory put back its recorded owner and mode; a negative errno when that fails. */
+static int set_dir_owner(int dfd, const char *name, uid_t uid, gid_t gid, mode_t mode)
+{
+    _cleanup_close_ int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || fchown(fd, uid, gid) < 0 || fchmod(fd, mode) < 0)
+        return -errno;
+    return 0;
+}
+
+/* Makes again the directories the package manager removed; what cannot be
+ * made as it was goes into problems. */
+static void put_back_dirs(rd_journal *jr, strbuf *problems)
 {
     _cleanup_free_ char *path = xasprintf("%s/" DIRS_NAME, jr->dir), *text = NULL;
     if (rd_fix_read(jr->root_fd, path, &text, NULL, NULL) < 0)
@@ -59,8 +70,10 @@ static void put_back_dirs(rd_journal *jr)
         _cleanup_close_ int pfd = rd_fix_open_dir(jr->root_fd, parent, NULL);
         if (pfd < 0 || mkdirat(pfd, slash + 1, (mode_t)mode) < 0)
             continue;
-        (void)fchownat(pfd, slash + 1, (uid_t)uid, (gid_t)gid, AT_SYMLINK_NOFOLLOW);
-        (void)fchmodat(pfd, slash + 1, (mode_t)mode, 0);
+        int r = set_dir_owner(pfd, slash + 1, (uid_t)uid, (gid_t)gid, (mode_t)mode);
+        if (r < 0)
+            strbuf_printf(problems, "%scannot give %s back its owner %u:%u and mode %o: %s", problems->len ? "; " : "",
+                          dir, uid, gid, mode, strerror(-r));
     }
 }
 
@@ -352,6 +365,6 @@ void rd_restore_packages(rd_journal *jr, strbuf *problems)
     rd_pkg_changes_free(&live);
     if ((install || remove) && rd_pkg_transact(pm, jr->root, install, remove, true, &err) < 0)
         strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
-    put_back_dirs(jr);
+    put_back_dirs(jr, problems);
     remove_new_pubkeys(jr, jp, pm, problems);
 }

@@ -509,16 +509,9 @@ def undo_refused_while_something_depends():
     check(any(l.startswith("rocm-hip-runtime ") for l in h.packages()), "nothing removed")
 
 
-@test
-def ansible_setup_path():
-    """The rocm_doctor role's setup path on the root: setup --apply, the boot
-    check, the verdict asserted; a second run changes nothing. (The role's
-    reboot is for hosts, not --root trees: it is skipped here.)"""
-    if not shutil.which("ansible-playbook"):
-        raise Skip("needs ansible-core")
-    h = Host()
-    m = mirror()
-    tmp = temp_dir("rd-setup-ansible.")
+def ansible_play(h, m, tmp, mirror_base, **more):
+    """The rocm_doctor role's setup path on the root h, AMD's key given as
+    the role's variables (a key file on the controller, its fingerprint)."""
     facts_dir = os.path.join(tmp, "facts.d")
     rdd = os.path.join(os.path.dirname(os.path.abspath(RD)), "rocm-doctord")
     extra = {
@@ -527,34 +520,82 @@ def ansible_setup_path():
         "rocm_doctor_fact_script": os.path.join(SRC, "..", "..", "..", "conf", "ansible", "rocm_doctor.fact"),
         "rocm_doctor_setup": True, "rocm_doctor_setup_release": "6.4.1", "rocm_doctor_setup_usecases": ["runtime"],
         "rocm_doctor_gpu_users": ["alice"],
-        "rocm_doctor_config": {"fix": {"apt_key_file": m.key_file, "apt_key_fingerprint": m.fingerprint,
-                                       "package_lock_timeout_s": 2},
-                               "repository": {"mirror": m.base + "/radeon"},
+        "rocm_doctor_key_file": m.key_file, "rocm_doctor_key_fingerprint": m.fingerprint,
+        "rocm_doctor_config": {"fix": {"package_lock_timeout_s": 2},
+                               "repository": {"mirror": mirror_base},
                                "output": {"status_file": os.path.join(tmp, "status.json")}},
     }
+    extra.update(more)
     env = dict(os.environ, HOME=tmp, ANSIBLE_LOCAL_TEMP=os.path.join(tmp, "l"),
                PATH=os.path.dirname(os.path.abspath(RD)) + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"),
                ANSIBLE_REMOTE_TEMP=os.path.join(tmp, "r"), ANSIBLE_NOCOLOR="1", ANSIBLE_LOCALHOST_WARNING="False",
                ANSIBLE_PYTHON_INTERPRETER=sys.executable, ANSIBLE_STDOUT_CALLBACK="default",
                ANSIBLE_DEPRECATION_WARNINGS="False")
     playbook = os.path.join(SRC, "..", "..", "..", "contrib", "ansible", "playbook.yml")
+    p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra), playbook],
+                       capture_output=True, text=True, env=env, timeout=900)
+    recap = p.stdout[p.stdout.rfind("PLAY RECAP"):]
+    return p, recap
 
-    def play():
-        p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra), playbook],
-                           capture_output=True, text=True, env=env, timeout=900)
-        recap = p.stdout[p.stdout.rfind("PLAY RECAP"):]
-        return p, recap
 
-    p, recap = play()
+def task_output(out, name):
+    """What the play printed under the task `name` of the role."""
+    parts = out.split("TASK [rocm_doctor : %s]" % name)
+    return parts[1].split("TASK [")[0].split("PLAY RECAP")[0] if len(parts) > 1 else ""
+
+
+@test
+def ansible_setup_path():
+    """The rocm_doctor role's setup path on the root: setup --apply, the boot
+    check, the verdict asserted; a second run changes nothing. (The role's
+    reboot is for hosts, not --root trees: it is skipped here.) The key
+    comes from rocm_doctor_key_file and rocm_doctor_key_fingerprint."""
+    if not shutil.which("ansible-playbook"):
+        raise Skip("needs ansible-core")
+    h = Host()
+    m = mirror()
+    tmp = temp_dir("rd-setup-ansible.")
+    p, recap = ansible_play(h, m, tmp, m.base + "/radeon")
     check(p.returncode == 0 and "failed=0" in recap, "first run: %s\n%s" % (p.stdout[-3000:], p.stderr[-2000:]))
-    check("TASK [rocm_doctor : Apply the setup]" in p.stdout and "changed: [localhost]" in
-          p.stdout.split("TASK [rocm_doctor : Apply the setup]")[1].split("TASK [")[0], "applied: " + p.stdout[-3000:])
-    check("TASK [rocm_doctor : The run is verified, or needed no reboot and fixed what it addressed]" in p.stdout and
-          "ok: [localhost]" in p.stdout.split("The run is verified")[1].split("TASK [")[0], "verdict: " + p.stdout)
+    conf = h.r.read("/etc/rocm-doctor/rocm-doctor.conf")
+    check("key_file = %s/etc/rocm-doctor/repository.gpg.key\n" % h.path in conf and
+          "key_fingerprint = %s\n" % m.fingerprint in conf, conf)
+    with open(m.key_file, "rb") as f, open(h.r.p("/etc/rocm-doctor/repository.gpg.key"), "rb") as g:
+        eq(g.read(), f.read(), "the key file copied")
+    check("changed: [localhost]" in task_output(p.stdout, "Apply the setup"), "applied: " + p.stdout[-3000:])
+    check("ok: [localhost]" in task_output(p.stdout, "The run is verified, or needed no reboot and fixed what it "
+                                                     "addressed"), "verdict: " + p.stdout)
     check(any(l.startswith("rocm-hip-runtime 6.4.1.") for l in h.packages()), "installed: %s" % h.packages())
-    p, recap = play()
+    p, recap = ansible_play(h, m, tmp, m.base + "/radeon")
     check(p.returncode == 0 and "changed=0" in recap and "failed=0" in recap,
           "second run: changed=0: %s" % p.stdout[-3000:])
+
+
+@test
+def ansible_setup_not_planned():
+    """The role's setup path where a step setup needs cannot be planned (the
+    repository server cannot be reached: setup exits 2): the play stops with
+    a readable message naming the step and its cause, not the plan's JSON,
+    and applies nothing."""
+    if not shutil.which("ansible-playbook"):
+        raise Skip("needs ansible-core")
+    port = standin.closed_port()
+    base = "http://127.0.0.1:%d/radeon" % port
+    h = Host(mirror_base=base)
+    m = mirror()
+    pkgs_before = h.packages()
+    tmp = temp_dir("rd-setup-ansible.")
+    p, recap = ansible_play(h, m, tmp, base)
+    said = task_output(p.stdout, "Steps that could not be planned")
+    check(p.returncode != 0 and "failed=1" in recap, "the play fails: %s" % p.stdout[-3000:])
+    check("fatal: [localhost]: FAILED! => {\"changed\": false, \"msg\": \"localhost: rocm-doctor setup cannot plan "
+          "every step it needs, so nothing was applied. Not planned: packages: the apt dry run could not run (the "
+          "repository server cannot be reached from here)" in said, "readable: " + (said or p.stdout[-3000:]))
+    check("`rocm-doctor setup --verbose` on the host" in said and "\"steps\"" not in said and "stdout" not in said,
+          "no JSON dump: " + said)
+    check("Apply the setup" not in p.stdout, "not applied: " + p.stdout[-2000:])
+    eq(h.packages(), pkgs_before, "nothing installed")
+    eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), False, "no repository written")
 
 
 def rpm_mirror():
