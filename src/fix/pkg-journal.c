@@ -313,11 +313,117 @@ static int live_changes(rd_journal *jr, json_object *jp, rd_pm pm, rd_pkg_change
     return 0;
 }
 
-void rd_restore_packages(rd_journal *jr, strbuf *problems)
+static void add_problem(strbuf *problems, const char *what)
+{
+    strbuf_printf(problems, "%s%s", problems->len ? "; " : "", what);
+}
+
+/* What reverses live: the run's installs removed, the rest put back at the
+ * versions they had. */
+static void reversal(const rd_pkg_changes *live, char ***install, char ***remove)
+{
+    for (size_t i = 0; i < live->n; i++) {
+        const rd_pkg_change *x = &live->items[i];
+        if (x->op == RD_PKG_INSTALL)
+            *remove = strv_push(*remove, xstrdup(x->name));
+        else if (x->op == RD_PKG_REMOVE)
+            *install = strv_push(*install, xasprintf("%s=%s", x->name, x->version));
+        else if (x->old_version)
+            *install = strv_push(*install, xasprintf("%s=%s", x->name, x->old_version));
+    }
+}
+
+/* The packages the run installed that dpkg left unfinished (a postinst
+ * that keeps failing, a kill while it unpacked): apt will not remove
+ * them, so dpkg does, with its force options. */
+static int remove_unfinished(rd_journal *jr, rd_pm pm, char **remove, char **ret_error)
+{
+    _cleanup_strv_free_ char **unfinished = NULL, **stuck = NULL;
+    int r = rd_pkg_unfinished(pm, jr->root, &unfinished, ret_error);
+    if (r < 0)
+        return r;
+    for (size_t i = 0; remove && remove[i]; i++)
+        if (strv_contains(unfinished, remove[i]))
+            stuck = strv_push(stuck, xstrdup(remove[i]));
+    return rd_pkg_force_remove(pm, jr->root, stuck, ret_error);
+}
+
+/* The names still in place, for the message. */
+static char *names_of(const rd_pkg_changes *c)
+{
+    strbuf b = { 0 };
+    for (size_t i = 0; i < c->n; i++)
+        strbuf_printf(&b, "%s%s", b.len ? ", " : "", c->items[i].name);
+    return strbuf_steal(&b);
+}
+
+/* Whether the run's packages are all out (or back); when not, says which
+ * are left. */
+static int packages_done(rd_journal *jr, json_object *jp, rd_pm pm, strbuf *problems)
+{
+    _cleanup_free_ char *err = NULL;
+    rd_pkg_changes live = { 0 };
+    int r = live_changes(jr, jp, pm, &live, &err);
+    if (r < 0) {
+        add_problem(problems, err);
+        return r;
+    }
+    if (live.n > 0) {
+        _cleanup_free_ char *names = names_of(&live);
+        _cleanup_free_ char *msg = xasprintf("packages of run %s still in place: %s; its repository files are kept "
+                                             "until they are out",
+                                             jr->run_id, names);
+        add_problem(problems, msg);
+        r = -EIO;
+    }
+    rd_pkg_changes_free(&live);
+    return r;
+}
+
+/* Under the lock: the unfinished packages out with dpkg's force options,
+ * then one transaction for the rest; what failed in *why (kept only when
+ * something is left in place). */
+static void reverse_live(rd_journal *jr, json_object *jp, rd_pm pm, strbuf *why)
+{
+    _cleanup_free_ char *err = NULL;
+    _cleanup_strv_free_ char **install = NULL, **remove = NULL;
+    rd_pkg_changes live = { 0 };
+    if (live_changes(jr, jp, pm, &live, &err) < 0) {
+        add_problem(why, err);
+        return;
+    }
+    reversal(&live, &install, &remove);
+    rd_pkg_changes_free(&live);
+    if (remove_unfinished(jr, pm, remove, &err) < 0) {
+        add_problem(why, err);
+        return;
+    }
+    strv_free(install);
+    strv_free(remove);
+    install = remove = NULL;
+    if (live_changes(jr, jp, pm, &live, &err) < 0) {
+        add_problem(why, err);
+        return;
+    }
+    reversal(&live, &install, &remove);
+    rd_pkg_changes_free(&live);
+    if (!install && !remove)
+        return;
+    if (rd_pkg_transact(pm, jr->root, install, remove, RD_PKG_ALLOW_DOWNGRADE | RD_PKG_PURGE, &err) >= 0)
+        return;
+    add_problem(why, err);
+    free(err);
+    err = NULL;
+    /* rpm: a scriptlet that fails; the run's own packages go without it */
+    if (pm != RD_PM_APT && rd_pkg_force_remove(pm, jr->root, remove, &err) < 0)
+        add_problem(why, err);
+}
+
+int rd_restore_packages(rd_journal *jr, strbuf *problems)
 {
     json_object *jp = packages_of(jr);
     if (!jp)
-        return;
+        return 0;
     rd_pm pm = pm_of(jp);
     int64_t lock_timeout_s = rd_json_get_int(jp, "lock_timeout_s", 300);
     _cleanup_free_ char *err = NULL;
@@ -326,32 +432,27 @@ void rd_restore_packages(rd_journal *jr, strbuf *problems)
      * manager ran, or a repeated undo): no lock to wait for */
     if (live_changes(jr, jp, pm, &live, &err) < 0 || live.n == 0) {
         if (err)
-            strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
+            add_problem(problems, err);
         rd_pkg_changes_free(&live);
         remove_new_pubkeys(jr, jp, pm, problems);
-        return;
+        return err ? -EIO : 0;
     }
     rd_pkg_changes_free(&live);
-    /* under the lock, after dpkg has finished what a killed run started */
-    if (rd_pkg_wait_lock(pm, jr->root, lock_timeout_s, &err) < 0 || rd_pkg_repair(pm, jr->root, &err) < 0 ||
-        live_changes(jr, jp, pm, &live, &err) < 0) {
-        strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
-        rd_pkg_changes_free(&live);
-        return;
+    if (rd_pkg_wait_lock(pm, jr->root, lock_timeout_s, &err) < 0) {
+        add_problem(problems, err);
+        return -EBUSY;
     }
-    _cleanup_strv_free_ char **install = NULL, **remove = NULL;
-    for (size_t i = 0; i < live.n; i++) {
-        const rd_pkg_change *x = &live.items[i];
-        if (x->op == RD_PKG_INSTALL)
-            remove = strv_push(remove, xstrdup(x->name));
-        else if (x->op == RD_PKG_REMOVE)
-            install = strv_push(install, xasprintf("%s=%s", x->name, x->version));
-        else if (x->old_version)
-            install = strv_push(install, xasprintf("%s=%s", x->name, x->old_version));
-    }
-    rd_pkg_changes_free(&live);
-    if ((install || remove) && rd_pkg_transact(pm, jr->root, install, remove, true, &err) < 0)
-        strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
+    /* dpkg finishes what a killed run started; a postinst that fails
+     * again leaves its package unfinished, which is removed next */
+    strbuf why = { 0 };
+    if (rd_pkg_repair(pm, jr->root, &err) < 0)
+        add_problem(&why, err);
+    reverse_live(jr, jp, pm, &why);
     put_back_dirs(jr);
     remove_new_pubkeys(jr, jp, pm, problems);
+    int r = packages_done(jr, jp, pm, &why);
+    if (r < 0)
+        add_problem(problems, why.s);
+    free(why.s);
+    return r;
 }

@@ -88,10 +88,22 @@ int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error);
 int rd_pkg_wait_lock(rd_pm pm, const char *root, int64_t timeout_s, char **ret_error);
 /* Refreshes the indexes (apt-get update, dnf makecache, zypper refresh). */
 int rd_pkg_refresh(rd_pm pm, const char *root, char **ret_error);
-/* One transaction: install (NAME or NAME=VERSION), remove names; downgrades
- * allowed when asked. Non-interactive. */
-int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *const *remove, bool allow_downgrade,
+enum {
+    RD_PKG_ALLOW_DOWNGRADE = 1 << 0,
+    RD_PKG_PURGE = 1 << 1, /* apt: removed packages lose their configuration files too */
+};
+/* One transaction: install (NAME or NAME=VERSION), remove names; flags
+ * RD_PKG_*. Non-interactive. */
+int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *const *remove, unsigned flags,
                     char **ret_error);
+/* The packages dpkg has not finished: unpacked, half-configured,
+ * half-installed, awaiting triggers, or needing reinstallation (NULL for
+ * rpm, which has no such states). */
+int rd_pkg_unfinished(rd_pm pm, const char *root, char ***ret, char **ret_error);
+/* Removes names whatever state they are in and whatever their maintainer
+ * scripts say: dpkg --purge --force-remove-reinstreq --force-depends, rpm
+ * -e --noscripts --nodeps. Only for what a run installed itself. */
+int rd_pkg_force_remove(rd_pm pm, const char *root, char *const *names, char **ret_error);
 /* What removing names would also remove (packages that depend on them and
  * are not among names), from the package manager's dry run. */
 int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***ret, char **ret_error);

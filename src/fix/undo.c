@@ -162,8 +162,12 @@ static int undo_mark(rd_journal *jr, rd_restore_method method, char **ret_error)
 static void undo_restore(rd_journal *jr, rd_restore_method method, rd_apply_result *res, strbuf *problems)
 {
     bool killed = streq(origin(jr), RD_STATE_APPLYING);
-    /* packages first: the repository files they came from go last */
-    rd_restore_packages(jr, problems);
+    res->interrupted = killed;
+    /* packages first: the repository files, keys and pins they came from
+     * go last, and only once the packages are out (a next undo fetches
+     * from them again) */
+    if (rd_restore_packages(jr, problems) < 0)
+        return;
     rd_restore_files(jr, method, problems);
     if (method == RD_RESTORE_GPASSWD) {
         res->notes = strv_push(res->notes, xstrdup("the group files changed since the run, so its group changes "
@@ -171,7 +175,6 @@ static void undo_restore(rd_journal *jr, rd_restore_method method, rd_apply_resu
         rd_restore_groups(jr, problems);
     }
     rd_restore_commands(jr, killed ? RD_COMMANDS_INTERRUPTED : RD_COMMANDS_UNDO, &res->deferred, problems);
-    res->interrupted = killed;
 }
 
 static int undo_finish(rd_journal *jr, strbuf *problems, char **ret_error)

@@ -707,6 +707,116 @@ def real_layout_7_2_3_apply_undo():
     real_layout("7.2.3", apply=True)
 
 
+def broken(pkgs):
+    """The packages dpkg has not finished (any state but installed, or
+    reinstallation required)."""
+    return [l for l in pkgs if not l.endswith(" ii")]
+
+
+@test
+def failing_postinst_rolled_back():
+    """amdgpu-dkms's postinst fails, as it does when its DKMS build fails,
+    and again at every `dpkg --configure -a`: the rollback removes it
+    half-configured and the packages apt left unconfigured behind it, then
+    the repository files; the root is as it was."""
+    h = Host(kernel=OLD_KERNEL)
+    pkgs_before, tree_before = h.packages(), h.tree()
+    h.r.write("/tmp/rd-dkms-fails", "")
+    p = h.setup("--apply", "--yes")
+    eq(p.returncode, 3, "apply fails: %s %s" % (p.stdout, p.stderr))
+    check("Bad return status for module build" in p.stderr, "the postinst's own line: " + p.stderr)
+    check("everything done before was rolled back" in p.stderr and "incomplete" not in p.stderr, p.stderr)
+    eq(h.packages(), pkgs_before, "dpkg -l after the rollback")
+    same_tree(h.tree(), tree_before, "the tree after the rollback")
+    eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
+    eq(h.rd("undo").returncode, 3, "nothing left to undo")
+
+
+def unfinished_undo_then_fixed(h, pkgs_before, tree_before, cause_gone):
+    """Undo while the cause is still there keeps the repository files and
+    says what is left; once it is gone, the next undo finishes."""
+    eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), True, "the repository is kept until the packages are out")
+    cause_gone()
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
+def failing_postinst_killed_rollback_undo_finishes():
+    """The run is killed while the postinst fails (before its rollback):
+    undo removes the half-configured packages although `dpkg --configure
+    -a` keeps failing, and only then the repository files."""
+    h = Host(kernel=OLD_KERNEL)
+    pkgs_before, tree_before = h.packages(), h.tree()
+    h.r.write("/tmp/rd-dkms-fails", "")
+    marker = h.r.p("/tmp/rd-dpkg-ran")
+    h.r.write("/etc/apt/apt.conf.d/99rd-kill", 'DPkg::Post-Invoke { "touch /tmp/rd-dpkg-ran; sleep 60"; };\n')
+    setup_killed_at(h, marker)
+    check(os.path.exists(marker), "dpkg ran")
+    os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
+    os.unlink(marker)
+    check(any(l.startswith("amdgpu-dkms ") and l.endswith(" iF") for l in h.packages()),
+          "amdgpu-dkms half-configured: %s" % h.packages())
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo with the postinst still failing: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
+def killed_while_unpacking_undo_restores():
+    """kill -9 while dpkg unpacks hsa-rocr (it is half-installed and needs
+    reinstallation): undo removes it with dpkg's force option, the
+    packages around it with apt, then the repository."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    h.r.write("/tmp/rd-slow-preinst", "")
+    marker = h.r.p("/tmp/rd-in-preinst")
+    setup_killed_at(h, marker)
+    check(os.path.exists(marker), "dpkg ran the preinst")
+    os.unlink(marker)
+    state = [l for l in h.packages() if l.startswith("hsa-rocr ")]
+    check(state and state[0].split()[-1] in ("iHR", "iH"), "half-installed: %s" % state)
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+    eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
+
+
+@test
+def second_apply_while_the_first_is_in_dpkg():
+    """A run in progress (it holds the lock) is in progress, not
+    interrupted: the second apply names it and advises no undo."""
+    h = Host()
+    h.r.write("/tmp/rd-slow-postinst", "")
+    marker = h.r.p("/tmp/rd-in-postinst")
+    proc = subprocess.Popen([RD, "setup", "--release", "6.4.1", "--apply", "--yes", "--root", h.path,
+                             "--facts", h.facts], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        for _ in range(1200):
+            if os.path.exists(marker) or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        check(os.path.exists(marker), "the first run is in the postinst")
+        run_id = h.run_ids()[0]
+        p = h.setup("--apply", "--yes")
+        eq(p.returncode, 3, "the second apply is refused: %s" % p.stderr)
+        check("run %s is in progress" % run_id in p.stderr, p.stderr)
+        check("interrupted" not in p.stderr and "undo" not in p.stderr, "no undo advised: " + p.stderr)
+        p = h.rd("undo")
+        eq(p.returncode, 3, "undo is refused too")
+        check("run %s is in progress" % run_id in p.stderr, p.stderr)
+        eq(h.journal(run_id)["state"], "applying", "the first run's journal untouched")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
 if __name__ == "__main__":
     # ROCM_DOCTOR_SETUP_TESTS=a,b: only these (CI's sanitizer build runs one
     # case per package manager and the kill cases)
