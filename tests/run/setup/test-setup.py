@@ -787,6 +787,59 @@ def killed_while_unpacking_undo_restores():
 
 
 @test
+def undo_while_dpkg_is_locked_keeps_the_repository():
+    """Undo of a killed run while another process holds dpkg's lock: it
+    names the holder and removes nothing, the repository files included;
+    once the lock is free the next undo finishes."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    marker = h.r.p("/tmp/rd-dpkg-ran")
+    h.r.write("/etc/apt/apt.conf.d/99rd-kill", 'DPkg::Post-Invoke { "touch /tmp/rd-dpkg-ran; sleep 60"; };\n')
+    setup_killed_at(h, marker)
+    os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
+    os.unlink(marker)
+    installed = h.packages()
+    with open(h.r.p("/var/lib/dpkg/lock-frontend"), "w") as lock:
+        fcntl.lockf(lock, fcntl.LOCK_EX)  # once the killed apt-get's children are gone
+        p = h.rd("undo")
+    eq(p.returncode, 3, "undo fails while the lock is held: %s" % p.stdout)
+    check("/var/lib/dpkg/lock-frontend is held by process %d (python3)" % os.getpid() in p.stderr, p.stderr)
+    eq(h.packages(), installed, "no package touched")
+    eq(h.journal(h.run_ids()[0])["state"], "undo-incomplete", "the journal")
+    unfinished_undo_then_fixed(h, pkgs_before, tree_before, lambda: None)
+
+
+@test
+def disk_full_while_unpacking_rolled_back():
+    """/opt is a small file system that is full: dpkg cannot unpack
+    rocm-core's files there. The rollback (or, when the rollback cannot
+    finish, undo once there is room) leaves the root as it was."""
+    h = Host()
+    opt = h.r.p("/opt")
+    q = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=0755", "rd-full", opt], capture_output=True,
+                       text=True)
+    if q.returncode != 0:
+        raise Skip("cannot mount a small tmpfs: " + q.stderr)
+    try:
+        fd = os.open(os.path.join(opt, "filler"), os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            while os.write(fd, b"\0" * 4096) > 0:
+                pass
+        except OSError:
+            pass
+        os.close(fd)
+        pkgs_before, tree_before = h.packages(), h.tree()
+        p = h.setup("--apply", "--yes")
+        eq(p.returncode, 3, "apply fails: %s %s" % (p.stdout, p.stderr))
+        check("No space left on device" in p.stderr, p.stderr)
+        check("everything done before was rolled back" in p.stderr, p.stderr)
+        eq(h.packages(), pkgs_before, "dpkg -l after the rollback")
+        same_tree(h.tree(), tree_before, "the tree after the rollback")
+    finally:
+        subprocess.run(["umount", "-l", opt])
+
+
+@test
 def second_apply_while_the_first_is_in_dpkg():
     """A run in progress (it holds the lock) is in progress, not
     interrupted: the second apply names it and advises no undo."""
