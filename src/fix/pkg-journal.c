@@ -214,11 +214,68 @@ static void still_in_place(const rd_pkg_changes *c, const char *now, rd_pkg_chan
     }
 }
 
+/* One recorded entry against the list kept before the run: what it
+ * installed was not there, what it removed, upgraded or downgraded was,
+ * at the version the entry names; NULL when they agree. */
+static char *entry_contradiction(json_object *o, size_t k, const char *before)
+{
+    static const char *const keys[] = { "installed", "upgraded", "downgraded", "removed" };
+    const char *name = rd_json_get_str(o, "name"), *version = rd_json_get_str(o, "version");
+    const char *old = rd_json_get_str(o, "old_version");
+    if (!name || !*name || strpbrk(name, " \t\n") || !version || (k == 1 || k == 2 ? !old : false))
+        return xasprintf("an entry of \"%s\" has no name or version", keys[k]);
+    _cleanup_free_ char *was = rd_pkg_list_version(before, name);
+    if (k == 0 && was)
+        return xasprintf("\"installed\" names %s, but the package list saved before the run has it (%s)", name, was);
+    const char *want = k == 3 ? version : old;
+    if (k != 0 && !streq_ptr(was, want))
+        return xasprintf("\"%s\" names %s %s, but the package list saved before the run has %s", keys[k], name,
+                         want, was ? was : "no such package");
+    return NULL;
+}
+
+/* The run's package journal as apply wrote it: a known package manager,
+ * the list kept before the run, and (once applied) the four lists of what
+ * it changed, each entry agreeing with that list. */
+static char *package_journal_damage(rd_journal *jr, json_object *jp, char **ret_before)
+{
+    static const char *const keys[] = { "installed", "upgraded", "downgraded", "removed" };
+    if (pm_of(jp) == RD_PM_NONE)
+        return xstrdup("it names no package manager");
+    _cleanup_free_ char *before = NULL;
+    int r = read_before(jr, &before);
+    if (r < 0)
+        return xasprintf("the package list saved before the run (%s/" BEFORE_NAME ") %s", jr->dir,
+                         r == -ENOENT ? "is missing" : strerror(-r));
+    json_object *probe;
+    bool recorded = json_object_object_get_ex(jp, "installed", &probe);
+    for (size_t k = 0; recorded && k < 4; k++) {
+        json_object *a = rd_json_get_array(jp, keys[k]);
+        if (!a)
+            return xasprintf("its list \"%s\" is missing", keys[k]);
+        for (size_t i = 0; i < json_object_array_length(a); i++) {
+            char *why = entry_contradiction(json_object_array_get_idx(a, i), k, before);
+            if (why)
+                return why;
+        }
+    }
+    *ret_before = TAKE_PTR(before);
+    return NULL;
+}
+
 int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
 {
     json_object *jp = packages_of(jr);
     if (!jp)
         return 0;
+    {
+        _cleanup_free_ char *before = NULL;
+        _cleanup_free_ char *why = package_journal_damage(jr, jp, &before);
+        if (why) {
+            *ret_error = xasprintf("the journal of run %s is damaged: %s; nothing was undone", jr->run_id, why);
+            return -EBADMSG;
+        }
+    }
     rd_pm pm = pm_of(jp);
     _cleanup_free_ char *now = NULL, *err = NULL;
     int r = rd_pkg_installed(pm, jr->root, &now, &err);

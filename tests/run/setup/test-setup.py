@@ -840,6 +840,65 @@ def disk_full_while_unpacking_rolled_back():
 
 
 @test
+def damaged_journal_refused():
+    """Undo refuses a journal it cannot trust, names the run and what is
+    wrong, and touches nothing: the newest journal cut in half (--last
+    does not fall back to the run before it), the package list saved
+    before the run missing, an entry of the installed list that the saved
+    list contradicts."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    run_id = h.run_ids()[0]
+    jdir = h.r.p("/var/lib/rocm-doctor/journal/" + run_id)
+    pkgs_applied, tree_applied = h.packages(), h.tree()
+
+    def refused(what, *args):
+        p = h.rd("undo", *args)
+        eq(p.returncode, 3, "%s: undo refused (%s)" % (what, p.stdout))
+        eq(h.packages(), pkgs_applied, what + ": no package touched")
+        same_tree(h.tree(), tree_applied, what + ": no file touched")
+        eq(h.journal(run_id)["state"], "applied", what + ": the run's journal untouched")
+        return p.stderr
+
+    newer = "99991231-235959"
+    os.makedirs(h.r.p("/var/lib/rocm-doctor/journal/%s/files" % newer))
+    with open(os.path.join(jdir, "journal.json")) as f:
+        text = f.read()
+    h.r.write("/var/lib/rocm-doctor/journal/%s/journal.json" % newer, text.replace(run_id, newer)[:len(text) // 2])
+    err = refused("the newest journal cut in half", "--last")
+    check("run %s has a damaged journal" % newer in err and "not valid JSON (cut short?)" in err and
+          run_id not in err, err)
+    err = refused("undo of that run by its id", newer)
+    check("%s/journal.json: not valid JSON (cut short?)" % newer in err, err)
+    shutil.rmtree(h.r.p("/var/lib/rocm-doctor/journal/" + newer))
+
+    saved = os.path.join(jdir, "files", "packages-before")
+    os.rename(saved, saved + ".aside")
+    err = refused("the saved package list missing")
+    check("the journal of run %s is damaged: the package list saved before the run" % run_id in err and
+          "packages-before) is missing; nothing was undone" in err, err)
+    os.rename(saved + ".aside", saved)
+
+    j = h.journal(run_id)
+    base = [l for l in pkgs_before if l.startswith("base-files ")][0].split()
+    j["packages"]["installed"].append({"name": "base-files", "version": base[1]})
+    with open(os.path.join(jdir, "journal.json"), "w") as f:
+        json.dump(j, f)
+    err = refused("an installed entry the saved list contradicts")
+    check('"installed" names base-files, but the package list saved before the run has it (%s)' % base[1] in err,
+          err)
+    with open(os.path.join(jdir, "journal.json"), "w") as f:
+        f.write(text)
+
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo of the intact journal: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
 def second_apply_while_the_first_is_in_dpkg():
     """A run in progress (it holds the lock) is in progress, not
     interrupted: the second apply names it and advises no undo."""
