@@ -229,8 +229,8 @@ static char *entry_contradiction(json_object *o, size_t k, const char *before)
         return xasprintf("\"installed\" names %s, but the package list saved before the run has it (%s)", name, was);
     const char *want = k == 3 ? version : old;
     if (k != 0 && !streq_ptr(was, want))
-        return xasprintf("\"%s\" names %s %s, but the package list saved before the run has %s", keys[k], name,
-                         want, was ? was : "no such package");
+        return xasprintf("\"%s\" names %s %s, but the package list saved before the run has %s", keys[k], name, want,
+                         was ? was : "no such package");
     return NULL;
 }
 

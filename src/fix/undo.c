@@ -74,8 +74,7 @@ static int undo_pick(const char *root, int root_fd, const char *run_id, rd_journ
     }
     int r = rd_journal_load(root, root_fd, run_id, ret);
     if (r < 0) {
-        *ret_error =
-            r == -ENOENT ? xasprintf("no run %s in %s", run_id, jdir) : load_failure(root, root_fd, run_id, r);
+        *ret_error = r == -ENOENT ? xasprintf("no run %s in %s", run_id, jdir) : load_failure(root, root_fd, run_id, r);
         return r;
     }
     const char *state = rd_journal_state(ret);
