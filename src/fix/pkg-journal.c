@@ -214,6 +214,21 @@ static void still_in_place(const rd_pkg_changes *c, const char *now, rd_pkg_chan
     }
 }
 
+/* What reverses live: the run's installs removed, the rest put back at the
+ * versions they had. */
+static void reversal(const rd_pkg_changes *live, char ***install, char ***remove)
+{
+    for (size_t i = 0; i < live->n; i++) {
+        const rd_pkg_change *x = &live->items[i];
+        if (x->op == RD_PKG_INSTALL)
+            *remove = strv_push(*remove, xstrdup(x->name));
+        else if (x->op == RD_PKG_REMOVE)
+            *install = strv_push(*install, xasprintf("%s=%s", x->name, x->version));
+        else if (x->old_version)
+            *install = strv_push(*install, xasprintf("%s=%s", x->name, x->old_version));
+    }
+}
+
 /* One recorded entry against the list kept before the run: what it
  * installed was not there, what it removed, upgraded or downgraded was,
  * at the version the entry names; NULL when they agree. */
@@ -263,6 +278,27 @@ static char *package_journal_damage(rd_journal *jr, json_object *jp, char **ret_
     return NULL;
 }
 
+/* Nothing else goes with the reversal: what was installed since and
+ * depends on a package the run installed, or on the version it left of
+ * one it upgraded or downgraded, would be removed with it. */
+static int check_dependents(rd_journal *jr, rd_pm pm, char *const *install, char *const *remove, char **ret_error)
+{
+    _cleanup_free_ char *err = NULL;
+    _cleanup_strv_free_ char **dependents = NULL;
+    int r = rd_pkg_dependents(pm, jr->root, install, remove, &dependents, &err);
+    if (r < 0) {
+        *ret_error = xasprintf("%s; nothing was undone", err);
+        return r;
+    }
+    if (!dependents)
+        return 0;
+    _cleanup_free_ char *names = strv_join(dependents, ", ");
+    *ret_error = xasprintf("%s installed since run %s depend%s on packages it installed or on the versions it left; "
+                           "undoing it would remove %s too, so nothing was undone (remove %s first, or keep the run)",
+                           names, jr->run_id, dependents[1] ? "" : "s", dependents[1] ? "them" : "it", names);
+    return -EBUSY;
+}
+
 int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
 {
     json_object *jp = packages_of(jr);
@@ -294,7 +330,7 @@ int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
     }
     still_in_place(&c, now, &live);
     strbuf changed = { 0 };
-    _cleanup_strv_free_ char **installed = NULL;
+    _cleanup_strv_free_ char **install = NULL, **remove = NULL;
     for (size_t i = 0; i < live.n && !killed; i++) {
         const rd_pkg_change *x = &live.items[i];
         if (x->op == RD_PKG_REMOVE)
@@ -304,9 +340,7 @@ int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
             strbuf_printf(&changed, "%s%s (the run left %s, now %s)", changed.len ? ", " : "", x->name,
                           strempty(x->version), strempty(cur));
     }
-    for (size_t i = 0; i < live.n; i++)
-        if (live.items[i].op == RD_PKG_INSTALL)
-            installed = strv_push(installed, xstrdup(live.items[i].name));
+    reversal(&live, &install, &remove);
     rd_pkg_changes_free(&c);
     rd_pkg_changes_free(&live);
     if (changed.len) {
@@ -316,20 +350,7 @@ int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
                                jr->run_id, list);
         return -ESTALE;
     }
-    _cleanup_strv_free_ char **dependents = NULL;
-    r = rd_pkg_dependents(pm, jr->root, installed, &dependents, &err);
-    if (r < 0) {
-        *ret_error = xasprintf("%s; nothing was undone", err);
-        return r;
-    }
-    if (dependents) {
-        _cleanup_free_ char *names = strv_join(dependents, ", ");
-        *ret_error = xasprintf("%s installed since run %s depend%s on packages it installed; removing them would "
-                               "remove %s too, so nothing was undone (remove %s first, or keep the run)",
-                               names, jr->run_id, dependents[1] ? "" : "s", dependents[1] ? "them" : "it", names);
-        return -EBUSY;
-    }
-    return 0;
+    return check_dependents(jr, pm, install, remove, ret_error);
 }
 
 /* rpm keys imported by the run's package step (not by its first-boot
@@ -373,21 +394,6 @@ static int live_changes(rd_journal *jr, json_object *jp, rd_pm pm, rd_pkg_change
 static void add_problem(strbuf *problems, const char *what)
 {
     strbuf_printf(problems, "%s%s", problems->len ? "; " : "", what);
-}
-
-/* What reverses live: the run's installs removed, the rest put back at the
- * versions they had. */
-static void reversal(const rd_pkg_changes *live, char ***install, char ***remove)
-{
-    for (size_t i = 0; i < live->n; i++) {
-        const rd_pkg_change *x = &live->items[i];
-        if (x->op == RD_PKG_INSTALL)
-            *remove = strv_push(*remove, xstrdup(x->name));
-        else if (x->op == RD_PKG_REMOVE)
-            *install = strv_push(*install, xasprintf("%s=%s", x->name, x->version));
-        else if (x->old_version)
-            *install = strv_push(*install, xasprintf("%s=%s", x->name, x->old_version));
-    }
 }
 
 /* The packages the run installed that dpkg left unfinished (a postinst

@@ -798,9 +798,11 @@ int rd_pkg_force_remove(rd_pm pm, const char *root, char *const *names, char **r
     return run(argv, NULL, ret_error);
 }
 
-int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***ret, char **ret_error)
+int rd_pkg_dependents(rd_pm pm, const char *root, char *const *install, char *const *names, char ***ret,
+                      char **ret_error)
 {
-    if (!names || !names[0]) {
+    bool apt_install = pm == RD_PM_APT && install && install[0];
+    if ((!names || !names[0]) && !apt_install) {
         *ret = NULL;
         return 0;
     }
@@ -809,9 +811,14 @@ int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***re
     rd_pkg_changes c = { 0 };
     int r;
     if (pm == RD_PM_APT) {
-        argv = strv_push(argv, xstrdup("-s"));
-        argv = strv_push(argv, xstrdup("remove"));
-        argv = push_all(argv, names);
+        /* the whole transaction: a downgrade removes what needs the newer
+         * version as surely as a removal removes what needs the package */
+        static const char *const opts[] = { "-s", "--allow-downgrades", "install" };
+        for (size_t i = 0; i < ELEMENTSOF(opts); i++)
+            argv = strv_push(argv, xstrdup(opts[i]));
+        argv = push_all(argv, install);
+        for (size_t i = 0; names && names[i]; i++)
+            argv = strv_push(argv, xasprintf("%s-", names[i]));
         r = run(argv, &out, ret_error);
         if (r == 0)
             rd_pkg_parse_apt_sim(out, &c);

@@ -104,9 +104,12 @@ int rd_pkg_unfinished(rd_pm pm, const char *root, char ***ret, char **ret_error)
  * scripts say: dpkg --purge --force-remove-reinstreq --force-depends, rpm
  * -e --noscripts --nodeps. Only for what a run installed itself. */
 int rd_pkg_force_remove(rd_pm pm, const char *root, char *const *names, char **ret_error);
-/* What removing names would also remove (packages that depend on them and
- * are not among names), from the package manager's dry run. */
-int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***ret, char **ret_error);
+/* What removing names (and, for apt, installing install: NAME=VERSION,
+ * downgrades allowed) would also remove: packages that depend on them or
+ * on the versions they have now and are not among names, from the package
+ * manager's dry run. */
+int rd_pkg_dependents(rd_pm pm, const char *root, char *const *install, char *const *names, char ***ret,
+                      char **ret_error);
 /* The imported rpm keys (gpg-pubkey-VERSION-RELEASE lines, sorted); NULL
  * for apt. */
 char *rd_pkg_pubkeys(rd_pm pm, const char *root);

@@ -898,6 +898,41 @@ def damaged_journal_refused():
     same_tree(h.tree(), tree_before, "the tree after undo")
 
 
+def local_deb(h, name, version, depends, files):
+    """A package built here and installed with dpkg -i: no repository has it."""
+    work = temp_dir("rd-setup-deb.")
+    standin.build_deb(work, os.path.join(work, "out"), name, version, depends, files)
+    deb = "%s_%s_amd64.deb" % (name, version)
+    shutil.copy(os.path.join(work, "out", deb), h.r.p("/tmp/" + deb))
+    q = h.chroot("dpkg", "-i", "/tmp/" + deb)
+    eq(q.returncode, 0, "dpkg -i %s: %s" % (deb, q.stdout))
+    os.unlink(h.r.p("/tmp/" + deb))
+
+
+@test
+def undo_refused_when_a_downgrade_would_remove_a_package():
+    """The run upgraded rocm-core; a package installed since needs the new
+    version. Undo would downgrade rocm-core and apt would remove that
+    package: undo refuses, naming it, and touches nothing."""
+    h = Host()
+    h.install("rocm-core")
+    check(any(l.startswith("rocm-core 6.3.0.") for l in h.packages()), "the distribution's older rocm-core")
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    j = h.journal(h.run_ids()[0])
+    eq([(x["name"], x["old_version"]) for x in j["packages"]["upgraded"]], [("rocm-core", "6.3.0.60300-39~24.04")],
+       "the run upgraded rocm-core")
+    local_deb(h, "site-tool", "1.0", "rocm-core (>= 6.4.1)", {"/usr/local/bin/site-tool": "#!/bin/sh\n"})
+    pkgs, tree = h.packages(), h.tree()
+    p = h.rd("undo")
+    eq(p.returncode, 3, "undo refused: %s" % p.stdout)
+    check("site-tool installed since run %s depends on packages it installed or on the versions it left" %
+          j["run_id"] in p.stderr and "nothing was undone" in p.stderr, p.stderr)
+    eq(h.packages(), pkgs, "no package touched")
+    same_tree(h.tree(), tree, "no file touched")
+    eq(h.journal(j["run_id"])["state"], "applied", "the run stays applied")
+
+
 @test
 def second_apply_while_the_first_is_in_dpkg():
     """A run in progress (it holds the lock) is in progress, not
