@@ -798,6 +798,41 @@ int rd_pkg_force_remove(rd_pm pm, const char *root, char *const *names, char **r
     return run(argv, NULL, ret_error);
 }
 
+/* apt-cache policy's version table: whether a line under version's row
+ * names a source other than dpkg's status file. */
+static bool policy_has_source(const char *text, const char *version)
+{
+    _cleanup_strv_free_ char **lines = strv_split(text, "\n");
+    bool in_row = false;
+    for (size_t i = 0; lines && lines[i]; i++) {
+        const char *l = lines[i];
+        size_t indent = strspn(l, " ");
+        const char *v = startswith(l + indent, "*** ") ? l + indent + 4 : l + indent;
+        if (indent == 5 || (indent == 1 && startswith(l + 1, "*** "))) {
+            in_row = strncmp(v, version, strlen(version)) == 0 && v[strlen(version)] == ' ';
+            continue;
+        }
+        if (in_row && indent > 5 && !strstr(l, "/var/lib/dpkg/status"))
+            return true;
+    }
+    return false;
+}
+
+int rd_pkg_reinstallable(rd_pm pm, const char *root, const char *name, const char *version, char **ret_error)
+{
+    if (pm != RD_PM_APT)
+        return 1;
+    _cleanup_strv_free_ char **argv =
+        under_root(root) ? rd_strv_new("chroot", root, "apt-cache", NULL) : rd_strv_new("apt-cache", NULL);
+    argv = strv_push(argv, xstrdup("policy"));
+    argv = strv_push(argv, xstrdup(name));
+    _cleanup_free_ char *out = NULL;
+    int r = run(argv, &out, ret_error);
+    if (r < 0)
+        return r;
+    return policy_has_source(out, version) ? 1 : 0;
+}
+
 int rd_pkg_dependents(rd_pm pm, const char *root, char *const *install, char *const *names, char ***ret,
                       char **ret_error)
 {

@@ -110,6 +110,11 @@ int rd_pkg_force_remove(rd_pm pm, const char *root, char *const *names, char **r
  * manager's dry run. */
 int rd_pkg_dependents(rd_pm pm, const char *root, char *const *install, char *const *names, char ***ret,
                       char **ret_error);
+/* Whether a repository the root's package manager reads offers name at
+ * version (apt-cache policy), so that what is removed can be put back:
+ * 1 yes, 0 no (a package installed from a local file). dnf and zypper:
+ * 1. */
+int rd_pkg_reinstallable(rd_pm pm, const char *root, const char *name, const char *version, char **ret_error);
 /* The imported rpm keys (gpg-pubkey-VERSION-RELEASE lines, sorted); NULL
  * for apt. */
 char *rd_pkg_pubkeys(rd_pm pm, const char *root);

@@ -64,7 +64,10 @@ DISTRO = {
     "linux-headers-" + KERNEL: ("6.8.0-45.45", "", {"/usr/src/linux-headers-%s/Makefile" % KERNEL: "# stand-in\n"}),
     "linux-headers-" + OLD_KERNEL: ("5.15.0-91.101", "", {
         "/usr/src/linux-headers-%s/Makefile" % OLD_KERNEL: "# stand-in\n"}),
-    "libhsa-runtime64-1": ("5.7.1-3", "", {"/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1": "distribution\n"}),
+    # with a configuration file (a conffile, as every file under /etc), so
+    # that removing it without purging can be told from purging it
+    "libhsa-runtime64-1": ("5.7.1-3", "", {"/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1": "distribution\n",
+                                           "/etc/stand-in/libhsa-runtime64-1.conf": "# shipped default\n"}),
     # an older ROCm core, for a host that holds it back
     "rocm-core": ("6.3.0.60300-39~24.04", "", {"/opt/rocm-6.3.0/.info/version": "6.3.0-39\n"}),
 }
@@ -132,6 +135,10 @@ def build_deb(work, out_dir, name, version, depends, files):
         control.insert(3, "Depends: " + depends)
     with open(os.path.join(d, "DEBIAN", "control"), "w") as f:
         f.write("\n".join(control) + "\n")
+    conffiles = sorted(p for p, c in files.items() if p.startswith("/etc/") and not isinstance(c, tuple))
+    if conffiles:
+        with open(os.path.join(d, "DEBIAN", "conffiles"), "w") as f:
+            f.write("".join(p + "\n" for p in conffiles))
     for script, table in (("postinst", POSTINST), ("preinst", PREINST)):
         if name in table:
             with open(os.path.join(d, "DEBIAN", script), "w") as f:

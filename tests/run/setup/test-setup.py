@@ -280,6 +280,9 @@ def bare_host_plan_apply_again_undo():
 def shadowing_distribution_package_removed_and_put_back():
     h = Host()
     h.install("libhsa-runtime64-1")
+    # the administrator's edit of its configuration file survives setup and undo
+    conf = "/etc/stand-in/libhsa-runtime64-1.conf"
+    h.r.write(conf, "# edited by the administrator\n")
     pkgs_before, tree_before = h.packages(), h.tree()
     check("libhsa-runtime64-1 5.7.1-3 ii" in pkgs_before, pkgs_before)
     p = h.setup("--usecase", "runtime")
@@ -289,7 +292,8 @@ def shadowing_distribution_package_removed_and_put_back():
     p = h.setup("--usecase", "runtime", "--apply", "--yes")
     eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
     now = h.packages()
-    check(not any(l.startswith("libhsa-runtime64-1 ") for l in now), now)
+    check("libhsa-runtime64-1 5.7.1-3 rc" in now, "removed, its configuration kept (not purged): %s" % now)
+    eq(h.r.read(conf), "# edited by the administrator\n", "the edited configuration file is kept")
     check(any(l.startswith("rocm-hip-runtime 6.4.1.") for l in now), now)
     check(not any(l.startswith("rocm ") for l in now), "runtime only: no rocm meta package: %s" % now)
     j = h.journal(h.run_ids()[0])
@@ -931,6 +935,25 @@ def undo_refused_when_a_downgrade_would_remove_a_package():
     eq(h.packages(), pkgs, "no package touched")
     same_tree(h.tree(), tree, "no file touched")
     eq(h.journal(j["run_id"])["state"], "applied", "the run stays applied")
+
+
+@test
+def shadowing_package_from_a_file_is_kept():
+    """A shadowing package installed from a file that no repository offers
+    at its version is not removed: undo could not put it back. The plan
+    says so."""
+    h = Host()
+    local_deb(h, "libhsa-runtime64-1", "5.7.1-3+site1", "", {"/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1":
+                                                            "built here\n"})
+    p = h.setup("--usecase", "runtime")
+    out = p.stdout
+    check(("remove", "libhsa-runtime64-1", "5.7.1-3+site1") not in package_lines(out), "not removed: " + out)
+    check("libhsa-runtime64-1 5.7.1-3+site1 stays: no configured repository offers that version" in
+          " ".join(out.split()), out)
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    check("libhsa-runtime64-1 5.7.1-3+site1 ii" in h.packages(), h.packages())
+    eq(h.journal(h.run_ids()[0])["packages"]["removed"], [], "the journal: nothing removed")
 
 
 @test
