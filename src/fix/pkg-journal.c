@@ -443,6 +443,23 @@ static int packages_done(rd_journal *jr, json_object *jp, rd_pm pm, strbuf *prob
     return r;
 }
 
+/* The reversal of what is in place now (freeing the lists given). */
+static int reversal_now(rd_journal *jr, json_object *jp, rd_pm pm, char ***install, char ***remove, strbuf *why)
+{
+    _cleanup_free_ char *err = NULL;
+    rd_pkg_changes live = { 0 };
+    strv_free(*install);
+    strv_free(*remove);
+    *install = *remove = NULL;
+    if (live_changes(jr, jp, pm, &live, &err) < 0) {
+        add_problem(why, err);
+        return -EIO;
+    }
+    reversal(&live, install, remove);
+    rd_pkg_changes_free(&live);
+    return 0;
+}
+
 /* Under the lock: the unfinished packages out with dpkg's force options,
  * then one transaction for the rest; what failed in *why (kept only when
  * something is left in place). */
@@ -450,35 +467,24 @@ static void reverse_live(rd_journal *jr, json_object *jp, rd_pm pm, strbuf *why)
 {
     _cleanup_free_ char *err = NULL;
     _cleanup_strv_free_ char **install = NULL, **remove = NULL;
-    rd_pkg_changes live = { 0 };
-    if (live_changes(jr, jp, pm, &live, &err) < 0) {
-        add_problem(why, err);
+    if (reversal_now(jr, jp, pm, &install, &remove, why) < 0)
         return;
-    }
-    reversal(&live, &install, &remove);
-    rd_pkg_changes_free(&live);
     if (remove_unfinished(jr, pm, remove, &err) < 0) {
         add_problem(why, err);
         return;
     }
-    strv_free(install);
-    strv_free(remove);
-    install = remove = NULL;
-    if (live_changes(jr, jp, pm, &live, &err) < 0) {
-        add_problem(why, err);
-        return;
-    }
-    reversal(&live, &install, &remove);
-    rd_pkg_changes_free(&live);
-    if (!install && !remove)
+    if (reversal_now(jr, jp, pm, &install, &remove, why) < 0 || (!install && !remove))
         return;
     if (rd_pkg_transact(pm, jr->root, install, remove, RD_PKG_ALLOW_DOWNGRADE | RD_PKG_PURGE, &err) >= 0)
         return;
     add_problem(why, err);
+    /* rpm: a scriptlet that fails; the run's own packages still there go
+     * without it */
+    if (pm == RD_PM_APT || reversal_now(jr, jp, pm, &install, &remove, why) < 0)
+        return;
     free(err);
     err = NULL;
-    /* rpm: a scriptlet that fails; the run's own packages go without it */
-    if (pm != RD_PM_APT && rd_pkg_force_remove(pm, jr->root, remove, &err) < 0)
+    if (rd_pkg_force_remove(pm, jr->root, remove, &err) < 0)
         add_problem(why, err);
 }
 

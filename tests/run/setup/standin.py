@@ -265,6 +265,14 @@ RPM_DRIVER = {
 }
 
 
+# amdgpu-dkms's %preun removes the module with DKMS; a test makes it fail
+# (in Lua: the roots have no shell)
+RPM_SCRIPTS = {
+    "amdgpu-dkms": ["%preun -p <lua>", 'if posix.access("/tmp/rd-dkms-fails") then',
+                    '  error("Error! dkms remove failed (stand-in)")', "end"],
+}
+
+
 EL9_KERNEL = "5.14.0-570.12.1.el9_6.x86_64"
 # a root's base: the directories every installed system has
 FILESYSTEM_DIRS = ["/opt", "/usr", "/usr/src", "/usr/include", "/usr/include/linux", "/var", "/var/cache"]
@@ -302,6 +310,7 @@ def build_rpm(work, out_dir, gnupghome, name, version, release, requires, files,
         while d not in ("/", "/opt", "/usr", "/usr/src", "/usr/include", "/usr/include/linux"):
             dirs.add(d)
             d = os.path.dirname(d)
+    spec += RPM_SCRIPTS.get(name, [])
     spec += ["%files"] + ["%%dir %s" % d for d in sorted(dirs)] + list(files)
     if name == "filesystem":
         spec[spec.index("%install") + 1:spec.index("%install") + 1] = [

@@ -619,6 +619,22 @@ def rpm_roundtrip(pm, want_headers):
 
 
 @test
+def rpm_failing_scriptlet_undo_removes_without_it():
+    """amdgpu-dkms's %preun fails: dnf cannot remove it, so undo removes
+    the run's packages with rpm -e --noscripts, then the repository."""
+    h = RpmHost("dnf")
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.setup("--apply", "--yes")
+    check(p.returncode in (0, 1), "apply: %s %s" % (p.stdout, p.stderr))
+    check(any(l.startswith("amdgpu-dkms ") for l in h.packages()), h.packages())
+    h.r.write("/tmp/rd-dkms-fails", "")
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "rpm -qa after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
 def rhel_dnf_installroot():
     out = rpm_roundtrip("dnf", [("install", "kernel-devel", "5.14.0-570.12.1.el9_6"),
                                 ("install", "kernel-headers", "5.14.0-570.12.1.el9_6")])
