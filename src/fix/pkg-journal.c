@@ -473,6 +473,14 @@ static void reverse_live(rd_journal *jr, json_object *jp, rd_pm pm, strbuf *why)
         add_problem(why, err);
         return;
     }
+    /* then dpkg finishes what else a killed run started (the run's own
+     * unfinished packages are out already: a failing DKMS build is not
+     * run again) */
+    if (rd_pkg_repair(pm, jr->root, &err) < 0) {
+        add_problem(why, err);
+        free(err);
+        err = NULL;
+    }
     if (reversal_now(jr, jp, pm, &install, &remove, why) < 0 || (!install && !remove))
         return;
     if (rd_pkg_transact(pm, jr->root, install, remove, RD_PKG_ALLOW_DOWNGRADE | RD_PKG_PURGE, &err) >= 0)
@@ -499,29 +507,27 @@ int rd_restore_packages(rd_journal *jr, strbuf *problems)
     rd_pkg_changes live = { 0 };
     /* nothing of the run's is in place (it failed before the package
      * manager ran, or a repeated undo): no lock to wait for */
-    if (live_changes(jr, jp, pm, &live, &err) < 0 || live.n == 0) {
-        if (err)
-            add_problem(problems, err);
-        rd_pkg_changes_free(&live);
+    if (live_changes(jr, jp, pm, &live, &err) < 0) {
+        add_problem(problems, err);
+        return -EIO;
+    }
+    if (live.n == 0) {
         remove_new_pubkeys(jr, jp, pm, problems);
-        return err ? -EIO : 0;
+        return 0;
     }
     rd_pkg_changes_free(&live);
     if (rd_pkg_wait_lock(pm, jr->root, lock_timeout_s, &err) < 0) {
         add_problem(problems, err);
         return -EBUSY;
     }
-    /* dpkg finishes what a killed run started; a postinst that fails
-     * again leaves its package unfinished, which is removed next */
     strbuf why = { 0 };
-    if (rd_pkg_repair(pm, jr->root, &err) < 0)
-        add_problem(&why, err);
     reverse_live(jr, jp, pm, &why);
     put_back_dirs(jr);
-    remove_new_pubkeys(jr, jp, pm, problems);
     int r = packages_done(jr, jp, pm, &why);
     if (r < 0)
         add_problem(problems, why.s);
+    else /* the keys, like the repository files, once the packages are out */
+        remove_new_pubkeys(jr, jp, pm, problems);
     free(why.s);
     return r;
 }

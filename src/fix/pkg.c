@@ -758,6 +758,22 @@ int rd_pkg_repair(rd_pm pm, const char *root, char **ret_error)
     return run(argv, NULL, ret_error);
 }
 
+char **rd_pkg_parse_unfinished(const char *text)
+{
+    char **v = NULL;
+    _cleanup_strv_free_ char **lines = strv_split(strempty(text), "\n");
+    for (size_t i = 0; lines && lines[i]; i++) {
+        const char *l = lines[i];
+        const char *tab = strchr(l, '\t');
+        /* "ii " installed, "rc " and "un " gone: the rest is unfinished,
+         * and so is anything with the reinstallation-required flag */
+        if (!tab || tab - l < 2 || ((l[1] == 'n' || l[1] == 'c' || l[1] == 'i') && (tab - l < 3 || l[2] != 'R')))
+            continue;
+        v = strv_push(v, xstrndup(tab + 1, strcspn(tab + 1, "\t")));
+    }
+    return v;
+}
+
 int rd_pkg_unfinished(rd_pm pm, const char *root, char ***ret, char **ret_error)
 {
     if (pm != RD_PM_APT) {
@@ -769,16 +785,7 @@ int rd_pkg_unfinished(rd_pm pm, const char *root, char ***ret, char **ret_error)
     int r = run(argv, &out, ret_error);
     if (r < 0)
         return r;
-    char **v = NULL;
-    _cleanup_strv_free_ char **lines = strv_split(out, "\n");
-    for (size_t i = 0; lines && lines[i]; i++) {
-        const char *l = lines[i];
-        const char *tab = strchr(l, '\t');
-        if (!tab || tab - l < 2 || l[1] == 'n' || l[1] == 'c' || (l[1] == 'i' && (tab - l < 3 || l[2] != 'R')))
-            continue;
-        v = strv_push(v, xstrndup(tab + 1, strcspn(tab + 1, "\t")));
-    }
-    *ret = v;
+    *ret = rd_pkg_parse_unfinished(out);
     return 0;
 }
 
@@ -798,11 +805,9 @@ int rd_pkg_force_remove(rd_pm pm, const char *root, char *const *names, char **r
     return run(argv, NULL, ret_error);
 }
 
-/* apt-cache policy's version table: whether a line under version's row
- * names a source other than dpkg's status file. */
-static bool policy_has_source(const char *text, const char *version)
+bool rd_pkg_parse_apt_policy(const char *text, const char *version)
 {
-    _cleanup_strv_free_ char **lines = strv_split(text, "\n");
+    _cleanup_strv_free_ char **lines = strv_split(strempty(text), "\n");
     bool in_row = false;
     for (size_t i = 0; lines && lines[i]; i++) {
         const char *l = lines[i];
@@ -830,7 +835,7 @@ int rd_pkg_reinstallable(rd_pm pm, const char *root, const char *name, const cha
     int r = run(argv, &out, ret_error);
     if (r < 0)
         return r;
-    return policy_has_source(out, version) ? 1 : 0;
+    return rd_pkg_parse_apt_policy(out, version) ? 1 : 0;
 }
 
 int rd_pkg_dependents(rd_pm pm, const char *root, char *const *install, char *const *names, char ***ret,

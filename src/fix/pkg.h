@@ -75,6 +75,13 @@ void rd_pkg_parse_dnf(const char *text, rd_pkg_changes *ret);
 void rd_pkg_parse_zypper_xml(const char *text, rd_pkg_changes *ret);
 /* Two installed lists ("NAME\tVERSION" lines) to the changes between them. */
 void rd_pkg_diff(const char *before, const char *after, rd_pkg_changes *ret);
+/* dpkg-query "${db:Status-Abbrev}\tNAME\tVERSION" lines: the names of the
+ * packages dpkg has not finished (status other than installed, not
+ * installed or config-files; or the reinstallation-required flag). */
+char **rd_pkg_parse_unfinished(const char *text);
+/* apt-cache policy NAME: whether a source other than dpkg's status file
+ * is listed under version's row of the version table. */
+bool rd_pkg_parse_apt_policy(const char *text, const char *version);
 /* The version of name in an installed list, or NULL. */
 char *rd_pkg_list_version(const char *list, const char *name);
 

@@ -48,7 +48,7 @@ POSTINST = {
                            "  touch /tmp/rd-in-postinst\n  sleep 120\nfi\nexit 0\n",
     # amdgpu-dkms's postinst builds the module with DKMS; when the build
     # fails it exits 1, and again at every `dpkg --configure -a`
-    "amdgpu-dkms": "#!/bin/sh\nif [ -e /tmp/rd-dkms-fails ]; then\n"
+    "amdgpu-dkms": "#!/bin/sh\nif [ -e /tmp/rd-dkms-fails ]; then\n  echo build >> /tmp/rd-dkms-builds\n"
                    "  echo 'Error! Bad return status for module build on kernel: stand-in' >&2\n  exit 1\nfi\nexit 0\n",
 }
 # A preinst that can be held up: dpkg has marked the package half-installed

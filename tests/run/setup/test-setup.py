@@ -749,6 +749,7 @@ def failing_postinst_rolled_back():
     eq(h.packages(), pkgs_before, "dpkg -l after the rollback")
     same_tree(h.tree(), tree_before, "the tree after the rollback")
     eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
+    eq(h.r.read("/tmp/rd-dkms-builds"), "build\n", "the failing build ran once: the rollback did not run it again")
     eq(h.rd("undo").returncode, 3, "nothing left to undo")
 
 
