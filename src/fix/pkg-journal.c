@@ -512,6 +512,8 @@ int rd_restore_packages(rd_journal *jr, strbuf *problems)
         return -EIO;
     }
     if (live.n == 0) {
+        /* an undo killed after the package manager, before the directories */
+        put_back_dirs(jr);
         remove_new_pubkeys(jr, jp, pm, problems);
         return 0;
     }

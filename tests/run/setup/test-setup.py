@@ -974,6 +974,38 @@ def shadowing_package_from_a_file_is_kept():
 
 
 @test
+def undo_killed_between_packages_and_repository_finished_by_the_next():
+    """Undo is killed after apt removed the run's packages and before the
+    repository files go: the next undo finds the packages out and puts the
+    files back."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    marker = h.r.p("/tmp/rd-dpkg-ran")
+    h.r.write("/etc/apt/apt.conf.d/99rd-kill", 'DPkg::Post-Invoke { "touch /tmp/rd-dpkg-ran; sleep 60"; };\n')
+    proc = subprocess.Popen([RD, "undo", "--root", h.path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    for _ in range(1200):
+        if os.path.exists(marker) or proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    check(os.path.exists(marker), "apt removed the packages")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
+    os.unlink(marker)
+    eq(h.journal(h.run_ids()[0])["state"], "undoing", "the killed undo")
+    check(not any(l.startswith("rocm-core ") for l in h.packages()), "the packages are out: %s" % h.packages())
+    eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), True, "the repository file is still there")
+    p = h.rd("undo")
+    eq(p.returncode, 0, "the next undo: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+    eq(h.journal(h.run_ids()[0])["state"], "undone", "the journal")
+
+
+@test
 def second_apply_while_the_first_is_in_dpkg():
     """A run in progress (it holds the lock) is in progress, not
     interrupted: the second apply names it and advises no undo."""
