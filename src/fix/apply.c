@@ -332,7 +332,8 @@ static int apply_roll_back(rd_journal *jr, const char *error, char **ret_error)
     strbuf problems = { 0 };
     _cleanup_strv_free_ char **unused = NULL;
     /* the repository files stay while any of the run's packages does */
-    if (rd_restore_packages(jr, &problems) >= 0) {
+    _cleanup_strv_free_ char **forced = NULL;
+    if (rd_restore_packages(jr, &problems, &forced) >= 0) {
         rd_restore_files(jr, RD_RESTORE_FILES, &problems);
         rd_restore_commands(jr, RD_COMMANDS_FAILED, &unused, &problems);
     }
@@ -355,8 +356,11 @@ static int apply_roll_back(rd_journal *jr, const char *error, char **ret_error)
         *ret_error = xasprintf("%s; everything done before was rolled back, but the journal %s/journal.json could "
                                "not say so (%s): `%s` settles it",
                                error, d, rd_fix_describe_error(-r), cmd);
-    } else
-        *ret_error = xasprintf("%s; everything done before was rolled back", error);
+    } else {
+        _cleanup_free_ char *note = rd_forced_note(forced);
+        *ret_error = xasprintf("%s; everything done before was rolled back%s%s%s", error, note ? " (" : "",
+                               strempty(note), note ? ")" : "");
+    }
     return -EIO;
 }
 

@@ -399,7 +399,7 @@ static void add_problem(strbuf *problems, const char *what)
 /* The packages the run installed that dpkg left unfinished (a postinst
  * that keeps failing, a kill while it unpacked): apt will not remove
  * them, so dpkg does, with its force options. */
-static int remove_unfinished(rd_journal *jr, rd_pm pm, char **remove, char **ret_error)
+static int remove_unfinished(rd_journal *jr, rd_pm pm, char **remove, char ***forced, char **ret_error)
 {
     _cleanup_strv_free_ char **unfinished = NULL, **stuck = NULL;
     int r = rd_pkg_unfinished(pm, jr->root, &unfinished, ret_error);
@@ -408,7 +408,11 @@ static int remove_unfinished(rd_journal *jr, rd_pm pm, char **remove, char **ret
     for (size_t i = 0; remove && remove[i]; i++)
         if (strv_contains(unfinished, remove[i]))
             stuck = strv_push(stuck, xstrdup(remove[i]));
-    return rd_pkg_force_remove(pm, jr->root, stuck, ret_error);
+    if ((r = rd_pkg_force_remove(pm, jr->root, stuck, ret_error)) < 0)
+        return r;
+    for (size_t i = 0; stuck && stuck[i]; i++)
+        *forced = strv_push(*forced, xstrdup(stuck[i]));
+    return 0;
 }
 
 /* The names still in place, for the message. */
@@ -463,13 +467,13 @@ static int reversal_now(rd_journal *jr, json_object *jp, rd_pm pm, char ***insta
 /* Under the lock: the unfinished packages out with dpkg's force options,
  * then one transaction for the rest; what failed in *why (kept only when
  * something is left in place). */
-static void reverse_live(rd_journal *jr, json_object *jp, rd_pm pm, strbuf *why)
+static void reverse_live(rd_journal *jr, json_object *jp, rd_pm pm, char ***forced, strbuf *why)
 {
     _cleanup_free_ char *err = NULL;
     _cleanup_strv_free_ char **install = NULL, **remove = NULL;
     if (reversal_now(jr, jp, pm, &install, &remove, why) < 0)
         return;
-    if (remove_unfinished(jr, pm, remove, &err) < 0) {
+    if (remove_unfinished(jr, pm, remove, forced, &err) < 0) {
         add_problem(why, err);
         return;
     }
@@ -494,9 +498,12 @@ static void reverse_live(rd_journal *jr, json_object *jp, rd_pm pm, strbuf *why)
     err = NULL;
     if (rd_pkg_force_remove(pm, jr->root, remove, &err) < 0)
         add_problem(why, err);
+    else
+        for (size_t i = 0; remove && remove[i]; i++)
+            *forced = strv_push(*forced, xstrdup(remove[i]));
 }
 
-int rd_restore_packages(rd_journal *jr, strbuf *problems)
+int rd_restore_packages(rd_journal *jr, strbuf *problems, char ***forced)
 {
     json_object *jp = packages_of(jr);
     if (!jp)
@@ -523,7 +530,7 @@ int rd_restore_packages(rd_journal *jr, strbuf *problems)
         return -EBUSY;
     }
     strbuf why = { 0 };
-    reverse_live(jr, jp, pm, &why);
+    reverse_live(jr, jp, pm, forced, &why);
     put_back_dirs(jr);
     int r = packages_done(jr, jp, pm, &why);
     if (r < 0)
@@ -532,4 +539,14 @@ int rd_restore_packages(rd_journal *jr, strbuf *problems)
         remove_new_pubkeys(jr, jp, pm, problems);
     free(why.s);
     return r;
+}
+
+char *rd_forced_note(char *const *forced)
+{
+    if (!forced || !forced[0])
+        return NULL;
+    _cleanup_free_ char *names = strv_join(forced, ", ");
+    return xasprintf("%s could not be finished by the package manager (a maintainer script failed, or it was "
+                     "interrupted) and %s removed with its force options",
+                     names, forced[1] ? "were" : "was");
 }

@@ -189,7 +189,12 @@ static void undo_restore(rd_journal *jr, rd_restore_method method, rd_apply_resu
     /* packages first: the repository files, keys and pins they came from
      * go last, and only once the packages are out (a next undo fetches
      * from them again) */
-    if (rd_restore_packages(jr, problems) < 0)
+    _cleanup_strv_free_ char **forced = NULL;
+    int r = rd_restore_packages(jr, problems, &forced);
+    char *note = rd_forced_note(forced);
+    if (note)
+        res->notes = strv_push(res->notes, note);
+    if (r < 0)
         return;
     rd_restore_files(jr, method, problems);
     if (method == RD_RESTORE_GPASSWD) {

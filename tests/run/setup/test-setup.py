@@ -630,6 +630,8 @@ def rpm_failing_scriptlet_undo_removes_without_it():
     h.r.write("/tmp/rd-dkms-fails", "")
     p = h.rd("undo")
     eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    check("Note: amdgpu-dkms could not be finished by the package manager" in " ".join(p.stdout.split()),
+          "undo says which: " + p.stdout)
     eq(h.packages(), pkgs_before, "rpm -qa after undo")
     same_tree(h.tree(), tree_before, "the tree after undo")
 
@@ -745,7 +747,9 @@ def failing_postinst_rolled_back():
     p = h.setup("--apply", "--yes")
     eq(p.returncode, 3, "apply fails: %s %s" % (p.stdout, p.stderr))
     check("Bad return status for module build" in p.stderr, "the postinst's own line: " + p.stderr)
-    check("everything done before was rolled back" in p.stderr and "incomplete" not in p.stderr, p.stderr)
+    check("everything done before was rolled back (amdgpu-dkms could not be finished by the package manager (a "
+          "maintainer script failed, or it was interrupted) and was removed with its force options)" in p.stderr and
+          "incomplete" not in p.stderr, p.stderr)
     eq(h.packages(), pkgs_before, "dpkg -l after the rollback")
     same_tree(h.tree(), tree_before, "the tree after the rollback")
     eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
@@ -782,6 +786,8 @@ def failing_postinst_killed_rollback_undo_finishes():
           "amdgpu-dkms half-configured: %s" % h.packages())
     p = h.rd("undo")
     eq(p.returncode, 0, "undo with the postinst still failing: %s %s" % (p.stdout, p.stderr))
+    check("amdgpu-dkms could not be finished by the package manager" in " ".join(p.stdout.split()),
+          "undo says which: " + p.stdout)
     eq(h.packages(), pkgs_before, "dpkg -l after undo")
     same_tree(h.tree(), tree_before, "the tree after undo")
 
@@ -802,6 +808,9 @@ def killed_while_unpacking_undo_restores():
     check(state and state[0].split()[-1] in ("iHR", "iH"), "half-installed: %s" % state)
     p = h.rd("undo")
     eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    check("Note: hsa-rocr, rocm-core could not be finished by the package manager (a maintainer script failed, or it "
+          "was interrupted) and were removed with its force options." in " ".join(p.stdout.split()),
+          "undo says which (rocm-core unpacked, not configured): " + p.stdout)
     eq(h.packages(), pkgs_before, "dpkg -l after undo")
     same_tree(h.tree(), tree_before, "the tree after undo")
     eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
