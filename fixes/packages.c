@@ -162,9 +162,20 @@ static int want_setup(const rd_fix_input *in, const char *pm, const char *instal
     }
     int col = rd_packages_pm_index(pm);
     for (size_t i = 0; col >= 0 && t->shadow[col] && t->shadow[col][i]; i++) {
-        _cleanup_free_ char *v = rd_pkg_list_version(installed, t->shadow[col][i]);
-        if (v)
-            w->remove = strv_push(w->remove, xstrdup(t->shadow[col][i]));
+        const char *name = t->shadow[col][i];
+        _cleanup_free_ char *v = rd_pkg_list_version(installed, name), *err = NULL;
+        if (!v)
+            continue;
+        /* undo must be able to put it back at its version */
+        if (rd_pkg_reinstallable(rd_pm_from_name(pm), in->root, name, v, &err) == 0) {
+            _cleanup_free_ char *msg = xasprintf("%s %s stays: no configured repository offers that version, so "
+                                                 "undo could not put it back (it was installed from a file); "
+                                                 "remove it yourself if it shadows AMD's",
+                                                 name, v);
+            note(w, msg);
+            continue;
+        }
+        w->remove = strv_push(w->remove, xstrdup(name));
     }
     return 0;
 }

@@ -280,6 +280,9 @@ def bare_host_plan_apply_again_undo():
 def shadowing_distribution_package_removed_and_put_back():
     h = Host()
     h.install("libhsa-runtime64-1")
+    # the administrator's edit of its configuration file survives setup and undo
+    conf = "/etc/stand-in/libhsa-runtime64-1.conf"
+    h.r.write(conf, "# edited by the administrator\n")
     pkgs_before, tree_before = h.packages(), h.tree()
     check("libhsa-runtime64-1 5.7.1-3 ii" in pkgs_before, pkgs_before)
     p = h.setup("--usecase", "runtime")
@@ -289,7 +292,8 @@ def shadowing_distribution_package_removed_and_put_back():
     p = h.setup("--usecase", "runtime", "--apply", "--yes")
     eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
     now = h.packages()
-    check(not any(l.startswith("libhsa-runtime64-1 ") for l in now), now)
+    check("libhsa-runtime64-1 5.7.1-3 rc" in now, "removed, its configuration kept (not purged): %s" % now)
+    eq(h.r.read(conf), "# edited by the administrator\n", "the edited configuration file is kept")
     check(any(l.startswith("rocm-hip-runtime 6.4.1.") for l in now), now)
     check(not any(l.startswith("rocm ") for l in now), "runtime only: no rocm meta package: %s" % now)
     j = h.journal(h.run_ids()[0])
@@ -714,6 +718,24 @@ def rpm_roundtrip(pm, want_headers):
 
 
 @test
+def rpm_failing_scriptlet_undo_removes_without_it():
+    """amdgpu-dkms's %preun fails: dnf cannot remove it, so undo removes
+    the run's packages with rpm -e --noscripts, then the repository."""
+    h = RpmHost("dnf")
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.setup("--apply", "--yes")
+    check(p.returncode in (0, 1), "apply: %s %s" % (p.stdout, p.stderr))
+    check(any(l.startswith("amdgpu-dkms ") for l in h.packages()), h.packages())
+    h.r.write("/tmp/rd-dkms-fails", "")
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    check("Note: amdgpu-dkms could not be finished by the package manager" in " ".join(p.stdout.split()),
+          "undo says which: " + p.stdout)
+    eq(h.packages(), pkgs_before, "rpm -qa after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
 def rhel_dnf_installroot():
     out = rpm_roundtrip("dnf", [("install", "kernel-devel", "5.14.0-570.12.1.el9_6"),
                                 ("install", "kernel-headers", "5.14.0-570.12.1.el9_6")])
@@ -860,6 +882,322 @@ def real_layout_7_1_0():
 @test
 def real_layout_7_2_3_apply_undo():
     real_layout("7.2.3", apply=True)
+
+
+def broken(pkgs):
+    """The packages dpkg has not finished (any state but installed, or
+    reinstallation required)."""
+    return [l for l in pkgs if not l.endswith(" ii")]
+
+
+@test
+def failing_postinst_rolled_back():
+    """amdgpu-dkms's postinst fails, as it does when its DKMS build fails,
+    and again at every `dpkg --configure -a`: the rollback removes it
+    half-configured and the packages apt left unconfigured behind it, then
+    the repository files; the root is as it was."""
+    h = Host(kernel=OLD_KERNEL)
+    pkgs_before, tree_before = h.packages(), h.tree()
+    h.r.write("/tmp/rd-dkms-fails", "")
+    p = h.setup("--apply", "--yes")
+    eq(p.returncode, 3, "apply fails: %s %s" % (p.stdout, p.stderr))
+    check("Bad return status for module build" in p.stderr, "the postinst's own line: " + p.stderr)
+    check("everything done before was rolled back (amdgpu-dkms could not be finished by the package manager (a "
+          "maintainer script failed, or it was interrupted) and was removed with its force options)" in p.stderr and
+          "incomplete" not in p.stderr, p.stderr)
+    eq(h.packages(), pkgs_before, "dpkg -l after the rollback")
+    same_tree(h.tree(), tree_before, "the tree after the rollback")
+    eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
+    eq(h.r.read("/tmp/rd-dkms-builds"), "build\n", "the failing build ran once: the rollback did not run it again")
+    eq(h.rd("undo").returncode, 3, "nothing left to undo")
+
+
+def unfinished_undo_then_fixed(h, pkgs_before, tree_before, cause_gone):
+    """Undo while the cause is still there keeps the repository files and
+    says what is left; once it is gone, the next undo finishes."""
+    eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), True, "the repository is kept until the packages are out")
+    cause_gone()
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
+def failing_postinst_killed_rollback_undo_finishes():
+    """The run is killed while the postinst fails (before its rollback):
+    undo removes the half-configured packages although `dpkg --configure
+    -a` keeps failing, and only then the repository files."""
+    h = Host(kernel=OLD_KERNEL)
+    pkgs_before, tree_before = h.packages(), h.tree()
+    h.r.write("/tmp/rd-dkms-fails", "")
+    marker = h.r.p("/tmp/rd-dpkg-ran")
+    h.r.write("/etc/apt/apt.conf.d/99rd-kill", 'DPkg::Post-Invoke { "touch /tmp/rd-dpkg-ran; sleep 60"; };\n')
+    setup_killed_at(h, marker)
+    check(os.path.exists(marker), "dpkg ran")
+    os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
+    os.unlink(marker)
+    check(any(l.startswith("amdgpu-dkms ") and l.endswith(" iF") for l in h.packages()),
+          "amdgpu-dkms half-configured: %s" % h.packages())
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo with the postinst still failing: %s %s" % (p.stdout, p.stderr))
+    check("amdgpu-dkms could not be finished by the package manager" in " ".join(p.stdout.split()),
+          "undo says which: " + p.stdout)
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
+def killed_while_unpacking_undo_restores():
+    """kill -9 while dpkg unpacks hsa-rocr (it is half-installed and needs
+    reinstallation): undo removes it with dpkg's force option, the
+    packages around it with apt, then the repository."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    h.r.write("/tmp/rd-slow-preinst", "")
+    marker = h.r.p("/tmp/rd-in-preinst")
+    setup_killed_at(h, marker)
+    check(os.path.exists(marker), "dpkg ran the preinst")
+    os.unlink(marker)
+    state = [l for l in h.packages() if l.startswith("hsa-rocr ")]
+    check(state and state[0].split()[-1] in ("iHR", "iH"), "half-installed: %s" % state)
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    check("Note: hsa-rocr, rocm-core could not be finished by the package manager (a maintainer script failed, or it "
+          "was interrupted) and were removed with its force options." in " ".join(p.stdout.split()),
+          "undo says which (rocm-core unpacked, not configured): " + p.stdout)
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+    eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
+
+
+@test
+def undo_while_dpkg_is_locked_keeps_the_repository():
+    """Undo of a killed run while another process holds dpkg's lock: it
+    names the holder and removes nothing, the repository files included;
+    once the lock is free the next undo finishes."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    marker = h.r.p("/tmp/rd-dpkg-ran")
+    h.r.write("/etc/apt/apt.conf.d/99rd-kill", 'DPkg::Post-Invoke { "touch /tmp/rd-dpkg-ran; sleep 60"; };\n')
+    setup_killed_at(h, marker)
+    os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
+    os.unlink(marker)
+    installed = h.packages()
+    with open(h.r.p("/var/lib/dpkg/lock-frontend"), "w") as lock:
+        fcntl.lockf(lock, fcntl.LOCK_EX)  # once the killed apt-get's children are gone
+        p = h.rd("undo")
+    eq(p.returncode, 3, "undo fails while the lock is held: %s" % p.stdout)
+    check("/var/lib/dpkg/lock-frontend is held by process %d (python3)" % os.getpid() in p.stderr, p.stderr)
+    eq(h.packages(), installed, "no package touched")
+    eq(h.journal(h.run_ids()[0])["state"], "undo-incomplete", "the journal")
+    unfinished_undo_then_fixed(h, pkgs_before, tree_before, lambda: None)
+
+
+@test
+def disk_full_while_unpacking_rolled_back():
+    """/opt is a small file system that is full: dpkg cannot unpack
+    rocm-core's files there. The rollback (or, when the rollback cannot
+    finish, undo once there is room) leaves the root as it was."""
+    h = Host()
+    opt = h.r.p("/opt")
+    q = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=0755", "rd-full", opt], capture_output=True,
+                       text=True)
+    if q.returncode != 0:
+        raise Skip("cannot mount a small tmpfs: " + q.stderr)
+    try:
+        fd = os.open(os.path.join(opt, "filler"), os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            while os.write(fd, b"\0" * 4096) > 0:
+                pass
+        except OSError:
+            pass
+        os.close(fd)
+        pkgs_before, tree_before = h.packages(), h.tree()
+        p = h.setup("--apply", "--yes")
+        eq(p.returncode, 3, "apply fails: %s %s" % (p.stdout, p.stderr))
+        check("No space left on device" in p.stderr, p.stderr)
+        check("everything done before was rolled back" in p.stderr, p.stderr)
+        eq(h.packages(), pkgs_before, "dpkg -l after the rollback")
+        same_tree(h.tree(), tree_before, "the tree after the rollback")
+    finally:
+        subprocess.run(["umount", "-l", opt])
+
+
+@test
+def damaged_journal_refused():
+    """Undo refuses a journal it cannot trust, names the run and what is
+    wrong, and touches nothing: the newest journal cut in half (--last
+    does not fall back to the run before it), the package list saved
+    before the run missing, an entry of the installed list that the saved
+    list contradicts."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    run_id = h.run_ids()[0]
+    jdir = h.r.p("/var/lib/rocm-doctor/journal/" + run_id)
+    pkgs_applied, tree_applied = h.packages(), h.tree()
+
+    def refused(what, *args):
+        p = h.rd("undo", *args)
+        eq(p.returncode, 3, "%s: undo refused (%s)" % (what, p.stdout))
+        eq(h.packages(), pkgs_applied, what + ": no package touched")
+        same_tree(h.tree(), tree_applied, what + ": no file touched")
+        eq(h.journal(run_id)["state"], "applied", what + ": the run's journal untouched")
+        return p.stderr
+
+    newer = "99991231-235959"
+    os.makedirs(h.r.p("/var/lib/rocm-doctor/journal/%s/files" % newer))
+    with open(os.path.join(jdir, "journal.json")) as f:
+        text = f.read()
+    h.r.write("/var/lib/rocm-doctor/journal/%s/journal.json" % newer, text.replace(run_id, newer)[:len(text) // 2])
+    err = refused("the newest journal cut in half", "--last")
+    check("run %s has a damaged journal" % newer in err and "not valid JSON (cut short?)" in err and
+          run_id not in err, err)
+    err = refused("undo of that run by its id", newer)
+    check("%s/journal.json: not valid JSON (cut short?)" % newer in err, err)
+    shutil.rmtree(h.r.p("/var/lib/rocm-doctor/journal/" + newer))
+
+    saved = os.path.join(jdir, "files", "packages-before")
+    os.rename(saved, saved + ".aside")
+    err = refused("the saved package list missing")
+    check("the journal of run %s is damaged: the package list saved before the run" % run_id in err and
+          "packages-before) is missing; nothing was undone" in err, err)
+    os.rename(saved + ".aside", saved)
+
+    j = h.journal(run_id)
+    base = [l for l in pkgs_before if l.startswith("base-files ")][0].split()
+    j["packages"]["installed"].append({"name": "base-files", "version": base[1]})
+    with open(os.path.join(jdir, "journal.json"), "w") as f:
+        json.dump(j, f)
+    err = refused("an installed entry the saved list contradicts")
+    check('"installed" names base-files, but the package list saved before the run has it (%s)' % base[1] in err,
+          err)
+    with open(os.path.join(jdir, "journal.json"), "w") as f:
+        f.write(text)
+
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo of the intact journal: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+def local_deb(h, name, version, depends, files):
+    """A package built here and installed with dpkg -i: no repository has it."""
+    work = temp_dir("rd-setup-deb.")
+    standin.build_deb(work, os.path.join(work, "out"), name, version, depends, files)
+    deb = "%s_%s_amd64.deb" % (name, version)
+    shutil.copy(os.path.join(work, "out", deb), h.r.p("/tmp/" + deb))
+    q = h.chroot("dpkg", "-i", "/tmp/" + deb)
+    eq(q.returncode, 0, "dpkg -i %s: %s" % (deb, q.stdout))
+    os.unlink(h.r.p("/tmp/" + deb))
+
+
+@test
+def undo_refused_when_a_downgrade_would_remove_a_package():
+    """The run upgraded rocm-core; a package installed since needs the new
+    version. Undo would downgrade rocm-core and apt would remove that
+    package: undo refuses, naming it, and touches nothing."""
+    h = Host()
+    h.install("rocm-core")
+    check(any(l.startswith("rocm-core 6.3.0.") for l in h.packages()), "the distribution's older rocm-core")
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    j = h.journal(h.run_ids()[0])
+    eq([(x["name"], x["old_version"]) for x in j["packages"]["upgraded"]], [("rocm-core", "6.3.0.60300-39~24.04")],
+       "the run upgraded rocm-core")
+    local_deb(h, "site-tool", "1.0", "rocm-core (>= 6.4.1)", {"/usr/local/bin/site-tool": "#!/bin/sh\n"})
+    pkgs, tree = h.packages(), h.tree()
+    p = h.rd("undo")
+    eq(p.returncode, 3, "undo refused: %s" % p.stdout)
+    check("site-tool installed since run %s depends on packages it installed or on the versions it left" %
+          j["run_id"] in p.stderr and "nothing was undone" in p.stderr, p.stderr)
+    eq(h.packages(), pkgs, "no package touched")
+    same_tree(h.tree(), tree, "no file touched")
+    eq(h.journal(j["run_id"])["state"], "applied", "the run stays applied")
+
+
+@test
+def shadowing_package_from_a_file_is_kept():
+    """A shadowing package installed from a file that no repository offers
+    at its version is not removed: undo could not put it back. The plan
+    says so."""
+    h = Host()
+    local_deb(h, "libhsa-runtime64-1", "5.7.1-3+site1", "", {"/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1":
+                                                            "built here\n"})
+    p = h.setup("--usecase", "runtime")
+    out = p.stdout
+    check(("remove", "libhsa-runtime64-1", "5.7.1-3+site1") not in package_lines(out), "not removed: " + out)
+    check("libhsa-runtime64-1 5.7.1-3+site1 stays: no configured repository offers that version" in
+          " ".join(out.split()), out)
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    check("libhsa-runtime64-1 5.7.1-3+site1 ii" in h.packages(), h.packages())
+    eq(h.journal(h.run_ids()[0])["packages"]["removed"], [], "the journal: nothing removed")
+
+
+@test
+def undo_killed_between_packages_and_repository_finished_by_the_next():
+    """Undo is killed after apt removed the run's packages and before the
+    repository files go: the next undo finds the packages out and puts the
+    files back."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    marker = h.r.p("/tmp/rd-dpkg-ran")
+    h.r.write("/etc/apt/apt.conf.d/99rd-kill", 'DPkg::Post-Invoke { "touch /tmp/rd-dpkg-ran; sleep 60"; };\n')
+    proc = subprocess.Popen([RD, "undo", "--root", h.path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    for _ in range(1200):
+        if os.path.exists(marker) or proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    check(os.path.exists(marker), "apt removed the packages")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
+    os.unlink(marker)
+    eq(h.journal(h.run_ids()[0])["state"], "undoing", "the killed undo")
+    check(not any(l.startswith("rocm-core ") for l in h.packages()), "the packages are out: %s" % h.packages())
+    eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), True, "the repository file is still there")
+    p = h.rd("undo")
+    eq(p.returncode, 0, "the next undo: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+    eq(h.journal(h.run_ids()[0])["state"], "undone", "the journal")
+
+
+@test
+def second_apply_while_the_first_is_in_dpkg():
+    """A run in progress (it holds the lock) is in progress, not
+    interrupted: the second apply names it and advises no undo."""
+    h = Host()
+    h.r.write("/tmp/rd-slow-postinst", "")
+    marker = h.r.p("/tmp/rd-in-postinst")
+    proc = subprocess.Popen([RD, "setup", "--release", "6.4.1", "--apply", "--yes", "--root", h.path,
+                             "--facts", h.facts], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        for _ in range(1200):
+            if os.path.exists(marker) or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        check(os.path.exists(marker), "the first run is in the postinst")
+        run_id = h.run_ids()[0]
+        p = h.setup("--apply", "--yes")
+        eq(p.returncode, 3, "the second apply is refused: %s" % p.stderr)
+        check("run %s is in progress" % run_id in p.stderr, p.stderr)
+        check("interrupted" not in p.stderr and "undo" not in p.stderr, "no undo advised: " + p.stderr)
+        p = h.rd("undo")
+        eq(p.returncode, 3, "undo is refused too")
+        check("run %s is in progress" % run_id in p.stderr, p.stderr)
+        eq(h.journal(run_id)["state"], "applying", "the first run's journal untouched")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 if __name__ == "__main__":
