@@ -49,6 +49,7 @@ PROGRAMS = {
     "apt-get": (("exempt", PM), ("exempt", PM)),
     "dpkg": (("exempt", PM), ("exempt", PM)),
     "dpkg-query": (("exempt", PM), ("exempt", PM)),
+    "apt-cache": (("exempt", PM), ("exempt", PM)),
     "dnf": (("exempt", PM), ("exempt", PM)),
     "zypper": (("exempt", PM), ("exempt", PM)),
     "rpm": (("exempt", PM), ("exempt", PM)),
@@ -77,7 +78,18 @@ def spawned_programs():
                     for m in pat.finditer(text):
                         line = text.count("\n", 0, m.start()) + 1
                         found.append((m.group(1), "%s:%d" % (os.path.relpath(path, ROOT), line)))
+                # what chroot and env run: the first literal after them that
+                # is neither an assignment nor an option
+                for m in WRAPPED.finditer(text):
+                    line = text.count("\n", 0, m.start()) + 1
+                    for lit in re.findall(r'"([^"]*)"', m.group(2)):
+                        if "=" not in lit and not lit.startswith("-"):
+                            found.append((lit, "%s:%d" % (os.path.relpath(path, ROOT), line)))
+                            break
     return found
+
+
+WRAPPED = re.compile(r'rd_strv_new\(\s*"(chroot|env)"([^;]*?)NULL\)', re.S)
 
 
 def deb_fields(package):
