@@ -1503,7 +1503,11 @@ def real_apt_key_legacy():
 @test
 def real_apt_suite_mismatch():
     t, binary = apt_live("apt-suite-mismatch")
-    t.roundtrip([], ["1. apt: AMD's apt repository for ROCm 6.2.4 (noble)\n", "+Suites: noble\n"],
+    # set right where they are: only the suite of each line changes
+    t.roundtrip([], ["1. apt: AMD's apt repository for ROCm 6.2.4 (noble)\n",
+                     "-deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/6.2.4 "
+                     "jammy main\n+deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                     "https://repo.radeon.com/rocm/apt/6.2.4 noble main\n"],
                 [("apt.suite-mismatch", "fixed")], ["apt.suite-mismatch"],
                 after=lambda t: apt_check_real(t, ["rocm/apt/6.2.4/dists/noble"], absent=["jammy", "/ubuntu/dists/ubuntu"]))
 
