@@ -4,7 +4,8 @@
 
 #include "fix.h"
 
-extern const rd_fix rd_fix_group, rd_fix_udev, rd_fix_apt, rd_fix_modprobe, rd_fix_env, rd_fix_cmdline;
+extern const rd_fix rd_fix_group, rd_fix_udev, rd_fix_apt, rd_fix_modprobe, rd_fix_env, rd_fix_cmdline,
+    rd_fix_slurm_gres;
 /* rpm-repo.c: AMD's dnf and zypper repositories */
 extern const rd_fix rd_fix_dnf, rd_fix_zypper;
 /* packages.c: packages through the host's own package manager */

@@ -7,7 +7,7 @@
  * command line. */
 static const rd_fix *const plan_order[] = {
     &rd_fix_group,  &rd_fix_udev,     &rd_fix_modprobe, &rd_fix_apt,     &rd_fix_dnf,
-    &rd_fix_zypper, &rd_fix_packages, &rd_fix_env,      &rd_fix_cmdline,
+    &rd_fix_zypper, &rd_fix_packages, &rd_fix_env,      &rd_fix_cmdline, &rd_fix_slurm_gres,
 };
 
 const rd_fix_table rd_fix_registry = {

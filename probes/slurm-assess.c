@@ -172,7 +172,8 @@ static void check_count(const slurm_view *v, rd_findings *out)
     }
     evidence_gpus(v, fd);
     rd_finding_remedy(fd, "Make gres.conf and the node's Gres= in slurm.conf count the GPUs this node has (one "
-                          "File= render node each), then restart slurmd.");
+                          "File= render node each), then restart slurmd; `rocm-doctor fix --only slurm-gres` "
+                          "proposes this node's gres.conf.");
 }
 
 static const rd_gpu *gpu_of_render(const slurm_view *v, const char *path)
@@ -206,7 +207,8 @@ static void check_files(const slurm_view *v, rd_findings *out)
         return;
     evidence_gpus(v, fd);
     rd_finding_remedy(fd, "List the GPUs' render nodes in File= (/dev/dri/renderD128 and up, one per GPU); Slurm "
-                          "gives a job the File= devices it allocated, and HIP opens the render nodes.");
+                          "gives a job the File= devices it allocated, and HIP opens the render nodes. `rocm-doctor "
+                          "fix --only slurm-gres` proposes this node's gres.conf.");
 }
 
 static void check_types(const slurm_view *v, rd_findings *out)

@@ -163,7 +163,7 @@ check("list usecases: text", rc == 0 and "\nruntime: what applications need to r
 rc, out, err = run("list", "fixes", "--json")
 fixes = [f["id"] for f in json.loads(out)["fixes"]] if rc == 0 else []
 check("list fixes --json: the fix ids in plan order", fixes ==
-      ["group", "udev", "modprobe", "apt", "dnf", "zypper", "packages", "env", "cmdline"], fixes)
+      ["group", "udev", "modprobe", "apt", "dnf", "zypper", "packages", "env", "cmdline", "slurm-gres"], fixes)
 rc, out, err = run("list", "fixes")
 check("list fixes: one line per fix, id first", rc == 0 and [l.split()[0] for l in out.splitlines()] == fixes, out)
 reads = {c["id"]: c["reads"] for c in json.loads(run("list", "checks", "--json")[1])["checks"]}

@@ -111,6 +111,38 @@ def slurmd_agrees(bed, tmp):
                                                                ("/etc/slurm/gres.d/more.conf", 1)], f["gres"])
 
 
+def gres_fix(bed):
+    """`fix --only slurm-gres` proposes this node's gres.conf: the wrong gpu
+    line replaced by the GPU's render node with slurm.conf's type, other
+    lines kept; nothing without --only; applied, the check finds nothing;
+    undo gives the file back."""
+    env = {"SLURMD_NODENAME": NODE}
+    old = "AutoDetect=off\nName=gpu Type=rx7900xtx File=/dev/dri/card[0-1]\nName=shard Count=4\n"
+    write_conf(bed.root, GOOD_SLURM, old, None, {})
+    p = bed.run("fix", env=env)
+    res.check("fix alone plans no gres.conf", "gres.conf" not in p.stdout, p.stdout)
+    p = bed.run("fix", "--only", "slurm-gres", env=env)
+    want = ("AutoDetect=off\nName=shard Count=4\n# This node's 1 AMD GPU, one line each (rocm-doctor fix --only "
+            "slurm-gres).\nName=gpu Type=rx7900xtx File=/dev/dri/renderD128\n")
+    diff = "".join("+" + line + "\n" for line in want.splitlines()[2:])
+    res.check("the plan proposes the node's line, for the findings it fixes",
+              diff in p.stdout and "-Name=gpu Type=rx7900xtx File=/dev/dri/card[0-1]\n" in p.stdout and
+              "Fixes: slurm.gres-count, slurm.gres-file" in p.stdout, p.stdout)
+    if os.geteuid() != 0:
+        print("# not root: the gres.conf fix is not applied")
+        return
+    p = bed.run("fix", "--only", "slurm-gres", "--apply", "--yes", env=env)
+    path = os.path.join(bed.root, "etc", "slurm", "gres.conf")
+    with open(path) as f:
+        got = f.read()
+    res.check("applied: gres.conf as proposed", (p.returncode, got) == (0, want), "%s\n%s%s" % (got, p.stdout,
+                                                                                               p.stderr))
+    res.check("applied: no slurm finding left", slurm_findings(bed) == {}, slurm_findings(bed))
+    p = bed.run("undo", env=env)
+    with open(path) as f:
+        res.check("undo gives the old gres.conf back", (p.returncode, f.read()) == (0, old), p.stdout + p.stderr)
+
+
 def main():
     with fleetlib.Bed("health-rx7900xtx-healthy", binary, tb_run) as bed:
         for name, slurm, gres, cgroup, others, want in CASES:
@@ -121,6 +153,7 @@ def main():
             for fid, lines in want.items():
                 for line in lines:
                     res.check("%s: %s says %s" % (name, fid, line), line in got.get(fid, []), got.get(fid))
+        gres_fix(bed)
         print("# the findings on the card-node gres.conf:")
         write_conf(bed.root, GOOD_SLURM, "Name=gpu Type=rx7900xtx File=/dev/dri/card[0-1]\n", None, {})
         p = bed.run("check", env={"SLURMD_NODENAME": NODE, "COLUMNS": "200"})
