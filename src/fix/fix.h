@@ -244,8 +244,23 @@ int rd_fix_read(int root_fd, const char *path, char **ret, size_t *ret_size, str
 int rd_fix_write(int root_fd, const char *path, const char *content, size_t size, mode_t mode, uid_t uid, gid_t gid,
                  char ***created_dirs);
 int rd_fix_unlink(int root_fd, const char *path);
-/* Runs argv (PATH of sbin and bin); collects its output into *ret_output.
- * Returns the exit status, or a negative errno when it could not run. */
+/* How long a program the fixer starts may run before its process group is
+ * ended: queries (installed lists, dry runs, gpg, curl) and transactions
+ * (index refreshes, installs and removals: downloads). From the
+ * configuration's package_query_timeout_s and package_timeout_s; a value
+ * <= 0 keeps the one before (defaults 300 and 1800 s). */
+typedef struct {
+    int64_t query_s;
+    int64_t transaction_s;
+} rd_fix_deadlines;
+void rd_fix_set_deadlines(const rd_fix_deadlines *d);
+const rd_fix_deadlines *rd_fix_get_deadlines(void);
+/* Runs argv (PATH of sbin and bin) in its own process group; collects its
+ * output into *ret_output. Returns the exit status, or a negative errno
+ * when it could not run; -ETIME when it ran past timeout_s seconds (its
+ * process group is then ended, and *ret_output still holds what it
+ * printed). rd_fix_spawn: within the query deadline. */
+int rd_fix_spawn_within(char *const *argv, int64_t timeout_s, char **ret_output);
 int rd_fix_spawn(char *const *argv, char **ret_output);
 char *rd_argv_join(char *const *argv);
 /* A NULL-terminated vector of copies of the arguments (list ends with NULL). */

@@ -352,6 +352,62 @@ void rd_pkg_parse_zypper_xml(const char *text, rd_pkg_changes *ret)
     }
 }
 
+/* ---- running them ---- */
+
+/* The last line a command printed before its deadline: what it was
+ * waiting on (apt's "Get:", "0% [Waiting for headers]", dpkg's unpack). */
+static char *last_line(const char *out)
+{
+    const char *end = out + strlen(out);
+    while (end > out && (end[-1] == '\n' || end[-1] == '\r'))
+        end--;
+    const char *start = end;
+    while (start > out && start[-1] != '\n' && start[-1] != '\r')
+        start--;
+    return xstrndup(start, (size_t)(end - start) > 300 ? 300 : (size_t)(end - start));
+}
+
+/* "apt-get update": the program past chroot and env, and its verb. */
+static char *short_cmd(char *const *argv)
+{
+    static const char *const verbs[] = { "update",  "install", "remove",      "makecache", "refresh",
+                                         "upgrade", "-qa",     "--configure", "--import",  "-W" };
+    size_t i = 0;
+    if (argv[i] && streq(argv[i], "chroot") && argv[i + 1])
+        i += 2;
+    if (argv[i] && streq(argv[i], "env"))
+        for (i++; argv[i] && strchr(argv[i], '='); i++)
+            ;
+    if (!argv[i])
+        return xstrdup(strempty(argv[0]));
+    for (size_t k = i + 1; argv[k]; k++)
+        for (size_t v = 0; v < ELEMENTSOF(verbs); v++)
+            if (streq(argv[k], verbs[v]))
+                return xasprintf("%s %s", argv[i], argv[k]);
+    return xstrdup(argv[i]);
+}
+
+/* Why argv failed, with the last of its output. */
+static char *spawn_error(char *const *argv, int r, const char *out, int64_t timeout_s)
+{
+    _cleanup_free_ char *cmd = rd_argv_join(argv);
+    /* the last lines say why */
+    const char *tail = out ? out : "";
+    size_t len = strlen(tail);
+    if (len > 1500)
+        tail += len - 1500;
+    if (r == -ETIME) {
+        _cleanup_free_ char *last = last_line(tail), *brief = short_cmd(argv);
+        return xasprintf(
+            "%s did not finish within %" PRId64 " s (%s) and was stopped; %s%s\ncommand: %s%s%s", brief, timeout_s,
+            timeout_s == rd_fix_get_deadlines()->transaction_s ? "package_timeout_s" : "package_query_timeout_s",
+            *last ? "it was at: " : "it printed nothing", last, cmd, *tail ? "\n" : "", tail);
+    }
+    if (r < 0)
+        return xasprintf("cannot run %s: %s", cmd, strerror(-r));
+    return xasprintf("%s failed (exit status %d)%s%s", cmd, r, *tail ? ": " : "", tail);
+}
+
 /* ---- installed lists ---- */
 
 /* The next "NAME\tVERSION" line of a sorted list. */
@@ -452,10 +508,8 @@ int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
     _cleanup_free_ char *out = NULL;
     int r = rd_fix_spawn(argv, &out);
     if (r != 0) {
-        _cleanup_free_ char *cmd = rd_argv_join(argv);
-        *ret_error = r < 0 ? xasprintf("cannot run %s: %s", cmd, strerror(-r))
-                           : xasprintf("%s failed (exit status %d): %s", cmd, r, strempty(out));
-        return -EIO;
+        *ret_error = spawn_error(argv, r, out, rd_fix_get_deadlines()->query_s);
+        return r == -ETIME ? -ETIME : -EIO;
     }
     if (pm == RD_PM_APT) {
         /* installed ("ii", "iU", "iF", ...): the package's files are there */
@@ -616,28 +670,31 @@ static char **push_all(char **argv, char *const *items)
     return argv;
 }
 
-static int run(char **argv, char **ret_output, char **ret_error)
+static int run_within(char **argv, int64_t timeout_s, char **ret_output, char **ret_error)
 {
     _cleanup_free_ char *out = NULL;
-    int r = rd_fix_spawn(argv, &out);
+    int r = rd_fix_spawn_within(argv, timeout_s, &out);
     if (r == 0) {
         if (ret_output)
             *ret_output = TAKE_PTR(out);
         return 0;
     }
-    _cleanup_free_ char *cmd = rd_argv_join(argv);
-    /* the last lines say why */
-    const char *tail = out ? out : "";
-    size_t len = strlen(tail);
-    if (len > 1500)
-        tail += len - 1500;
-    if (r < 0)
-        *ret_error = xasprintf("cannot run %s: %s", cmd, strerror(-r));
-    else
-        *ret_error = xasprintf("%s failed (exit status %d)%s%s", cmd, r, *tail ? ": " : "", tail);
+    *ret_error = spawn_error(argv, r, out, timeout_s);
     if (ret_output)
         *ret_output = TAKE_PTR(out);
-    return -EIO;
+    return r == -ETIME ? -ETIME : -EIO;
+}
+
+/* A query or a dry run. */
+static int run(char **argv, char **ret_output, char **ret_error)
+{
+    return run_within(argv, rd_fix_get_deadlines()->query_s, ret_output, ret_error);
+}
+
+/* A transaction: it downloads and installs. */
+static int run_long(char **argv, char **ret_error)
+{
+    return run_within(argv, rd_fix_get_deadlines()->transaction_s, NULL, ret_error);
 }
 
 int rd_pkg_refresh(rd_pm pm, const char *root, char **ret_error)
@@ -651,7 +708,7 @@ int rd_pkg_refresh(rd_pm pm, const char *root, char **ret_error)
         argv = strv_push(argv, xstrdup("makecache"));
     else
         argv = strv_push(argv, xstrdup("refresh"));
-    return run(argv, NULL, ret_error);
+    return run_long(argv, ret_error);
 }
 
 int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *const *remove, bool allow_downgrade,
@@ -672,7 +729,7 @@ int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *cons
         argv = push_all(argv, install);
         for (size_t i = 0; remove && remove[i]; i++)
             argv = strv_push(argv, xasprintf("%s-", remove[i]));
-        return run(argv, NULL, ret_error);
+        return run_long(argv, ret_error);
     }
     if (remove && remove[0]) {
         _cleanup_strv_free_ char **argv = pm_argv(pm, root);
@@ -682,7 +739,7 @@ int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *cons
         } else
             argv = strv_push(argv, xstrdup("remove"));
         argv = push_all(argv, remove);
-        if ((r = run(argv, NULL, ret_error)) < 0)
+        if ((r = run_long(argv, ret_error)) < 0)
             return r;
     }
     if (install && install[0]) {
@@ -702,7 +759,7 @@ int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *cons
                 argv = strv_push(argv, xstrdup("--oldpackage"));
             argv = push_all(argv, install);
         }
-        r = run(argv, NULL, ret_error);
+        r = run_long(argv, ret_error);
     }
     return r;
 }
@@ -749,7 +806,7 @@ int rd_pkg_repair(rd_pm pm, const char *root, char **ret_error)
         return 0;
     _cleanup_strv_free_ char **argv = under_root(root) ? rd_strv_new("chroot", root, "dpkg", "--configure", "-a", NULL)
                                                        : rd_strv_new("dpkg", "--configure", "-a", NULL);
-    return run(argv, NULL, ret_error);
+    return run_long(argv, ret_error);
 }
 
 int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***ret, char **ret_error)
