@@ -268,6 +268,8 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
     if ((r = rd_cli_open_root(o->root, &root, &root_fd)) != 0)
         return r;
     _cleanup_free_ char *err = NULL;
+    if (rd_pkg_root_confined(root, &err) < 0)
+        return rd_fail("%s", err);
     /* an interrupted run comes first, even when there is nothing new to do */
     if (o->apply && rd_journal_unresolved(root, root_fd, &err) > 0)
         return rd_fail("%s", err);
@@ -335,6 +337,8 @@ int rd_verb_undo(const rd_options *o, char **args, size_t n_args)
     rd_cli_fix_deadlines(o, NULL);
     _cleanup_apply_result_ rd_apply_result res = { 0 };
     _cleanup_free_ char *err = NULL;
+    if (rd_pkg_root_confined(root, &err) < 0)
+        return rd_fail("%s", err);
     if (rd_journal_undo(root, root_fd, n_args ? args[0] : NULL, &res, &err) < 0)
         return rd_fail("%s", err);
     if (o->format == RD_FORMAT_JSON)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "fix.h"
 #include "json-util.h"
+#include "rootfs.h"
 #include "util.h"
 
 rd_pm rd_pm_of_family(rd_os_family f)
@@ -493,6 +494,11 @@ static bool under_root(const char *root)
 
 int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
 {
+    /* dpkg-query and rpm read the state the chrooted apt-get writes, and
+     * a FIFO there would hang them */
+    int c = rd_pkg_root_confined(root, ret_error);
+    if (c < 0)
+        return c;
     _cleanup_strv_free_ char **argv = NULL;
     if (pm == RD_PM_APT) {
         _cleanup_free_ char *admin = xasprintf("--admindir=%s/var/lib/dpkg", under_root(root) ? root : "");
@@ -535,6 +541,105 @@ int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
                 strbuf_printf(&b, "%s\n", lines[i]);
         _cleanup_free_ char *text = b.s ? strbuf_steal(&b) : xstrdup("");
         *ret = sort_lines(text);
+    }
+    return 0;
+}
+
+/* ---- the root ---- */
+
+/* What the package managers read and write in a root: dpkg's admin dir and
+ * apt's state, caches and configuration; the rpm database; dnf's and
+ * zypper's state, caches, logs and repositories. */
+static const char *const state_dirs[] = {
+    "/var/lib/dpkg",
+    "/var/lib/apt",
+    "/var/cache/apt",
+    "/etc/apt",
+    "/var/lib/rpm",
+    "/usr/lib/sysimage/rpm",
+    "/var/lib/dnf",
+    "/var/cache/dnf",
+    "/var/cache/zypp",
+    "/var/lib/zypp",
+    "/etc/yum.repos.d",
+    "/etc/dnf",
+    "/etc/zypp",
+    "/var/log",
+    "/var/cache",
+    "/var/lib",
+    "/var",
+    "/etc",
+};
+/* Files they read whole: never a FIFO, socket or device. */
+static const char *const state_files[] = {
+    "/var/lib/dpkg/status",
+    "/var/lib/dpkg/available",
+    "/var/lib/rpm/rpmdb.sqlite",
+    "/var/lib/rpm/Packages",
+    "/usr/lib/sysimage/rpm/rpmdb.sqlite",
+    "/usr/lib/sysimage/rpm/Packages",
+    "/var/lib/apt/extended_states",
+};
+
+/* Where path leads as a program on the host follows it (dpkg-query
+ * --admindir, dnf --installroot, zypper --root): NULL when nothing is there. */
+static char *host_resolved(const char *root, const char *path)
+{
+    _cleanup_free_ char *full = xasprintf("%s%s", root, path);
+    return realpath(full, NULL);
+}
+
+/* Refuses path when the root's own programs (chrooted) and the host's
+ * would find different things there, or one of them a thing outside it. */
+static int confined_dir(int root_fd, const char *root, const char *real_root, const char *path, char **ret_error)
+{
+    rootfs_resolved res;
+    int r = rootfs_resolve(root_fd, path, &res);
+    _cleanup_free_ char *host = host_resolved(root, path);
+    _cleanup_free_ char *inside =
+        r == 0 ? xasprintf("%s%s", streq(real_root, "/") ? "" : real_root, streq(res.path, "/") ? "" : res.path) : NULL;
+    bool host_out = host && !streq(host, real_root) && !(startswith(host, real_root) && host[strlen(real_root)] == '/');
+    bool leaks =
+        r == -EXDEV || r == -ELOOP || host_out || (r == 0 && (!host || !streq(host, inside))) || (r == -ENOENT && host);
+    if (leaks) {
+        _cleanup_free_ char *lnk = res.link ? xasprintf(" (the link %s -> %s)", res.link, strempty(res.target)) : NULL;
+        _cleanup_free_ char *where = host ? xasprintf(", to %s as the host's programs follow it", host) : NULL;
+        *ret_error = xasprintf("--root %s: %s%s leads outside the root%s%s: the package manager's queries and its "
+                               "installs would not see the same tree; make it a directory or a link that stays in "
+                               "the root",
+                               root, root, path, strempty(lnk), strempty(where));
+    }
+    rootfs_resolved_done(&res);
+    return leaks ? -EXDEV : 0;
+}
+
+int rd_pkg_root_confined(const char *root, char **ret_error)
+{
+    root = under_root(root) ? root : "/";
+    _cleanup_close_ int root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    _cleanup_free_ char *real_root = realpath(root, NULL);
+    if (root_fd < 0 || !real_root) {
+        *ret_error = xasprintf("--root %s: %s", root, strerror(errno));
+        return -errno;
+    }
+    /* on the host itself there is one tree: only the files matter */
+    for (size_t i = 0; under_root(root) && i < ELEMENTSOF(state_dirs); i++) {
+        int r = confined_dir(root_fd, root, real_root, state_dirs[i], ret_error);
+        if (r < 0)
+            return r;
+    }
+    for (size_t i = 0; i < ELEMENTSOF(state_files); i++) {
+        int r = under_root(root) ? confined_dir(root_fd, root, real_root, state_files[i], ret_error) : 0;
+        if (r < 0)
+            return r;
+        struct stat st;
+        _cleanup_close_ int fd = rootfs_open_regular(root_fd, state_files[i], ROOTFS_IN_ROOT, &st);
+        if (fd < 0 && fd != -ENOENT) {
+            *ret_error = under_root(root)
+                             ? xasprintf("--root %s: %s%s %s", root, root, state_files[i], rootfs_strerror(fd))
+                             : xasprintf("%s %s", state_files[i], rootfs_strerror(fd));
+            return fd;
+        }
     }
     return 0;
 }

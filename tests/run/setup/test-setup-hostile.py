@@ -96,6 +96,76 @@ def trickling_mirror_ends_at_the_deadline():
     ts.same_tree(h.tree(), tree_before, "planning wrote nothing")
 
 
+@test
+def fifo_as_dpkg_status_refused_without_hanging():
+    h = Host()
+    status = h.r.p("/var/lib/dpkg/status")
+    os.rename(status, status + ".real")
+    os.mkfifo(status)
+    try:
+        p = h.setup(timeout=60)
+        eq(p.returncode, 3, "setup refuses the root (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+        eq(p.stderr.replace(h.path, "ROOT"), "rocm-doctor: --root ROOT: ROOT/var/lib/dpkg/status is not a regular "
+           "file (a FIFO, socket or device is never read)\n", "the path named")
+        p = h.setup("--apply", "--yes", timeout=60)
+        eq(p.returncode, 3, "apply refuses it too: %s" % p.stderr)
+        p = h.rd("undo", timeout=60)
+        eq(p.returncode, 3, "undo refuses it too: %s" % p.stderr)
+        # the check reads the status file through the safe opener: no hang
+        p = subprocess.run([RD, "check", "--root", h.path], capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, NO_COLOR="1"))
+        check(p.returncode in (0, 1, 2), "check with a FIFO for the status file ends: %s" % p.stderr)
+    finally:
+        os.unlink(status)
+        os.rename(status + ".real", status)
+    eq(h.run_ids(), [], "no run started")
+
+
+def decoy_dpkg(h):
+    """ROOT/var/lib/dpkg as a relative link that climbs out of the root from
+    the host (to a decoy beside it) and lands inside it under chroot."""
+    top = os.path.dirname(h.path)
+    name = os.path.basename(temp_dir("rd-decoy."))
+    decoy = os.path.join(top, name)
+    subprocess.run(["cp", "-a", h.r.p("/var/lib/dpkg"), os.path.join(decoy, "dpkg")], check=True)
+    os.makedirs(h.r.p("/" + name))
+    os.rename(h.r.p("/var/lib/dpkg"), h.r.p("/%s/dpkg" % name))
+    target = "../../../%s/dpkg" % name
+    os.symlink(target, h.r.p("/var/lib/dpkg"))
+    return name, target, decoy
+
+
+@test
+def package_state_links_out_of_the_root_refused():
+    h = Host()
+    name, target, decoy = decoy_dpkg(h)
+    pkgs_before = sorted(os.listdir(os.path.join(decoy, "dpkg", "info")))
+    tree_before = h.tree()
+    for args in (["setup", "--release", "6.4.1"], ["setup", "--release", "6.4.1", "--apply", "--yes"], ["undo"]):
+        p = h.rd(*args, timeout=120)
+        eq(p.returncode, 3, "%s refuses the root (stdout %s, stderr %s)" % (args, p.stdout, p.stderr))
+        eq(p.stderr.replace(h.path, "ROOT"),
+           "rocm-doctor: --root ROOT: ROOT/var/lib/dpkg leads outside the root (the link /var/lib/dpkg -> %s), "
+           "to %s/dpkg as the host's programs follow it: the package manager's queries and its installs would not "
+           "see the same tree; make it a directory or a link that stays in the root\n" % (target, decoy),
+           "%s: the path, the link and where it leads" % args)
+    eq(sorted(os.listdir(os.path.join(decoy, "dpkg", "info"))), pkgs_before, "the decoy untouched")
+    ts.same_tree(h.tree(), tree_before, "nothing written in the root")
+
+    # dnf and zypper keep logs and caches under var/log and var/cache: an
+    # absolute link there is the host's directory to a program run with
+    # --installroot
+    h2 = Host()
+    outside = temp_dir("rd-outside.")
+    os.rename(h2.r.p("/var/log"), h2.r.p("/var/log.real"))
+    os.symlink(outside, h2.r.p("/var/log"))
+    p = h2.setup(timeout=120)
+    eq(p.returncode, 3, "an absolute var/log link refused: %s %s" % (p.stdout, p.stderr))
+    check(("ROOT/var/log leads outside the root (the link /var/log -> %s), to %s as the host's programs follow it"
+           % (outside, outside)) in p.stderr.replace(h2.path, "ROOT"), p.stderr)
+    eq(os.listdir(outside), [], "nothing written outside")
+
+
 if __name__ == "__main__":
     only = [t for t in os.environ.get("ROCM_DOCTOR_SETUP_TESTS", "").split(",") if t]
     if only:
