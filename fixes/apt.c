@@ -7,12 +7,15 @@
 #include <sys/stat.h>
 #include "fixes.h"
 #include "gpg.h"
+#include "redact.h"
 #include "repo-url.h"
 #include "util.h"
 
 #define SOURCES_FILE "/etc/apt/sources.list.d/rocm.sources"
 #define PIN_FILE "/etc/apt/preferences.d/rocm-pin-600"
 #define KEYRING "/etc/apt/keyrings/rocm.gpg"
+/* the mirror's login: apt reads it from here (as root; 0600) */
+#define AUTH_FILE "/etc/apt/auth.conf.d/rocm-doctor.conf"
 /* AMD's ROCm signing key ("AMD MLSE DevOps"): the long key id, used when
  * the configuration names no full fingerprint. */
 #define ROCM_KEY_ID "9386B48A1A693C5C"
@@ -336,6 +339,23 @@ static bool already_right(const rd_fix_input *in, char *const *uris, const char 
     return false;
 }
 
+/* The login of a mirror URL that had one: never in the sources file
+ * (0644), in apt's auth.conf.d (0600), for the mirror's scheme, host, port
+ * and path; apt sends it over http only when the entry names http://. */
+static int plan_auth(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_reason)
+{
+    const rd_config *c = in->config;
+    if (!c || !c->mirror || !c->mirror_login)
+        return 0;
+    static const char head[] = RD_FIX_HEADER_LINE "# The login of the configured mirror (rocm-doctor.conf).\n";
+    _cleanup_free_ char *content =
+        xasprintf("%smachine %s login %s password %s\n", head, c->mirror, c->mirror_login, c->mirror_secret);
+    _cleanup_free_ char *shown =
+        xasprintf("%smachine %s login %s password " RD_MASKED "\n", head, c->mirror, c->mirror_login);
+    int r = rd_step_write_secret(p, s, in, AUTH_FILE, content, shown, ret_reason);
+    return r < 0 ? r : 0;
+}
+
 /* The deb822 sources, all with the suite AMD serves this OS under (Debian:
  * an Ubuntu suite), and the pin. */
 static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const rd_repo_row *row, const char *suite,
@@ -350,6 +370,8 @@ static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const rd
     _cleanup_free_ char *sources = strbuf_steal(&src);
     int r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
     if (r < 0)
+        return r;
+    if ((r = plan_auth(in, p, s, ret_reason)) < 0)
         return r;
     static const char pin[] = RD_FIX_HEADER_LINE "# AMD's packages win over the distribution's ROCm packages.\n"
                                                  "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n";

@@ -42,6 +42,7 @@ typedef struct {
     rd_action_kind kind;
     char *path;    /* WRITE, REMOVE: the path on the target system */
     char *content; /* WRITE: the new bytes */
+    char *shown;   /* WRITE of credentials: what plans show instead (the password masked); NULL: content */
     size_t size;
     mode_t mode; /* WRITE: permission bits */
     uid_t uid;
@@ -181,6 +182,10 @@ extern const char *const rd_group_files[];
  * mode, owner and group. Returns 1 when added, 0 when unchanged. */
 int rd_step_write(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, const char *content, size_t size,
                   mode_t mode, char **ret_reason);
+/* The same for a file of credentials: mode 0600, and plans show `shown`
+ * (the content with its password masked), never the content. */
+int rd_step_write_secret(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, const char *content,
+                         const char *shown, char **ret_reason);
 /* Adds a REMOVE action when the file exists. Returns 1 when added. */
 int rd_step_remove(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, char **ret_reason);
 /* Moves a file aside to PATH.disabled (a WRITE plus a REMOVE). */

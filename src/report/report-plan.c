@@ -32,6 +32,8 @@ static char *action_diff(const rd_plan *p, const rd_action *a)
         }
         return rd_unified_diff(a->path, before, before_size, before_exists, "", 0, false);
     }
+    if (a->shown) /* credentials: neither the old file nor the new one, only the new one masked */
+        return rd_unified_diff(a->path, "", 0, false, a->shown, strlen(a->shown), true);
     if (!rd_is_text(a->content, a->size) || (before_exists && !rd_is_text(before, before_size))) {
         char h[65];
         rd_sha256_hex(a->content, a->size, h);
@@ -222,8 +224,10 @@ static json_object *action_json(const rd_plan *p, const rd_action *a)
         char m[8], h[65];
         snprintf(m, sizeof m, "%04o", (unsigned)a->mode);
         rd_json_set_str(ja, "mode", m);
-        rd_sha256_hex(a->content, a->size, h);
-        rd_json_set_str(ja, "sha256", h);
+        if (!a->shown) { /* a hash of a password is no secret kept */
+            rd_sha256_hex(a->content, a->size, h);
+            rd_json_set_str(ja, "sha256", h);
+        }
     }
     if (a->kind == RD_ACT_WRITE || a->kind == RD_ACT_REMOVE) {
         _cleanup_free_ char *d = action_diff(p, a);

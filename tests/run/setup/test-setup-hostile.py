@@ -7,6 +7,8 @@ root, a mirror URL with credentials, text from the mirror's index with
 terminal escapes, mirror values that are shell.
 
 Usage: test-setup-hostile.py ROCM_DOCTOR SOURCE_DIR CACHE_DIR"""
+import base64
+import functools
 import http.server
 import importlib.util
 import json
@@ -164,6 +166,108 @@ def package_state_links_out_of_the_root_refused():
     check(("ROOT/var/log leads outside the root (the link /var/log -> %s), to %s as the host's programs follow it"
            % (outside, outside)) in p.stderr.replace(h2.path, "ROOT"), p.stderr)
     eq(os.listdir(outside), [], "nothing written outside")
+
+
+SECRET = "Sx7qSECRET"
+
+
+class _NeedsLogin(http.server.SimpleHTTPRequestHandler):
+    """The stand-in mirror behind HTTP basic authentication: apt gets in
+    only with the login rocm-doctor wrote for it."""
+    want = "Basic " + base64.b64encode(("mirror-user:" + SECRET).encode()).decode()
+
+    def do_GET(self):  # noqa: N802
+        if self.headers.get("Authorization") != self.want:
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="mirror"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        super().do_GET()
+
+    def log_message(self, *args):
+        pass
+
+
+def login_server():
+    handler = functools.partial(_NeedsLogin, directory=ts.mirror().www)
+    srv = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, "127.0.0.1:%d" % srv.server_address[1]
+
+
+def files_holding(top, needle, skip=()):
+    """Every regular file under top whose bytes hold needle."""
+    hits = []
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = [d for d in dirnames if d not in ("proc", "sys", "dev")]
+        for name in filenames:
+            full = os.path.join(dirpath, name)
+            rel = "/" + os.path.relpath(full, top)
+            if rel in skip or not os.path.isfile(full) or os.path.islink(full):
+                continue
+            with open(full, "rb") as f:
+                if needle.encode() in f.read():
+                    hits.append(rel)
+    return sorted(hits)
+
+
+@test
+def mirror_credentials_never_shown():
+    h = Host()
+    srv, hostport = login_server()
+    base = "http://%s/radeon" % hostport
+    conf_skip = ("/etc/rocm-doctor/rocm-doctor.conf",)
+    try:
+        set_conf(h, mirror="http://mirror-user:%s@%s/radeon" % (SECRET, hostport))
+        pkgs_before, tree_before = h.packages(), h.tree()
+        outputs = {}
+        p = h.setup()
+        outputs["plan"] = p.stdout + p.stderr
+        eq(p.returncode, 1, "plan (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+        check("+URIs: %s/rocm/apt/6.4.1\n" % base in p.stdout, "the sources hold the URL without the login: " +
+              p.stdout)
+        check("   write /etc/apt/auth.conf.d/rocm-doctor.conf (mode 0600, root:root)\n" in p.stdout, p.stdout)
+        check("+machine %s login mirror-user password *****\n" % base in p.stdout, "the login masked: " + p.stdout)
+        check(("install", "rocm", "6.4.1." + ts.standin.BUILD) in ts.package_lines(p.stdout),
+              "the dry run got through the login: " + p.stdout)
+        p = h.setup("--json")
+        outputs["plan --json"] = p.stdout + p.stderr
+        act = [a for st in json.loads(p.stdout)["steps"] for a in st["actions"]
+               if a.get("path") == "/etc/apt/auth.conf.d/rocm-doctor.conf"]
+        eq((len(act), act[0]["mode"], "sha256" in act[0]), (1, "0600", False), "the JSON: mode, no hash")
+        p = h.setup("--apply", "--yes")
+        outputs["apply"] = p.stdout + p.stderr
+        eq(p.returncode, 0, "apply through the login (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+        st = os.stat(h.r.p("/etc/apt/auth.conf.d/rocm-doctor.conf"))
+        eq((oct(st.st_mode & 0o7777), st.st_uid), ("0o600", 0), "the auth file: root's, 0600")
+        check("machine %s login mirror-user password %s\n" % (base, SECRET) in
+              h.r.read("/etc/apt/auth.conf.d/rocm-doctor.conf"), "apt's auth.conf.d holds the login")
+        src = h.r.read("/etc/apt/sources.list.d/rocm.sources")
+        check("URIs: %s/rocm/apt/6.4.1\n" % base in src and "mirror-user" not in src, src)
+        check(any(l.startswith("rocm 6.4.1.") for l in h.packages()), "installed through the login")
+        eq(files_holding(h.path, SECRET, conf_skip), ["/etc/apt/auth.conf.d/rocm-doctor.conf"],
+           "the password only in apt's auth file (and the configuration it came from)")
+        for args in (["fix", "--status"], ["check"], ["check", "--json"]):
+            p = h.rd(*args)
+            outputs[" ".join(args)] = p.stdout + p.stderr
+        bundle = os.path.join(temp_dir("rd-bundle."), "bundle.tar")
+        p = subprocess.run([RD, "report", "--root", h.path, "-o", bundle], capture_output=True, text=True)
+        outputs["report"] = p.stdout + p.stderr
+        eq(p.returncode, 0, "the bundle: %s" % p.stderr)
+        with open(bundle, "rb") as f:
+            check(SECRET.encode() not in f.read(), "the password is not in the bundle")
+        p = h.rd("undo")
+        outputs["undo"] = p.stdout + p.stderr
+        eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    for what, text in outputs.items():
+        check(SECRET not in text, "%s shows the password: %s" % (what, text))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    ts.same_tree(h.tree(), tree_before, "the tree after undo (the auth file gone)")
 
 
 if __name__ == "__main__":
