@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include "report-plan.h"
 #include "json-util.h"
+#include "term.h"
 #include "util.h"
 
 static const char *action_verb(rd_action_kind k)
@@ -74,6 +75,16 @@ static bool move_removal(const rd_plan *p, const rd_step *s, size_t k)
     return false;
 }
 
+/* Names and versions come from the repository's index: escaped, bounded. */
+#define PKG_TEXT_MAX 128
+/* A line of the package manager's output, or a reason that quotes one. */
+#define PM_LINE_MAX 1024
+
+static char *shown(const char *s, size_t max)
+{
+    return rd_term_escape_bounded(s, max, rd_term_locale_utf8());
+}
+
 /* Each package with its exact version and size, then the totals. */
 static void print_packages(const rd_pkg_set *set, FILE *out)
 {
@@ -85,12 +96,14 @@ static void print_packages(const rd_pkg_set *set, FILE *out)
         const rd_pkg_change *x = &c->items[i];
         counts[x->op]++;
         _cleanup_free_ char *size = x->size ? rd_pkg_size_text(x->size) : NULL;
-        if (x->old_version)
-            fprintf(out, "     %-9s %s %s -> %s%s%s%s\n", rd_pkg_op_name(x->op), x->name, x->old_version,
-                    strempty(x->version), size ? " (" : "", strempty(size), size ? ")" : "");
-        else
-            fprintf(out, "     %-9s %s %s%s%s%s\n", rd_pkg_op_name(x->op), x->name, strempty(x->version),
-                    size ? " (" : "", strempty(size), size ? ")" : "");
+        _cleanup_free_ char *name = shown(x->name, PKG_TEXT_MAX), *version = shown(x->version, PKG_TEXT_MAX);
+        if (x->old_version) {
+            _cleanup_free_ char *old = shown(x->old_version, PKG_TEXT_MAX);
+            fprintf(out, "     %-9s %s %s -> %s%s%s%s\n", rd_pkg_op_name(x->op), name, old, version, size ? " (" : "",
+                    strempty(size), size ? ")" : "");
+        } else
+            fprintf(out, "     %-9s %s %s%s%s%s\n", rd_pkg_op_name(x->op), name, version, size ? " (" : "",
+                    strempty(size), size ? ")" : "");
     }
     if (!c->n)
         return;
@@ -186,12 +199,15 @@ void rd_plan_print(const rd_plan *p, FILE *out)
     if (p->n_not_planned) {
         fputs("\nNot planned:\n", out);
         for (size_t i = 0; i < p->n_not_planned; i++) {
-            fprintf(out, "   %s: %s\n", p->not_planned[i].fix, p->not_planned[i].reason);
+            _cleanup_free_ char *reason = shown(p->not_planned[i].reason, PM_LINE_MAX);
+            fprintf(out, "   %s: %s\n", p->not_planned[i].fix, reason);
             if (p->verbose && p->not_planned[i].detail) {
                 /* what the tool printed, indented under its fix */
                 _cleanup_strv_free_ char **lines = strv_split(p->not_planned[i].detail, "\n");
-                for (size_t k = 0; lines && lines[k]; k++)
-                    fprintf(out, "      | %s\n", lines[k]);
+                for (size_t k = 0; lines && lines[k]; k++) {
+                    _cleanup_free_ char *line = shown(lines[k], PM_LINE_MAX);
+                    fprintf(out, "      | %s\n", line);
+                }
             }
         }
         if (!p->verbose)

@@ -14,6 +14,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import socketserver
 import subprocess
 import sys
@@ -166,6 +167,82 @@ def package_state_links_out_of_the_root_refused():
     check(("ROOT/var/log leads outside the root (the link /var/log -> %s), to %s as the host's programs follow it"
            % (outside, outside)) in p.stderr.replace(h2.path, "ROOT"), p.stderr)
     eq(os.listdir(outside), [], "nothing written outside")
+
+
+HOSTILE_VERSION = "6.4.1.\x1b]0;owned\x07\x1b[2J\x1b[31m" + "9" * 10000
+
+
+def hostile_index_mirror():
+    """The stand-in ROCm repository whose index gives rocm a version with
+    terminal escapes and 10 kB of text, signed with the stand-in key."""
+    m = ts.mirror()
+    www = temp_dir("rd-hostile-www.")
+    repo = os.path.join(www, "radeon", "rocm", "apt", "6.4.1")
+    shutil.copytree(os.path.join(m.www, "radeon", "rocm", "apt", "6.4.1"), repo)
+    pk = os.path.join(repo, "dists", "noble", "main", "binary-amd64", "Packages")
+    with open(pk) as f:
+        stanzas = f.read().split("\n\n")
+    stanzas = [re.sub(r"(?m)^Version: .*$", "Version: " + HOSTILE_VERSION, st)
+               if re.search(r"(?m)^Package: rocm$", st) else st for st in stanzas]
+    with open(pk, "w") as f:
+        f.write("\n\n".join(stanzas))
+    for name in ("Release", "InRelease", "Release.gpg"):
+        if os.path.exists(os.path.join(repo, "dists", "noble", name)):
+            os.unlink(os.path.join(repo, "dists", "noble", name))
+    _release(repo, m.gnupghome)
+    handler = functools.partial(_Quiet, directory=www)
+    srv = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, "http://127.0.0.1:%d/radeon" % srv.server_address[1]
+
+
+def _release(repo, gnupghome):
+    out = subprocess.run(["apt-ftparchive", "-o", "APT::FTPArchive::Release::Origin=repo.radeon.com",
+                          "-o", "APT::FTPArchive::Release::Suite=noble", "-o",
+                          "APT::FTPArchive::Release::Codename=noble", "-o",
+                          "APT::FTPArchive::Release::Architectures=amd64", "-o",
+                          "APT::FTPArchive::Release::Components=main", "release", "dists/noble"],
+                         cwd=repo, capture_output=True, text=True, check=True).stdout
+    rel = os.path.join(repo, "dists", "noble", "Release")
+    with open(rel, "w") as f:
+        f.write(out)
+    subprocess.run(["gpg", "--batch", "--yes", "--clearsign", "-o", os.path.join(repo, "dists", "noble", "InRelease"),
+                    rel], env=dict(os.environ, GNUPGHOME=gnupghome), check=True, capture_output=True)
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@test
+def escapes_from_the_index_escaped_and_bounded():
+    h = Host()
+    srv, base = hostile_index_mirror()
+    try:
+        set_conf(h, mirror=base)
+        pkgs_before = h.packages()
+        runs = {"plan": h.setup(timeout=120), "apply": h.setup("--apply", "--yes", timeout=300)}
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    # the index's version is no archive's: apt-get cannot install it, and
+    # its error lines quote the version
+    eq(runs["plan"].returncode, 1, "planned: %s %s" % (runs["plan"].stdout[-2000:], runs["plan"].stderr[-2000:]))
+    eq(runs["apply"].returncode, 3, "apply fails and rolls back: %s" % runs["apply"].stderr[-3000:])
+    eq(h.packages(), pkgs_before, "nothing installed")
+    for what, p in runs.items():
+        out = p.stdout + p.stderr
+        check("\x1b" not in out and "\x07" not in out, "%s: no raw escape reaches the terminal" % what)
+        line = [l for l in out.splitlines() if l.startswith("     install   rocm ")]
+        nines = 128 - (len(HOSTILE_VERSION) - 10000)  # 128 bytes of the version are shown
+        check(len(line) == 1 and re.fullmatch(r"     install   rocm 6\.4\.1\.\\x1b\]0;owned\\x07\\x1b\[2J\\x1b\[31m"
+                                              r"9{%d} \[%d more bytes\] \(\d+ B\)" % (nines, 10000 - nines), line[0]),
+              "%s: the version escaped and bounded: %s" % (what, line))
+        longest = max(len(l) for l in out.splitlines())
+        check(longest < 4200, "%s: every line bounded (the longest: %d bytes)" % (what, longest))
+        print("# %s: the rocm line %r, longest line %d bytes" % (what, line[0][:90], longest))
 
 
 SECRET = "Sx7qSECRET"
