@@ -99,6 +99,56 @@ def trickling_mirror_ends_at_the_deadline():
     ts.same_tree(h.tree(), tree_before, "planning wrote nothing")
 
 
+class _TrickleDebs(http.server.SimpleHTTPRequestHandler):
+    """The stand-in mirror, whose package archives (not its indexes) come
+    one byte every 2 s."""
+
+    def do_GET(self):  # noqa: N802
+        if not self.path.endswith(".deb"):
+            return super().do_GET()
+        with open(self.translate_path(self.path), "rb") as f:
+            data = f.read()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        try:
+            for i in range(len(data)):
+                self.wfile.write(data[i:i + 1])
+                self.wfile.flush()
+                time.sleep(2)
+        except OSError:
+            pass
+
+    def log_message(self, *args):
+        pass
+
+
+@test
+def trickling_download_ends_the_install_at_its_deadline():
+    h = Host()
+    handler = functools.partial(_TrickleDebs, directory=ts.mirror().www)
+    srv = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        set_conf(h, "package_timeout_s = 8\n", "http://127.0.0.1:%d/radeon" % srv.server_address[1])
+        pkgs_before, tree_before = h.packages(), h.tree()
+        t0 = time.monotonic()
+        p = h.setup("--apply", "--yes", timeout=300)
+        took = time.monotonic() - t0
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    err = p.stderr.replace(h.path, "ROOT")
+    print("# apply took %.1f s: %s" % (took, [l for l in err.splitlines() if "did not finish" in l]))
+    eq(p.returncode, 3, "apply fails (stdout %s, stderr %s)" % (p.stdout[-2000:], err))
+    check("apt-get install did not finish within 8 s (package_timeout_s) and was stopped; it was at: " in err,
+          "the command, the deadline and where it was: " + err)
+    check(took < 90, "apply ended about the deadline: %.1f s" % took)
+    eq(h.packages(), pkgs_before, "nothing installed")
+    ts.same_tree(h.tree(), tree_before, "rolled back: the tree as before")
+
+
 @test
 def fifo_as_dpkg_status_refused_without_hanging():
     h = Host()
