@@ -371,8 +371,6 @@ static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const rd
     int r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
     if (r < 0)
         return r;
-    if ((r = plan_auth(in, p, s, ret_reason)) < 0)
-        return r;
     static const char pin[] = RD_FIX_HEADER_LINE "# AMD's packages win over the distribution's ROCm packages.\n"
                                                  "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n";
     r = rd_step_write(p, s, in, PIN_FILE, pin, sizeof pin - 1, 0644, ret_reason);
@@ -468,6 +466,9 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     rd_step *s =
         rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (%s)", row->release, suite);
     rd_step_address_findings(s, in, "apt");
+    /* the mirror's login, whatever form the sources have */
+    if ((r = plan_auth(in, p, s, ret_reason)) < 0)
+        return r;
     strbuf notes = { 0 };
     if (right && (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0) {
         free(notes.s);
