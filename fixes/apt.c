@@ -268,6 +268,23 @@ static void source_stanza(strbuf *b, bool first, const char *uri, const char *su
         first ? "" : "\n", uri, suite);
 }
 
+/* The login of a mirror URL that had one: never in the sources file
+ * (0644), in apt's auth.conf.d (0600), for the mirror's scheme, host, port
+ * and path; apt sends it over http only when the entry names http://. */
+static int plan_auth(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_reason)
+{
+    const rd_config *c = in->config;
+    if (!c || !c->mirror || !c->mirror_login)
+        return 0;
+    static const char head[] = RD_FIX_HEADER_LINE "# The login of the configured mirror (rocm-doctor.conf).\n";
+    _cleanup_free_ char *content =
+        xasprintf("%smachine %s login %s password %s\n", head, c->mirror, c->mirror_login, c->mirror_secret);
+    _cleanup_free_ char *shown =
+        xasprintf("%smachine %s login %s password " RD_MASKED "\n", head, c->mirror, c->mirror_login);
+    int r = rd_step_write_secret(p, s, in, AUTH_FILE, content, shown, ret_reason);
+    return r < 0 ? r : 0;
+}
+
 /* The folders to write: ROCm's, the graphics repository where the release
  * has one (7.x), and the driver's when asked for or already used; NULL
  * when the release has no apt repository. */
@@ -337,23 +354,6 @@ static bool already_right(const rd_fix_input *in, char *const *uris, const char 
         if (a->pins[i].priority > 500)
             return true;
     return false;
-}
-
-/* The login of a mirror URL that had one: never in the sources file
- * (0644), in apt's auth.conf.d (0600), for the mirror's scheme, host, port
- * and path; apt sends it over http only when the entry names http://. */
-static int plan_auth(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_reason)
-{
-    const rd_config *c = in->config;
-    if (!c || !c->mirror || !c->mirror_login)
-        return 0;
-    static const char head[] = RD_FIX_HEADER_LINE "# The login of the configured mirror (rocm-doctor.conf).\n";
-    _cleanup_free_ char *content =
-        xasprintf("%smachine %s login %s password %s\n", head, c->mirror, c->mirror_login, c->mirror_secret);
-    _cleanup_free_ char *shown =
-        xasprintf("%smachine %s login %s password " RD_MASKED "\n", head, c->mirror, c->mirror_login);
-    int r = rd_step_write_secret(p, s, in, AUTH_FILE, content, shown, ret_reason);
-    return r < 0 ? r : 0;
 }
 
 /* The deb822 sources, all with the suite AMD serves this OS under (Debian:
