@@ -389,7 +389,8 @@ static char *short_cmd(char *const *argv)
 }
 
 /* Why argv failed, with the last of its output. */
-static char *spawn_error(char *const *argv, int r, const char *out, int64_t timeout_s)
+/* key: the configuration key of the deadline it ran under */
+static char *spawn_error(char *const *argv, int r, const char *out, int64_t timeout_s, const char *key)
 {
     _cleanup_free_ char *cmd = rd_argv_join(argv);
     /* the last lines say why */
@@ -399,10 +400,9 @@ static char *spawn_error(char *const *argv, int r, const char *out, int64_t time
         tail += len - 1500;
     if (r == -ETIME) {
         _cleanup_free_ char *last = last_line(tail), *brief = short_cmd(argv);
-        return xasprintf(
-            "%s did not finish within %" PRId64 " s (%s) and was stopped; %s%s\ncommand: %s%s%s", brief, timeout_s,
-            timeout_s == rd_fix_get_deadlines()->transaction_s ? "package_timeout_s" : "package_query_timeout_s",
-            *last ? "it was at: " : "it printed nothing", last, cmd, *tail ? "\n" : "", tail);
+        return xasprintf("%s did not finish within %" PRId64 " s (%s) and was stopped; %s%s\ncommand: %s%s%s", brief,
+                         timeout_s, key, *last ? "it was at: " : "it printed nothing", last, cmd, *tail ? "\n" : "",
+                         tail);
     }
     if (r < 0)
         return xasprintf("cannot run %s: %s", cmd, strerror(-r));
@@ -514,7 +514,7 @@ int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
     _cleanup_free_ char *out = NULL;
     int r = rd_fix_spawn(argv, &out);
     if (r != 0) {
-        *ret_error = spawn_error(argv, r, out, rd_fix_get_deadlines()->query_s);
+        *ret_error = spawn_error(argv, r, out, rd_fix_get_deadlines()->query_s, "package_query_timeout_s");
         return r == -ETIME ? -ETIME : -EIO;
     }
     if (pm == RD_PM_APT) {
@@ -775,7 +775,7 @@ static char **push_all(char **argv, char *const *items)
     return argv;
 }
 
-static int run_within(char **argv, int64_t timeout_s, char **ret_output, char **ret_error)
+static int run_within(char **argv, int64_t timeout_s, const char *key, char **ret_output, char **ret_error)
 {
     _cleanup_free_ char *out = NULL;
     int r = rd_fix_spawn_within(argv, timeout_s, &out);
@@ -784,7 +784,7 @@ static int run_within(char **argv, int64_t timeout_s, char **ret_output, char **
             *ret_output = TAKE_PTR(out);
         return 0;
     }
-    *ret_error = spawn_error(argv, r, out, timeout_s);
+    *ret_error = spawn_error(argv, r, out, timeout_s, key);
     if (ret_output)
         *ret_output = TAKE_PTR(out);
     return r == -ETIME ? -ETIME : -EIO;
@@ -793,13 +793,13 @@ static int run_within(char **argv, int64_t timeout_s, char **ret_output, char **
 /* A query or a dry run. */
 static int run(char **argv, char **ret_output, char **ret_error)
 {
-    return run_within(argv, rd_fix_get_deadlines()->query_s, ret_output, ret_error);
+    return run_within(argv, rd_fix_get_deadlines()->query_s, "package_query_timeout_s", ret_output, ret_error);
 }
 
 /* A transaction: it downloads and installs. */
 static int run_long(char **argv, char **ret_error)
 {
-    return run_within(argv, rd_fix_get_deadlines()->transaction_s, NULL, ret_error);
+    return run_within(argv, rd_fix_get_deadlines()->transaction_s, "package_timeout_s", NULL, ret_error);
 }
 
 int rd_pkg_refresh(rd_pm pm, const char *root, char **ret_error)

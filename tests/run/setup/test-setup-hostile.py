@@ -78,8 +78,12 @@ def trickling_mirror_ends_at_the_deadline():
     try:
         set_conf(h, "package_query_timeout_s = 6\n", base + "/radeon")
         pkgs_before, tree_before = h.packages(), h.tree()
+        # the dry run's overlay goes under TMPDIR: its apt-get is found by it
+        tmpdir = temp_dir("rd-trickle-tmp.")
         t0 = time.monotonic()
-        p = h.setup(timeout=120)
+        p = subprocess.run([RD, "setup", "--release", "6.4.1", "--root", h.path, "--facts", h.facts],
+                           capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, NO_COLOR="1", LC_ALL="C", TMPDIR=tmpdir))
         took = time.monotonic() - t0
     finally:
         srv.shutdown()
@@ -92,7 +96,7 @@ def trickling_mirror_ends_at_the_deadline():
           "(package_query_timeout_s) and was stopped; it was at: " in out, "the command and the deadline named: " + out)
     # the dry run's apt-get (its options name the plan's overlay) and its
     # http method were in the ended process group
-    leftover = subprocess.run(["pgrep", "-f", "Dir::State=/.*/rocm-doctor-plan\\."], capture_output=True,
+    leftover = subprocess.run(["pgrep", "-f", "Dir::State=%s/rocm-doctor-plan\\." % tmpdir], capture_output=True,
                               text=True).stdout.split()
     eq(leftover, [], "no apt-get left running")
     eq(h.packages(), pkgs_before, "nothing installed")
