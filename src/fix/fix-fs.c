@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -206,8 +207,40 @@ static bool collect(int fd, int64_t deadline_ms, strbuf *out)
     }
 }
 
+static void end_own_group(int sig)
+{
+    (void)sig;
+    (void)kill(0, SIGKILL);
+}
+
+/* In the child, the leader of the command's process group: runs argv in
+ * the group and waits for it. When rocm-doctor dies first, however it is
+ * killed (SIGKILL to its own group included), the kernel tells the leader
+ * (PR_SET_PDEATHSIG) and the leader ends the whole group: no package
+ * manager goes on alone holding its locks. */
+static _Noreturn void run_leader(char *const *argv, pid_t parent)
+{
+    struct sigaction sa = { .sa_handler = end_own_group };
+    (void)sigaction(SIGUSR1, &sa, NULL);
+    if (prctl(PR_SET_PDEATHSIG, SIGUSR1) < 0 || getppid() != parent)
+        end_own_group(0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (pid < 0)
+        _exit(127);
+    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0));
+}
+
 int rd_fix_spawn_within(char *const *argv, int64_t timeout_s, char **ret_output)
 {
+    pid_t parent = getpid();
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) < 0)
         return -errno;
@@ -228,9 +261,7 @@ int rd_fix_spawn_within(char *const *argv, int64_t timeout_s, char **ret_output)
         dup2(pipefd[1], STDERR_FILENO);
         setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
         setenv("LC_ALL", "C", 1);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
+        run_leader(argv, parent);
     }
     (void)setpgid(pid, pid);
     close(pipefd[1]);

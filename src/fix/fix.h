@@ -260,8 +260,10 @@ typedef struct {
 } rd_fix_deadlines;
 void rd_fix_set_deadlines(const rd_fix_deadlines *d);
 const rd_fix_deadlines *rd_fix_get_deadlines(void);
-/* Runs argv (PATH of sbin and bin) in its own process group; collects its
- * output into *ret_output. Returns the exit status, or a negative errno
+/* Runs argv (PATH of sbin and bin) in its own process group, which ends
+ * when it passes its deadline and when rocm-doctor dies before it (killed,
+ * even with SIGKILL: its group leader watches); collects its output into
+ * *ret_output. Returns the exit status, or a negative errno
  * when it could not run; -ETIME when it ran past timeout_s seconds (its
  * process group is then ended, and *ret_output still holds what it
  * printed). rd_fix_spawn: within the query deadline. */
