@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include "fixes.h"
 #include "gpg.h"
+#include "keyring.h"
 #include "redact.h"
 #include "repo-url.h"
 #include "util.h"
@@ -113,6 +114,17 @@ static char **root_keyring_fingerprints(const rd_fix_input *in, const char *path
 /* Whether a keyring file in the root holds AMD's key, and only it. */
 static int keyring_has_rocm(const rd_fix_input *in, const char *path, const char *want, bool *ret_only)
 {
+    /* a keyring whose signatures never name the key's id cannot hold it:
+     * no gpg run for each of the distribution's own keyrings */
+    _cleanup_free_ char *content = NULL;
+    size_t size = 0;
+    char id[17] = "";
+    size_t wl = strlen(want);
+    if (wl >= 16)
+        memcpy(id, want + wl - 16, 16);
+    if (rd_fix_read(in->root_fd, path, &content, &size, NULL) < 0 ||
+        (wl >= 16 && !strchr(want, ' ') && !rd_keyring_has_key((const unsigned char *)content, size, id)))
+        return 0;
     _cleanup_strv_free_ char **fprs = root_keyring_fingerprints(in, path);
     if (!fprs)
         return 0;
@@ -356,6 +368,15 @@ static bool already_right(const rd_fix_input *in, char *const *uris, const char 
     return false;
 }
 
+/* The 600 pin of AMD's origin. */
+static int plan_pin(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_reason)
+{
+    static const char pin[] = RD_FIX_HEADER_LINE "# AMD's packages win over the distribution's ROCm packages.\n"
+                                                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n";
+    int r = rd_step_write(p, s, in, PIN_FILE, pin, sizeof pin - 1, 0644, ret_reason);
+    return r < 0 ? r : 0;
+}
+
 /* The deb822 sources, all with the suite AMD serves this OS under (Debian:
  * an Ubuntu suite), and the pin. */
 static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const rd_repo_row *row, const char *suite,
@@ -371,10 +392,7 @@ static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const rd
     int r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
     if (r < 0)
         return r;
-    static const char pin[] = RD_FIX_HEADER_LINE "# AMD's packages win over the distribution's ROCm packages.\n"
-                                                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n";
-    r = rd_step_write(p, s, in, PIN_FILE, pin, sizeof pin - 1, 0644, ret_reason);
-    return r < 0 ? r : 0;
+    return plan_pin(in, p, s, ret_reason);
 }
 
 static bool has_suffix(const char *name, const void *suffixes)
@@ -444,6 +462,182 @@ static int plan_old_keys(const rd_fix_input *in, rd_plan *p, rd_step *s, strbuf 
     return r < 0 ? r : 0;
 }
 
+/* ---- sources that are partly right: edited where they are ---- */
+
+/* One AMD line of a one-line .list file: where its folder and suite are in
+ * the line, and what they become. */
+typedef struct {
+    const rd_apt_source *src;
+    rd_repo_kind kind;
+    char *want; /* the folder it should name */
+} amd_line;
+
+/* The byte offsets of the URI and the suite in a one-line entry
+ * ("deb [opts] URI SUITE COMPONENTS"): false when it has no such shape. */
+static bool line_fields(const char *line, size_t *uri_at, size_t *suite_end)
+{
+    size_t i = strspn(line, " \t");
+    i += strcspn(line + i, " \t"); /* the type */
+    i += strspn(line + i, " \t");
+    if (line[i] == '[') {
+        const char *close = strchr(line + i, ']');
+        if (!close)
+            return false;
+        i = (size_t)(close - line) + 1;
+        i += strspn(line + i, " \t");
+    }
+    *uri_at = i;
+    i += strcspn(line + i, " \t");
+    i += strspn(line + i, " \t");
+    size_t suite_len = strcspn(line + i, " \t#");
+    if (!suite_len)
+        return false;
+    *suite_end = i + suite_len;
+    return true;
+}
+
+/* The line with its URI and suite replaced (a new string); NULL when the
+ * line has no such shape. */
+static char *line_with(const char *line, const char *uri, const char *suite)
+{
+    size_t at, end;
+    if (!line_fields(line, &at, &end))
+        return NULL;
+    return xasprintf("%.*s%s %s%s", (int)at, line, uri, suite, line + end);
+}
+
+static bool signed_by_amd(const rd_fix_input *in, const char *path)
+{
+    const rd_apt_facts *a = &in->facts->apt;
+    for (size_t k = 0; path && k < a->n_keyrings; k++)
+        if (streq(a->keyrings[k].path, path) && a->keyrings[k].exists && a->keyrings[k].amd_key)
+            return true;
+    return false;
+}
+
+/* The host's enabled AMD sources, when every one of them can be set right
+ * in place: a one-line entry of a .list file, of a kind this plan wants,
+ * component main, signed by a keyring that holds AMD's key. NULL (and *n
+ * 0) when there are none or one cannot. */
+static amd_line *amd_lines(const rd_fix_input *in, const rd_repo_row *row, const char *suite, char *const *uris,
+                           size_t *ret_n)
+{
+    const rd_apt_facts *a = &in->facts->apt;
+    const char *mirror = in->config ? in->config->mirror : NULL;
+    const rd_repo_os os = { .suite = suite };
+    amd_line *v = NULL;
+    size_t n = 0;
+    bool ok = true;
+    for (size_t i = 0; i < a->n_sources && ok; i++) {
+        const rd_apt_source *src = &a->sources[i];
+        const char *path = src->enabled && src->uri ? rd_repo_path_of(mirror, src->uri) : NULL;
+        if (!path)
+            continue;
+        rd_repo_match m;
+        ok = streq_ptr(src->format, "one-line") && endswith(src->file, ".list") && !src->placeholder &&
+             strv_contains(src->components, "main") && signed_by_amd(in, src->signed_by) &&
+             rd_repos_classify(in->knowledge, path, &m) > 0;
+        if (!ok)
+            break;
+        char *want =
+            m.family == RD_REPO_APT ? rd_repos_url(rd_repo_base(in->config), row, RD_REPO_APT, m.kind, &os) : NULL;
+        bool wanted = false;
+        for (size_t w = 0; want && uris[w] && !wanted; w++)
+            wanted = same_folder(want, uris[w]);
+        ok = wanted;
+        if (ok) {
+            v = xrealloc(v, (n + 1) * sizeof *v);
+            v[n++] = (amd_line){ src, m.kind, TAKE_PTR(want) };
+        }
+        free(want);
+        rd_repo_match_done(&m);
+    }
+    if (!ok) {
+        for (size_t i = 0; i < n; i++)
+            free(v[i].want);
+        free(v);
+        v = NULL, n = 0;
+    }
+    *ret_n = n;
+    return v;
+}
+
+/* The lines of one file with its AMD lines set right and, in the file of
+ * ROCm's line, the wanted folders no line names added after it. */
+static char *edited_file(const char *content, const amd_line *v, size_t n, const char *file, char *const *uris,
+                         const char *suite)
+{
+    strbuf b = { 0 };
+    int64_t number = 0;
+    bool added = false;
+    for (const char *at = content; *at;) {
+        size_t len = strcspn(at, "\n");
+        _cleanup_free_ char *orig = xstrndup(at, len), *line = xstrdup(orig);
+        at += len + (at[len] == '\n');
+        number++;
+        bool rocm = false;
+        for (size_t i = 0; i < n; i++) {
+            if (!streq(v[i].src->file, file) || v[i].src->line != number)
+                continue;
+            char *edited = line_with(orig, v[i].want, suite);
+            if (edited)
+                free(line), line = edited;
+            rocm |= v[i].kind == RD_REPO_ROCM && streq_ptr(v[i].src->type, "deb");
+        }
+        strbuf_printf(&b, "%s\n", line);
+        for (size_t w = 0; rocm && !added && uris[w]; w++) {
+            bool named = false;
+            for (size_t i = 0; i < n && !named; i++)
+                named = same_folder(v[i].want, uris[w]) && streq_ptr(v[i].src->type, "deb");
+            _cleanup_free_ char *line_added = named ? NULL : line_with(orig, uris[w], suite);
+            if (line_added)
+                strbuf_printf(&b, "%s\n", line_added);
+        }
+        added |= rocm;
+    }
+    strbuf_append(&b, "");
+    if (b.len && !endswith(content, "\n"))
+        b.s[--b.len] = '\0'; /* as the file ended */
+    return strbuf_steal(&b);
+}
+
+/* Sources that name AMD's server in .list files, each of which can be set
+ * right where it is: only the lines that are wrong change, in their own
+ * file (amdgpu-install's rocm.list and amdgpu.list keep their form and
+ * architectures); a missing pin is added. *ret_done: planned so. */
+static int plan_in_place(const rd_fix_input *in, rd_plan *p, rd_step *s, const rd_repo_row *row, const char *suite,
+                         char *const *uris, bool *ret_done, char **ret_reason)
+{
+    *ret_done = false;
+    size_t n = 0;
+    amd_line *v = amd_lines(in, row, suite, uris, &n);
+    bool has_rocm = false;
+    for (size_t i = 0; i < n; i++)
+        has_rocm |= v[i].kind == RD_REPO_ROCM && streq_ptr(v[i].src->type, "deb");
+    int r = 0;
+    for (size_t i = 0; has_rocm && i < n && r >= 0; i++) {
+        bool first = true;
+        for (size_t j = 0; j < i; j++)
+            first &= !streq(v[j].src->file, v[i].src->file);
+        _cleanup_free_ char *content = NULL, *edited = NULL;
+        if (!first || rd_fix_read(in->root_fd, v[i].src->file, &content, NULL, NULL) < 0)
+            continue;
+        edited = edited_file(content, v, n, v[i].src->file, uris, suite);
+        if (!streq(edited, content))
+            r = rd_step_write(p, s, in, v[i].src->file, edited, strlen(edited), 0644, ret_reason);
+    }
+    bool pinned = false;
+    for (size_t i = 0; i < in->facts->apt.n_pins; i++)
+        pinned |= in->facts->apt.pins[i].priority > 500;
+    if (has_rocm && r >= 0 && !pinned)
+        r = plan_pin(in, p, s, ret_reason);
+    for (size_t i = 0; i < n; i++)
+        free(v[i].want);
+    free(v);
+    *ret_done = has_rocm && r >= 0;
+    return r < 0 ? r : 0;
+}
+
 static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
 {
     /* setup adds the repository of the host's own package manager only */
@@ -474,10 +668,20 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         free(notes.s);
         return r;
     }
-    if (!right && ((r = plan_key(in, p, s, &key_source, ret_reason)) < 0 ||
-                   (r = plan_sources(in, p, s, row, suite, uris, ret_reason)) < 0 ||
-                   (r = plan_old_sources(in, p, s, &notes, ret_reason)) < 0 ||
-                   (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0)) {
+    bool in_place = false;
+    if (!right && (r = plan_in_place(in, p, s, row, suite, uris, &in_place, ret_reason)) < 0) {
+        free(notes.s);
+        return r;
+    }
+    if (in_place && (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0) {
+        free(notes.s);
+        return r;
+    }
+    if (!right && !in_place &&
+        ((r = plan_key(in, p, s, &key_source, ret_reason)) < 0 ||
+         (r = plan_sources(in, p, s, row, suite, uris, ret_reason)) < 0 ||
+         (r = plan_old_sources(in, p, s, &notes, ret_reason)) < 0 ||
+         (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0)) {
         free(notes.s);
         return r;
     }

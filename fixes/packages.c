@@ -34,14 +34,9 @@ static char **expand(char *const *list, const char *kernel)
     return v;
 }
 
-/* "6.8.0-45-generic" at least "6.2". */
-static bool kernel_at_least(const char *kernel, const char *series)
-{
-    return kernel && rd_version_compare(kernel, series) >= 0;
-}
-
 /* Why AMD's driver is needed here (a new string), or NULL when the running
- * kernel's own amdgpu serves every GPU (*ret_why_not says why). */
+ * kernel's own amdgpu serves every GPU (*ret_why_not says why). The rule is
+ * the check's (rd_packages_kernel_serves, driver.kernel-too-old). */
 static char *driver_needed(const rd_fix_input *in, char **ret_why_not)
 {
     const rd_packages_table *t = &in->knowledge->packages;
@@ -51,30 +46,29 @@ static char *driver_needed(const rd_fix_input *in, char **ret_why_not)
         const rd_gpu *g = &in->gpus->gpus[i];
         if (!g->gfx[0])
             continue;
-        if (strv_contains(t->dkms_gfx, g->gfx)) {
-            free(served.s);
-            return xasprintf("%s (%s) is an Instinct accelerator: AMD supports it on AMD's amdgpu driver", g->name,
-                             g->gfx);
-        }
-        if (g->pci && streq_ptr(g->pci->driver, "amdgpu") && g->n_kfd == 0) {
-            free(served.s);
-            return xasprintf("%s (%s) is bound to amdgpu but has no KFD node: the running kernel's amdgpu does not "
-                             "serve it for compute",
-                             g->name, g->gfx);
-        }
         const char *min = NULL;
-        size_t gl = strlen(g->gfx);
-        for (size_t k = 0; t->inbox_kernel && t->inbox_kernel[k]; k++)
-            if (strncmp(t->inbox_kernel[k], g->gfx, gl) == 0 && t->inbox_kernel[k][gl] == ':')
-                min = t->inbox_kernel[k] + gl + 1;
-        if (!min) {
+        rd_kernel_verdict v = rd_packages_kernel_serves(t, g->gfx, &in->facts->os, &min);
+        char *why = NULL;
+        if (v == RD_KERNEL_DKMS_ONLY)
+            why = xasprintf("%s (%s) is an Instinct accelerator: AMD supports it on AMD's amdgpu driver", g->name,
+                            g->gfx);
+        else if (g->pci && streq_ptr(g->pci->driver, "amdgpu") && g->n_kfd == 0)
+            why = xasprintf("%s (%s) is bound to amdgpu but has no KFD node: the running kernel's amdgpu does not "
+                            "serve it for compute",
+                            g->name, g->gfx);
+        else if (v == RD_KERNEL_UNLISTED)
+            why = xasprintf("packages.ini names no kernel whose own amdgpu serves %s (%s)", g->name, g->gfx);
+        else if (v == RD_KERNEL_BACKPORTED)
+            why = xasprintf("the running kernel %s is the distribution's own build with amdgpu backported (its "
+                            "version does not say whether it serves %s (%s)), and AMD's instructions for it install "
+                            "AMD's driver",
+                            strempty(kernel), g->name, g->gfx);
+        else if (v == RD_KERNEL_TOO_OLD)
+            why = xasprintf("the running kernel %s is older than %s, the first whose amdgpu serves %s (%s)",
+                            strempty(kernel), min, g->name, g->gfx);
+        if (why) {
             free(served.s);
-            return xasprintf("packages.ini names no kernel whose own amdgpu serves %s (%s)", g->name, g->gfx);
-        }
-        if (!kernel_at_least(kernel, min)) {
-            free(served.s);
-            return xasprintf("the running kernel %s is older than %s, the first whose amdgpu serves %s (%s)",
-                             strempty(kernel), min, g->name, g->gfx);
+            return why;
         }
         strbuf_printf(&served, "%s%s needs kernel %s", served.len ? ", " : "", g->gfx, min);
     }
@@ -105,7 +99,8 @@ bool rd_fix_wants_driver(const rd_fix_input *in)
 typedef struct {
     char **install;
     char **remove;
-    bool driver; /* amdgpu-dkms is among them, or is installed and needs headers */
+    bool driver;      /* amdgpu-dkms is among them, or is installed and needs headers */
+    char *driver_why; /* why setup installs AMD's driver */
     strbuf notes;
 } wanted;
 
@@ -160,14 +155,27 @@ static int want_setup(const rd_fix_input *in, const char *pm, const char *instal
                 continue;
             }
             w->driver = true;
+            free(w->driver_why);
+            w->driver_why = TAKE_PTR(why);
         }
         want_install(w, installed, rd_usecase_packages(u, pm));
     }
     int col = rd_packages_pm_index(pm);
     for (size_t i = 0; col >= 0 && t->shadow[col] && t->shadow[col][i]; i++) {
-        _cleanup_free_ char *v = rd_pkg_list_version(installed, t->shadow[col][i]);
-        if (v)
-            w->remove = strv_push(w->remove, xstrdup(t->shadow[col][i]));
+        const char *name = t->shadow[col][i];
+        _cleanup_free_ char *v = rd_pkg_list_version(installed, name), *err = NULL;
+        if (!v)
+            continue;
+        /* undo must be able to put it back at its version */
+        if (rd_pkg_reinstallable(rd_pm_from_name(pm), in->root, name, v, &err) == 0) {
+            _cleanup_free_ char *msg = xasprintf("%s %s stays: no configured repository offers that version, so "
+                                                 "undo could not put it back (it was installed from a file); "
+                                                 "remove it yourself if it shadows AMD's",
+                                                 name, v);
+            note(w, msg);
+            continue;
+        }
+        w->remove = strv_push(w->remove, xstrdup(name));
     }
     return 0;
 }
@@ -212,6 +220,7 @@ static void wanted_free(wanted *w)
 {
     strv_free(w->install);
     strv_free(w->remove);
+    free(w->driver_why);
     free(w->notes.s);
 }
 
@@ -354,8 +363,11 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
          * this builds now (under --root: at the tree's first boot) */
         if (kernel)
             rd_step_command(s, rd_strv_new("dkms", "autoinstall", "-k", kernel, NULL), NULL);
-        s->note = xasprintf("reboot so that the new amdgpu driver is the one loaded; the boot check "
-                            "(rocm-doctord --once) then proves it with a GPU kernel%s%s",
+        if (rd_fix_has_finding(in, "driver.kernel-too-old"))
+            rd_step_address(s, "driver.kernel-too-old");
+        s->note = xasprintf("AMD's amdgpu driver because %s; reboot so that it is the one loaded; the boot "
+                            "check (rocm-doctord --once) then proves it with a GPU kernel%s%s",
+                            w.driver_why ? w.driver_why : "amdgpu-dkms is installed and needs the headers",
                             w.notes.len ? "; " : "", strempty(w.notes.s));
     } else if (w.notes.len)
         s->note = strbuf_steal(&w.notes);

@@ -13,7 +13,3 @@ void rd_apt_parse_sources(const char *text, const char *file, bool deb822, const
                           size_t *n);
 /* Parses one preferences file; stanzas whose Pin names origin are appended. */
 void rd_apt_parse_preferences(const char *text, const char *file, const char *origin, rd_apt_pin **pins, size_t *n);
-/* Whether an OpenPGP keyring (binary, or ASCII-armored) holds a key whose
- * 64-bit id (16 hex digits) is key_id: looks for it in the issuer data of
- * the signatures. */
-bool rd_keyring_has_key(const unsigned char *data, size_t size, const char *key_id);

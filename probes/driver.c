@@ -470,14 +470,43 @@ static void firmware_remedy(const rd_facts *f, rd_finding *fw)
                       blob ? "; it must provide /lib/firmware/" : "", blob ? blob : "", d->initramfs);
 }
 
+/* An unbound GPU whose target the running kernel's amdgpu is too old for
+ * (packages.ini [driver], the rule setup plans by): loading amdgpu cannot
+ * help, a newer kernel series or AMD's driver does. Whether it reported g. */
+static bool assess_kernel_too_old(const rd_assess_input *in, const rd_gpu *g, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    const char *kernel = f->os.kernel_release;
+    const char *min = NULL;
+    if (g->pci->driver || !g->gfx[0] || !kernel ||
+        rd_packages_kernel_serves(&in->knowledge->packages, g->gfx, &f->os, &min) != RD_KERNEL_TOO_OLD)
+        return false;
+    rd_finding *fd = rd_finding_add(out, "driver.kernel-too-old", RD_SEV_ERROR, g->pci->address,
+                                    "The running kernel's amdgpu cannot drive %s %s (%s): it serves it from "
+                                    "kernel %s, this is %s",
+                                    g->pci->address, g->name, g->gfx, min, kernel);
+    rd_finding_evidence(fd, "%s %s: no driver bound", g->pci->address, g->name);
+    rd_finding_evidence(fd, "/proc/sys/kernel/osrelease: %s", kernel);
+    rd_finding_evidence(fd, "packages.ini [driver] inbox-kernel: %s:%s", g->gfx, min);
+    _cleanup_free_ char *upgrade = rd_distro_kernel_upgrade(&f->os);
+    rd_finding_remedy(fd,
+                      "Install AMD's amdgpu driver (amdgpu-dkms, built for the running kernel with its headers): "
+                      "`sudo rocm-doctor setup --apply` plans both; or boot kernel %s or later: %s. Then reboot. "
+                      "Loading this kernel's amdgpu does not help.",
+                      min, upgrade);
+    return true;
+}
+
 static void driver_assess(const rd_assess_input *in, rd_findings *out)
 {
     const rd_facts *f = in->facts;
     if (in->gpus->n_gpus == 0)
         return;
     size_t unbound = 0, on_amdgpu = 0;
+    _cleanup_free_ bool *too_old = xcalloc(in->gpus->n_gpus, sizeof *too_old);
     for (size_t i = 0; i < in->gpus->n_gpus; i++) {
-        unbound += in->gpus->gpus[i].pci->driver == NULL;
+        too_old[i] = assess_kernel_too_old(in, &in->gpus->gpus[i], out);
+        unbound += in->gpus->gpus[i].pci->driver == NULL && !too_old[i];
         on_amdgpu += streq_ptr(in->gpus->gpus[i].pci->driver, "amdgpu");
     }
     rd_cmdline_info ci;
@@ -489,7 +518,7 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
                                         unbound == 1 ? "" : "s");
         rd_finding_evidence(fd, "/sys/module/amdgpu: absent");
         for (size_t i = 0; i < in->gpus->n_gpus; i++)
-            if (!in->gpus->gpus[i].pci->driver)
+            if (!in->gpus->gpus[i].pci->driver && !too_old[i])
                 rd_finding_evidence(fd, "%s %s: no driver bound", in->gpus->gpus[i].pci->address,
                                     in->gpus->gpus[i].name);
         bool cause = ci.nomodeset || ci.amdgpu_modeset_off || ci.blacklist_tokens;
@@ -540,8 +569,8 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
-static const char *const driver_findings[] = { "driver.not-loaded", "driver.blacklisted", "driver.nomodeset",
-                                               "driver.firmware-missing", NULL };
+static const char *const driver_findings[] = { "driver.not-loaded", "driver.kernel-too-old",   "driver.blacklisted",
+                                               "driver.nomodeset",  "driver.firmware-missing", NULL };
 
 /* clang-format off */
 const rd_probe rd_probe_driver = {

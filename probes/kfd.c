@@ -317,12 +317,7 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
                            "%s %s is driven by amdgpu but KFD does not offer it for compute", g->pci->address, g->name);
         kfd_evidence(f, g, fd);
         _cleanup_free_ char *kernels = validated_kernels(in);
-        const rd_distro *d = rd_distro_of(&f->os);
-        _cleanup_free_ char *upgrade =
-            rd_os_is_ubuntu(&f->os) && f->os.version_id
-                ? xasprintf("the HWE kernel (`sudo apt install linux-generic-hwe-%s`)", f->os.version_id)
-                : xstrdup(d->kernel_upgrade ? d->kernel_upgrade
-                                            : "a newer kernel the way this distribution provides one");
+        _cleanup_free_ char *upgrade = rd_distro_kernel_upgrade(&f->os);
         rd_finding_remedy(fd,
                           "This kernel's KFD does not support the GPU: install %s%s%s, or AMD's amdgpu-dkms "
                           "driver for a release that supports this OS.",

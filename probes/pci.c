@@ -640,8 +640,12 @@ static void assess_binding(const rd_assess_input *in, const rd_gpu *g, rd_findin
     const rd_facts *f = in->facts;
     const rd_pci_device *p = g->pci;
     if (!p->driver) {
-        /* with the module absent, driver.not-loaded is the cause to report */
-        if (!f->driver.module_present)
+        /* with the module absent, driver.not-loaded is the cause to report;
+         * a kernel too old for the target, driver.kernel-too-old */
+        const char *min = NULL;
+        if (!f->driver.module_present ||
+            (g->gfx[0] && f->os.kernel_release &&
+             rd_packages_kernel_serves(&in->knowledge->packages, g->gfx, &f->os, &min) == RD_KERNEL_TOO_OLD))
             return;
         rd_finding *fd = rd_finding_add(out, "gpu.no-driver", RD_SEV_ERROR, p->address,
                                         "%s %s has no driver bound although amdgpu is loaded", p->address, g->name);

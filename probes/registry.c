@@ -10,7 +10,7 @@ static const rd_probe *const gather_order[] = {
     &rd_probe_os,     &rd_probe_pci,          &rd_probe_drm,    &rd_probe_kfd,       &rd_probe_driver,
     &rd_probe_access, &rd_probe_packages_rpm, &rd_probe_rocm,   &rd_probe_apt,       &rd_probe_repos_rpm,
     &rd_probe_boot,   &rd_probe_env,          &rd_probe_apu,    &rd_probe_container, &rd_probe_tuning,
-    &rd_probe_torch,  &rd_probe_wheels,       &rd_probe_health, &rd_probe_runtime,
+    &rd_probe_torch,  &rd_probe_wheels,       &rd_probe_health, &rd_probe_runtime,   &rd_probe_slurm,
 };
 
 /* Assess order: pci before kfd (kfd leaves out GPUs whose atomics finding
@@ -19,7 +19,7 @@ static const rd_probe *const assess_order[] = {
     &rd_probe_os,     &rd_probe_pci,          &rd_probe_driver,    &rd_probe_kfd,    &rd_probe_access,
     &rd_probe_boot,   &rd_probe_packages_rpm, &rd_probe_rocm,      &rd_probe_apt,    &rd_probe_repos_rpm,
     &rd_probe_env,    &rd_probe_apu,          &rd_probe_container, &rd_probe_tuning, &rd_probe_torch,
-    &rd_probe_wheels, &rd_probe_health,       &rd_probe_runtime,   &rd_probe_drm,
+    &rd_probe_wheels, &rd_probe_health,       &rd_probe_runtime,   &rd_probe_drm,    &rd_probe_slurm,
 };
 
 const rd_probe_table rd_probe_registry = {

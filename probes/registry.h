@@ -18,5 +18,7 @@ extern const rd_probe rd_probe_wheels;
 extern const rd_probe rd_probe_health;
 /* runtime.c: level 2 */
 extern const rd_probe rd_probe_runtime;
+/* slurm.c: slurm.conf, gres.conf, cgroup.conf against this node's GPUs */
+extern const rd_probe rd_probe_slurm;
 
 extern const rd_probe_table rd_probe_registry;

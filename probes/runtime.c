@@ -20,7 +20,7 @@ static void runtime_gather(const rd_ctx *ctx, rd_facts *facts)
  * fundamental first: the runtime's error is their symptom. */
 #define NO_GPU_CAUSES                                                                                                  \
     "host.wsl", "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "driver.not-loaded",                \
-        "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", "kfd.missing",                            \
+        "driver.kernel-too-old", "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", "kfd.missing",   \
         "container.devices-missing", "kfd.no-access", "render.no-access", "group.relogin-needed",                      \
         "driver.kfd-unsupported", "pcie.atomics-missing", "env.visible-devices-hides-all"
 /* ... and those that give the runtime a GPU whose code it cannot run. */

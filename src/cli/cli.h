@@ -48,6 +48,8 @@ typedef struct {
     bool last;
     /* report */
     const char *output; /* -o, --output FILE */
+    /* slurm */
+    const char *on_unknown; /* --on-unknown drain|keep */
 } rd_options;
 
 typedef struct {
@@ -75,6 +77,8 @@ int rd_verb_fix_status(const rd_options *o, char **args, size_t n_args);
 int rd_cli_open_root(const char *root, char **ret_path, int *ret_fd);
 int rd_verb_verify(const rd_options *o, char **args, size_t n_args);
 int rd_verb_report(const rd_options *o, char **args, size_t n_args);
+/* slurm health|prolog|epilog (verb-slurm.c) */
+int rd_verb_slurm(const rd_options *o, char **args, size_t n_args);
 
 /* Prints "rocm-doctor: MESSAGE" and the --help hint on stderr; returns 3. */
 #define rd_usage_error(...) (rd_msg_usage_error("rocm-doctor", __VA_ARGS__), RD_EXIT_UNKNOWN)
@@ -104,6 +108,7 @@ enum {
     RD_OPT_RELEASE = 1 << 20,
     RD_OPT_USECASE = 1 << 21,
     RD_OPT_VERBOSE = 1 << 22,
+    RD_OPT_ON_UNKNOWN = 1 << 23,
 };
 
 bool rd_cli_want_color(int setting);

@@ -36,6 +36,8 @@ static const rd_verb verbs[] = {
     { "report", "Write a support bundle (a tar archive)", rd_verb_report, "[-o FILE|-]",
       RD_OPT_ROOT | RD_OPT_USER | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT | RD_OPT_OUTPUT |
           RD_OPT_PYTHON },
+    { "slurm", "Slurm: drain or resume this node; check a job's GPUs", rd_verb_slurm, "health|prolog|epilog",
+      RD_OPT_ROOT | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_TIMEOUT | RD_OPT_ON_UNKNOWN },
 };
 /* fix --status [RUN] is a command of its own as far as options go. */
 static const rd_verb fix_status = { "fix --status", "Show the applied fix runs", rd_verb_fix_status, "[RUN-ID]",
@@ -77,6 +79,8 @@ static const struct {
     { RD_OPT_STATUS, "  --status [RUN]   fix: the applied runs, what they changed and how they\n"
                      "                   were verified after the reboot\n" },
     { RD_OPT_OUTPUT, "  -o, --output FILE  report: where to write the bundle (- for standard output)\n" },
+    { RD_OPT_ON_UNKNOWN, "  --on-unknown ACT slurm: when the check cannot run, drain the node (drain,\n"
+                         "                   the default) or leave it as it is (keep); never resume\n" },
     { 0, "  -h, --help       Show this help\n"
          "  -V, --version    Show the version and the GPU targets of the embedded kernels\n" },
 };
@@ -180,15 +184,17 @@ static int reject_options(const rd_options *o, const char *verb, unsigned not_ac
         { RD_OPT_USECASE, "--usecase" },
         { RD_OPT_STATUS, "--status" },
         { RD_OPT_VERBOSE, "--verbose" },
+        { RD_OPT_ON_UNKNOWN, "--on-unknown" },
     };
-    unsigned given =
-        (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) | (o->facts_file ? RD_OPT_FACTS : 0) |
-        (o->config_file ? RD_OPT_CONFIG : 0) | (o->format_set ? RD_OPT_FORMAT : 0) | (o->level ? RD_OPT_LEVEL : 0) |
-        (o->with_python ? RD_OPT_WITH_PYTHON : 0) | (o->timeout_s ? RD_OPT_TIMEOUT : 0) |
-        (o->apply ? RD_OPT_APPLY : 0) | (o->yes ? RD_OPT_YES : 0) | (o->only ? RD_OPT_ONLY : 0) |
-        (o->key_file ? RD_OPT_KEY_FILE : 0) | (o->last ? RD_OPT_LAST : 0) | (o->output ? RD_OPT_OUTPUT : 0) |
-        (o->python ? RD_OPT_PYTHON : 0) | (o->rocm_path ? RD_OPT_ROCM_PATH : 0) | (o->release ? RD_OPT_RELEASE : 0) |
-        (o->usecase ? RD_OPT_USECASE : 0) | (o->status ? RD_OPT_STATUS : 0) | (o->verbose ? RD_OPT_VERBOSE : 0);
+    unsigned given = (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) | (o->facts_file ? RD_OPT_FACTS : 0) |
+                     (o->config_file ? RD_OPT_CONFIG : 0) | (o->format_set ? RD_OPT_FORMAT : 0) |
+                     (o->level ? RD_OPT_LEVEL : 0) | (o->with_python ? RD_OPT_WITH_PYTHON : 0) |
+                     (o->timeout_s ? RD_OPT_TIMEOUT : 0) | (o->apply ? RD_OPT_APPLY : 0) | (o->yes ? RD_OPT_YES : 0) |
+                     (o->only ? RD_OPT_ONLY : 0) | (o->key_file ? RD_OPT_KEY_FILE : 0) | (o->last ? RD_OPT_LAST : 0) |
+                     (o->output ? RD_OPT_OUTPUT : 0) | (o->python ? RD_OPT_PYTHON : 0) |
+                     (o->rocm_path ? RD_OPT_ROCM_PATH : 0) | (o->release ? RD_OPT_RELEASE : 0) |
+                     (o->usecase ? RD_OPT_USECASE : 0) | (o->status ? RD_OPT_STATUS : 0) |
+                     (o->verbose ? RD_OPT_VERBOSE : 0) | (o->on_unknown ? RD_OPT_ON_UNKNOWN : 0);
     for (size_t i = 0; i < ELEMENTSOF(names); i++)
         if (given & not_accepted & names[i].flag)
             return rd_usage_error("%s is not an option of the %s command", names[i].name, verb);
@@ -290,6 +296,7 @@ enum {
     OPT_RELEASE,
     OPT_USECASE,
     OPT_VERBOSE,
+    OPT_ON_UNKNOWN,
 };
 static const struct option longopts[] = {
     { "root", required_argument, NULL, OPT_ROOT },
@@ -313,6 +320,7 @@ static const struct option longopts[] = {
     { "usecase", required_argument, NULL, OPT_USECASE },
     { "status", no_argument, NULL, OPT_STATUS },
     { "verbose", no_argument, NULL, OPT_VERBOSE },
+    { "on-unknown", required_argument, NULL, OPT_ON_UNKNOWN },
     { "output", required_argument, NULL, 'o' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -369,6 +377,7 @@ static int parse_option(int c, char **argv, rd_options *o, bool *want_help)
     case OPT_APPLY: o->apply = true; break;
     case OPT_YES: o->yes = true; break;
     case OPT_VERBOSE: o->verbose = true; break;
+    case OPT_ON_UNKNOWN: o->on_unknown = optarg; break;
     case OPT_ONLY:
         if (!*optarg)
             return rd_usage_error("%s", "--only needs a comma-separated list of ids");

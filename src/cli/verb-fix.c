@@ -271,7 +271,7 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
     if (rd_pkg_root_confined(root, &err) < 0)
         return rd_fail("%s", err);
     /* an interrupted run comes first, even when there is nothing new to do */
-    if (o->apply && rd_journal_unresolved(root, root_fd, &err) > 0)
+    if (o->apply && rd_journal_unresolved_now(root, root_fd, &err) != 0)
         return rd_fail("%s", err);
     rd_fix_input in = {
         .fixes = &rd_fix_registry,

@@ -218,3 +218,11 @@ char *rd_distro_epel_hint(const rd_os_facts *os)
                          major);
     return xstrdup("Add EPEL: `sudo dnf install epel-release`. ");
 }
+
+char *rd_distro_kernel_upgrade(const rd_os_facts *os)
+{
+    if (rd_os_is_ubuntu(os) && os->version_id)
+        return xasprintf("the HWE kernel (`sudo apt install linux-generic-hwe-%s`)", os->version_id);
+    const rd_distro *d = rd_distro_of(os);
+    return xstrdup(d->kernel_upgrade ? d->kernel_upgrade : "a newer kernel the way this distribution provides one");
+}

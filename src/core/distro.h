@@ -46,6 +46,9 @@ char *rd_distro_install_hint(const rd_os_facts *os, const char *debian_pkg, cons
                              const char *words);
 /* How to drop kernel command line arguments ARGS for good, in the host's
  * terms: update-grub, grubby, grub2-mkconfig; in words when unknown. */
+/* How to get a newer kernel here, in words with the command where known
+ * (Ubuntu: its HWE kernel): a new string. */
+char *rd_distro_kernel_upgrade(const rd_os_facts *os);
 char *rd_distro_cmdline_remove(const rd_os_facts *os, const char *args);
 /* How to enable the repository with hip's Perl modules on this EL release,
  * as a sentence: PowerTools (powertools) on EL8, CRB (crb) from EL9 on, and on

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include "build-config.h"
+#include "json-util.h"
 #include "util.h"
 
 /* clang-format off */
@@ -215,6 +216,7 @@ static const rd_field facts_fields[] = {
     FS(rd_facts, repos, rd_repos_facts_schema),
     FS(rd_facts, kernel_devel, rd_kernel_devel_facts_schema),
     FS(rd_facts, wheels, rd_wheel_facts_schema),
+    FS(rd_facts, slurm, rd_slurm_facts_schema),
 };
 SCHEMA(rd_facts_schema, rd_facts, facts_fields);
 /* clang-format on */
@@ -248,14 +250,14 @@ json_object *rd_struct_to_json(const rd_schema *s, const void *p)
         }
         case RD_FT_I64V: {
             const int64_t *a = *CAT(p, fd->offset, int64_t *);
-            v = json_object_new_array_ext((int)n);
+            v = rd_json_new_array(n);
             for (size_t k = 0; k < n; k++)
                 json_object_array_add(v, json_object_new_int64(a[k]));
             break;
         }
         case RD_FT_U64V: {
             const uint64_t *a = *CAT(p, fd->offset, uint64_t *);
-            v = json_object_new_array_ext((int)n);
+            v = rd_json_new_array(n);
             for (size_t k = 0; k < n; k++)
                 json_object_array_add(v, json_object_new_uint64(a[k]));
             break;
@@ -272,7 +274,7 @@ json_object *rd_struct_to_json(const rd_schema *s, const void *p)
         case RD_FT_OBJ: v = rd_struct_to_json(fd->sub, CAT(p, fd->offset, char)); break;
         case RD_FT_ARR: {
             const char *a = *CAT(p, fd->offset, char *);
-            v = json_object_new_array_ext((int)n);
+            v = rd_json_new_array(n);
             for (size_t k = 0; k < n; k++)
                 json_object_array_add(v, rd_struct_to_json(fd->sub, a + k * fd->sub->size));
             break;

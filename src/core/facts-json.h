@@ -14,6 +14,7 @@ extern const rd_schema rd_facts_schema;
 extern const rd_schema rd_rocm_facts_schema, rd_apt_facts_schema, rd_boot_facts_schema;
 extern const rd_schema rd_env_facts_schema, rd_container_facts_schema, rd_tuning_facts_schema, rd_torch_facts_schema;
 extern const rd_schema rd_runtime_facts_schema;
+extern const rd_schema rd_slurm_facts_schema;
 extern const rd_schema rd_health_facts_schema, rd_health_gpu_schema;
 extern const rd_schema rd_rpm_facts_schema, rd_repos_facts_schema, rd_kernel_devel_facts_schema, rd_wheel_facts_schema,
     rd_wheel_install_schema;

@@ -16,6 +16,7 @@
 #include "facts-rocm.h"
 #include "facts-rpm.h"
 #include "facts-runtime.h"
+#include "facts-slurm.h"
 #include "facts-tuning.h"
 
 #define RD_FACTS_SCHEMA "rocm-doctor-facts/1"
@@ -30,7 +31,7 @@ typedef struct {
     char *value;
 } rd_param;
 
-typedef struct {
+typedef struct rd_os_facts {
     char *id, *id_like, *version_id, *version_codename, *pretty_name;
     char *family; /* debian, rhel, fedora, suse, unknown (from ID, ID_LIKE) */
     char *os_release_error;
@@ -215,6 +216,7 @@ typedef struct {
     rd_repos_facts repos;
     rd_kernel_devel_facts kernel_devel;
     rd_wheel_facts wheels;
+    rd_slurm_facts slurm;
 } rd_facts;
 
 void rd_facts_init(rd_facts *f);

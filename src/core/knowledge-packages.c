@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* conf/packages.ini: what setup installs per use case and family. */
 #include "knowledge-private.h"
+#include "distro.h"
+#include "facts.h"
 
 /* ---- conf/packages.ini ---- */
 
@@ -140,3 +142,28 @@ static const rd_field packages_fields[] = {
     FS(rd_packages_table, info, kn_table_info_schema),
 };
 SCHEMA(kn_packages_schema, rd_packages_table, packages_fields);
+
+/* EL and SLES (not Tumbleweed) build amdgpu from newer kernels into their own
+ * (RHEL 9's 5.14 serves RDNA3): the version names the base, not amdgpu. */
+static bool backports_amdgpu(const rd_os_facts *os)
+{
+    rd_os_family fam = rd_os_family_facts(os);
+    return fam == RD_OS_RHEL || (fam == RD_OS_SUSE && !streq_ptr(os->id, "opensuse-tumbleweed"));
+}
+
+rd_kernel_verdict rd_packages_kernel_serves(const rd_packages_table *t, const char *gfx, const rd_os_facts *os,
+                                            const char **ret_min)
+{
+    *ret_min = NULL;
+    if (strv_contains(t->dkms_gfx, gfx))
+        return RD_KERNEL_DKMS_ONLY;
+    size_t gl = strlen(gfx);
+    for (size_t k = 0; t->inbox_kernel && t->inbox_kernel[k]; k++)
+        if (strncmp(t->inbox_kernel[k], gfx, gl) == 0 && t->inbox_kernel[k][gl] == ':')
+            *ret_min = t->inbox_kernel[k] + gl + 1;
+    if (!*ret_min)
+        return RD_KERNEL_UNLISTED;
+    if (os->kernel_release && rd_version_compare(os->kernel_release, *ret_min) >= 0)
+        return RD_KERNEL_SERVES;
+    return backports_amdgpu(os) ? RD_KERNEL_BACKPORTED : RD_KERNEL_TOO_OLD;
+}

@@ -232,6 +232,18 @@ const rd_usecase *rd_knowledge_usecase(const rd_knowledge *k, const char *name);
 char *const *rd_usecase_packages(const rd_usecase *u, const char *pm);
 /* Index of a package manager's column in headers[] and shadow[]: -1 unknown. */
 int rd_packages_pm_index(const char *pm);
+/* Whether the running kernel's own amdgpu serves a target for compute: the
+ * one rule the driver check and setup share (packages.ini [driver]). */
+typedef enum {
+    RD_KERNEL_SERVES,     /* at least the first series that serves it */
+    RD_KERNEL_TOO_OLD,    /* older than that series (*ret_min), or the kernel is unknown */
+    RD_KERNEL_DKMS_ONLY,  /* AMD supports the target on its amdgpu-dkms driver only */
+    RD_KERNEL_UNLISTED,   /* the table names no series for the target */
+    RD_KERNEL_BACKPORTED, /* an EL or SLES kernel: amdgpu is backported, its version tells nothing */
+} rd_kernel_verdict;
+struct rd_os_facts;
+rd_kernel_verdict rd_packages_kernel_serves(const rd_packages_table *t, const char *gfx, const struct rd_os_facts *os,
+                                            const char **ret_min);
 /* The wheel family of this name, compared without case (dist-info names
  * are lower-cased: "gfx94x-dcgpu"); NULL when the table lacks it. */
 const rd_wheel_family *rd_knowledge_wheel_family(const rd_knowledge *k, const char *name);

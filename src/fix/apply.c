@@ -256,7 +256,9 @@ static char *act_packages(const rd_plan *p, const rd_action *a)
                 version = set->changes.items[k].version;
         install = strv_push(install, version ? xasprintf("%s=%s", set->install[i], version) : xstrdup(set->install[i]));
     }
-    (void)rd_pkg_transact(set->pm, p->root, install, set->remove, false, &error);
+    /* what it removes keeps its configuration files: undo puts the
+     * package back with the administrator's edits */
+    (void)rd_pkg_transact(set->pm, p->root, install, set->remove, 0, &error);
     return error;
 }
 
@@ -329,9 +331,12 @@ static int apply_roll_back(rd_journal *jr, const char *error, char **ret_error)
 {
     strbuf problems = { 0 };
     _cleanup_strv_free_ char **unused = NULL;
-    rd_restore_packages(jr, &problems);
-    rd_restore_files(jr, RD_RESTORE_FILES, &problems);
-    rd_restore_commands(jr, RD_COMMANDS_FAILED, &unused, &problems);
+    /* the repository files stay while any of the run's packages does */
+    _cleanup_strv_free_ char **forced = NULL;
+    if (rd_restore_packages(jr, &problems, &forced) >= 0) {
+        rd_restore_files(jr, RD_RESTORE_FILES, &problems);
+        rd_restore_commands(jr, RD_COMMANDS_FAILED, &unused, &problems);
+    }
     rd_journal_set_state(jr, problems.len ? RD_STATE_APPLYING : RD_STATE_ROLLED_BACK);
     rd_json_set_str(jr->j, "error", error);
     _cleanup_free_ char *pr = strbuf_steal(&problems);
@@ -351,8 +356,11 @@ static int apply_roll_back(rd_journal *jr, const char *error, char **ret_error)
         *ret_error = xasprintf("%s; everything done before was rolled back, but the journal %s/journal.json could "
                                "not say so (%s): `%s` settles it",
                                error, d, rd_fix_describe_error(-r), cmd);
-    } else
-        *ret_error = xasprintf("%s; everything done before was rolled back", error);
+    } else {
+        _cleanup_free_ char *note = rd_forced_note(forced);
+        *ret_error = xasprintf("%s; everything done before was rolled back%s%s%s", error, note ? " (" : "",
+                               strempty(note), note ? ")" : "");
+    }
     return -EIO;
 }
 

@@ -28,6 +28,16 @@ static const char *rel_path(const char *path)
     return *path ? path : ".";
 }
 
+/* Gives the directory just made in dfd its mode, through the directory itself
+ * (never a link put in its place); a negative errno when that fails. */
+static int set_dir_mode(int dfd, const char *name, mode_t mode)
+{
+    _cleanup_close_ int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || fchmod(fd, mode) < 0)
+        return -errno;
+    return 0;
+}
+
 int rd_fix_open_dir(int root_fd, const char *dir, char ***created)
 {
     const char *rel = rel_path(dir);
@@ -61,7 +71,11 @@ int rd_fix_open_dir(int root_fd, const char *dir, char ***created)
             return -e;
         }
         /* whatever the umask: /etc/profile.d and friends must be readable */
-        (void)fchmodat(pfd, comp, 0755, AT_SYMLINK_NOFOLLOW);
+        int e = set_dir_mode(pfd, comp, 0755);
+        if (e < 0) {
+            free(prefix.s);
+            return e;
+        }
         (void)fsync(pfd);
         *created = strv_push(*created, xasprintf("/%s", prefix.s));
     }

@@ -70,8 +70,15 @@ int rd_journal_packages_after(rd_journal *jr, char **ret_error);
 /* Undo may go on: the run's packages are as it left them (killed: not
  * asked), and nothing installed since depends on what it would remove. */
 int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error);
-/* Reverses the run's package changes that are still in place. */
-void rd_restore_packages(rd_journal *jr, strbuf *problems);
+/* Reverses the run's package changes that are still in place, removing
+ * what dpkg left unfinished with its force options (and what a failing rpm
+ * scriptlet kept, without scriptlets): those names are added to *forced.
+ * < 0 while any of them is still in place (the repository files must stay
+ * then). */
+int rd_restore_packages(rd_journal *jr, strbuf *problems, char ***forced);
+/* What to say of the forced removals: "NAMES could not be finished ...
+ * and were removed with its force options", or NULL for none. */
+char *rd_forced_note(char *const *forced);
 
 /* ---- putting the root back (restore.c) ---- */
 

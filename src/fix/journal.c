@@ -51,6 +51,8 @@ bool rd_is_group_file(const char *path)
     return false;
 }
 
+static bool newest_unresolved(const char *root, int root_fd, char **ret_id, bool *ret_applying);
+
 int rd_journal_lock(const char *root, int root_fd, char **ret_error)
 {
     _cleanup_strv_free_ char **created = NULL;
@@ -71,9 +73,18 @@ int rd_journal_lock(const char *root, int root_fd, char **ret_error)
         int e = errno;
         close(fd);
         if (e == EWOULDBLOCK) {
-            *ret_error = xasprintf("another rocm-doctor fix or undo is running on %s (it holds %s); try again when "
-                                   "it has finished",
-                                   root, d);
+            /* its journal says "applying" or "undoing" while it works: that
+             * run is in progress, not interrupted */
+            _cleanup_free_ char *id = NULL;
+            bool applying = false;
+            if (newest_unresolved(root, root_fd, &id, &applying))
+                *ret_error = xasprintf("run %s is in progress: another rocm-doctor is %s it on %s (it holds %s); "
+                                       "try again when it has finished",
+                                       id, applying ? "applying" : "undoing", root, d);
+            else
+                *ret_error = xasprintf("another rocm-doctor fix or undo is running on %s (it holds %s); try again "
+                                       "when it has finished",
+                                       root, d);
             return -EWOULDBLOCK;
         }
         *ret_error = xasprintf("cannot lock %s: %s", d, strerror(e));
@@ -232,22 +243,47 @@ bool rd_state_unresolved(const char *state)
     return streq_ptr(state, RD_STATE_APPLYING) || streq_ptr(state, RD_STATE_UNDOING);
 }
 
-int rd_journal_unresolved(const char *root, int root_fd, char **ret_message)
+/* The newest run whose journal says "applying" or "undoing". */
+static bool newest_unresolved(const char *root, int root_fd, char **ret_id, bool *ret_applying)
 {
     _cleanup_strv_free_ char **ids = rd_journal_list(root_fd);
     for (size_t i = 0; ids && ids[i]; i++) {
         _cleanup_journal_ rd_journal jr = { 0 };
         if (rd_journal_load(root, root_fd, ids[i], &jr) < 0 || !rd_state_unresolved(rd_journal_state(&jr)))
             continue;
-        bool applying = streq(rd_journal_state(&jr), RD_STATE_APPLYING);
-        _cleanup_free_ char *cmd = rd_undo_command(root, ids[i]);
-        *ret_message = xasprintf("run %s was interrupted while it was being %s and is not resolved; nothing was "
-                                 "written. Run `%s` first: it %s.",
-                                 ids[i], applying ? "applied" : "undone", cmd,
-                                 applying ? "rolls the interrupted run back" : "finishes undoing it");
-        return 1;
+        *ret_applying = streq(rd_journal_state(&jr), RD_STATE_APPLYING);
+        *ret_id = xstrdup(ids[i]);
+        return true;
     }
-    return 0;
+    return false;
+}
+
+int rd_journal_unresolved(const char *root, int root_fd, char **ret_message)
+{
+    _cleanup_free_ char *id = NULL;
+    bool applying = false;
+    if (!newest_unresolved(root, root_fd, &id, &applying))
+        return 0;
+    _cleanup_free_ char *cmd = rd_undo_command(root, id);
+    *ret_message = xasprintf("run %s was interrupted while it was being %s and is not resolved; nothing was "
+                             "written. Run `%s` first: it %s.",
+                             id, applying ? "applied" : "undone", cmd,
+                             applying ? "rolls the interrupted run back" : "finishes undoing it");
+    return 1;
+}
+
+int rd_journal_unresolved_now(const char *root, int root_fd, char **ret_message)
+{
+    {
+        /* no journal: no run, and no state directory made for the look */
+        _cleanup_close_ int t = rd_fix_open_dir(root_fd, RD_JOURNAL_DIR, NULL);
+        if (t == -ENOENT)
+            return 0;
+    }
+    _cleanup_close_ int lock = rd_journal_lock(root, root_fd, ret_message);
+    if (lock < 0)
+        return lock;
+    return rd_journal_unresolved(root, root_fd, ret_message);
 }
 
 /* ---- the sweep ---- */

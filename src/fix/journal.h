@@ -45,8 +45,13 @@ int rd_journal_lock(const char *root, int root_fd, char **ret_error);
 
 /* An interrupted run (killed while being applied or undone) that undo has
  * not resolved yet: 1 and a message naming it and the command that resolves
- * it, 0 when there is none. Reads only; needs no lock. */
+ * it, 0 when there is none. Reads only; call it with the lock held: without
+ * it, a run in progress looks interrupted. */
 int rd_journal_unresolved(const char *root, int root_fd, char **ret_message);
+/* The same with the lock taken for the look and let go: != 0 with the
+ * message when a run is interrupted, or in progress in another process
+ * (which holds the lock). */
+int rd_journal_unresolved_now(const char *root, int root_fd, char **ret_message);
 
 /* ---- what a run achieved (result.c) ---- */
 

@@ -39,7 +39,18 @@ static void list_dirs(int dfd, const char *prefix, int depth, strbuf *out)
     }
 }
 
-static void put_back_dirs(rd_journal *jr)
+/* Gives a directory put back its recorded owner and mode; a negative errno when that fails. */
+static int set_dir_owner(int dfd, const char *name, uid_t uid, gid_t gid, mode_t mode)
+{
+    _cleanup_close_ int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || fchown(fd, uid, gid) < 0 || fchmod(fd, mode) < 0)
+        return -errno;
+    return 0;
+}
+
+/* Makes again the directories the package manager removed; what cannot be
+ * made as it was goes into problems. */
+static void put_back_dirs(rd_journal *jr, strbuf *problems)
 {
     _cleanup_free_ char *path = xasprintf("%s/" DIRS_NAME, jr->dir), *text = NULL;
     if (rd_fix_read(jr->root_fd, path, &text, NULL, NULL) < 0)
@@ -59,8 +70,10 @@ static void put_back_dirs(rd_journal *jr)
         _cleanup_close_ int pfd = rd_fix_open_dir(jr->root_fd, parent, NULL);
         if (pfd < 0 || mkdirat(pfd, slash + 1, (mode_t)mode) < 0)
             continue;
-        (void)fchownat(pfd, slash + 1, (uid_t)uid, (gid_t)gid, AT_SYMLINK_NOFOLLOW);
-        (void)fchmodat(pfd, slash + 1, (mode_t)mode, 0);
+        int r = set_dir_owner(pfd, slash + 1, (uid_t)uid, (gid_t)gid, (mode_t)mode);
+        if (r < 0)
+            strbuf_printf(problems, "%scannot give %s back its owner %u:%u and mode %o: %s", problems->len ? "; " : "",
+                          dir, uid, gid, mode, strerror(-r));
     }
 }
 
@@ -214,11 +227,104 @@ static void still_in_place(const rd_pkg_changes *c, const char *now, rd_pkg_chan
     }
 }
 
+/* What reverses live: the run's installs removed, the rest put back at the
+ * versions they had. */
+static void reversal(const rd_pkg_changes *live, char ***install, char ***remove)
+{
+    for (size_t i = 0; i < live->n; i++) {
+        const rd_pkg_change *x = &live->items[i];
+        if (x->op == RD_PKG_INSTALL)
+            *remove = strv_push(*remove, xstrdup(x->name));
+        else if (x->op == RD_PKG_REMOVE)
+            *install = strv_push(*install, xasprintf("%s=%s", x->name, x->version));
+        else if (x->old_version)
+            *install = strv_push(*install, xasprintf("%s=%s", x->name, x->old_version));
+    }
+}
+
+/* One recorded entry against the list kept before the run: what it
+ * installed was not there, what it removed, upgraded or downgraded was,
+ * at the version the entry names; NULL when they agree. */
+static char *entry_contradiction(json_object *o, size_t k, const char *before)
+{
+    static const char *const keys[] = { "installed", "upgraded", "downgraded", "removed" };
+    const char *name = rd_json_get_str(o, "name"), *version = rd_json_get_str(o, "version");
+    const char *old = rd_json_get_str(o, "old_version");
+    if (!name || !*name || strpbrk(name, " \t\n") || !version || (k == 1 || k == 2 ? !old : false))
+        return xasprintf("an entry of \"%s\" has no name or version", keys[k]);
+    _cleanup_free_ char *was = rd_pkg_list_version(before, name);
+    if (k == 0 && was)
+        return xasprintf("\"installed\" names %s, but the package list saved before the run has it (%s)", name, was);
+    const char *want = k == 3 ? version : old;
+    if (k != 0 && !streq_ptr(was, want))
+        return xasprintf("\"%s\" names %s %s, but the package list saved before the run has %s", keys[k], name, want,
+                         was ? was : "no such package");
+    return NULL;
+}
+
+/* The run's package journal as apply wrote it: a known package manager,
+ * the list kept before the run, and (once applied) the four lists of what
+ * it changed, each entry agreeing with that list. */
+static char *package_journal_damage(rd_journal *jr, json_object *jp, char **ret_before)
+{
+    static const char *const keys[] = { "installed", "upgraded", "downgraded", "removed" };
+    if (pm_of(jp) == RD_PM_NONE)
+        return xstrdup("it names no package manager");
+    _cleanup_free_ char *before = NULL;
+    int r = read_before(jr, &before);
+    if (r < 0)
+        return xasprintf("the package list saved before the run (%s/" BEFORE_NAME ") %s", jr->dir,
+                         r == -ENOENT ? "is missing" : strerror(-r));
+    json_object *probe;
+    bool recorded = json_object_object_get_ex(jp, "installed", &probe);
+    for (size_t k = 0; recorded && k < 4; k++) {
+        json_object *a = rd_json_get_array(jp, keys[k]);
+        if (!a)
+            return xasprintf("its list \"%s\" is missing", keys[k]);
+        for (size_t i = 0; i < json_object_array_length(a); i++) {
+            char *why = entry_contradiction(json_object_array_get_idx(a, i), k, before);
+            if (why)
+                return why;
+        }
+    }
+    *ret_before = TAKE_PTR(before);
+    return NULL;
+}
+
+/* Nothing else goes with the reversal: what was installed since and
+ * depends on a package the run installed, or on the version it left of
+ * one it upgraded or downgraded, would be removed with it. */
+static int check_dependents(rd_journal *jr, rd_pm pm, char *const *install, char *const *remove, char **ret_error)
+{
+    _cleanup_free_ char *err = NULL;
+    _cleanup_strv_free_ char **dependents = NULL;
+    int r = rd_pkg_dependents(pm, jr->root, install, remove, &dependents, &err);
+    if (r < 0) {
+        *ret_error = xasprintf("%s; nothing was undone", err);
+        return r;
+    }
+    if (!dependents)
+        return 0;
+    _cleanup_free_ char *names = strv_join(dependents, ", ");
+    *ret_error = xasprintf("%s installed since run %s depend%s on packages it installed or on the versions it left; "
+                           "undoing it would remove %s too, so nothing was undone (remove %s first, or keep the run)",
+                           names, jr->run_id, dependents[1] ? "" : "s", dependents[1] ? "them" : "it", names);
+    return -EBUSY;
+}
+
 int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
 {
     json_object *jp = packages_of(jr);
     if (!jp)
         return 0;
+    {
+        _cleanup_free_ char *before = NULL;
+        _cleanup_free_ char *why = package_journal_damage(jr, jp, &before);
+        if (why) {
+            *ret_error = xasprintf("the journal of run %s is damaged: %s; nothing was undone", jr->run_id, why);
+            return -EBADMSG;
+        }
+    }
     rd_pm pm = pm_of(jp);
     _cleanup_free_ char *now = NULL, *err = NULL;
     int r = rd_pkg_installed(pm, jr->root, &now, &err);
@@ -237,7 +343,7 @@ int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
     }
     still_in_place(&c, now, &live);
     strbuf changed = { 0 };
-    _cleanup_strv_free_ char **installed = NULL;
+    _cleanup_strv_free_ char **install = NULL, **remove = NULL;
     for (size_t i = 0; i < live.n && !killed; i++) {
         const rd_pkg_change *x = &live.items[i];
         if (x->op == RD_PKG_REMOVE)
@@ -247,9 +353,7 @@ int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
             strbuf_printf(&changed, "%s%s (the run left %s, now %s)", changed.len ? ", " : "", x->name,
                           strempty(x->version), strempty(cur));
     }
-    for (size_t i = 0; i < live.n; i++)
-        if (live.items[i].op == RD_PKG_INSTALL)
-            installed = strv_push(installed, xstrdup(live.items[i].name));
+    reversal(&live, &install, &remove);
     rd_pkg_changes_free(&c);
     rd_pkg_changes_free(&live);
     if (changed.len) {
@@ -259,20 +363,7 @@ int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
                                jr->run_id, list);
         return -ESTALE;
     }
-    _cleanup_strv_free_ char **dependents = NULL;
-    r = rd_pkg_dependents(pm, jr->root, installed, &dependents, &err);
-    if (r < 0) {
-        *ret_error = xasprintf("%s; nothing was undone", err);
-        return r;
-    }
-    if (dependents) {
-        _cleanup_free_ char *names = strv_join(dependents, ", ");
-        *ret_error = xasprintf("%s installed since run %s depend%s on packages it installed; removing them would "
-                               "remove %s too, so nothing was undone (remove %s first, or keep the run)",
-                               names, jr->run_id, dependents[1] ? "" : "s", dependents[1] ? "them" : "it", names);
-        return -EBUSY;
-    }
-    return 0;
+    return check_dependents(jr, pm, install, remove, ret_error);
 }
 
 /* rpm keys imported by the run's package step (not by its first-boot
@@ -313,45 +404,162 @@ static int live_changes(rd_journal *jr, json_object *jp, rd_pm pm, rd_pkg_change
     return 0;
 }
 
-void rd_restore_packages(rd_journal *jr, strbuf *problems)
+static void add_problem(strbuf *problems, const char *what)
+{
+    strbuf_printf(problems, "%s%s", problems->len ? "; " : "", what);
+}
+
+/* The packages the run installed that dpkg left unfinished (a postinst
+ * that keeps failing, a kill while it unpacked): apt will not remove
+ * them, so dpkg does, with its force options. */
+static int remove_unfinished(rd_journal *jr, rd_pm pm, char **remove, char ***forced, char **ret_error)
+{
+    _cleanup_strv_free_ char **unfinished = NULL, **stuck = NULL;
+    int r = rd_pkg_unfinished(pm, jr->root, &unfinished, ret_error);
+    if (r < 0)
+        return r;
+    for (size_t i = 0; remove && remove[i]; i++)
+        if (strv_contains(unfinished, remove[i]))
+            stuck = strv_push(stuck, xstrdup(remove[i]));
+    if ((r = rd_pkg_force_remove(pm, jr->root, stuck, ret_error)) < 0)
+        return r;
+    for (size_t i = 0; stuck && stuck[i]; i++)
+        *forced = strv_push(*forced, xstrdup(stuck[i]));
+    return 0;
+}
+
+/* The names still in place, for the message. */
+static char *names_of(const rd_pkg_changes *c)
+{
+    strbuf b = { 0 };
+    for (size_t i = 0; i < c->n; i++)
+        strbuf_printf(&b, "%s%s", b.len ? ", " : "", c->items[i].name);
+    return strbuf_steal(&b);
+}
+
+/* Whether the run's packages are all out (or back); when not, says which
+ * are left. */
+static int packages_done(rd_journal *jr, json_object *jp, rd_pm pm, strbuf *problems)
+{
+    _cleanup_free_ char *err = NULL;
+    rd_pkg_changes live = { 0 };
+    int r = live_changes(jr, jp, pm, &live, &err);
+    if (r < 0) {
+        add_problem(problems, err);
+        return r;
+    }
+    if (live.n > 0) {
+        _cleanup_free_ char *names = names_of(&live);
+        _cleanup_free_ char *msg = xasprintf("packages of run %s still in place: %s; its repository files are kept "
+                                             "until they are out",
+                                             jr->run_id, names);
+        add_problem(problems, msg);
+        r = -EIO;
+    }
+    rd_pkg_changes_free(&live);
+    return r;
+}
+
+/* The reversal of what is in place now (freeing the lists given). */
+static int reversal_now(rd_journal *jr, json_object *jp, rd_pm pm, char ***install, char ***remove, strbuf *why)
+{
+    _cleanup_free_ char *err = NULL;
+    rd_pkg_changes live = { 0 };
+    strv_free(*install);
+    strv_free(*remove);
+    *install = *remove = NULL;
+    if (live_changes(jr, jp, pm, &live, &err) < 0) {
+        add_problem(why, err);
+        return -EIO;
+    }
+    reversal(&live, install, remove);
+    rd_pkg_changes_free(&live);
+    return 0;
+}
+
+/* Under the lock: the unfinished packages out with dpkg's force options,
+ * then one transaction for the rest; what failed in *why (kept only when
+ * something is left in place). */
+static void reverse_live(rd_journal *jr, json_object *jp, rd_pm pm, char ***forced, strbuf *why)
+{
+    _cleanup_free_ char *err = NULL;
+    _cleanup_strv_free_ char **install = NULL, **remove = NULL;
+    if (reversal_now(jr, jp, pm, &install, &remove, why) < 0)
+        return;
+    if (remove_unfinished(jr, pm, remove, forced, &err) < 0) {
+        add_problem(why, err);
+        return;
+    }
+    /* then dpkg finishes what else a killed run started (the run's own
+     * unfinished packages are out already: a failing DKMS build is not
+     * run again) */
+    if (rd_pkg_repair(pm, jr->root, &err) < 0) {
+        add_problem(why, err);
+        free(err);
+        err = NULL;
+    }
+    if (reversal_now(jr, jp, pm, &install, &remove, why) < 0 || (!install && !remove))
+        return;
+    if (rd_pkg_transact(pm, jr->root, install, remove, RD_PKG_ALLOW_DOWNGRADE | RD_PKG_PURGE, &err) >= 0)
+        return;
+    add_problem(why, err);
+    /* rpm: a scriptlet that fails; the run's own packages still there go
+     * without it */
+    if (pm == RD_PM_APT || reversal_now(jr, jp, pm, &install, &remove, why) < 0)
+        return;
+    free(err);
+    err = NULL;
+    if (rd_pkg_force_remove(pm, jr->root, remove, &err) < 0)
+        add_problem(why, err);
+    else
+        for (size_t i = 0; remove && remove[i]; i++)
+            *forced = strv_push(*forced, xstrdup(remove[i]));
+}
+
+int rd_restore_packages(rd_journal *jr, strbuf *problems, char ***forced)
 {
     json_object *jp = packages_of(jr);
     if (!jp)
-        return;
+        return 0;
     rd_pm pm = pm_of(jp);
     int64_t lock_timeout_s = rd_json_get_int(jp, "lock_timeout_s", 300);
     _cleanup_free_ char *err = NULL;
     rd_pkg_changes live = { 0 };
     /* nothing of the run's is in place (it failed before the package
      * manager ran, or a repeated undo): no lock to wait for */
-    if (live_changes(jr, jp, pm, &live, &err) < 0 || live.n == 0) {
-        if (err)
-            strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
-        rd_pkg_changes_free(&live);
+    if (live_changes(jr, jp, pm, &live, &err) < 0) {
+        add_problem(problems, err);
+        return -EIO;
+    }
+    if (live.n == 0) {
+        /* an undo killed after the package manager, before the directories */
+        put_back_dirs(jr, problems);
         remove_new_pubkeys(jr, jp, pm, problems);
-        return;
+        return 0;
     }
     rd_pkg_changes_free(&live);
-    /* under the lock, after dpkg has finished what a killed run started */
-    if (rd_pkg_wait_lock(pm, jr->root, lock_timeout_s, &err) < 0 || rd_pkg_repair(pm, jr->root, &err) < 0 ||
-        live_changes(jr, jp, pm, &live, &err) < 0) {
-        strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
-        rd_pkg_changes_free(&live);
-        return;
+    if (rd_pkg_wait_lock(pm, jr->root, lock_timeout_s, &err) < 0) {
+        add_problem(problems, err);
+        return -EBUSY;
     }
-    _cleanup_strv_free_ char **install = NULL, **remove = NULL;
-    for (size_t i = 0; i < live.n; i++) {
-        const rd_pkg_change *x = &live.items[i];
-        if (x->op == RD_PKG_INSTALL)
-            remove = strv_push(remove, xstrdup(x->name));
-        else if (x->op == RD_PKG_REMOVE)
-            install = strv_push(install, xasprintf("%s=%s", x->name, x->version));
-        else if (x->old_version)
-            install = strv_push(install, xasprintf("%s=%s", x->name, x->old_version));
-    }
-    rd_pkg_changes_free(&live);
-    if ((install || remove) && rd_pkg_transact(pm, jr->root, install, remove, true, &err) < 0)
-        strbuf_printf(problems, "%s%s", problems->len ? "; " : "", err);
-    put_back_dirs(jr);
-    remove_new_pubkeys(jr, jp, pm, problems);
+    strbuf why = { 0 };
+    reverse_live(jr, jp, pm, forced, &why);
+    put_back_dirs(jr, problems);
+    int r = packages_done(jr, jp, pm, &why);
+    if (r < 0)
+        add_problem(problems, why.s);
+    else /* the keys, like the repository files, once the packages are out */
+        remove_new_pubkeys(jr, jp, pm, problems);
+    free(why.s);
+    return r;
+}
+
+char *rd_forced_note(char *const *forced)
+{
+    if (!forced || !forced[0])
+        return NULL;
+    _cleanup_free_ char *names = strv_join(forced, ", ");
+    return xasprintf("%s could not be finished by the package manager (a maintainer script failed, or it was "
+                     "interrupted) and %s removed with its force options",
+                     names, forced[1] ? "were" : "was");
 }

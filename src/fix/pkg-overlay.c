@@ -14,10 +14,12 @@
 
 /* the overlay is a 0700 directory: the mirror's login may be copied in */
 static const char *const apt_dirs[] = {
-    "/etc/apt/sources.list.d", "/etc/apt/preferences.d", "/etc/apt/trusted.gpg.d",
-    "/etc/apt/keyrings",       "/usr/share/keyrings",    "/etc/apt/auth.conf.d",
+    "/etc/apt/sources.list.d", "/etc/apt/preferences.d", "/etc/apt/trusted.gpg.d", "/etc/apt/keyrings",
+    "/usr/share/keyrings",     "/etc/apt/apt.conf.d",    "/etc/apt/auth.conf.d",
 };
-static const char *const apt_files[] = { "/etc/apt/sources.list", "/etc/apt/trusted.gpg", "/etc/apt/auth.conf" };
+static const char *const apt_files[] = { "/etc/apt/sources.list", "/etc/apt/trusted.gpg", "/etc/apt/apt.conf",
+                                         "/etc/apt/auth.conf" };
+
 static const char *const dnf_dirs[] = { "/etc/yum.repos.d" };
 static const char *const zypper_dirs[] = { "/etc/zypp/repos.d" };
 
@@ -182,6 +184,26 @@ static int seed_lists(const rd_fix_input *in, const char *ov)
     return 0;
 }
 
+/* apt's configuration for the dry run (APT_CONFIG, read before anything
+ * else): the overlay is its /etc/apt, so the root's apt.conf.d counts
+ * (proxies, retries) and the host's does not; the overlay's last part
+ * clears the hooks an index update or dpkg would run (AppStream, command-
+ * not-found, PackageKit): the dry run changes nothing outside the overlay. */
+static int write_apt_conf(const char *ov)
+{
+    _cleanup_free_ char *conf = xasprintf("%s/apt.conf", ov), *text = xasprintf("Dir::Etc \"%s/etc/apt/\";\n", ov);
+    int r = write_plain(conf, text, strlen(text));
+    if (r < 0)
+        return r;
+    static const char hooks[] = "#clear APT::Update::Pre-Invoke;\n#clear APT::Update::Post-Invoke;\n"
+                                "#clear APT::Update::Post-Invoke-Success;\n#clear DPkg::Pre-Invoke;\n"
+                                "#clear DPkg::Post-Invoke;\n#clear DPkg::Pre-Install-Pkgs;\n"
+                                "#clear APT::Install::Pre-Invoke;\n#clear APT::Install::Post-Invoke;\n"
+                                "#clear APT::Install::Post-Invoke-Success;\n";
+    _cleanup_free_ char *last = xasprintf("%s/etc/apt/apt.conf.d/zzzz-rocm-doctor-dry-run", ov);
+    return write_plain(last, hooks, sizeof hooks - 1);
+}
+
 int rd_plan_overlay(const rd_plan *p, const rd_fix_input *in, rd_pm pm, char **ret_dir, char **ret_reason)
 {
     const char *tmp = secure_getenv("TMPDIR");
@@ -210,6 +232,8 @@ int rd_plan_overlay(const rd_plan *p, const rd_fix_input *in, rd_pm pm, char **r
             _cleanup_free_ char *d = xasprintf("%s%s", dir, made[i]);
             r = mkdir_p(d);
         }
+        if (r >= 0)
+            r = write_apt_conf(dir);
         if (r >= 0)
             r = seed_lists(in, dir);
     } else {

@@ -492,6 +492,12 @@ static bool under_root(const char *root)
     return root && !streq(root, "/");
 }
 
+static char **dpkg_query_argv(const char *root)
+{
+    _cleanup_free_ char *admin = xasprintf("--admindir=%s/var/lib/dpkg", under_root(root) ? root : "");
+    return rd_strv_new("dpkg-query", admin, "-W", "-f", "${db:Status-Abbrev}\t${binary:Package}\t${Version}\n", NULL);
+}
+
 int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
 {
     /* dpkg-query and rpm read the state the chrooted apt-get writes, and
@@ -501,9 +507,7 @@ int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
         return c;
     _cleanup_strv_free_ char **argv = NULL;
     if (pm == RD_PM_APT) {
-        _cleanup_free_ char *admin = xasprintf("--admindir=%s/var/lib/dpkg", under_root(root) ? root : "");
-        argv =
-            rd_strv_new("dpkg-query", admin, "-W", "-f", "${db:Status-Abbrev}\t${binary:Package}\t${Version}\n", NULL);
+        argv = dpkg_query_argv(root);
     } else if (pm == RD_PM_DNF || pm == RD_PM_ZYPPER)
         argv = rd_strv_new("rpm", "--root", under_root(root) ? root : "/", "-qa", "--qf",
                            "%{NAME}\t%|EPOCH?{%{EPOCH}:}:{}|%{VERSION}-%{RELEASE}\n", NULL);
@@ -816,18 +820,20 @@ int rd_pkg_refresh(rd_pm pm, const char *root, char **ret_error)
     return run_long(argv, ret_error);
 }
 
-int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *const *remove, bool allow_downgrade,
+int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *const *remove, unsigned flags,
                     char **ret_error)
 {
     int r = 0;
+    bool allow_downgrade = flags & RD_PKG_ALLOW_DOWNGRADE;
     if (pm == RD_PM_APT) {
         /* one transaction: NAME=VERSION installs, NAME- removes (with --purge, purges) */
         _cleanup_strv_free_ char **argv = pm_argv(pm, root);
-        static const char *const opts[] = {
-            "-y", "-o", "Dpkg::Options::=--force-confdef", "-o", "Dpkg::Options::=--force-confold", "--purge"
-        };
+        static const char *const opts[] = { "-y", "-o", "Dpkg::Options::=--force-confdef", "-o",
+                                            "Dpkg::Options::=--force-confold" };
         for (size_t i = 0; i < ELEMENTSOF(opts); i++)
             argv = strv_push(argv, xstrdup(opts[i]));
+        if (flags & RD_PKG_PURGE)
+            argv = strv_push(argv, xstrdup("--purge"));
         if (allow_downgrade)
             argv = strv_push(argv, xstrdup("--allow-downgrades"));
         argv = strv_push(argv, xstrdup("install"));
@@ -914,9 +920,91 @@ int rd_pkg_repair(rd_pm pm, const char *root, char **ret_error)
     return run_long(argv, ret_error);
 }
 
-int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***ret, char **ret_error)
+char **rd_pkg_parse_unfinished(const char *text)
 {
-    if (!names || !names[0]) {
+    char **v = NULL;
+    _cleanup_strv_free_ char **lines = strv_split(strempty(text), "\n");
+    for (size_t i = 0; lines && lines[i]; i++) {
+        const char *l = lines[i];
+        const char *tab = strchr(l, '\t');
+        /* "ii " installed, "rc " and "un " gone: the rest is unfinished,
+         * and so is anything with the reinstallation-required flag */
+        if (!tab || tab - l < 2 || ((l[1] == 'n' || l[1] == 'c' || l[1] == 'i') && (tab - l < 3 || l[2] != 'R')))
+            continue;
+        v = strv_push(v, xstrndup(tab + 1, strcspn(tab + 1, "\t")));
+    }
+    return v;
+}
+
+int rd_pkg_unfinished(rd_pm pm, const char *root, char ***ret, char **ret_error)
+{
+    if (pm != RD_PM_APT) {
+        *ret = NULL;
+        return 0;
+    }
+    _cleanup_strv_free_ char **argv = dpkg_query_argv(root);
+    _cleanup_free_ char *out = NULL;
+    int r = run(argv, &out, ret_error);
+    if (r < 0)
+        return r;
+    *ret = rd_pkg_parse_unfinished(out);
+    return 0;
+}
+
+int rd_pkg_force_remove(rd_pm pm, const char *root, char *const *names, char **ret_error)
+{
+    if (!names || !names[0])
+        return 0;
+    _cleanup_strv_free_ char **argv = NULL;
+    if (pm == RD_PM_APT) {
+        argv = under_root(root) ? rd_strv_new("chroot", root, "dpkg", NULL) : rd_strv_new("dpkg", NULL);
+        static const char *const opts[] = { "--purge", "--force-remove-reinstreq", "--force-depends" };
+        for (size_t i = 0; i < ELEMENTSOF(opts); i++)
+            argv = strv_push(argv, xstrdup(opts[i]));
+    } else
+        argv = rd_strv_new("rpm", "--root", under_root(root) ? root : "/", "-e", "--noscripts", "--nodeps", NULL);
+    argv = push_all(argv, names);
+    return run(argv, NULL, ret_error);
+}
+
+bool rd_pkg_parse_apt_policy(const char *text, const char *version)
+{
+    _cleanup_strv_free_ char **lines = strv_split(strempty(text), "\n");
+    bool in_row = false;
+    for (size_t i = 0; lines && lines[i]; i++) {
+        const char *l = lines[i];
+        size_t indent = strspn(l, " ");
+        const char *v = startswith(l + indent, "*** ") ? l + indent + 4 : l + indent;
+        if (indent == 5 || (indent == 1 && startswith(l + 1, "*** "))) {
+            in_row = strncmp(v, version, strlen(version)) == 0 && v[strlen(version)] == ' ';
+            continue;
+        }
+        if (in_row && indent > 5 && !strstr(l, "/var/lib/dpkg/status"))
+            return true;
+    }
+    return false;
+}
+
+int rd_pkg_reinstallable(rd_pm pm, const char *root, const char *name, const char *version, char **ret_error)
+{
+    if (pm != RD_PM_APT)
+        return 1;
+    _cleanup_strv_free_ char **argv =
+        under_root(root) ? rd_strv_new("chroot", root, "apt-cache", NULL) : rd_strv_new("apt-cache", NULL);
+    argv = strv_push(argv, xstrdup("policy"));
+    argv = strv_push(argv, xstrdup(name));
+    _cleanup_free_ char *out = NULL;
+    int r = run(argv, &out, ret_error);
+    if (r < 0)
+        return r;
+    return rd_pkg_parse_apt_policy(out, version) ? 1 : 0;
+}
+
+int rd_pkg_dependents(rd_pm pm, const char *root, char *const *install, char *const *names, char ***ret,
+                      char **ret_error)
+{
+    bool apt_install = pm == RD_PM_APT && install && install[0];
+    if ((!names || !names[0]) && !apt_install) {
         *ret = NULL;
         return 0;
     }
@@ -925,9 +1013,14 @@ int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***re
     rd_pkg_changes c = { 0 };
     int r;
     if (pm == RD_PM_APT) {
-        argv = strv_push(argv, xstrdup("-s"));
-        argv = strv_push(argv, xstrdup("remove"));
-        argv = push_all(argv, names);
+        /* the whole transaction: a downgrade removes what needs the newer
+         * version as surely as a removal removes what needs the package */
+        static const char *const opts[] = { "-s", "--allow-downgrades", "install" };
+        for (size_t i = 0; i < ELEMENTSOF(opts); i++)
+            argv = strv_push(argv, xstrdup(opts[i]));
+        argv = push_all(argv, install);
+        for (size_t i = 0; names && names[i]; i++)
+            argv = strv_push(argv, xasprintf("%s-", names[i]));
         r = run(argv, &out, ret_error);
         if (r == 0)
             rd_pkg_parse_apt_sim(out, &c);
@@ -972,7 +1065,9 @@ int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***re
 static char **apt_overlay_argv(const char *root, const char *ov)
 {
     const char *r = under_root(root) ? root : "";
-    char **argv = rd_strv_new("apt-get", "-q", NULL);
+    /* the overlay's configuration, not the host's (write_apt_conf) */
+    _cleanup_free_ char *conf = xasprintf("APT_CONFIG=%s/apt.conf", ov);
+    char **argv = rd_strv_new("env", conf, "apt-get", "-q", NULL);
     /* clang-format off */
     char *opts[] = {
         xasprintf("Dir::Etc=%s/etc/apt", ov),

@@ -75,6 +75,13 @@ void rd_pkg_parse_dnf(const char *text, rd_pkg_changes *ret);
 void rd_pkg_parse_zypper_xml(const char *text, rd_pkg_changes *ret);
 /* Two installed lists ("NAME\tVERSION" lines) to the changes between them. */
 void rd_pkg_diff(const char *before, const char *after, rd_pkg_changes *ret);
+/* dpkg-query "${db:Status-Abbrev}\tNAME\tVERSION" lines: the names of the
+ * packages dpkg has not finished (status other than installed, not
+ * installed or config-files; or the reinstallation-required flag). */
+char **rd_pkg_parse_unfinished(const char *text);
+/* apt-cache policy NAME: whether a source other than dpkg's status file
+ * is listed under version's row of the version table. */
+bool rd_pkg_parse_apt_policy(const char *text, const char *version);
 /* The version of name in an installed list, or NULL. */
 char *rd_pkg_list_version(const char *list, const char *name);
 
@@ -96,13 +103,33 @@ int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error);
 int rd_pkg_wait_lock(rd_pm pm, const char *root, int64_t timeout_s, char **ret_error);
 /* Refreshes the indexes (apt-get update, dnf makecache, zypper refresh). */
 int rd_pkg_refresh(rd_pm pm, const char *root, char **ret_error);
-/* One transaction: install (NAME or NAME=VERSION), remove names; downgrades
- * allowed when asked. Non-interactive. */
-int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *const *remove, bool allow_downgrade,
+enum {
+    RD_PKG_ALLOW_DOWNGRADE = 1 << 0,
+    RD_PKG_PURGE = 1 << 1, /* apt: removed packages lose their configuration files too */
+};
+/* One transaction: install (NAME or NAME=VERSION), remove names; flags
+ * RD_PKG_*. Non-interactive. */
+int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *const *remove, unsigned flags,
                     char **ret_error);
-/* What removing names would also remove (packages that depend on them and
- * are not among names), from the package manager's dry run. */
-int rd_pkg_dependents(rd_pm pm, const char *root, char *const *names, char ***ret, char **ret_error);
+/* The packages dpkg has not finished: unpacked, half-configured,
+ * half-installed, awaiting triggers, or needing reinstallation (NULL for
+ * rpm, which has no such states). */
+int rd_pkg_unfinished(rd_pm pm, const char *root, char ***ret, char **ret_error);
+/* Removes names whatever state they are in and whatever their maintainer
+ * scripts say: dpkg --purge --force-remove-reinstreq --force-depends, rpm
+ * -e --noscripts --nodeps. Only for what a run installed itself. */
+int rd_pkg_force_remove(rd_pm pm, const char *root, char *const *names, char **ret_error);
+/* What removing names (and, for apt, installing install: NAME=VERSION,
+ * downgrades allowed) would also remove: packages that depend on them or
+ * on the versions they have now and are not among names, from the package
+ * manager's dry run. */
+int rd_pkg_dependents(rd_pm pm, const char *root, char *const *install, char *const *names, char ***ret,
+                      char **ret_error);
+/* Whether a repository the root's package manager reads offers name at
+ * version (apt-cache policy), so that what is removed can be put back:
+ * 1 yes, 0 no (a package installed from a local file). dnf and zypper:
+ * 1. */
+int rd_pkg_reinstallable(rd_pm pm, const char *root, const char *name, const char *version, char **ret_error);
 /* The imported rpm keys (gpg-pubkey-VERSION-RELEASE lines, sorted); NULL
  * for apt. */
 char *rd_pkg_pubkeys(rd_pm pm, const char *root);

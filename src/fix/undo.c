@@ -24,12 +24,37 @@ static const char *origin(const rd_journal *jr)
     return strempty(s);
 }
 
-static int pick_newest(const char *root, int root_fd, rd_journal *ret)
+/* Why run_id's journal.json does not load. */
+static char *load_failure(const char *root, int root_fd, const char *run_id, int r)
+{
+    _cleanup_free_ char *jdir = rd_root_shown(root, RD_JOURNAL_DIR);
+    if (r != -EBADMSG)
+        return xasprintf("%s/%s/journal.json: %s", jdir, run_id, strerror(-r));
+    _cleanup_free_ char *path = xasprintf(RD_JOURNAL_DIR "/%s/journal.json", run_id), *text = NULL;
+    enum json_tokener_error e = json_tokener_success;
+    json_object *j = rd_fix_read(root_fd, path, &text, NULL, NULL) == 0 ? json_tokener_parse_verbose(text, &e) : NULL;
+    if (j)
+        json_object_put(j);
+    return xasprintf("%s/%s/journal.json: %s", jdir, run_id,
+                     j ? "not a rocm-doctor journal" : "not valid JSON (cut short?)");
+}
+
+/* The newest run that can be undone; a newer journal that cannot be read
+ * stops the search: it may be the run that was meant. */
+static int pick_newest(const char *root, int root_fd, rd_journal *ret, char **ret_error)
 {
     _cleanup_strv_free_ char **ids = rd_journal_list(root_fd);
     for (size_t i = 0; ids && ids[i]; i++) {
         rd_journal jr = { 0 };
-        if (rd_journal_load(root, root_fd, ids[i], &jr) == 0 && undoable(rd_journal_state(&jr))) {
+        int r = rd_journal_load(root, root_fd, ids[i], &jr);
+        if (r < 0) {
+            _cleanup_free_ char *why = load_failure(root, root_fd, ids[i], r);
+            *ret_error = xasprintf("run %s has a damaged journal (%s), and the newest run is not taken past "
+                                   "it; nothing was undone. Name the run to undo to go past it.",
+                                   ids[i], why);
+            return -EBADMSG;
+        }
+        if (undoable(rd_journal_state(&jr))) {
             *ret = jr;
             return 0;
         }
@@ -42,16 +67,14 @@ static int undo_pick(const char *root, int root_fd, const char *run_id, rd_journ
 {
     _cleanup_free_ char *jdir = rd_root_shown(root, RD_JOURNAL_DIR);
     if (!run_id) {
-        int r = pick_newest(root, root_fd, ret);
-        if (r < 0)
+        int r = pick_newest(root, root_fd, ret, ret_error);
+        if (r == -ENOENT)
             *ret_error = xasprintf("no applied run to undo in %s", jdir);
         return r;
     }
     int r = rd_journal_load(root, root_fd, run_id, ret);
     if (r < 0) {
-        *ret_error = r == -ENOENT ? xasprintf("no run %s in %s", run_id, jdir)
-                                  : xasprintf("%s/%s/journal.json: %s", jdir, run_id,
-                                              r == -EBADMSG ? "not a rocm-doctor journal" : strerror(-r));
+        *ret_error = r == -ENOENT ? xasprintf("no run %s in %s", run_id, jdir) : load_failure(root, root_fd, run_id, r);
         return r;
     }
     const char *state = rd_journal_state(ret);
@@ -162,8 +185,17 @@ static int undo_mark(rd_journal *jr, rd_restore_method method, char **ret_error)
 static void undo_restore(rd_journal *jr, rd_restore_method method, rd_apply_result *res, strbuf *problems)
 {
     bool killed = streq(origin(jr), RD_STATE_APPLYING);
-    /* packages first: the repository files they came from go last */
-    rd_restore_packages(jr, problems);
+    res->interrupted = killed;
+    /* packages first: the repository files, keys and pins they came from
+     * go last, and only once the packages are out (a next undo fetches
+     * from them again) */
+    _cleanup_strv_free_ char **forced = NULL;
+    int r = rd_restore_packages(jr, problems, &forced);
+    char *note = rd_forced_note(forced);
+    if (note)
+        res->notes = strv_push(res->notes, note);
+    if (r < 0)
+        return;
     rd_restore_files(jr, method, problems);
     if (method == RD_RESTORE_GPASSWD) {
         res->notes = strv_push(res->notes, xstrdup("the group files changed since the run, so its group changes "
@@ -171,7 +203,6 @@ static void undo_restore(rd_journal *jr, rd_restore_method method, rd_apply_resu
         rd_restore_groups(jr, problems);
     }
     rd_restore_commands(jr, killed ? RD_COMMANDS_INTERRUPTED : RD_COMMANDS_UNDO, &res->deferred, problems);
-    res->interrupted = killed;
 }
 
 static int undo_finish(rd_journal *jr, strbuf *problems, char **ret_error)

@@ -238,8 +238,8 @@ static void releases_text(FILE *out, const rd_list_input *in)
             const char *rest = startswith(row->release, r->line);
             if (!rest || *rest != '.')
                 continue;
-            fprintf(out, "  %s (%s)%s%s:", row->release, row->date, row->driver ? ", driver " : "",
-                    row->driver ? row->driver : "");
+            fprintf(out, "  %s (%s)%s%s:", row->release, row->date ? row->date : "date not known",
+                    row->driver ? ", driver " : "", row->driver ? row->driver : "");
             for (int kind = 0; kind < RD_REPO_INSTALLER; kind++) {
                 const char *path = rd_repo_path(row, RD_REPO_APT, (rd_repo_kind)kind);
                 if (!path)

@@ -2,7 +2,9 @@
 /* Prometheus text exposition (format 0.0.4) for the node-exporter textfile
  * collector. Every metric is a gauge; a label set appears once per metric
  * (the collector rejects duplicates), so findings that repeat an id for the
- * same GPU are counted, not repeated. */
+ * same GPU are counted, not repeated. Every per-GPU series names the GPU's
+ * PCI address in the label gpu; the metrics that named it pci_address before
+ * carry that label too for this release (rocm-doctor(1), OUTPUT). */
 #include "report.h"
 
 #include <inttypes.h>
@@ -110,7 +112,8 @@ static void link_metrics(FILE *out, const rd_gpu_view *v, bool speed)
                              : "PCIe link width of the GPU's slot (link=\"current\" or \"max\"), "
                                "in lanes.");
             any = true;
-            const char *labels[] = { "pci_address", g->pci->address, "link", max ? "max" : "current", NULL };
+            const char *labels[] = { "gpu",  g->pci->address,         "pci_address", g->pci->address,
+                                     "link", max ? "max" : "current", NULL };
             sample_double(out, name, labels, value);
         }
     }
@@ -144,7 +147,9 @@ static void runtime_metric(FILE *out, const rd_runtime_facts *rt, const char *na
         any = true;
         char index[32];
         snprintf(index, sizeof index, "%" PRId64, d->index);
-        const char *labels[] = { "pci_address", strempty(d->pci_address), "hip_device", index, NULL };
+        const char *labels[] = {
+            "gpu", strempty(d->pci_address), "pci_address", strempty(d->pci_address), "hip_device", index, NULL
+        };
         sample_double(out, name, labels, value);
     }
 }
@@ -360,7 +365,8 @@ int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, con
                "One series per AMD GPU: PCI address, gfx target, family, name, bound driver, integrated.");
         for (size_t i = 0; i < v->n_gpus; i++) {
             const rd_gpu *g = &v->gpus[i];
-            const char *labels[] = { "pci_address", g->pci->address,
+            const char *labels[] = { "gpu",         g->pci->address,
+                                     "pci_address", g->pci->address,
                                      "gfx",         g->gfx,
                                      "family",      g->arch ? g->arch->family : "",
                                      "name",        strempty(g->name),
@@ -371,13 +377,13 @@ int rd_report_prometheus(FILE *out, const rd_facts *f, const rd_gpu_view *v, con
         }
         header(out, "rocm_doctor_gpu_vram_bytes", "Video memory of each GPU, in bytes (0: unknown).");
         for (size_t i = 0; i < v->n_gpus; i++) {
-            const char *labels[] = { "pci_address", v->gpus[i].pci->address, NULL };
+            const char *labels[] = { "gpu", v->gpus[i].pci->address, "pci_address", v->gpus[i].pci->address, NULL };
             sample_u64(out, "rocm_doctor_gpu_vram_bytes", labels, v->gpus[i].vram_bytes);
         }
         header(out, "rocm_doctor_gpu_kfd_nodes",
                "KFD (compute) nodes of each GPU: 0 means ROCm cannot use it, more than 1 means partitions.");
         for (size_t i = 0; i < v->n_gpus; i++) {
-            const char *labels[] = { "pci_address", v->gpus[i].pci->address, NULL };
+            const char *labels[] = { "gpu", v->gpus[i].pci->address, "pci_address", v->gpus[i].pci->address, NULL };
             sample_u64(out, "rocm_doctor_gpu_kfd_nodes", labels, v->gpus[i].n_kfd);
         }
         link_metrics(out, v, true);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "json-util.h"
+#include <limits.h>
 
 #include "util.h"
 
@@ -42,6 +43,16 @@ json_object *rd_json_double(double v)
 {
     /* 0.0 as json-c prints it, without a trip through printf */
     return v == 0 ? json_object_new_double_s(0, "0.0") : json_object_new_double(v);
+}
+
+json_object *rd_json_new_array(size_t n)
+{
+#ifdef RD_HAVE_JSON_ARRAY_EXT
+    return json_object_new_array_ext(n > INT_MAX ? INT_MAX : (int)n);
+#else
+    (void)n;
+    return json_object_new_array();
+#endif
 }
 
 json_object *rd_json_strv(char *const *v)

@@ -21,6 +21,9 @@ json_object *rd_json_str_or_null(const char *s);
 json_object *rd_json_int(int64_t v);
 json_object *rd_json_int_or_null(int64_t v);
 json_object *rd_json_double(double v);
+/* An empty array with room for n elements where json-c can make one (0.15
+ * and later); on json-c 0.14 an empty array that grows as it is filled. */
+json_object *rd_json_new_array(size_t n);
 /* An array of the strings of a NULL-terminated vector (empty for NULL). */
 json_object *rd_json_strv(char *const *v);
 /* The strings of an array as a NULL-terminated vector; NULL when a is not

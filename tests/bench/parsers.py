@@ -127,6 +127,18 @@ def profile_d(size):
     return root_with(f"profile-{size}", DEBIAN, {"etc/profile.d/big.sh": text}), n
 
 
+def gres_conf(size):
+    text, n = lines_to(size, lambda i: f"NodeName=gpu[{i:05d}-{i + 9:05d}],login{i} Name=gpu Type=mi300x "
+                                       f"File=/dev/dri/renderD[128-135] Cores=0-47 # node {i}\n")
+    return root_with(f"gres-{size}", DEBIAN, {"etc/slurm/gres.conf": text, "etc/slurm/slurm.conf":
+                                              "GresTypes=gpu\nNodeName=gpu[00001-99999] Gres=gpu:mi300x:8\n"}), n
+
+
+def gres_conf_bad(size):
+    text, n = lines_to(size, lambda i: f"Name=gpu File=/dev/dri/renderD[{i}-\n")
+    return root_with(f"gresbad-{size}", DEBIAN, {"etc/slurm/gres.conf": text}), n
+
+
 def wheels(count):
     sp = "usr/lib/python3.12/site-packages"
     files = {f"{sp}/rocm_sdk_device_gfx{i:x}-7.0.0.dist-info/METADATA":
@@ -146,5 +158,7 @@ try:
     series("/etc/environment (no cap)", "bytes", [mib, 2 * mib, 4 * mib, 8 * mib], environment)
     series("profile.d (no cap)", "bytes", [mib, 2 * mib, 4 * mib, 8 * mib], profile_d)
     series("wheel dist-info directories", "dirs", [12500, 25000, 50000, 100000], wheels)
+    series("gres.conf, ranged NodeName and File (no cap)", "bytes", [mib, 2 * mib, 4 * mib, 8 * mib], gres_conf)
+    series("gres.conf, a bad range a line (no cap)", "bytes", [mib, 2 * mib, 4 * mib, 8 * mib], gres_conf_bad)
 finally:
     shutil.rmtree(work, ignore_errors=True)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* OpenPGP keyrings, binary or ASCII-armored, as the apt probe looks for
  * AMD's key in them: the packet walk and the armor decoder. */
-#include "apt.h"
+#include "keyring.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -42,7 +42,7 @@ check("--help lists the commands and options", len(commands) >= 8 and len(all_op
 VALUES = {"--root": "/nonexistent", "--user": "root", "--facts": "/nonexistent", "--config": "/nonexistent",
           "--format": "json", "--level": "1", "--timeout": "5", "--color": "never", "--only": "group",
           "--key-file": "/nonexistent", "--output": "/nonexistent/x.tar", "--python": "/nonexistent",
-          "--rocm-path": "/nonexistent", "--release": "6.4", "--usecase": "rocm"}
+          "--rocm-path": "/nonexistent", "--release": "6.4", "--usecase": "rocm", "--on-unknown": "keep"}
 for verb in [c for c in commands if c not in ("help", "version")]:
     rc, out, err = run(verb, "--help")
     check("%s --help exits 0 with its usage line" % verb, rc == 0 and out.startswith("Usage: rocm-doctor " + verb),

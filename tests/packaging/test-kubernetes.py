@@ -136,6 +136,94 @@ check("the status directory is a writable volume", any(
     m["mountPath"] == os.path.dirname(status) and not m.get("readOnly") and "emptyDir" in volumes[n]
     for n, m in mounts.items()))
 
+# Not root, and what it takes instead.
+psc = pod.get("securityContext", {})
+check("the pod and the daemon run as a non-root uid and gid",
+      psc.get("runAsNonRoot") is True and sc.get("runAsNonRoot") is True and
+      isinstance(sc.get("runAsUser"), int) and sc["runAsUser"] > 0 and
+      isinstance(sc.get("runAsGroup"), int) and sc["runAsGroup"] > 0, sc)
+check("no supplementary groups: device nodes are only stat()ed", not psc.get("supplementalGroups"), psc)
+(init,) = pod.get("initContainers", [{}])
+isc = init.get("securityContext", {})
+check("the init container adds CHOWN alone, drops the rest, cannot escalate, read-only root",
+      isc.get("capabilities") == {"drop": ["ALL"], "add": ["CHOWN"]} and isc.get("privileged") is False and
+      isc.get("allowPrivilegeEscalation") is False and isc.get("readOnlyRootFilesystem") is True, isc)
+check("the init container mounts features.d alone",
+      [m["name"] for m in init.get("volumeMounts", [])] == [nfd] if nfd else False, init.get("volumeMounts"))
+init_cmd = " ".join(init.get("command", []))
+check("it gives features.d to the daemon's group, group-writable",
+      "chgrp %d " % sc.get("runAsGroup", -1) in init_cmd and "chmod g+w" in init_cmd and
+      init.get("command", [])[-1] == mounts[nfd]["mountPath"] if nfd else False, init_cmd)
+check("the init container runs the DaemonSet's image", init.get("image") == c.get("image"))
+
+# Pod Security: the same level in every mode, so applying it warns of nothing.
+nslabels = kinds["Namespace"]["metadata"].get("labels", {})
+modes = {m: nslabels.get("pod-security.kubernetes.io/" + m) for m in ("enforce", "audit", "warn")}
+check("Pod Security: enforce, audit and warn at one level (privileged: hostPath volumes)",
+      set(modes.values()) == {"privileged"}, modes)
+
+# Scheduling on tainted GPU nodes, and no host network by default.
+tols = pod.get("tolerations", [])
+check("tolerates amd.com/gpu with every effect", {"key": "amd.com/gpu", "operator": "Exists"} in tols, tols)
+check("tolerates sku=gpu (AKS GPU pools)", {"key": "sku", "operator": "Equal", "value": "gpu"} in tols, tols)
+check("no hostNetwork by default", not pod.get("hostNetwork"))
+
+
+def merge(base, patch, key=None):
+    """A strategic merge patch as kubectl applies it to these lists: by name
+    (containers, volumes) or mountPath (volumeMounts)."""
+    if isinstance(base, dict) and isinstance(patch, dict):
+        out = dict(base)
+        for k, v in patch.items():
+            out[k] = merge(base.get(k), v, k) if k in base else v
+        return out
+    if isinstance(base, list) and isinstance(patch, list):
+        mk = "mountPath" if key == "volumeMounts" else "name"
+        out = list(base)
+        for item in patch:
+            idx = [i for i, b in enumerate(out) if isinstance(b, dict) and b.get(mk) == item.get(mk)]
+            if idx:
+                out[idx[0]] = merge(out[idx[0]], item)
+            else:
+                out.append(item)
+        return out
+    return patch
+
+
+def valid(doc, drop=()):
+    d = json.loads(json.dumps(doc))
+    for m in d["spec"]["template"]["spec"]["containers"][0]["volumeMounts"]:
+        for k in drop:
+            m.pop(k, None)
+    obj = api.deserialize(Response(d), "V1DaemonSet")
+    return strip_empty(api.sanitize_for_serialization(obj)) == strip_empty(d)
+
+
+VARIANTS = os.path.join(os.path.dirname(MANIFEST), "variants")
+hn = merge(ds, yaml.safe_load(open(os.path.join(VARIANTS, "host-network.yaml"))))
+hpod = hn["spec"]["template"]["spec"]
+hmounts = {m["mountPath"]: m for m in hpod["containers"][0]["volumeMounts"]}
+hvols = {v["name"]: v for v in hpod["volumes"]}
+check("variant host-network: a valid DaemonSet, no unknown field", valid(hn))
+check("variant host-network: hostNetwork and /run/udev read-only (events reach the daemon)",
+      hpod.get("hostNetwork") is True and hmounts.get("/run/udev", {}).get("readOnly") is True and
+      hvols.get(hmounts.get("/run/udev", {}).get("name"), {}).get("hostPath") == {"path": "/run/udev",
+                                                                                   "type": "Directory"}, hmounts)
+check("variant host-network: nothing else changes", len(hmounts) == len(c["volumeMounts"]) + 1 and
+      len(hpod["volumes"]) == len(pod["volumes"]) + 1)
+rro = merge(ds, yaml.safe_load(open(os.path.join(VARIANTS, "recursive-read-only.yaml"))))
+rmounts = rro["spec"]["template"]["spec"]["containers"][0]["volumeMounts"]
+dirs = [m for m in rmounts if "hostPath" in volumes.get(m["name"], {}) and
+        volumes[m["name"]]["hostPath"].get("type") == "Directory"]
+check("variant recursive-read-only: a valid DaemonSet apart from recursiveReadOnly (API 1.30; the models "
+      "here are older)", valid(rro, drop=("recursiveReadOnly",)))
+check("variant recursive-read-only: every read-only directory hostPath is recursiveReadOnly: Enabled",
+      dirs and all(m.get("readOnly") is True and m.get("recursiveReadOnly") == "Enabled" for m in dirs if
+                   m["name"] != nfd), [(m["mountPath"], m.get("recursiveReadOnly")) for m in dirs])
+check("variant recursive-read-only: only read-only mounts take it (the API refuses it elsewhere)",
+      all(m.get("readOnly") is True for m in rmounts if "recursiveReadOnly" in m) and
+      len(rmounts) == len(c["volumeMounts"]), [m["mountPath"] for m in rmounts if "recursiveReadOnly" in m])
+
 # The configuration, for real: rocm-doctord --once with it on a scratch root.
 tmp = tempfile.mkdtemp(prefix="rocm-doctor-k8s-")
 try:
@@ -145,9 +233,26 @@ try:
     os.makedirs(host + NFD_DIR)
     os.makedirs(os.path.join(host, "etc"), exist_ok=True)
     shutil.copy("/etc/os-release", os.path.join(host, "etc", "os-release"))
-    p = subprocess.run([DAEMON, "--once", "--root", host, "--config", os.path.join(tmp, "rocm-doctor.conf")],
-                       capture_output=True, text=True, timeout=120)
-    check("rocm-doctord --once runs with the ConfigMap's configuration (exit 0-2)", p.returncode in (0, 1, 2),
+    argv = [DAEMON, "--once", "--root", host, "--config", os.path.join(tmp, "rocm-doctor.conf")]
+    as_user = os.geteuid() == 0 and shutil.which("setpriv")
+    if as_user:
+        # as the pod runs it: the daemon's uid and gid, no other group, and
+        # features.d as the init container leaves it (root's, the daemon's
+        # group, group-writable)
+        uid, gid = sc["runAsUser"], sc["runAsGroup"]
+        os.chmod(tmp, 0o755)
+        for d in (host, host + "/etc", host + "/etc/kubernetes", host + "/etc/kubernetes/node-feature-discovery"):
+            os.chmod(d, 0o755)
+        os.chown(host + NFD_DIR, 0, gid)
+        os.chmod(host + NFD_DIR, 0o775)
+        os.makedirs(host + "/run/rocm-doctor")
+        os.chown(host + "/run/rocm-doctor", uid, gid)  # the emptyDir, writable by the pod
+        argv = ["setpriv", "--reuid", str(uid), "--regid", str(gid), "--clear-groups"] + argv
+    else:
+        print("# not root or no setpriv: rocm-doctord --once runs as this user, not the pod's uid")
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    check("rocm-doctord --once runs with the ConfigMap's configuration (exit 0-2)%s" %
+          (" as uid %d, gid %d" % (sc["runAsUser"], sc["runAsGroup"]) if as_user else ""), p.returncode in (0, 1, 2),
           "rc=%d %s" % (p.returncode, p.stderr[-2000:]))
     feat = host + conf.get("nfd_file", "/nonexistent")
     lines = open(feat).read().splitlines() if os.path.exists(feat) else []

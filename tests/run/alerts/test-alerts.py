@@ -40,6 +40,8 @@ T = fleetlib.Results()
 check = T.check
 RULES = os.path.join(SRC, "contrib", "prometheus", "rocm-doctor.rules.yml")
 RULES_TEST = os.path.join(SRC, "tests", "run", "alerts", "rocm-doctor.rules.test.yml")
+PERIODIC = os.path.join(SRC, "contrib", "prometheus", "rocm-doctor-periodic.rules.yml")
+PERIODIC_TEST = os.path.join(SRC, "tests", "run", "alerts", "rocm-doctor-periodic.rules.test.yml")
 DASHBOARD = os.path.join(SRC, "contrib", "grafana", "rocm-doctor.json")
 SCENARIO = "health-8x-mi300x-one-bad-gpu"
 BAD = "0000:65:00.0"
@@ -55,7 +57,7 @@ for d in ("src", "probes"):
 check("the metric names rocm-doctor writes are found in src/", "rocm_doctor_exit_status" in written and
       len(written) >= 20, sorted(written))
 rules_text = open(RULES).read()
-rule_exprs = re.findall(r"^\s+expr: (.+)$", rules_text, re.M)
+rule_exprs = re.findall(r"^\s+expr: (.+)$", rules_text + open(PERIODIC).read(), re.M)
 rule_metrics = {m for e in rule_exprs for m in re.findall(r"\b(rocm_doctor_[a-z0-9_]+)", e)}
 unknown = rule_metrics - written
 check("the rules use only metrics rocm-doctor writes", rule_metrics and not unknown, unknown)
@@ -63,9 +65,12 @@ alerts = re.findall(r"^\s+- alert: (\w+)$", rules_text, re.M)
 check("the rules' alerts", alerts == [
     "RocmDoctorNodeNotReady", "RocmDoctorGpuUncorrectableErrors", "RocmDoctorGpuPcieUncorrectableErrors",
     "RocmDoctorGpuRetiredPagesNearThreshold", "RocmDoctorGpuRetiredPagesAtThreshold", "RocmDoctorXgmiLinkDown",
-    "RocmDoctorFixRunPending", "RocmDoctorFixRunFailed"], alerts)
+    "RocmDoctorFixRunPending", "RocmDoctorFixRunFailed", "RocmDoctorCheckNotSinceBoot"], alerts)
 tested = set(re.findall(r"alertname: (\w+)", open(RULES_TEST).read()))
 check("every alert has a promtool unit test", set(alerts) <= tested, set(alerts) - tested)
+periodic = re.findall(r"^\s+- alert: (\w+)$", open(PERIODIC).read(), re.M)
+check("the periodic rules' alert, with its promtool unit test", periodic == ["RocmDoctorCheckStale"] and
+      "alertname: RocmDoctorCheckStale" in open(PERIODIC_TEST).read(), periodic)
 
 try:
     dash = json.load(open(DASHBOARD))
@@ -89,10 +94,17 @@ if not promtool:
     skipped.append("promtool (Debian: prometheus)")
 else:
     p = subprocess.run([promtool, "check", "rules", RULES], capture_output=True, text=True)
-    check("promtool check rules", p.returncode == 0 and "SUCCESS: 8 rules found" in p.stdout, p.stdout + p.stderr)
+    check("promtool check rules", p.returncode == 0 and "SUCCESS: 9 rules found" in p.stdout, p.stdout + p.stderr)
     p = subprocess.run([promtool, "test", "rules", os.path.basename(RULES_TEST)], capture_output=True, text=True,
                        cwd=os.path.dirname(RULES_TEST))
     check("promtool test rules", p.returncode == 0 and "SUCCESS" in p.stdout, p.stdout + p.stderr)
+    p = subprocess.run([promtool, "check", "rules", PERIODIC], capture_output=True, text=True)
+    check("promtool check rules (periodic)", p.returncode == 0 and "SUCCESS: 1 rules found" in p.stdout,
+          p.stdout + p.stderr)
+    p = subprocess.run([promtool, "test", "rules", os.path.basename(PERIODIC_TEST)], capture_output=True, text=True,
+                       cwd=os.path.dirname(PERIODIC_TEST))
+    check("promtool test rules (periodic: the stale check)", p.returncode == 0 and "SUCCESS" in p.stdout,
+          p.stdout + p.stderr)
 
 
 # ---- node-exporter and Prometheus, for real -------------------------------

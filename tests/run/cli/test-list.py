@@ -110,6 +110,9 @@ check("list releases: the repository table's date and 7.2.3's folders",
       re.search(r"^# repos.ini: table repos, version 1, \d{4}-\d\d-\d\d$", out, re.M) is not None
       and "  7.2.3 (2026-05-05), driver 30.30.3: rocm/apt/7.2.3, amdgpu/30.30.3/ubuntu, graphics/7.2.3/ubuntu\n"
       in out, out[:400])
+check("list releases: a point release without a date says so (never \"(null)\")",
+      "(null)" not in out and "  6.0.1 (date not known), driver 6.0.1: rocm/apt/6.0.1" in out,
+      [l for l in out.splitlines() if "6.0.1" in l])
 
 # ---- list checks ----
 rc, out, err = run("list", "checks", "--json")

@@ -9,8 +9,11 @@ source, and ansible-lint.
   nothing), the plan of the allowed fixes is shown as a change, and nothing
   is written: not the configuration, not the fact, not the tree.
 - --check without packages to give and none in the host's repositories
-  (root and apt only: the apt module reads the host's package lists): the
-  play stops with the message that says where packages come from.
+  (root and apt only; apt-cache, so without python3-apt): the play stops
+  with the message that says where packages come from.
+- the README's first example as written, in --check on a host without
+  rocm-doctor (root and apt only): no failure, the two package files are
+  what a real run installs, nothing is installed.
 - ansible-lint (Debian 12: ansible-lint 6.13) passes on the playbook and
   the role; the exceptions are the ones marked `noqa` with their reason.
 - README.md's variable table names every variable of defaults/main.yml.
@@ -123,9 +126,52 @@ try:
                                     rocm_doctor_apply_fixes=False), "--check")
         check("no package files and no repository: the play fails at the install",
               p.returncode != 0 and "failed=1" in recap, recap)
-        check("and says where packages come from", "rocm-doctor publishes no package repository" in
-              tasks.get("Say where the packages come from", "") and "rocm_doctor_package_files" in
-              tasks.get("Say where the packages come from", ""), tasks.get("Say where the packages come from"))
+        said = tasks.get("Say where the packages come from (check mode)", "")
+        check("and says where packages come from (apt-cache, no python3-apt needed)",
+              "rocm-doctor and rocm-doctord cannot be installed from this host's repositories (apt has no candidate "
+              "for it). rocm-doctor publishes no package repository" in said and "rocm_doctor_package_files" in said
+              and "python3-apt" not in p.stdout, said or p.stdout[-3000:])
+
+        # a package apt has installed: check mode passes that step unchanged
+        p, tasks, recap = play(dict(extra, rocm_doctor_install=True, rocm_doctor_root="", rocm_doctor_packages=["apt"],
+                                    rocm_doctor_apply_fixes=False), "--check")
+        check("check mode, a package apt has installed: no failure, no change at the install",
+              p.returncode == 0 and "failed=0" in recap and "ok: [localhost] => (item=apt)" in
+              tasks.get("The packages a real run installs", "") and "apt: installed" in
+              tasks.get("The packages a real run installs", ""), (p.stdout + p.stderr)[-3000:])
+
+    # The README's first example as written (its inventory: this host; in
+    # check mode, as this machine's own user), in a copy of the tree whose
+    # parent holds the two packages, on a host without rocm-doctor.
+    readme_cmd = re.search(r"```\n(ansible-playbook -i inventory .*?)\n```", readme, re.S).group(1)
+    check("README's first example gives the package files", "rocm_doctor_package_files" in readme_cmd, readme_cmd)
+    top = os.path.join(tmp, "example")
+    shutil.copytree(ANSIBLE, os.path.join(top, "tree", "contrib", "ansible"))
+    for name in ("rocm-doctor_0.1.0-1_amd64.deb", "rocm-doctord_0.1.0-1_amd64.deb"):
+        with open(os.path.join(top, name), "wb") as f:
+            f.write(b"!<arch>\n")
+    pkg_dir = "/var/tmp/rocm-doctor-packages"
+    had_pkg_dir = os.path.exists(pkg_dir)
+    cmd = readme_cmd.replace("-i inventory", "-i localhost, -c local --check -e rocm_doctor_become=false")
+    bare_env = dict(env, PATH="/usr/local/bin:/usr/bin:/bin")  # no rocm-doctor on this host
+    p = subprocess.run(["bash", "-euo", "pipefail", "-c", cmd], cwd=os.path.join(top, "tree"), capture_output=True,
+                       text=True, env=bare_env, timeout=600)
+    tasks = {}
+    for section in p.stdout.split("\nTASK [")[1:]:
+        name, _, body = section.partition("]")
+        tasks.setdefault(name.rpartition(" : ")[2], body)
+    recap = p.stdout.rpartition("PLAY RECAP")[2]
+    check("README's first example, --check on a host without rocm-doctor: no failure",
+          p.returncode == 0 and "failed=0" in recap, "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+    files_task = tasks.get("The package files a real run installs", "")
+    check("it names both package files as what a real run installs",
+          files_task.count("changed: [localhost]") == 2 and "rocm-doctor_0.1.0-1_amd64.deb: a real run copies and "
+          "installs it" in files_task and "rocm-doctord_0.1.0-1_amd64.deb" in files_task, files_task)
+    check("it installs nothing in check mode", "skipping: [localhost]" in tasks.get("Install the .deb packages", "")
+          and (had_pkg_dir or not os.path.exists(pkg_dir)), tasks.get("Install the .deb packages"))
+    check("and says rocm-doctor is not installed yet", "rocm-doctor is not installed yet; a real run installs it"
+          in tasks.get("Check mode, rocm-doctor not installed yet", ""), tasks.get("Check mode, rocm-doctor not "
+                                                                                    "installed yet"))
 
     lint = shutil.which("ansible-lint")
     if not lint:

@@ -190,7 +190,8 @@ for unit in UNITS:
     shutil.copy(unit, os.path.join(root, "lib", "systemd", "system"))
 role_vars = dict(extra, rocm_doctor_root=root, rocm_doctor_manage_units=bool(UNITS) and shutil.which("systemctl") is not None,
                  rocm_doctor_gpu_users=["alice", "bob"], rocm_doctor_expected_gpus=2,
-                 rocm_doctor_allowed_fixes=["modprobe", "cmdline"],
+                 rocm_doctor_allowed_fixes=["modprobe", "cmdline"], rocm_doctor_slurm=True,
+                 rocm_doctor_slurm_on_unknown="keep",
                  rocm_doctor_nfd_file="/etc/kubernetes/node-feature-discovery/features.d/rocm-doctor",
                  rocm_doctor_config={"check": {"ignore": ["tuning.numa-balancing", "tuning.iommu-pt"]}})
 p, tasks = play(role_vars)
@@ -207,6 +208,13 @@ T.check("rocm-doctor.conf is written from the variables, GPU users included", bo
     "[check]", "users = alice bob", "expected_gpus = 2", "ignore = tuning.numa-balancing tuning.iommu-pt",
     "[fix]", "allowed_fixes = modprobe cmdline",
     "[output]", "nfd_file = /etc/kubernetes/node-feature-discovery/features.d/rocm-doctor"], conf)
+wrappers = {}
+for mode in ("health", "prolog", "epilog"):
+    path = os.path.join(root, "usr", "local", "sbin", "rocm-doctor-" + mode)
+    wrappers[mode] = (open(path).read().splitlines()[-1], os.stat(path).st_mode & 0o777) if os.path.exists(path) else None
+T.check("rocm_doctor_slurm installs the Slurm wrappers", wrappers == {
+    "health": ("exec %s slurm health --on-unknown keep" % BIN, 0o755),
+    "prolog": ("exec %s slurm prolog" % BIN, 0o755), "epilog": ("exec %s slurm epilog" % BIN, 0o755)}, wrappers)
 c = subprocess.run([BIN, "check", "--json", "--root", root], capture_output=True, text=True, env=env)
 ids = [f["id"] for f in json.loads(c.stdout)["findings"]] if c.stdout.startswith("{") else []
 T.check("rocm-doctor reads it: gpu.count-mismatch from expected_gpus, the ignored ids gone",

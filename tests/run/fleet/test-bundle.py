@@ -119,6 +119,8 @@ def plant(sc):
             ("usr/local/lib/modprobe.d/private.conf", "# %s\n" % S("locmod@@")),
             ("usr/lib/os-release", "NAME=Ubuntu\n# %s\n" % S("osrel@@")),
             ("opt/private/token.txt", "%s\n" % S("opt@@")),
+            ("etc/slurm/slurm.conf", "ClusterName=c # %s\nAccountingStoragePass=%s\n" % (S("slurmc@@"), S("slurmpw@@"))),
+            ("etc/slurm-llnl/gres.conf", "# %s\nName=gpu File=/dev/dri/renderD128\n" % S("gres@@")),
             ("usr/local/lib/python3.12/dist-packages/rocm_sdk_core-7.0.0.dist-info/METADATA",
              "Metadata-Version: 2.1\nName: rocm-sdk-core\nVersion: 7.0.0\nAuthor-email: %s\n" % S("wheel@@")),
             ("usr/lib/python3/dist-packages/private-1.0.dist-info/METADATA",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Bash completion: every command and every long option that `rocm-doctor
 --help` lists is offered, after a command only that command's options (its
---help), `fix --only` the fix and finding ids (comma-separated), option
+--help), `fix --only` the fix and finding ids (comma-separated), `setup
+--usecase` and `--release` the use cases and releases of `list`, option
 values are completed, a command is not
 offered twice; `list` topics, `help` commands and `undo` run ids (from the
 journal under --root) are completed; rocm-doctord's options (from its
@@ -92,6 +93,27 @@ T.check("fix --only group,kfd.no: the next id after the comma",
         complete("rocm-doctor fix --only group,kfd.no") == ["group,kfd.no-access"],
         complete("rocm-doctor fix --only group,kfd.no"))
 T.check("fix --only=ud (after '=')", complete("rocm-doctor fix --only=ud") == ["udev"], complete("rocm-doctor fix --only=ud"))
+# setup --usecase and --release: the binary's own tables (`list usecases`, `list releases`)
+usecases = re.findall(r"^([a-z][a-z0-9-]*)(?: \(default\))?: ", subprocess.run([BIN, "list", "usecases"],
+                      capture_output=True, text=True).stdout, re.M)
+got = complete("rocm-doctor setup --usecase ")
+T.check("setup --usecase offers every use case of list usecases, and only those",
+        len(usecases) >= 4 and got == sorted(usecases) and {"rocm", "runtime", "driver"} <= set(got),
+        "%s vs %s" % (usecases, got))
+T.check("setup --usecase runtime,dr: the next use case after the comma",
+        complete("rocm-doctor setup --usecase runtime,dr") == ["runtime,driver"],
+        complete("rocm-doctor setup --usecase runtime,dr"))
+rel_text = subprocess.run([BIN, "list", "releases"], capture_output=True, text=True).stdout
+lines = re.findall(r"^ROCm (\d+\.\d+) ", rel_text, re.M)
+points = re.findall(r"^  (\d+\.\d+\.\d+) \(", rel_text, re.M)
+got = complete("rocm-doctor setup --release ")
+T.check("setup --release offers every ROCm line and point release of list releases",
+        len(lines) >= 5 and len(points) >= 5 and got == sorted(set(lines + points)), "%s vs %s" % (lines + points, got))
+T.check("setup --release 6.0: 6.0 and its point releases",
+        complete("rocm-doctor setup --release=6.0") == sorted(x for x in set(lines + points) if x.startswith("6.0")),
+        complete("rocm-doctor setup --release=6.0"))
+T.check("a --release value is not taken for an argument of the command",
+        "--apply" in complete("rocm-doctor setup --release 6.0 --ap"), complete("rocm-doctor setup --release 6.0 --ap"))
 T.check("prefix: 'rocm-doctor ve' gives verify and version", complete("rocm-doctor ve") == ["verify", "version"])
 T.check("no second command after one", complete("rocm-doctor check ") == [], complete("rocm-doctor check "))
 T.check("a command after an option and its value",

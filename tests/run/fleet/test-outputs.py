@@ -149,7 +149,7 @@ def check_prometheus(label, text, report, rc, t0, t1):
         a = g["pci_address"]
         info = [lab for lab, v in samples.get("rocm_doctor_gpu_info", []) if lab.get("pci_address") == a]
         T.check("%s: gpu_info of %s" % (label, a), len(info) == 1 and info[0] == {
-            "pci_address": a, "gfx": g["gfx"] or "", "family": g["family"] or "", "name": g["name"],
+            "gpu": a, "pci_address": a, "gfx": g["gfx"] or "", "family": g["family"] or "", "name": g["name"],
             "driver": g["driver"] or "", "integrated": "true" if g["integrated"] else "false"}, "%s" % info)
         T.check("%s: VRAM and KFD nodes of %s" % (label, a),
                 one(samples, "rocm_doctor_gpu_vram_bytes", pci_address=a) == g["vram_bytes"] and
@@ -164,6 +164,15 @@ def check_prometheus(label, text, report, rc, t0, t1):
                         link=kind) == (s * 1e9 or None),
                     "%s %s" % (samples.get("rocm_doctor_gpu_pcie_link_width_lanes"),
                                samples.get("rocm_doctor_gpu_pcie_link_speed_transfers_per_second")))
+    # one label for a GPU's PCI address on every per-GPU series: gpu; the
+    # old pci_address (same value) stays for one release where it was
+    per_gpu = {n: series for n, series in samples.items() if n.startswith("rocm_doctor_gpu_") and n != "rocm_doctor_gpus"}
+    no_gpu = sorted({n for n, series in per_gpu.items() for lab, _ in series if not lab.get("gpu") and
+                     "hip_device" not in lab})
+    T.check("%s: every per-GPU series has the label gpu" % label, not no_gpu, no_gpu)
+    differ = sorted({n for n, series in per_gpu.items() for lab, _ in series
+                     if "pci_address" in lab and lab["pci_address"] != lab.get("gpu")})
+    T.check("%s: where pci_address is still there, it equals gpu" % label, not differ, differ)
     check_health_metrics(label, samples, report)
     if not report["gpus"]:
         T.check("%s: no per-GPU series without GPUs" % label,
@@ -242,7 +251,8 @@ def check_runtime_metrics(label, samples, report):
     base units; nothing when level 2 did not run or measured nothing."""
     runtime = report.get("runtime")
     devices = runtime["devices"] if runtime else []
-    key = lambda d: {"pci_address": d["pci_address"] or "", "hip_device": str(d["index"])}  # noqa: E731
+    key = lambda d: {"gpu": d["pci_address"] or "", "pci_address": d["pci_address"] or "",  # noqa: E731
+                     "hip_device": str(d["index"])}
     want = [(key(d), {"ok": 1.0}.get(d["result"], 0.0)) for d in devices if d["result"] != "no-code-object"]
     got = samples.get("rocm_doctor_gpu_kernel_ok", [])
     T.check("%s: rocm_doctor_gpu_kernel_ok per HIP device is the JSON's result" % label,

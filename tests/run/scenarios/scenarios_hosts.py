@@ -127,6 +127,34 @@ def ubuntu2510_dkms(twin):
                     env={"PATH": PATH_WITH_ROCM})
 
 
+@report("ubuntu2404-rx9070xt-kernel-6.8", "https://github.com/ROCm/legacy-rocm-build/issues/5102")
+def ubuntu2404_rx9070xt_kernel_68(twin):
+    """Ubuntu 24.04 on its GA kernel 6.8 with an RX 9070 XT and ROCm 6.4.1
+    from AMD's noble repository, no amdgpu-dkms: 6.8's amdgpu does not know
+    the GPU (ROCm/ROCm#5102, "Ubuntu 24.04.02 with 6.8 Kernel didn't
+    recognize the GPU"), so no driver binds and the module never loads.
+    The cause is the kernel series (gfx1201: 6.14), not a module to load.
+    Twin: the HWE kernel 6.14, whose amdgpu drives it."""
+    tb = CompatTestbed()
+    host_os(tb, UBUNTU_2404, "6.14.0-33-generic" if twin else "6.8.0-60-generic")
+    rx9070xt_box(tb, driver="amdgpu" if twin else None)
+    if twin:
+        tb.module_amdgpu("live")
+    rocm_install(tb, "6.4.1")
+    apt_rocm(tb, "6.4.1", "noble")
+    dpkg_status(tb, rocm_packages("6.4.1", codename_version="24.04"))
+    if twin:
+        return Scenario(tb, [], 0, env={"PATH": PATH_WITH_ROCM})
+    return Scenario(tb, [("driver.kernel-too-old", "error")], 2,
+                    evidence=[("driver.kernel-too-old", "packages.ini [driver] inbox-kernel: gfx1201:6.14"),
+                              ("driver.kernel-too-old", "/proc/sys/kernel/osrelease: 6.8.0-60-generic")],
+                    text=[("driver.kernel-too-old", "The running kernel's amdgpu cannot drive 0000:05:00.0 AMD Radeon "
+                           "RX 9070 XT (gfx1201): it serves it from kernel 6.14, this is 6.8.0-60-generic")],
+                    remedy=[("driver.kernel-too-old", "`sudo rocm-doctor setup --apply` plans both; or boot kernel "
+                             "6.14 or later: the HWE kernel (`sudo apt install linux-generic-hwe-24.04`)")],
+                    env={"PATH": PATH_WITH_ROCM})
+
+
 @report("ubuntu2504-dkms-failed-not-loaded", "https://github.com/ROCm/amdgpu/issues/187")
 def ubuntu2504_dkms(twin):
     """Ubuntu 25.04 (6.14.0-15-generic), RX 7800 XT (Navi 32 1002:747e),

@@ -6,8 +6,10 @@ AMD's server is (rocm/apt/RELEASE, amdgpu/RELEASE/ubuntu), plus a
 "distribution" repository with the running kernel's headers and the
 distribution's ROCm 5.7 libraries. Served over http from 127.0.0.1.
 
-The packages carry no maintainer scripts and no code: they stand in for
-AMD's, whose downloads this machine cannot reach."""
+The packages carry no code, and no maintainer scripts but those that a
+test switches on (a marker file in the root's /tmp) to hold dpkg up or make
+it fail: they stand in for AMD's, whose downloads this machine cannot
+reach."""
 import functools
 import http.server
 import os
@@ -44,6 +46,16 @@ AMD_ROCM = {
 POSTINST = {
     "rocm-opencl-runtime": "#!/bin/sh\nif [ -e /tmp/rd-slow-postinst ]; then\n  rm -f /tmp/rd-slow-postinst\n"
                            "  touch /tmp/rd-in-postinst\n  sleep 120\nfi\nexit 0\n",
+    # amdgpu-dkms's postinst builds the module with DKMS; when the build
+    # fails it exits 1, and again at every `dpkg --configure -a`
+    "amdgpu-dkms": "#!/bin/sh\nif [ -e /tmp/rd-dkms-fails ]; then\n  echo build >> /tmp/rd-dkms-builds\n"
+                   "  echo 'Error! Bad return status for module build on kernel: stand-in' >&2\n  exit 1\nfi\nexit 0\n",
+}
+# A preinst that can be held up: dpkg has marked the package half-installed
+# (reinstallation required) and not unpacked it yet.
+PREINST = {
+    "hsa-rocr": "#!/bin/sh\nif [ -e /tmp/rd-slow-preinst ]; then\n  rm -f /tmp/rd-slow-preinst\n"
+                "  touch /tmp/rd-in-preinst\n  sleep 120\nfi\nexit 0\n",
 }
 AMD_DRIVER = {
     "amdgpu-dkms": ("1:6.12.12.60401-2164967.24.04", "", {"/usr/src/amdgpu-6.12.12/dkms.conf": "PACKAGE_NAME=amdgpu\n"}),
@@ -52,7 +64,10 @@ DISTRO = {
     "linux-headers-" + KERNEL: ("6.8.0-45.45", "", {"/usr/src/linux-headers-%s/Makefile" % KERNEL: "# stand-in\n"}),
     "linux-headers-" + OLD_KERNEL: ("5.15.0-91.101", "", {
         "/usr/src/linux-headers-%s/Makefile" % OLD_KERNEL: "# stand-in\n"}),
-    "libhsa-runtime64-1": ("5.7.1-3", "", {"/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1": "distribution\n"}),
+    # with a configuration file (a conffile, as every file under /etc), so
+    # that removing it without purging can be told from purging it
+    "libhsa-runtime64-1": ("5.7.1-3", "", {"/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1": "distribution\n",
+                                           "/etc/stand-in/libhsa-runtime64-1.conf": "# shipped default\n"}),
     # an older ROCm core, for a host that holds it back
     "rocm-core": ("6.3.0.60300-39~24.04", "", {"/opt/rocm-6.3.0/.info/version": "6.3.0-39\n"}),
 }
@@ -120,10 +135,15 @@ def build_deb(work, out_dir, name, version, depends, files):
         control.insert(3, "Depends: " + depends)
     with open(os.path.join(d, "DEBIAN", "control"), "w") as f:
         f.write("\n".join(control) + "\n")
-    if name in POSTINST:
-        with open(os.path.join(d, "DEBIAN", "postinst"), "w") as f:
-            f.write(POSTINST[name])
-        os.chmod(os.path.join(d, "DEBIAN", "postinst"), 0o755)
+    conffiles = sorted(p for p, c in files.items() if p.startswith("/etc/") and not isinstance(c, tuple))
+    if conffiles:
+        with open(os.path.join(d, "DEBIAN", "conffiles"), "w") as f:
+            f.write("".join(p + "\n" for p in conffiles))
+    for script, table in (("postinst", POSTINST), ("preinst", PREINST)):
+        if name in table:
+            with open(os.path.join(d, "DEBIAN", script), "w") as f:
+                f.write(table[name])
+            os.chmod(os.path.join(d, "DEBIAN", script), 0o755)
     os.makedirs(out_dir, exist_ok=True)
     run(["dpkg-deb", "--root-owner-group", "-Zgzip", "--build", d,
          os.path.join(out_dir, "%s_%s_amd64.deb" % (name, version.split(":")[-1]))])
@@ -245,6 +265,14 @@ RPM_DRIVER = {
 }
 
 
+# amdgpu-dkms's %preun removes the module with DKMS; a test makes it fail
+# (in Lua: the roots have no shell)
+RPM_SCRIPTS = {
+    "amdgpu-dkms": ["%preun -p <lua>", 'if posix.access("/tmp/rd-dkms-fails") then',
+                    '  error("Error! dkms remove failed (stand-in)")', "end"],
+}
+
+
 EL9_KERNEL = "5.14.0-570.12.1.el9_6.x86_64"
 # a root's base: the directories every installed system has
 FILESYSTEM_DIRS = ["/opt", "/usr", "/usr/src", "/usr/include", "/usr/include/linux", "/var", "/var/cache"]
@@ -282,6 +310,7 @@ def build_rpm(work, out_dir, gnupghome, name, version, release, requires, files,
         while d not in ("/", "/opt", "/usr", "/usr/src", "/usr/include", "/usr/include/linux"):
             dirs.add(d)
             d = os.path.dirname(d)
+    spec += RPM_SCRIPTS.get(name, [])
     spec += ["%files"] + ["%%dir %s" % d for d in sorted(dirs)] + list(files)
     if name == "filesystem":
         spec[spec.index("%install") + 1:spec.index("%install") + 1] = [

@@ -221,9 +221,14 @@ def fix_corrects_a_folder_amd_never_served():
     check(not [x for x in rep["findings"] if x["id"] == "apt.suite-mismatch"], "no suite finding")
     # the host's own sources, gathered from the root (no facts file)
     p = subprocess.run([RD, "fix", "--only", "apt", "--root", r.path], capture_output=True, text=True, env=env)
-    got = sorted(urls(p.stdout, pm))
+    # set right where they are: the lines of the two lists as the diff shows them
+    got = sorted(re.findall(r"^[+ ]deb \[[^\]]*\] (\S+) (\S+) main$", p.stdout, re.M))
     eq(got, sorted([(AMD + "rocm/apt/7.2", N), (AMD + "amdgpu/30.30/ubuntu", N), (AMD + "graphics/7.2/ubuntu", N)]),
        "fix plans 7.2.0's folders: " + p.stdout + p.stderr)
+    eq(re.findall(r"^-deb .*$", p.stdout, re.M),
+       ["-deb [arch=amd64,i386 signed-by=/etc/apt/keyrings/rocm.gpg] %samdgpu/7.2/ubuntu noble main" % AMD],
+       "only the driver line is taken out: " + p.stdout)
+    check("rocm.sources" not in p.stdout and ".disabled" not in p.stdout, "in place: " + p.stdout)
 
 
 @test

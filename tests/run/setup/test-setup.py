@@ -280,6 +280,9 @@ def bare_host_plan_apply_again_undo():
 def shadowing_distribution_package_removed_and_put_back():
     h = Host()
     h.install("libhsa-runtime64-1")
+    # the administrator's edit of its configuration file survives setup and undo
+    conf = "/etc/stand-in/libhsa-runtime64-1.conf"
+    h.r.write(conf, "# edited by the administrator\n")
     pkgs_before, tree_before = h.packages(), h.tree()
     check("libhsa-runtime64-1 5.7.1-3 ii" in pkgs_before, pkgs_before)
     p = h.setup("--usecase", "runtime")
@@ -289,7 +292,8 @@ def shadowing_distribution_package_removed_and_put_back():
     p = h.setup("--usecase", "runtime", "--apply", "--yes")
     eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
     now = h.packages()
-    check(not any(l.startswith("libhsa-runtime64-1 ") for l in now), now)
+    check("libhsa-runtime64-1 5.7.1-3 rc" in now, "removed, its configuration kept (not purged): %s" % now)
+    eq(h.r.read(conf), "# edited by the administrator\n", "the edited configuration file is kept")
     check(any(l.startswith("rocm-hip-runtime 6.4.1.") for l in now), now)
     check(not any(l.startswith("rocm ") for l in now), "runtime only: no rocm meta package: %s" % now)
     j = h.journal(h.run_ids()[0])
@@ -310,13 +314,56 @@ def driver_when_the_kernel_is_too_old():
     check(("install", "linux-headers-" + OLD_KERNEL, "5.15.0-91.101") in got, "the running kernel's headers: " + out)
     check("URIs: %s/radeon/amdgpu/6.4.1/ubuntu" % mirror().base in out, "the driver repository: " + out)
     check("run on first boot: dkms autoinstall -k %s" % OLD_KERNEL in out, out)
-    check("Afterwards: reboot so that the new amdgpu driver is the one loaded" in out, out)
+    check("Afterwards: AMD's amdgpu driver because the running kernel %s is older than 6.2, the first whose amdgpu "
+          "serves AMD Radeon RX 7900 XTX (gfx1100); reboot so that it is the one loaded" % OLD_KERNEL in out, out)
     j = json.loads(h.setup("--json").stdout)
     step = [s for s in j["steps"] if s["fix"] == "packages"][0]
     eq(step["effect"], "reboot", "the package step waits for a reboot")
     act = [a for a in step["actions"] if a["action"] == "packages"][0]
     eq(act["package_manager"], "apt", "package manager")
     check(act["download_size"] > 0, "download size in JSON")
+
+
+def rx9070xt_facts(kernel):
+    """The RX 7900 XTX host's facts with an RX 9070 XT (1002:7550, gfx1201)
+    instead, which no driver took: the kernel's amdgpu is not loaded."""
+    fa = facts(kernel)
+    d = fa["pci"]["devices"][0]
+    d.update(device_id=0x7550, revision=0xC0, marketing_name="AMD Radeon RX 9070 XT")
+    del d["driver"]
+    fa["kfd"] = {"present": False}
+    fa["driver"] = {"module_present": False, "cmdline": fa["driver"]["cmdline"]}
+    return fa
+
+
+@test
+def rx9070xt_on_kernel_6_8_one_rule_in_check_and_setup():
+    """gfx1201 on Ubuntu 24.04's 6.8 kernel: the check says the kernel's
+    amdgpu cannot serve it (not "modprobe amdgpu"), with the series that can
+    and the driver package; setup plans that driver, for the same reason."""
+    h = Host()
+    h.write_facts(rx9070xt_facts(KERNEL))
+    p = h.rd("check", "--json")
+    eq(p.returncode, 2, "check: " + p.stderr)
+    found = {(f["id"], f.get("gpu")): f for f in json.loads(p.stdout)["findings"]}
+    fd = found.get(("driver.kernel-too-old", "0000:03:00.0"))
+    check(fd is not None, "driver.kernel-too-old for the GPU: %s" % sorted(found))
+    check(("driver.not-loaded", None) not in found, "no modprobe advice: %s" % sorted(found))
+    eq(fd["severity"], "error", "severity")
+    check("packages.ini [driver] inbox-kernel: gfx1201:6.14" in fd["evidence"], fd["evidence"])
+    check("amdgpu-dkms" in fd["remedy"] and "kernel 6.14 or later" in fd["remedy"], fd["remedy"])
+    check("modprobe" not in fd["remedy"], fd["remedy"])
+    p = h.setup()
+    out = p.stdout
+    got = package_lines(out)
+    check(("install", "amdgpu-dkms", "1:6.12.12.60401-2164967.24.04") in got, out)
+    check(("install", "linux-headers-" + KERNEL, "6.8.0-45.45") in got, "the running kernel's headers: " + out)
+    check("AMD's amdgpu driver because the running kernel %s is older than 6.14, the first whose amdgpu serves AMD "
+          "Radeon RX 9070 XT (gfx1201)" % KERNEL in out, out)
+    j = json.loads(h.setup("--json").stdout)
+    step = [s for s in j["steps"] if s["fix"] == "packages"][0]
+    check("driver.kernel-too-old" in step["findings"], "setup's package step addresses the check's finding: %s"
+          % step.get("findings"))
 
 
 @test
@@ -371,6 +418,21 @@ def unreachable_repository():
     eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), True, "the repository step itself was applied")
     eq(h.rd("undo").returncode, 0, "undo")
     same_tree(h.tree(), tree_before, "undo")
+
+
+@test
+def unreachable_repository_still_names_driver_and_headers():
+    """The mirror unreachable on a host whose GPU needs AMD's driver (kernel
+    5.15 for gfx1100): the plan still names every package it means to
+    install, the driver and the running kernel's headers among them."""
+    port = standin.closed_port()
+    h = Host(kernel=OLD_KERNEL, mirror_base="http://127.0.0.1:%d/radeon" % port)
+    p = h.setup()
+    eq(p.returncode, 2, "a step setup needs could not be planned: " + p.stdout)
+    check("packages: the apt dry run could not run (the repository server cannot be reached from here), so no "
+          "version is resolved; the plan would install rocm amdgpu-dkms linux-headers-%s (unresolved)" % OLD_KERNEL
+          in p.stdout, p.stdout)
+    check(p.stdout.startswith("Plan for %s: 2 steps, 1 not planned (below)" % h.path), p.stdout.split("\n")[0])
 
 
 @test
@@ -451,16 +513,9 @@ def undo_refused_while_something_depends():
     check(any(l.startswith("rocm-hip-runtime ") for l in h.packages()), "nothing removed")
 
 
-@test
-def ansible_setup_path():
-    """The rocm_doctor role's setup path on the root: setup --apply, the boot
-    check, the verdict asserted; a second run changes nothing. (The role's
-    reboot is for hosts, not --root trees: it is skipped here.)"""
-    if not shutil.which("ansible-playbook"):
-        raise Skip("needs ansible-core")
-    h = Host()
-    m = mirror()
-    tmp = temp_dir("rd-setup-ansible.")
+def ansible_play(h, m, tmp, mirror_base, **more):
+    """The rocm_doctor role's setup path on the root h, AMD's key given as
+    the role's variables (a key file on the controller, its fingerprint)."""
     facts_dir = os.path.join(tmp, "facts.d")
     rdd = os.path.join(os.path.dirname(os.path.abspath(RD)), "rocm-doctord")
     extra = {
@@ -469,34 +524,82 @@ def ansible_setup_path():
         "rocm_doctor_fact_script": os.path.join(SRC, "..", "..", "..", "conf", "ansible", "rocm_doctor.fact"),
         "rocm_doctor_setup": True, "rocm_doctor_setup_release": "6.4.1", "rocm_doctor_setup_usecases": ["runtime"],
         "rocm_doctor_gpu_users": ["alice"],
-        "rocm_doctor_config": {"fix": {"apt_key_file": m.key_file, "apt_key_fingerprint": m.fingerprint,
-                                       "package_lock_timeout_s": 2},
-                               "repository": {"mirror": m.base + "/radeon"},
+        "rocm_doctor_key_file": m.key_file, "rocm_doctor_key_fingerprint": m.fingerprint,
+        "rocm_doctor_config": {"fix": {"package_lock_timeout_s": 2},
+                               "repository": {"mirror": mirror_base},
                                "output": {"status_file": os.path.join(tmp, "status.json")}},
     }
+    extra.update(more)
     env = dict(os.environ, HOME=tmp, ANSIBLE_LOCAL_TEMP=os.path.join(tmp, "l"),
                PATH=os.path.dirname(os.path.abspath(RD)) + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"),
                ANSIBLE_REMOTE_TEMP=os.path.join(tmp, "r"), ANSIBLE_NOCOLOR="1", ANSIBLE_LOCALHOST_WARNING="False",
                ANSIBLE_PYTHON_INTERPRETER=sys.executable, ANSIBLE_STDOUT_CALLBACK="default",
                ANSIBLE_DEPRECATION_WARNINGS="False")
     playbook = os.path.join(SRC, "..", "..", "..", "contrib", "ansible", "playbook.yml")
+    p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra), playbook],
+                       capture_output=True, text=True, env=env, timeout=900)
+    recap = p.stdout[p.stdout.rfind("PLAY RECAP"):]
+    return p, recap
 
-    def play():
-        p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra), playbook],
-                           capture_output=True, text=True, env=env, timeout=900)
-        recap = p.stdout[p.stdout.rfind("PLAY RECAP"):]
-        return p, recap
 
-    p, recap = play()
+def task_output(out, name):
+    """What the play printed under the task `name` of the role."""
+    parts = out.split("TASK [rocm_doctor : %s]" % name)
+    return parts[1].split("TASK [")[0].split("PLAY RECAP")[0] if len(parts) > 1 else ""
+
+
+@test
+def ansible_setup_path():
+    """The rocm_doctor role's setup path on the root: setup --apply, the boot
+    check, the verdict asserted; a second run changes nothing. (The role's
+    reboot is for hosts, not --root trees: it is skipped here.) The key
+    comes from rocm_doctor_key_file and rocm_doctor_key_fingerprint."""
+    if not shutil.which("ansible-playbook"):
+        raise Skip("needs ansible-core")
+    h = Host()
+    m = mirror()
+    tmp = temp_dir("rd-setup-ansible.")
+    p, recap = ansible_play(h, m, tmp, m.base + "/radeon")
     check(p.returncode == 0 and "failed=0" in recap, "first run: %s\n%s" % (p.stdout[-3000:], p.stderr[-2000:]))
-    check("TASK [rocm_doctor : Apply the setup]" in p.stdout and "changed: [localhost]" in
-          p.stdout.split("TASK [rocm_doctor : Apply the setup]")[1].split("TASK [")[0], "applied: " + p.stdout[-3000:])
-    check("TASK [rocm_doctor : The run is verified, or needed no reboot and fixed what it addressed]" in p.stdout and
-          "ok: [localhost]" in p.stdout.split("The run is verified")[1].split("TASK [")[0], "verdict: " + p.stdout)
+    conf = h.r.read("/etc/rocm-doctor/rocm-doctor.conf")
+    check("key_file = %s/etc/rocm-doctor/repository.gpg.key\n" % h.path in conf and
+          "key_fingerprint = %s\n" % m.fingerprint in conf, conf)
+    with open(m.key_file, "rb") as f, open(h.r.p("/etc/rocm-doctor/repository.gpg.key"), "rb") as g:
+        eq(g.read(), f.read(), "the key file copied")
+    check("changed: [localhost]" in task_output(p.stdout, "Apply the setup"), "applied: " + p.stdout[-3000:])
+    check("ok: [localhost]" in task_output(p.stdout, "The run is verified, or needed no reboot and fixed what it "
+                                                     "addressed"), "verdict: " + p.stdout)
     check(any(l.startswith("rocm-hip-runtime 6.4.1.") for l in h.packages()), "installed: %s" % h.packages())
-    p, recap = play()
+    p, recap = ansible_play(h, m, tmp, m.base + "/radeon")
     check(p.returncode == 0 and "changed=0" in recap and "failed=0" in recap,
           "second run: changed=0: %s" % p.stdout[-3000:])
+
+
+@test
+def ansible_setup_not_planned():
+    """The role's setup path where a step setup needs cannot be planned (the
+    repository server cannot be reached: setup exits 2): the play stops with
+    a readable message naming the step and its cause, not the plan's JSON,
+    and applies nothing."""
+    if not shutil.which("ansible-playbook"):
+        raise Skip("needs ansible-core")
+    port = standin.closed_port()
+    base = "http://127.0.0.1:%d/radeon" % port
+    h = Host(mirror_base=base)
+    m = mirror()
+    pkgs_before = h.packages()
+    tmp = temp_dir("rd-setup-ansible.")
+    p, recap = ansible_play(h, m, tmp, base)
+    said = task_output(p.stdout, "Steps that could not be planned")
+    check(p.returncode != 0 and "failed=1" in recap, "the play fails: %s" % p.stdout[-3000:])
+    check("fatal: [localhost]: FAILED! => {\"changed\": false, \"msg\": \"localhost: rocm-doctor setup cannot plan "
+          "every step it needs, so nothing was applied. Not planned: packages: the apt dry run could not run (the "
+          "repository server cannot be reached from here)" in said, "readable: " + (said or p.stdout[-3000:]))
+    check("`rocm-doctor setup --verbose` on the host" in said and "\"steps\"" not in said and "stdout" not in said,
+          "no JSON dump: " + said)
+    check("Apply the setup" not in p.stdout, "not applied: " + p.stdout[-2000:])
+    eq(h.packages(), pkgs_before, "nothing installed")
+    eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), False, "no repository written")
 
 
 def rpm_mirror():
@@ -615,6 +718,24 @@ def rpm_roundtrip(pm, want_headers):
 
 
 @test
+def rpm_failing_scriptlet_undo_removes_without_it():
+    """amdgpu-dkms's %preun fails: dnf cannot remove it, so undo removes
+    the run's packages with rpm -e --noscripts, then the repository."""
+    h = RpmHost("dnf")
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.setup("--apply", "--yes")
+    check(p.returncode in (0, 1), "apply: %s %s" % (p.stdout, p.stderr))
+    check(any(l.startswith("amdgpu-dkms ") for l in h.packages()), h.packages())
+    h.r.write("/tmp/rd-dkms-fails", "")
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    check("Note: amdgpu-dkms could not be finished by the package manager" in " ".join(p.stdout.split()),
+          "undo says which: " + p.stdout)
+    eq(h.packages(), pkgs_before, "rpm -qa after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
 def rhel_dnf_installroot():
     out = rpm_roundtrip("dnf", [("install", "kernel-devel", "5.14.0-570.12.1.el9_6"),
                                 ("install", "kernel-headers", "5.14.0-570.12.1.el9_6")])
@@ -693,6 +814,62 @@ def amdgpu_install_host_left_alone():
 
 
 @test
+def amdgpu_install_host_partly_wrong_edited_in_place():
+    """amdgpu-install's files of ROCm 6.4.0, the driver line with the wrong
+    suite (jammy on noble), set up for 6.4.1: only the wrong lines change,
+    in their own files (arch=amd64,i386 and the commented deb-src line
+    kept); nothing is moved aside, no second file or pin is written; apply
+    and undo bring back the very files."""
+    h = Host()
+    base = mirror().base + "/radeon"
+    q = subprocess.run(["gpg", "--dearmor", "-o", h.r.p("/etc/apt/keyrings/rocm.gpg"), mirror().key_file],
+                       capture_output=True, text=True)
+    eq(q.returncode, 0, "gpg --dearmor: " + q.stderr)
+    opts = "[arch=amd64,i386 signed-by=/etc/apt/keyrings/rocm.gpg]"
+    h.r.write("/etc/apt/sources.list.d/rocm.list",
+              "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] %s/rocm/apt/6.4 noble main\n" % base)
+    h.r.write("/etc/apt/sources.list.d/amdgpu.list",
+              "deb %s %s/amdgpu/6.4/ubuntu jammy main\n#deb-src %s %s/amdgpu/6.4/ubuntu jammy main\n"
+              % (opts, base, opts, base))
+    h.r.write("/etc/apt/preferences.d/rocm-pin-600", "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+    env = dict(os.environ, NO_COLOR="1")
+    q = subprocess.run([RD, "facts", "--root", h.path], capture_output=True, text=True, env=env)
+    fa = facts()
+    fa["apt"] = json.loads(q.stdout)["apt"]
+    h.write_facts(fa)
+
+    def apt_ids():
+        q = subprocess.run([RD, "check", "--json", "--root", h.path], capture_output=True, text=True, env=env)
+        return sorted(f["id"] for f in json.loads(q.stdout)["findings"] if f["id"].startswith("apt."))
+    eq(apt_ids(), ["apt.suite-mismatch"], "the check of the root before")
+    tree_before = h.tree()
+    p = h.setup()
+    out = p.stdout.replace(h.path, "ROOT")
+    check(re.search(r"^\d+\. apt: AMD's apt repository for ROCm 6\.4\.1 \(noble\)$", out, re.M), out)
+    check(".disabled" not in out and "rocm.sources" not in out and "rocm-pin-600" not in out,
+          "nothing moved aside, no second file or pin: " + out)
+    check("-deb %s %s/amdgpu/6.4/ubuntu jammy main\n+deb %s %s/amdgpu/6.4.1/ubuntu noble main\n"
+          % (opts, base, opts, base) in out, "the driver line's diff: " + out)
+    eq(dict((n, v) for _, n, v in package_lines(out)).get("rocm-core"), "6.4.1." + standin.BUILD,
+       "the packages resolve from the edited files: " + out)
+    p = h.setup("--apply", "--yes")
+    # the apt finding came from the facts file, so the run cannot check it again
+    eq(p.returncode, 1, "apply: %s %s" % (p.stdout, p.stderr))
+    check("apt.suite-mismatch       still failing: not checked again: the diagnosis comes from --facts" in p.stdout,
+          p.stdout)
+    eq(apt_ids(), [], "the check of the root after apply: no apt finding")
+    eq(h.r.read("/etc/apt/sources.list.d/rocm.list"),
+       "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] %s/rocm/apt/6.4.1 noble main\n" % base, "rocm.list")
+    eq(h.r.read("/etc/apt/sources.list.d/amdgpu.list"),
+       "deb %s %s/amdgpu/6.4.1/ubuntu noble main\n#deb-src %s %s/amdgpu/6.4/ubuntu jammy main\n"
+       % (opts, base, opts, base), "amdgpu.list: the wrong line changed, the comment kept")
+    eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), False, "no second source file")
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
 def real_layout_6_4_0():
     real_layout("6.4.0")
 
@@ -705,6 +882,322 @@ def real_layout_7_1_0():
 @test
 def real_layout_7_2_3_apply_undo():
     real_layout("7.2.3", apply=True)
+
+
+def broken(pkgs):
+    """The packages dpkg has not finished (any state but installed, or
+    reinstallation required)."""
+    return [l for l in pkgs if not l.endswith(" ii")]
+
+
+@test
+def failing_postinst_rolled_back():
+    """amdgpu-dkms's postinst fails, as it does when its DKMS build fails,
+    and again at every `dpkg --configure -a`: the rollback removes it
+    half-configured and the packages apt left unconfigured behind it, then
+    the repository files; the root is as it was."""
+    h = Host(kernel=OLD_KERNEL)
+    pkgs_before, tree_before = h.packages(), h.tree()
+    h.r.write("/tmp/rd-dkms-fails", "")
+    p = h.setup("--apply", "--yes")
+    eq(p.returncode, 3, "apply fails: %s %s" % (p.stdout, p.stderr))
+    check("Bad return status for module build" in p.stderr, "the postinst's own line: " + p.stderr)
+    check("everything done before was rolled back (amdgpu-dkms could not be finished by the package manager (a "
+          "maintainer script failed, or it was interrupted) and was removed with its force options)" in p.stderr and
+          "incomplete" not in p.stderr, p.stderr)
+    eq(h.packages(), pkgs_before, "dpkg -l after the rollback")
+    same_tree(h.tree(), tree_before, "the tree after the rollback")
+    eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
+    eq(h.r.read("/tmp/rd-dkms-builds"), "build\n", "the failing build ran once: the rollback did not run it again")
+    eq(h.rd("undo").returncode, 3, "nothing left to undo")
+
+
+def unfinished_undo_then_fixed(h, pkgs_before, tree_before, cause_gone):
+    """Undo while the cause is still there keeps the repository files and
+    says what is left; once it is gone, the next undo finishes."""
+    eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), True, "the repository is kept until the packages are out")
+    cause_gone()
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
+def failing_postinst_killed_rollback_undo_finishes():
+    """The run is killed while the postinst fails (before its rollback):
+    undo removes the half-configured packages although `dpkg --configure
+    -a` keeps failing, and only then the repository files."""
+    h = Host(kernel=OLD_KERNEL)
+    pkgs_before, tree_before = h.packages(), h.tree()
+    h.r.write("/tmp/rd-dkms-fails", "")
+    marker = h.r.p("/tmp/rd-dpkg-ran")
+    h.r.write("/etc/apt/apt.conf.d/99rd-kill", 'DPkg::Post-Invoke { "touch /tmp/rd-dpkg-ran; sleep 60"; };\n')
+    setup_killed_at(h, marker)
+    check(os.path.exists(marker), "dpkg ran")
+    os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
+    os.unlink(marker)
+    check(any(l.startswith("amdgpu-dkms ") and l.endswith(" iF") for l in h.packages()),
+          "amdgpu-dkms half-configured: %s" % h.packages())
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo with the postinst still failing: %s %s" % (p.stdout, p.stderr))
+    check("amdgpu-dkms could not be finished by the package manager" in " ".join(p.stdout.split()),
+          "undo says which: " + p.stdout)
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+@test
+def killed_while_unpacking_undo_restores():
+    """kill -9 while dpkg unpacks hsa-rocr (it is half-installed and needs
+    reinstallation): undo removes it with dpkg's force option, the
+    packages around it with apt, then the repository."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    h.r.write("/tmp/rd-slow-preinst", "")
+    marker = h.r.p("/tmp/rd-in-preinst")
+    setup_killed_at(h, marker)
+    check(os.path.exists(marker), "dpkg ran the preinst")
+    os.unlink(marker)
+    state = [l for l in h.packages() if l.startswith("hsa-rocr ")]
+    check(state and state[0].split()[-1] in ("iHR", "iH"), "half-installed: %s" % state)
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    check("Note: hsa-rocr, rocm-core could not be finished by the package manager (a maintainer script failed, or it "
+          "was interrupted) and were removed with its force options." in " ".join(p.stdout.split()),
+          "undo says which (rocm-core unpacked, not configured): " + p.stdout)
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+    eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
+
+
+@test
+def undo_while_dpkg_is_locked_keeps_the_repository():
+    """Undo of a killed run while another process holds dpkg's lock: it
+    names the holder and removes nothing, the repository files included;
+    once the lock is free the next undo finishes."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    marker = h.r.p("/tmp/rd-dpkg-ran")
+    h.r.write("/etc/apt/apt.conf.d/99rd-kill", 'DPkg::Post-Invoke { "touch /tmp/rd-dpkg-ran; sleep 60"; };\n')
+    setup_killed_at(h, marker)
+    os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
+    os.unlink(marker)
+    installed = h.packages()
+    with open(h.r.p("/var/lib/dpkg/lock-frontend"), "w") as lock:
+        fcntl.lockf(lock, fcntl.LOCK_EX)  # once the killed apt-get's children are gone
+        p = h.rd("undo")
+    eq(p.returncode, 3, "undo fails while the lock is held: %s" % p.stdout)
+    check("/var/lib/dpkg/lock-frontend is held by process %d (python3)" % os.getpid() in p.stderr, p.stderr)
+    eq(h.packages(), installed, "no package touched")
+    eq(h.journal(h.run_ids()[0])["state"], "undo-incomplete", "the journal")
+    unfinished_undo_then_fixed(h, pkgs_before, tree_before, lambda: None)
+
+
+@test
+def disk_full_while_unpacking_rolled_back():
+    """/opt is a small file system that is full: dpkg cannot unpack
+    rocm-core's files there. The rollback (or, when the rollback cannot
+    finish, undo once there is room) leaves the root as it was."""
+    h = Host()
+    opt = h.r.p("/opt")
+    q = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=0755", "rd-full", opt], capture_output=True,
+                       text=True)
+    if q.returncode != 0:
+        raise Skip("cannot mount a small tmpfs: " + q.stderr)
+    try:
+        fd = os.open(os.path.join(opt, "filler"), os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            while os.write(fd, b"\0" * 4096) > 0:
+                pass
+        except OSError:
+            pass
+        os.close(fd)
+        pkgs_before, tree_before = h.packages(), h.tree()
+        p = h.setup("--apply", "--yes")
+        eq(p.returncode, 3, "apply fails: %s %s" % (p.stdout, p.stderr))
+        check("No space left on device" in p.stderr, p.stderr)
+        check("everything done before was rolled back" in p.stderr, p.stderr)
+        eq(h.packages(), pkgs_before, "dpkg -l after the rollback")
+        same_tree(h.tree(), tree_before, "the tree after the rollback")
+    finally:
+        subprocess.run(["umount", "-l", opt])
+
+
+@test
+def damaged_journal_refused():
+    """Undo refuses a journal it cannot trust, names the run and what is
+    wrong, and touches nothing: the newest journal cut in half (--last
+    does not fall back to the run before it), the package list saved
+    before the run missing, an entry of the installed list that the saved
+    list contradicts."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    run_id = h.run_ids()[0]
+    jdir = h.r.p("/var/lib/rocm-doctor/journal/" + run_id)
+    pkgs_applied, tree_applied = h.packages(), h.tree()
+
+    def refused(what, *args):
+        p = h.rd("undo", *args)
+        eq(p.returncode, 3, "%s: undo refused (%s)" % (what, p.stdout))
+        eq(h.packages(), pkgs_applied, what + ": no package touched")
+        same_tree(h.tree(), tree_applied, what + ": no file touched")
+        eq(h.journal(run_id)["state"], "applied", what + ": the run's journal untouched")
+        return p.stderr
+
+    newer = "99991231-235959"
+    os.makedirs(h.r.p("/var/lib/rocm-doctor/journal/%s/files" % newer))
+    with open(os.path.join(jdir, "journal.json")) as f:
+        text = f.read()
+    h.r.write("/var/lib/rocm-doctor/journal/%s/journal.json" % newer, text.replace(run_id, newer)[:len(text) // 2])
+    err = refused("the newest journal cut in half", "--last")
+    check("run %s has a damaged journal" % newer in err and "not valid JSON (cut short?)" in err and
+          run_id not in err, err)
+    err = refused("undo of that run by its id", newer)
+    check("%s/journal.json: not valid JSON (cut short?)" % newer in err, err)
+    shutil.rmtree(h.r.p("/var/lib/rocm-doctor/journal/" + newer))
+
+    saved = os.path.join(jdir, "files", "packages-before")
+    os.rename(saved, saved + ".aside")
+    err = refused("the saved package list missing")
+    check("the journal of run %s is damaged: the package list saved before the run" % run_id in err and
+          "packages-before) is missing; nothing was undone" in err, err)
+    os.rename(saved + ".aside", saved)
+
+    j = h.journal(run_id)
+    base = [l for l in pkgs_before if l.startswith("base-files ")][0].split()
+    j["packages"]["installed"].append({"name": "base-files", "version": base[1]})
+    with open(os.path.join(jdir, "journal.json"), "w") as f:
+        json.dump(j, f)
+    err = refused("an installed entry the saved list contradicts")
+    check('"installed" names base-files, but the package list saved before the run has it (%s)' % base[1] in err,
+          err)
+    with open(os.path.join(jdir, "journal.json"), "w") as f:
+        f.write(text)
+
+    p = h.rd("undo")
+    eq(p.returncode, 0, "undo of the intact journal: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+
+
+def local_deb(h, name, version, depends, files):
+    """A package built here and installed with dpkg -i: no repository has it."""
+    work = temp_dir("rd-setup-deb.")
+    standin.build_deb(work, os.path.join(work, "out"), name, version, depends, files)
+    deb = "%s_%s_amd64.deb" % (name, version)
+    shutil.copy(os.path.join(work, "out", deb), h.r.p("/tmp/" + deb))
+    q = h.chroot("dpkg", "-i", "/tmp/" + deb)
+    eq(q.returncode, 0, "dpkg -i %s: %s" % (deb, q.stdout))
+    os.unlink(h.r.p("/tmp/" + deb))
+
+
+@test
+def undo_refused_when_a_downgrade_would_remove_a_package():
+    """The run upgraded rocm-core; a package installed since needs the new
+    version. Undo would downgrade rocm-core and apt would remove that
+    package: undo refuses, naming it, and touches nothing."""
+    h = Host()
+    h.install("rocm-core")
+    check(any(l.startswith("rocm-core 6.3.0.") for l in h.packages()), "the distribution's older rocm-core")
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    j = h.journal(h.run_ids()[0])
+    eq([(x["name"], x["old_version"]) for x in j["packages"]["upgraded"]], [("rocm-core", "6.3.0.60300-39~24.04")],
+       "the run upgraded rocm-core")
+    local_deb(h, "site-tool", "1.0", "rocm-core (>= 6.4.1)", {"/usr/local/bin/site-tool": "#!/bin/sh\n"})
+    pkgs, tree = h.packages(), h.tree()
+    p = h.rd("undo")
+    eq(p.returncode, 3, "undo refused: %s" % p.stdout)
+    check("site-tool installed since run %s depends on packages it installed or on the versions it left" %
+          j["run_id"] in p.stderr and "nothing was undone" in p.stderr, p.stderr)
+    eq(h.packages(), pkgs, "no package touched")
+    same_tree(h.tree(), tree, "no file touched")
+    eq(h.journal(j["run_id"])["state"], "applied", "the run stays applied")
+
+
+@test
+def shadowing_package_from_a_file_is_kept():
+    """A shadowing package installed from a file that no repository offers
+    at its version is not removed: undo could not put it back. The plan
+    says so."""
+    h = Host()
+    local_deb(h, "libhsa-runtime64-1", "5.7.1-3+site1", "", {"/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1":
+                                                            "built here\n"})
+    p = h.setup("--usecase", "runtime")
+    out = p.stdout
+    check(("remove", "libhsa-runtime64-1", "5.7.1-3+site1") not in package_lines(out), "not removed: " + out)
+    check("libhsa-runtime64-1 5.7.1-3+site1 stays: no configured repository offers that version" in
+          " ".join(out.split()), out)
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    check("libhsa-runtime64-1 5.7.1-3+site1 ii" in h.packages(), h.packages())
+    eq(h.journal(h.run_ids()[0])["packages"]["removed"], [], "the journal: nothing removed")
+
+
+@test
+def undo_killed_between_packages_and_repository_finished_by_the_next():
+    """Undo is killed after apt removed the run's packages and before the
+    repository files go: the next undo finds the packages out and puts the
+    files back."""
+    h = Host()
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
+    marker = h.r.p("/tmp/rd-dpkg-ran")
+    h.r.write("/etc/apt/apt.conf.d/99rd-kill", 'DPkg::Post-Invoke { "touch /tmp/rd-dpkg-ran; sleep 60"; };\n')
+    proc = subprocess.Popen([RD, "undo", "--root", h.path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    for _ in range(1200):
+        if os.path.exists(marker) or proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    check(os.path.exists(marker), "apt removed the packages")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
+    os.unlink(marker)
+    eq(h.journal(h.run_ids()[0])["state"], "undoing", "the killed undo")
+    check(not any(l.startswith("rocm-core ") for l in h.packages()), "the packages are out: %s" % h.packages())
+    eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), True, "the repository file is still there")
+    p = h.rd("undo")
+    eq(p.returncode, 0, "the next undo: %s %s" % (p.stdout, p.stderr))
+    eq(h.packages(), pkgs_before, "dpkg -l after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
+    eq(h.journal(h.run_ids()[0])["state"], "undone", "the journal")
+
+
+@test
+def second_apply_while_the_first_is_in_dpkg():
+    """A run in progress (it holds the lock) is in progress, not
+    interrupted: the second apply names it and advises no undo."""
+    h = Host()
+    h.r.write("/tmp/rd-slow-postinst", "")
+    marker = h.r.p("/tmp/rd-in-postinst")
+    proc = subprocess.Popen([RD, "setup", "--release", "6.4.1", "--apply", "--yes", "--root", h.path,
+                             "--facts", h.facts], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        for _ in range(1200):
+            if os.path.exists(marker) or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        check(os.path.exists(marker), "the first run is in the postinst")
+        run_id = h.run_ids()[0]
+        p = h.setup("--apply", "--yes")
+        eq(p.returncode, 3, "the second apply is refused: %s" % p.stderr)
+        check("run %s is in progress" % run_id in p.stderr, p.stderr)
+        check("interrupted" not in p.stderr and "undo" not in p.stderr, "no undo advised: " + p.stderr)
+        p = h.rd("undo")
+        eq(p.returncode, 3, "undo is refused too")
+        check("run %s is in progress" % run_id in p.stderr, p.stderr)
+        eq(h.journal(run_id)["state"], "applying", "the first run's journal untouched")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 if __name__ == "__main__":

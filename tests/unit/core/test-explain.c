@@ -18,6 +18,8 @@
  * check will ever report fails even before the check lands. */
 /* clang-format off */
 static const char *const catalogue[] = {
+    "slurm.conf-invalid", "slurm.grestypes-missing", "slurm.gres-count", "slurm.gres-file", "slurm.gres-type",
+    "slurm.gres-autodetect", "slurm.gres-cores", "slurm.cgroup-kfd",
     "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "gpu.count-mismatch",
     "pcie.atomics-missing", "pcie.link-degraded", "pcie.bar-small", "driver.not-loaded",
     "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", "driver.secure-boot-dkms",
@@ -38,7 +40,7 @@ static const char *const catalogue[] = {
     "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
     "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled", "gpu.power-capped",
     "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad", "driver.dkms-build-failed",
-    "apt.repo-path", "dnf.repo-path", "zypper.repo-path", "tables.older-than-host",
+    "apt.repo-path", "dnf.repo-path", "zypper.repo-path", "tables.older-than-host", "driver.kernel-too-old",
     NULL,
 };
 /* clang-format on */
@@ -230,6 +232,10 @@ static const char *const no_message[] = {
     "rpm.database-unreadable",
     "zypper.repo-invalid",
     "tables.older-than-host",
+    "slurm.conf-invalid",
+    "slurm.grestypes-missing",
+    "slurm.gres-type",
+    "slurm.gres-cores",
     NULL,
 };
 

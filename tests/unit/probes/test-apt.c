@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "apt.h"
+#include "keyring.h"
 #include "facts-json.h"
 #include "util.h"
 #include "testlib.h"

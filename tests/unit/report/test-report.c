@@ -76,9 +76,10 @@ static void test_prometheus(void)
     rd_finding_add(&x.findings, "kfd.no-access", RD_SEV_ERROR, NULL, "user b");
     rd_finding_add(&x.findings, "pcie.link-degraded", RD_SEV_WARNING, "0000:04:00.0", "x4");
     _cleanup_free_ char *out = render(rd_report_prometheus, &x);
-    g_assert_nonnull(strstr(out,
-                            "\nrocm_doctor_gpu_info{pci_address=\"0000:03:00.0\",gfx=\"gfx1100\",family=\"gfx11\","
-                            "name=\"Radeon \\\"Pro\\\" \\\\ W7900\\nX\",driver=\"amdgpu\",integrated=\"false\"} 1\n"));
+    g_assert_nonnull(strstr(
+        out,
+        "\nrocm_doctor_gpu_info{gpu=\"0000:03:00.0\",pci_address=\"0000:03:00.0\",gfx=\"gfx1100\",family=\"gfx11\","
+        "name=\"Radeon \\\"Pro\\\" \\\\ W7900\\nX\",driver=\"amdgpu\",integrated=\"false\"} 1\n"));
     /* the same id for the host twice: one series, counted */
     g_assert_nonnull(strstr(out, "\nrocm_doctor_finding{id=\"kfd.no-access\",severity=\"error\",gpu=\"\"} 2\n"));
     g_assert_null(strstr(strstr(out, "kfd.no-access") + 1, "kfd.no-access"));
@@ -87,11 +88,13 @@ static void test_prometheus(void)
     g_assert_nonnull(strstr(out, "\nrocm_doctor_exit_status 2\n"));
     g_assert_nonnull(strstr(out, "\nrocm_doctor_findings{severity=\"error\"} 2\n"));
     g_assert_nonnull(strstr(out, "\nrocm_doctor_gpus 3\n"));
-    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_vram_bytes{pci_address=\"0000:04:00.0\"} 21474836485\n"));
     g_assert_nonnull(
-        strstr(out, "\nrocm_doctor_gpu_pcie_link_width_lanes{pci_address=\"0000:04:00.0\",link=\"current\"} 4\n"));
-    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_pcie_link_speed_transfers_per_second{pci_address=\"0000:03:00.0\","
-                                 "link=\"max\"} 16000000000\n"));
+        strstr(out, "\nrocm_doctor_gpu_vram_bytes{gpu=\"0000:04:00.0\",pci_address=\"0000:04:00.0\"} 21474836485\n"));
+    g_assert_nonnull(strstr(out, "\nrocm_doctor_gpu_pcie_link_width_lanes{gpu=\"0000:04:00.0\",pci_address=\"0000:04:"
+                                 "00.0\",link=\"current\"} 4\n"));
+    g_assert_nonnull(strstr(
+        out, "\nrocm_doctor_gpu_pcie_link_speed_transfers_per_second{gpu=\"0000:03:00.0\",pci_address=\"0000:03:00.0\","
+             "link=\"max\"} 16000000000\n"));
     g_assert_nonnull(strstr(out, "\n# TYPE rocm_doctor_gpu_kfd_nodes gauge\n"));
     fixture_free(&x);
 }
@@ -125,24 +128,28 @@ static void test_prometheus_runtime(void)
     rt->devices[0].d2h_gbps = 26.5;
     rt->devices[1].launch_latency_us = 7;
     _cleanup_free_ char *out = render(rd_report_prometheus, &x);
-    g_assert_nonnull(strstr(out, "\n# TYPE rocm_doctor_gpu_kernel_ok gauge\n"
-                                 "rocm_doctor_gpu_kernel_ok{pci_address=\"0000:03:00.0\",hip_device=\"0\"} 1\n"
-                                 "rocm_doctor_gpu_kernel_ok{pci_address=\"0000:03:00.0\",hip_device=\"1\"} 0\n"
-                                 "rocm_doctor_gpu_kernel_ok{pci_address=\"\",hip_device=\"2\"} 0\n"
-                                 "rocm_doctor_gpu_kernel_ok{pci_address=\"0000:04:00.0\",hip_device=\"3\"} 0\n"
-                                 "# HELP rocm_doctor_gpu_kernel_launch_latency_seconds "));
     g_assert_nonnull(
-        strstr(out, "\n# TYPE rocm_doctor_gpu_kernel_launch_latency_seconds gauge\n"
-                    "rocm_doctor_gpu_kernel_launch_latency_seconds{pci_address=\"0000:03:00.0\",hip_device=\"0\"} "
-                    "1.2500000000000001e-05\n"
-                    "rocm_doctor_gpu_kernel_launch_latency_seconds{pci_address=\"0000:03:00.0\",hip_device=\"1\"} "
-                    "6.9999999999999999e-06\n# HELP "));
-    g_assert_nonnull(strstr(out,
-                            "\nrocm_doctor_gpu_host_to_device_bandwidth_bytes_per_second{pci_address=\"0000:03:00.0\","
-                            "hip_device=\"0\"} 25250000000\n# HELP "));
-    g_assert_nonnull(strstr(out,
-                            "\nrocm_doctor_gpu_device_to_host_bandwidth_bytes_per_second{pci_address=\"0000:03:00.0\","
-                            "hip_device=\"0\"} 26500000000\n"));
+        strstr(out, "\n# TYPE rocm_doctor_gpu_kernel_ok gauge\n"
+                    "rocm_doctor_gpu_kernel_ok{gpu=\"0000:03:00.0\",pci_address=\"0000:03:00.0\",hip_device=\"0\"} 1\n"
+                    "rocm_doctor_gpu_kernel_ok{gpu=\"0000:03:00.0\",pci_address=\"0000:03:00.0\",hip_device=\"1\"} 0\n"
+                    "rocm_doctor_gpu_kernel_ok{gpu=\"\",pci_address=\"\",hip_device=\"2\"} 0\n"
+                    "rocm_doctor_gpu_kernel_ok{gpu=\"0000:04:00.0\",pci_address=\"0000:04:00.0\",hip_device=\"3\"} 0\n"
+                    "# HELP rocm_doctor_gpu_kernel_launch_latency_seconds "));
+    g_assert_nonnull(strstr(out, "\n# TYPE rocm_doctor_gpu_kernel_launch_latency_seconds gauge\n"
+                                 "rocm_doctor_gpu_kernel_launch_latency_seconds{gpu=\"0000:03:00.0\",pci_address="
+                                 "\"0000:03:00.0\",hip_device=\"0\"} "
+                                 "1.2500000000000001e-05\n"
+                                 "rocm_doctor_gpu_kernel_launch_latency_seconds{gpu=\"0000:03:00.0\",pci_address="
+                                 "\"0000:03:00.0\",hip_device=\"1\"} "
+                                 "6.9999999999999999e-06\n# HELP "));
+    g_assert_nonnull(strstr(
+        out,
+        "\nrocm_doctor_gpu_host_to_device_bandwidth_bytes_per_second{gpu=\"0000:03:00.0\",pci_address=\"0000:03:00.0\","
+        "hip_device=\"0\"} 25250000000\n# HELP "));
+    g_assert_nonnull(strstr(
+        out,
+        "\nrocm_doctor_gpu_device_to_host_bandwidth_bytes_per_second{gpu=\"0000:03:00.0\",pci_address=\"0000:03:00.0\","
+        "hip_device=\"0\"} 26500000000\n"));
     /* the untested GPU has no series at all */
     g_assert_null(strstr(out, "hip_device=\"4\""));
     g_assert_true(g_str_has_suffix(out, "hip_device=\"0\"} 26500000000\n"));

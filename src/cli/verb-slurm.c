@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: MIT */
+/* slurm health: the node's health check for Slurm's HealthCheckProgram.
+ * Takes the boot check's or the daemon's status when it is fresh, else runs
+ * the level-1 check, then drains the node with the error ids as the reason,
+ * resumes a node it drained itself once the errors are gone, and leaves a
+ * node someone else drained alone. */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "cli.h"
+#include "config.h"
+#include "fix.h"
+#include "fixes.h"
+#include "json-util.h"
+#include "registry.h"
+#include "rootfs.h"
+#include "slurm-job.h"
+#include "slurm-node.h"
+#include "util.h"
+
+/* A status older than this is not taken as the node's health. */
+#define STATUS_MAX_AGE_S 600
+
+static char *slurm_node_name(void)
+{
+    const char *env = secure_getenv("SLURMD_NODENAME");
+    if (env && *env)
+        return xstrdup(env);
+    char buf[256] = { 0 };
+    if (gethostname(buf, sizeof(buf) - 1) < 0)
+        return NULL;
+    buf[strcspn(buf, ".")] = 0;
+    return *buf ? xstrdup(buf) : NULL;
+}
+
+/* The findings of a report (status.json or a fresh check's JSON): the exit
+ * status they make and the error ids. */
+static int verdict_of_report(json_object *report, char ***ret_ids)
+{
+    json_object *findings;
+    if (!json_object_object_get_ex(report, "findings", &findings) || !json_object_is_type(findings, json_type_array))
+        return -EINVAL;
+    int status = 0;
+    for (size_t i = 0; i < json_object_array_length(findings); i++) {
+        json_object *f = json_object_array_get_idx(findings, i);
+        const char *sev = rd_json_get_str(f, "severity"), *id = rd_json_get_str(f, "id");
+        if (!sev || !id)
+            return -EINVAL;
+        if (streq(sev, "error")) {
+            status = 2;
+            *ret_ids = strv_push(*ret_ids, xstrdup(id));
+        } else if (streq(sev, "warning") && status < 1)
+            status = 1;
+    }
+    return status;
+}
+
+/* The status file's verdict when it was written in the last
+ * STATUS_MAX_AGE_S seconds; -ESTALE when older. */
+static int status_file_verdict(const rd_options *o, char ***ret_ids, char **ret_path)
+{
+    rd_config config;
+    _cleanup_free_ char *err = NULL;
+    _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
+    const rd_config_ids ids = { .probes = &rd_probe_registry, .fix_ids = fix_ids };
+    int r = rd_config_load(&ids, o->root, o->config_file, &config, &err);
+    if (r < 0)
+        return r;
+    _cleanup_free_ char *path = xstrdup_or_null(config.status_file);
+    rd_config_free(&config);
+    if (!path || !*path)
+        return -ENOENT;
+    _cleanup_close_ int root_fd = open(o->root ? o->root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct stat st;
+    _cleanup_close_ int fd = root_fd < 0 ? -errno : rootfs_open_regular(root_fd, path, ROOTFS_IN_ROOT, &st);
+    if (fd < 0)
+        return fd;
+    if (st.st_mtime < time(NULL) - STATUS_MAX_AGE_S)
+        return -ESTALE;
+    _cleanup_free_ char *text = NULL;
+    size_t size;
+    if ((r = read_fd_sized(fd, &st, 64u << 20, &text, &size)) < 0)
+        return r;
+    json_object *j = json_tokener_parse(text);
+    r = j ? verdict_of_report(j, ret_ids) : -EINVAL;
+    json_object_put(j);
+    if (r >= 0)
+        *ret_path = TAKE_PTR(path);
+    return r;
+}
+
+/* The level-1 check now (or --facts); 3 when it could not run. */
+static int check_verdict(const rd_options *o, char ***ret_ids)
+{
+    rd_options co = *o;
+    if (co.level == 0)
+        co.level = 1;
+    rd_run run;
+    int r = rd_cli_run_check(&co, &run);
+    if (r == 0) {
+        r = rd_findings_exit_status(&run.findings);
+        for (size_t i = 0; i < run.findings.n; i++)
+            if (run.findings.items[i].severity == RD_SEV_ERROR)
+                *ret_ids = strv_push(*ret_ids, xstrdup(run.findings.items[i].id));
+    }
+    rd_run_free(&run);
+    return r;
+}
+
+static int scontrol(const char *const *argv, char **ret_output)
+{
+    _cleanup_free_ char *out = NULL;
+    int r = rd_fix_spawn((char *const *)argv, &out);
+    if (r != 0) {
+        _cleanup_free_ char *cmd = rd_argv_join((char *const *)argv);
+        if (r < 0)
+            return rd_fail("cannot run %s: %s", cmd, errno_name(-r));
+        return rd_fail("%s exited with status %d: %s", cmd, r, strempty(out));
+    }
+    if (ret_output)
+        *ret_output = TAKE_PTR(out);
+    return 0;
+}
+
+static int parse_on_unknown(const char *arg, rd_slurm_on_unknown *ret)
+{
+    if (!arg || streq(arg, "drain"))
+        *ret = RD_SLURM_UNKNOWN_DRAIN;
+    else if (streq(arg, "keep"))
+        *ret = RD_SLURM_UNKNOWN_KEEP;
+    else
+        return rd_usage_error("--on-unknown must be drain or keep, not \"%s\"", arg);
+    return 0;
+}
+
+/* Carries out the decision; 0, or 3 when scontrol failed. */
+static int act(const char *node, rd_slurm_action a, const char *reason, const rd_slurm_node_state *st)
+{
+    _cleanup_free_ char *nodearg = xasprintf("nodename=%s", node);
+    _cleanup_free_ char *reasonarg = reason ? xasprintf("reason=%s", reason) : NULL;
+    switch (a) {
+    case RD_SLURM_DRAIN: {
+        const char *const argv[] = { "scontrol", "update", nodearg, "state=drain", reasonarg, NULL };
+        if (scontrol(argv, NULL) != 0)
+            return RD_EXIT_UNKNOWN;
+        printf("%s: drained (%s)\n", node, reason);
+        return 0;
+    }
+    case RD_SLURM_RESUME: {
+        const char *const argv[] = { "scontrol", "update", nodearg, "state=resume", NULL };
+        if (scontrol(argv, NULL) != 0)
+            return RD_EXIT_UNKNOWN;
+        printf("%s: resumed (was: %s)\n", node, st->reason);
+        return 0;
+    }
+    case RD_SLURM_KEEP:
+        printf("%s: %s%s%s%s\n", node, st->state, st->reason ? " (" : "", strempty(st->reason), st->reason ? ")" : "");
+        return 0;
+    }
+    return 0;
+}
+
+/* The level-1 check (or --facts) with its facts and view; 0 or 3. */
+static int check_run(const rd_options *o, rd_run *run)
+{
+    rd_options co = *o;
+    if (co.level == 0)
+        co.level = 1;
+    int r = rd_cli_run_check(&co, run);
+    if (r != 0)
+        rd_run_free(run);
+    return r;
+}
+
+/* Drains this node with the ids as the reason, unless someone else drained it. */
+static int drain_for(char *const *ids)
+{
+    _cleanup_free_ char *node = slurm_node_name();
+    if (!node)
+        return rd_fail("%s", "cannot tell this node's name: set SLURMD_NODENAME");
+    _cleanup_free_ char *shown = NULL;
+    const char *const argv[] = { "scontrol", "show", "node", node, NULL };
+    if (scontrol(argv, &shown) != 0)
+        return RD_EXIT_UNKNOWN;
+    rd_slurm_node_state st = { 0 };
+    if (rd_slurm_node_state_parse(shown, &st) < 0)
+        return rd_fail("scontrol show node %s: no State= in its output", node);
+    _cleanup_free_ char *reason = NULL;
+    rd_slurm_action a = rd_slurm_decide(2, ids, RD_SLURM_UNKNOWN_DRAIN, &st, &reason);
+    int r = act(node, a, reason, &st);
+    rd_slurm_node_state_done(&st);
+    return r;
+}
+
+static int slurm_health(const rd_options *o)
+{
+    rd_slurm_on_unknown on_unknown;
+    if (parse_on_unknown(o->on_unknown, &on_unknown) != 0)
+        return RD_EXIT_UNKNOWN;
+    _cleanup_free_ char *node = slurm_node_name();
+    if (!node)
+        return rd_fail("%s", "cannot tell this node's name: set SLURMD_NODENAME");
+    _cleanup_strv_free_ char **ids = NULL;
+    _cleanup_free_ char *status_path = NULL;
+    int status = o->facts_file ? -ENOENT : status_file_verdict(o, &ids, &status_path);
+    if (status < 0) {
+        strv_free(TAKE_PTR(ids));
+        status = check_verdict(o, &ids);
+    } else
+        fprintf(stderr, "rocm-doctor: the verdict of %s\n", status_path);
+    _cleanup_free_ char *shown = NULL;
+    const char *const argv[] = { "scontrol", "show", "node", node, NULL };
+    if (scontrol(argv, &shown) != 0)
+        return RD_EXIT_UNKNOWN;
+    rd_slurm_node_state st = { 0 };
+    if (rd_slurm_node_state_parse(shown, &st) < 0)
+        return rd_fail("scontrol show node %s: no State= in its output", node);
+    _cleanup_free_ char *reason = NULL;
+    rd_slurm_action a = rd_slurm_decide(status, ids, on_unknown, &st, &reason);
+    int r = act(node, a, reason, &st);
+    rd_slurm_node_state_done(&st);
+    if (fflush(stdout) != 0)
+        return rd_fail("%s", "cannot write to standard output");
+    return r != 0 ? r : status;
+}
+
+/* Where the prolog leaves a job's counters for its epilog. */
+static char *job_state_dir(const char *job)
+{
+    const char *base = secure_getenv("ROCM_DOCTOR_SLURM_STATE_DIR");
+    return xasprintf("%s/%s", base && *base ? base : "/run/rocm-doctor/slurm", job);
+}
+
+/* SLURM_JOB_ID, checked: it becomes a directory name. */
+static int job_id(const char **ret)
+{
+    const char *job = secure_getenv("SLURM_JOB_ID");
+    if (!job || !*job || strspn(job, "0123456789_") != strlen(job))
+        return rd_fail("SLURM_JOB_ID is %s: run this as Slurm's Prolog or Epilog", job ? "not a job id" : "not set");
+    *ret = job;
+    return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+    _cleanup_free_ char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            if (mkdir(p, 0755) < 0 && errno != EEXIST)
+                return -errno;
+            *s = '/';
+        }
+    return mkdir(p, 0700) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+static int save_counters(const char *dir, json_object *counters)
+{
+    int r = mkdir_p(dir);
+    if (r < 0)
+        return rd_fail("cannot create %s: %s", dir, errno_name(-r));
+    _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const char *text = json_object_to_json_string_ext(counters, JSON_C_TO_STRING_PRETTY);
+    r = dfd < 0 ? -errno : write_atomic_at(dfd, "counters.json", text, strlen(text), 0600, (uid_t)-1, (gid_t)-1);
+    if (r < 0)
+        return rd_fail("cannot write %s/counters.json: %s", dir, errno_name(-r));
+    return 0;
+}
+
+/* The errors that concern the job: about one of its GPUs, or about no
+ * particular GPU (the driver, /dev/kfd). Says each on stderr; returns 1 when
+ * there are any. */
+static int job_errors(const char *job, const rd_findings *fs, char *const *gpus)
+{
+    int r = 0;
+    for (size_t i = 0; i < fs->n; i++) {
+        const rd_finding *fd = &fs->items[i];
+        if (fd->severity != RD_SEV_ERROR || (fd->gpu && !strv_contains(gpus, fd->gpu)))
+            continue;
+        fprintf(stderr, "rocm-doctor: job %s refused: %s%s%s: %s\n", job, strempty(fd->gpu), fd->gpu ? ": " : "",
+                fd->id, fd->summary);
+        r = 1;
+    }
+    return r;
+}
+
+/* The prolog: the job's GPUs only; a job whose GPUs have errors does not
+ * start. A job without GPUs is not checked. */
+static int slurm_prolog(const rd_options *o)
+{
+    const char *job;
+    if (job_id(&job) != 0)
+        return RD_EXIT_UNKNOWN;
+    rd_run run;
+    if (check_run(o, &run) != 0)
+        return RD_EXIT_UNKNOWN;
+    _cleanup_strv_free_ char **gpus = NULL;
+    _cleanup_free_ char *err = NULL;
+    const rd_slurm_job_env env = { secure_getenv("SLURM_JOB_GPUS"), secure_getenv("ROCR_VISIBLE_DEVICES"),
+                                   secure_getenv("GPU_DEVICE_ORDINAL") };
+    int r = 0;
+    if (rd_slurm_job_gpus(&run.facts, &run.view, &run.ctx.knowledge, &env, &gpus, &err) < 0) {
+        fprintf(stderr, "rocm-doctor: job %s refused: %s\n", job, err);
+        r = 1;
+    } else if (gpus && (r = job_errors(job, &run.findings, gpus)) == 0) {
+        /* only a job that starts has an epilog to compare */
+        json_object *c = rd_slurm_counters_json(&run.facts, job, gpus);
+        _cleanup_free_ char *dir = job_state_dir(job);
+        r = save_counters(dir, c);
+        json_object_put(c);
+    }
+    rd_run_free(&run);
+    return r;
+}
+
+/* The epilog: drains the node when a GPU's counters grew during the job. */
+static int slurm_epilog(const rd_options *o)
+{
+    const char *job;
+    if (job_id(&job) != 0)
+        return RD_EXIT_UNKNOWN;
+    _cleanup_free_ char *dir = job_state_dir(job);
+    _cleanup_free_ char *path = xasprintf("%s/counters.json", dir);
+    _cleanup_free_ char *text = NULL;
+    size_t size;
+    int r = read_file_at(AT_FDCWD, path, 16u << 20, &text, &size);
+    if (r == -ENOENT)
+        return 0; /* no GPUs, or no prolog: nothing to compare */
+    if (r < 0)
+        return rd_fail("cannot read %s: %s", path, errno_name(-r));
+    json_object *saved = json_tokener_parse(text);
+    rd_run run;
+    r = !saved ? rd_fail("%s: not JSON", path) : check_run(o, &run) != 0 ? RD_EXIT_UNKNOWN : 0;
+    _cleanup_strv_free_ char **ids = NULL, **evidence = NULL;
+    if (saved && r == 0) {
+        rd_slurm_counters_grown(saved, &run.facts, &ids, &evidence);
+        rd_run_free(&run);
+    }
+    json_object_put(saved);
+    for (char **e = evidence; e && *e; e++)
+        fprintf(stderr, "rocm-doctor: job %s: %s\n", job, *e);
+    if (r == 0 && ids)
+        r = drain_for(ids);
+    unlink(path);
+    rmdir(dir);
+    return r;
+}
+
+int rd_verb_slurm(const rd_options *o, char **args, size_t n_args)
+{
+    if (n_args == 0)
+        return rd_usage_error("%s", "slurm needs a mode: health, prolog or epilog");
+    if (n_args > 1)
+        return rd_usage_error("unexpected argument \"%s\"", args[1]);
+    if (streq(args[0], "health"))
+        return slurm_health(o);
+    if (o->on_unknown)
+        return rd_usage_error("--on-unknown is an option of slurm health, not slurm %s", args[0]);
+    if (streq(args[0], "prolog"))
+        return slurm_prolog(o);
+    if (streq(args[0], "epilog"))
+        return slurm_epilog(o);
+    return rd_usage_error("unknown slurm mode \"%s\" (the modes are health, prolog and epilog)", args[0]);
+}

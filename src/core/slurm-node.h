@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* The health check's decision about this Slurm node: drain it with the
+ * finding ids as the reason, resume it, or leave it. Pure: the state comes
+ * from `scontrol show node`, the verdict from the check. A node is resumed
+ * only when its drain reason is one rocm-doctor wrote (it starts with
+ * RD_SLURM_REASON_PREFIX); an administrator's drain is never touched. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RD_SLURM_REASON_PREFIX "rocm-doctor:"
+/* Slurm keeps any length, but sinfo -R shows 20 columns by default and
+ * admins read it in scontrol: the ids are cut to this many bytes. */
+#define RD_SLURM_REASON_MAX 128
+
+typedef struct {
+    char *state;  /* "IDLE+DRAIN", "MIXED", "DOWN*+DRAIN" */
+    char *reason; /* without the " [user@time]" Slurm appends; NULL when none */
+    bool drain;   /* the DRAIN flag is set (draining or drained) */
+} rd_slurm_node_state;
+
+/* Reads the State= and Reason= of `scontrol show node NAME` output; -EINVAL
+ * when it has no State=. */
+int rd_slurm_node_state_parse(const char *text, rd_slurm_node_state *ret);
+void rd_slurm_node_state_done(rd_slurm_node_state *s);
+
+/* "rocm-doctor: id1,id2,...": at most RD_SLURM_REASON_MAX bytes, the ids
+ * that do not fit counted as "+N". NULL or no ids: "rocm-doctor: check
+ * failed". */
+char *rd_slurm_reason(char *const *ids);
+bool rd_slurm_reason_is_ours(const char *reason);
+
+typedef enum {
+    RD_SLURM_KEEP,   /* leave the node as it is */
+    RD_SLURM_DRAIN,  /* drain it with the reason */
+    RD_SLURM_RESUME, /* clear rocm-doctor's own drain */
+} rd_slurm_action;
+
+typedef enum {
+    RD_SLURM_UNKNOWN_DRAIN, /* a check that could not run drains the node */
+    RD_SLURM_UNKNOWN_KEEP,  /* ... or leaves it as it is */
+} rd_slurm_on_unknown;
+
+/* What to do with the node after a check that exited with status (0 to 3)
+ * and found the error ids; *ret_reason gets the drain reason (DRAIN only).
+ * A status of 3 never resumes. */
+rd_slurm_action rd_slurm_decide(int status, char *const *error_ids, rd_slurm_on_unknown on_unknown,
+                                const rd_slurm_node_state *node, char **ret_reason);

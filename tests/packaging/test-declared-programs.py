@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Every program the code runs is a declared dependency of the packages.
+
+    test-declared-programs.py SOURCE_ROOT
+
+Lists the programs src/, probes/ and fixes/ spawn (the first, literal word
+of an argument vector: rd_strv_new("PROG", ...), char *argv[] = {
+(char *)"PROG", ...}, the probes' execlp of a #define'd name) and checks each
+against PROGRAMS below: a Debian package named in the rocm-doctor package's
+Depends (or Recommends, where marked) in debian/control and a Requires of
+the rocm-doctor package in rocm-doctor.spec, or an exemption with its
+reason for that family. A program the code runs that PROGRAMS does not name
+fails, so a new one needs a decision. Where the program is installed on this
+machine, `dpkg -S` must name the declared Debian package as its owner.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "run", "fleet"))
+import fleetlib  # noqa: E402
+
+ROOT = os.path.abspath(sys.argv[1])
+T = fleetlib.Results()
+check = T.check
+
+PM = "the host's own package manager: run only for the package family the host (or --root) has"
+COREUTILS_DEB = "coreutils is Essential: yes (Debian policy: no dependency on Essential packages)"
+COREUTILS_RPM = "coreutils is in every installation (rpm and systemd require it)"
+USER_PYTHON = "runs the Python of the environment under diagnosis, never one the package provides"
+DKMS = "run only after installing AMD's amdgpu-dkms, which depends on dkms"
+DEB_ONLY = ("run by the fixes that write Debian's /etc/default/grub.d and initramfs-tools' "
+            "configuration; neither exists on RHEL or SLES")
+
+# program: (Debian: ("depends"|"recommends", package) or ("exempt", reason),
+#           RPM: ("requires", capability) or ("exempt", reason))
+PROGRAMS = {
+    "gpg": (("depends", "gpg"), ("requires", "gnupg2")),
+    "curl": (("depends", "curl"), ("requires", "curl")),
+    "usermod": (("depends", "passwd"), ("requires", "/usr/sbin/usermod")),
+    "gpasswd": (("depends", "passwd"), ("requires", "/usr/bin/gpasswd")),
+    "udevadm": (("recommends", "udev"), ("requires", "/usr/bin/udevadm")),
+    "update-grub": (("recommends", "grub2-common"), ("exempt", DEB_ONLY)),
+    "update-initramfs": (("recommends", "initramfs-tools"), ("exempt", DEB_ONLY)),
+    "dkms": (("exempt", DKMS), ("exempt", DKMS)),
+    "apt-get": (("exempt", PM), ("exempt", PM)),
+    "dpkg": (("exempt", PM), ("exempt", PM)),
+    "dpkg-query": (("exempt", PM), ("exempt", PM)),
+    "apt-cache": (("exempt", PM), ("exempt", PM)),
+    "dnf": (("exempt", PM), ("exempt", PM)),
+    "zypper": (("exempt", PM), ("exempt", PM)),
+    "rpm": (("exempt", PM), ("exempt", PM)),
+    "chroot": (("exempt", COREUTILS_DEB), ("exempt", COREUTILS_RPM)),
+    "env": (("exempt", COREUTILS_DEB), ("exempt", COREUTILS_RPM)),
+    "python3": (("exempt", USER_PYTHON), ("exempt", USER_PYTHON)),
+}
+
+
+def spawned_programs():
+    """(program, file:line) of every literal argv[0] in the C sources."""
+    found = []
+    pats = [
+        re.compile(r'rd_strv_new\(\s*"([^"]+)"'),
+        re.compile(r'\bargv\[\]\s*=\s*\{\s*\(char \*\)\(?(?:\w+ \? \w+ : )?"([^"]+)"'),
+        re.compile(r'#define\s+PYTHON\s+"([^"]+)"'),
+    ]
+    for top in ("src", "probes", "fixes"):
+        for d, _, names in os.walk(os.path.join(ROOT, top)):
+            for n in sorted(names):
+                if not n.endswith(".c"):
+                    continue
+                path = os.path.join(d, n)
+                text = open(path, encoding="utf-8").read()
+                for pat in pats:
+                    for m in pat.finditer(text):
+                        line = text.count("\n", 0, m.start()) + 1
+                        found.append((m.group(1), "%s:%d" % (os.path.relpath(path, ROOT), line)))
+                # what chroot and env run: the first literal after them that
+                # is neither an assignment nor an option
+                for m in WRAPPED.finditer(text):
+                    line = text.count("\n", 0, m.start()) + 1
+                    for lit in re.findall(r'"([^"]*)"', m.group(2)):
+                        if "=" not in lit and not lit.startswith("-"):
+                            found.append((lit, "%s:%d" % (os.path.relpath(path, ROOT), line)))
+                            break
+    return found
+
+
+WRAPPED = re.compile(r'rd_strv_new\(\s*"(chroot|env)"([^;]*?)NULL\)', re.S)
+
+
+def deb_fields(package):
+    """Depends and Recommends of one binary package of debian/control, as package-name sets."""
+    text = open(os.path.join(ROOT, "debian", "control"), encoding="utf-8").read()
+    for para in text.split("\n\n"):
+        if re.search(r"^Package:\s*%s\s*$" % re.escape(package), para, re.M):
+            out = {}
+            for field in ("Depends", "Recommends"):
+                m = re.search(r"^%s:(.*(?:\n[ \t].*)*)" % field, para, re.M)
+                names = set()
+                for alt in (m.group(1).replace("\n", " ").split(",") if m else []):
+                    for a in alt.split("|"):
+                        a = a.strip().split()[0] if a.strip() else ""
+                        if a and not a.startswith("${"):
+                            names.add(a)
+                out[field.lower()] = names
+            return out
+    return None
+
+
+def spec_requires():
+    """Requires: of the spec's main package (before the first %package or %description)."""
+    text = open(os.path.join(ROOT, "rocm-doctor.spec"), encoding="utf-8").read()
+    main = re.split(r"^%(?:package|description)\b", text, maxsplit=1, flags=re.M)[0]
+    return {m.group(1).split()[0] for m in re.finditer(r"^Requires:\s*(\S.*)$", main, re.M)}
+
+
+found = spawned_programs()
+programs = sorted({p for p, _ in found})
+check("the sources spawn programs (gpg and apt-get among them)",
+      "gpg" in programs and "apt-get" in programs and "curl" in programs, repr(found))
+for prog in programs:
+    where = ", ".join(w for p, w in found if p == prog)
+    check("%s (%s) has a decision for Debian and RPM" % (prog, where), prog in PROGRAMS,
+          "add it to PROGRAMS in %s with the package or an exemption and its reason" % __file__)
+for prog in sorted(set(PROGRAMS) - set(programs)):
+    check("%s, in PROGRAMS, is still run by the code" % prog, False, "remove it from PROGRAMS")
+
+deb = deb_fields("rocm-doctor")
+check("debian/control has the rocm-doctor package", deb is not None)
+rpm = spec_requires()
+check("the spec's main package has Requires", bool(rpm))
+deb = deb or {"depends": set(), "recommends": set()}
+for prog in programs:
+    if prog not in PROGRAMS:
+        continue
+    (dkind, dval), (rkind, rval) = PROGRAMS[prog]
+    if dkind == "exempt":
+        check("%s: exempt on Debian with a reason" % prog, len(dval) > 20)
+    else:
+        check("%s: debian/control's rocm-doctor %s %s" % (prog, dkind.capitalize(), dval),
+              dval in deb[dkind], "Depends: %s; Recommends: %s" % (sorted(deb["depends"]), sorted(deb["recommends"])))
+        path = shutil.which(prog, path="/usr/sbin:/usr/bin:/sbin:/bin")
+        if path:
+            real = os.path.realpath(path)
+            owners = set()
+            for cand in {path, real, real.replace("/usr/", "/", 1)}:
+                p = subprocess.run(["dpkg", "-S", cand], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                owners |= {o.strip().split(":")[0] for line in p.stdout.splitlines() for o in line.split(":", 1)[0].split(",")}
+            check("%s: %s here belongs to the package %s" % (prog, path, dval), dval in owners, repr(owners))
+        else:
+            print("note: %s is not installed here; its Debian package is not cross-checked" % prog)
+    if rkind == "exempt":
+        check("%s: exempt on RPM with a reason" % prog, len(rval) > 20)
+    else:
+        check("%s: the spec's rocm-doctor Requires %s" % (prog, rval), rval in rpm, repr(sorted(rpm)))
+
+sys.exit(T.finish())

@@ -1,0 +1,184 @@
+"""A real single-node Slurm cluster for the tests: Debian's munged,
+slurmctld and slurmd started on localhost with their configuration, state,
+sockets and logs in a temporary directory, free TCP ports, no systemd; each
+daemon stopped by its pid at the end. Needs root (slurmd runs jobs as their
+users) and the packages munge, slurmctld, slurmd and slurm-client; Cluster.
+missing() says what is absent so a test can skip (77)."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+EXIT_SKIP = 77
+TOOLS = ["munged", "slurmctld", "slurmd", "scontrol", "sinfo", "srun"]
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    def __init__(self, node="rdnode", extra_conf="", gres_conf=None, cgroup_conf=None, node_conf=""):
+        self.node = node
+        self.node_conf = node_conf
+        self.dir = tempfile.mkdtemp(prefix="rocm-doctor-slurm-")
+        self.pids = {}
+        self.extra_conf = extra_conf
+        self.gres_conf = gres_conf
+        self.cgroup_conf = cgroup_conf
+        self.conf = os.path.join(self.dir, "slurm.conf")
+        self.env = dict(os.environ, SLURM_CONF=self.conf, SLURMD_NODENAME=node, LC_ALL="C")
+
+    @staticmethod
+    def missing():
+        if os.geteuid() != 0:
+            return "not root (slurmd and munged need it)"
+        absent = [t for t in TOOLS if not shutil.which(t)]
+        if absent:
+            return "missing %s (apt-get install munge slurmctld slurmd slurm-client)" % " ".join(absent)
+        return None
+
+    def path(self, *parts):
+        return os.path.join(self.dir, *parts)
+
+    def write_conf(self):
+        d = self.dir
+        for sub in ("state", "spool", "log"):
+            os.makedirs(self.path(sub), exist_ok=True)
+        ctld, slurmd = free_port(), free_port()
+        with open(self.conf, "w") as f:
+            f.write(f"""ClusterName=rdtest
+SlurmctldHost={socket.gethostname().split(".")[0]}(127.0.0.1)
+SlurmctldPort={ctld}
+SlurmdPort={slurmd}
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket={d}/munge.sock
+CredType=cred/munge
+StateSaveLocation={d}/state
+SlurmdSpoolDir={d}/spool
+SlurmctldPidFile={d}/slurmctld.pid
+SlurmdPidFile={d}/slurmd.pid
+SlurmctldLogFile={d}/log/slurmctld.log
+SlurmdLogFile={d}/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SelectType=select/cons_tres
+ReturnToService=2
+MpiDefault=none
+{self.extra_conf}
+NodeName={self.node} NodeAddr=127.0.0.1 CPUs=1 State=UNKNOWN{self.node_gres()}
+PartitionName=debug Nodes={self.node} Default=YES MaxTime=INFINITE State=UP
+""")
+        if self.gres_conf is not None:
+            with open(self.path("gres.conf"), "w") as f:
+                f.write(self.gres_conf)
+        if self.cgroup_conf is not None:
+            with open(self.path("cgroup.conf"), "w") as f:
+                f.write(self.cgroup_conf)
+
+    def node_gres(self):
+        return (" " + self.node_conf) if self.node_conf else ""
+
+    def start(self):
+        self.write_conf()
+        key = self.path("munge.key")
+        with open(key, "wb") as f:
+            f.write(os.urandom(128))
+        os.chmod(key, 0o600)
+        self.daemon("munged", ["munged", "--force", "--key-file=" + key, "--socket=" + self.path("munge.sock"),
+                               "--pid-file=" + self.path("munged.pid"), "--log-file=" + self.path("log", "munged.log"),
+                               "--seed-file=" + self.path("munge.seed")], self.path("munged.pid"))
+        self.daemon("slurmctld", ["slurmctld", "-i"], self.path("slurmctld.pid"))
+        self.daemon("slurmd", ["slurmd", "-N", self.node], self.path("slurmd.pid"))
+        self.wait_idle()
+
+    def daemon(self, name, argv, pidfile):
+        p = subprocess.run(argv, env=self.env, capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            raise RuntimeError("%s exited %d: %s%s" % (name, p.returncode, p.stdout, p.stderr))
+        for _ in range(100):
+            try:
+                with open(pidfile) as f:
+                    self.pids[name] = int(f.read().split()[0])
+                return
+            except (OSError, ValueError, IndexError):
+                time.sleep(0.1)
+        raise RuntimeError("%s wrote no pid file %s" % (name, pidfile))
+
+    def wait_idle(self, timeout=30):
+        end = time.time() + timeout
+        state = ""
+        while time.time() < end:
+            state = self.node_field("State")
+            if state and not state.startswith(("UNKNOWN", "DOWN")) and "NOT_RESPONDING" not in state:
+                return state
+            time.sleep(0.3)
+        raise RuntimeError("node %s did not come up (State=%s); slurmd log:\n%s" % (self.node, state,
+                                                                                  self.log("slurmd")[-2000:]))
+
+    def run(self, argv, timeout=60, env=None):
+        e = dict(self.env)
+        e.update(env or {})
+        return subprocess.run(argv, env=e, capture_output=True, text=True, timeout=timeout)
+
+    def node_field(self, key):
+        p = self.run(["scontrol", "show", "node", self.node])
+        for word in p.stdout.replace("\n", " ").split(" "):
+            if word.startswith(key + "="):
+                return word[len(key) + 1:]
+        return None
+
+    def reason(self):
+        p = self.run(["scontrol", "show", "node", self.node])
+        for line in p.stdout.splitlines():
+            line = line.strip()
+            if line.startswith("Reason="):
+                return line[len("Reason="):].rsplit(" [", 1)[0]
+        return None
+
+    def sinfo_r(self):
+        """`sinfo -R` with the reason's full width."""
+        return self.run(["sinfo", "-R", "-h", "-o", "%E|%N"]).stdout.strip()
+
+    def log(self, name):
+        try:
+            with open(self.path("log", name + ".log"), errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def stop(self):
+        for name in ("slurmd", "slurmctld", "munged"):
+            pid = self.pids.pop(name, None)
+            if pid is None:
+                continue
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                continue
+            for _ in range(100):
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.1)
+            else:
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The Slurm configuration checks through the real binary on a scenario test
+bed (one RX 7900 XTX, render node /dev/dri/renderD128) with slurm.conf,
+gres.conf and cgroup.conf written into its root: each mistake gives its
+finding with file:line evidence, a correct configuration gives none. Then
+Slurm's own reading of a gres.conf with ranges, a continuation line, a
+comment and a relative Include (`slurmd -G`, from Debian's slurmd) is
+compared with what `rocm-doctor facts` read from it.
+
+Usage: test-slurm-conf.py ROCM_DOCTOR TB_RUN"""
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fleet"))
+import fleetlib  # noqa: E402
+
+binary, tb_run = os.path.abspath(sys.argv[1]), sys.argv[2]
+res = fleetlib.Results()
+NODE = "gpu01"
+GOOD_SLURM = "ClusterName=c\nGresTypes=gpu\nNodeName=gpu[01-16] CPUs=8 Gres=gpu:rx7900xtx:1\n"
+GOOD_GRES = "Name=gpu Type=rx7900xtx File=/dev/dri/renderD128\n"
+
+CASES = [
+    # name, slurm.conf, gres.conf, cgroup.conf, other files, expected {id: [evidence lines that must be there]}
+    ("correct", GOOD_SLURM, GOOD_GRES, "ConstrainDevices=yes\n", {}, {}),
+    ("count and file", GOOD_SLURM, "Name=gpu Type=rx7900xtx File=/dev/dri/renderD[128-129]\n", None, {},
+     {"slurm.gres-count": ["/etc/slurm/gres.conf:1: Name=gpu File=/dev/dri/renderD[128-129] Type=rx7900xtx "
+                           "(2 GPUs)"],
+      "slurm.gres-file": ["/etc/slurm/gres.conf:1: File=/dev/dri/renderD129: no AMD GPU's render node"]}),
+    ("card node", GOOD_SLURM, "# the display node\nName=gpu Type=rx7900xtx File=/dev/dri/card0\n", None, {},
+     {"slurm.gres-file": ["/etc/slurm/gres.conf:2: File=/dev/dri/card0: a display node (/dev/dri/card*), "
+                          "not a render node"]}),
+    ("type", GOOD_SLURM.replace("rx7900xtx", "mi300x"), GOOD_GRES, None, {},
+     {"slurm.gres-type": ["/etc/slurm/slurm.conf:3: NodeName=gpu[01-16] Gres=gpu:mi300x:1",
+                          "/etc/slurm/gres.conf:1: Name=gpu Type=rx7900xtx"]}),
+    ("grestypes", GOOD_SLURM.replace("GresTypes=gpu", "GresTypes=shard"), GOOD_GRES, None, {},
+     {"slurm.grestypes-missing": ["/etc/slurm/slurm.conf:2: GresTypes=shard"]}),
+    ("autodetect", GOOD_SLURM, "AutoDetect=rsmi\n" + GOOD_GRES, None, {},
+     {"slurm.gres-autodetect": ["/etc/slurm/gres.conf:1: AutoDetect=rsmi"]}),
+    ("count in slurm.conf", GOOD_SLURM.replace(":1\n", ":8\n"), None, None, {},
+     {"slurm.gres-count": ["/etc/slurm/slurm.conf:3: NodeName=gpu[01-16] Gres=gpu:rx7900xtx:8 (8 GPUs)"]}),
+    ("cgroup whitelist without kfd", GOOD_SLURM, GOOD_GRES, "CgroupAutomount=yes\nConstrainDevices=yes\n",
+     {"cgroup_allowed_devices_file.conf": "/dev/null\n/dev/urandom\n/dev/zero\n/dev/sda*\n/dev/cpu/*/*\n"},
+     {"slurm.cgroup-kfd": ["/etc/slurm/cgroup.conf:2: ConstrainDevices=yes",
+                           "/etc/slurm/cgroup_allowed_devices_file.conf: no line allows /dev/kfd"]}),
+    ("cgroup whitelist with kfd", GOOD_SLURM, GOOD_GRES, "ConstrainDevices=yes\n",
+     {"cgroup_allowed_devices_file.conf": "/dev/null\n/dev/kfd\n"}, {}),
+]
+
+
+def write_conf(root, slurm, gres, cgroup, others):
+    d = os.path.join(root, "etc", "slurm")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    for name, text in [("slurm.conf", slurm), ("gres.conf", gres), ("cgroup.conf", cgroup)] + list(others.items()):
+        if text is not None:
+            os.makedirs(os.path.dirname(os.path.join(d, name)), exist_ok=True)
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+
+
+def slurm_findings(bed):
+    p = bed.run("check", "--json", env={"SLURMD_NODENAME": NODE})
+    report = json.loads(p.stdout)
+    return {f["id"]: f["evidence"] for f in report["findings"] if f["id"].startswith("slurm.")}
+
+
+def expand(spec):
+    """A File= list as Slurm writes it back (one bracket group)."""
+    out = []
+    for m in re.finditer(r"([^,\[]+)(?:\[([^\]]*)\])?", spec):
+        head, ranges = m.group(1), m.group(2)
+        if ranges is None:
+            out.append(head)
+            continue
+        for r in ranges.split(","):
+            lo, _, hi = r.partition("-")
+            out += ["%s%s" % (head, str(v).zfill(len(lo))) for v in range(int(lo), int(hi or lo) + 1)]
+    return out
+
+
+def slurmd_agrees(bed, tmp):
+    """slurmd -G and rocm-doctor facts on the same gres.conf."""
+    dev = os.path.join(tmp, "dev")
+    os.makedirs(dev, exist_ok=True)
+    for i in range(128, 132):  # slurmd wants character devices: stand-ins with /dev/null's numbers
+        os.mknod(os.path.join(dev, "renderD%d" % i), 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+    gres = ("# GPUs of gpu01\nNodeName=gpu[01-02] Name=gpu Type=mi300x File=%s/renderD[128-129] \\\n"
+            "    Cores=0\nInclude gres.d/more.conf\n" % dev)
+    write_conf(bed.root, "ClusterName=c\nSlurmctldHost=localhost\nGresTypes=gpu\n"
+               "NodeName=gpu01 CPUs=1 Gres=gpu:mi300x:2,gpu:mi250:2\nPartitionName=p Nodes=gpu01\n", gres, None,
+               {"gres.d/more.conf": "NodeName=gpu01 Name=gpu Type=mi250 File=%s/renderD[130,131] # two\n" % dev})
+    env = dict(os.environ, SLURM_CONF=os.path.join(bed.root, "etc", "slurm", "slurm.conf"))
+    p = subprocess.run(["slurmd", "-G", "-N", NODE], env=env, capture_output=True, text=True, timeout=60)
+    theirs = sorted((m.group(1), int(m.group(2)), tuple(expand(m.group(3))))
+                    for m in re.finditer(r"Gres Name=gpu Type=(\S+) Count=(\d+) .*?File=(\S+)", p.stdout + p.stderr))
+    f = json.loads(bed.run("facts", env={"SLURMD_NODENAME": NODE}).stdout)["slurm"]
+    ours = sorted((g["type"], len(g["files"]), tuple(g["files"])) for g in f["gres"])
+    print("# slurmd -G: %s\n# rocm-doctor facts: %s" % (theirs, ours))
+    res.check("slurmd -G reads the gres.conf as the check does", theirs == ours and len(ours) == 2,
+              "%s\n%s\n%s" % (theirs, ours, p.stderr))
+    res.check("the included file's line is recorded with its file and line",
+              [(g["file"], g["line"]) for g in f["gres"]] == [("/etc/slurm/gres.conf", 2),
+                                                               ("/etc/slurm/gres.d/more.conf", 1)], f["gres"])
+
+
+def main():
+    with fleetlib.Bed("health-rx7900xtx-healthy", binary, tb_run) as bed:
+        for name, slurm, gres, cgroup, others, want in CASES:
+            write_conf(bed.root, slurm, gres, cgroup, others)
+            got = slurm_findings(bed)
+            res.check("%s: the slurm findings are %s" % (name, sorted(want) or "none"), sorted(got) == sorted(want),
+                      json.dumps(got, indent=1))
+            for fid, lines in want.items():
+                for line in lines:
+                    res.check("%s: %s says %s" % (name, fid, line), line in got.get(fid, []), got.get(fid))
+        print("# the findings on the card-node gres.conf:")
+        write_conf(bed.root, GOOD_SLURM, "Name=gpu Type=rx7900xtx File=/dev/dri/card[0-1]\n", None, {})
+        p = bed.run("check", env={"SLURMD_NODENAME": NODE, "COLUMNS": "200"})
+        print("# " + "\n# ".join(p.stdout.splitlines()))
+        if os.geteuid() != 0 or not shutil.which("slurmd"):
+            print("# no slurmd or not root (its stand-in device nodes need mknod): slurmd -G left out")
+            return res.finish()
+        tmp = tempfile.mkdtemp(prefix="rocm-doctor-slurmd-")
+        try:
+            slurmd_agrees(bed, tmp)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return res.finish()
+
+
+sys.exit(main())

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""`rocm-doctor slurm prolog` and `slurm epilog` as a real Slurm cluster's
+Prolog and Epilog (slurmlib.Cluster, one node with one GPU gres): a job
+(`srun --gres=gpu:1`) is refused when its GPU has an error and runs when it
+is healthy; the epilog drains the node, with the id as the reason, when the
+GPU's RAS uncorrectable count grew during the job, and leaves it when
+nothing grew. The GPU is a facts file of the scenario test beds (an RX 7900
+XTX), switched between prolog and epilog by the test; the RAS counts are set
+in that facts file, as the health probe would record them.
+
+Usage: test-slurm-jobs.py ROCM_DOCTOR TB_RUN"""
+import json
+import os
+import stat
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fleet"))
+import fleetlib  # noqa: E402
+import slurmlib  # noqa: E402
+
+binary, tb_run = os.path.abspath(sys.argv[1]), sys.argv[2]
+res = fleetlib.Results()
+
+
+def facts_of(scenario):
+    with fleetlib.Bed(scenario, binary, tb_run) as bed:
+        p = bed.run("facts")
+        if p.returncode != 0:
+            raise RuntimeError("facts on %s exited %d: %s" % (scenario, p.returncode, p.stderr))
+        return json.loads(p.stdout)
+
+
+def with_ras(facts, ue):
+    """The facts with RAS exposed on the GPU and ue uncorrectable errors in umc."""
+    f = json.loads(json.dumps(facts))
+    g = f["health"]["gpus"][0]
+    g["ras_exposed"] = True
+    g["ras"] = [{"block": "umc", "ue": ue, "ce": 0, "de": -1, "inaccessible": False}]
+    return f
+
+
+def write(path, facts):
+    with open(path, "w") as f:
+        json.dump(facts, f)
+
+
+def script(c, mode):
+    path = c.path(mode + ".sh")
+    with open(path, "w") as f:
+        f.write(f"""#!/bin/sh
+export SLURM_CONF={c.conf} SLURMD_NODENAME={c.node}
+export ROCM_DOCTOR_DATA_DIR={os.environ["ROCM_DOCTOR_DATA_DIR"]} ROCM_DOCTOR_SLURM_STATE_DIR={c.path("state-rd")}
+exec {binary} slurm {mode} --facts "$(cat {c.path(mode + "-facts")})" 2>>{c.path(mode + ".err")}
+""")
+    os.chmod(path, 0o755)
+    return path
+
+
+def use(c, mode, path):
+    with open(c.path(mode + "-facts"), "w") as f:
+        f.write(path)
+
+
+def wait_drain(c, timeout=15):
+    end = time.time() + timeout
+    while time.time() < end:
+        if "DRAIN" in (c.node_field("State") or ""):
+            return True
+        time.sleep(0.3)
+    return False
+
+
+def main():
+    why = slurmlib.Cluster.missing()
+    if why:
+        print("SKIP: " + why)
+        return slurmlib.EXIT_SKIP
+    tmp = tempfile.mkdtemp(prefix="rocm-doctor-slurm-jobs-")
+    healthy = facts_of("health-rx7900xtx-healthy")
+    files = {"healthy": healthy, "broken": facts_of("health-aer-errors"),
+             "ras0": with_ras(healthy, 0), "ras2": with_ras(healthy, 2)}
+    for name, f in files.items():
+        write(os.path.join(tmp, name + ".json"), f)
+    path = {name: os.path.join(tmp, name + ".json") for name in files}
+
+    c = slurmlib.Cluster(node_conf="Gres=gpu:1")
+    # slurmd wants File= to be a character device: this machine has no render
+    # node, so a stand-in with /dev/null's numbers (the GPU itself is the facts file)
+    render = c.path("dev", "renderD128")
+    os.makedirs(os.path.dirname(render))
+    os.mknod(render, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+    c.gres_conf = "NodeName=%s Name=gpu File=%s\n" % (c.node, render)
+    c.extra_conf = "GresTypes=gpu\nProlog=%s\nEpilog=%s\n" % (script(c, "prolog"), script(c, "epilog"))
+    with c:
+        use(c, "prolog", path["broken"])
+        use(c, "epilog", path["broken"])
+        p = c.run(["srun", "--gres=gpu:1", "-t", "1", "true"], timeout=60)
+        print("# srun with the broken GPU: rc %d\n# %s" % (p.returncode, p.stderr.strip().replace("\n", "\n# ")))
+        res.check("broken GPU: the job does not run", p.returncode != 0, p.stdout + p.stderr)
+        err = open(c.path("prolog.err")).read() if os.path.exists(c.path("prolog.err")) else ""
+        res.check("broken GPU: the prolog names the finding",
+                  "refused: 0000:03:00.0: pcie.aer-errors:" in err, err)
+        res.check("broken GPU: Slurm drains the node after the prolog failed", wait_drain(c), c.node_field("State"))
+        c.run(["scontrol", "update", "nodename=" + c.node, "state=resume"])
+        c.wait_idle()
+
+        use(c, "prolog", path["healthy"])
+        use(c, "epilog", path["healthy"])
+        p = c.run(["srun", "--gres=gpu:1", "-t", "1", "true"], timeout=60)
+        res.check("healthy GPU: the job runs", p.returncode == 0, p.stdout + p.stderr)
+        time.sleep(2)
+        res.check("healthy GPU: not drained", "DRAIN" not in (c.node_field("State") or ""), c.node_field("State"))
+        res.check("healthy GPU: the epilog left no state", not os.listdir(c.path("state-rd")),
+                  os.listdir(c.path("state-rd")))
+
+        use(c, "prolog", path["ras0"])
+        use(c, "epilog", path["ras2"])
+        p = c.run(["srun", "--gres=gpu:1", "-t", "1", "true"], timeout=60)
+        res.check("RAS grew: the job itself ran", p.returncode == 0, p.stdout + p.stderr)
+        res.check("RAS grew: the epilog drains the node", wait_drain(c), c.node_field("State"))
+        res.check("RAS grew: the reason names the id", c.reason() == "rocm-doctor: gpu.ras-uncorrectable", c.reason())
+        err = open(c.path("epilog.err")).read()
+        res.check("RAS grew: the epilog says what grew",
+                  "0000:03:00.0: RAS uncorrectable errors 0 -> 2" in err, err)
+        print("# sinfo -R after the epilog:\n# " + c.run(["sinfo", "-R"]).stdout.replace("\n", "\n# "))
+    return res.finish()
+
+
+sys.exit(main())
