@@ -8,12 +8,15 @@
 #include "fixes.h"
 #include "gpg.h"
 #include "keyring.h"
+#include "redact.h"
 #include "repo-url.h"
 #include "util.h"
 
 #define SOURCES_FILE "/etc/apt/sources.list.d/rocm.sources"
 #define PIN_FILE "/etc/apt/preferences.d/rocm-pin-600"
 #define KEYRING "/etc/apt/keyrings/rocm.gpg"
+/* the mirror's login: apt reads it from here (as root; 0600) */
+#define AUTH_FILE "/etc/apt/auth.conf.d/rocm-doctor.conf"
 /* AMD's ROCm signing key ("AMD MLSE DevOps"): the long key id, used when
  * the configuration names no full fingerprint. */
 #define ROCM_KEY_ID "9386B48A1A693C5C"
@@ -275,6 +278,23 @@ static void source_stanza(strbuf *b, bool first, const char *uri, const char *su
     strbuf_printf(
         b, "%sTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
         first ? "" : "\n", uri, suite);
+}
+
+/* The login of a mirror URL that had one: never in the sources file
+ * (0644), in apt's auth.conf.d (0600), for the mirror's scheme, host, port
+ * and path; apt sends it over http only when the entry names http://. */
+static int plan_auth(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_reason)
+{
+    const rd_config *c = in->config;
+    if (!c || !c->mirror || !c->mirror_login)
+        return 0;
+    static const char head[] = RD_FIX_HEADER_LINE "# The login of the configured mirror (rocm-doctor.conf).\n";
+    _cleanup_free_ char *content =
+        xasprintf("%smachine %s login %s password %s\n", head, c->mirror, c->mirror_login, c->mirror_secret);
+    _cleanup_free_ char *shown =
+        xasprintf("%smachine %s login %s password " RD_MASKED "\n", head, c->mirror, c->mirror_login);
+    int r = rd_step_write_secret(p, s, in, AUTH_FILE, content, shown, ret_reason);
+    return r < 0 ? r : 0;
 }
 
 /* The folders to write: ROCm's, the graphics repository where the release
@@ -640,6 +660,9 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     rd_step *s =
         rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (%s)", row->release, suite);
     rd_step_address_findings(s, in, "apt");
+    /* the mirror's login, whatever form the sources have */
+    if ((r = plan_auth(in, p, s, ret_reason)) < 0)
+        return r;
     strbuf notes = { 0 };
     if (right && (r = plan_old_keys(in, p, s, &notes, ret_reason)) < 0) {
         free(notes.s);

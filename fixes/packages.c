@@ -243,6 +243,8 @@ static char *title(const rd_fix_input *in, const wanted *w)
 static char *dry_run_cause(const char *err)
 {
     const char *e = strempty(err);
+    if (strstr(e, " did not finish within ")) /* its deadline: the first line says which and where */
+        return xstrndup(e, strcspn(e, "\n"));
     if (strstr(e, "Could not resolve") || strstr(e, "Couldn't resolve") || strstr(e, "Temporary failure resolving") ||
         strstr(e, "Failed to connect") || strstr(e, "Connection refused") || strstr(e, "Could not connect"))
         return xstrdup("the repository server cannot be reached from here");

@@ -14,6 +14,7 @@
 #include "distro.h"
 #include "gpg.h"
 #include "repo-url.h"
+#include "redact.h"
 #include "util.h"
 
 #define KEY_FILE RD_RPM_KEY_FILE
@@ -107,16 +108,28 @@ static int pick_release(const rd_fix_input *in, const manager *m, const rd_repo_
     return 0;
 }
 
-static char *section(const char *id, const char *name, const char *url, bool zypp)
+/* zypper's credentials for the mirror (a repository's baseurl names it) */
+#define ZYPP_CREDENTIALS_NAME "rocm-doctor"
+#define ZYPP_CREDENTIALS "/etc/zypp/credentials.d/" ZYPP_CREDENTIALS_NAME
+
+/* One repository; with the mirror's login (secret: its password, or
+ * RD_MASKED for what a plan shows) dnf's username= and password=, zypper's
+ * ?credentials= naming its credentials file. */
+static char *section(const char *id, const char *name, const char *url, bool zypp, const rd_config *c,
+                     const char *secret)
 {
-    return xasprintf("[%s]\nname=%s\nbaseurl=%s\nenabled=1\n%sgpgcheck=1\ngpgkey=file://" KEY_FILE "\n", id, name, url,
-                     zypp ? "autorefresh=1\n" : "priority=50\n");
+    bool login = c && c->mirror_login;
+    _cleanup_free_ char *dnf_login =
+        login && !zypp ? xasprintf("username=%s\npassword=%s\n", c->mirror_login, secret) : xstrdup("");
+    return xasprintf("[%s]\nname=%s\nbaseurl=%s%s\nenabled=1\n%sgpgcheck=1\ngpgkey=file://" KEY_FILE "\n%s", id, name,
+                     url, login && zypp ? "?credentials=" ZYPP_CREDENTIALS_NAME : "",
+                     zypp ? "autorefresh=1\n" : "priority=50\n", dnf_login);
 }
 
 /* The text of rocm.repo and amdgpu.repo for this release and OS: the
  * folders of the repository table, for the tree AMD serves this OS under. */
-static int repo_texts(const rd_fix_input *in, const manager *m, const rd_repo_row *row, char **ret_rocm,
-                      char **ret_amdgpu, char **ret_reason)
+static int repo_texts(const rd_fix_input *in, const manager *m, const rd_repo_row *row, const char *secret,
+                      char **ret_rocm, char **ret_amdgpu, char **ret_reason)
 {
     const rd_os_facts *os = &in->facts->os;
     rd_repo_family fam = m->zypper ? RD_REPO_SLES : RD_REPO_EL;
@@ -146,15 +159,15 @@ static int repo_texts(const rd_fix_input *in, const manager *m, const rd_repo_ro
     bool seven = u_gfx != NULL;
     _cleanup_free_ char *id = seven && !m->zypper ? xstrdup("rocm") : xasprintf("ROCm-%s", version);
     _cleanup_free_ char *name = xasprintf("ROCm %s repository", version);
-    _cleanup_free_ char *s1 = section(id, name, u_rocm, m->zypper);
+    _cleanup_free_ char *s1 = section(id, name, u_rocm, m->zypper, in->config, secret);
     strbuf_append(&b, s1);
     if (u_gfx) {
         _cleanup_free_ char *n = xasprintf("AMD Graphics %s repository", version);
-        _cleanup_free_ char *s2 = section("amdgraphics", n, u_gfx, m->zypper);
+        _cleanup_free_ char *s2 = section("amdgraphics", n, u_gfx, m->zypper, in->config, secret);
         strbuf_printf(&b, "\n%s", s2);
     }
     *ret_rocm = strbuf_steal(&b);
-    _cleanup_free_ char *s3 = section("amdgpu", "amdgpu", u_gpu, m->zypper);
+    _cleanup_free_ char *s3 = section("amdgpu", "amdgpu", u_gpu, m->zypper, in->config, secret);
     *ret_amdgpu = xasprintf(RD_FIX_HEADER_LINE "# The amdgpu driver (amdgpu-dkms) for ROCm %s.\n%s", version, s3);
     return 0;
 }
@@ -284,6 +297,36 @@ static void notes(const rd_fix_input *in, const manager *m, rd_step *s, bool crb
     s->note = strbuf_steal(&b);
 }
 
+/* The two .repo files; with the mirror's login, dnf's at 0600 (they hold
+ * the password), zypper's credentials file at 0600 beside 0644 ones. */
+static int write_repos(const rd_fix_input *in, rd_plan *p, rd_step *s, const manager *m, const rd_repo_row *row,
+                       const char *p1, const char *rocm, const char *p2, const char *amdgpu, char **ret_reason)
+{
+    const rd_config *c = in->config;
+    int r;
+    if (!c || !c->mirror_login || m->zypper) {
+        if ((r = rd_step_write(p, s, in, p1, rocm, strlen(rocm), 0644, ret_reason)) < 0 ||
+            (r = rd_step_write(p, s, in, p2, amdgpu, strlen(amdgpu), 0644, ret_reason)) < 0)
+            return r;
+    }
+    if (!c || !c->mirror_login)
+        return 0;
+    if (m->zypper) {
+        _cleanup_free_ char *cred =
+            xasprintf(RD_FIX_HEADER_LINE "username=%s\npassword=%s\n", c->mirror_login, c->mirror_secret);
+        _cleanup_free_ char *shown =
+            xasprintf(RD_FIX_HEADER_LINE "username=%s\npassword=" RD_MASKED "\n", c->mirror_login);
+        r = rd_step_write_secret(p, s, in, ZYPP_CREDENTIALS, cred, shown, ret_reason);
+        return r < 0 ? r : 0;
+    }
+    _cleanup_free_ char *rocm_shown = NULL, *amdgpu_shown = NULL;
+    if ((r = repo_texts(in, m, row, RD_MASKED, &rocm_shown, &amdgpu_shown, ret_reason)) < 0 ||
+        (r = rd_step_write_secret(p, s, in, p1, rocm, rocm_shown, ret_reason)) < 0 ||
+        (r = rd_step_write_secret(p, s, in, p2, amdgpu, amdgpu_shown, ret_reason)) < 0)
+        return r;
+    return 0;
+}
+
 static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, const manager *m)
 {
     /* setup adds the repository of the host's own package manager; Fedora
@@ -297,7 +340,9 @@ static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, c
         return r;
     const char *version = row->release;
     _cleanup_free_ char *rocm = NULL, *amdgpu = NULL;
-    r = repo_texts(in, m, row, &rocm, &amdgpu, ret_reason);
+    const rd_config *c = in->config;
+    bool login = c && c->mirror_login;
+    r = repo_texts(in, m, row, login ? c->mirror_secret : NULL, &rocm, &amdgpu, ret_reason);
     if (r < 0)
         return r;
     rd_step *s = rd_plan_add_step(p, m->id, RD_EFFECT_NOW, "AMD's %s repositories for ROCm %s (%s %s)", m->id, version,
@@ -306,8 +351,7 @@ static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, c
     if ((r = plan_key(in, p, s, ret_reason)) < 0)
         return r;
     _cleanup_free_ char *p1 = xasprintf("%s/rocm.repo", m->dir), *p2 = xasprintf("%s/amdgpu.repo", m->dir);
-    if ((r = rd_step_write(p, s, in, p1, rocm, strlen(rocm), 0644, ret_reason)) < 0 ||
-        (r = rd_step_write(p, s, in, p2, amdgpu, strlen(amdgpu), 0644, ret_reason)) < 0 ||
+    if ((r = write_repos(in, p, s, m, row, p1, rocm, p2, amdgpu, ret_reason)) < 0 ||
         (r = move_others(in, p, s, m, ret_reason)) < 0)
         return r;
     bool crb = !m->zypper && plan_crb(in, s);

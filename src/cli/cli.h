@@ -115,6 +115,9 @@ bool rd_cli_want_color(int setting);
 /* rd_run_check with the options (run-cli.c); returns 0, or 3 after printing
  * the reason on stderr. *r must be freed with rd_run_free either way. */
 int rd_cli_run_check(const rd_options *o, rd_run *r);
+/* The package managers' deadlines from configuration c (NULL: the root's
+ * configuration, loaded for the purpose; defaults where it is malformed). */
+void rd_cli_fix_deadlines(const rd_options *o, const rd_config *c);
 /* Prints the report in o->format; returns the exit status, or 3 when
  * standard output cannot be written. */
 int rd_cli_render(const rd_options *o, const rd_run *r, FILE *out);

@@ -33,6 +33,26 @@ int rd_cli_run_check(const rd_options *o, rd_run *r)
     return 0;
 }
 
+void rd_cli_fix_deadlines(const rd_options *o, const rd_config *c)
+{
+    rd_config loaded;
+    rd_config_init(&loaded);
+    if (!c) {
+        /* undo runs no check: the root's configuration as the fix saw it;
+         * a malformed one leaves the defaults (undo must still run) */
+        _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
+        const rd_config_ids ids = { .probes = &rd_probe_registry, .fix_ids = fix_ids };
+        _cleanup_free_ char *err = NULL;
+        rd_config_free(&loaded);
+        if (rd_config_load(&ids, o->root ? o->root : "/", o->config_file, &loaded, &err) < 0)
+            rd_config_init(&loaded);
+        c = &loaded;
+    }
+    rd_fix_deadlines d = { .query_s = c->package_query_timeout_s, .transaction_s = c->package_timeout_s };
+    rd_fix_set_deadlines(&d);
+    rd_config_free(&loaded);
+}
+
 int rd_cli_render(const rd_options *o, const rd_run *r, FILE *out)
 {
     int status = rd_findings_exit_status(&r->findings);

@@ -255,6 +255,7 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
     _cleanup_run_ rd_run run = { 0 };
     if ((r = rd_cli_run_check(o, &run)) != 0)
         return r;
+    rd_cli_fix_deadlines(o, &run.config);
     /* no AMD GPU and no image to prepare: there is nothing to set up here */
     if (kind->setup && !o->root && run.view.n_gpus == 0)
         return no_gpu_here(o);
@@ -267,6 +268,8 @@ static int fix_or_setup(const rd_options *o, char **args, size_t n_args, plan_ki
     if ((r = rd_cli_open_root(o->root, &root, &root_fd)) != 0)
         return r;
     _cleanup_free_ char *err = NULL;
+    if (rd_pkg_root_confined(root, &err) < 0)
+        return rd_fail("%s", err);
     /* an interrupted run comes first, even when there is nothing new to do */
     if (o->apply && rd_journal_unresolved_now(root, root_fd, &err) != 0)
         return rd_fail("%s", err);
@@ -331,8 +334,11 @@ int rd_verb_undo(const rd_options *o, char **args, size_t n_args)
     _cleanup_close_ int root_fd = -1;
     if ((r = rd_cli_open_root(o->root, &root, &root_fd)) != 0)
         return r;
+    rd_cli_fix_deadlines(o, NULL);
     _cleanup_apply_result_ rd_apply_result res = { 0 };
     _cleanup_free_ char *err = NULL;
+    if (rd_pkg_root_confined(root, &err) < 0)
+        return rd_fail("%s", err);
     if (rd_journal_undo(root, root_fd, n_args ? args[0] : NULL, &res, &err) < 0)
         return rd_fail("%s", err);
     if (o->format == RD_FORMAT_JSON)

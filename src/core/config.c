@@ -15,6 +15,7 @@
 #include "context.h"
 #include "check.h"
 #include "rootfs.h"
+#include "redact.h"
 #include "util.h"
 
 #define CONFIG_MAX_SIZE (1024 * 1024)
@@ -26,6 +27,8 @@ void rd_config_init(rd_config *c)
         .level = 1,
         .runtime_timeout_s = 20,
         .package_lock_timeout_s = 300,
+        .package_timeout_s = 1800,
+        .package_query_timeout_s = 300,
         .access_group = xstrdup("render"),
         .status_file = xstrdup("/run/rocm-doctor/status.json"),
         .debounce_ms = 50,
@@ -129,22 +132,132 @@ static char *check_url(const rd_config_ids *ids, const char *v)
     return NULL;
 }
 
-/* A mirror's base: http(s):// or file:///, no trailing slash, no spaces. */
-static char *check_mirror(const rd_config_ids *ids, const char *v)
+/* The characters of a URL path a mirror's base may hold: RFC 3986's
+ * unreserved ones, '/', '%' escapes and the few sub-delimiters no shell or
+ * package manager file reads as syntax. */
+#define MIRROR_PATH_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/%+,=:@"
+#define MIRROR_USER_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~%+,=!*"
+
+/* A user:password@ of a URL, percent-decoded; NULL when an escape is
+ * malformed or decodes to a space, a control character or a NUL (neither
+ * auth.conf nor a .repo file can hold those). */
+static char *url_decode(const char *s, size_t n)
 {
+    strbuf b = { 0 };
+    strbuf_append(&b, "");
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '%') {
+            unsigned v;
+            if (i + 2 >= n || !isxdigit((unsigned char)s[i + 1]) || !isxdigit((unsigned char)s[i + 2]) ||
+                sscanf(s + i + 1, "%2x", &v) != 1)
+                goto bad;
+            c = (char)v;
+            i += 2;
+        }
+        if ((unsigned char)c <= 0x20 || c == 0x7f)
+            goto bad;
+        strbuf_appendn(&b, &c, 1);
+    }
+    return strbuf_steal(&b);
+bad:
+    free(b.s);
+    return NULL;
+}
+
+/* The URL's authority: [user[:password]@]host[:port]. */
+static char *check_authority(const char *v, const char *auth, size_t n)
+{
+    const char *at = memchr(auth, '@', n);
+    const char *host = at ? at + 1 : auth;
+    size_t hn = n - (size_t)(host - auth);
+    if (at && strspn(auth, MIRROR_USER_CHARS ":") < (size_t)(at - auth))
+        return xasprintf("\"%s\" is not a URL: its user and password may hold letters, digits and -._~+,=!* "
+                         "(others %%-escaped)",
+                         v);
+    const char *colon = memchr(host, ':', hn);
+    size_t name = colon ? (size_t)(colon - host) : hn;
+    bool ipv6 = hn > 2 && host[0] == '[';
+    if (name == 0 || (!ipv6 && strspn(host, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-.") < name))
+        return xasprintf("\"%s\" is not a URL: it names no host, or a host with characters a host name cannot have", v);
+    if (ipv6) {
+        const char *close = memchr(host, ']', hn);
+        if (!close || strspn(host + 1, "0123456789abcdefABCDEF:.") < (size_t)(close - host - 1))
+            return xasprintf("\"%s\" is not a URL: a malformed [IPv6] host", v);
+        colon = (size_t)(close + 1 - host) < hn && close[1] == ':' ? close + 1 : NULL;
+    }
+    if (colon && (colon + 1 == host + hn || strspn(colon + 1, "0123456789") < (size_t)(host + hn - colon - 1)))
+        return xasprintf("\"%s\" is not a URL: its port is not a number", v);
+    return NULL;
+}
+
+/* A mirror's base: http(s)://[user:password@]host[:port][/path] or
+ * file:///path, no trailing slash; no character a shell, a sources file or
+ * a .repo file reads as syntax ($, `, ;, |, quotes, spaces). */
+static char *check_mirror_url(const char *v)
+{
+    for (const char *p = v; *p; p++)
+        if ((unsigned char)*p <= 0x20 || *p == 0x7f)
+            return xasprintf("a mirror URL holds no space or control character");
     const char *rest = startswith(v, "https://");
     if (!rest)
         rest = startswith(v, "http://");
-    if (!rest && startswith(v, "file:///"))
+    bool file = !rest && startswith(v, "file:///");
+    if (file)
         rest = v + strlen("file://");
-    if (!rest || !*rest || (*rest == '/' && !startswith(v, "file:")))
+    if (!rest || !*rest || (*rest == '/' && !file))
         return xasprintf("\"%s\" is not an http://, https:// or file:/// URL", v);
-    for (const char *p = v; *p; p++)
-        if ((unsigned char)*p <= 0x20 || *p == 0x7f || *p == '"' || *p == '\\')
-            return xasprintf("\"%s\" is not a URL (a space or control character)", v);
+    size_t an = file ? 0 : strcspn(rest, "/");
+    char *e = file ? NULL : check_authority(v, rest, an);
+    if (e)
+        return e;
+    const char *path = rest + an;
+    size_t ok = strspn(path, MIRROR_PATH_CHARS);
+    if (path[ok])
+        return xasprintf("\"%s\" is not a URL: '%c' has no place in a mirror's path (letters, digits, -._~/%%+,=:@)", v,
+                         path[ok]);
     if (endswith(v, "/"))
         return xasprintf("\"%s\" ends in '/': give the base without it, as https://repo.radeon.com", v);
     return NULL;
+}
+
+static char *check_mirror(const rd_config_ids *ids, const char *v)
+{
+    /* the message quotes the value: never its password */
+    char *e = check_mirror_url(v);
+    if (!e)
+        return NULL;
+    char *masked = rd_mask_url_passwords(e);
+    free(e);
+    return masked;
+}
+
+/* Moves a mirror URL's user:password@ out of it: the URL the files and
+ * the reports carry has none. The value was checked by check_mirror. */
+static char *split_mirror(rd_config *c, const char *v, char **ret_msg)
+{
+    const char *rest = strstr(v, "://") + 3;
+    size_t an = strcspn(rest, "/");
+    const char *at = memchr(rest, '@', an);
+    free(c->mirror_login);
+    free(c->mirror_secret);
+    c->mirror_login = c->mirror_secret = NULL;
+    if (!at)
+        return xstrdup(v);
+    const char *colon = memchr(rest, ':', (size_t)(at - rest));
+    size_t un = colon ? (size_t)(colon - rest) : (size_t)(at - rest);
+    char *login = url_decode(rest, un);
+    char *secret = colon ? url_decode(colon + 1, (size_t)(at - colon - 1)) : xstrdup("");
+    if (!login || !secret || !*login) {
+        free(login);
+        free(secret);
+        *ret_msg = xstrdup("the user or password of the mirror URL is empty or decodes to a space or control "
+                           "character");
+        return NULL;
+    }
+    c->mirror_login = login;
+    c->mirror_secret = secret;
+    return xasprintf("%.*s%s", (int)(rest - v), v, at + 1);
 }
 
 /* ---- the table ---- */
@@ -195,6 +308,8 @@ static const key_def keys[] = {
     { "fix", "apt_graphics", KEY_BOOL, FIELD(apt_graphics), 0, 0, NULL, NULL },
     { "fix", "apt_driver", KEY_BOOL, FIELD(apt_driver), 0, 0, NULL, NULL },
     { "fix", "package_lock_timeout_s", KEY_INT, FIELD(package_lock_timeout_s), 0, 86400, NULL, "seconds" },
+    { "fix", "package_timeout_s", KEY_INT, FIELD(package_timeout_s), 1, 86400, NULL, "seconds" },
+    { "fix", "package_query_timeout_s", KEY_INT, FIELD(package_query_timeout_s), 1, 86400, NULL, "seconds" },
     { "repository", "mirror", KEY_STRING, FIELD(mirror), 0, 0, check_mirror, NULL },
     { "fix", "verify_runtime", KEY_BOOL, FIELD(verify_runtime), 0, 0, NULL, NULL },
     { "output", "status_file", KEY_STRING, FIELD(status_file), 0, 0, check_path, NULL },
@@ -299,6 +414,11 @@ static void reset_key(rd_config *c, const key_def *k)
     case KEY_STRING:
         free(*AT(c, k, char *));
         *AT(c, k, char *) = xstrdup_or_null(*AT(&d, k, char *));
+        if (k->offset == offsetof(rd_config, mirror)) {
+            free(c->mirror_login);
+            free(c->mirror_secret);
+            c->mirror_login = c->mirror_secret = NULL;
+        }
         break;
     case KEY_LIST:
     case KEY_FIXES:
@@ -521,7 +641,9 @@ static int set_value(parse_state *st, const key_def *k, const char *value)
         } else {
             if ((e = k->check(st->ids, value)))
                 return fail_at(st, k, NULL, e);
-            v = xstrdup(value);
+            v = k->offset == offsetof(rd_config, mirror) ? split_mirror(c, value, &e) : xstrdup(value);
+            if (!v)
+                return fail_at(st, k, NULL, e);
         }
         free(*AT(c, k, char *));
         *AT(c, k, char *) = v;
@@ -746,6 +868,8 @@ void rd_config_free(rd_config *c)
     free(c->access_group);
     free(c->rocm_release);
     free(c->mirror);
+    free(c->mirror_login);
+    free(c->mirror_secret);
     free(c->apt_key_file);
     free(c->apt_key_fingerprint);
     free(c->apt_key_url);

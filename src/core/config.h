@@ -61,11 +61,15 @@ typedef struct rd_config {
     char *apt_key_file;
     char *apt_key_fingerprint;
     char *apt_key_url;
-    bool apt_graphics;              /* also the graphics repository */
-    bool apt_driver;                /* also the amdgpu driver repository */
-    int64_t package_lock_timeout_s; /* wait for another process's package manager lock, default 300 */
+    bool apt_graphics;               /* also the graphics repository */
+    bool apt_driver;                 /* also the amdgpu driver repository */
+    int64_t package_lock_timeout_s;  /* wait for another process's package manager lock, default 300 */
+    int64_t package_timeout_s;       /* an index refresh, install or removal may run this long, default 1800 */
+    int64_t package_query_timeout_s; /* a query or dry run of the package manager, gpg, curl; default 300 */
     /* [repository] */
-    char *mirror;        /* base URL standing for https://repo.radeon.com; NULL: AMD's */
+    char *mirror;        /* base URL standing for https://repo.radeon.com; NULL: AMD's. Never with user:password@ */
+    char *mirror_login;  /* the user and password of the mirror URL, decoded; NULL: none. The */
+    char *mirror_secret; /* password is never printed: it goes only to the package manager's credential files */
     bool verify_runtime; /* the boot check runs the GPU kernel on runs it verifies; default yes */
     /* [output] */
     char *status_file;     /* default /run/rocm-doctor/status.json */

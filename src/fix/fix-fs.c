@@ -4,6 +4,9 @@
  * refused (rootfs.h: openat2 RESOLVE_BENEATH; without openat2, any symlink is). */
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "fix.h"
@@ -151,8 +154,107 @@ char *rd_argv_join(char *const *argv)
     return strbuf_steal(&b);
 }
 
-int rd_fix_spawn(char *const *argv, char **ret_output)
+static rd_fix_deadlines deadlines = { .query_s = 300, .transaction_s = 1800 };
+
+void rd_fix_set_deadlines(const rd_fix_deadlines *d)
 {
+    if (d->query_s > 0)
+        deadlines.query_s = d->query_s;
+    if (d->transaction_s > 0)
+        deadlines.transaction_s = d->transaction_s;
+}
+
+const rd_fix_deadlines *rd_fix_get_deadlines(void)
+{
+    return &deadlines;
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* The child's whole process group (a chroot, apt-get, its http method,
+ * dpkg, a maintainer script): SIGTERM, a few seconds' grace, SIGKILL. */
+static void end_group(pid_t pid)
+{
+    bool reaped = false;
+    (void)kill(-pid, SIGTERM);
+    for (int i = 0; i < 30; i++) {
+        reaped = reaped || waitpid(pid, NULL, WNOHANG) != 0;
+        if (reaped && kill(-pid, 0) < 0)
+            return;
+        usleep(100 * 1000);
+    }
+    (void)kill(-pid, SIGKILL);
+    if (!reaped)
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+}
+
+/* Reads the child's output until it closes the pipe or the deadline
+ * passes; true when the deadline passed. */
+static bool collect(int fd, int64_t deadline_ms, strbuf *out)
+{
+    char buf[4096];
+    for (;;) {
+        int64_t left = deadline_ms - now_ms();
+        if (left <= 0)
+            return true;
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        int n = poll(&p, 1, left > INT32_MAX ? INT32_MAX : (int)left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0)
+            return true;
+        if (n < 0)
+            return false;
+        ssize_t got = read(fd, buf, sizeof buf);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (got <= 0)
+            return false;
+        if (out->len < (1u << 20))
+            strbuf_appendn(out, buf, (size_t)got);
+    }
+}
+
+static void end_own_group(int sig)
+{
+    (void)sig;
+    (void)kill(0, SIGKILL);
+}
+
+/* In the child, the leader of the command's process group: runs argv in
+ * the group and waits for it. When rocm-doctor dies first, however it is
+ * killed (SIGKILL to its own group included), the kernel tells the leader
+ * (PR_SET_PDEATHSIG) and the leader ends the whole group: no package
+ * manager goes on alone holding its locks. */
+static _Noreturn void run_leader(char *const *argv, pid_t parent)
+{
+    struct sigaction sa = { .sa_handler = end_own_group };
+    (void)sigaction(SIGUSR1, &sa, NULL);
+    if (prctl(PR_SET_PDEATHSIG, SIGUSR1) < 0 || getppid() != parent)
+        end_own_group(0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (pid < 0)
+        _exit(127);
+    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0));
+}
+
+int rd_fix_spawn_within(char *const *argv, int64_t timeout_s, char **ret_output)
+{
+    pid_t parent = getpid();
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) < 0)
         return -errno;
@@ -164,6 +266,8 @@ int rd_fix_spawn(char *const *argv, char **ret_output)
         return -e;
     }
     if (pid == 0) {
+        /* its own process group: the deadline ends every process it starts */
+        (void)setpgid(0, 0);
         int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
         if (devnull >= 0)
             dup2(devnull, STDIN_FILENO);
@@ -171,38 +275,46 @@ int rd_fix_spawn(char *const *argv, char **ret_output)
         dup2(pipefd[1], STDERR_FILENO);
         setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
         setenv("LC_ALL", "C", 1);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
+        run_leader(argv, parent);
     }
+    (void)setpgid(pid, pid);
     close(pipefd[1]);
     strbuf out = { 0 };
-    char buf[4096];
-    for (;;) {
-        ssize_t n = read(pipefd[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        if (out.len < (1u << 20))
-            strbuf_appendn(&out, buf, (size_t)n);
-    }
+    strbuf_append(&out, "");
+    int64_t deadline = now_ms() + (timeout_s > 0 ? timeout_s : deadlines.query_s) * 1000;
+    bool late = collect(pipefd[0], deadline, &out);
     close(pipefd[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            free(out.s);
-            return -errno;
-        }
+    int status = 0;
+    pid_t w = 0;
+    /* output closed: the exit, still within the deadline */
+    while (!late && (w = waitpid(pid, &status, WNOHANG)) == 0) {
+        late = now_ms() >= deadline;
+        if (!late)
+            usleep(20 * 1000);
+    }
+    if (late)
+        end_group(pid);
+    else if (w < 0) {
+        int e = errno;
+        free(out.s);
+        return -e;
+    }
     char *o = strbuf_steal(&out);
     strstrip(o);
     if (ret_output)
         *ret_output = o;
     else
         free(o);
+    if (late)
+        return -ETIME;
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int rd_fix_spawn(char *const *argv, char **ret_output)
+{
+    return rd_fix_spawn_within(argv, deadlines.query_s, ret_output);
 }
 
 const char *rd_fix_describe_error(int err)

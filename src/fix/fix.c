@@ -67,6 +67,7 @@ static void action_free(rd_action *a)
 {
     free(a->path);
     free(a->content);
+    free(a->shown);
     free(a->user);
     free(a->group);
     strv_free(a->argv);
@@ -242,6 +243,15 @@ int rd_step_write(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *pa
     a->size = size;
     a->mode = mode;
     return 1;
+}
+
+int rd_step_write_secret(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, const char *content,
+                         const char *shown, char **ret_reason)
+{
+    int r = rd_step_write(p, s, in, path, content, strlen(content), 0600, ret_reason);
+    if (r > 0)
+        s->actions[s->n_actions - 1].shown = xstrdup(shown);
+    return r;
 }
 
 int rd_step_remove(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, char **ret_reason)

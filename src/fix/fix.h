@@ -42,6 +42,7 @@ typedef struct {
     rd_action_kind kind;
     char *path;    /* WRITE, REMOVE: the path on the target system */
     char *content; /* WRITE: the new bytes */
+    char *shown;   /* WRITE of credentials: what plans show instead (the password masked); NULL: content */
     size_t size;
     mode_t mode; /* WRITE: permission bits */
     uid_t uid;
@@ -181,6 +182,10 @@ extern const char *const rd_group_files[];
  * mode, owner and group. Returns 1 when added, 0 when unchanged. */
 int rd_step_write(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, const char *content, size_t size,
                   mode_t mode, char **ret_reason);
+/* The same for a file of credentials: mode 0600, and plans show `shown`
+ * (the content with its password masked), never the content. */
+int rd_step_write_secret(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, const char *content,
+                         const char *shown, char **ret_reason);
 /* Adds a REMOVE action when the file exists. Returns 1 when added. */
 int rd_step_remove(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, char **ret_reason);
 /* Moves a file aside to PATH.disabled (a WRITE plus a REMOVE). */
@@ -244,8 +249,25 @@ int rd_fix_read(int root_fd, const char *path, char **ret, size_t *ret_size, str
 int rd_fix_write(int root_fd, const char *path, const char *content, size_t size, mode_t mode, uid_t uid, gid_t gid,
                  char ***created_dirs);
 int rd_fix_unlink(int root_fd, const char *path);
-/* Runs argv (PATH of sbin and bin); collects its output into *ret_output.
- * Returns the exit status, or a negative errno when it could not run. */
+/* How long a program the fixer starts may run before its process group is
+ * ended: queries (installed lists, dry runs, gpg, curl) and transactions
+ * (index refreshes, installs and removals: downloads). From the
+ * configuration's package_query_timeout_s and package_timeout_s; a value
+ * <= 0 keeps the one before (defaults 300 and 1800 s). */
+typedef struct {
+    int64_t query_s;
+    int64_t transaction_s;
+} rd_fix_deadlines;
+void rd_fix_set_deadlines(const rd_fix_deadlines *d);
+const rd_fix_deadlines *rd_fix_get_deadlines(void);
+/* Runs argv (PATH of sbin and bin) in its own process group, which ends
+ * when it passes its deadline and when rocm-doctor dies before it (killed,
+ * even with SIGKILL: its group leader watches); collects its output into
+ * *ret_output. Returns the exit status, or a negative errno
+ * when it could not run; -ETIME when it ran past timeout_s seconds (its
+ * process group is then ended, and *ret_output still holds what it
+ * printed). rd_fix_spawn: within the query deadline. */
+int rd_fix_spawn_within(char *const *argv, int64_t timeout_s, char **ret_output);
 int rd_fix_spawn(char *const *argv, char **ret_output);
 char *rd_argv_join(char *const *argv);
 /* A NULL-terminated vector of copies of the arguments (list ends with NULL). */

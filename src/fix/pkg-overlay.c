@@ -12,11 +12,13 @@
 #include "fix.h"
 #include "util.h"
 
+/* the overlay is a 0700 directory: the mirror's login may be copied in */
 static const char *const apt_dirs[] = {
-    "/etc/apt/sources.list.d", "/etc/apt/preferences.d", "/etc/apt/trusted.gpg.d",
-    "/etc/apt/keyrings",       "/usr/share/keyrings",    "/etc/apt/apt.conf.d",
+    "/etc/apt/sources.list.d", "/etc/apt/preferences.d", "/etc/apt/trusted.gpg.d", "/etc/apt/keyrings",
+    "/usr/share/keyrings",     "/etc/apt/apt.conf.d",    "/etc/apt/auth.conf.d",
 };
-static const char *const apt_files[] = { "/etc/apt/sources.list", "/etc/apt/trusted.gpg", "/etc/apt/apt.conf" };
+static const char *const apt_files[] = { "/etc/apt/sources.list", "/etc/apt/trusted.gpg", "/etc/apt/apt.conf",
+                                         "/etc/apt/auth.conf" };
 
 static const char *const dnf_dirs[] = { "/etc/yum.repos.d" };
 static const char *const zypper_dirs[] = { "/etc/zypp/repos.d" };

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "fix.h"
 #include "json-util.h"
+#include "rootfs.h"
 #include "util.h"
 
 rd_pm rd_pm_of_family(rd_os_family f)
@@ -352,6 +353,62 @@ void rd_pkg_parse_zypper_xml(const char *text, rd_pkg_changes *ret)
     }
 }
 
+/* ---- running them ---- */
+
+/* The last line a command printed before its deadline: what it was
+ * waiting on (apt's "Get:", "0% [Waiting for headers]", dpkg's unpack). */
+static char *last_line(const char *out)
+{
+    const char *end = out + strlen(out);
+    while (end > out && (end[-1] == '\n' || end[-1] == '\r'))
+        end--;
+    const char *start = end;
+    while (start > out && start[-1] != '\n' && start[-1] != '\r')
+        start--;
+    return xstrndup(start, (size_t)(end - start) > 300 ? 300 : (size_t)(end - start));
+}
+
+/* "apt-get update": the program past chroot and env, and its verb. */
+static char *short_cmd(char *const *argv)
+{
+    static const char *const verbs[] = { "update",  "install", "remove",      "makecache", "refresh",
+                                         "upgrade", "-qa",     "--configure", "--import",  "-W" };
+    size_t i = 0;
+    if (argv[i] && streq(argv[i], "chroot") && argv[i + 1])
+        i += 2;
+    if (argv[i] && streq(argv[i], "env"))
+        for (i++; argv[i] && strchr(argv[i], '='); i++)
+            ;
+    if (!argv[i])
+        return xstrdup(strempty(argv[0]));
+    for (size_t k = i + 1; argv[k]; k++)
+        for (size_t v = 0; v < ELEMENTSOF(verbs); v++)
+            if (streq(argv[k], verbs[v]))
+                return xasprintf("%s %s", argv[i], argv[k]);
+    return xstrdup(argv[i]);
+}
+
+/* Why argv failed, with the last of its output. */
+/* key: the configuration key of the deadline it ran under */
+static char *spawn_error(char *const *argv, int r, const char *out, int64_t timeout_s, const char *key)
+{
+    _cleanup_free_ char *cmd = rd_argv_join(argv);
+    /* the last lines say why */
+    const char *tail = out ? out : "";
+    size_t len = strlen(tail);
+    if (len > 1500)
+        tail += len - 1500;
+    if (r == -ETIME) {
+        _cleanup_free_ char *last = last_line(tail), *brief = short_cmd(argv);
+        return xasprintf("%s did not finish within %" PRId64 " s (%s) and was stopped; %s%s\ncommand: %s%s%s", brief,
+                         timeout_s, key, *last ? "it was at: " : "it printed nothing", last, cmd, *tail ? "\n" : "",
+                         tail);
+    }
+    if (r < 0)
+        return xasprintf("cannot run %s: %s", cmd, strerror(-r));
+    return xasprintf("%s failed (exit status %d)%s%s", cmd, r, *tail ? ": " : "", tail);
+}
+
 /* ---- installed lists ---- */
 
 /* The next "NAME\tVERSION" line of a sorted list. */
@@ -443,6 +500,11 @@ static char **dpkg_query_argv(const char *root)
 
 int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
 {
+    /* dpkg-query and rpm read the state the chrooted apt-get writes, and
+     * a FIFO there would hang them */
+    int c = rd_pkg_root_confined(root, ret_error);
+    if (c < 0)
+        return c;
     _cleanup_strv_free_ char **argv = NULL;
     if (pm == RD_PM_APT) {
         argv = dpkg_query_argv(root);
@@ -456,10 +518,8 @@ int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
     _cleanup_free_ char *out = NULL;
     int r = rd_fix_spawn(argv, &out);
     if (r != 0) {
-        _cleanup_free_ char *cmd = rd_argv_join(argv);
-        *ret_error = r < 0 ? xasprintf("cannot run %s: %s", cmd, strerror(-r))
-                           : xasprintf("%s failed (exit status %d): %s", cmd, r, strempty(out));
-        return -EIO;
+        *ret_error = spawn_error(argv, r, out, rd_fix_get_deadlines()->query_s, "package_query_timeout_s");
+        return r == -ETIME ? -ETIME : -EIO;
     }
     if (pm == RD_PM_APT) {
         /* installed ("ii", "iU", "iF", ...): the package's files are there */
@@ -485,6 +545,105 @@ int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
                 strbuf_printf(&b, "%s\n", lines[i]);
         _cleanup_free_ char *text = b.s ? strbuf_steal(&b) : xstrdup("");
         *ret = sort_lines(text);
+    }
+    return 0;
+}
+
+/* ---- the root ---- */
+
+/* What the package managers read and write in a root: dpkg's admin dir and
+ * apt's state, caches and configuration; the rpm database; dnf's and
+ * zypper's state, caches, logs and repositories. */
+static const char *const state_dirs[] = {
+    "/var/lib/dpkg",
+    "/var/lib/apt",
+    "/var/cache/apt",
+    "/etc/apt",
+    "/var/lib/rpm",
+    "/usr/lib/sysimage/rpm",
+    "/var/lib/dnf",
+    "/var/cache/dnf",
+    "/var/cache/zypp",
+    "/var/lib/zypp",
+    "/etc/yum.repos.d",
+    "/etc/dnf",
+    "/etc/zypp",
+    "/var/log",
+    "/var/cache",
+    "/var/lib",
+    "/var",
+    "/etc",
+};
+/* Files they read whole: never a FIFO, socket or device. */
+static const char *const state_files[] = {
+    "/var/lib/dpkg/status",
+    "/var/lib/dpkg/available",
+    "/var/lib/rpm/rpmdb.sqlite",
+    "/var/lib/rpm/Packages",
+    "/usr/lib/sysimage/rpm/rpmdb.sqlite",
+    "/usr/lib/sysimage/rpm/Packages",
+    "/var/lib/apt/extended_states",
+};
+
+/* Where path leads as a program on the host follows it (dpkg-query
+ * --admindir, dnf --installroot, zypper --root): NULL when nothing is there. */
+static char *host_resolved(const char *root, const char *path)
+{
+    _cleanup_free_ char *full = xasprintf("%s%s", root, path);
+    return realpath(full, NULL);
+}
+
+/* Refuses path when the root's own programs (chrooted) and the host's
+ * would find different things there, or one of them a thing outside it. */
+static int confined_dir(int root_fd, const char *root, const char *real_root, const char *path, char **ret_error)
+{
+    rootfs_resolved res;
+    int r = rootfs_resolve(root_fd, path, &res);
+    _cleanup_free_ char *host = host_resolved(root, path);
+    _cleanup_free_ char *inside =
+        r == 0 ? xasprintf("%s%s", streq(real_root, "/") ? "" : real_root, streq(res.path, "/") ? "" : res.path) : NULL;
+    bool host_out = host && !streq(host, real_root) && !(startswith(host, real_root) && host[strlen(real_root)] == '/');
+    bool leaks =
+        r == -EXDEV || r == -ELOOP || host_out || (r == 0 && (!host || !streq(host, inside))) || (r == -ENOENT && host);
+    if (leaks) {
+        _cleanup_free_ char *lnk = res.link ? xasprintf(" (the link %s -> %s)", res.link, strempty(res.target)) : NULL;
+        _cleanup_free_ char *where = host ? xasprintf(", to %s as the host's programs follow it", host) : NULL;
+        *ret_error = xasprintf("--root %s: %s%s leads outside the root%s%s: the package manager's queries and its "
+                               "installs would not see the same tree; make it a directory or a link that stays in "
+                               "the root",
+                               root, root, path, strempty(lnk), strempty(where));
+    }
+    rootfs_resolved_done(&res);
+    return leaks ? -EXDEV : 0;
+}
+
+int rd_pkg_root_confined(const char *root, char **ret_error)
+{
+    root = under_root(root) ? root : "/";
+    _cleanup_close_ int root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    _cleanup_free_ char *real_root = realpath(root, NULL);
+    if (root_fd < 0 || !real_root) {
+        *ret_error = xasprintf("--root %s: %s", root, strerror(errno));
+        return -errno;
+    }
+    /* on the host itself there is one tree: only the files matter */
+    for (size_t i = 0; under_root(root) && i < ELEMENTSOF(state_dirs); i++) {
+        int r = confined_dir(root_fd, root, real_root, state_dirs[i], ret_error);
+        if (r < 0)
+            return r;
+    }
+    for (size_t i = 0; i < ELEMENTSOF(state_files); i++) {
+        int r = under_root(root) ? confined_dir(root_fd, root, real_root, state_files[i], ret_error) : 0;
+        if (r < 0)
+            return r;
+        struct stat st;
+        _cleanup_close_ int fd = rootfs_open_regular(root_fd, state_files[i], ROOTFS_IN_ROOT, &st);
+        if (fd < 0 && fd != -ENOENT) {
+            *ret_error = under_root(root)
+                             ? xasprintf("--root %s: %s%s %s", root, root, state_files[i], rootfs_strerror(fd))
+                             : xasprintf("%s %s", state_files[i], rootfs_strerror(fd));
+            return fd;
+        }
     }
     return 0;
 }
@@ -620,28 +779,31 @@ static char **push_all(char **argv, char *const *items)
     return argv;
 }
 
-static int run(char **argv, char **ret_output, char **ret_error)
+static int run_within(char **argv, int64_t timeout_s, const char *key, char **ret_output, char **ret_error)
 {
     _cleanup_free_ char *out = NULL;
-    int r = rd_fix_spawn(argv, &out);
+    int r = rd_fix_spawn_within(argv, timeout_s, &out);
     if (r == 0) {
         if (ret_output)
             *ret_output = TAKE_PTR(out);
         return 0;
     }
-    _cleanup_free_ char *cmd = rd_argv_join(argv);
-    /* the last lines say why */
-    const char *tail = out ? out : "";
-    size_t len = strlen(tail);
-    if (len > 1500)
-        tail += len - 1500;
-    if (r < 0)
-        *ret_error = xasprintf("cannot run %s: %s", cmd, strerror(-r));
-    else
-        *ret_error = xasprintf("%s failed (exit status %d)%s%s", cmd, r, *tail ? ": " : "", tail);
+    *ret_error = spawn_error(argv, r, out, timeout_s, key);
     if (ret_output)
         *ret_output = TAKE_PTR(out);
-    return -EIO;
+    return r == -ETIME ? -ETIME : -EIO;
+}
+
+/* A query or a dry run. */
+static int run(char **argv, char **ret_output, char **ret_error)
+{
+    return run_within(argv, rd_fix_get_deadlines()->query_s, "package_query_timeout_s", ret_output, ret_error);
+}
+
+/* A transaction: it downloads and installs. */
+static int run_long(char **argv, char **ret_error)
+{
+    return run_within(argv, rd_fix_get_deadlines()->transaction_s, "package_timeout_s", NULL, ret_error);
 }
 
 int rd_pkg_refresh(rd_pm pm, const char *root, char **ret_error)
@@ -655,7 +817,7 @@ int rd_pkg_refresh(rd_pm pm, const char *root, char **ret_error)
         argv = strv_push(argv, xstrdup("makecache"));
     else
         argv = strv_push(argv, xstrdup("refresh"));
-    return run(argv, NULL, ret_error);
+    return run_long(argv, ret_error);
 }
 
 int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *const *remove, unsigned flags,
@@ -678,7 +840,7 @@ int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *cons
         argv = push_all(argv, install);
         for (size_t i = 0; remove && remove[i]; i++)
             argv = strv_push(argv, xasprintf("%s-", remove[i]));
-        return run(argv, NULL, ret_error);
+        return run_long(argv, ret_error);
     }
     if (remove && remove[0]) {
         _cleanup_strv_free_ char **argv = pm_argv(pm, root);
@@ -688,7 +850,7 @@ int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *cons
         } else
             argv = strv_push(argv, xstrdup("remove"));
         argv = push_all(argv, remove);
-        if ((r = run(argv, NULL, ret_error)) < 0)
+        if ((r = run_long(argv, ret_error)) < 0)
             return r;
     }
     if (install && install[0]) {
@@ -708,7 +870,7 @@ int rd_pkg_transact(rd_pm pm, const char *root, char *const *install, char *cons
                 argv = strv_push(argv, xstrdup("--oldpackage"));
             argv = push_all(argv, install);
         }
-        r = run(argv, NULL, ret_error);
+        r = run_long(argv, ret_error);
     }
     return r;
 }
@@ -755,7 +917,7 @@ int rd_pkg_repair(rd_pm pm, const char *root, char **ret_error)
         return 0;
     _cleanup_strv_free_ char **argv = under_root(root) ? rd_strv_new("chroot", root, "dpkg", "--configure", "-a", NULL)
                                                        : rd_strv_new("dpkg", "--configure", "-a", NULL);
-    return run(argv, NULL, ret_error);
+    return run_long(argv, ret_error);
 }
 
 char **rd_pkg_parse_unfinished(const char *text)

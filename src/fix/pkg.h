@@ -87,6 +87,14 @@ char *rd_pkg_list_version(const char *list, const char *name);
 
 /* ---- running the package manager ---- */
 
+/* Refuses (-EXDEV, -EINVAL) a --root whose package state the package
+ * manager would find elsewhere than the root's own programs do: a path of
+ * dpkg's admin dir, the rpm database, apt's, dnf's and zypper's state,
+ * caches, logs and configuration that leads outside the root (a relative
+ * link climbing out, an absolute link the host follows to its own tree),
+ * or a state file that is not a regular file (a FIFO would hang dpkg).
+ * *ret_error names the path. 0 for "/" and a sound root. */
+int rd_pkg_root_confined(const char *root, char **ret_error);
 /* The installed packages of the root, "NAME\tVERSION" lines sorted by name. */
 int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error);
 /* Waits (up to timeout_s seconds) until no other process holds the

@@ -71,8 +71,11 @@ void rd_report_undo_text(FILE *out, const char *root, const rd_apply_result *res
 {
     fprintf(out, "Undid run %s%s.\n", res->run_id,
             res->interrupted ? " (it had been interrupted: every file it touched is back as it was before)" : "");
-    for (size_t i = 0; res->notes && res->notes[i]; i++)
-        fprintf(out, "Note: %s.\n", res->notes[i]);
+    for (size_t i = 0; res->notes && res->notes[i]; i++) {
+        /* a note may quote the package manager */
+        _cleanup_free_ char *note = rd_term_escape_bounded(res->notes[i], 1024, rd_term_locale_utf8());
+        fprintf(out, "Note: %s.\n", note);
+    }
     print_deferred(out, root, res->deferred);
 }
 

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include "report-plan.h"
 #include "json-util.h"
+#include "term.h"
 #include "util.h"
 
 static const char *action_verb(rd_action_kind k)
@@ -32,6 +33,8 @@ static char *action_diff(const rd_plan *p, const rd_action *a)
         }
         return rd_unified_diff(a->path, before, before_size, before_exists, "", 0, false);
     }
+    if (a->shown) /* credentials: neither the old file nor the new one, only the new one masked */
+        return rd_unified_diff(a->path, "", 0, false, a->shown, strlen(a->shown), true);
     if (!rd_is_text(a->content, a->size) || (before_exists && !rd_is_text(before, before_size))) {
         char h[65];
         rd_sha256_hex(a->content, a->size, h);
@@ -72,6 +75,16 @@ static bool move_removal(const rd_plan *p, const rd_step *s, size_t k)
     return false;
 }
 
+/* Names and versions come from the repository's index: escaped, bounded. */
+#define PKG_TEXT_MAX 128
+/* A line of the package manager's output, or a reason that quotes one. */
+#define PM_LINE_MAX 1024
+
+static char *shown(const char *s, size_t max)
+{
+    return rd_term_escape_bounded(s, max, rd_term_locale_utf8());
+}
+
 /* Each package with its exact version and size, then the totals. */
 static void print_packages(const rd_pkg_set *set, FILE *out)
 {
@@ -83,12 +96,14 @@ static void print_packages(const rd_pkg_set *set, FILE *out)
         const rd_pkg_change *x = &c->items[i];
         counts[x->op]++;
         _cleanup_free_ char *size = x->size ? rd_pkg_size_text(x->size) : NULL;
-        if (x->old_version)
-            fprintf(out, "     %-9s %s %s -> %s%s%s%s\n", rd_pkg_op_name(x->op), x->name, x->old_version,
-                    strempty(x->version), size ? " (" : "", strempty(size), size ? ")" : "");
-        else
-            fprintf(out, "     %-9s %s %s%s%s%s\n", rd_pkg_op_name(x->op), x->name, strempty(x->version),
-                    size ? " (" : "", strempty(size), size ? ")" : "");
+        _cleanup_free_ char *name = shown(x->name, PKG_TEXT_MAX), *version = shown(x->version, PKG_TEXT_MAX);
+        if (x->old_version) {
+            _cleanup_free_ char *old = shown(x->old_version, PKG_TEXT_MAX);
+            fprintf(out, "     %-9s %s %s -> %s%s%s%s\n", rd_pkg_op_name(x->op), name, old, version, size ? " (" : "",
+                    strempty(size), size ? ")" : "");
+        } else
+            fprintf(out, "     %-9s %s %s%s%s%s\n", rd_pkg_op_name(x->op), name, version, size ? " (" : "",
+                    strempty(size), size ? ")" : "");
     }
     if (!c->n)
         return;
@@ -184,12 +199,15 @@ void rd_plan_print(const rd_plan *p, FILE *out)
     if (p->n_not_planned) {
         fputs("\nNot planned:\n", out);
         for (size_t i = 0; i < p->n_not_planned; i++) {
-            fprintf(out, "   %s: %s\n", p->not_planned[i].fix, p->not_planned[i].reason);
+            _cleanup_free_ char *reason = shown(p->not_planned[i].reason, PM_LINE_MAX);
+            fprintf(out, "   %s: %s\n", p->not_planned[i].fix, reason);
             if (p->verbose && p->not_planned[i].detail) {
                 /* what the tool printed, indented under its fix */
                 _cleanup_strv_free_ char **lines = strv_split(p->not_planned[i].detail, "\n");
-                for (size_t k = 0; lines && lines[k]; k++)
-                    fprintf(out, "      | %s\n", lines[k]);
+                for (size_t k = 0; lines && lines[k]; k++) {
+                    _cleanup_free_ char *line = shown(lines[k], PM_LINE_MAX);
+                    fprintf(out, "      | %s\n", line);
+                }
             }
         }
         if (!p->verbose)
@@ -222,8 +240,10 @@ static json_object *action_json(const rd_plan *p, const rd_action *a)
         char m[8], h[65];
         snprintf(m, sizeof m, "%04o", (unsigned)a->mode);
         rd_json_set_str(ja, "mode", m);
-        rd_sha256_hex(a->content, a->size, h);
-        rd_json_set_str(ja, "sha256", h);
+        if (!a->shown) { /* a hash of a password is no secret kept */
+            rd_sha256_hex(a->content, a->size, h);
+            rd_json_set_str(ja, "sha256", h);
+        }
     }
     if (a->kind == RD_ACT_WRITE || a->kind == RD_ACT_REMOVE) {
         _cleanup_free_ char *d = action_diff(p, a);

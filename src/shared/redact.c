@@ -312,6 +312,32 @@ static char *redact(const rd_redact_policy *pol, const char *text, text_kind kin
     return strbuf_steal(&out);
 }
 
+char *rd_mask_url_passwords(const char *text)
+{
+    strbuf out = { 0 };
+    strbuf_append(&out, "");
+    const char *p = strempty(text);
+    for (const char *s; (s = strstr(p, "://"));) {
+        const char *auth = s + 3;
+        size_t an = strcspn(auth, "/ \t\r\n\"'<>");
+        const char *at = NULL;
+        for (size_t i = 0; i < an; i++)
+            if (auth[i] == '@')
+                at = auth + i; /* the last @: a password may hold one unescaped */
+        const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+        if (!colon) {
+            strbuf_appendn(&out, p, (size_t)(auth - p));
+            p = auth;
+            continue;
+        }
+        strbuf_appendn(&out, p, (size_t)(colon + 1 - p));
+        strbuf_append(&out, RD_MASKED);
+        p = at;
+    }
+    strbuf_append(&out, p);
+    return strbuf_steal(&out);
+}
+
 char *rd_redact_text(const rd_redact_policy *policy, const char *text, unsigned *count)
 {
     return redact(policy, text, TEXT, count);

@@ -26,6 +26,13 @@ typedef struct {
 /* Whether a variable or key name says its value is a secret. */
 bool rd_redact_secret_name(const char *name, size_t len);
 
+#define RD_MASKED "*****"
+
+/* A copy of text in which the password of every URL with user info
+ * (scheme://user:password@host) reads RD_MASKED; the user, host and path
+ * stay. For what rocm-doctor prints itself: plans, errors, the apply. */
+char *rd_mask_url_passwords(const char *text);
+
 /* Each returns a copy with secrets replaced; *count (may be NULL) is
  * increased by the number of replacements. policy may be NULL (nothing shown,
  * no public host). */

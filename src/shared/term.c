@@ -117,6 +117,37 @@ char *rd_term_escape(const char *s, bool utf8)
     return strbuf_steal(&b);
 }
 
+char *rd_term_escape_bounded(const char *s, size_t max, bool utf8)
+{
+    s = strempty(s);
+    size_t len = strlen(s);
+    if (len <= max)
+        return rd_term_escape(s, utf8);
+    size_t cut = max;
+    while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
+        cut--; /* not inside a UTF-8 sequence */
+    _cleanup_free_ char *head = xstrndup(s, cut);
+    _cleanup_free_ char *e = rd_term_escape(head, utf8);
+    return xasprintf("%s [%zu more bytes]", e, len - cut);
+}
+
+char *rd_term_escape_lines(const char *s, size_t max, bool utf8)
+{
+    strbuf b = { 0 };
+    strbuf_append(&b, "");
+    for (const char *p = strempty(s);;) {
+        size_t n = strcspn(p, "\n");
+        _cleanup_free_ char *line = xstrndup(p, n);
+        _cleanup_free_ char *e = rd_term_escape_bounded(line, max, utf8);
+        strbuf_append(&b, e);
+        if (!p[n])
+            break;
+        strbuf_append(&b, "\n");
+        p += n + 1;
+    }
+    return strbuf_steal(&b);
+}
+
 /* Columns of one code point: 0 for combining marks and zero-width ones, 2
  * for East Asian wide and emoji ranges (the common blocks, not all of
  * Unicode's tables: what terminals agree on). */
@@ -264,9 +295,13 @@ void rd_format_bytes(uint64_t b, char *buf, size_t size)
 
 static void msg_v(const char *program, bool usage, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "%s: ", program);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    /* a message may quote a package manager or a file: escaped, each line
+     * of it (line breaks kept) bounded */
+    _cleanup_free_ char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
+    _cleanup_free_ char *e = rd_term_escape_lines(msg ? msg : fmt, 4096, rd_term_locale_utf8());
+    fprintf(stderr, "%s: %s\n", program, e);
     if (usage)
         fprintf(stderr, "Try '%s --help' for more information.\n", program);
 }

@@ -49,6 +49,13 @@ const char *rd_term_glyph(const rd_term *t, rd_glyph g);
  * bidirectional overrides, line separators and invalid UTF-8 become visible
  * escapes (\n, \t, \x1b, \u202e); without utf8, every byte above 0x7f does. */
 char *rd_term_escape(const char *s, bool utf8);
+/* The same for at most max bytes of s (cut at a character's start), with
+ * " [N more bytes]" when it was cut: text from a server or a package
+ * manager (versions, error lines) in a line of a report. */
+char *rd_term_escape_bounded(const char *s, size_t max, bool utf8);
+/* The same for text of several lines: each line escaped and bounded to
+ * max bytes, the line breaks kept. */
+char *rd_term_escape_lines(const char *s, size_t max, bool utf8);
 /* Terminal columns of UTF-8 text (wide characters 2, combining marks 0). */
 size_t rd_term_cells(const char *s);
 

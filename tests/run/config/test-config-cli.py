@@ -55,6 +55,25 @@ rc, out, err = run("check", "--facts", NVIDIA, "--config", unknown)
 check("--config with an unknown key: exit 3", rc == 3 and err == f"rocm-doctor: {unknown}:2: [check] expected_gpu: "
       "unknown key\n", f"rc={rc} err={err!r}")
 
+# a mirror value that is shell, or that carries a password: refused by file
+# and line, the password masked
+for value, reason in (("http://mirror.example/$(id)", "'$' has no place in a mirror's path"),
+                      ("http://mirror.example/`id`", "'`' has no place in a mirror's path"),
+                      ("http://mirror.example/radeon;reboot", "';' has no place in a mirror's path"),
+                      ("http://mirror.example/radeon|sh", "'|' has no place in a mirror's path")):
+    conf = write("mirror.conf", "[repository]\nmirror = %s\n" % value)
+    for verb in (["check", "--facts", NVIDIA], ["setup", "--facts", NVIDIA]):
+        rc, out, err = run(*verb, "--config", conf)
+        check("mirror = %s: %s exits 3 naming file and line" % (value, verb[0]),
+              rc == 3 and out == "" and err == f'rocm-doctor: {conf}:2: [repository] mirror: "{value}" is not a URL: '
+              f"{reason} (letters, digits, -._~/%+,=:@)\n", f"rc={rc} out={out!r} err={err!r}")
+conf = write("mirror.conf", "[repository]\nmirror = http://u:Sx7qSECRET@mirror.example/a b\n")
+rc, out, err = run("check", "--facts", NVIDIA, "--config", conf)
+check("a mirror with a password and a space: exit 3, the password not shown",
+      rc == 3 and "Sx7qSECRET" not in err + out and
+      err == f"rocm-doctor: {conf}:2: [repository] mirror: a mirror URL holds no space or control character\n",
+      f"rc={rc} err={err!r}")
+
 rc, out, err = run("check", "--facts", NVIDIA, "--config", os.path.join(tmp, "missing.conf"))
 check("--config with a missing file: exit 3 naming it", rc == 3 and
       err == f"rocm-doctor: --config {tmp}/missing.conf: No such file or directory\n", f"rc={rc} err={err!r}")

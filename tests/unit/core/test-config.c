@@ -650,7 +650,65 @@ static void test_apply_policy(void)
     rd_findings_free(&fs);
 }
 
+/* A mirror value is a URL a shell, a sources file and a .repo file read as
+ * one word; its credentials leave it at load and no message shows them. */
+static void test_mirror(void)
+{
+    /* clang-format off */
+    static const struct {
+        const char *value, *error;
+    } bad[] = {
+        { "http://h/$(id)", "\"http://h/$(id)\" is not a URL: '$' has no place in a mirror's path (letters, digits, -._~/%+,=:@)" },
+        { "http://h/`id`", "\"http://h/`id`\" is not a URL: '`' has no place in a mirror's path (letters, digits, -._~/%+,=:@)" },
+        { "http://h/a;reboot", "\"http://h/a;reboot\" is not a URL: ';' has no place in a mirror's path (letters, digits, -._~/%+,=:@)" },
+        { "http://h/a|sh", "\"http://h/a|sh\" is not a URL: '|' has no place in a mirror's path (letters, digits, -._~/%+,=:@)" },
+        { "http://h/a'b", "\"http://h/a'b\" is not a URL: ''' has no place in a mirror's path (letters, digits, -._~/%+,=:@)" },
+        { "http://h/a\"b", "\"http://h/a\"b\" is not a URL: '\"' has no place in a mirror's path (letters, digits, -._~/%+,=:@)" },
+        { "http://h/a\tb", "a mirror URL holds no space or control character" },
+        { "http://$(id)/radeon", "\"http://$(id)/radeon\" is not a URL: it names no host, or a host with characters a host name cannot have" },
+        { "http:///radeon", "\"http:///radeon\" is not an http://, https:// or file:/// URL" },
+        { "ftp://h/radeon", "\"ftp://h/radeon\" is not an http://, https:// or file:/// URL" },
+        { "http://h:80x/radeon", "\"http://h:80x/radeon\" is not a URL: its port is not a number" },
+        { "http://u;x:p@h/radeon", "\"http://u;x:*****@h/radeon\" is not a URL: its user and password may hold letters, digits and -._~+,=!* (others %-escaped)" },
+        /* the password never in a message */
+        { "http://u:SECRET@h/a;b", "\"http://u:*****@h/a;b\" is not a URL: ';' has no place in a mirror's path (letters, digits, -._~/%+,=:@)" },
+        { "http://u:SECRET@h/radeon/", "\"http://u:*****@h/radeon/\" ends in '/': give the base without it, as https://repo.radeon.com" },
+        { "http://u:a%20b@h/radeon", "the user or password of the mirror URL is empty or decodes to a space or control character" },
+    };
+    /* clang-format on */
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        _cleanup_free_ char *text = xasprintf("[repository]\n\nmirror = %s\n", bad[i].value);
+        _cleanup_free_ char *want = xasprintf("t.conf:3: [repository] mirror: %s", bad[i].error);
+        assert_parse_error(text, want);
+    }
+    rd_config c;
+    parse_ok("[repository]\nmirror = https://mirror.example.com:8443/radeon-mirror/a_b~c%2Bd\n", &c);
+    g_assert_cmpstr(c.mirror, ==, "https://mirror.example.com:8443/radeon-mirror/a_b~c%2Bd");
+    g_assert_null(c.mirror_login);
+    rd_config_free(&c);
+    parse_ok("[repository]\nmirror = http://al%2Bice:S3cr%21t%40x@10.0.0.1:8080/radeon\n", &c);
+    g_assert_cmpstr(c.mirror, ==, "http://10.0.0.1:8080/radeon");
+    g_assert_cmpstr(c.mirror_login, ==, "al+ice");
+    g_assert_cmpstr(c.mirror_secret, ==, "S3cr!t@x");
+    _cleanup_free_ char *dump = rd_config_dump(&c);
+    g_assert_null(strstr(dump, "S3cr"));
+    rd_config_free(&c);
+    /* a later file's empty value: back to AMD's server, without credentials */
+    parse_ok("[repository]\nmirror = http://u:p@h/r\n", &c);
+    g_assert_cmpstr(c.mirror_secret, ==, "p");
+    _cleanup_free_ char *err = NULL;
+    const char *reset = "[repository]\nmirror =\n";
+    g_assert_cmpint(rd_config_parse(&c, rd_test_config_ids(), "u.conf", reset, strlen(reset), &err), ==, 0);
+    g_assert_null(c.mirror);
+    g_assert_null(c.mirror_secret);
+    rd_config_free(&c);
+    parse_ok("[repository]\nmirror = file:///srv/radeon\n", &c);
+    g_assert_cmpstr(c.mirror, ==, "file:///srv/radeon");
+    rd_config_free(&c);
+}
+
 static const rd_test_case tests[] = {
+    { "/config/mirror", test_mirror },
     { "/config/unknown-section-and-key", test_unknown_section_and_key },
     { "/config/bad-values", test_bad_values },
     { "/config/comments-and-values", test_comments_and_values },

@@ -143,7 +143,28 @@ static void test_redact_json(void)
     json_object_put(j);
 }
 
+static void test_mask_url_passwords(void)
+{
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        { "mirror = http://user:SECRET@host/radeon", "mirror = http://user:*****@host/radeon" },
+        { "https://u:p%40ss@h:8080/a and ftp://v:w@x", "https://u:*****@h:8080/a and ftp://v:*****@x" },
+        /* the last @ of the authority ends the password */
+        { "http://u:se@cret@h/p", "http://u:*****@h/p" },
+        /* no password, or an @ only in the path: nothing to mask */
+        { "http://user@host/x https://example.com/a@b:c", "http://user@host/x https://example.com/a@b:c" },
+        { "no url here", "no url here" },
+        { "'http://a:b@c' \"https://d:e@f\"", "'http://a:*****@c' \"https://d:*****@f\"" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        _cleanup_free_ char *got = rd_mask_url_passwords(cases[i].in);
+        g_assert_cmpstr(got, ==, cases[i].want);
+    }
+}
+
 static const rd_test_case tests[] = {
+    { "/redact/mask-url-passwords", test_mask_url_passwords },
     { "/redact/urls", test_redact_urls },
     { "/redact/keys", test_redact_keys },
     { "/redact/env-and-config", test_redact_env },
