@@ -284,7 +284,7 @@ static void test_bad_values(void)
         { "[check]\nusers = , ,\n", "t.conf:2: [check] users: \", ,\" lists nothing (an empty value means the default)" },
         { "[check]\nignore = kfd.no-acess\n", "t.conf:2: [check] ignore: \"kfd.no-acess\" is not a finding id (see FINDINGS in rocm-doctor(1))" },
         { "[check]\nusers = alice # the admin\n", "t.conf:2: [check] users: \"#\" is not a user name" },
-        { "[fix]\nallowed_fixes = group chmod\n", "t.conf:2: [fix] allowed_fixes: \"chmod\" is not a fix (group, udev, modprobe, apt, dnf, crb, zypper, packages, env, cmdline; or all, none)" },
+        { "[fix]\nallowed_fixes = group chmod\n", "t.conf:2: [fix] allowed_fixes: \"chmod\" is not a fix (group, udev, modprobe, apt, dnf, crb, zypper, packages, env, cmdline, slurm-gres; or all, none)" },
         { "[fix]\nallowed_fixes = all group\n", "t.conf:2: [fix] allowed_fixes: \"all\" stands alone; it cannot be combined with other fixes" },
         { "[fix]\nallowed_fixes = group none\n", "t.conf:2: [fix] allowed_fixes: \"none\" stands alone; it cannot be combined with other fixes" },
         /* severity overrides */
