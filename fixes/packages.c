@@ -292,11 +292,12 @@ static char *unresolved_reason(const char *pmn, const wanted *w, const char *err
     return strbuf_steal(&b);
 }
 
-static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
+/* The host's package manager, when this fix can use it here. */
+static int host_pm(const rd_fix_input *in, rd_pm *ret, char **ret_reason)
 {
     rd_os_family fam = rd_os_family_facts(&in->facts->os);
-    rd_pm pm = rd_pm_of_family(fam);
-    if (pm == RD_PM_NONE) {
+    *ret = rd_pm_of_family(fam);
+    if (*ret == RD_PM_NONE) {
         *ret_reason = xasprintf("no package manager is known for %s", strempty(in->facts->os.id));
         return -EOPNOTSUPP;
     }
@@ -309,9 +310,18 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         *ret_reason = xasprintf("%s/packages.ini is missing: nothing says what to install", rd_data_dir());
         return -ENOENT;
     }
+    return 0;
+}
+
+static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
+{
+    rd_pm pm;
+    int r = host_pm(in, &pm, ret_reason);
+    if (r < 0)
+        return r;
     const char *pmn = rd_pm_name(pm);
     _cleanup_free_ char *installed = NULL;
-    int r = rd_pkg_installed(pm, in->root, &installed, ret_reason);
+    r = rd_pkg_installed(pm, in->root, &installed, ret_reason);
     if (r < 0)
         return r;
     wanted w = { 0 };
