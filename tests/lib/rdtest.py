@@ -1,28 +1,238 @@
-"""What the Python tests share: a tally of checks and the binary run with
-its output captured. A test script imports it with
+"""The one harness of the Python tests.
+
+A test script imports it with
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
     import rdtest
+
+declares its tests as functions, and ends with rdtest.main():
+
+    @rdtest.test
+    def group_fix_adds_alice():
+        code, out, err = rdtest.run(BINARY, "fix", "--root", root)
+        rdtest.eq(code, 0, "exit status")
+        rdtest.check("render" in out, "the plan names render", out)
+
+    @rdtest.test(root=True)          # needs root: skipped and counted without it
+    def runs_as_another_uid(): ...
+
+    sys.exit(rdtest.main())
+
+check(cond, what, detail="") and eq(got, want, what) count one check each;
+a failed one is printed and the test goes on, and fails at its end. fail()
+and an exception end a test at once; skip(why) skips it. A test that ran no
+check fails, and so does a run in which no test ran a check.
+
+The environment selects:
+  RDTEST_ROOT=only    only the tests declared with root=True (meson's suite
+                      "root" runs a script so); RDTEST_ROOT=none: the others.
+  RDTEST_SELECT=a,b   only these tests, by function name (an unknown name is
+                      an error).
+  ROCM_DOCTOR_REGENERATE=1
+                      expect_file() writes what it was given to tests/expected/
+                      instead of comparing (then review the diff with git).
+
+Exit status: 0 passed, 1 a test failed (or nothing was checked), 77 every
+selected test was skipped (meson shows SKIP).
 """
+import difflib
 import os
+import re
 import subprocess
 import sys
 
+SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXPECTED_DIR = os.path.join(SOURCE_ROOT, "tests", "expected")
+EXIT_SKIP = 77
+
+_TESTS = []
+
+
+class Skip(Exception):
+    """Raised by skip(): the test cannot run here."""
+
+
+class Failure(Exception):
+    """Raised by fail(): the test cannot go on."""
+
+
+class _Current:
+    checks = 0
+    failed = 0
+    total_checks = 0
+
+
+def test(fn=None, *, root=False):
+    """Registers a test: @test, or @test(root=True) for one that needs root."""
+
+    def register(f):
+        f.rdtest_root = root
+        _TESTS.append(f)
+        return f
+
+    return register(fn) if fn is not None else register
+
+
+def check(cond, what, detail=""):
+    """Counts one check; a false cond is printed with what and detail.
+    Returns bool(cond)."""
+    cond = bool(cond)
+    _Current.checks += 1
+    _Current.total_checks += 1
+    if not cond:
+        _Current.failed += 1
+        print("  FAIL: %s" % what, flush=True)
+        for line in str(detail).rstrip().splitlines():
+            print("    " + line, flush=True)
+    return cond
+
+
+def eq(got, want, what):
+    """Counts one check that got == want; prints both when not."""
+    if got == want:
+        return check(True, what)
+    if isinstance(got, str) and isinstance(want, str) and "\n" in got + want:
+        diff = difflib.unified_diff(want.splitlines(), got.splitlines(), "want", "got", lineterm="")
+        return check(False, what, "\n".join(diff))
+    return check(False, what, "want: %r\ngot:  %r" % (want, got))
+
+
+def fail(what, detail=""):
+    """Counts a failed check and ends the test."""
+    check(False, what, detail)
+    raise Failure(what)
+
+
+def skip(why):
+    """Ends the test as skipped."""
+    raise Skip(why)
+
+
+def normalise(text, paths=None):
+    """text with what changes from run to run replaced: each path of paths
+    (a dict: path -> placeholder, longest first), ISO 8601 times (TIME), run
+    ids (    RUN-ID: 20261206-075353 and 20261206-075353-002, the ids of applied
+    runs, and 20261206T075353Z, a bundle's stamp)."""
+    for path, name in sorted((paths or {}).items(), key=lambda kv: -len(kv[0])):
+        if path:
+            text = text.replace(path, name)
+    text = re.sub(r"\b\d{8}(-|T)\d{6}Z?(-\d{3})?\b", "RUN-ID", text)
+    text = re.sub(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?", "TIME", text)
+    return text
+
+
+def expect_file(relpath, text):
+    """Compares text with tests/expected/RELPATH (one check); with
+    ROCM_DOCTOR_REGENERATE=1 writes it there instead."""
+    path = os.path.join(EXPECTED_DIR, relpath)
+    if os.environ.get("ROCM_DOCTOR_REGENERATE") == "1":
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+        return check(True, "wrote tests/expected/" + relpath)
+    try:
+        with open(path) as f:
+            want = f.read()
+    except FileNotFoundError:
+        return check(False, "tests/expected/%s exists" % relpath,
+                     "missing: run the test with ROCM_DOCTOR_REGENERATE=1 to write it\n" + text)
+    if text == want:
+        return check(True, "output matches tests/expected/" + relpath)
+    diff = difflib.unified_diff(want.splitlines(), text.splitlines(),
+                                "tests/expected/" + relpath, "this run", lineterm="")
+    return check(False, "output matches tests/expected/%s (ROCM_DOCTOR_REGENERATE=1 rewrites it)"
+                 % relpath, "\n".join(diff))
+
+
+def _selected():
+    root_mode = os.environ.get("RDTEST_ROOT", "")
+    names = [n for n in os.environ.get("RDTEST_SELECT", "").split(",") if n]
+    known = {t.__name__ for t in _TESTS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        print("RDTEST_SELECT: no test named %s" % ", ".join(unknown))
+        sys.exit(1)
+    tests = [t for t in _TESTS if not names or t.__name__ in names]
+    if root_mode == "only":
+        tests = [t for t in tests if t.rdtest_root]
+    elif root_mode == "none":
+        tests = [t for t in tests if not t.rdtest_root]
+    return tests
+
+
+def _run_one(t):
+    """Runs one test; returns "pass", "fail" or "skip: why"."""
+    _Current.checks = _Current.failed = 0
+    if t.rdtest_root and os.geteuid() != 0:
+        return "skip: needs root"
+    try:
+        t()
+    except Skip as e:
+        return "skip: %s" % e
+    except Failure:
+        return "fail"
+    except Exception as e:  # noqa: BLE001  (an error in the test is its failure)
+        check(False, "raised %s" % type(e).__name__, str(e))
+        return "fail"
+    if _Current.failed:
+        return "fail"
+    if not _Current.checks:
+        print("  FAIL: the test ran no check", flush=True)
+        return "fail"
+    return "pass"
+
+
+def main():
+    """Runs the selected tests in their order; prints a line each and the
+    summary; returns the exit status."""
+    tests = _selected()
+    passed, failed, skipped, root_skips = 0, 0, 0, 0
+    for t in tests:
+        print("--- %s" % t.__name__, flush=True)
+        r = _run_one(t)
+        if r == "pass":
+            passed += 1
+            print("ok - %s" % t.__name__, flush=True)
+        elif r == "fail":
+            failed += 1
+            print("not ok - %s" % t.__name__, flush=True)
+        else:
+            skipped += 1
+            root_skips += r == "skip: needs root"
+            print("ok - %s # SKIP %s" % (t.__name__, r[6:]), flush=True)
+    print("%d passed, %d failed, %d skipped (%d for want of root); %d checks"
+          % (passed, failed, skipped, root_skips, _Current.total_checks), flush=True)
+    if failed:
+        return 1
+    if not passed:
+        if skipped:
+            return EXIT_SKIP
+        print("no test ran", flush=True)
+        return 1
+    return 0
+
+
+def run(binary, *args, env=None, timeout=60, stdin=None):
+    """Runs binary with args (env: variables added to this environment);
+    returns (exit status, stdout, stderr)."""
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run([binary, *args], capture_output=True, text=True, env=e, timeout=timeout,
+                       input=stdin)
+    return p.returncode, p.stdout, p.stderr
+
 
 class Tally:
-    """Counts checks and prints a line each.
-
-    tap: TAP lines ("ok 3 - name", "not ok 4 - name" and the detail as "# "
-    lines), "1..N" at the end (for meson's protocol: 'tap').
-    Otherwise "ok - name" ("FAIL - name" and the detail) and "P passed,
-    F failed" at the end; quiet: only the failures are printed."""
+    """Being replaced by @test and check(): counts checks and prints a line
+    each (tap: TAP lines and "1..N" at the end)."""
 
     def __init__(self, tap=False, quiet=False):
         self.tap, self.quiet = tap, quiet
         self.passed = self.failed = 0
 
     def check(self, name, cond, detail=""):
-        """Counts cond as a pass or a failure; returns it."""
         cond = bool(cond)
         if cond:
             self.passed += 1
@@ -41,18 +251,8 @@ class Tally:
         return cond
 
     def finish(self):
-        """Prints the summary and exits: 1 when a check failed, else 0."""
         if self.tap:
             print("1..%d" % (self.passed + self.failed))
         else:
             print("%d passed, %d failed" % (self.passed, self.failed))
-        sys.exit(1 if self.failed else 0)
-
-
-def run(binary, *args, env=None, timeout=60):
-    """Runs binary with args (env: variables added to this environment);
-    returns (exit status, stdout, stderr)."""
-    e = dict(os.environ)
-    e.update(env or {})
-    p = subprocess.run([binary, *args], capture_output=True, text=True, env=e, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
+        sys.exit(1 if self.failed or not self.passed else 0)
