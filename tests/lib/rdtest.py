@@ -111,8 +111,8 @@ def skip(why):
 def normalise(text, paths=None):
     """text with what changes from run to run replaced: each path of paths
     (a dict: path -> placeholder, longest first), ISO 8601 times (TIME), run
-    ids (    RUN-ID: 20261206-075353 and 20261206-075353-002, the ids of applied
-    runs, and 20261206T075353Z, a bundle's stamp)."""
+    ids (RUN-ID: 20261206-075353 and 20261206-075353-002, the ids of
+    applied runs, and 20261206T075353Z, a bundle's stamp)."""
     for path, name in sorted((paths or {}).items(), key=lambda kv: -len(kv[0])):
         if path:
             text = text.replace(path, name)
