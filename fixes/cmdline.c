@@ -2,6 +2,7 @@
 /* cmdline: iommu=pt on the kernel command line, through a GRUB drop-in
  * (update-grub reads the .cfg files in /etc/default/grub.d after /etc/default/grub),
  * then update-grub. Never amd_iommu=off. */
+#include "distro.h"
 #include "fixes.h"
 #include "util.h"
 
@@ -16,9 +17,26 @@ static bool has_token(const char *cmdline, const char *token)
     return false;
 }
 
+/* On a host of another known family (RHEL, Fedora, SUSE) GRUB's grub.d and
+ * update-grub are not how the command line is set: say how it is. A host
+ * whose family is unknown (a bare tree, an old facts file) gets the drop-in. */
+static bool other_family(const rd_fix_input *in, char **ret_reason)
+{
+    rd_os_family fam = rd_os_family_facts(&in->facts->os);
+    if (fam == RD_OS_DEBIAN || fam == RD_OS_UNKNOWN)
+        return false;
+    _cleanup_free_ char *how = rd_distro_cmdline_add(&in->facts->os, "iommu=pt");
+    *ret_reason = xasprintf("this fix writes a GRUB drop-in for update-grub, which hosts of the %s family do not "
+                            "use; to add iommu=pt: %s, then reboot",
+                            rd_os_family_name(fam), how);
+    return true;
+}
+
 static int cmdline_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
 {
     const char *cmdline = in->facts->driver.cmdline;
+    if (other_family(in, ret_reason))
+        return -EOPNOTSUPP;
     rd_snapshot *snap;
     int r = rd_plan_snapshot(p, in, GRUB_FILE, &snap, ret_reason);
     if (r < 0)

@@ -5,6 +5,7 @@
  * amdgpu through an options file. Then the initramfs is rebuilt. This fix
  * never writes a blacklist. */
 #include <inttypes.h>
+#include "distro.h"
 #include "fixes.h"
 #include "modprobe-conf.h"
 #include "util.h"
@@ -167,6 +168,16 @@ static int plan_radeon(const rd_fix_input *in, rd_plan *p, rd_step *s, char **re
 
 static int modprobe_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
 {
+    /* update-initramfs is Debian's; on another known family say what to run there */
+    rd_os_family fam = rd_os_family_facts(&in->facts->os);
+    if (fam != RD_OS_DEBIAN && fam != RD_OS_UNKNOWN) {
+        *ret_reason =
+            xasprintf("this fix rebuilds the initramfs with update-initramfs, which hosts of the %s family do "
+                      "not have; "
+                      "comment out the blacklist lines the finding names, run `%s` and reboot",
+                      rd_os_family_name(fam), rd_distro_of(&in->facts->os)->initramfs);
+        return -EOPNOTSUPP;
+    }
     rd_step *s = rd_plan_add_step(p, "modprobe", RD_EFFECT_REBOOT, "let amdgpu load and drive every AMD GPU");
     rd_step_address_findings(s, in, "modprobe");
     int r = plan_blacklists(in, p, s, ret_reason);
