@@ -15,8 +15,7 @@ static const char *plain(json_object *o)
     return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
-static void add(rd_pkg_changes *c, rd_pkg_op op, const char *name, const char *version, const char *old,
-                uint64_t size)
+static void add(rd_pkg_changes *c, rd_pkg_op op, const char *name, const char *version, const char *old, uint64_t size)
 {
     rd_pkg_change *x = ARRAY_APPEND(c->items, c->n);
     *x = (rd_pkg_change){ op, xstrdup(name), xstrdup_or_null(version), xstrdup_or_null(old), size };
