@@ -3,13 +3,11 @@
  * (as root), journals it and checks again. setup (verb-setup.c) is the same
  * plan over every fix a working ROCm needs. What they print is rendered by
  * src/report (report-plan.c, report-fix.c). */
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 #include "cli.h"
 #include "fixes.h"
 #include "journal.h"
-#include "json-util.h"
 #include "report-fix.h"
 #include "report-plan.h"
 #include "run.h"
