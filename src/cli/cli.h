@@ -10,15 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "report.h"
 #include "run.h"
 #include "term.h"
-
-typedef enum {
-    RD_FORMAT_TEXT,
-    RD_FORMAT_JSON,
-    RD_FORMAT_PROMETHEUS,
-    RD_FORMAT_NFD,
-} rd_format;
 
 typedef struct {
     /* common */
@@ -52,17 +46,28 @@ typedef struct {
     const char *on_unknown; /* --on-unknown drain|keep */
 } rd_options;
 
+/* A verb's entry in the table of verbs (main.c). main.c checks the options
+ * and the number of positional arguments against it before run: run gets
+ * from min_args to max_args of them. */
 typedef struct {
     const char *name;
     const char *summary;
     int (*run)(const rd_options *o, char **args, size_t n_args);
     const char *args; /* its arguments in the usage line: "[TOPIC]" */
     unsigned options; /* the RD_OPT_* it accepts (its --help lists them) */
+    size_t min_args;
+    size_t max_args;     /* RD_ARGS_ANY: no limit */
+    const char *missing; /* the usage error when fewer than min_args are given */
 } rd_verb;
+#define RD_ARGS_ANY SIZE_MAX
+
+/* What `list` lists, for its usage errors. */
+#define RD_CLI_LIST_TOPICS "archs, releases, gpus, checks, fixes or usecases"
 
 /* Verbs, by file: verb-check.c (check, facts), verb-list.c (list),
- * verb-explain.c (explain), verb-fix.c (fix, undo, setup), verb-verify.c (verify),
- * verb-report.c (report). */
+ * verb-explain.c (explain), verb-fix.c (fix), verb-setup.c (setup),
+ * verb-undo.c (undo), verb-history.c (fix --status), verb-verify.c (verify),
+ * verb-report.c (report), verb-slurm.c (slurm). */
 int rd_verb_check(const rd_options *o, char **args, size_t n_args);
 int rd_verb_facts(const rd_options *o, char **args, size_t n_args);
 int rd_verb_list(const rd_options *o, char **args, size_t n_args);
@@ -73,8 +78,20 @@ int rd_verb_setup(const rd_options *o, char **args, size_t n_args);
 /* fix --status [RUN] (verb-history.c); main.c runs it for fix --status */
 int rd_verb_fix_status(const rd_options *o, char **args, size_t n_args);
 /* The --root directory (or "/"), resolved, and a descriptor of it; 0 or 3
- * after saying why (verb-fix.c). */
+ * after saying why (run-cli.c). */
 int rd_cli_open_root(const char *root, char **ret_path, int *ret_fd);
+/* A run carried out whose report cannot be written: says so (it was `what`,
+ * "applied" or "undone", all the same) and returns r (run-cli.c). */
+int rd_cli_unwritten(const char *what, const char *run_id, int r);
+/* fix and setup (verb-fix.c): the plan over the check's findings, shown
+ * or carried out. setup NULL for fix; for setup, its checks of its options
+ * against the check's run (verb-setup.c). */
+typedef struct {
+    /* RD_CLI_GO_ON, or the exit status (after printing) */
+    int (*prepare)(const rd_options *o, const rd_run *run, char ***ret_usecases);
+} rd_cli_setup;
+#define RD_CLI_GO_ON (-1)
+int rd_cli_plan_verb(const rd_options *o, const rd_cli_setup *setup);
 int rd_verb_verify(const rd_options *o, char **args, size_t n_args);
 int rd_verb_report(const rd_options *o, char **args, size_t n_args);
 /* slurm health|prolog|epilog (verb-slurm.c) */

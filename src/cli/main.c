@@ -17,31 +17,58 @@
     (RD_OPT_ROOT | RD_OPT_USER | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_FORMAT | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON |    \
      RD_OPT_TIMEOUT | RD_OPT_PYTHON)
 
+#define EXPLAIN_NEEDS                                                                                                  \
+    "explain needs the error message, e.g. rocm-doctor explain hipErrorNoDevice (or - to read it from standard "       \
+    "input)"
+
+/* name, summary, run, usage arguments, options, minimum and maximum
+ * positional arguments, the error when too few are given */
 static const rd_verb verbs[] = {
-    { "check", "Diagnose this host (the default)", rd_verb_check, "", DIAGNOSIS_OPTIONS },
-    { "facts", "Print what was learned about the host, as JSON", rd_verb_facts, "", DIAGNOSIS_OPTIONS },
+    { "check", "Diagnose this host (the default)", rd_verb_check, "", DIAGNOSIS_OPTIONS, 0, 0, NULL },
+    { "facts", "Print what was learned about the host, as JSON", rd_verb_facts, "", DIAGNOSIS_OPTIONS, 0, 0, NULL },
     { "list", "List the knowledge: archs, releases, checks, fixes, usecases", rd_verb_list,
-      "archs|releases|checks|fixes|usecases", RD_OPT_FORMAT },
+      "archs|releases|checks|fixes|usecases", RD_OPT_FORMAT, 1, 1, "list needs what to list: " RD_CLI_LIST_TOPICS },
     { "explain", "Explain an error message and find its cause on this host", rd_verb_explain, "MESSAGE",
-      DIAGNOSIS_OPTIONS },
+      DIAGNOSIS_OPTIONS, 1, RD_ARGS_ANY, EXPLAIN_NEEDS },
     { "fix", "Show the plan that fixes the findings; --apply runs it", rd_verb_fix, "",
-      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE | RD_OPT_STATUS | RD_OPT_VERBOSE },
+      DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_ONLY | RD_OPT_KEY_FILE | RD_OPT_STATUS | RD_OPT_VERBOSE, 0,
+      0, NULL },
     { "setup", "Plan everything this host needs for a working ROCm; --apply runs it", rd_verb_setup, "",
       DIAGNOSIS_OPTIONS | RD_OPT_APPLY | RD_OPT_YES | RD_OPT_KEY_FILE | RD_OPT_RELEASE | RD_OPT_USECASE |
-          RD_OPT_VERBOSE },
+          RD_OPT_VERBOSE,
+      0, 0, NULL },
     { "undo", "Undo an applied fix run (--last or RUN-ID)", rd_verb_undo, "--last|RUN-ID",
-      RD_OPT_ROOT | RD_OPT_FORMAT | RD_OPT_YES | RD_OPT_LAST },
+      RD_OPT_ROOT | RD_OPT_FORMAT | RD_OPT_YES | RD_OPT_LAST, 0, 1, NULL },
     { "verify", "Run a GPU kernel on every GPU (level 2) and report", rd_verb_verify, "",
-      DIAGNOSIS_OPTIONS | RD_OPT_ROCM_PATH },
+      DIAGNOSIS_OPTIONS | RD_OPT_ROCM_PATH, 0, 0, NULL },
     { "report", "Write a support bundle (a tar archive)", rd_verb_report, "[-o FILE|-]",
       RD_OPT_ROOT | RD_OPT_USER | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_WITH_PYTHON | RD_OPT_TIMEOUT | RD_OPT_OUTPUT |
-          RD_OPT_PYTHON },
+          RD_OPT_PYTHON,
+      0, 0, NULL },
     { "slurm", "Slurm: drain or resume this node; check a job's GPUs", rd_verb_slurm, "health|prolog|epilog",
-      RD_OPT_ROOT | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_TIMEOUT | RD_OPT_ON_UNKNOWN },
+      RD_OPT_ROOT | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_TIMEOUT | RD_OPT_ON_UNKNOWN, 1, 1,
+      "slurm needs a mode: health, prolog or epilog" },
 };
 /* fix --status [RUN] is a command of its own as far as options go. */
-static const rd_verb fix_status = { "fix --status", "Show the applied fix runs", rd_verb_fix_status, "[RUN-ID]",
-                                    RD_OPT_ROOT | RD_OPT_FORMAT | RD_OPT_STATUS };
+static const rd_verb fix_status = { "fix --status",
+                                    "Show the applied fix runs",
+                                    rd_verb_fix_status,
+                                    "[RUN-ID]",
+                                    RD_OPT_ROOT | RD_OPT_FORMAT | RD_OPT_STATUS,
+                                    0,
+                                    1,
+                                    NULL };
+
+/* The number of positional arguments against the verb's entry: 3 after
+ * saying what is wrong, else 0. */
+static int check_args(const rd_verb *verb, char **args, size_t n_args)
+{
+    if (n_args < verb->min_args)
+        return rd_usage_error("%s", verb->missing);
+    if (n_args > verb->max_args)
+        return rd_usage_error("unexpected argument \"%s\"", args[verb->max_args]);
+    return 0;
+}
 
 /* Each option's help; flag 0: every command takes it. */
 static const struct {
@@ -233,15 +260,9 @@ static int set_format(rd_options *o, rd_format f)
 
 static int parse_format(const char *arg, rd_options *o)
 {
-    static const char *const names[] = {
-        [RD_FORMAT_TEXT] = "text",
-        [RD_FORMAT_JSON] = "json",
-        [RD_FORMAT_PROMETHEUS] = "prometheus",
-        [RD_FORMAT_NFD] = "nfd",
-    };
-    for (size_t i = 0; i < ELEMENTSOF(names); i++)
-        if (streq(arg, names[i]))
-            return set_format(o, (rd_format)i);
+    int f = rd_format_from_name(arg);
+    if (f >= 0)
+        return set_format(o, (rd_format)f);
     return rd_usage_error("--format must be text, json, prometheus or nfd, not \"%s\"", arg);
 }
 
@@ -297,42 +318,112 @@ enum {
     OPT_USECASE,
     OPT_VERBOSE,
     OPT_ON_UNKNOWN,
+    OPT_LIST_VERBS,
+    OPT_LIST_OPTIONS,
 };
-static const struct option longopts[] = {
-    { "root", required_argument, NULL, OPT_ROOT },
-    { "user", required_argument, NULL, OPT_USER },
-    { "facts", required_argument, NULL, OPT_FACTS },
-    { "config", required_argument, NULL, OPT_CONFIG },
-    { "format", required_argument, NULL, OPT_FORMAT },
-    { "json", no_argument, NULL, OPT_JSON },
-    { "level", required_argument, NULL, OPT_LEVEL },
-    { "timeout", required_argument, NULL, OPT_TIMEOUT },
-    { "with-python", no_argument, NULL, OPT_WITH_PYTHON },
-    { "color", required_argument, NULL, OPT_COLOR },
-    { "apply", no_argument, NULL, OPT_APPLY },
-    { "yes", no_argument, NULL, OPT_YES },
-    { "only", required_argument, NULL, OPT_ONLY },
-    { "key-file", required_argument, NULL, OPT_KEY_FILE },
-    { "last", no_argument, NULL, OPT_LAST },
-    { "python", required_argument, NULL, OPT_PYTHON },
-    { "rocm-path", required_argument, NULL, OPT_ROCM_PATH },
-    { "release", required_argument, NULL, OPT_RELEASE },
-    { "usecase", required_argument, NULL, OPT_USECASE },
-    { "status", no_argument, NULL, OPT_STATUS },
-    { "verbose", no_argument, NULL, OPT_VERBOSE },
-    { "on-unknown", required_argument, NULL, OPT_ON_UNKNOWN },
-    { "output", required_argument, NULL, 'o' },
-    { "help", no_argument, NULL, 'h' },
-    { "version", no_argument, NULL, 'V' },
-    { 0 },
+/* help --list-verbs and --list-options: for the shell's completion, offered
+ * to no command. */
+#define OPT_HELP_LISTS (1u << 31)
+/* Each long option, the RD_OPT_* flag of the verbs that take it (0: every
+ * command) and its short form. */
+static const struct {
+    struct option o;
+    unsigned flag;
+    char short_name;
+} options[] = {
+    { { "root", required_argument, NULL, OPT_ROOT }, RD_OPT_ROOT, 0 },
+    { { "user", required_argument, NULL, OPT_USER }, RD_OPT_USER, 0 },
+    { { "facts", required_argument, NULL, OPT_FACTS }, RD_OPT_FACTS, 0 },
+    { { "config", required_argument, NULL, OPT_CONFIG }, RD_OPT_CONFIG, 0 },
+    { { "format", required_argument, NULL, OPT_FORMAT }, RD_OPT_FORMAT, 0 },
+    { { "json", no_argument, NULL, OPT_JSON }, RD_OPT_FORMAT, 0 },
+    { { "level", required_argument, NULL, OPT_LEVEL }, RD_OPT_LEVEL, 0 },
+    { { "timeout", required_argument, NULL, OPT_TIMEOUT }, RD_OPT_TIMEOUT, 0 },
+    { { "with-python", no_argument, NULL, OPT_WITH_PYTHON }, RD_OPT_WITH_PYTHON, 0 },
+    { { "color", required_argument, NULL, OPT_COLOR }, 0, 0 },
+    { { "apply", no_argument, NULL, OPT_APPLY }, RD_OPT_APPLY, 0 },
+    { { "yes", no_argument, NULL, OPT_YES }, RD_OPT_YES, 0 },
+    { { "only", required_argument, NULL, OPT_ONLY }, RD_OPT_ONLY, 0 },
+    { { "key-file", required_argument, NULL, OPT_KEY_FILE }, RD_OPT_KEY_FILE, 0 },
+    { { "last", no_argument, NULL, OPT_LAST }, RD_OPT_LAST, 0 },
+    { { "python", required_argument, NULL, OPT_PYTHON }, RD_OPT_PYTHON, 0 },
+    { { "rocm-path", required_argument, NULL, OPT_ROCM_PATH }, RD_OPT_ROCM_PATH, 0 },
+    { { "release", required_argument, NULL, OPT_RELEASE }, RD_OPT_RELEASE, 0 },
+    { { "usecase", required_argument, NULL, OPT_USECASE }, RD_OPT_USECASE, 0 },
+    { { "status", no_argument, NULL, OPT_STATUS }, RD_OPT_STATUS, 0 },
+    { { "verbose", no_argument, NULL, OPT_VERBOSE }, RD_OPT_VERBOSE, 0 },
+    { { "on-unknown", required_argument, NULL, OPT_ON_UNKNOWN }, RD_OPT_ON_UNKNOWN, 0 },
+    { { "output", required_argument, NULL, 'o' }, RD_OPT_OUTPUT, 'o' },
+    { { "help", no_argument, NULL, 'h' }, 0, 'h' },
+    { { "version", no_argument, NULL, 'V' }, 0, 'V' },
+    { { "list-verbs", no_argument, NULL, OPT_LIST_VERBS }, OPT_HELP_LISTS, 0 },
+    { { "list-options", no_argument, NULL, OPT_LIST_OPTIONS }, OPT_HELP_LISTS, 0 },
 };
+
+/* What help --list-verbs and --list-options print. */
+typedef struct {
+    bool list_verbs;
+    bool list_options;
+} help_lists;
+
+/* The commands, one a line: the table's, then help and version. */
+static int list_verbs(void)
+{
+    for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+        puts(verbs[i].name);
+    puts("help");
+    puts("version");
+    return finish_stdout();
+}
+
+/* The options a command with these flags takes (every option for ~0u), one
+ * a line, short forms after their long one; "=" after one that takes a
+ * value. */
+static int list_options(unsigned accepted)
+{
+    for (size_t i = 0; i < ELEMENTSOF(options); i++) {
+        if (options[i].flag == OPT_HELP_LISTS || (options[i].flag && !(options[i].flag & accepted)))
+            continue;
+        const char *value = options[i].o.has_arg == required_argument ? "=" : "";
+        printf("--%s%s\n", options[i].o.name, value);
+        if (options[i].short_name)
+            printf("-%c%s\n", options[i].short_name, value);
+    }
+    return finish_stdout();
+}
+
+/* rocm-doctor help [COMMAND], help --list-verbs, help --list-options [COMMAND]. */
+static int help_command(const char *name, const help_lists *lists)
+{
+    const rd_verb *verb = name ? find_verb(name) : NULL;
+    if (name && !verb)
+        return rd_usage_error("unknown command \"%s\"", name);
+    if (lists->list_verbs)
+        return list_verbs();
+    if (lists->list_options)
+        return list_options(verb ? verb->options : ~0u);
+    return help(verb);
+}
+
+static int parse_color(const char *arg, rd_options *o)
+{
+    if (streq(arg, "auto"))
+        o->color = -1;
+    else if (streq(arg, "always"))
+        o->color = 1;
+    else if (streq(arg, "never"))
+        o->color = 0;
+    else
+        return rd_usage_error("--color must be auto, always or never, not \"%s\"", arg);
+    return 0;
+}
 
 /* Not an exit status: parse_option read the option, go on. */
 #define PARSE_GO_ON (-1)
 
 /* One option from getopt_long (c, optarg); PARSE_GO_ON, or the exit
  * status when it is --version or a usage error. */
-static int parse_option(int c, char **argv, rd_options *o, bool *want_help)
+static int parse_option(int c, char **argv, rd_options *o, bool *want_help, help_lists *lists)
 {
     int r;
     uint64_t u;
@@ -365,14 +456,8 @@ static int parse_option(int c, char **argv, rd_options *o, bool *want_help)
         break;
     case OPT_WITH_PYTHON: o->with_python = true; break;
     case OPT_COLOR:
-        if (streq(optarg, "auto"))
-            o->color = -1;
-        else if (streq(optarg, "always"))
-            o->color = 1;
-        else if (streq(optarg, "never"))
-            o->color = 0;
-        else
-            return rd_usage_error("--color must be auto, always or never, not \"%s\"", optarg);
+        if ((r = parse_color(optarg, o)) != 0)
+            return r;
         break;
     case OPT_APPLY: o->apply = true; break;
     case OPT_YES: o->yes = true; break;
@@ -404,6 +489,8 @@ static int parse_option(int c, char **argv, rd_options *o, bool *want_help)
         break;
     case 'o': o->output = optarg; break;
     case 'h': *want_help = true; break;
+    case OPT_LIST_VERBS: lists->list_verbs = true; break;
+    case OPT_LIST_OPTIONS: lists->list_options = true; break;
     case 'V': return version();
     case ':': return rd_usage_error("option %s needs an argument", argv[optind - 1]);
     default: return rd_usage_error("unknown option %s", argv[optind - 1]);
@@ -415,22 +502,27 @@ int main(int argc, char **argv)
 {
     rd_options o = { .color = -1 };
     bool want_help = false;
+    help_lists lists = { 0 };
+    struct option longopts[ELEMENTSOF(options) + 1] = { 0 };
+    for (size_t i = 0; i < ELEMENTSOF(options); i++)
+        longopts[i] = options[i].o;
     int c;
     opterr = 0;
     /* GNU getopt permutes: options may come before or after the command */
     while ((c = getopt_long(argc, argv, ":hVo:", longopts, NULL)) != -1) {
-        int r = parse_option(c, argv, &o, &want_help);
+        int r = parse_option(c, argv, &o, &want_help, &lists);
         if (r != PARSE_GO_ON)
             return r;
     }
     const char *name = optind < argc ? argv[optind++] : NULL;
+    bool is_help = name && streq(name, "help");
+    if ((lists.list_verbs || lists.list_options) && !is_help)
+        return rd_usage_error("%s is an option of the help command",
+                              lists.list_verbs ? "--list-verbs" : "--list-options");
     if (name && streq(name, "version"))
         return version();
-    if (name && streq(name, "help")) {
-        /* rocm-doctor help [COMMAND] */
-        name = optind < argc ? argv[optind] : NULL;
-        want_help = true;
-    }
+    if (is_help) /* rocm-doctor help [COMMAND] */
+        return help_command(optind < argc ? argv[optind] : NULL, &lists);
     const rd_verb *verb = find_verb(name ? name : "check");
     if (!verb)
         return rd_usage_error("unknown command \"%s\"", name);
@@ -440,6 +532,8 @@ int main(int argc, char **argv)
         verb = &fix_status;
     /* the options are checked against the verb's table entry here, never in the verbs */
     int r = reject_options(&o, verb->name, ~verb->options);
+    if (r == 0)
+        r = check_args(verb, argv + optind, (size_t)(argc - optind));
     if (r != 0)
         return r;
     _cleanup_free_ char *python = NULL;

@@ -2,6 +2,9 @@
 /* The diagnosis as the verbs run it: options to the core's parameters, its
  * error to a message, and the report in the chosen format. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include "cli.h"
 #include "fixes.h"
 #include "registry.h"
@@ -55,24 +58,36 @@ void rd_cli_fix_deadlines(const rd_options *o, const rd_config *c)
 
 int rd_cli_render(const rd_options *o, const rd_run *r, FILE *out)
 {
-    int status = rd_findings_exit_status(&r->findings);
-    int e = 0;
-    switch (o->format) {
-    case RD_FORMAT_JSON: {
-        json_object *j = rd_report_json(&r->facts, &r->view, &r->findings, r->level);
-        const char *s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-        if (fputs(s, out) < 0 || fputc('\n', out) < 0)
-            e = -EIO;
-        json_object_put(j);
-        break;
-    }
-    case RD_FORMAT_PROMETHEUS: e = rd_report_prometheus(out, &r->facts, &r->view, &r->findings); break;
-    case RD_FORMAT_NFD: e = rd_report_nfd(out, &r->facts, &r->view, &r->findings); break;
-    case RD_FORMAT_TEXT:
-        rd_report_text(out, &r->facts, &r->view, &r->findings, out == stdout && rd_cli_want_color(o->color));
-        break;
-    }
+    const rd_report_input in = {
+        .facts = &r->facts,
+        .view = &r->view,
+        .findings = &r->findings,
+        .level = r->level,
+        .color = out == stdout && o->format == RD_FORMAT_TEXT && rd_cli_want_color(o->color),
+    };
+    int e = rd_renderers[o->format].write(out, &in);
     if (e < 0 || fflush(out) != 0 || ferror(out))
         return rd_fail("cannot write the report: %s", errno_name(e < 0 ? -e : EIO));
-    return status;
+    return rd_findings_exit_status(&r->findings);
+}
+
+int rd_cli_open_root(const char *root, char **ret_path, int *ret_fd)
+{
+    char resolved[PATH_MAX];
+    if (!realpath(root ? root : "/", resolved))
+        return rd_fail("--root %s: %s", root, strerror(errno));
+    int fd = open(resolved, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return rd_fail("--root %s: %s", root, strerror(errno));
+    *ret_path = xstrdup(resolved);
+    *ret_fd = fd;
+    return 0;
+}
+
+/* The run was carried out: a report that cannot be written does not undo
+ * that, so the exit status still says what the system is like now. */
+int rd_cli_unwritten(const char *what, const char *run_id, int r)
+{
+    rd_msg_error("rocm-doctor", "cannot write to standard output; run %s was %s all the same", run_id, what);
+    return r;
 }

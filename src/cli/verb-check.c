@@ -8,8 +8,6 @@
 
 int rd_verb_check(const rd_options *o, char **args, size_t n_args)
 {
-    if (n_args > 0)
-        return rd_usage_error("unexpected argument \"%s\"", args[0]);
     rd_run run;
     int r = rd_cli_run_check(o, &run);
     if (r == 0)
@@ -24,8 +22,6 @@ int rd_verb_facts(const rd_options *o, char **args, size_t n_args)
         return rd_usage_error("%s", "--facts is for the check command: facts always reads the live host");
     if (o->format_set && o->format != RD_FORMAT_JSON)
         return rd_usage_error("%s", "facts are always printed as JSON");
-    if (n_args > 0)
-        return rd_usage_error("unexpected argument \"%s\"", args[0]);
     rd_options fo = *o;
     if (fo.level == 0)
         fo.level = 1; /* the runtime runs only when asked for here, never from config */

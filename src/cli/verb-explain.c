@@ -47,9 +47,6 @@ int rd_verb_explain(const rd_options *o, char **args, size_t n_args)
     int r;
     if (o->format_set && o->format != RD_FORMAT_TEXT && o->format != RD_FORMAT_JSON)
         return rd_usage_error("%s", "explain prints text or JSON (--json)");
-    if (n_args == 0)
-        return rd_usage_error("%s", "explain needs the error message, e.g. rocm-doctor explain hipErrorNoDevice "
-                                    "(or - to read it from standard input)");
     _cleanup_free_ char *text = NULL;
     if ((r = read_text(args, n_args, &text)) != 0)
         return r;

@@ -12,8 +12,6 @@
 int rd_verb_fix_status(const rd_options *o, char **args, size_t n_args)
 {
     int r;
-    if (n_args > 1)
-        return rd_usage_error("unexpected argument \"%s\"", args[1]);
     if (o->format_set && o->format != RD_FORMAT_JSON && o->format != RD_FORMAT_TEXT)
         return rd_usage_error("%s", "fix --status prints text or JSON");
     const char *only = n_args ? args[0] : NULL;

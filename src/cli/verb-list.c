@@ -10,7 +10,7 @@
 #include "report-list.h"
 #include "util.h"
 
-#define LISTS "archs, releases, gpus, checks, fixes or usecases"
+#define LISTS RD_CLI_LIST_TOPICS
 
 /* clang-format off */
 static const struct {
@@ -43,10 +43,6 @@ int rd_verb_list(const rd_options *o, char **args, size_t n_args)
 {
     if (o->format_set && o->format != RD_FORMAT_TEXT && o->format != RD_FORMAT_JSON)
         return rd_usage_error("%s", "list prints text or json");
-    if (n_args == 0)
-        return rd_usage_error("%s", "list needs what to list: " LISTS);
-    if (n_args > 1)
-        return rd_usage_error("unexpected argument \"%s\"", args[1]);
     size_t i = 0;
     while (i < ELEMENTSOF(lists) && !streq(args[0], lists[i].name))
         i++;

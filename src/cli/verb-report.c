@@ -321,8 +321,6 @@ static int refuse_existing(const char *path)
 int rd_verb_report(const rd_options *o, char **args, size_t n_args)
 {
     int r;
-    if (n_args > 0)
-        return rd_usage_error("unexpected argument \"%s\"", args[0]);
     if (o->output && !*o->output)
         return rd_usage_error("%s", "-o needs a file name, or - for standard output");
     bool to_stdout = o->output && streq(o->output, "-");

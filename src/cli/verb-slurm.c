@@ -348,10 +348,6 @@ static int slurm_epilog(const rd_options *o)
 
 int rd_verb_slurm(const rd_options *o, char **args, size_t n_args)
 {
-    if (n_args == 0)
-        return rd_usage_error("%s", "slurm needs a mode: health, prolog or epilog");
-    if (n_args > 1)
-        return rd_usage_error("unexpected argument \"%s\"", args[1]);
     if (streq(args[0], "health"))
         return slurm_health(o);
     if (o->on_unknown)

@@ -10,8 +10,6 @@ int rd_verb_verify(const rd_options *o, char **args, size_t n_args)
 {
     if (o->level == 1)
         return rd_usage_error("%s", "verify always runs level 2; use check --level 1 for the static checks");
-    if (n_args > 0)
-        return rd_usage_error("unexpected argument \"%s\"", args[0]);
     rd_options vo = *o;
     vo.level = 2;
     rd_run run;

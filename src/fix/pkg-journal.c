@@ -136,16 +136,6 @@ static int read_before(rd_journal *jr, char **ret)
     return rd_fix_read(jr->root_fd, path, ret, NULL, NULL);
 }
 
-static json_object *entry(const rd_pkg_change *x)
-{
-    json_object *o = json_object_new_object();
-    rd_json_set_str(o, "name", x->name);
-    rd_json_set_str(o, "version", x->version);
-    if (x->old_version)
-        rd_json_set_str(o, "old_version", x->old_version);
-    return o;
-}
-
 int rd_journal_packages_after(rd_journal *jr, char **ret_error)
 {
     json_object *jp = packages_of(jr);
@@ -161,14 +151,7 @@ int rd_journal_packages_after(rd_journal *jr, char **ret_error)
     }
     rd_pkg_changes c = { 0 };
     rd_pkg_diff(before, after, &c);
-    static const char *const keys[] = { "installed", "upgraded", "downgraded", "removed" };
-    json_object *arrays[4];
-    for (size_t i = 0; i < 4; i++)
-        arrays[i] = json_object_new_array();
-    for (size_t i = 0; i < c.n; i++)
-        json_object_array_add(arrays[c.items[i].op], entry(&c.items[i]));
-    for (size_t i = 0; i < 4; i++)
-        json_object_object_add(jp, keys[i], arrays[i]);
+    rd_pkg_changes_to_lists(&c, jp);
     rd_pkg_changes_free(&c);
     return 0;
 }
@@ -177,23 +160,7 @@ int rd_journal_packages_after(rd_journal *jr, char **ret_error)
  * difference between the list it kept and now. */
 static int run_changes(rd_journal *jr, json_object *jp, const char *now, rd_pkg_changes *ret, bool *ret_recorded)
 {
-    static const char *const keys[] = { "installed", "upgraded", "downgraded", "removed" };
-    json_object *probe;
-    if (json_object_object_get_ex(jp, "installed", &probe)) {
-        for (size_t k = 0; k < 4; k++) {
-            json_object *a = rd_json_get_array(jp, keys[k]);
-            for (size_t i = 0; a && i < json_object_array_length(a); i++) {
-                json_object *o = json_object_array_get_idx(a, i);
-                const char *name = rd_json_get_str(o, "name");
-                if (!name)
-                    continue;
-                rd_pkg_change *x = ARRAY_APPEND(ret->items, ret->n);
-                x->op = (rd_pkg_op)k;
-                x->name = xstrdup(name);
-                x->version = xstrdup_or_null(rd_json_get_str(o, "version"));
-                x->old_version = xstrdup_or_null(rd_json_get_str(o, "old_version"));
-            }
-        }
+    if (rd_pkg_changes_from_lists(jp, ret) == 0) {
         *ret_recorded = true;
         return 0;
     }
@@ -219,11 +186,7 @@ static void still_in_place(const rd_pkg_changes *c, const char *now, rd_pkg_chan
                                                   : cur && !streq_ptr(cur, x->old_version);
         if (!in_place)
             continue;
-        rd_pkg_change *y = ARRAY_APPEND(ret->items, ret->n);
-        y->op = x->op;
-        y->name = xstrdup(x->name);
-        y->version = xstrdup_or_null(x->version);
-        y->old_version = xstrdup_or_null(x->old_version);
+        rd_pkg_changes_add(ret, x);
     }
 }
 
@@ -242,22 +205,22 @@ static void reversal(const rd_pkg_changes *live, char ***install, char ***remove
     }
 }
 
-/* One recorded entry against the list kept before the run: what it
- * installed was not there, what it removed, upgraded or downgraded was,
- * at the version the entry names; NULL when they agree. */
-static char *entry_contradiction(json_object *o, size_t k, const char *before)
+/* One recorded entry (k: the list it is in) against the list kept before
+ * the run: what it installed was not there, what it removed, upgraded or
+ * downgraded was, at the version the entry names; NULL when they agree. */
+static char *entry_contradiction(json_object *o, rd_pkg_op k, const char *before)
 {
-    static const char *const keys[] = { "installed", "upgraded", "downgraded", "removed" };
-    const char *name = rd_json_get_str(o, "name"), *version = rd_json_get_str(o, "version");
-    const char *old = rd_json_get_str(o, "old_version");
-    if (!name || !*name || strpbrk(name, " \t\n") || !version || (k == 1 || k == 2 ? !old : false))
-        return xasprintf("an entry of \"%s\" has no name or version", keys[k]);
-    _cleanup_free_ char *was = rd_pkg_list_version(before, name);
-    if (k == 0 && was)
-        return xasprintf("\"installed\" names %s, but the package list saved before the run has it (%s)", name, was);
-    const char *want = k == 3 ? version : old;
-    if (k != 0 && !streq_ptr(was, want))
-        return xasprintf("\"%s\" names %s %s, but the package list saved before the run has %s", keys[k], name, want,
+    const char *list = rd_pkg_kinds[k].done;
+    _cleanup_(rd_pkg_change_clear) rd_pkg_change x = { 0 };
+    if (rd_pkg_change_from_json(o, k, &x) < 0 || !*x.name || strpbrk(x.name, " \t\n") || !x.version ||
+        ((k == RD_PKG_UPGRADE || k == RD_PKG_DOWNGRADE) && !x.old_version))
+        return xasprintf("an entry of \"%s\" has no name or version", list);
+    _cleanup_free_ char *was = rd_pkg_list_version(before, x.name);
+    if (k == RD_PKG_INSTALL && was)
+        return xasprintf("\"%s\" names %s, but the package list saved before the run has it (%s)", list, x.name, was);
+    const char *want = k == RD_PKG_REMOVE ? x.version : x.old_version;
+    if (k != RD_PKG_INSTALL && !streq_ptr(was, want))
+        return xasprintf("\"%s\" names %s %s, but the package list saved before the run has %s", list, x.name, want,
                          was ? was : "no such package");
     return NULL;
 }
@@ -267,7 +230,6 @@ static char *entry_contradiction(json_object *o, size_t k, const char *before)
  * it changed, each entry agreeing with that list. */
 static char *package_journal_damage(rd_journal *jr, json_object *jp, char **ret_before)
 {
-    static const char *const keys[] = { "installed", "upgraded", "downgraded", "removed" };
     if (pm_of(jp) == RD_PM_NONE)
         return xstrdup("it names no package manager");
     _cleanup_free_ char *before = NULL;
@@ -276,13 +238,13 @@ static char *package_journal_damage(rd_journal *jr, json_object *jp, char **ret_
         return xasprintf("the package list saved before the run (%s/" BEFORE_NAME ") %s", jr->dir,
                          r == -ENOENT ? "is missing" : strerror(-r));
     json_object *probe;
-    bool recorded = json_object_object_get_ex(jp, "installed", &probe);
-    for (size_t k = 0; recorded && k < 4; k++) {
-        json_object *a = rd_json_get_array(jp, keys[k]);
+    bool recorded = json_object_object_get_ex(jp, rd_pkg_kinds[RD_PKG_INSTALL].done, &probe);
+    for (size_t k = 0; recorded && k < RD_PKG_OP_MAX; k++) {
+        json_object *a = rd_json_get_array(jp, rd_pkg_kinds[k].done);
         if (!a)
-            return xasprintf("its list \"%s\" is missing", keys[k]);
+            return xasprintf("its list \"%s\" is missing", rd_pkg_kinds[k].done);
         for (size_t i = 0; i < json_object_array_length(a); i++) {
-            char *why = entry_contradiction(json_object_array_get_idx(a, i), k, before);
+            char *why = entry_contradiction(json_object_array_get_idx(a, i), (rd_pkg_op)k, before);
             if (why)
                 return why;
         }

@@ -54,17 +54,6 @@ rd_pm rd_pm_from_name(const char *name)
     return RD_PM_NONE;
 }
 
-const char *rd_pkg_op_name(rd_pkg_op op)
-{
-    switch (op) {
-    case RD_PKG_UPGRADE: return "upgrade";
-    case RD_PKG_DOWNGRADE: return "downgrade";
-    case RD_PKG_REMOVE: return "remove";
-    case RD_PKG_INSTALL:
-    default: return "install";
-    }
-}
-
 void rd_pkg_changes_free(rd_pkg_changes *c)
 {
     for (size_t i = 0; i < c->n; i++) {
@@ -1194,22 +1183,4 @@ int rd_pkg_dry_run(rd_pm pm, const char *root, const char *overlay_dir, char *co
     }
     *ret = c;
     return 0;
-}
-
-json_object *rd_pkg_changes_to_json(const rd_pkg_changes *c)
-{
-    json_object *a = json_object_new_array();
-    for (size_t i = 0; i < c->n; i++) {
-        const rd_pkg_change *x = &c->items[i];
-        json_object *o = json_object_new_object();
-        rd_json_set_str(o, "op", rd_pkg_op_name(x->op));
-        rd_json_set_str(o, "name", x->name);
-        json_object_object_add(o, "version", x->version ? json_object_new_string(x->version) : NULL);
-        if (x->old_version)
-            rd_json_set_str(o, "old_version", x->old_version);
-        if (x->size)
-            rd_json_set_int(o, "size", (int64_t)x->size);
-        json_object_array_add(a, o);
-    }
-    return a;
 }

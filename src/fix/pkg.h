@@ -18,13 +18,26 @@ typedef enum {
     RD_PM_ZYPPER,
 } rd_pm;
 
+/* The kinds of package change, in the one order everything lists them
+ * (the plan's counts, the journal's lists, fix --status). */
 typedef enum {
     RD_PKG_INSTALL,
     RD_PKG_UPGRADE,
     RD_PKG_DOWNGRADE,
     RD_PKG_REMOVE,
+    RD_PKG_OP_MAX,
 } rd_pkg_op;
 
+typedef struct {
+    const char *verb; /* the plan's "op" and its text: "install" */
+    const char *done; /* the journal's list and fix --status: "installed" */
+} rd_pkg_kind;
+
+/* Indexed by rd_pkg_op (pkg-record.c). */
+extern const rd_pkg_kind rd_pkg_kinds[RD_PKG_OP_MAX];
+
+/* The package record: one package and what a transaction does (or did)
+ * to it. */
 typedef struct {
     rd_pkg_op op;
     char *name;
@@ -148,5 +161,33 @@ int rd_pkg_repair(rd_pm pm, const char *root, char **ret_error);
 int rd_pkg_dry_run(rd_pm pm, const char *root, const char *overlay_dir, char *const *install, char *const *remove,
                    rd_pkg_changes *ret, char **ret_error);
 
-/* JSON of the changes: [{"op", "name", "version", "old_version", "size"}] */
+/* ---- the package record as JSON (pkg-record.c): the one writer and reader ----
+ *
+ * A record is {"op", "name", "version", "old_version", "size"}: "op" only
+ * where the record is not in a list of its kind, "old_version" and "size"
+ * only when known. The plan's "packages" and the journal's "planned" are
+ * arrays of records with "op"; the journal's "installed", "upgraded",
+ * "downgraded" and "removed" (what a run did) are lists of records without
+ * it, the list saying the kind. */
+
+/* The kind named verb ("install"), or -EINVAL. */
+int rd_pkg_op_from_name(const char *verb);
+json_object *rd_pkg_change_to_json(const rd_pkg_change *x, bool with_op);
+/* An array of records with "op". */
 json_object *rd_pkg_changes_to_json(const rd_pkg_changes *c);
+/* The four lists, by kind, added to o. */
+void rd_pkg_changes_to_lists(const rd_pkg_changes *c, json_object *o);
+/* One record; op is its kind when it has no "op". -EBADMSG when it has no
+ * name or an "op" that names no kind (*ret untouched then). */
+int rd_pkg_change_from_json(json_object *o, rd_pkg_op op, rd_pkg_change *ret);
+/* Appends the records of an array with "op" to *ret (skipping those
+ * without a name); -EBADMSG when a is not an array. */
+int rd_pkg_changes_from_json(json_object *a, rd_pkg_changes *ret);
+/* Appends the records of o's four lists to *ret, kind by kind (skipping
+ * those without a name); -ENOENT when o has no "installed" list (the run
+ * did not get as far as recording what it did). */
+int rd_pkg_changes_from_lists(json_object *o, rd_pkg_changes *ret);
+/* Frees what x holds. */
+void rd_pkg_change_clear(rd_pkg_change *x);
+/* Appends a copy of x to c. */
+rd_pkg_change *rd_pkg_changes_add(rd_pkg_changes *c, const rd_pkg_change *x);

@@ -126,22 +126,22 @@ static void print_change(const rd_term *t, const char *what, const char *text, c
     fprintf(t->out, "%s\n", tail ? tail : "");
 }
 
-/* "rocm 6.4.1", "hip-runtime-amd 6.4.1 (was 6.2.4)" */
+/* "rocm 6.4.1", "hip-runtime-amd 6.4.1 (was 6.2.4)": the journal's lists
+ * of what the run did, kind by kind. */
 static void print_changed_packages(const rd_term *t, json_object *packages)
 {
-    static const char *const kinds[] = { "installed", "upgraded", "removed", "downgraded" };
-    for (size_t k = 0; packages && k < ELEMENTSOF(kinds); k++) {
-        json_object *a = rd_json_get_array(packages, kinds[k]);
-        for (size_t i = 0; a && i < json_object_array_length(a); i++) {
-            json_object *p = json_object_array_get_idx(a, i);
-            const char *name = rd_json_get_str(p, "name"), *version = rd_json_get_str(p, "version"),
-                       *old = rd_json_get_str(p, "old_version");
-            _cleanup_free_ char *text = xasprintf("%s%s%s", strempty(name), version ? " " : "", strempty(version));
-            _cleanup_free_ char *tail = old && !streq_ptr(old, version) ? xasprintf(" (was %s)", old) : NULL;
-            _cleanup_free_ char *shown = tail ? rd_term_escape(tail, t->utf8) : NULL;
-            print_change(t, kinds[k], text, shown);
-        }
+    rd_pkg_changes c = { 0 };
+    if (rd_pkg_changes_from_lists(packages, &c) < 0)
+        return;
+    for (size_t i = 0; i < c.n; i++) {
+        const rd_pkg_change *x = &c.items[i];
+        _cleanup_free_ char *text = xasprintf("%s%s%s", x->name, x->version ? " " : "", strempty(x->version));
+        _cleanup_free_ char *tail =
+            x->old_version && !streq_ptr(x->old_version, x->version) ? xasprintf(" (was %s)", x->old_version) : NULL;
+        _cleanup_free_ char *shown = tail ? rd_term_escape(tail, t->utf8) : NULL;
+        print_change(t, rd_pkg_kinds[x->op].done, text, shown);
     }
+    rd_pkg_changes_free(&c);
 }
 
 /* Each string of c[key] as a change; returns how many. */

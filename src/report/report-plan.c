@@ -91,7 +91,7 @@ static void print_packages(const rd_pkg_set *set, FILE *out)
     const rd_pkg_changes *c = &set->changes;
     fprintf(out, "   %s, through %s%s:\n", c->n ? "packages" : "nothing to change in the packages", rd_pm_name(set->pm),
             set->refresh ? " (indexes refreshed first)" : "");
-    size_t counts[4] = { 0 };
+    size_t counts[RD_PKG_OP_MAX] = { 0 };
     for (size_t i = 0; i < c->n; i++) {
         const rd_pkg_change *x = &c->items[i];
         counts[x->op]++;

@@ -13,6 +13,35 @@
 
 #define RD_REPORT_SCHEMA "rocm-doctor/1"
 
+/* The report's formats: one renderer each, with one signature. */
+typedef enum {
+    RD_FORMAT_TEXT,
+    RD_FORMAT_JSON,
+    RD_FORMAT_PROMETHEUS,
+    RD_FORMAT_NFD,
+    RD_FORMAT_MAX,
+} rd_format;
+
+/* What every renderer renders. */
+typedef struct {
+    const rd_facts *facts;
+    const rd_gpu_view *view;
+    const rd_findings *findings;
+    int level;  /* the level the check ran at (JSON) */
+    bool color; /* text: colour */
+} rd_report_input;
+
+typedef struct {
+    const char *name; /* --format's value */
+    /* Writes the report to out: 0, or -errno when out cannot be written. */
+    int (*write)(FILE *out, const rd_report_input *in);
+} rd_renderer;
+
+/* Indexed by rd_format (report-format.c). */
+extern const rd_renderer rd_renderers[RD_FORMAT_MAX];
+/* The format --format calls name, or -EINVAL. */
+int rd_format_from_name(const char *name);
+
 /* One finding as the report shows it: id, severity, summary, evidence,
  * remedy, fix, gpu. */
 json_object *rd_finding_to_json(const rd_finding *f);
