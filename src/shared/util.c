@@ -142,6 +142,18 @@ bool strv_contains(char *const *v, const char *s)
     return false;
 }
 
+char **rd_strv_new(const char *first, ...)
+{
+    char **v = NULL;
+    size_t n = 0;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a; a = va_arg(ap, const char *))
+        v = strv_push_n(v, &n, xstrdup(a));
+    va_end(ap);
+    return v;
+}
+
 char **strv_split(const char *s, const char *separators)
 {
     char **v = NULL;

@@ -93,6 +93,8 @@ void strv_free(char **v);
 char **strv_push(char **v, char *s);
 char **strv_push_n(char **v, size_t *n, char *s);
 bool strv_contains(char *const *v, const char *s);
+/* A vector of copies of the arguments (the list ends with NULL). */
+char **rd_strv_new(const char *first, ...) __attribute__((sentinel));
 /* The non-empty items of s between any of the separator characters; NULL when none. */
 char **strv_split(const char *s, const char *separators);
 /* The items joined by separator ("" for none). */

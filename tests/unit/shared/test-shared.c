@@ -558,6 +558,16 @@ static void test_strv_split(void)
     g_assert_null(strv_split("", ","));
 }
 
+static void test_strv_new(void)
+{
+    _cleanup_strv_free_ char **v = rd_strv_new("dpkg", "--configure", "-a", NULL);
+    g_assert_cmpuint(strv_length(v), ==, 3);
+    g_assert_cmpstr(v[0], ==, "dpkg");
+    g_assert_cmpstr(v[2], ==, "-a");
+    g_assert_null(v[3]);
+    g_assert_null(rd_strv_new(NULL, NULL));
+}
+
 /* ---- JSON numbers: written by hand, as json-c writes them ---- */
 
 static void test_json_numbers(void)
@@ -599,6 +609,7 @@ static const rd_test_case tests[] = {
     { "/rootfs/write-atomic", test_write_atomic },
     { "/util/arrays", test_arrays },
     { "/util/strv-split", test_strv_split },
+    { "/util/strv-new", test_strv_new },
     { "/util/dir-each", test_dir_each },
     { "/util/json-numbers", test_json_numbers },
 };
