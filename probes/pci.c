@@ -231,11 +231,7 @@ static bool hex4(const char *p, const char *end, unsigned *ret)
     if (end - p < 4)
         return false;
     for (int i = 0; i < 4; i++) {
-        int c = p[i];
-        int d = c >= '0' && c <= '9'   ? c - '0'
-                : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                       : -1;
+        int d = unhexchar(p[i]);
         if (d < 0)
             return false;
         v = v << 4 | (unsigned)d;

@@ -358,6 +358,17 @@ int foreach_line(const char *text, int (*fn)(char *line, void *userdata), void *
     return 0;
 }
 
+int unhexchar(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -EINVAL;
+}
+
 char *strstrip(char *s)
 {
     while (isspace((unsigned char)*s))

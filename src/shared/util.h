@@ -159,6 +159,8 @@ int read_line_at(int dirfd, const char *path, char **ret);
 int read_u64_at(int dirfd, const char *path, int base, uint64_t *ret);
 
 char *strstrip(char *s);
+/* The value of one hexadecimal digit (either case), or -EINVAL. */
+int unhexchar(char c);
 int safe_atou64(const char *s, int base, uint64_t *ret);
 int safe_atoi(const char *s, int *ret);
 const char *errno_name(int err);

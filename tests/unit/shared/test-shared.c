@@ -568,6 +568,17 @@ static void test_strv_new(void)
     g_assert_null(rd_strv_new(NULL, NULL));
 }
 
+static void test_unhexchar(void)
+{
+    g_assert_cmpint(unhexchar('0'), ==, 0);
+    g_assert_cmpint(unhexchar('9'), ==, 9);
+    g_assert_cmpint(unhexchar('a'), ==, 10);
+    g_assert_cmpint(unhexchar('F'), ==, 15);
+    g_assert_cmpint(unhexchar('g'), ==, -EINVAL);
+    g_assert_cmpint(unhexchar('\n'), ==, -EINVAL);
+    g_assert_cmpint(unhexchar(0), ==, -EINVAL);
+}
+
 /* ---- JSON numbers: written by hand, as json-c writes them ---- */
 
 static void test_json_numbers(void)
@@ -610,6 +621,7 @@ static const rd_test_case tests[] = {
     { "/util/arrays", test_arrays },
     { "/util/strv-split", test_strv_split },
     { "/util/strv-new", test_strv_new },
+    { "/util/unhexchar", test_unhexchar },
     { "/util/dir-each", test_dir_each },
     { "/util/json-numbers", test_json_numbers },
 };
