@@ -163,7 +163,7 @@ rd_kernel_verdict rd_packages_kernel_serves(const rd_packages_table *t, const ch
             *ret_min = t->inbox_kernel[k] + gl + 1;
     if (!*ret_min)
         return RD_KERNEL_UNLISTED;
-    if (os->kernel_release && rd_version_compare(os->kernel_release, *ret_min) >= 0)
+    if (rd_kernel_at_least(os, *ret_min) == 1)
         return RD_KERNEL_SERVES;
     return backports_amdgpu(os) ? RD_KERNEL_BACKPORTED : RD_KERNEL_TOO_OLD;
 }

@@ -156,6 +156,13 @@ int rd_version_compare(const char *a, const char *b)
     }
 }
 
+int rd_kernel_at_least(const rd_os_facts *os, const char *v)
+{
+    if (!os->kernel_release)
+        return -1;
+    return rd_version_compare(os->kernel_release, v) >= 0;
+}
+
 static const rd_field table_info_fields[] = {
     F(rd_table_info, name, RD_FT_STR),
     F(rd_table_info, version, RD_FT_STR),

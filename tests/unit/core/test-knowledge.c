@@ -43,6 +43,18 @@ static void test_gfx_name(void)
     assert_gfx(UINT64_MAX, NULL);
 }
 
+static void test_kernel_at_least(void)
+{
+    rd_os_facts os = { 0 };
+    g_assert_cmpint(rd_kernel_at_least(&os, "6.10"), ==, -1);
+    os.kernel_release = (char *)"6.9.12-200.fc40.x86_64";
+    g_assert_cmpint(rd_kernel_at_least(&os, "6.10"), ==, 0);
+    g_assert_cmpint(rd_kernel_at_least(&os, "6.9"), ==, 1);
+    os.kernel_release = (char *)"6.10.0-rc1";
+    g_assert_cmpint(rd_kernel_at_least(&os, "6.10"), ==, 1);
+    g_assert_cmpint(rd_kernel_at_least(&os, "6.15"), ==, 0);
+}
+
 static void test_shipped_tables(void)
 {
     const char *dir = g_getenv("ROCM_DOCTOR_DATA_DIR");
@@ -477,6 +489,7 @@ static void test_health_vram(rd_test_tmpdir *t, gconstpointer data)
 static const rd_test_case tests[] = {
     { "/knowledge/gfx-name", test_gfx_name },
     { "/knowledge/shipped-tables", test_shipped_tables },
+    { "/knowledge/kernel-at-least", test_kernel_at_least },
 };
 
 int main(int argc, char **argv)
