@@ -120,58 +120,6 @@ char *rd_kernel_series(const char *release)
     return xasprintf("%u.%u", a, b);
 }
 
-/* Removes "." and ".." components of an absolute path. */
-static char *normalize_path(const char *path)
-{
-    char **parts = NULL;
-    _cleanup_free_ char *copy = xstrdup(path);
-    char *save = NULL;
-    for (char *t = strtok_r(copy, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
-        if (streq(t, "."))
-            continue;
-        if (streq(t, "..")) {
-            size_t n = strv_length(parts);
-            if (n > 0) {
-                free(parts[n - 1]);
-                parts[n - 1] = NULL;
-            }
-            continue;
-        }
-        parts = strv_push(parts, xstrdup(t));
-    }
-    strbuf b = { 0 };
-    for (size_t i = 0; parts && parts[i]; i++)
-        strbuf_printf(&b, "/%s", parts[i]);
-    strv_free(parts);
-    return b.s ? strbuf_steal(&b) : xstrdup("/");
-}
-
-int rd_root_resolve(const rd_ctx *ctx, const char *path, char **ret)
-{
-    _cleanup_free_ char *cur = normalize_path(path);
-    for (int hop = 0; hop < 16; hop++) {
-        char *slash = strrchr(cur, '/');
-        _cleanup_free_ char *dir = slash == cur ? xstrdup("/") : xstrndup(cur, (size_t)(slash - cur));
-        _cleanup_close_ int dfd = rd_root_open(ctx, dir, O_RDONLY | O_DIRECTORY);
-        if (dfd < 0)
-            return dfd;
-        char target[PATH_MAX];
-        ssize_t k = readlinkat(dfd, slash + 1, target, sizeof target - 1);
-        if (k < 0) {
-            if (errno == EINVAL) { /* not a link: the end */
-                *ret = TAKE_PTR(cur);
-                return 0;
-            }
-            return -errno;
-        }
-        target[k] = 0;
-        _cleanup_free_ char *next = target[0] == '/' ? xstrdup(target) : xasprintf("%s/%s", dir, target);
-        free(cur);
-        cur = normalize_path(next);
-    }
-    return -ELOOP;
-}
-
 static bool root_exists(const rd_ctx *ctx, const char *path, bool directory)
 {
     int fd = rd_root_open(ctx, path, O_PATH | (directory ? O_DIRECTORY : 0));
@@ -430,9 +378,11 @@ static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
             const char *suffix = startswith(names[i], "rocm-");
             if (!suffix && !(streq(names[i], "rocm") && streq_ptr(r->opt_rocm, "directory")))
                 continue;
-            _cleanup_free_ char *path = xasprintf("/opt/%s", names[i]), *real = NULL;
+            _cleanup_free_ char *path = xasprintf("/opt/%s", names[i]);
             /* a link among the versions (rocm-6 -> rocm-6.2.4) is not another install */
-            if (rd_root_resolve(ctx, path, &real) < 0 || !streq(real, path) || !root_exists(ctx, path, true))
+            struct stat st;
+            if (fstatat(opt, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0 || S_ISLNK(st.st_mode) ||
+                !root_exists(ctx, path, true))
                 continue;
             gather_opt_install(ctx, r, path, suffix);
         }
