@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include "rocm.h"
+#include "dpkg.h"
 #include "config.h"
 #include "distro.h"
 #include "probe.h"
@@ -72,44 +73,6 @@ static bool want_package(const char *name)
         if (streq(name, watched_packages[i]))
             return true;
     return false;
-}
-
-void rd_dpkg_status_parse(const char *text, bool (*want)(const char *name), rd_package **packages, size_t *n)
-{
-    _cleanup_free_ char *name = NULL, *version = NULL;
-    bool installed = false;
-    const char *p = text;
-    for (;;) {
-        const char *nl = p ? strchr(p, '\n') : NULL;
-        size_t len = !p ? 0 : nl ? (size_t)(nl - p) : strlen(p);
-        bool end = !p || !*p;
-        if (end || len == 0) { /* end of a stanza */
-            if (name && version && installed && want(name)) {
-                rd_package *pk = ARRAY_APPEND(*packages, *n);
-                pk->name = TAKE_PTR(name);
-                pk->version = TAKE_PTR(version);
-            }
-            free(name);
-            free(version);
-            name = version = NULL;
-            installed = false;
-            if (end)
-                break;
-        } else {
-            _cleanup_free_ char *line = xstrndup(p, len);
-            const char *v;
-            if ((v = startswith(line, "Package:"))) {
-                free(name);
-                name = xstrdup(strstrip(line + (v - line)));
-            } else if ((v = startswith(line, "Version:"))) {
-                free(version);
-                version = xstrdup(strstrip(line + (v - line)));
-            } else if ((v = startswith(line, "Status:")))
-                installed =
-                    strstr(v, " installed") != NULL && !strstr(v, "not-installed") && !strstr(v, "config-files");
-        }
-        p = nl ? nl + 1 : NULL;
-    }
 }
 
 char *rd_kernel_series(const char *release)

@@ -12,6 +12,7 @@
 #include "registry.h"
 #include "boot.h"
 #include "rocm.h"
+#include "dpkg.h"
 #include "facts-json.h"
 #include "knowledge.h"
 #include "context.h"
