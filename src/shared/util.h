@@ -62,6 +62,13 @@ static inline bool streq_ptr(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && streq(a, b));
 }
+/* What goes in front of an absolute path to name it under root (a --root
+ * in messages, a prefix directory): "" for "/", else root itself. */
+static inline const char *root_prefix(const char *root)
+{
+    return streq(root, "/") ? "" : root;
+}
+
 static inline const char *strempty(const char *s)
 {
     return s ? s : "";

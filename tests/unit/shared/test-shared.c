@@ -568,6 +568,14 @@ static void test_strv_new(void)
     g_assert_null(rd_strv_new(NULL, NULL));
 }
 
+static void test_root_prefix(void)
+{
+    g_assert_cmpstr(root_prefix("/"), ==, "");
+    g_assert_cmpstr(root_prefix("/srv/image"), ==, "/srv/image");
+    g_autofree char *p = g_strdup_printf("%s/etc/group", root_prefix("/"));
+    g_assert_cmpstr(p, ==, "/etc/group");
+}
+
 static void test_unhexchar(void)
 {
     g_assert_cmpint(unhexchar('0'), ==, 0);
@@ -622,6 +630,7 @@ static const rd_test_case tests[] = {
     { "/util/strv-split", test_strv_split },
     { "/util/strv-new", test_strv_new },
     { "/util/unhexchar", test_unhexchar },
+    { "/util/root-prefix", test_root_prefix },
     { "/util/dir-each", test_dir_each },
     { "/util/json-numbers", test_json_numbers },
 };
