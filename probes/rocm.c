@@ -245,44 +245,52 @@ static char **path_dirs(const char *line)
 
 /* Each line of text that is not a comment, names PATH and /opt/rocm: its
  * file, line and the ROCm entries it sets. */
+typedef struct {
+    const char *file;
+    int lineno;
+    rd_rocm_facts *r;
+} conf_lines;
+
+static int path_line(char *line, void *userdata)
+{
+    conf_lines *c = userdata;
+    c->lineno++;
+    const char *s = line;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s != '#' && strstr(s, "PATH") && strstr(s, "/opt/rocm")) {
+        rd_path_dropin *d = ARRAY_APPEND(c->r->path_dropin_dirs, c->r->n_path_dropin_dirs);
+        *d = (rd_path_dropin){ .file = xstrdup(c->file), .line = c->lineno, .dirs = path_dirs(s) };
+    }
+    return 0;
+}
+
 static void path_lines(const char *text, const char *file, rd_rocm_facts *r)
 {
-    int lineno = 0;
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        lineno++;
-        _cleanup_free_ char *line = xstrndup(p, len);
-        const char *s = line;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (*s != '#' && strstr(s, "PATH") && strstr(s, "/opt/rocm")) {
-            rd_path_dropin *d = ARRAY_APPEND(r->path_dropin_dirs, r->n_path_dropin_dirs);
-            *d = (rd_path_dropin){ .file = xstrdup(file), .line = lineno, .dirs = path_dirs(s) };
-        }
-        p = nl ? nl + 1 : NULL;
-    }
+    conf_lines c = { file, 0, r };
+    foreach_line(text, path_line, &c);
 }
 
 /* Each directory of an ld.so.conf file that names rocm, without its
  * comment; include lines are not directories. */
+static int ld_conf_line(char *line, void *userdata)
+{
+    conf_lines *c = userdata;
+    c->lineno++;
+    line[strcspn(line, "#")] = 0;
+    char *s = strstrip(line);
+    s[strcspn(s, " \t")] = 0;
+    if (*s && !streq(s, "include") && strstr(s, "rocm")) {
+        rd_ld_conf_dir *d = ARRAY_APPEND(c->r->ld_conf_dirs, c->r->n_ld_conf_dirs);
+        *d = (rd_ld_conf_dir){ .file = xstrdup(c->file), .line = c->lineno, .dir = xstrdup(s) };
+    }
+    return 0;
+}
+
 static void ld_conf_lines(const char *text, const char *file, rd_rocm_facts *r)
 {
-    int lineno = 0;
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        lineno++;
-        _cleanup_free_ char *line = xstrndup(p, len);
-        line[strcspn(line, "#")] = 0;
-        char *s = strstrip(line);
-        s[strcspn(s, " \t")] = 0;
-        if (*s && !streq(s, "include") && strstr(s, "rocm")) {
-            rd_ld_conf_dir *d = ARRAY_APPEND(r->ld_conf_dirs, r->n_ld_conf_dirs);
-            *d = (rd_ld_conf_dir){ .file = xstrdup(file), .line = lineno, .dir = xstrdup(s) };
-        }
-        p = nl ? nl + 1 : NULL;
-    }
+    conf_lines c = { file, 0, r };
+    foreach_line(text, ld_conf_line, &c);
 }
 
 static void scan_dir(const rd_ctx *ctx, const char *dir, const char *suffix, rd_rocm_facts *r,
