@@ -54,10 +54,6 @@ static int packages_handler(void *user, const char *section, const char *name, c
 {
     parse_state *st = user;
     rd_packages_table *t = &st->k->packages;
-    if (!name)
-        return 1;
-    if (streq(section, "table"))
-        return kn_table_key(st, name, value);
     int pm = rd_packages_pm_index(name);
     if (streq(section, "setup")) {
         if (streq(name, "default"))
