@@ -67,6 +67,20 @@ static void cpuid_hypervisor_vendor(char ret[static 13])
 #endif
 }
 
+/* The first CPU's "flags" line: 1 when it has "hypervisor", else 2 (the
+ * walk stops there either way). */
+static int cpuinfo_flags_line(char *line, void *userdata)
+{
+    char *colon = strchr(line, ':');
+    if (!startswith(line, "flags") || !colon)
+        return 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(colon + 1, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+        if (streq(tok, "hypervisor"))
+            return 1;
+    return 2;
+}
+
 /* Whether /proc/cpuinfo's flags have "hypervisor" (CPUID.1:ECX bit 31, set
  * by every x86 hypervisor): the CPUID signature is asked only then, since
  * on bare metal leaf 0x40000000 returns whatever the CPU has there. */
@@ -76,19 +90,7 @@ static bool cpuinfo_hypervisor_flag(void)
     _cleanup_free_ char *text = NULL;
     if (fd < 0 || read_fd(fd, 4 * 1024 * 1024, &text, NULL) < 0)
         return false;
-    for (const char *line = text; line && *line;) {
-        const char *nl = strchr(line, '\n');
-        size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        if (startswith(line, "flags") && memchr(line, ':', len)) {
-            _cleanup_free_ char *flags = xstrndup(line, len);
-            for (char *tok = strtok(strchr(flags, ':') + 1, " \t"); tok; tok = strtok(NULL, " \t"))
-                if (streq(tok, "hypervisor"))
-                    return true;
-            return false; /* the first CPU's flags say it */
-        }
-        line = nl ? nl + 1 : NULL;
-    }
-    return false;
+    return foreach_line(text, cpuinfo_flags_line, NULL) == 1;
 }
 
 /* A KVM guest may have no DMI strings (a minimal machine type, firecracker,
