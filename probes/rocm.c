@@ -243,14 +243,15 @@ static char **path_dirs(const char *line)
     return dirs;
 }
 
-/* Each line of text that is not a comment, names PATH and /opt/rocm: its
- * file, line and the ROCm entries it sets. */
+/* A configuration file read line by line: its name and the line number. */
 typedef struct {
     const char *file;
     int lineno;
     rd_rocm_facts *r;
 } conf_lines;
 
+/* Each line of text that is not a comment, names PATH and /opt/rocm: its
+ * file, line and the ROCm entries it sets. */
 static int path_line(char *line, void *userdata)
 {
     conf_lines *c = userdata;
