@@ -307,6 +307,24 @@ static void scan_dir(const rd_ctx *ctx, const char *dir, const char *suffix, rd_
     }
 }
 
+/* Where /opt/rocm leads, every link followed inside the root; named under
+ * /opt while it stays in /opt's tree, so that it compares with the
+ * /opt/rocm-* installs also where /opt itself is a link. */
+static int resolve_opt_rocm(const rd_ctx *ctx, char **ret)
+{
+    _cleanup_free_ char *path = NULL, *opt = NULL;
+    int r = rd_root_resolve(ctx, "/opt/rocm", &path);
+    if (r < 0)
+        return r;
+    const char *rest = NULL;
+    if (rd_root_resolve(ctx, "/opt", &opt) >= 0 && !streq(opt, "/opt") && (rest = startswith(path, opt)) &&
+        *rest == '/')
+        *ret = xasprintf("/opt%s", rest);
+    else
+        *ret = TAKE_PTR(path);
+    return 0;
+}
+
 static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_rocm_facts *r = &facts->rocm;
@@ -333,7 +351,7 @@ static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
     char target[PATH_MAX];
     ssize_t k = opt >= 0 ? readlinkat(opt, "rocm", target, sizeof target - 1) : -1;
     if (k >= 0) {
-        if (rd_root_resolve(ctx, "/opt/rocm", &resolved) < 0 || !root_exists(ctx, resolved, true)) {
+        if (resolve_opt_rocm(ctx, &resolved) < 0 || !root_exists(ctx, resolved, true)) {
             r->opt_rocm_dangling = true;
             target[k] = 0;
             r->opt_rocm = xasprintf("-> %s (missing)", target);

@@ -456,6 +456,21 @@ static void test_gather_opt_links(void)
     g_assert_cmpuint(f.rocm.n_installs, ==, 1);
     rd_facts_free(&f);
     rd_test_rm_rf(root);
+
+    /* /opt itself a link (to /data/opt): the paths stay under /opt */
+    g_autofree char *root2 = g_dir_make_tmp("rd-rocm-XXXXXX", NULL);
+    g_assert_nonnull(root2);
+    rd_test_write_file(root2, "data/opt/rocm-6.2.4/.info/version", "6.2.4-139\n");
+    link_at(root2, "opt", "/data/opt");
+    link_at(root2, "data/opt/rocm", "rocm-6.2.4");
+    gather_opt(root2, &f);
+    g_assert_cmpstr(f.rocm.opt_rocm, ==, "-> /opt/rocm-6.2.4");
+    g_assert_false(f.rocm.opt_rocm_dangling);
+    g_assert_cmpuint(f.rocm.n_installs, ==, 1);
+    g_assert_cmpstr(f.rocm.installs[0].path, ==, "/opt/rocm-6.2.4");
+    g_assert_cmpstr(f.rocm.default_path, ==, "/opt/rocm-6.2.4");
+    rd_facts_free(&f);
+    rd_test_rm_rf(root2);
 }
 
 static const rd_test_case tests[] = {
