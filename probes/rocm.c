@@ -307,6 +307,14 @@ static void scan_dir(const rd_ctx *ctx, const char *dir, const char *suffix, rd_
     }
 }
 
+/* /opt/NAME (path) is an install: a directory, not a link among the
+ * versions (rocm-6 -> rocm-6.2.4 is not another install). */
+static bool opt_install_dir(const rd_ctx *ctx, int opt, const char *name, const char *path)
+{
+    struct stat st;
+    return fstatat(opt, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode) && root_exists(ctx, path, true);
+}
+
 /* Where /opt/rocm leads, every link followed inside the root; named under
  * /opt while it stays in /opt's tree, so that it compares with the
  * /opt/rocm-* installs also where /opt itself is a link. */
@@ -369,12 +377,8 @@ static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
             if (!suffix && !(streq(names[i], "rocm") && streq_ptr(r->opt_rocm, "directory")))
                 continue;
             _cleanup_free_ char *path = xasprintf("/opt/%s", names[i]);
-            /* a link among the versions (rocm-6 -> rocm-6.2.4) is not another install */
-            struct stat st;
-            if (fstatat(opt, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0 || S_ISLNK(st.st_mode) ||
-                !root_exists(ctx, path, true))
-                continue;
-            gather_opt_install(ctx, r, path, suffix);
+            if (opt_install_dir(ctx, opt, names[i], path))
+                gather_opt_install(ctx, r, path, suffix);
         }
     gather_distribution(ctx, r);
 
