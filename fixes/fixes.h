@@ -28,8 +28,3 @@ extern const rd_fix_table rd_fix_registry;
 /* Whose access to fix: the users named in the configuration, else --user,
  * else the users the check looked at (fixes/group.c). */
 char **rd_fix_target_users(const rd_fix_input *in);
-/* The root as shown in messages: "" for "/". */
-static inline const char *rd_fix_root_prefix(const rd_fix_input *in)
-{
-    return in->root[0] == '/' && in->root[1] == 0 ? "" : in->root;
-}

@@ -147,104 +147,129 @@ static void stanza_flush(stanza *st, const char *file, const char *host, rd_apt_
     memset(st, 0, sizeof(*st));
 }
 
+typedef struct {
+    const char *file, *host;
+    bool deb822;
+    int lineno;
+    stanza st;
+    rd_apt_source **sources;
+    size_t *n;
+} sources_text;
+
+static int sources_line(char *line, void *userdata)
+{
+    sources_text *src = userdata;
+    stanza *st = &src->st;
+    const char *file = src->file, *host = src->host;
+    rd_apt_source **sources = src->sources;
+    size_t *n = src->n;
+    src->lineno++;
+    if (!src->deb822) {
+        parse_one_line(line, file, src->lineno, host, sources, n);
+        return 0;
+    }
+    if (line[0] == '#')
+        return 0;
+    char *s = strstrip(line);
+    if (!*s) {
+        stanza_flush(st, file, host, sources, n);
+        return 0;
+    }
+    if (!st->first_line)
+        st->first_line = src->lineno;
+    if (!st->placeholder && (st->placeholder = find_placeholder(s)))
+        st->placeholder_line = src->lineno;
+    if (isspace((unsigned char)line[0]))
+        return 0; /* a continuation line (an inline key): nothing we need from it */
+    char *colon = strchr(s, ':');
+    if (!colon)
+        return 0;
+    *colon = 0;
+    char *value = strstrip(colon + 1);
+    char **slot = !strcasecmp(s, "Types")        ? &st->types
+                  : !strcasecmp(s, "URIs")       ? &st->uris
+                  : !strcasecmp(s, "Suites")     ? &st->suites
+                  : !strcasecmp(s, "Components") ? &st->components
+                  : !strcasecmp(s, "Signed-By")  ? &st->signed_by
+                  : !strcasecmp(s, "Enabled")    ? &st->enabled
+                                                 : NULL;
+    if (slot) {
+        free(*slot);
+        *slot = xstrdup(value);
+        if (slot == &st->uris)
+            st->uris_line = src->lineno;
+    }
+    return 0;
+}
+
 void rd_apt_parse_sources(const char *text, const char *file, bool deb822, const char *host, rd_apt_source **sources,
                           size_t *n)
 {
-    stanza st = { 0 };
-    int lineno = 0;
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        lineno++;
-        _cleanup_free_ char *line = xstrndup(p, len);
-        p = nl ? nl + 1 : NULL;
-        if (!deb822) {
-            parse_one_line(line, file, lineno, host, sources, n);
-            continue;
-        }
-        if (line[0] == '#')
-            continue;
-        char *s = strstrip(line);
-        if (!*s) {
-            stanza_flush(&st, file, host, sources, n);
-            continue;
-        }
-        if (!st.first_line)
-            st.first_line = lineno;
-        if (!st.placeholder && (st.placeholder = find_placeholder(s)))
-            st.placeholder_line = lineno;
-        if (isspace((unsigned char)line[0]))
-            continue; /* a continuation line (an inline key): nothing we need from it */
-        char *colon = strchr(s, ':');
-        if (!colon)
-            continue;
-        *colon = 0;
-        char *value = strstrip(colon + 1);
-        char **slot = !strcasecmp(s, "Types")        ? &st.types
-                      : !strcasecmp(s, "URIs")       ? &st.uris
-                      : !strcasecmp(s, "Suites")     ? &st.suites
-                      : !strcasecmp(s, "Components") ? &st.components
-                      : !strcasecmp(s, "Signed-By")  ? &st.signed_by
-                      : !strcasecmp(s, "Enabled")    ? &st.enabled
-                                                     : NULL;
-        if (slot) {
-            free(*slot);
-            *slot = xstrdup(value);
-            if (slot == &st.uris)
-                st.uris_line = lineno;
-        }
+    sources_text src = { .file = file, .host = host, .deb822 = deb822, .sources = sources, .n = n };
+    foreach_line(text, sources_line, &src);
+    stanza_flush(&src.st, file, host, sources, n);
+}
+
+typedef struct {
+    const char *file, *origin;
+    int lineno, first;
+    char *package, *pin;
+    int64_t priority;
+    rd_apt_pin **pins;
+    size_t *n;
+} pin_stanza;
+
+/* The end of a stanza: keeps its pin when it names the origin. */
+static void pin_stanza_end(pin_stanza *ps)
+{
+    if (ps->pin && ps->origin && strstr(ps->pin, ps->origin)) {
+        rd_apt_pin *x = ARRAY_APPEND(*ps->pins, *ps->n);
+        x->file = xstrdup(ps->file);
+        x->line = ps->first;
+        x->package = TAKE_PTR(ps->package);
+        x->pin = TAKE_PTR(ps->pin);
+        x->priority = ps->priority;
     }
-    stanza_flush(&st, file, host, sources, n);
+    free(ps->package);
+    free(ps->pin);
+    ps->package = ps->pin = NULL;
+    ps->priority = 0;
+    ps->first = 0;
+}
+
+static int preferences_line(char *line, void *userdata)
+{
+    pin_stanza *ps = userdata;
+    const char *s = strstrip(line);
+    ps->lineno++;
+    if (!*s) {
+        pin_stanza_end(ps);
+        return 0;
+    }
+    if (*s == '#')
+        return 0;
+    if (!ps->first)
+        ps->first = ps->lineno;
+    const char *v;
+    if ((v = startswith(s, "Package:"))) {
+        free(ps->package);
+        ps->package = xstrdup(v + strspn(v, " \t"));
+    } else if ((v = startswith(s, "Pin-Priority:"))) {
+        int x;
+        if (safe_atoi(v + strspn(v, " \t"), &x) == 0)
+            ps->priority = x;
+    } else if ((v = startswith(s, "Pin:"))) {
+        free(ps->pin);
+        ps->pin = xstrdup(v + strspn(v, " \t"));
+    }
+    return 0;
 }
 
 void rd_apt_parse_preferences(const char *text, const char *file, const char *origin, rd_apt_pin **pins, size_t *n)
 {
-    _cleanup_free_ char *package = NULL, *pin = NULL;
-    int64_t priority = 0;
-    int lineno = 0, first = 0;
-    const char *p = text;
-    for (;;) {
-        const char *nl = p ? strchr(p, '\n') : NULL;
-        size_t len = !p ? 0 : nl ? (size_t)(nl - p) : strlen(p);
-        bool end = !p || !*p;
-        _cleanup_free_ char *line = end ? NULL : xstrndup(p, len);
-        const char *s = line ? strstrip(line) : "";
-        if (!end)
-            lineno++;
-        if (end || !*s) {
-            if (pin && origin && strstr(pin, origin)) {
-                rd_apt_pin *x = ARRAY_APPEND(*pins, *n);
-                x->file = xstrdup(file);
-                x->line = first;
-                x->package = TAKE_PTR(package);
-                x->pin = TAKE_PTR(pin);
-                x->priority = priority;
-            }
-            free(package);
-            free(pin);
-            package = pin = NULL;
-            priority = 0;
-            first = 0;
-            if (end)
-                break;
-        } else if (*s != '#') {
-            if (!first)
-                first = lineno;
-            const char *v;
-            if ((v = startswith(s, "Package:"))) {
-                free(package);
-                package = xstrdup(v + strspn(v, " \t"));
-            } else if ((v = startswith(s, "Pin-Priority:"))) {
-                int x;
-                if (safe_atoi(v + strspn(v, " \t"), &x) == 0)
-                    priority = x;
-            } else if ((v = startswith(s, "Pin:"))) {
-                free(pin);
-                pin = xstrdup(v + strspn(v, " \t"));
-            }
-        }
-        p = nl ? nl + 1 : NULL;
-    }
+    pin_stanza ps = { .file = file, .origin = origin, .pins = pins, .n = n };
+    foreach_line(text, preferences_line, &ps);
+    pin_stanza_end(&ps);
 }
 
 static rd_apt_keyring *keyring_find(rd_apt_facts *a, const char *path)

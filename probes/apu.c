@@ -32,9 +32,7 @@ static bool hides_igpus(const char *value, const rd_agent *agents, size_t n)
  * version decides, which the kernel release does not tell. */
 static int kernel_at_least(const rd_facts *f, const char *v)
 {
-    if (!f->os.kernel_release || f->driver.version)
-        return -1;
-    return rd_version_compare(f->os.kernel_release, v) >= 0;
+    return f->driver.version ? -1 : rd_kernel_at_least(&f->os, v);
 }
 
 static void assess_carveout(const rd_assess_input *in, const rd_gpu *g, rd_findings *out)

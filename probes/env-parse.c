@@ -323,24 +323,35 @@ static void simple_line(const char *l, rd_env_syntax syntax, const char *source,
     rd_env_add_var(vars, n, name, name_len, xstrdup(v), source, line);
 }
 
+typedef struct {
+    rd_env_syntax syntax;
+    const char *source;
+    int64_t lineno;
+    size_t first;
+    rd_env_var **vars;
+    size_t *n_vars;
+} env_text;
+
+static int env_line(char *l, void *userdata)
+{
+    env_text *e = userdata;
+    e->lineno++;
+    const char *s = skip_blanks(l);
+    if (!*s || *s == '#')
+        return 0;
+    if (e->syntax == RD_ENV_SYNTAX_SHELL)
+        while (*s)
+            s = shell_statement(s, e->source, e->lineno, e->first, e->vars, e->n_vars);
+    else
+        simple_line(s, e->syntax, e->source, e->lineno, e->vars, e->n_vars);
+    return 0;
+}
+
 void rd_env_parse_text(const char *text, rd_env_syntax syntax, const char *source, rd_env_var **vars, size_t *n_vars)
 {
-    int64_t lineno = 0;
     size_t first = *n_vars;
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        _cleanup_free_ char *l = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
-        p = nl ? nl + 1 : NULL;
-        lineno++;
-        const char *s = skip_blanks(l);
-        if (!*s || *s == '#')
-            continue;
-        if (syntax == RD_ENV_SYNTAX_SHELL)
-            while (*s)
-                s = shell_statement(s, source, lineno, first, vars, n_vars);
-        else
-            simple_line(s, syntax, source, lineno, vars, n_vars);
-    }
+    env_text e = { syntax, source, 0, first, vars, n_vars };
+    foreach_line(text, env_line, &e);
     /* Within one file the last definition of a name is the one that holds
      * (a later line reassigns it); earlier ones would be stale evidence. */
     size_t kept = first;

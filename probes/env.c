@@ -95,9 +95,8 @@ static void env_gather(const rd_ctx *ctx, rd_facts *facts)
     if (r < 0 && r != -ENOENT)
         rd_facts_note_unreadable(facts, "/etc/passwd", r, "the user's home directory and its profile files");
     if (r < 0) {
-        e->error =
-            name ? xasprintf("user \"%s\" not found in %s/etc/passwd", name, rd_ctx_has_root(ctx) ? ctx->root : "")
-                 : xasprintf("uid %u not found in the user database", (unsigned)ctx->uid);
+        e->error = name ? xasprintf("user \"%s\" not found in %s/etc/passwd", name, root_prefix(ctx->root))
+                        : xasprintf("uid %u not found in the user database", (unsigned)ctx->uid);
         return;
     }
     if (!e->home || e->home[0] != '/') {

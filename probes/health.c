@@ -88,11 +88,7 @@ int rd_ras_features_parse(const char *text, size_t len, int64_t *ret)
     uint64_t v = 0;
     size_t i = n, digits = 0;
     for (; i < len && digits < 9; i++, digits++) {
-        char c = text[i];
-        int d = c >= '0' && c <= '9'   ? c - '0'
-                : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                       : -1;
+        int d = unhexchar(text[i]);
         if (d < 0)
             break;
         v = v * 16 + (uint64_t)d;

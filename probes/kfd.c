@@ -13,49 +13,52 @@
 #define MAX_PROPERTY_LINES 1024
 #define MAX_NODES 1024
 
+typedef struct {
+    rd_kv *kv;
+    size_t n, bad, lines;
+} kfd_properties;
+
+/* "name value": a property, a blank line, or one more bad line. */
+static int kfd_property_line(char *line, void *userdata)
+{
+    kfd_properties *p = userdata;
+    if (++p->lines > MAX_PROPERTY_LINES)
+        return -E2BIG;
+    size_t len = strlen(line), k = 0;
+    while (k < len && (isalnum((unsigned char)line[k]) || line[k] == '_'))
+        k++;
+    size_t v = k;
+    while (v < len && line[v] == ' ')
+        v++;
+    uint64_t value;
+    size_t vlen = len - v;
+    if (len == 0)
+        return 0; /* blank line */
+    if (k == 0 || v == k || vlen == 0 || vlen >= 24 || safe_atou64(line + v, 10, &value) < 0 ||
+        !isdigit((unsigned char)line[v])) {
+        p->bad++;
+        return 0;
+    }
+    rd_kv *e = ARRAY_APPEND(p->kv, p->n);
+    e->key = xstrndup(line, k);
+    e->value = value;
+    return 0;
+}
+
 int rd_kfd_parse_properties(const char *text, rd_kv **ret, size_t *ret_n, size_t *ret_bad)
 {
-    rd_kv *kv = NULL;
-    size_t n = 0, bad = 0, lines = 0;
-    for (const char *line = text; line && *line;) {
-        const char *nl = strchr(line, '\n');
-        size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        if (++lines > MAX_PROPERTY_LINES) {
-            for (size_t i = 0; i < n; i++)
-                free(kv[i].key);
-            free(kv);
-            return -E2BIG;
-        }
-        size_t k = 0;
-        while (k < len && (isalnum((unsigned char)line[k]) || line[k] == '_'))
-            k++;
-        size_t v = k;
-        while (v < len && line[v] == ' ')
-            v++;
-        uint64_t value;
-        char num[24];
-        size_t vlen = len - v;
-        if (len == 0)
-            ; /* blank line */
-        else if (k == 0 || v == k || vlen == 0 || vlen >= sizeof num) {
-            bad++;
-        } else {
-            memcpy(num, line + v, vlen);
-            num[vlen] = 0;
-            if (safe_atou64(num, 10, &value) < 0 || !isdigit((unsigned char)num[0]))
-                bad++;
-            else {
-                rd_kv *e = ARRAY_APPEND(kv, n);
-                e->key = xstrndup(line, k);
-                e->value = value;
-            }
-        }
-        line = nl ? nl + 1 : NULL;
+    kfd_properties p = { 0 };
+    int r = foreach_line(text, kfd_property_line, &p);
+    if (r < 0) {
+        for (size_t i = 0; i < p.n; i++)
+            free(p.kv[i].key);
+        free(p.kv);
+        return r;
     }
-    *ret = kv;
-    *ret_n = n;
+    *ret = p.kv;
+    *ret_n = p.n;
     if (ret_bad)
-        *ret_bad = bad;
+        *ret_bad = p.bad;
     return 0;
 }
 

@@ -13,37 +13,47 @@
 #include "rootfs.h"
 #include "util.h"
 
+typedef struct {
+    const char *key;
+    size_t klen;
+    char *value;
+} os_release_query;
+
+/* KEY=value, the value unquoted and unescaped: 1 (found) stops the walk. */
+static int os_release_line(char *line, void *userdata)
+{
+    os_release_query *q = userdata;
+    size_t len = strlen(line);
+    while (len > 0 && isspace((unsigned char)*line)) {
+        line++;
+        len--;
+    }
+    if (len <= q->klen || memcmp(line, q->key, q->klen) != 0 || line[q->klen] != '=')
+        return 0;
+    const char *v = line + q->klen + 1;
+    size_t vlen = len - q->klen - 1;
+    while (vlen > 0 && isspace((unsigned char)v[vlen - 1]))
+        vlen--;
+    char quote = vlen >= 2 && (v[0] == '"' || v[0] == '\'') && v[vlen - 1] == v[0] ? v[0] : 0;
+    if (quote) {
+        v++;
+        vlen -= 2;
+    }
+    strbuf b = { 0 };
+    for (size_t i = 0; i < vlen; i++) {
+        if (quote == '"' && v[i] == '\\' && i + 1 < vlen)
+            i++;
+        strbuf_appendn(&b, &v[i], 1);
+    }
+    q->value = strbuf_steal(&b);
+    return 1;
+}
+
 char *rd_os_release_get(const char *text, const char *key)
 {
-    size_t klen = strlen(key);
-    for (const char *line = text; line && *line;) {
-        const char *nl = strchr(line, '\n');
-        size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        while (len > 0 && isspace((unsigned char)*line)) {
-            line++;
-            len--;
-        }
-        if (len > klen && memcmp(line, key, klen) == 0 && line[klen] == '=') {
-            const char *v = line + klen + 1;
-            size_t vlen = len - klen - 1;
-            while (vlen > 0 && isspace((unsigned char)v[vlen - 1]))
-                vlen--;
-            char quote = vlen >= 2 && (v[0] == '"' || v[0] == '\'') && v[vlen - 1] == v[0] ? v[0] : 0;
-            if (quote) {
-                v++;
-                vlen -= 2;
-            }
-            strbuf b = { 0 };
-            for (size_t i = 0; i < vlen; i++) {
-                if (quote == '"' && v[i] == '\\' && i + 1 < vlen)
-                    i++;
-                strbuf_appendn(&b, &v[i], 1);
-            }
-            return strbuf_steal(&b);
-        }
-        line = nl ? nl + 1 : NULL;
-    }
-    return NULL;
+    os_release_query q = { key, strlen(key), NULL };
+    foreach_line(text, os_release_line, &q);
+    return q.value;
 }
 
 /* The hypervisor's CPUID signature (leaf 0x40000000, 12 bytes), as
@@ -67,6 +77,20 @@ static void cpuid_hypervisor_vendor(char ret[static 13])
 #endif
 }
 
+/* The first CPU's "flags" line: 1 when it has "hypervisor", else 2 (the
+ * walk stops there either way). */
+static int cpuinfo_flags_line(char *line, void *userdata)
+{
+    char *colon = strchr(line, ':');
+    if (!startswith(line, "flags") || !colon)
+        return 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(colon + 1, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+        if (streq(tok, "hypervisor"))
+            return 1;
+    return 2;
+}
+
 /* Whether /proc/cpuinfo's flags have "hypervisor" (CPUID.1:ECX bit 31, set
  * by every x86 hypervisor): the CPUID signature is asked only then, since
  * on bare metal leaf 0x40000000 returns whatever the CPU has there. */
@@ -76,19 +100,7 @@ static bool cpuinfo_hypervisor_flag(void)
     _cleanup_free_ char *text = NULL;
     if (fd < 0 || read_fd(fd, 4 * 1024 * 1024, &text, NULL) < 0)
         return false;
-    for (const char *line = text; line && *line;) {
-        const char *nl = strchr(line, '\n');
-        size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        if (startswith(line, "flags") && memchr(line, ':', len)) {
-            _cleanup_free_ char *flags = xstrndup(line, len);
-            for (char *tok = strtok(strchr(flags, ':') + 1, " \t"); tok; tok = strtok(NULL, " \t"))
-                if (streq(tok, "hypervisor"))
-                    return true;
-            return false; /* the first CPU's flags say it */
-        }
-        line = nl ? nl + 1 : NULL;
-    }
-    return false;
+    return foreach_line(text, cpuinfo_flags_line, NULL) == 1;
 }
 
 /* A KVM guest may have no DMI strings (a minimal machine type, firecracker,

@@ -126,24 +126,32 @@ static bool is_watched(const char *name, char *const *extra)
     return strv_contains(extra, name);
 }
 
+typedef struct {
+    char *const *extra;
+    rd_rpm_package **packages;
+    size_t *n;
+} rpm_query;
+
 /* One line of `rpm -qa --qf NAME\tVERSION-RELEASE\tARCH\tSUMMARY\n`. */
+static int rpm_query_line(char *line, void *userdata)
+{
+    rpm_query *q = userdata;
+    char *save = NULL, *name = strtok_r(line, "\t", &save), *ver = strtok_r(NULL, "\t", &save);
+    char *arch = strtok_r(NULL, "\t", &save), *summary = strtok_r(NULL, "\t", &save);
+    if (!name || !ver || !is_watched(name, q->extra))
+        return 0;
+    rd_rpm_package *pk = ARRAY_APPEND(*q->packages, *q->n);
+    pk->name = xstrdup(name);
+    pk->version = xstrdup(ver);
+    pk->arch = arch && !streq(arch, "(none)") ? xstrdup(arch) : NULL;
+    pk->summary = summary && streq(name, "gpg-pubkey") ? xstrdup(summary) : NULL;
+    return 0;
+}
+
 void rd_rpm_parse_query(const char *text, char *const *extra, rd_rpm_package **packages, size_t *n)
 {
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        _cleanup_free_ char *line = xstrndup(p, len);
-        p = nl ? nl + 1 : NULL;
-        char *save = NULL, *name = strtok_r(line, "\t", &save), *ver = strtok_r(NULL, "\t", &save);
-        char *arch = strtok_r(NULL, "\t", &save), *summary = strtok_r(NULL, "\t", &save);
-        if (!name || !ver || !is_watched(name, extra))
-            continue;
-        rd_rpm_package *pk = ARRAY_APPEND(*packages, *n);
-        pk->name = xstrdup(name);
-        pk->version = xstrdup(ver);
-        pk->arch = arch && !streq(arch, "(none)") ? xstrdup(arch) : NULL;
-        pk->summary = summary && streq(name, "gpg-pubkey") ? xstrdup(summary) : NULL;
-    }
+    rpm_query q = { extra, packages, n };
+    foreach_line(text, rpm_query_line, &q);
 }
 
 static void gather_rpm(const rd_ctx *ctx, rd_facts *facts)

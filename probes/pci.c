@@ -114,27 +114,31 @@ int rd_amdgpu_ids_parse_line(const char *line, unsigned *ret_device, unsigned *r
     return 1;
 }
 
+typedef struct {
+    unsigned device, revision;
+    char *name;
+} ids_lookup;
+
+static int ids_line(char *line, void *userdata)
+{
+    ids_lookup *q = userdata;
+    unsigned d, r;
+    char *name = NULL;
+    if (strlen(line) >= 256 || rd_amdgpu_ids_parse_line(line, &d, &r, &name) != 1)
+        return 0;
+    if (d == q->device && r == q->revision) {
+        q->name = name;
+        return 1;
+    }
+    free(name);
+    return 0;
+}
+
 char *rd_amdgpu_ids_lookup(const char *text, unsigned device, unsigned revision)
 {
-    const char *line = text;
-    while (line && *line) {
-        const char *nl = strchr(line, '\n');
-        size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        if (len < 256) {
-            char buf[256];
-            memcpy(buf, line, len);
-            buf[len] = 0;
-            unsigned d, r;
-            char *name = NULL;
-            if (rd_amdgpu_ids_parse_line(buf, &d, &r, &name) == 1) {
-                if (d == device && r == revision)
-                    return name;
-                free(name);
-            }
-        }
-        line = nl ? nl + 1 : NULL;
-    }
-    return NULL;
+    ids_lookup q = { device, revision, NULL };
+    foreach_line(text, ids_line, &q);
+    return q.name;
 }
 
 /* libpci's error hook must not return (its default exits the process). */
@@ -231,11 +235,7 @@ static bool hex4(const char *p, const char *end, unsigned *ret)
     if (end - p < 4)
         return false;
     for (int i = 0; i < 4; i++) {
-        int c = p[i];
-        int d = c >= '0' && c <= '9'   ? c - '0'
-                : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                       : -1;
+        int d = unhexchar(p[i]);
         if (d < 0)
             return false;
         v = v << 4 | (unsigned)d;

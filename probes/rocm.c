@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include "rocm.h"
+#include "dpkg.h"
 #include "config.h"
 #include "distro.h"
 #include "probe.h"
@@ -74,102 +75,12 @@ static bool want_package(const char *name)
     return false;
 }
 
-void rd_dpkg_status_parse(const char *text, bool (*want)(const char *name), rd_package **packages, size_t *n)
-{
-    _cleanup_free_ char *name = NULL, *version = NULL;
-    bool installed = false;
-    const char *p = text;
-    for (;;) {
-        const char *nl = p ? strchr(p, '\n') : NULL;
-        size_t len = !p ? 0 : nl ? (size_t)(nl - p) : strlen(p);
-        bool end = !p || !*p;
-        if (end || len == 0) { /* end of a stanza */
-            if (name && version && installed && want(name)) {
-                rd_package *pk = ARRAY_APPEND(*packages, *n);
-                pk->name = TAKE_PTR(name);
-                pk->version = TAKE_PTR(version);
-            }
-            free(name);
-            free(version);
-            name = version = NULL;
-            installed = false;
-            if (end)
-                break;
-        } else {
-            _cleanup_free_ char *line = xstrndup(p, len);
-            const char *v;
-            if ((v = startswith(line, "Package:"))) {
-                free(name);
-                name = xstrdup(strstrip(line + (v - line)));
-            } else if ((v = startswith(line, "Version:"))) {
-                free(version);
-                version = xstrdup(strstrip(line + (v - line)));
-            } else if ((v = startswith(line, "Status:")))
-                installed =
-                    strstr(v, " installed") != NULL && !strstr(v, "not-installed") && !strstr(v, "config-files");
-        }
-        p = nl ? nl + 1 : NULL;
-    }
-}
-
 char *rd_kernel_series(const char *release)
 {
     unsigned a, b;
     if (!release || sscanf(release, "%u.%u", &a, &b) != 2)
         return NULL;
     return xasprintf("%u.%u", a, b);
-}
-
-/* Removes "." and ".." components of an absolute path. */
-static char *normalize_path(const char *path)
-{
-    char **parts = NULL;
-    _cleanup_free_ char *copy = xstrdup(path);
-    char *save = NULL;
-    for (char *t = strtok_r(copy, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
-        if (streq(t, "."))
-            continue;
-        if (streq(t, "..")) {
-            size_t n = strv_length(parts);
-            if (n > 0) {
-                free(parts[n - 1]);
-                parts[n - 1] = NULL;
-            }
-            continue;
-        }
-        parts = strv_push(parts, xstrdup(t));
-    }
-    strbuf b = { 0 };
-    for (size_t i = 0; parts && parts[i]; i++)
-        strbuf_printf(&b, "/%s", parts[i]);
-    strv_free(parts);
-    return b.s ? strbuf_steal(&b) : xstrdup("/");
-}
-
-int rd_root_resolve(const rd_ctx *ctx, const char *path, char **ret)
-{
-    _cleanup_free_ char *cur = normalize_path(path);
-    for (int hop = 0; hop < 16; hop++) {
-        char *slash = strrchr(cur, '/');
-        _cleanup_free_ char *dir = slash == cur ? xstrdup("/") : xstrndup(cur, (size_t)(slash - cur));
-        _cleanup_close_ int dfd = rd_root_open(ctx, dir, O_RDONLY | O_DIRECTORY);
-        if (dfd < 0)
-            return dfd;
-        char target[PATH_MAX];
-        ssize_t k = readlinkat(dfd, slash + 1, target, sizeof target - 1);
-        if (k < 0) {
-            if (errno == EINVAL) { /* not a link: the end */
-                *ret = TAKE_PTR(cur);
-                return 0;
-            }
-            return -errno;
-        }
-        target[k] = 0;
-        _cleanup_free_ char *next = target[0] == '/' ? xstrdup(target) : xasprintf("%s/%s", dir, target);
-        free(cur);
-        cur = normalize_path(next);
-    }
-    return -ELOOP;
 }
 
 static bool root_exists(const rd_ctx *ctx, const char *path, bool directory)
@@ -332,46 +243,55 @@ static char **path_dirs(const char *line)
     return dirs;
 }
 
+/* A configuration file read line by line: its name and the line number. */
+typedef struct {
+    const char *file;
+    int lineno;
+    rd_rocm_facts *r;
+} conf_lines;
+
 /* Each line of text that is not a comment, names PATH and /opt/rocm: its
  * file, line and the ROCm entries it sets. */
+static int path_line(char *line, void *userdata)
+{
+    conf_lines *c = userdata;
+    c->lineno++;
+    const char *s = line;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s != '#' && strstr(s, "PATH") && strstr(s, "/opt/rocm")) {
+        rd_path_dropin *d = ARRAY_APPEND(c->r->path_dropin_dirs, c->r->n_path_dropin_dirs);
+        *d = (rd_path_dropin){ .file = xstrdup(c->file), .line = c->lineno, .dirs = path_dirs(s) };
+    }
+    return 0;
+}
+
 static void path_lines(const char *text, const char *file, rd_rocm_facts *r)
 {
-    int lineno = 0;
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        lineno++;
-        _cleanup_free_ char *line = xstrndup(p, len);
-        const char *s = line;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (*s != '#' && strstr(s, "PATH") && strstr(s, "/opt/rocm")) {
-            rd_path_dropin *d = ARRAY_APPEND(r->path_dropin_dirs, r->n_path_dropin_dirs);
-            *d = (rd_path_dropin){ .file = xstrdup(file), .line = lineno, .dirs = path_dirs(s) };
-        }
-        p = nl ? nl + 1 : NULL;
-    }
+    conf_lines c = { file, 0, r };
+    foreach_line(text, path_line, &c);
 }
 
 /* Each directory of an ld.so.conf file that names rocm, without its
  * comment; include lines are not directories. */
+static int ld_conf_line(char *line, void *userdata)
+{
+    conf_lines *c = userdata;
+    c->lineno++;
+    line[strcspn(line, "#")] = 0;
+    char *s = strstrip(line);
+    s[strcspn(s, " \t")] = 0;
+    if (*s && !streq(s, "include") && strstr(s, "rocm")) {
+        rd_ld_conf_dir *d = ARRAY_APPEND(c->r->ld_conf_dirs, c->r->n_ld_conf_dirs);
+        *d = (rd_ld_conf_dir){ .file = xstrdup(c->file), .line = c->lineno, .dir = xstrdup(s) };
+    }
+    return 0;
+}
+
 static void ld_conf_lines(const char *text, const char *file, rd_rocm_facts *r)
 {
-    int lineno = 0;
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        lineno++;
-        _cleanup_free_ char *line = xstrndup(p, len);
-        line[strcspn(line, "#")] = 0;
-        char *s = strstrip(line);
-        s[strcspn(s, " \t")] = 0;
-        if (*s && !streq(s, "include") && strstr(s, "rocm")) {
-            rd_ld_conf_dir *d = ARRAY_APPEND(r->ld_conf_dirs, r->n_ld_conf_dirs);
-            *d = (rd_ld_conf_dir){ .file = xstrdup(file), .line = lineno, .dir = xstrdup(s) };
-        }
-        p = nl ? nl + 1 : NULL;
-    }
+    conf_lines c = { file, 0, r };
+    foreach_line(text, ld_conf_line, &c);
 }
 
 static void scan_dir(const rd_ctx *ctx, const char *dir, const char *suffix, rd_rocm_facts *r,
@@ -385,6 +305,32 @@ static void scan_dir(const rd_ctx *ctx, const char *dir, const char *suffix, rd_
         if (rd_root_read_file(ctx, path, 0, &text) >= 0) /* line-based: no size limit */
             scan(text, path, r);
     }
+}
+
+/* /opt/NAME (path) is an install: a directory, not a link among the
+ * versions (rocm-6 -> rocm-6.2.4 is not another install). */
+static bool opt_install_dir(const rd_ctx *ctx, int opt, const char *name, const char *path)
+{
+    struct stat st;
+    return fstatat(opt, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode) && root_exists(ctx, path, true);
+}
+
+/* Where /opt/rocm leads, every link followed inside the root; named under
+ * /opt while it stays in /opt's tree, so that it compares with the
+ * /opt/rocm-* installs also where /opt itself is a link. */
+static int resolve_opt_rocm(const rd_ctx *ctx, char **ret)
+{
+    _cleanup_free_ char *path = NULL, *opt = NULL;
+    int r = rd_root_resolve(ctx, "/opt/rocm", &path);
+    if (r < 0)
+        return r;
+    const char *rest = NULL;
+    if (rd_root_resolve(ctx, "/opt", &opt) >= 0 && !streq(opt, "/opt") && (rest = startswith(path, opt)) &&
+        *rest == '/')
+        *ret = xasprintf("/opt%s", rest);
+    else
+        *ret = TAKE_PTR(path);
+    return 0;
 }
 
 static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
@@ -413,7 +359,7 @@ static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
     char target[PATH_MAX];
     ssize_t k = opt >= 0 ? readlinkat(opt, "rocm", target, sizeof target - 1) : -1;
     if (k >= 0) {
-        if (rd_root_resolve(ctx, "/opt/rocm", &resolved) < 0 || !root_exists(ctx, resolved, true)) {
+        if (resolve_opt_rocm(ctx, &resolved) < 0 || !root_exists(ctx, resolved, true)) {
             r->opt_rocm_dangling = true;
             target[k] = 0;
             r->opt_rocm = xasprintf("-> %s (missing)", target);
@@ -430,11 +376,9 @@ static void rocm_gather(const rd_ctx *ctx, rd_facts *facts)
             const char *suffix = startswith(names[i], "rocm-");
             if (!suffix && !(streq(names[i], "rocm") && streq_ptr(r->opt_rocm, "directory")))
                 continue;
-            _cleanup_free_ char *path = xasprintf("/opt/%s", names[i]), *real = NULL;
-            /* a link among the versions (rocm-6 -> rocm-6.2.4) is not another install */
-            if (rd_root_resolve(ctx, path, &real) < 0 || !streq(real, path) || !root_exists(ctx, path, true))
-                continue;
-            gather_opt_install(ctx, r, path, suffix);
+            _cleanup_free_ char *path = xasprintf("/opt/%s", names[i]);
+            if (opt_install_dir(ctx, opt, names[i], path))
+                gather_opt_install(ctx, r, path, suffix);
         }
     gather_distribution(ctx, r);
 

@@ -11,11 +11,5 @@
 /* The gfx target a rocBLAS/Tensile kernel file is for ("TensileLibrary_lazy_gfx90a.dat",
  * "Kernels.so-000-gfx1030.hsaco"): copies it into buf, or returns false. */
 bool rd_rocblas_file_gfx(const char *name, char *buf, size_t size);
-/* /var/lib/dpkg/status: appends the installed packages for which want(name)
- * is true. */
-void rd_dpkg_status_parse(const char *text, bool (*want)(const char *name), rd_package **packages, size_t *n);
-/* Follows symlinks of an absolute path inside the root (at most 16 hops);
- * *ret is the final path. */
-int rd_root_resolve(const rd_ctx *ctx, const char *path, char **ret);
 /* The kernel series of a release string: "6.8.0-45-generic" -> "6.8". */
 char *rd_kernel_series(const char *release);

@@ -82,19 +82,22 @@ static const char torch_script[] =
 
 /* The first line of the child's error output that names a HIP or HSA error
  * (hipErrorNoBinaryForGpu, "HIP error: ...", HSA_STATUS_ERROR_...). */
-char *rd_torch_hip_error_line(const char *text)
+static int hip_error_line(char *line, void *userdata)
 {
     static const char *const marks[] = { "hipError", "HIP error", "HSA_STATUS_ERROR", "HIP_ERROR" };
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        _cleanup_free_ char *l = xstrndup(p, len);
-        for (size_t i = 0; i < ELEMENTSOF(marks); i++)
-            if (strstr(l, marks[i]))
-                return xstrdup(strstrip(l));
-        p = nl ? nl + 1 : NULL;
-    }
-    return NULL;
+    for (size_t i = 0; i < ELEMENTSOF(marks); i++)
+        if (strstr(line, marks[i])) {
+            *(char **)userdata = xstrdup(strstrip(line));
+            return 1;
+        }
+    return 0;
+}
+
+char *rd_torch_hip_error_line(const char *text)
+{
+    char *found = NULL;
+    foreach_line(text, hip_error_line, &found);
+    return found;
 }
 
 static int64_t now_ms(void)
@@ -122,43 +125,46 @@ static char *none_to_null(const char *v)
     return (!*v || streq(v, "None")) ? NULL : xstrdup(v);
 }
 
+/* One "key\tvalue" line of the child's output. */
+static int torch_output_line(char *l, void *userdata)
+{
+    rd_torch_facts *t = userdata;
+    char *tab = strchr(l, '\t');
+    if (!tab)
+        return 0;
+    *tab++ = 0;
+    if (streq(l, "version")) {
+        free(t->version);
+        t->version = none_to_null(tab);
+        t->imported = true;
+    } else if (streq(l, "hip")) {
+        free(t->hip);
+        t->hip = none_to_null(tab);
+    } else if (streq(l, "cuda")) {
+        free(t->cuda);
+        t->cuda = none_to_null(tab);
+    } else if (streq(l, "directurl")) {
+        free(t->direct_url);
+        t->direct_url = *tab ? xstrdup(tab) : NULL;
+    } else if (streq(l, "available"))
+        t->available = streq(tab, "1");
+    else if (streq(l, "archsource")) {
+        free(t->arch_source);
+        t->arch_source = xstrdup(tab);
+    } else if (streq(l, "archs")) {
+        strv_free(t->arch_list);
+        t->arch_list = NULL;
+        char *save = NULL;
+        for (char *a = strtok_r(tab, " ", &save); a; a = strtok_r(NULL, " ", &save))
+            t->arch_list = strv_push(t->arch_list, xstrdup(a));
+        t->arch_list_known = true;
+    }
+    return 0;
+}
+
 void rd_torch_parse_output(rd_torch_facts *t, const char *out)
 {
-    for (const char *p = out; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        _cleanup_free_ char *l = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
-        p = nl ? nl + 1 : NULL;
-        char *tab = strchr(l, '\t');
-        if (!tab)
-            continue;
-        *tab++ = 0;
-        if (streq(l, "version")) {
-            free(t->version);
-            t->version = none_to_null(tab);
-            t->imported = true;
-        } else if (streq(l, "hip")) {
-            free(t->hip);
-            t->hip = none_to_null(tab);
-        } else if (streq(l, "cuda")) {
-            free(t->cuda);
-            t->cuda = none_to_null(tab);
-        } else if (streq(l, "directurl")) {
-            free(t->direct_url);
-            t->direct_url = *tab ? xstrdup(tab) : NULL;
-        } else if (streq(l, "available"))
-            t->available = streq(tab, "1");
-        else if (streq(l, "archsource")) {
-            free(t->arch_source);
-            t->arch_source = xstrdup(tab);
-        } else if (streq(l, "archs")) {
-            strv_free(t->arch_list);
-            t->arch_list = NULL;
-            char *save = NULL;
-            for (char *a = strtok_r(tab, " ", &save); a; a = strtok_r(NULL, " ", &save))
-                t->arch_list = strv_push(t->arch_list, xstrdup(a));
-            t->arch_list_known = true;
-        }
-    }
+    foreach_line(out, torch_output_line, t);
 }
 
 static char *last_line(char *text)

@@ -315,7 +315,7 @@ static void scan_prefix(const rd_ctx *ctx, rd_wheel_facts *wf, const char *prefi
                         size_t *n_seen)
 {
     for (size_t l = 0; l < ELEMENTSOF(lib_dirs); l++) {
-        _cleanup_free_ char *lib = xasprintf("%s/%s", streq(prefix, "/") ? "" : prefix, lib_dirs[l]);
+        _cleanup_free_ char *lib = xasprintf("%s/%s", root_prefix(prefix), lib_dirs[l]);
         _cleanup_strv_free_ char **names = NULL;
         if (rd_root_list_dir(ctx, lib, NULL, &names) < 0)
             continue;

@@ -81,6 +81,16 @@ int rd_root_list_dir(const rd_ctx *ctx, const char *path, const char *suffix, ch
     return rootfs_list_dir(ctx->root_fd, path, root_how(ctx), suffix, ret, NULL);
 }
 
+int rd_root_resolve(const rd_ctx *ctx, const char *path, char **ret)
+{
+    rootfs_resolved res;
+    int r = rootfs_resolve(ctx->root_fd, path, &res);
+    if (r >= 0)
+        *ret = TAKE_PTR(res.path);
+    rootfs_resolved_done(&res);
+    return r;
+}
+
 unsigned rd_root_how(const rd_ctx *ctx)
 {
     return root_how(ctx);

@@ -46,6 +46,10 @@ int rd_root_read_lines(const rd_ctx *ctx, const char *path, int (*fn)(char *line
 /* Directory listing inside the root: sorted names of entries whose name
  * ends in suffix (NULL for any), dot-files skipped. */
 int rd_root_list_dir(const rd_ctx *ctx, const char *path, const char *suffix, char ***ret);
+/* The path with every symbolic link in it followed inside the root
+ * (rootfs_resolve: a ".." above the root is refused, -EXDEV; more than
+ * ROOTFS_MAX_LINKS links, -ELOOP; a missing component, -ENOENT). */
+int rd_root_resolve(const rd_ctx *ctx, const char *path, char **ret);
 /* The rootfs_flags for ctx->root_fd (for passwd_foreach_file and friends). */
 unsigned rd_root_how(const rd_ctx *ctx);
 

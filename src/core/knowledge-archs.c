@@ -6,11 +6,6 @@
 static int archs_handler(void *user, const char *section, const char *name, const char *value)
 {
     parse_state *st = user;
-    if (!name) { /* new section (INI_CALL_HANDLER_ON_NEW_SECTION builds) */
-        return 1;
-    }
-    if (streq(section, "table"))
-        return kn_table_key(st, name, value);
     if (!startswith(section, "gfx") || strlen(section) < 6 || strlen(section) > 8)
         return kn_fail(st, xasprintf("section [%s] is not a gfx target name", section));
 
@@ -80,10 +75,6 @@ static int archs_handler(void *user, const char *section, const char *name, cons
 static int pci_ids_handler(void *user, const char *section, const char *name, const char *value)
 {
     parse_state *st = user;
-    if (!name)
-        return 1;
-    if (streq(section, "table"))
-        return kn_table_key(st, name, value);
     bool apu = streq(section, "apu-pci-ids");
     if (!apu && !streq(section, "pci-ids"))
         return kn_fail(st, xasprintf("unknown section [%s]", section));

@@ -65,10 +65,6 @@ static bool product_key_seen(const rd_knowledge *k, uint16_t dev, int16_t rev)
 static int health_handler(void *user, const char *section, const char *name, const char *value)
 {
     parse_state *st = user;
-    if (!name)
-        return 1;
-    if (streq(section, "table"))
-        return kn_table_key(st, name, value);
     if (streq(section, "firmware-known-bad"))
         return firmware_bad_row(st, name, value);
     bool left_out = streq(section, "vram-left-out");

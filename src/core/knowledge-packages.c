@@ -54,10 +54,6 @@ static int packages_handler(void *user, const char *section, const char *name, c
 {
     parse_state *st = user;
     rd_packages_table *t = &st->k->packages;
-    if (!name)
-        return 1;
-    if (streq(section, "table"))
-        return kn_table_key(st, name, value);
     int pm = rd_packages_pm_index(name);
     if (streq(section, "setup")) {
         if (streq(name, "default"))
@@ -163,7 +159,7 @@ rd_kernel_verdict rd_packages_kernel_serves(const rd_packages_table *t, const ch
             *ret_min = t->inbox_kernel[k] + gl + 1;
     if (!*ret_min)
         return RD_KERNEL_UNLISTED;
-    if (os->kernel_release && rd_version_compare(os->kernel_release, *ret_min) >= 0)
+    if (rd_kernel_at_least(os, *ret_min) == 1)
         return RD_KERNEL_SERVES;
     return backports_amdgpu(os) ? RD_KERNEL_BACKPORTED : RD_KERNEL_TOO_OLD;
 }

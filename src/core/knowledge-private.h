@@ -19,6 +19,7 @@ typedef struct {
     bool pci_ids;          /* which table this is */
     uint64_t *ids_seen[2]; /* pci-ids.ini: a bit per device id, [pci-ids] and [apu-pci-ids] */
     char *error;           /* first error, without the file:line prefix */
+    ini_handler rows;      /* the table's own keys: every section but [table] */
 } parse_state;
 
 /* Records the first error of a table (msg is taken) and returns 0, which

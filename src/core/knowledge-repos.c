@@ -159,10 +159,6 @@ static int repos_handler(void *user, const char *section, const char *name, cons
 {
     parse_state *st = user;
     rd_knowledge *k = st->k;
-    if (!name)
-        return 1;
-    if (streq(section, "table"))
-        return kn_table_key(st, name, value);
     if (streq(section, "key")) {
         if (streq(name, "fingerprint") && !kn_is_fingerprint(value))
             return kn_fail(st, xasprintf("fingerprint \"%s\" is not 40 upper-case hex digits", value));

@@ -229,10 +229,6 @@ static int release_key(parse_state *st, rd_release *r, const char *section, cons
 static int support_handler(void *user, const char *section, const char *name, const char *value)
 {
     parse_state *st = user;
-    if (!name)
-        return 1;
-    if (streq(section, "table"))
-        return kn_table_key(st, name, value);
     if (streq(section, "rpm"))
         return rpm_key(st, name, value);
     if (streq(section, "apt"))

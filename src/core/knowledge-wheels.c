@@ -10,10 +10,6 @@ static int wheels_handler(void *user, const char *section, const char *name, con
 {
     parse_state *st = user;
     rd_knowledge *k = st->k;
-    if (!name)
-        return 1;
-    if (streq(section, "table"))
-        return kn_table_key(st, name, value);
     if (streq(section, "index"))
         return kn_string_key(st, section, name, value,
                              streq(name, "url")        ? &k->wheel_index

@@ -70,15 +70,27 @@ bool kn_is_fingerprint(const char *s)
     return strlen(s) == 40 && strspn(s, "0123456789ABCDEF") == 40;
 }
 
+/* What every table shares: [table] (name, version, date), then its own rows. */
+static int table_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    if (!name) /* a new section (INI_CALL_HANDLER_ON_NEW_SECTION builds) */
+        return 1;
+    if (streq(section, "table"))
+        return kn_table_key(st, name, value);
+    return st->rows(user, section, name, value);
+}
+
 int kn_load_table(const char *path, parse_state *st, ini_handler h, char **ret_error)
 {
+    st->rows = h;
     FILE *f = fopen_regular(path);
     if (!f) {
         int err = errno;
         *ret_error = xasprintf("%s: %s", path, strerror(err));
         return -err;
     }
-    int line = ini_parse_file(f, h, st);
+    int line = ini_parse_file(f, table_handler, st);
     fclose(f);
     if (line != 0 || st->error) {
         if (line > 0)
@@ -154,6 +166,13 @@ int rd_version_compare(const char *a, const char *b)
         else if (*q && *q != '-')
             q = "";
     }
+}
+
+int rd_kernel_at_least(const rd_os_facts *os, const char *v)
+{
+    if (!os->kernel_release)
+        return -1;
+    return rd_version_compare(os->kernel_release, v) >= 0;
 }
 
 static const rd_field table_info_fields[] = {

@@ -282,6 +282,10 @@ const char *rd_knowledge_apt_suite(const rd_knowledge *k, const char *release, c
 /* Compares dotted version strings numerically ("6.10" > "6.9"); a missing
  * component counts as 0, anything after a '-' is ignored. */
 int rd_version_compare(const char *a, const char *b);
+/* Is the running kernel (os->kernel_release) at least version v ("6.10")?
+ * 1 yes, 0 no, -1 unknown (no release read). The in-tree amdgpu's rule: with
+ * the DKMS driver its own version decides, which callers check first. */
+int rd_kernel_at_least(const rd_os_facts *os, const char *v);
 /* The release line a version belongs to ("6.2.4-139" -> the 6.2 line); NULL
  * when the table has none. */
 const rd_release *rd_knowledge_release(const rd_knowledge *k, const char *version);

@@ -212,9 +212,11 @@ static int expand_item(expansion *x, const char *prefix, const char *rest)
     return expand_ranges(x, head, open + 1, close);
 }
 
-int rd_slurm_list_expand(const char *spec, char ***ret, char **ret_error)
+/* Calls fn for each non-empty item of a Slurm list, split at the commas
+ * outside brackets ("gpu[01-04,07],login1"); a non-zero return of fn stops
+ * the walk and is returned. */
+static int list_each(const char *spec, int (*fn)(const char *item, void *userdata), void *userdata)
 {
-    expansion x = { 0 };
     int depth = 0;
     const char *start = spec;
     for (const char *s = spec;; s++) {
@@ -224,17 +226,30 @@ int rd_slurm_list_expand(const char *spec, char ***ret, char **ret_error)
             depth--;
         if ((*s == ',' && depth <= 0) || !*s) {
             _cleanup_free_ char *item = xstrndup(start, (size_t)(s - start));
-            int r = *item ? expand_item(&x, "", item) : 0;
-            if (r < 0) {
-                strv_free(x.names);
-                *ret_error = x.error;
+            int r = *item ? fn(item, userdata) : 0;
+            if (r != 0)
                 return r;
-            }
             start = s + 1;
             depth = 0;
         }
         if (!*s)
-            break;
+            return 0;
+    }
+}
+
+static int expand_list_item(const char *item, void *userdata)
+{
+    return expand_item(userdata, "", item);
+}
+
+int rd_slurm_list_expand(const char *spec, char ***ret, char **ret_error)
+{
+    expansion x = { 0 };
+    int r = list_each(spec, expand_list_item, &x);
+    if (r < 0) {
+        strv_free(x.names);
+        *ret_error = x.error;
+        return r;
     }
     *ret = x.names;
     return 0;
@@ -303,32 +318,22 @@ static bool item_matches(host_match *m, const char *item, size_t group, const ch
     return ok;
 }
 
+static int host_item_matches(const char *item, void *userdata)
+{
+    const char *host = userdata;
+    size_t len = strlen(host);
+    _cleanup_free_ unsigned char *memo = xcalloc(HOST_GROUPS_MAX * (len + 1), 1);
+    host_match m = { .host = host, .host_len = len, .memo = memo };
+    return item_matches(&m, item, 0, host);
+}
+
 bool rd_slurm_hostlist_has(const char *spec, const char *host)
 {
     if (!spec || strcasecmp(spec, "ALL") == 0 || strcasecmp(spec, "DEFAULT") == 0)
         return true;
     if (!host)
         return false;
-    int depth = 0;
-    const char *start = spec;
-    for (const char *s = spec;; s++) {
-        if (*s == '[')
-            depth++;
-        else if (*s == ']')
-            depth--;
-        if ((*s == ',' && depth <= 0) || !*s) {
-            _cleanup_free_ char *item = xstrndup(start, (size_t)(s - start));
-            size_t len = strlen(host);
-            _cleanup_free_ unsigned char *memo = xcalloc(HOST_GROUPS_MAX * (len + 1), 1);
-            host_match m = { .host = host, .host_len = len, .memo = memo };
-            if (*item && item_matches(&m, item, 0, host))
-                return true;
-            start = s + 1;
-            depth = 0;
-        }
-        if (!*s)
-            return false;
-    }
+    return list_each(spec, host_item_matches, (void *)host) > 0;
 }
 
 int rd_slurm_cpulist_parse(const char *spec, bool *bits, size_t max)

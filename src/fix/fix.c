@@ -294,17 +294,6 @@ int rd_step_move_aside(rd_plan *p, rd_step *s, const rd_fix_input *in, const cha
     return rd_step_remove(p, s, in, path, ret_reason);
 }
 
-char **rd_strv_new(const char *first, ...)
-{
-    char **v = NULL;
-    va_list ap;
-    va_start(ap, first);
-    for (const char *a = first; a; a = va_arg(ap, const char *))
-        v = strv_push(v, xstrdup(a));
-    va_end(ap);
-    return v;
-}
-
 void rd_step_command(rd_step *s, char **argv, char **undo_argv)
 {
     rd_action *a = rd_step_add_action(s, RD_ACT_COMMAND);

@@ -270,8 +270,6 @@ const rd_fix_deadlines *rd_fix_get_deadlines(void);
 int rd_fix_spawn_within(char *const *argv, int64_t timeout_s, char **ret_output);
 int rd_fix_spawn(char *const *argv, char **ret_output);
 char *rd_argv_join(char *const *argv);
-/* A NULL-terminated vector of copies of the arguments (list ends with NULL). */
-char **rd_strv_new(const char *first, ...) __attribute__((sentinel));
 const char *rd_fix_describe_error(int err);
 
 /* A fix that fails to plan leaves the full output of the tool behind its

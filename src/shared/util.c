@@ -142,6 +142,18 @@ bool strv_contains(char *const *v, const char *s)
     return false;
 }
 
+char **rd_strv_new(const char *first, ...)
+{
+    char **v = NULL;
+    size_t n = 0;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a; a = va_arg(ap, const char *))
+        v = strv_push_n(v, &n, xstrdup(a));
+    va_end(ap);
+    return v;
+}
+
 char **strv_split(const char *s, const char *separators)
 {
     char **v = NULL;
@@ -344,6 +356,17 @@ int foreach_line(const char *text, int (*fn)(char *line, void *userdata), void *
         p = nl ? nl + 1 : NULL;
     }
     return 0;
+}
+
+int unhexchar(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -EINVAL;
 }
 
 char *strstrip(char *s)

@@ -62,6 +62,13 @@ static inline bool streq_ptr(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && streq(a, b));
 }
+/* What goes in front of an absolute path to name it under root (a --root
+ * in messages, a prefix directory): "" for "/", else root itself. */
+static inline const char *root_prefix(const char *root)
+{
+    return streq(root, "/") ? "" : root;
+}
+
 static inline const char *strempty(const char *s)
 {
     return s ? s : "";
@@ -93,6 +100,8 @@ void strv_free(char **v);
 char **strv_push(char **v, char *s);
 char **strv_push_n(char **v, size_t *n, char *s);
 bool strv_contains(char *const *v, const char *s);
+/* A vector of copies of the arguments (the list ends with NULL). */
+char **rd_strv_new(const char *first, ...) __attribute__((sentinel));
 /* The non-empty items of s between any of the separator characters; NULL when none. */
 char **strv_split(const char *s, const char *separators);
 /* The items joined by separator ("" for none). */
@@ -157,6 +166,8 @@ int read_line_at(int dirfd, const char *path, char **ret);
 int read_u64_at(int dirfd, const char *path, int base, uint64_t *ret);
 
 char *strstrip(char *s);
+/* The value of one hexadecimal digit (either case), or -EINVAL. */
+int unhexchar(char c);
 int safe_atou64(const char *s, int base, uint64_t *ret);
 int safe_atoi(const char *s, int *ret);
 const char *errno_name(int err);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* /var/lib/dpkg/status as the rocm probe reads it. Besides memory errors:
  * every package kept is one the filter asked for, with a name. */
-#include "rocm.h"
+#include "dpkg.h"
 #include "facts.h"
 #include "fuzz.h"
 #include "util.h"

@@ -12,38 +12,22 @@
 #include "util.h"
 #include "testlib.h"
 
-/* The finding-id catalogue (the man page's FINDINGS and the ids added since,
- * apt.key-missing, runtime.kernel-untested): every cause in conf/errors.ini must be one of
- * these. Kept here, not taken from the probes, so that a cause naming an id no
- * check will ever report fails even before the check lands. */
-/* clang-format off */
-static const char *const catalogue[] = {
-    "slurm.conf-invalid", "slurm.grestypes-missing", "slurm.gres-count", "slurm.gres-file", "slurm.gres-type",
-    "slurm.gres-autodetect", "slurm.gres-cores", "slurm.cgroup-kfd",
-    "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "gpu.count-mismatch",
-    "pcie.atomics-missing", "pcie.link-degraded", "pcie.bar-small", "driver.not-loaded",
-    "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", "driver.secure-boot-dkms",
-    "driver.kfd-unsupported", "driver.userspace-mismatch", "kernel.unsupported",
-    "kfd.missing", "kfd.no-access", "render.no-access", "group.relogin-needed",
-    "access.world-writable", "container.devices-missing", "container.gid-mismatch", "host.wsl",
-    "rocm.not-installed", "rocm.multiple-versions", "apt.repo-missing", "apt.suite-mismatch",
-    "apt.key-missing", "apt.key-deprecated", "apt.no-signed-by", "apt.pin-missing", "path.rocm-bin-missing",
-    "dnf.repo-missing", "dnf.release-mismatch", "dnf.gpgcheck-off", "dnf.key-missing", "dnf.prereq-repo-missing",
-    "dnf.repo-invalid", "zypper.repo-missing", "zypper.release-mismatch", "zypper.gpgcheck-off",
-    "zypper.key-missing", "zypper.repo-invalid", "kernel.devel-missing", "rpm.database-unreadable",
-    "arch.unsupported", "arch.no-kernels", "arch.override-invalid", "arch.override-wrong-family",
-    "arch.override-global-with-igpu", "apu.igpu-conflict", "env.pytorch-arch-mismatch",
-    "env.visible-devices-hides-all",
-    "runtime.hsa-missing", "runtime.hsa-init-failed", "runtime.hip-missing", "runtime.no-device",
-    "runtime.kernel-failed", "runtime.kernel-timeout", "runtime.kernel-ok", "runtime.kernel-untested",
-    "tuning.numa-balancing", "tuning.iommu-pt", "apu.small-carveout", "os.not-validated", "facts.unreadable",
-    "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
-    "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled", "gpu.power-capped",
-    "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad", "driver.dkms-build-failed",
-    "apt.repo-path", "dnf.repo-path", "zypper.repo-path", "tables.older-than-host", "driver.kernel-too-old",
-    NULL,
-};
-/* clang-format on */
+/* The finding-id catalogue: every id a probe of the table declares (its
+ * descriptor's findings) and the configuration's own (RD_CONFIG_FINDING),
+ * as rd_probe_table_knows takes them. Every cause in conf/errors.ini must be
+ * one of these, so a cause naming an id no check reports fails. */
+static const char **catalogue;
+
+static const char **catalogue_of(const rd_probe_table *t)
+{
+    GPtrArray *ids = g_ptr_array_new();
+    g_ptr_array_add(ids, (gpointer)RD_CONFIG_FINDING);
+    for (size_t i = 0; i < t->n_gather; i++)
+        for (size_t k = 0; t->gather[i]->findings && t->gather[i]->findings[k]; k++)
+            g_ptr_array_add(ids, (gpointer)t->gather[i]->findings[k]);
+    g_ptr_array_add(ids, NULL);
+    return (const char **)g_ptr_array_free(ids, FALSE);
+}
 
 static rd_error_table shipped;
 static bool have_shipped;
@@ -71,6 +55,10 @@ static void test_shipped_table(void)
     }
     rd_error_table t;
     g_autofree char *err = NULL;
+    /* the catalogue holds every finding id of the man page's FINDINGS */
+    g_assert_cmpuint(g_strv_length((char **)catalogue), >=, 94);
+    for (size_t i = 0; catalogue[i]; i++)
+        g_assert_true(rd_probe_table_knows(&rd_probe_registry, catalogue[i]));
     /* with the catalogue as the known ids: every cause is in it */
     int r = rd_error_table_load(path, catalogue, &t, &err);
     if (r < 0)
@@ -952,6 +940,7 @@ static const rd_test_case tests[] = {
 int main(int argc, char **argv)
 {
     rd_test_init(&argc, &argv, false);
+    catalogue = catalogue_of(&rd_probe_registry);
     g_autofree char *path = shipped_path();
     g_autofree char *err = NULL;
     if (path) {
@@ -972,5 +961,6 @@ int main(int argc, char **argv)
     int r = g_test_run();
     if (have_shipped)
         rd_error_table_free(&shipped);
+    g_free(catalogue);
     return r;
 }

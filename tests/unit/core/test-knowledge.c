@@ -43,6 +43,18 @@ static void test_gfx_name(void)
     assert_gfx(UINT64_MAX, NULL);
 }
 
+static void test_kernel_at_least(void)
+{
+    rd_os_facts os = { 0 };
+    g_assert_cmpint(rd_kernel_at_least(&os, "6.10"), ==, -1);
+    os.kernel_release = (char *)"6.9.12-200.fc40.x86_64";
+    g_assert_cmpint(rd_kernel_at_least(&os, "6.10"), ==, 0);
+    g_assert_cmpint(rd_kernel_at_least(&os, "6.9"), ==, 1);
+    os.kernel_release = (char *)"6.10.0-rc1";
+    g_assert_cmpint(rd_kernel_at_least(&os, "6.10"), ==, 1);
+    g_assert_cmpint(rd_kernel_at_least(&os, "6.15"), ==, 0);
+}
+
 static void test_shipped_tables(void)
 {
     const char *dir = g_getenv("ROCM_DOCTOR_DATA_DIR");
@@ -474,9 +486,52 @@ static void test_health_vram(rd_test_tmpdir *t, gconstpointer data)
     }
 }
 
+/* Every gfx target with a family has its override value or an explicit
+ * "none" in archs.ini; RDNA2 APUs borrow gfx1030's code like RX 6700 XT. */
+/* The shipped tables, for the checks of what they hold. */
+static rd_knowledge knowledge;
+
+static void test_archs_overrides(void)
+{
+    g_assert_cmpuint(knowledge.n_archs, >=, 40);
+    for (size_t i = 0; i < knowledge.n_archs; i++) {
+        const rd_arch *a = &knowledge.archs[i];
+        if (!a->family)
+            continue;
+        if (!a->override_known)
+            g_test_message("[%s] (family %s) has no override key", a->gfx, a->family);
+        g_assert_true(a->override_known);
+        if (a->override) {
+            /* the value names a target of the same family */
+            unsigned ma, mi, st;
+            g_assert_cmpint(sscanf(a->override, "%u.%u.%u", &ma, &mi, &st), ==, 3);
+            char gfx[16];
+            g_assert_true(rd_gfx_name((uint64_t)ma * 10000 + mi * 100 + st, gfx, sizeof gfx));
+            const rd_arch *target = rd_knowledge_arch(&knowledge, gfx);
+            g_assert_nonnull(target);
+            if (target)
+                g_assert_cmpstr(target->family, ==, a->family);
+        }
+    }
+    const char *rdna2[] = { "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036", "gfx1037" };
+    for (size_t i = 0; i < ELEMENTSOF(rdna2); i++) {
+        const rd_arch *a = rd_knowledge_arch(&knowledge, rdna2[i]);
+        g_assert_nonnull(a);
+        if (a)
+            g_assert_cmpstr(a->override, ==, "10.3.0");
+    }
+    const char *never[] = { "gfx600", "gfx601", "gfx602", "gfx703", "gfx704" };
+    for (size_t i = 0; i < ELEMENTSOF(never); i++)
+        g_assert_true(rd_knowledge_arch(&knowledge, never[i])->no_kfd);
+    g_assert_false(rd_knowledge_arch(&knowledge, "gfx701")->no_kfd);
+    g_assert_false(rd_knowledge_arch(&knowledge, "gfx700")->no_kfd);
+}
+
 static const rd_test_case tests[] = {
     { "/knowledge/gfx-name", test_gfx_name },
     { "/knowledge/shipped-tables", test_shipped_tables },
+    { "/knowledge/kernel-at-least", test_kernel_at_least },
+    { "/assess/archs-overrides", test_archs_overrides },
 };
 
 int main(int argc, char **argv)
@@ -498,5 +553,8 @@ int main(int argc, char **argv)
     RD_TEST_ADD_TMP("/knowledge/load/binary", test_binary_table);
     RD_TEST_ADD_TMP("/knowledge/health/firmware", test_health_firmware);
     RD_TEST_ADD_TMP("/knowledge/health/vram", test_health_vram);
-    return g_test_run();
+    rd_test_load_knowledge(&knowledge);
+    int r = g_test_run();
+    rd_knowledge_free(&knowledge);
+    return r;
 }

@@ -6,6 +6,7 @@
 #include "access.h"
 #include "util.h"
 #include "testlib.h"
+#include "assess-lib.h"
 
 #define TAG_USER_OBJ 0x01
 #define TAG_USER 0x02
@@ -426,6 +427,159 @@ static void test_group_name(void)
 }
 
 /* clang-format off */
+/* ---- the assess rules, facts in, findings out (the whole probe table) ---- */
+
+
+static void test_no_access(void)
+{
+    rd_facts f;
+    navi31_host(&f, HEALTHY);
+    const int64_t groups[] = { 1000, VIDEO_GID };
+    set_user_groups(&f, groups, G_N_ELEMENTS(groups));
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "kfd.no-access render.no-access");
+    const rd_finding *k = get(&r.fs, "kfd.no-access");
+    if (k) {
+        g_assert_cmpint(k->severity, ==, RD_SEV_ERROR);
+        g_assert_cmpstr(k->summary, ==, "alice cannot open /dev/kfd read-write");
+        assert_n_evidence(k, 2);
+        assert_evidence(k, 0, "/dev/kfd: mode 0660, owner uid 0, group render");
+        assert_evidence(k, 1, "alice (uid 1000, --user) is not in group render");
+        g_assert_cmpstr(k->remedy, ==, "sudo usermod -aG render,video alice, then log out and back in.");
+        g_assert_cmpstr(k->fix, ==, "group");
+    }
+    const rd_finding *rn = get(&r.fs, "render.no-access");
+    if (rn) {
+        g_assert_cmpstr(rn->summary, ==, "alice cannot open the GPU render nodes read-write");
+        assert_evidence(rn, 0, "/dev/dri/renderD128: mode 0660, owner uid 0, group render");
+        g_assert_cmpstr(rn->remedy, ==, "sudo usermod -aG render,video alice, then log out and back in.");
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
+    result_free(&r);
+    rd_facts_free(&f);
+
+    /* root-only nodes: a udev rule, not a group */
+    navi31_host(&f, HEALTHY);
+    for (size_t i = 0; i < f.access.n_nodes; i++) {
+        f.access.nodes[i].mode = 0600;
+        f.access.nodes[i].gid = 0;
+        free(f.access.nodes[i].group);
+        f.access.nodes[i].group = xstrdup("root");
+    }
+    assess(&f, &r);
+    assert_ids(&r.fs, "kfd.no-access render.no-access");
+    k = get(&r.fs, "kfd.no-access");
+    if (k) {
+        g_assert_true(g_str_has_prefix(k->remedy, "The node belongs to root only"));
+        g_assert_cmpstr(k->fix, ==, "udev");
+    }
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+
+static void test_relogin_needed(void)
+{
+    rd_facts f;
+    navi31_host(&f, HEALTHY);
+    rd_user_facts *u = &f.access.users[0];
+    u->session_known = true;
+    const int64_t session[] = { 1000, VIDEO_GID };
+    u->session_groups = gid_list(G_N_ELEMENTS(session), session);
+    u->n_session_groups = G_N_ELEMENTS(session);
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "group.relogin-needed");
+    const rd_finding *fd = get(&r.fs, "group.relogin-needed");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_WARNING);
+        g_assert_cmpstr(fd->summary, ==, "alice is in the GPU group now, but this login session predates it");
+        assert_n_evidence(fd, 3);
+        assert_evidence(fd, 0, "/dev/kfd: mode 0660, owner uid 0, group render");
+        assert_evidence(fd, 1, "/dev/dri/renderD128: mode 0660, owner uid 0, group render");
+        assert_evidence(fd, 2, "group database: yes; this session's groups: no");
+        assert_contains(fd->remedy, "`newgrp render`");
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_WARNING);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+
+static void add_acl(rd_dev_node *n, const char *tag, int64_t id, int64_t perm)
+{
+    rd_acl_entry *e = ARRAY_APPEND(n->acl, n->n_acl);
+    e->tag = xstrdup(tag);
+    e->id = id;
+    e->perm = perm;
+}
+
+
+/* The node's fields in the evidence and in the report's access.nodes[]. */
+static void test_access_acl_fields(void)
+{
+    rd_facts f;
+    navi31_host(&f, HEALTHY);
+    rd_dev_node *kfd = &f.access.nodes[0];
+    g_assert_cmpstr(kfd->path, ==, "/dev/kfd");
+    add_acl(kfd, "user_obj", -1, 6);
+    add_acl(kfd, "user", 1001, 6);
+    add_acl(kfd, "group_obj", -1, 6);
+    add_acl(kfd, "mask", -1, 6);
+    add_acl(kfd, "other", -1, 0);
+    const int64_t groups[] = { 1000 };
+    set_user_groups(&f, groups, 1);
+    result r;
+    assess(&f, &r);
+    const rd_finding *fd = get(&r.fs, "kfd.no-access");
+    g_assert_nonnull(fd);
+    assert_evidence(fd, 0,
+                    "/dev/kfd: mode 0660, owner uid 0, group render, "
+                    "ACL user::rw-,user:1001:rw-,group::rw-,mask::rw-,other::---");
+
+    json_object *j = rd_report_json(&f, &r.view, &r.fs, 1);
+    json_object *nodes = json_object_object_get(json_object_object_get(j, "access"), "nodes");
+    g_assert_cmpuint(json_object_array_length(nodes), ==, f.access.n_nodes);
+    g_assert_cmpstr(
+        json_object_to_json_string_ext(json_object_array_get_idx(nodes, 0),
+                                       JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+        ==,
+        "{\"path\":\"/dev/kfd\",\"role\":\"kfd\",\"exists\":true,\"mode\":\"0660\",\"uid\":0,\"gid\":992,"
+        "\"group\":\"render\",\"acl\":[{\"tag\":\"user_obj\",\"id\":null,\"perm\":\"rw-\"},"
+        "{\"tag\":\"user\",\"id\":1001,\"perm\":\"rw-\"},{\"tag\":\"group_obj\",\"id\":null,\"perm\":\"rw-\"},"
+        "{\"tag\":\"mask\",\"id\":null,\"perm\":\"rw-\"},{\"tag\":\"other\",\"id\":null,\"perm\":\"---\"}],"
+        "\"error\":null}");
+    json_object_put(j);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+
+static void test_world_writable(void)
+{
+    rd_facts f;
+    navi31_host(&f, HEALTHY);
+    for (size_t i = 0; i < f.access.n_nodes; i++)
+        f.access.nodes[i].mode = 0666;
+    const int64_t groups[] = { 1000 };
+    set_user_groups(&f, groups, 1);
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "access.world-writable");
+    const rd_finding *fd = get(&r.fs, "access.world-writable");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_INFO);
+        assert_n_evidence(fd, 2);
+        assert_evidence(fd, 0, "/dev/kfd: mode 0666, owner uid 0, group render");
+        assert_evidence(fd, 1, "/dev/dri/renderD128: mode 0666, owner uid 0, group render");
+    }
+    /* information only */
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_OK);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
 static const rd_test_case tests[] = {
     { "/access/acl/parse", test_acl_parse },
     { "/access/acl/malformed", test_acl_malformed },
@@ -434,7 +588,11 @@ static const rd_test_case tests[] = {
     { "/access/passwd", test_passwd },
     { "/access/group/list", test_group_list },
     { "/access/group/name", test_group_name },
+    { "/assess/access/no-access", test_no_access },
+    { "/assess/access/relogin-needed", test_relogin_needed },
+    { "/assess/access/world-writable", test_world_writable },
+    { "/assess/access/acl-fields", test_access_acl_fields },
 };
 /* clang-format on */
 
-RD_TEST_MAIN(tests, true)
+RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)

@@ -6,6 +6,7 @@
 #include "driver.h"
 #include "util.h"
 #include "testlib.h"
+#include "assess-lib.h"
 
 static const char *const watched[] = { "amdgpu", "radeon", NULL };
 
@@ -393,6 +394,188 @@ static void test_kmsg_relevant(void)
         g_assert_false(rd_kmsg_relevant(no[i]));
 }
 
+/* ---- the assess rules, facts in, findings out (the whole probe table) ---- */
+
+static void test_blacklisted_not_loaded(void)
+{
+    rd_facts f;
+    navi31_host(&f, 0);
+    add_modprobe(&f, "/etc/modprobe.d/blacklist-amdgpu.conf", 3, "blacklist", "amdgpu", "");
+    add_modprobe(&f, "/etc/modprobe.d/amdgpu.conf", 1, "options", "amdgpu", "ppfeaturemask=0xffffffff");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "driver.not-loaded driver.blacklisted");
+
+    const rd_finding *nl = get(&r.fs, "driver.not-loaded");
+    if (nl) {
+        g_assert_cmpint(nl->severity, ==, RD_SEV_ERROR);
+        g_assert_cmpstr(nl->summary, ==, "The amdgpu driver is not loaded: 1 AMD GPU without a driver");
+        assert_n_evidence(nl, 2);
+        assert_evidence(nl, 0, "/sys/module/amdgpu: absent");
+        assert_evidence(nl, 1, NAVI31 " " NAVI31_NAME ": no driver bound");
+        g_assert_cmpstr(nl->remedy, ==, "Remove what stops it (reported below), then reboot.");
+    }
+    const rd_finding *bl = get(&r.fs, "driver.blacklisted");
+    if (bl) {
+        g_assert_cmpint(bl->severity, ==, RD_SEV_ERROR);
+        g_assert_cmpstr(bl->summary, ==, "amdgpu is blacklisted, so it does not load");
+        assert_n_evidence(bl, 1);
+        assert_evidence(bl, 0, "/etc/modprobe.d/blacklist-amdgpu.conf:3: blacklist amdgpu");
+        g_assert_cmpstr(bl->remedy, ==,
+                        "Delete line 3 of /etc/modprobe.d/blacklist-amdgpu.conf (keep a copy), then "
+                        "`sudo update-initramfs -u` and reboot.");
+        g_assert_cmpstr(bl->fix, ==, "modprobe");
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_blacklisted_install_false(void)
+{
+    rd_facts f;
+    navi31_host(&f, 0);
+    add_modprobe(&f, "/usr/lib/modprobe.d/gpu-operator.conf", 7, "install", "amdgpu", "/bin/false");
+    add_modprobe(&f, "/etc/modprobe.d/x.conf", 2, "install", "amdgpu", "/sbin/modprobe --ignore-install amdgpu");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "driver.not-loaded driver.blacklisted");
+    const rd_finding *bl = get(&r.fs, "driver.blacklisted");
+    assert_n_evidence(bl, 1);
+    assert_evidence(bl, 0, "/usr/lib/modprobe.d/gpu-operator.conf:7: install amdgpu /bin/false");
+    if (bl) {
+        g_assert_true(g_str_has_prefix(bl->remedy, "/usr/lib/modprobe.d/gpu-operator.conf belongs to a package"));
+        assert_contains(bl->remedy, "This blacklist looks deliberate");
+    }
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_blacklisted_loaded(void)
+{
+    rd_facts f;
+    navi31_host(&f, HEALTHY);
+    add_modprobe(&f, "/etc/modprobe.d/blacklist.conf", 12, "blacklist", "amdgpu", "");
+    add_modprobe(&f, "/etc/modprobe.d/blacklist.conf", 13, "blacklist", "radeon", "");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "driver.blacklisted");
+    const rd_finding *bl = get(&r.fs, "driver.blacklisted");
+    if (bl) {
+        g_assert_cmpint(bl->severity, ==, RD_SEV_WARNING);
+        g_assert_cmpstr(bl->summary, ==, "amdgpu is blacklisted and will not load at the next boot");
+        assert_n_evidence(bl, 1);
+        assert_evidence(bl, 0, "/etc/modprobe.d/blacklist.conf:12: blacklist amdgpu");
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_WARNING);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_blacklisted_cmdline(void)
+{
+    rd_facts f;
+    navi31_host(&f, 0);
+    free(f.driver.cmdline);
+    f.driver.cmdline = xstrdup("BOOT_IMAGE=/vmlinuz ro modprobe.blacklist=nouveau,amdgpu quiet");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "driver.not-loaded driver.blacklisted");
+    const rd_finding *bl = get(&r.fs, "driver.blacklisted");
+    if (bl) {
+        g_assert_cmpstr(bl->summary, ==, "amdgpu is blacklisted on the kernel command line");
+        assert_n_evidence(bl, 1);
+        assert_evidence(bl, 0, "/proc/cmdline: modprobe.blacklist=nouveau,amdgpu");
+        assert_contains(bl->remedy, "remove modprobe.blacklist=nouveau,amdgpu from GRUB_CMDLINE_LINUX");
+    }
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_nomodeset(void)
+{
+    rd_facts f;
+    navi31_host(&f, 0);
+    free(f.driver.cmdline);
+    f.driver.cmdline = xstrdup("BOOT_IMAGE=/vmlinuz-6.8.0-45-generic ro quiet splash nomodeset");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "driver.not-loaded driver.nomodeset");
+    const rd_finding *nm = get(&r.fs, "driver.nomodeset");
+    if (nm) {
+        g_assert_cmpint(nm->severity, ==, RD_SEV_ERROR);
+        g_assert_cmpstr(nm->summary, ==, "nomodeset on the kernel command line keeps amdgpu from loading");
+        assert_n_evidence(nm, 1);
+        assert_evidence(nm, 0, "/proc/cmdline: BOOT_IMAGE=/vmlinuz-6.8.0-45-generic ro quiet splash nomodeset");
+        assert_contains(nm->remedy, "remove nomodeset from GRUB_CMDLINE_LINUX and GRUB_CMDLINE_LINUX_DEFAULT");
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
+    result_free(&r);
+    rd_facts_free(&f);
+
+    /* amdgpu.modeset=0 while the GPU is bound: a warning about the next boot */
+    navi31_host(&f, HEALTHY);
+    free(f.driver.cmdline);
+    f.driver.cmdline = xstrdup("ro amdgpu.modeset=0");
+    assess(&f, &r);
+    assert_ids(&r.fs, "driver.nomodeset");
+    nm = get(&r.fs, "driver.nomodeset");
+    if (nm) {
+        g_assert_cmpint(nm->severity, ==, RD_SEV_WARNING);
+        g_assert_cmpstr(nm->summary, ==, "amdgpu.modeset=0 on the kernel command line keeps amdgpu from loading");
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_WARNING);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_firmware_missing(void)
+{
+    rd_facts f;
+    navi31_host(&f, WITH_ACCESS);
+    f.driver.module_present = true;
+    f.driver.initstate = xstrdup("live");
+    free(f.os.id);
+    f.os.id = xstrdup("debian");
+    free(f.os.version_id);
+    f.os.version_id = xstrdup("12");
+    add_kmsg(&f, 6, "[drm] amdgpu kernel modesetting enabled.");
+    add_kmsg(&f, 3, "amdgpu 0000:03:00.0: Direct firmware load for amdgpu/gc_11_0_0_pfp.bin failed with error -2");
+    add_kmsg(&f, 3, "amdgpu 0000:03:00.0: amdgpu: Fatal error during GPU init");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "gpu.no-driver driver.firmware-missing");
+    const rd_finding *fw = get(&r.fs, "driver.firmware-missing");
+    if (fw) {
+        g_assert_cmpint(fw->severity, ==, RD_SEV_ERROR);
+        assert_n_evidence(fw, 2);
+        assert_evidence(fw, 0,
+                        "kernel: amdgpu 0000:03:00.0: Direct firmware load for amdgpu/gc_11_0_0_pfp.bin failed "
+                        "with error -2");
+        assert_evidence(fw, 1, "kernel: amdgpu 0000:03:00.0: amdgpu: Fatal error during GPU init");
+        assert_contains(fw->remedy, "`sudo apt install firmware-amd-graphics`");
+    }
+    const rd_finding *nd = get(&r.fs, "gpu.no-driver");
+    if (nd) {
+        assert_n_evidence(nd, 3);
+        assert_evidence(nd, 0, "/sys/bus/pci/devices/0000:03:00.0/driver: absent");
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
+    result_free(&r);
+
+    /* Ubuntu gets linux-firmware */
+    free(f.os.id);
+    f.os.id = xstrdup("ubuntu");
+    free(f.os.version_id);
+    f.os.version_id = xstrdup("24.04");
+    assess(&f, &r);
+    fw = get(&r.fs, "driver.firmware-missing");
+    if (fw)
+        assert_contains(fw->remedy, "`sudo apt install linux-firmware`");
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
 static const rd_test_case tests[] = {
     { "/driver/modprobe/directives", test_modprobe_directives },
     { "/driver/modprobe/appends", test_modprobe_appends },
@@ -404,6 +587,12 @@ static const rd_test_case tests[] = {
     { "/driver/kmsg/text-cleaning", test_kmsg_text_cleaning },
     { "/driver/kmsg/malformed", test_kmsg_malformed },
     { "/driver/kmsg/relevant", test_kmsg_relevant },
+    { "/assess/driver/blacklisted-not-loaded", test_blacklisted_not_loaded },
+    { "/assess/driver/blacklisted-install-false", test_blacklisted_install_false },
+    { "/assess/driver/blacklisted-loaded", test_blacklisted_loaded },
+    { "/assess/driver/blacklisted-cmdline", test_blacklisted_cmdline },
+    { "/assess/driver/nomodeset", test_nomodeset },
+    { "/assess/driver/firmware-missing", test_firmware_missing },
 };
 
-RD_TEST_MAIN(tests, true)
+RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)

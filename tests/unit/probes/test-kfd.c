@@ -5,6 +5,7 @@
 #include "kfd.h"
 #include "util.h"
 #include "testlib.h"
+#include "assess-lib.h"
 
 typedef struct {
     rd_kv *kv;
@@ -317,6 +318,127 @@ static void test_line_limit(void)
     parsed_free(&p);
 }
 
+/* ---- the assess rules, facts in, findings out (the whole probe table) ---- */
+
+static void test_kfd_missing(void)
+{
+    rd_facts f;
+    navi31_host(&f, WITH_DRIVER | WITH_ACCESS);
+    f.access.nodes[0].exists = false; /* /dev/kfd */
+    add_kmsg(&f, 6, "[drm] amdgpu kernel modesetting enabled.");
+    add_kmsg(&f, 3, "kfd kfd: error getting iommu info. is the iommu enabled?");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "kfd.missing");
+    const rd_finding *fd = get(&r.fs, "kfd.missing");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_ERROR);
+        g_assert_cmpstr(fd->summary, ==, "amdgpu drives 1 GPU but the compute interface (KFD) is missing");
+        assert_n_evidence(fd, 3);
+        assert_evidence(fd, 0, "/sys/class/kfd/kfd: absent");
+        assert_evidence(fd, 1, "/dev/kfd: absent");
+        assert_evidence(fd, 2, "kernel: kfd kfd: error getting iommu info. is the iommu enabled?");
+        g_assert_true(g_str_has_prefix(fd->remedy, "This kernel was built without KFD"));
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
+    result_free(&r);
+    rd_facts_free(&f);
+
+    /* a container that was not given /dev/kfd, on a host with KFD: one cause,
+     * one finding, and it is the container's */
+    navi31_host(&f, HEALTHY);
+    f.os.container = xstrdup("podman");
+    f.access.nodes[0].exists = false;
+    assess(&f, &r);
+    assert_ids(&r.fs, "container.devices-missing");
+    fd = get(&r.fs, "container.devices-missing");
+    if (fd)
+        assert_contains(fd->remedy, "podman run --device=/dev/kfd --device=/dev/dri");
+    result_free(&r);
+
+    /* ... on a host without KFD: the host's cause alone */
+    f.kfd.present = false;
+    assess(&f, &r);
+    assert_ids(&r.fs, "kfd.missing");
+    fd = get(&r.fs, "kfd.missing");
+    if (fd)
+        g_assert_true(g_str_has_prefix(fd->remedy, "The host's kernel has no KFD"));
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_kfd_unsupported(void)
+{
+    rd_facts f;
+    navi31_host(&f, WITH_DRIVER | WITH_ACCESS);
+    f.kfd.present = true;
+    add_cpu_node(&f);
+    add_kmsg(&f, 6, "[drm] amdgpu kernel modesetting enabled.");
+    add_kmsg(&f, 4, "kfd kfd: amdgpu: GC IP 0b0000 not supported in kfd");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "driver.kfd-unsupported");
+    const rd_finding *fd = get(&r.fs, "driver.kfd-unsupported");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_ERROR);
+        g_assert_cmpstr(fd->gpu, ==, NAVI31);
+        assert_n_evidence(fd, 3);
+        assert_evidence(fd, 0, "no KFD topology node has location " NAVI31);
+        assert_evidence(fd, 1, "kernel: kfd kfd: amdgpu: GC IP 0b0000 not supported in kfd");
+        assert_evidence(fd, 2, "1002:744c is gfx1100");
+        assert_contains(fd->remedy, "linux-generic-hwe-24.04");
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
+    result_free(&r);
+    rd_facts_free(&f);
+
+    /* nodes hidden by the device cgroup explain the missing node: nothing to say */
+    navi31_host(&f, WITH_DRIVER | WITH_ACCESS);
+    f.kfd.present = true;
+    add_cpu_node(&f);
+    rd_kfd_node *hidden = ARRAY_APPEND(f.kfd.nodes, f.kfd.n_nodes);
+    hidden->node_id = 1;
+    hidden->error = xstrdup("EPERM: hidden by the device cgroup (container or scheduler)");
+    assess(&f, &r);
+    assert_ids(&r.fs, "");
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+/* The HD 8790M of the Fedora report: Oland (gfx602, SI) on amdgpu. No KFD
+ * supports SI: say so, with no kernel or package advice, and nothing else. */
+static void test_si_never_rocm(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    f.os.id = xstrdup("fedora");
+    f.os.version_id = xstrdup("41");
+    rd_pci_device *rp = add_port(&f, ROOT_PORT, 0x8086, 0x1901, 4, NULL);
+    set_link(rp, 8.0, 8, 8.0, 16);
+    rd_pci_device *d = add_pci(&f, "0000:01:00.0", 0x1002, 0x6606, 0x038000, ROOT_PORT);
+    d->driver = xstrdup("amdgpu");
+    d->caps_readable = true;
+    d->pcie_type = 0;
+    f.driver.module_present = true;
+    f.kfd.present = true;
+    add_cpu_node(&f);
+    add_kmsg(&f, 6, "kfd kfd: amdgpu: OLAND  not supported in kfd");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "driver.kfd-unsupported os.not-validated");
+    const rd_finding *fd = get(&r.fs, "driver.kfd-unsupported");
+    if (fd) {
+        assert_contains(fd->summary, "cannot run ROCm");
+        assert_contains(fd->remedy, "Vulkan");
+        assert_contains(fd->remedy, "gfx1100");
+        g_assert_null(strstr(fd->remedy, "hwe"));
+        g_assert_null(strstr(fd->remedy, "kernel ("));
+        assert_contains(fd->evidence[1], "OLAND  not supported in kfd");
+    }
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
 static const rd_test_case tests[] = {
     { "/kfd/properties/navi31", test_navi31 },
     { "/kfd/properties/mi300x-cpx", test_mi300x_cpx },
@@ -326,6 +448,9 @@ static const rd_test_case tests[] = {
     { "/kfd/properties/binary", test_binary },
     { "/kfd/properties/empty", test_empty },
     { "/kfd/properties/line-limit", test_line_limit },
+    { "/assess/kfd/missing", test_kfd_missing },
+    { "/assess/kfd/unsupported", test_kfd_unsupported },
+    { "/assess/kfd/si-never-rocm", test_si_never_rocm },
 };
 
-RD_TEST_MAIN(tests, true)
+RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)

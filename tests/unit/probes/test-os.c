@@ -5,6 +5,7 @@
 #include "os.h"
 #include "util.h"
 #include "testlib.h"
+#include "assess-lib.h"
 
 static void assert_value(const char *text, const char *key, const char *expected)
 {
@@ -111,6 +112,67 @@ static void test_oversized(void)
     assert_value(text, "ID", "last");
 }
 
+/* ---- the assess rules, facts in, findings out (the whole probe table) ---- */
+
+static void test_wsl(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    f.os.wsl = true;
+    f.os.wsl_evidence = xstrdup("/proc/version: Linux version 5.15.153.1-microsoft-standard-WSL2");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "host.wsl");
+    const rd_finding *fd = get(&r.fs, "host.wsl");
+    assert_n_evidence(fd, 1);
+    assert_evidence(fd, 0, "/proc/version: Linux version 5.15.153.1-microsoft-standard-WSL2");
+    if (fd)
+        g_assert_cmpint(fd->severity, ==, RD_SEV_ERROR);
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+/* A release the table does not list: info, with the nearest listed one. */
+static void test_os_not_validated(void)
+{
+    rd_facts f;
+    navi31_host(&f, HEALTHY);
+    free(f.os.id);
+    free(f.os.version_id);
+    f.os.id = xstrdup("debian");
+    f.os.version_id = xstrdup("11");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "os.not-validated");
+    const rd_finding *fd = get(&r.fs, "os.not-validated");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_INFO);
+        assert_contains(fd->remedy, "debian 12 (kernels 6.1)");
+    }
+    result_free(&r);
+    /* Rocky against RHEL */
+    free(f.os.id);
+    free(f.os.version_id);
+    f.os.id = xstrdup("rocky");
+    f.os.id_like = xstrdup("rhel centos fedora");
+    f.os.version_id = xstrdup("9.5");
+    assess(&f, &r);
+    fd = get(&r.fs, "os.not-validated");
+    if (fd)
+        assert_contains(fd->remedy, "rhel 9.");
+    result_free(&r);
+    /* a listed one: silent */
+    free(f.os.id);
+    free(f.os.version_id);
+    f.os.id = xstrdup("ubuntu");
+    f.os.version_id = xstrdup("24.04");
+    assess(&f, &r);
+    assert_ids(&r.fs, "");
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
 static const rd_test_case tests[] = {
     { "/os/release/ubuntu", test_ubuntu },
     { "/os/release/prefix-collision", test_prefix_collision },
@@ -120,6 +182,8 @@ static const rd_test_case tests[] = {
     { "/os/release/missing", test_missing_and_empty },
     { "/os/release/binary", test_binary },
     { "/os/release/oversized", test_oversized },
+    { "/assess/os/wsl", test_wsl },
+    { "/assess/distro/not-validated", test_os_not_validated },
 };
 
-RD_TEST_MAIN(tests, true)
+RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)

@@ -6,6 +6,7 @@
 #include "pci.h"
 #include "util.h"
 #include "testlib.h"
+#include "assess-lib.h"
 
 #define CAP_PM 0x01
 #define CAP_MSI 0x05
@@ -532,6 +533,367 @@ static void test_pci_ids(void)
     assert_pci_ids(binary, sizeof binary - 1, 0x1002, 0x744c, "", "\xff\xfe");
 }
 
+/* ---- the assess rules, facts in, findings out (the whole probe table) ---- */
+
+static void test_no_display_device(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "gpu.none");
+    const rd_finding *fd = get(&r.fs, "gpu.none");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_ERROR);
+        g_assert_cmpstr(fd->summary, ==, "No AMD GPU is visible on this host");
+        assert_n_evidence(fd, 1);
+        assert_evidence(fd, 0, "no display-class PCI device in /sys/bus/pci/devices");
+        g_assert_true(g_str_has_prefix(fd->remedy, "Install an AMD GPU"));
+        g_assert_null(fd->fix);
+        g_assert_null(fd->gpu);
+    }
+    g_assert_cmpuint(r.view.n_gpus, ==, 0);
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_nvidia_only(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    rd_pci_device *d = add_pci(&f, "0000:41:00.0", 0x10de, 0x2335, 0x030200, NULL);
+    d->driver = xstrdup("nvidia");
+    d->device_name = xstrdup("GH100 [H200 SXM 141GB]");
+    /* an ASPEED BMC display without a name */
+    add_pci(&f, "0000:02:00.0", 0x1a03, 0x2000, 0x030000, NULL)->driver = xstrdup("ast");
+    /* a bridge is not a display device */
+    add_port(&f, "0000:40:01.1", 0x1022, 0x14ab, 4, NULL);
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "gpu.none");
+    const rd_finding *fd = get(&r.fs, "gpu.none");
+    assert_n_evidence(fd, 2);
+    assert_evidence(fd, 0, "NVIDIA GH100 [H200 SXM 141GB] (10de:2335), driver nvidia");
+    assert_evidence(fd, 1, "ASPEED display device (1a03:2000), driver ast");
+    if (fd)
+        g_assert_true(g_str_has_prefix(fd->remedy, "ROCm needs an AMD GPU"));
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_container_without_gpu(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    f.os.container = xstrdup("docker");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "gpu.none");
+    const rd_finding *fd = get(&r.fs, "gpu.none");
+    if (fd)
+        assert_contains(fd->remedy, "This is a docker container");
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_mi300x_partitions(void)
+{
+    /* CPX mode: the partitions of one MI300X put their index in the function bits */
+    rd_facts f;
+    rd_facts_init(&f);
+    rd_pci_device *d = add_pci(&f, "0000:05:00.0", 0x1002, 0x74a1, 0x120000, NULL);
+    d->display = true; /* processing accelerators are GPUs too, as the probe records them */
+    d->driver = xstrdup("amdgpu");
+    d->caps_readable = true;
+    f.driver.module_present = true;
+    f.kfd.present = true;
+    add_cpu_node(&f);
+    add_gpu_node(&f, (5 << 8) | 1, 90402, 0x74a1);
+    add_gpu_node(&f, (5 << 8) | 0, 90402, 0x74a1);
+    add_gpu_node(&f, (9 << 8) | 0, 90402, 0x74a1); /* a GPU PCI does not show */
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "");
+    g_assert_cmpuint(r.view.n_gpus, ==, 1);
+    g_assert_cmpuint(r.view.gpus[0].n_kfd, ==, 2);
+    g_assert_cmpint(r.view.gpus[0].kfd[0]->node_id, ==, 1);
+    g_assert_cmpint(r.view.gpus[0].kfd[1]->node_id, ==, 2);
+    g_assert_cmpstr(r.view.gpus[0].gfx, ==, "gfx942");
+    g_assert_cmpuint(r.view.n_unmatched, ==, 1);
+    g_assert_cmpint(r.view.unmatched[0]->node_id, ==, 3);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_radeon_bound_si(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    rd_pci_device *d = add_pci(&f, "0000:01:00.0", 0x1002, 0x6818, 0x030000, NULL);
+    d->driver = xstrdup("radeon");
+    d->device_name = xstrdup("Pitcairn XT [Radeon HD 7870 GHz Edition]");
+    d->caps_readable = true;
+    d->pcie_type = 0;
+    f.driver.radeon_loaded = true;
+    f.os.id = xstrdup("ubuntu");
+    f.os.version_id = xstrdup("24.04");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "gpu.radeon-bound");
+    const rd_finding *fd = get(&r.fs, "gpu.radeon-bound");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_ERROR);
+        g_assert_cmpstr(fd->gpu, ==, "0000:01:00.0");
+        g_assert_cmpstr(fd->summary, ==,
+                        "0000:01:00.0 Pitcairn XT [Radeon HD 7870 GHz Edition] is driven by the legacy radeon "
+                        "driver, which ROCm cannot use");
+        assert_n_evidence(fd, 2);
+        assert_evidence(fd, 0, "/sys/bus/pci/devices/0000:01:00.0/driver -> radeon");
+        assert_evidence(fd, 1, "1002:6818 is gfx601 (gfx6)");
+        assert_contains(fd->remedy, "\"options amdgpu si_support=1\"");
+        assert_contains(fd->remedy, "\"options radeon si_support=0\"");
+        assert_contains(fd->remedy, "/etc/modprobe.d/amdgpu-si.conf");
+        g_assert_cmpstr(fd->fix, ==, "modprobe");
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_vfio_bound(void)
+{
+    rd_facts f;
+    navi31_host(&f, WITH_ACCESS);
+    f.driver.module_present = true;
+    free(find_pci(&f, NAVI31)->driver);
+    find_pci(&f, NAVI31)->driver = xstrdup("vfio-pci");
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "gpu.vfio-bound");
+    const rd_finding *fd = get(&r.fs, "gpu.vfio-bound");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_WARNING);
+        assert_n_evidence(fd, 1);
+        assert_evidence(fd, 0, "/sys/bus/pci/devices/" NAVI31 "/driver -> vfio-pci");
+        assert_contains(fd->remedy, "remove 1002:744c from vfio-pci.ids=");
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_WARNING);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+/* An RX 580 in a chipset slot: the chipset's switch ports do not route AtomicOps. */
+static void test_atomics_missing(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    rd_pci_device *d = add_port(&f, "0000:00:01.2", 0x1022, 0x1483, 4, NULL);
+    d->atomic_comp32 = d->atomic_comp64 = true;
+    add_port(&f, "0000:03:00.0", 0x1022, 0x43c6, 5, "0000:00:01.2");
+    add_port(&f, "0000:04:04.0", 0x1022, 0x43c7, 6, "0000:03:00.0");
+    d = add_pci(&f, "0000:05:00.0", 0x1002, 0x67df, 0x030000, "0000:04:04.0");
+    d->revision = 0xe7;
+    d->marketing_name = xstrdup("Radeon RX 580 Series");
+    d->driver = xstrdup("amdgpu");
+    d->pcie_type = 0;
+    d->caps_readable = true;
+    set_link(d, 8.0, 16, 8.0, 16);
+    d->bar_sizes = xcalloc(1, sizeof(uint64_t));
+    d->bar_sizes[0] = 8 * GIB;
+    d->n_bar_sizes = 1;
+    f.driver.module_present = true;
+    rd_drm_device *drm = ARRAY_APPEND(f.drm.devices, f.drm.n_devices);
+    drm->pci_address = xstrdup("0000:05:00.0");
+    drm->vram_total = 8 * GIB;
+    f.kfd.present = true;
+    add_cpu_node(&f);
+    add_kmsg(&f, 4, "kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics 730<0");
+
+    result r;
+    assess(&f, &r);
+    /* and not driver.kfd-unsupported: the atomics finding is the reason */
+    assert_ids(&r.fs, "pcie.atomics-missing");
+    const rd_finding *fd = get(&r.fs, "pcie.atomics-missing");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_ERROR);
+        g_assert_cmpstr(fd->gpu, ==, "0000:05:00.0");
+        g_assert_cmpstr(fd->summary, ==,
+                        "0000:05:00.0 Radeon RX 580 Series is not usable by ROCm: its PCIe path does not support "
+                        "AtomicOps");
+        assert_n_evidence(fd, 4);
+        assert_evidence(fd, 0, "kernel: kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics 730<0");
+        assert_evidence(fd, 1, "0000:04:04.0 (1022:43c7) on the path: AtomicOpsCap Routing-");
+        assert_evidence(fd, 2, "0000:05:00.0: AtomicOpsCtl ReqEn-");
+        assert_evidence(fd, 3, "gfx803 always needs PCIe atomics");
+        g_assert_true(g_str_has_prefix(fd->remedy, "There is no software fix"));
+        g_assert_null(fd->fix);
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_ERROR);
+    result_free(&r);
+
+    /* the same path with routing switches and no log line: KFD skipped it for another reason */
+    f.pci.devices[1].atomic_routing = f.pci.devices[2].atomic_routing = true;
+    free(f.driver.kmsg[0].text);
+    f.driver.kmsg[0].text = xstrdup("kfd kfd: amdgpu: 67df not supported in kfd");
+    assess(&f, &r);
+    assert_ids(&r.fs, "driver.kfd-unsupported");
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_link(void)
+{
+    rd_facts f;
+    navi31_host(&f, HEALTHY);
+    /* idle GPUs drop their speed: 2.5 of 16 GT/s at full width is fine */
+    set_link(find_pci(&f, NAVI31_UPSTREAM), 2.5, 16, 16.0, 16);
+    set_link(find_pci(&f, NAVI31), 2.5, 16, 16.0, 16);
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "");
+    result_free(&r);
+
+    /* x4 of x16 at the slot, in a x16 root port */
+    set_link(find_pci(&f, NAVI31_UPSTREAM), 16.0, 4, 16.0, 16);
+    assess(&f, &r);
+    assert_ids(&r.fs, "pcie.link-degraded");
+    const rd_finding *fd = get(&r.fs, "pcie.link-degraded");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_WARNING);
+        g_assert_cmpstr(fd->gpu, ==, NAVI31);
+        g_assert_cmpstr(fd->summary, ==, NAVI31 " " NAVI31_NAME " runs its PCIe link at x4 of x16");
+        assert_n_evidence(fd, 1);
+        assert_evidence(fd, 0, NAVI31_UPSTREAM ": link x4 of x16, 16.0 GT/s of 16.0 GT/s");
+        g_assert_true(g_str_has_prefix(fd->remedy, "Reseat the card"));
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_WARNING);
+    result_free(&r);
+
+    /* a slot wired x4 */
+    set_link(find_pci(&f, ROOT_PORT), 16.0, 4, 16.0, 4);
+    assess(&f, &r);
+    assert_ids(&r.fs, "pcie.link-degraded");
+    fd = get(&r.fs, "pcie.link-degraded");
+    assert_n_evidence(fd, 2);
+    assert_evidence(fd, 1, ROOT_PORT " (the slot's port): at most x4");
+    if (fd)
+        g_assert_true(g_str_has_prefix(fd->remedy, "The slot itself is wired x4: move the card to a full x16 slot"));
+    result_free(&r);
+
+    /* the endpoint's internal link does not count when a switch carries the slot */
+    set_link(find_pci(&f, ROOT_PORT), 16.0, 16, 16.0, 16);
+    set_link(find_pci(&f, NAVI31_UPSTREAM), 16.0, 16, 16.0, 16);
+    set_link(find_pci(&f, NAVI31), 16.0, 1, 16.0, 16);
+    assess(&f, &r);
+    assert_ids(&r.fs, "");
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+static void test_bar_small(void)
+{
+    rd_facts f;
+    navi31_host(&f, HEALTHY);
+    rd_pci_device *gpu = find_pci(&f, NAVI31);
+    gpu->bar_sizes[0] = 256 * MIB;
+    gpu->resizable_bar = false;
+    f.drm.devices[0].vram_total = 16 * GIB;
+    /* a consumer board without Resizable BAR: normal, ROCm copes */
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "");
+    result_free(&r);
+
+    /* the kernel could not place the large BAR */
+    add_kmsg(&f, 3, "pci 0000:03:00.0: BAR 0: no space for [mem size 0x400000000 64bit pref]");
+    add_kmsg(&f, 3, "pci 0000:03:00.0: BAR 0: failed to assign [mem size 0x400000000 64bit pref]");
+    assess(&f, &r);
+    assert_ids(&r.fs, "pcie.bar-small");
+    const rd_finding *fd = get(&r.fs, "pcie.bar-small");
+    if (fd) {
+        g_assert_cmpint(fd->severity, ==, RD_SEV_WARNING);
+        g_assert_cmpstr(fd->gpu, ==, NAVI31);
+        g_assert_cmpstr(fd->summary, ==, NAVI31 " " NAVI31_NAME ": the CPU can map only 256 MiB of its 16384 MiB VRAM");
+        assert_n_evidence(fd, 2);
+        assert_evidence(fd, 0, NAVI31 ": largest memory BAR 256 MiB, VRAM 16384 MiB");
+        assert_evidence(fd, 1, "kernel: pci 0000:03:00.0: BAR 0: no space for [mem size 0x400000000 64bit pref]");
+        g_assert_true(g_str_has_prefix(fd->remedy, "Enable \"Above 4G Decoding\""));
+    }
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_WARNING);
+    result_free(&r);
+
+    /* a log line about another device does not count */
+    free(f.driver.kmsg[0].text);
+    f.driver.kmsg[0].text = xstrdup("pci 0000:04:00.0: BAR 0: no space for [mem size 0x400000000 64bit pref]");
+    free(f.driver.kmsg[1].text);
+    f.driver.kmsg[1].text = xstrdup("pci 0000:04:00.0: BAR 0: failed to assign [mem size 0x400000000 64bit pref]");
+    assess(&f, &r);
+    assert_ids(&r.fs, "");
+    result_free(&r);
+
+    /* Instinct parts expect their whole memory mapped, log or not */
+    for (size_t i = 0; i < f.kfd.nodes[1].n_properties; i++)
+        if (streq(f.kfd.nodes[1].properties[i].key, "gfx_target_version"))
+            f.kfd.nodes[1].properties[i].value = 90010;
+    gpu->resizable_bar = true;
+    assess(&f, &r);
+    assert_ids(&r.fs, "pcie.bar-small");
+    fd = get(&r.fs, "pcie.bar-small");
+    assert_n_evidence(fd, 1);
+    assert_evidence(fd, 0, NAVI31 ": largest memory BAR 256 MiB, VRAM 16384 MiB, Resizable BAR capability present");
+    result_free(&r);
+
+    /* a BAR as large as VRAM */
+    gpu->bar_sizes[0] = 16 * GIB;
+    assess(&f, &r);
+    assert_ids(&r.fs, "");
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+/* The GPU's own switch, known by its shape: trees as in the corpus's
+ * lspci dumps (X570 chipset switch, PLX switch, Navi and Vega 10 cards). */
+static void test_board_switch(void)
+{
+    rd_facts f;
+    rd_facts_init(&f);
+    /* Vega 64 on an x1 riser: 1022:1470 -> 1022:1471 -> 1002:687f (add all
+     * first: adding moves the array) */
+    add_port(&f, "0000:00:1c.0", 0x8086, 0xa2b8, 4, NULL);
+    add_port(&f, "0000:01:00.0", 0x1022, 0x1470, 5, "0000:00:1c.0");
+    add_port(&f, "0000:02:00.0", 0x1022, 0x1471, 6, "0000:01:00.0");
+    add_pci(&f, "0000:03:00.0", 0x1002, 0x687f, 0x030000, "0000:02:00.0");
+    rd_pci_device *up = find_pci(&f, "0000:01:00.0"), *down = find_pci(&f, "0000:02:00.0");
+    const rd_pci_device *vega = find_pci(&f, "0000:03:00.0");
+    set_link(up, 2.5, 1, 8.0, 16);
+    up->children = strv_push(NULL, xstrdup("0000:02:00.0"));
+    down->children = strv_push(strv_push(NULL, xstrdup("0000:03:00.0")), xstrdup("0000:03:00.1"));
+    g_assert_true(rd_gpu_board_switch(&f, vega) == up);
+    /* X570: the chipset's 1022 upstream port has several downstream ports */
+    up->children = strv_push(up->children, xstrdup("0000:02:02.0"));
+    g_assert_null(rd_gpu_board_switch(&f, vega));
+    /* ... or a downstream port with another device below */
+    up->children[1] = (free(up->children[1]), NULL);
+    down->children = strv_push(down->children, xstrdup("0000:03:01.0"));
+    g_assert_null(rd_gpu_board_switch(&f, vega));
+    /* a PLX switch (0x10b5) is never the card's */
+    free(down->children[2]);
+    down->children[2] = NULL;
+    up->vendor_id = down->vendor_id = 0x10b5;
+    g_assert_null(rd_gpu_board_switch(&f, vega));
+    /* facts without the children lists: the GPU vendor's own ids only */
+    up->vendor_id = down->vendor_id = 0x1022;
+    strv_free(up->children);
+    strv_free(down->children);
+    up->children = down->children = NULL;
+    g_assert_null(rd_gpu_board_switch(&f, vega));
+    up->vendor_id = down->vendor_id = 0x1002;
+    g_assert_true(rd_gpu_board_switch(&f, vega) == up);
+    rd_facts_free(&f);
+}
+
 static const rd_test_case tests[] = {
     { "/pci/caps/endpoint", test_endpoint },
     { "/pci/caps/root-port", test_root_port },
@@ -547,6 +909,16 @@ static const rd_test_case tests[] = {
     { "/pci/amdgpu-ids/lookup", test_ids_lookup },
     { "/pci/amdgpu-ids/long-lines", test_ids_long_lines },
     { "/pci/pci-ids", test_pci_ids },
+    { "/assess/gpu/none", test_no_display_device },
+    { "/assess/gpu/nvidia-only", test_nvidia_only },
+    { "/assess/gpu/container-without-gpu", test_container_without_gpu },
+    { "/assess/gpu/mi300x-partitions", test_mi300x_partitions },
+    { "/assess/gpu/radeon-bound-si", test_radeon_bound_si },
+    { "/assess/gpu/vfio-bound", test_vfio_bound },
+    { "/assess/pcie/atomics-missing", test_atomics_missing },
+    { "/assess/pcie/link", test_link },
+    { "/assess/pcie/bar-small", test_bar_small },
+    { "/assess/pcie/board-switch", test_board_switch },
 };
 
-RD_TEST_MAIN(tests, true)
+RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)

@@ -8,6 +8,7 @@
 #include "registry.h"
 #include "util.h"
 #include "testlib.h"
+#include "assess-lib.h"
 
 static ssize_t index_of(const rd_probe *const *order, size_t n, const char *id)
 {
@@ -82,13 +83,67 @@ static void t_findings_unique(void)
 }
 
 /* clang-format off */
+/* ---- the assess rules, facts in, findings out (the whole probe table) ---- */
+
+static void test_healthy(void)
+{
+    rd_facts f;
+    navi31_host(&f, HEALTHY);
+    result r;
+    assess(&f, &r);
+    assert_ids(&r.fs, "");
+    g_assert_cmpint(rd_findings_exit_status(&r.fs), ==, RD_EXIT_OK);
+
+    /* the view joined PCI, DRM and KFD */
+    g_assert_cmpuint(r.view.n_gpus, ==, 1);
+    const rd_gpu *g = &r.view.gpus[0];
+    g_assert_cmpstr(g->pci->address, ==, NAVI31);
+    g_assert_cmpstr(g->gfx, ==, "gfx1100");
+    g_assert_true(g->gfx_from_kfd);
+    g_assert_cmpuint(g->n_kfd, ==, 1);
+    g_assert_cmpint(g->kfd[0]->node_id, ==, 1);
+    g_assert_nonnull(g->drm);
+    g_assert_cmpuint(g->vram_bytes, ==, 24 * GIB);
+    g_assert_cmpstr(g->name, ==, NAVI31_NAME);
+    g_assert_false(g->integrated);
+    /* the switch's upstream port carries the slot's link */
+    g_assert_cmpstr(g->link->address, ==, NAVI31_UPSTREAM);
+    g_assert_cmpuint(r.view.n_unmatched, ==, 0);
+    result_free(&r);
+    rd_facts_free(&f);
+}
+
+
+/* The assess order honours what each probe declares it reads. */
+static void test_probe_order(void)
+{
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_probe_table_check(&rd_probe_registry, &err), ==, 0);
+    /* runtime first: its causes come after it */
+    const rd_probe *order[32];
+    size_t n = 0;
+    for (size_t i = 0; i < rd_probe_registry.n_assess; i++)
+        if (!streq(rd_probe_registry.assess[i]->id, "runtime"))
+            order[n++] = rd_probe_registry.assess[i];
+    memmove(order + 1, order, n * sizeof(order[0]));
+    for (size_t i = 0; i < rd_probe_registry.n_assess; i++)
+        if (streq(rd_probe_registry.assess[i]->id, "runtime"))
+            order[0] = rd_probe_registry.assess[i];
+    rd_probe_table bad = { rd_probe_registry.gather, rd_probe_registry.n_gather, order, n + 1 };
+    g_autofree char *err2 = NULL;
+    g_assert_cmpint(rd_probe_table_check(&bad, &err2), ==, -EINVAL);
+    assert_contains(err2, "probe runtime reads");
+}
+
 static const rd_test_case tests[] = {
     { "/registry/same-probes", t_same_probes },
     { "/registry/needs-are-honoured", t_needs_are_honoured },
     { "/registry/areas-exist", t_areas_exist },
     { "/registry/reads-are-absolute", t_reads_are_absolute },
     { "/registry/findings-unique", t_findings_unique },
+    { "/assess/healthy", test_healthy },
+    { "/assess/probe-order", test_probe_order },
 };
 /* clang-format on */
 
-RD_TEST_MAIN(tests, false)
+RD_TEST_MAIN_KNOWLEDGE(tests, false, &knowledge)

@@ -5,14 +5,17 @@
  * JSON round trip and the findings of each (facts in, findings out). They
  * are here as the rocm facts are the most of them. */
 #include <glib.h>
+#include <unistd.h>
 
 #include "testlib.h"
 #include "check.h"
 #include "registry.h"
 #include "boot.h"
 #include "rocm.h"
+#include "dpkg.h"
 #include "facts-json.h"
 #include "knowledge.h"
+#include "context.h"
 #include "util.h"
 
 static rd_knowledge shipped;
@@ -399,6 +402,77 @@ static void test_assess_rules(void)
     rd_facts_free(&f);
 }
 
+/* ---- gather: /opt/rocm and the versions beside it, links inside the root ---- */
+
+static void gather_opt(const char *root, rd_facts *f)
+{
+    rd_ctx ctx;
+    g_autofree char *error = NULL;
+    g_assert_cmpint(rd_ctx_init(&ctx, root, NULL, &error), ==, 0);
+    rd_facts_init(f);
+    rd_probe_rocm.gather(&ctx, f);
+    rd_ctx_free(&ctx);
+}
+
+static void link_at(const char *root, const char *rel, const char *target)
+{
+    g_autofree char *p = g_build_filename(root, rel, NULL);
+    unlink(p);
+    g_assert_cmpint(symlink(target, p), ==, 0);
+}
+
+static void test_gather_opt_links(void)
+{
+    g_autofree char *root = g_dir_make_tmp("rd-rocm-XXXXXX", NULL);
+    g_assert_nonnull(root);
+    rd_test_write_file(root, "opt/rocm-6.2.4/.info/version", "6.2.4-139\n");
+    rd_test_write_file(root, "etc/alternatives/.keep", "");
+    /* /opt/rocm -> /etc/alternatives/rocm -> /opt/rocm-6.2.4, and rocm-6 a link among the versions */
+    link_at(root, "etc/alternatives/rocm", "/opt/rocm-6.2.4");
+    link_at(root, "opt/rocm", "/etc/alternatives/rocm");
+    link_at(root, "opt/rocm-6", "rocm-6.2.4");
+    rd_facts f;
+    gather_opt(root, &f);
+    g_assert_cmpstr(f.rocm.opt_rocm, ==, "-> /opt/rocm-6.2.4");
+    g_assert_false(f.rocm.opt_rocm_dangling);
+    g_assert_cmpuint(f.rocm.n_installs, ==, 1);
+    g_assert_cmpstr(f.rocm.installs[0].path, ==, "/opt/rocm-6.2.4");
+    g_assert_cmpstr(f.rocm.installs[0].version, ==, "6.2.4");
+    g_assert_cmpstr(f.rocm.default_path, ==, "/opt/rocm-6.2.4");
+    rd_facts_free(&f);
+
+    /* a ".." that climbs above the root is refused, never clamped: not followed */
+    link_at(root, "opt/rocm", "../../../opt/rocm-6.2.4");
+    gather_opt(root, &f);
+    g_assert_true(f.rocm.opt_rocm_dangling);
+    g_assert_cmpstr(f.rocm.opt_rocm, ==, "-> ../../../opt/rocm-6.2.4 (missing)");
+    rd_facts_free(&f);
+
+    /* a link to nothing */
+    link_at(root, "opt/rocm", "/opt/rocm-7.0.0");
+    gather_opt(root, &f);
+    g_assert_true(f.rocm.opt_rocm_dangling);
+    g_assert_cmpstr(f.rocm.opt_rocm, ==, "-> /opt/rocm-7.0.0 (missing)");
+    g_assert_cmpuint(f.rocm.n_installs, ==, 1);
+    rd_facts_free(&f);
+    rd_test_rm_rf(root);
+
+    /* /opt itself a link (to /data/opt): the paths stay under /opt */
+    g_autofree char *root2 = g_dir_make_tmp("rd-rocm-XXXXXX", NULL);
+    g_assert_nonnull(root2);
+    rd_test_write_file(root2, "data/opt/rocm-6.2.4/.info/version", "6.2.4-139\n");
+    link_at(root2, "opt", "/data/opt");
+    link_at(root2, "data/opt/rocm", "rocm-6.2.4");
+    gather_opt(root2, &f);
+    g_assert_cmpstr(f.rocm.opt_rocm, ==, "-> /opt/rocm-6.2.4");
+    g_assert_false(f.rocm.opt_rocm_dangling);
+    g_assert_cmpuint(f.rocm.n_installs, ==, 1);
+    g_assert_cmpstr(f.rocm.installs[0].path, ==, "/opt/rocm-6.2.4");
+    g_assert_cmpstr(f.rocm.default_path, ==, "/opt/rocm-6.2.4");
+    rd_facts_free(&f);
+    rd_test_rm_rf(root2);
+}
+
 static const rd_test_case tests[] = {
     { "/rocm/parse/rocblas", test_rocblas_names },
     { "/rocm/parse/dpkg-status", test_dpkg_status },
@@ -406,6 +480,7 @@ static const rd_test_case tests[] = {
     /* the rocm, apt and boot probes together */
     { "/rocm/facts/round-trip", test_round_trip },
     { "/rocm/assess/rules", test_assess_rules },
+    { "/rocm/gather/opt-links", test_gather_opt_links },
 };
 
 RD_TEST_MAIN_KNOWLEDGE(tests, false, &shipped)
