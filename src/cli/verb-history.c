@@ -22,12 +22,12 @@ int rd_verb_fix_status(const rd_options *o, char **args, size_t n_args)
     /* an unreadable journal is not an empty one */
     _cleanup_close_ int jfd = rd_fix_open_dir(root_fd, RD_JOURNAL_DIR, NULL);
     if (jfd < 0 && jfd != -ENOENT)
-        return rd_fail("cannot read %s%s: %s%s", streq(root, "/") ? "" : root, RD_JOURNAL_DIR,
-                       rd_fix_describe_error(-jfd), jfd == -EACCES ? " (the journal is root's: use sudo)" : "");
+        return rd_fail("cannot read %s%s: %s%s", root_prefix(root), RD_JOURNAL_DIR, rd_fix_describe_error(-jfd),
+                       jfd == -EACCES ? " (the journal is root's: use sudo)" : "");
     json_object *runs = NULL;
     r = rd_fix_runs_json(root, root_fd, only, SIZE_MAX, &runs);
     if (r == -ENOENT) {
-        return rd_fail("no run %s in %s%s", only, streq(root, "/") ? "" : root, RD_JOURNAL_DIR);
+        return rd_fail("no run %s in %s%s", only, root_prefix(root), RD_JOURNAL_DIR);
     }
     if (o->format == RD_FORMAT_JSON)
         return rd_cli_print_json(runs) < 0 ? rd_fail("cannot write to standard output") : 0;

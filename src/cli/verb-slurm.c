@@ -172,8 +172,10 @@ static int check_run(const rd_options *o, rd_run *run)
     return r;
 }
 
-/* Drains this node with the ids as the reason, unless someone else drained it. */
-static int drain_for(char *const *ids)
+/* Reads this node's state with scontrol, decides and acts: drains (with
+ * the ids as the reason), resumes (only what rocm-doctor drained) or leaves
+ * the node. Returns 0 or an exit status. */
+static int decide_and_act(int status, char *const *ids, rd_slurm_on_unknown on_unknown)
 {
     _cleanup_free_ char *node = slurm_node_name();
     if (!node)
@@ -186,10 +188,16 @@ static int drain_for(char *const *ids)
     if (rd_slurm_node_state_parse(shown, &st) < 0)
         return rd_fail("scontrol show node %s: no State= in its output", node);
     _cleanup_free_ char *reason = NULL;
-    rd_slurm_action a = rd_slurm_decide(2, ids, RD_SLURM_UNKNOWN_DRAIN, &st, &reason);
+    rd_slurm_action a = rd_slurm_decide(status, ids, on_unknown, &st, &reason);
     int r = act(node, a, reason, &st);
     rd_slurm_node_state_done(&st);
     return r;
+}
+
+/* Drains this node with the ids as the reason, unless someone else drained it. */
+static int drain_for(char *const *ids)
+{
+    return decide_and_act(2, ids, RD_SLURM_UNKNOWN_DRAIN);
 }
 
 static int slurm_health(const rd_options *o)
@@ -208,17 +216,7 @@ static int slurm_health(const rd_options *o)
         status = check_verdict(o, &ids);
     } else
         fprintf(stderr, "rocm-doctor: the verdict of %s\n", status_path);
-    _cleanup_free_ char *shown = NULL;
-    const char *const argv[] = { "scontrol", "show", "node", node, NULL };
-    if (scontrol(argv, &shown) != 0)
-        return RD_EXIT_UNKNOWN;
-    rd_slurm_node_state st = { 0 };
-    if (rd_slurm_node_state_parse(shown, &st) < 0)
-        return rd_fail("scontrol show node %s: no State= in its output", node);
-    _cleanup_free_ char *reason = NULL;
-    rd_slurm_action a = rd_slurm_decide(status, ids, on_unknown, &st, &reason);
-    int r = act(node, a, reason, &st);
-    rd_slurm_node_state_done(&st);
+    int r = decide_and_act(status, ids, on_unknown);
     if (fflush(stdout) != 0)
         return rd_fail("%s", "cannot write to standard output");
     return r != 0 ? r : status;

@@ -98,7 +98,7 @@ int rd_step_group_add(rd_plan *p, rd_step *s, const rd_fix_input *in, const char
     if (r < 0)
         return r;
     if (!snap->exists) {
-        *ret_reason = xasprintf("%s/etc/group does not exist", streq(in->root, "/") ? "" : in->root);
+        *ret_reason = xasprintf("%s/etc/group does not exist", root_prefix(in->root));
         return -ENOENT;
     }
     rd_group_entry *groups = NULL;
@@ -119,12 +119,12 @@ int rd_step_group_add(rd_plan *p, rd_step *s, const rd_fix_input *in, const char
         r = 0;
     } else if (!g) {
         r = -ENOENT;
-        *ret_reason = xasprintf("group %s does not exist in %s/etc/group", group, streq(in->root, "/") ? "" : in->root);
+        *ret_reason = xasprintf("group %s does not exist in %s/etc/group", group, root_prefix(in->root));
     } else if (!rd_fix_user_exists(in, user, &primary)) {
         r = -ENOENT;
         *ret_reason = xasprintf("user %s is not in %s/etc/passwd (a directory service user: add it to %s with the "
                                 "directory's tools)",
-                                user, streq(in->root, "/") ? "" : in->root, group);
+                                user, root_prefix(in->root), group);
     } else if (strv_contains(g->members, user) || primary == g->gid) {
         r = 0;
     } else {

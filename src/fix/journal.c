@@ -18,7 +18,7 @@ void rd_apply_result_free(rd_apply_result *r)
 
 char *rd_root_shown(const char *root, const char *path)
 {
-    return streq(root, "/") ? xstrdup(path) : xasprintf("%s%s", root, path);
+    return xasprintf("%s%s", root_prefix(root), path);
 }
 
 char *rd_undo_command(const char *root, const char *run_id)

@@ -589,8 +589,7 @@ static int confined_dir(int root_fd, const char *root, const char *real_root, co
     rootfs_resolved res;
     int r = rootfs_resolve(root_fd, path, &res);
     _cleanup_free_ char *host = host_resolved(root, path);
-    _cleanup_free_ char *inside =
-        r == 0 ? xasprintf("%s%s", streq(real_root, "/") ? "" : real_root, streq(res.path, "/") ? "" : res.path) : NULL;
+    _cleanup_free_ char *inside = r == 0 ? xasprintf("%s%s", root_prefix(real_root), root_prefix(res.path)) : NULL;
     bool host_out = host && !streq(host, real_root) && !(startswith(host, real_root) && host[strlen(real_root)] == '/');
     bool leaks =
         r == -EXDEV || r == -ELOOP || host_out || (r == 0 && (!host || !streq(host, inside))) || (r == -ENOENT && host);

@@ -139,8 +139,8 @@ static int verify_file(rd_journal *jr, json_object *jf, char **ret_error)
     if (q == -EBADMSG)
         *ret_error = xasprintf("the saved copy of %s (%s) is damaged; nothing was undone", path, bp);
     else if (q < 0)
-        *ret_error = xasprintf("cannot read the saved copy of %s (%s%s): %s", path,
-                               streq(jr->root, "/") ? "" : jr->root, bp, strerror(-q));
+        *ret_error =
+            xasprintf("cannot read the saved copy of %s (%s%s): %s", path, root_prefix(jr->root), bp, strerror(-q));
     return q < 0 ? q : 0;
 }
 

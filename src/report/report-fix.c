@@ -64,7 +64,7 @@ void rd_report_fix_applied_text(FILE *out, const rd_plan *p, const rd_apply_resu
         fprintf(out,
                 "\nThe boot check verifies this run after the reboot or re-login it needs:\n"
                 "`rocm-doctor fix --status%s%s %s` shows the verdict.\n",
-                streq(p->root, "/") ? "" : " --root ", streq(p->root, "/") ? "" : p->root, res->run_id);
+                streq(p->root, "/") ? "" : " --root ", root_prefix(p->root), res->run_id);
 }
 
 void rd_report_undo_text(FILE *out, const char *root, const rd_apply_result *res)
@@ -298,8 +298,7 @@ void rd_report_fix_status_text(FILE *out, bool color, const char *root, json_obj
     json_object *a = rd_json_get_array(runs, "runs");
     size_t n = a ? json_object_array_length(a) : 0;
     if (n == 0)
-        fprintf(out, "No fix run was applied to %s (%s%s holds none).\n", root, streq(root, "/") ? "" : root,
-                RD_JOURNAL_DIR);
+        fprintf(out, "No fix run was applied to %s (%s%s holds none).\n", root, root_prefix(root), RD_JOURNAL_DIR);
     for (size_t i = 0; i < n; i++) {
         if (i)
             fputc('\n', out);
