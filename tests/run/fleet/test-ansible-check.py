@@ -28,7 +28,6 @@ import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-import fleetlib  # noqa: E402
 import rdtest  # noqa: E402
 
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]

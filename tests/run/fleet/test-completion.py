@@ -19,7 +19,6 @@ import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-import fleetlib  # noqa: E402
 import rdtest  # noqa: E402
 
 BIN, SCRIPT = sys.argv[1:3]
