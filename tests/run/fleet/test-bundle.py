@@ -277,8 +277,7 @@ def report_writes_a_private_bundle_once():
 @rdtest.test
 def the_bundle_has_its_members():
     b = Made.get()
-    m, names, text, live, report_live, out_dir = b.m, b.names, b.text, b.live, b.report_live, b.out_dir
-    text_live = b.text_live
+    m, names = b.m, b.names
     want = [P + n for n in ("README.txt", "environment.txt", "facts.json", "kernel-log.txt", "report.json",
                             "report.txt", "files/" + DKMS_LOG, "files/etc/apt/sources.list.d/rocm.list",
                             "files/etc/apt/preferences.d/rocm-pin-600", "files/etc/modprobe.d/amdgpu.conf",
@@ -298,8 +297,7 @@ def the_bundle_has_its_members():
 @rdtest.test
 def no_secret_survives():
     b = Made.get()
-    m, names, text, live, report_live, out_dir = b.m, b.names, b.text, b.live, b.report_live, b.out_dir
-    text_live = b.text_live
+    m = b.m
     cores = [("q7%02dz" % i, v) for i, v in enumerate(SECRETS)]
     leaked = ["%r in %s" % (v, n) for n, (_, data) in m.items() for core, v in cores
               if core.encode() in data or v.encode() in data]
@@ -313,8 +311,7 @@ def no_secret_survives():
 @rdtest.test
 def what_is_kept_of_each_file():
     b = Made.get()
-    m, names, text, live, report_live, out_dir = b.m, b.names, b.text, b.live, b.report_live, b.out_dir
-    text_live = b.text_live
+    names, text, live, text_live = b.names, b.text, b.live, b.text_live
     rdtest.check(text("files/etc/apt/sources.list.d/rocm.list") ==
                  "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
                  "https://<redacted>@repo.radeon.com/rocm/apt/6.2.4 noble main\n",
@@ -356,8 +353,7 @@ def what_is_kept_of_each_file():
 @rdtest.test
 def the_reports_and_readme():
     b = Made.get()
-    m, names, text, live, report_live, out_dir = b.m, b.names, b.text, b.live, b.report_live, b.out_dir
-    text_live = b.text_live
+    names, text, live, report_live = b.names, b.text, b.live, b.report_live
     report_b = json.loads(text("report.json"))
     rdtest.check(fingerprint(report_b) == fingerprint(report_live), "report.json has the live findings")
     readme = text("README.txt")
@@ -371,8 +367,7 @@ def the_reports_and_readme():
 @rdtest.test
 def facts_carry_where_not_what():
     b = Made.get()
-    m, names, text, live, report_live, out_dir = b.m, b.names, b.text, b.live, b.report_live, b.out_dir
-    text_live = b.text_live
+    text = b.text
     rocm_facts = json.loads(text("facts.json"))["rocm"]
     dropins = [(d["file"], d["line"], d["dirs"]) for d in rocm_facts.get("path_dropin_dirs", [])]
     rdtest.check(dropins == [("/etc/profile.d/rocm.sh", 1, ["/opt/rocm/bin"]),
@@ -390,8 +385,7 @@ def facts_carry_where_not_what():
 @rdtest.test
 def the_bundle_facts_rediagnose_the_same():
     b = Made.get()
-    m, names, text, live, report_live, out_dir = b.m, b.names, b.text, b.live, b.report_live, b.out_dir
-    text_live = b.text_live
+    m, text, live, report_live, out_dir = b.m, b.text, b.live, b.report_live, b.out_dir
     # The round trip: facts.json re-diagnoses to the same findings, off the host.
     facts_path = os.path.join(out_dir, "facts.json")
     with open(facts_path, "wb") as f:
@@ -407,8 +401,7 @@ def the_bundle_facts_rediagnose_the_same():
 @rdtest.test(root=True)
 def under_sudo_the_bundle_belongs_to_the_user():
     b = Made.get()
-    m, names, text, live, report_live, out_dir = b.m, b.names, b.text, b.live, b.report_live, b.out_dir
-    text_live = b.text_live
+    out_dir = b.out_dir
     bed = b.bed
     sudo_bundle = os.path.join(out_dir, "sudo.tar")
     p = bed.run("report", "-o", sudo_bundle, env={"SUDO_UID": "4321", "SUDO_GID": "4322"})
@@ -423,8 +416,7 @@ def under_sudo_the_bundle_belongs_to_the_user():
 @rdtest.test
 def failures_write_nothing():
     b = Made.get()
-    m, names, text, live, report_live, out_dir = b.m, b.names, b.text, b.live, b.report_live, b.out_dir
-    text_live = b.text_live
+    out_dir = b.out_dir
     bed = b.bed
     before = sorted(os.listdir(out_dir))
     # Failures: clear message, exit 3, nothing written.
