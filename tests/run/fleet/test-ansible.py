@@ -139,7 +139,8 @@ def scratch_root():
     for unit in UNITS:
         os.makedirs(os.path.join(root, "lib", "systemd", "system"), exist_ok=True)
         shutil.copy(unit, os.path.join(root, "lib", "systemd", "system"))
-    role_vars = dict(playbook_vars(os.path.join(top, "facts.d"), root), rocm_doctor_root=root, rocm_doctor_manage_units=bool(UNITS) and shutil.which("systemctl") is not None,
+    role_vars = dict(playbook_vars(os.path.join(top, "facts.d"), root),
+                     rocm_doctor_manage_units=bool(UNITS) and shutil.which("systemctl") is not None,
                      rocm_doctor_gpu_users=["alice", "bob"], rocm_doctor_expected_gpus=2,
                      rocm_doctor_allowed_fixes=["modprobe", "cmdline"], rocm_doctor_slurm=True,
                      rocm_doctor_slurm_on_unknown="keep",
