@@ -3,7 +3,6 @@
 statuses, facts round trip, error messages, output layout."""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 

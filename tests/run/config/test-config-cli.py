@@ -9,7 +9,6 @@ import atexit
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 

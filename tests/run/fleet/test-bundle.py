@@ -6,7 +6,6 @@ failed write leaves nothing behind.
 
     test-bundle.py ROCM_DOCTOR TB_RUN
 """
-import io
 import json
 import os
 import re
@@ -311,7 +310,7 @@ def no_secret_survives():
 @rdtest.test
 def what_is_kept_of_each_file():
     b = Made.get()
-    names, text, live, text_live = b.names, b.text, b.live, b.text_live
+    text, text_live = b.text, b.text_live
     rdtest.check(text("files/etc/apt/sources.list.d/rocm.list") ==
                  "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
                  "https://<redacted>@repo.radeon.com/rocm/apt/6.2.4 noble main\n",
@@ -353,7 +352,7 @@ def what_is_kept_of_each_file():
 @rdtest.test
 def the_reports_and_readme():
     b = Made.get()
-    names, text, live, report_live = b.names, b.text, b.live, b.report_live
+    names, text, report_live = b.names, b.text, b.report_live
     report_b = json.loads(text("report.json"))
     rdtest.check(fingerprint(report_b) == fingerprint(report_live), "report.json has the live findings")
     readme = text("README.txt")
@@ -385,7 +384,7 @@ def facts_carry_where_not_what():
 @rdtest.test
 def the_bundle_facts_rediagnose_the_same():
     b = Made.get()
-    m, text, live, report_live, out_dir = b.m, b.text, b.live, b.report_live, b.out_dir
+    m, live, report_live, out_dir = b.m, b.live, b.report_live, b.out_dir
     # The round trip: facts.json re-diagnoses to the same findings, off the host.
     facts_path = os.path.join(out_dir, "facts.json")
     with open(facts_path, "wb") as f:
