@@ -17,8 +17,9 @@
   loopback port; its /metrics has the series with their values; a
   Prometheus server on another loopback port scrapes it with the rules
   loaded and raises exactly the alerts expected.
-A missing promtool, node-exporter or prometheus skips (77) the parts that
-need it and says so.
+Each part is a test of tests/lib/rdtest.py: a missing promtool,
+node-exporter or prometheus skips the tests that need it and says so (all
+of them skipped: exit 77).
 """
 import json
 import os
