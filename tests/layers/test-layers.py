@@ -15,6 +15,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+
 build, src = sys.argv[1], os.path.realpath(sys.argv[2])
 
 # folder -> (a header it may include, headers of layers it may not include)
@@ -65,29 +68,30 @@ def compiles(c, header, tmp):
     return r.returncode == 0, r.stderr
 
 
-failures = 0
-checked = 0
-with tempfile.TemporaryDirectory() as tmp:
-    for folder, (allowed, forbidden) in LAYERS.items():
-        c = command_for(folder)
-        if c is None:
-            print(f"not ok: no compile command for a source in {folder}")
-            failures += 1
-            continue
+def check_layer(folder, allowed, forbidden):
+    c = command_for(folder)
+    if not rdtest.check(c is not None, f"a compile command for a source in {folder}"):
+        return
+    with tempfile.TemporaryDirectory() as tmp:
         ok, err = compiles(c, allowed, tmp)
-        if not ok:
-            print(f"not ok: {folder} cannot include {allowed}, which its layer may use:\n{err}")
-            failures += 1
+        rdtest.check(ok, f"{folder} can include {allowed}, which its layer may use", err)
         for header in forbidden + [h for k, h in FORBIDDEN_ALL.items() if not folder.endswith(k)]:
             if header == allowed:
                 continue
             ok, err = compiles(c, header, tmp)
-            checked += 1
-            if ok:
-                print(f"not ok: {folder} can include {header}, which its layer may not use")
-                failures += 1
-            elif "No such file" not in err:
-                print(f"not ok: {folder} including {header} failed for another reason:\n{err}")
-                failures += 1
-print(f"{checked} forbidden includes tried, {failures} problems")
-sys.exit(1 if failures else 0)
+            rdtest.check(not ok and "No such file" in err,
+                         f"{folder} cannot include {header}, which its layer may not use (No such file)",
+                         "it compiles" if ok else err)
+
+
+def layer_test(folder, allowed, forbidden):
+    """Registers the test of one layer, named by its folder."""
+    def t():
+        check_layer(folder, allowed, forbidden)
+    t.__name__ = folder.replace("/", "_")
+    rdtest.test(t)
+
+
+for folder, (allowed, forbidden) in LAYERS.items():
+    layer_test(folder, allowed, forbidden)
+sys.exit(rdtest.main())

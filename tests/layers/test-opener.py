@@ -17,6 +17,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+
 src = os.path.realpath(sys.argv[1])
 FOLDERS = ["probes", "fixes", "src/core"]
 CALL = re.compile(r"(?<![\w.>])(open|openat|openat2|fopen|freopen|creat|rd_root_open|rootfs_open)\s*\(")
@@ -72,35 +75,45 @@ def call_text(text, start):
     return text[start:]
 
 
-bad, used = [], set()
-for folder in FOLDERS:
-    for dirpath, _, files in os.walk(os.path.join(src, folder)):
-        for name in sorted(files):
-            if not name.endswith((".c", ".h")):
-                continue
-            path = os.path.join(dirpath, name)
-            rel = os.path.relpath(path, src)
-            with open(path, encoding="utf-8") as f:
-                text, strings = strip_comments(f.read())
-            for m in CALL.finditer(text):
-                if any(a <= m.start() < b for a, b in strings):
-                    continue
-                call = call_text(text, m.start())
-                if any(flag in call for flag in SAFE_FLAGS):
-                    continue
-                allowed = [k for k in ALLOWED if k[0] == rel and k[1] in call]
-                if allowed:
-                    used.update(allowed)
-                    continue
-                line = text.count("\n", 0, m.start()) + 1
-                bad.append(f"{rel}:{line}: {' '.join(call.split())}")
+HINT = ("Read host files with read_file_at, open_regular_at, fopen_regular or rd_root_read_file; "
+        "test existence with stat or O_PATH (see tests/layers/test-opener.py).")
 
-for b in bad:
-    print(f"not through the safe opener: {b}")
-for k in sorted(set(ALLOWED) - used):
-    print(f"allowed call no longer there (remove it from the list): {k[0]} {k[1]}")
-if bad or set(ALLOWED) - used:
-    print("Read host files with read_file_at, open_regular_at, fopen_regular or rd_root_read_file; "
-          "test existence with stat or O_PATH (see tests/layers/test-opener.py).")
-    sys.exit(1)
-print(f"ok: no direct open in {', '.join(FOLDERS)} outside the opener ({len(used)} allowed calls)")
+
+def direct_opens(path, rel, used):
+    """The calls of one file that open directly; adds the allowed ones met to used."""
+    bad = []
+    with open(path, encoding="utf-8") as f:
+        text, strings = strip_comments(f.read())
+    for m in CALL.finditer(text):
+        if any(a <= m.start() < b for a, b in strings):
+            continue
+        call = call_text(text, m.start())
+        if any(flag in call for flag in SAFE_FLAGS):
+            continue
+        allowed = [k for k in ALLOWED if k[0] == rel and k[1] in call]
+        if allowed:
+            used.update(allowed)
+            continue
+        line = text.count("\n", 0, m.start()) + 1
+        bad.append(f"{rel}:{line}: {' '.join(call.split())}")
+    return bad
+
+
+@rdtest.test
+def every_read_goes_through_the_opener():
+    used = set()
+    for folder in FOLDERS:
+        for dirpath, _, files in os.walk(os.path.join(src, folder)):
+            for name in sorted(files):
+                if not name.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, src)
+                bad = direct_opens(path, rel, used)
+                rdtest.check(not bad, f"{rel}: no direct open outside the opener",
+                             "\n".join(bad + [HINT] if bad else []))
+    for k in sorted(ALLOWED):
+        rdtest.check(k in used, f"allowed call still there: {k[0]} {k[1]}", "remove it from the list")
+
+
+sys.exit(rdtest.main())

@@ -11,6 +11,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+
 ROOT = sys.argv[1]
 ALLOWED = {os.path.join("src", "core", "knowledge-repos.c")}
 # A C string literal holding a piece of one of AMD's repository paths.
@@ -34,20 +37,24 @@ def offending(text):
     return out
 
 
-def main():
-    # the rule can fail: the shapes the table replaced are caught
+@rdtest.test
+def the_pattern_can_fail():
+    """The shapes the table replaced are caught; the host's own paths are not."""
     for bad in ('"URIs: %s/rocm/apt/%s\\n"', '"https://%s/amdgpu/%s/ubuntu"', '"rocm/el%s/%s/main"',
                 '"https://repo.radeon.com/rocm/rocm.gpg.key"', '"%s/graphics/%s/ubuntu"',
                 '"amdgpu-install/%s/ubuntu"', '"/rocm/apt/"'):
-        assert offending(bad), "the pattern misses " + bad
+        rdtest.check(offending(bad), "the pattern catches " + bad)
     for fine in ('"/sys/module/amdgpu/version"', '"/var/lib/dkms/amdgpu/%s/build/make.log"',
                  '"amdgpu/navy_flounder_sos.bin"', '"repo.radeon.com"'):
-        assert not offending(fine), "the pattern catches " + fine
-    bad = []
+        rdtest.check(not offending(fine), "the pattern lets " + fine + " through")
+
+
+@rdtest.test
+def no_repository_path_outside_the_loader():
     n = 0
     for top in ("src", "probes", "fixes"):
         for d, _, files in os.walk(os.path.join(ROOT, top)):
-            for f in files:
+            for f in sorted(files):
                 if not f.endswith((".c", ".h")):
                     continue
                 rel = os.path.relpath(os.path.join(d, f), ROOT)
@@ -55,16 +62,9 @@ def main():
                 if rel in ALLOWED:
                     continue
                 with open(os.path.join(ROOT, rel), encoding="utf-8") as fh:
-                    for no, lit in offending(fh.read()):
-                        bad.append("%s:%d: \"%s\"" % (rel, no, lit))
-    assert n > 100, "found only %d C files under %s" % (n, ROOT)
-    if bad:
-        print("repository paths composed outside src/core/knowledge-repos.c (use conf/repos.ini):")
-        print("\n".join(bad))
-        return 1
-    print("ok: %d C files, no repository path composed outside the table's loader" % n)
-    return 0
+                    bad = ["%s:%d: \"%s\"" % (rel, no, lit) for no, lit in offending(fh.read())]
+                rdtest.check(not bad, "%s composes no repository path (use conf/repos.ini)" % rel, "\n".join(bad))
+    rdtest.check(n > 100, "over 100 C files under %s" % ROOT, "found only %d" % n)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+sys.exit(rdtest.main())

@@ -16,13 +16,10 @@ import re
 import subprocess
 import sys
 
-sys.dont_write_bytecode = True  # keep the source tree clean
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "run", "fleet"))
-import fleetlib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 
 BIN = sys.argv[1]
-T = fleetlib.Results()
-check = T.check
 
 
 def run(*args, stdout=subprocess.PIPE):
@@ -37,42 +34,64 @@ def options(text):
 rc, full, err = run("--help")
 commands = re.findall(r"^  ([a-z]+)\s", full.split("Commands:")[1].split("Options:")[0], re.M)
 all_opts = options(full)
-check("--help lists the commands and options", len(commands) >= 8 and len(all_opts) >= 15, full)
+
+
+@rdtest.test
+def help_lists_commands_and_options():
+    rdtest.check(len(commands) >= 8 and len(all_opts) >= 15, "--help lists the commands and options", full)
 # A value for the options that take one, to reach the verb's own check.
 VALUES = {"--root": "/nonexistent", "--user": "root", "--facts": "/nonexistent", "--config": "/nonexistent",
           "--format": "json", "--level": "1", "--timeout": "5", "--color": "never", "--only": "group",
           "--key-file": "/nonexistent", "--output": "/nonexistent/x.tar", "--python": "/nonexistent",
           "--rocm-path": "/nonexistent", "--release": "6.4", "--usecase": "rocm", "--on-unknown": "keep"}
-for verb in [c for c in commands if c not in ("help", "version")]:
-    rc, out, err = run(verb, "--help")
-    check("%s --help exits 0 with its usage line" % verb, rc == 0 and out.startswith("Usage: rocm-doctor " + verb),
-          out[:200])
-    rc2, out2, _ = run("help", verb)
-    check("help %s is %s --help" % (verb, verb), rc2 == 0 and out2 == out)
-    mine = options(out)
-    check("%s --help lists options of the full help only" % verb, mine <= all_opts, mine - all_opts)
-    for opt in sorted(all_opts - mine - {"--help", "--version", "--json"}):
-        args = [verb, opt] + ([VALUES[opt]] if opt in VALUES else [])
-        rc, out2, err = run(*args)
-        check("%s refuses %s, which its help leaves out" % (verb, opt),
-              rc == 3 and "is not an option of the %s command" % verb in err, "rc=%d %s" % (rc, err))
 
-rc, fix_help, _ = run("fix", "--help")
-rc, check_help, _ = run("check", "--help")
-check("fix --help shows --apply and --only", {"--apply", "--only"} <= options(fix_help))
-check("check --help shows neither", not ({"--apply", "--only"} & options(check_help)))
 
-rc_v, out_v, _ = run("-V")
-rc_ver, out_ver, _ = run("--version")
-check("-V is --version", rc_v == 0 and out_v == out_ver and out_v.startswith("rocm-doctor "), out_v)
-check("--version names the embedded GPU targets, or says there are none",
-      re.search(r"^GPU kernels \(code object v4, v5\):( gfx[0-9a-f]+)+$", " ".join(" ".join(out_v.split("\n")[1:]).split()))
-      or "GPU kernels: none embedded" in out_v, out_v)
+@rdtest.test
+def each_command_has_its_help_and_refuses_other_options():
+    for verb in [c for c in commands if c not in ("help", "version")]:
+        rc, out, err = run(verb, "--help")
+        rdtest.check(rc == 0 and out.startswith("Usage: rocm-doctor " + verb),
+                     "%s --help exits 0 with its usage line" % verb,
+                     out[:200])
+        rc2, out2, _ = run("help", verb)
+        rdtest.check(rc2 == 0 and out2 == out, "help %s is %s --help" % (verb, verb))
+        mine = options(out)
+        rdtest.check(mine <= all_opts, "%s --help lists options of the full help only" % verb, mine - all_opts)
+        for opt in sorted(all_opts - mine - {"--help", "--version", "--json"}):
+            args = [verb, opt] + ([VALUES[opt]] if opt in VALUES else [])
+            rc, out2, err = run(*args)
+            rdtest.check(rc == 3 and "is not an option of the %s command" % verb in err,
+                         "%s refuses %s, which its help leaves out" % (verb, opt),
+                         "rc=%d %s" % (rc, err))
 
-for args in (["--help"], ["--version"], ["-V"], ["fix", "--help"]):
-    with open("/dev/full", "w") as full_dev:
-        rc, _, err = run(*args, stdout=full_dev)
-    check("%s to /dev/full exits 3 and says why" % " ".join(args),
-          rc == 3 and "cannot write to standard output" in err, "rc=%d %s" % (rc, err))
 
-sys.exit(T.finish())
+@rdtest.test
+def fix_and_check_help_differ():
+    rc, fix_help, _ = run("fix", "--help")
+    rc, check_help, _ = run("check", "--help")
+    rdtest.check({"--apply", "--only"} <= options(fix_help), "fix --help shows --apply and --only")
+    rdtest.check(not ({"--apply", "--only"} & options(check_help)), "check --help shows neither")
+
+
+@rdtest.test
+def version_and_targets():
+    rc_v, out_v, _ = run("-V")
+    rc_ver, out_ver, _ = run("--version")
+    rdtest.check(rc_v == 0 and out_v == out_ver and out_v.startswith("rocm-doctor "), "-V is --version", out_v)
+    rdtest.check(re.search(r"^GPU kernels \(code object v4, v5\):( gfx[0-9a-f]+)+$", " ".join(" ".join(out_v.split("\n")[1:]).split()))
+                 or "GPU kernels: none embedded" in out_v,
+                 "--version names the embedded GPU targets, or says there are none",
+                 out_v)
+
+
+@rdtest.test
+def writing_to_a_full_disk_fails_cleanly():
+    for args in (["--help"], ["--version"], ["-V"], ["fix", "--help"]):
+        with open("/dev/full", "w") as full_dev:
+            rc, _, err = run(*args, stdout=full_dev)
+        rdtest.check(rc == 3 and "cannot write to standard output" in err,
+                     "%s to /dev/full exits 3 and says why" % " ".join(args),
+                     "rc=%d %s" % (rc, err))
+
+
+sys.exit(rdtest.main())

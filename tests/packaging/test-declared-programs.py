@@ -19,13 +19,10 @@ import shutil
 import subprocess
 import sys
 
-sys.dont_write_bytecode = True  # keep the source tree clean
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "run", "fleet"))
-import fleetlib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 
 ROOT = os.path.abspath(sys.argv[1])
-T = fleetlib.Results()
-check = T.check
 
 PM = "the host's own package manager: run only for the package family the host (or --root) has"
 COREUTILS_DEB = "coreutils is Essential: yes (Debian policy: no dependency on Essential packages)"
@@ -120,42 +117,53 @@ def spec_requires():
 
 found = spawned_programs()
 programs = sorted({p for p, _ in found})
-check("the sources spawn programs (gpg and apt-get among them)",
-      "gpg" in programs and "apt-get" in programs and "curl" in programs, repr(found))
-for prog in programs:
-    where = ", ".join(w for p, w in found if p == prog)
-    check("%s (%s) has a decision for Debian and RPM" % (prog, where), prog in PROGRAMS,
-          "add it to PROGRAMS in %s with the package or an exemption and its reason" % __file__)
-for prog in sorted(set(PROGRAMS) - set(programs)):
-    check("%s, in PROGRAMS, is still run by the code" % prog, False, "remove it from PROGRAMS")
 
-deb = deb_fields("rocm-doctor")
-check("debian/control has the rocm-doctor package", deb is not None)
-rpm = spec_requires()
-check("the spec's main package has Requires", bool(rpm))
-deb = deb or {"depends": set(), "recommends": set()}
-for prog in programs:
-    if prog not in PROGRAMS:
-        continue
-    (dkind, dval), (rkind, rval) = PROGRAMS[prog]
-    if dkind == "exempt":
-        check("%s: exempt on Debian with a reason" % prog, len(dval) > 20)
-    else:
-        check("%s: debian/control's rocm-doctor %s %s" % (prog, dkind.capitalize(), dval),
-              dval in deb[dkind], "Depends: %s; Recommends: %s" % (sorted(deb["depends"]), sorted(deb["recommends"])))
-        path = shutil.which(prog, path="/usr/sbin:/usr/bin:/sbin:/bin")
-        if path:
-            real = os.path.realpath(path)
-            owners = set()
-            for cand in {path, real, real.replace("/usr/", "/", 1)}:
-                p = subprocess.run(["dpkg", "-S", cand], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-                owners |= {o.strip().split(":")[0] for line in p.stdout.splitlines() for o in line.split(":", 1)[0].split(",")}
-            check("%s: %s here belongs to the package %s" % (prog, path, dval), dval in owners, repr(owners))
+
+@rdtest.test
+def every_program_run_has_a_decision():
+    rdtest.check("gpg" in programs and "apt-get" in programs and "curl" in programs,
+                 "the sources spawn programs (gpg and apt-get among them)",
+                 repr(found))
+    for prog in programs:
+        where = ", ".join(w for p, w in found if p == prog)
+        rdtest.check(prog in PROGRAMS,
+                     "%s (%s) has a decision for Debian and RPM" % (prog, where),
+                     "add it to PROGRAMS in %s with the package or an exemption and its reason" % __file__)
+    for prog in sorted(set(PROGRAMS) - set(programs)):
+        rdtest.check(False, "%s, in PROGRAMS, is still run by the code" % prog, "remove it from PROGRAMS")
+
+
+@rdtest.test
+def every_program_is_declared_by_both_packages():
+    deb = deb_fields("rocm-doctor")
+    rdtest.check(deb is not None, "debian/control has the rocm-doctor package")
+    rpm = spec_requires()
+    rdtest.check(bool(rpm), "the spec's main package has Requires")
+    deb = deb or {"depends": set(), "recommends": set()}
+    for prog in programs:
+        if prog not in PROGRAMS:
+            continue
+        (dkind, dval), (rkind, rval) = PROGRAMS[prog]
+        if dkind == "exempt":
+            rdtest.check(len(dval) > 20, "%s: exempt on Debian with a reason" % prog)
         else:
-            print("note: %s is not installed here; its Debian package is not cross-checked" % prog)
-    if rkind == "exempt":
-        check("%s: exempt on RPM with a reason" % prog, len(rval) > 20)
-    else:
-        check("%s: the spec's rocm-doctor Requires %s" % (prog, rval), rval in rpm, repr(sorted(rpm)))
+            rdtest.check(dval in deb[dkind],
+                         "%s: debian/control's rocm-doctor %s %s" % (prog, dkind.capitalize(), dval),
+                         "Depends: %s; Recommends: %s" % (sorted(deb["depends"]), sorted(deb["recommends"])))
+            path = shutil.which(prog, path="/usr/sbin:/usr/bin:/sbin:/bin")
+            if path:
+                real = os.path.realpath(path)
+                owners = set()
+                for cand in {path, real, real.replace("/usr/", "/", 1)}:
+                    p = subprocess.run(["dpkg", "-S", cand], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                    owners |= {o.strip().split(":")[0] for line in p.stdout.splitlines() for o in line.split(":", 1)[0].split(",")}
+                rdtest.check(dval in owners, "%s: %s here belongs to the package %s" % (prog, path, dval), repr(owners))
+            else:
+                print("note: %s is not installed here; its Debian package is not cross-checked" % prog)
+        if rkind == "exempt":
+            rdtest.check(len(rval) > 20, "%s: exempt on RPM with a reason" % prog)
+        else:
+            rdtest.check(rval in rpm, "%s: the spec's rocm-doctor Requires %s" % (prog, rval), repr(sorted(rpm)))
 
-sys.exit(T.finish())
+
+sys.exit(rdtest.main())

@@ -33,21 +33,18 @@ import sys
 import tempfile
 import time
 
-sys.dont_write_bytecode = True  # keep the source tree clean
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "run", "fleet"))
-import fleetlib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 
 try:
     import yaml
 except ImportError as e:
     print("SKIP: %s (Debian: python3-yaml)" % e)
-    sys.exit(77)
+    sys.exit(rdtest.EXIT_SKIP)
 
 MANIFEST, README, DOCTOR, DAEMON = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3]), os.path.abspath(sys.argv[4])
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(MANIFEST)))
 SRC = os.path.dirname(SRC)
-T = fleetlib.Results()
-check = T.check
 
 docs = {d["kind"]: d for d in yaml.safe_load_all(open(MANIFEST)) if d}
 ds = docs["DaemonSet"]
@@ -68,9 +65,6 @@ for line in section.splitlines():
     if m:
         for p in re.findall(r"`([^`]+)`", m.group(1)):
             left_out[p] = m.group(2)
-check("README.md lists the host paths left out, each with a reason", len(left_out) >= 5 and all(
-    len(r) > 10 for r in left_out.values()), left_out)
-
 host_os = {}  # host path -> mount path, for mounts under --root
 hardware = {}
 for n, v in volumes.items():
@@ -82,8 +76,6 @@ for n, v in volumes.items():
         host_os[hp["path"]] = mp
     else:
         hardware[hp["path"]] = (mp, hp.get("type"), mounts[n].get("readOnly"))
-check("every host OS mount lands at --root + its host path", all(
-    mp == root + hp for hp, mp in host_os.items()), host_os)
 
 
 def covered(path):
@@ -97,44 +89,77 @@ def excused(path):
 checks = json.loads(subprocess.run([DOCTOR, "list", "checks", "--json"], capture_output=True, text=True,
                                    check=True).stdout)["checks"]
 declared = sorted({r["path"] for ch in checks for r in ch["reads"]})
-check("the checks declare the files they read", len(declared) >= 20, declared)
 missing = [p for p in declared if not covered(p) and not excused(p)]
-check("every declared read is mounted or left out with a reason", not missing, missing)
 both = [p for p in declared if covered(p) and p in left_out]
-check("no path is both mounted and said to be left out", not both, both)
 nfd_dir = "/etc/kubernetes/node-feature-discovery/features.d"
 extra = [hp for hp in host_os if hp not in (nfd_dir, "/lib") and not any(
     p == hp or p.startswith(hp.rstrip("/") + "/") or hp.startswith(p.rstrip("/") + "/") for p in declared)]
-check("no host mount that no check reads", not extra, extra)
-for secret in ("/", "/etc", "/etc/shadow", "/root", "/home", "/var/lib/kubelet", "/etc/kubernetes", "/var"):
-    check("%s is not mounted" % secret, secret not in host_os and secret not in hardware and not
-          any(secret.startswith(hp.rstrip("/") + "/") for hp in host_os if hp != "/lib" and hp != nfd_dir and
-              not secret.startswith(nfd_dir)))
-
-check("/dev is a read-only hostPath of type Directory at /dev",
-      hardware.get("/dev") == ("/dev", "Directory", True), hardware.get("/dev"))
-check("no hostPath is a device node or socket", not any(
-    v["hostPath"].get("type") in ("CharDevice", "BlockDevice", "Socket") for v in volumes.values() if "hostPath" in v))
-check("/sys is mounted read-only", hardware.get("/sys", ("",))[0] == "/sys" and hardware["/sys"][2] is True)
-check("no hostNetwork and no /run/udev: the daemon sees no device events and polls (the host-network variant "
-      "adds both; test-kubernetes.py)", not pod.get("hostNetwork") and "/run/udev" not in hardware,
-      hardware.get("/run/udev"))
-check("the termination log is not in the host's /dev", not c.get("terminationMessagePath", "/dev/termination-log")
-      .startswith("/dev/"), c.get("terminationMessagePath"))
 prio = pod.get("priorityClassName", "")
-check("no system-*-critical priority outside kube-system",
-      not prio.startswith("system-") or ds["metadata"]["namespace"] == "kube-system", prio)
-
-# The probes need nothing else: what rocm-doctord opens under --root.
 conf_text = docs["ConfigMap"]["data"]["rocm-doctor.conf"]
 outputs = [v.strip() for k, v in (l.split("=", 1) for l in conf_text.splitlines() if "=" in l and not
                                   l.lstrip().startswith("#")) if k.strip().endswith("_file")]
-strace = shutil.which("strace")
-tmp = tempfile.mkdtemp(prefix="rocm-doctor-k8s-access-")
-try:
+
+
+@rdtest.test
+def readme_lists_what_is_left_out():
+    rdtest.check(len(left_out) >= 5 and all(len(r) > 10 for r in left_out.values()),
+                 "README.md lists the host paths left out, each with a reason",
+                 left_out)
+
+
+@rdtest.test
+def host_os_mounts_land_at_root():
+    rdtest.check(all(
+                 mp == root + hp for hp, mp in host_os.items()),
+                 "every host OS mount lands at --root + its host path",
+                 host_os)
+
+
+@rdtest.test
+def every_declared_read_is_mounted_or_left_out():
+    rdtest.check(len(declared) >= 20, "the checks declare the files they read", declared)
+    rdtest.check(not missing, "every declared read is mounted or left out with a reason", missing)
+    rdtest.check(not both, "no path is both mounted and said to be left out", both)
+    rdtest.check(not extra, "no host mount that no check reads", extra)
+    for secret in ("/", "/etc", "/etc/shadow", "/root", "/home", "/var/lib/kubelet", "/etc/kubernetes", "/var"):
+        rdtest.check(secret not in host_os and secret not in hardware and not
+                     any(secret.startswith(hp.rstrip("/") + "/") for hp in host_os if hp != "/lib" and hp != nfd_dir and
+                         not secret.startswith(nfd_dir)),
+                     "%s is not mounted" % secret)
+
+
+@rdtest.test
+def devices_events_and_priority():
+    rdtest.check(hardware.get("/dev") == ("/dev", "Directory", True),
+                 "/dev is a read-only hostPath of type Directory at /dev",
+                 hardware.get("/dev"))
+    rdtest.check(not any(
+                 v["hostPath"].get("type") in ("CharDevice", "BlockDevice", "Socket") for v in volumes.values() if "hostPath" in v),
+                 "no hostPath is a device node or socket")
+    rdtest.check(hardware.get("/sys", ("",))[0] == "/sys" and hardware["/sys"][2] is True,
+                 "/sys is mounted read-only")
+    rdtest.check(not pod.get("hostNetwork") and "/run/udev" not in hardware,
+                 "no hostNetwork and no /run/udev: the daemon sees no device events and polls (the host-network variant "
+                 "adds both; test-kubernetes.py)",
+                 hardware.get("/run/udev"))
+    rdtest.check(not c.get("terminationMessagePath", "/dev/termination-log")
+                 .startswith("/dev/"),
+                 "the termination log is not in the host's /dev",
+                 c.get("terminationMessagePath"))
+    rdtest.check(not prio.startswith("system-") or ds["metadata"]["namespace"] == "kube-system",
+                 "no system-*-critical priority outside kube-system",
+                 prio)
+
+
+@rdtest.test
+def the_daemon_needs_nothing_else():
+    """The probes need nothing else: what rocm-doctord opens under --root,
+    under strace."""
+    strace = shutil.which("strace")
     if not strace:
-        print("# skipped the strace part: strace is not installed")
-    else:
+        rdtest.skip("strace is not installed")
+    tmp = tempfile.mkdtemp(prefix="rocm-doctor-k8s-access-")
+    try:
         tree = os.path.join(tmp, "host")
         # A copy of this host's files the mounts would show (what exists here).
         for p in sorted(set(declared) | set(host_os)):
@@ -156,7 +181,9 @@ try:
                             "trace=open,openat,openat2,newfstatat,statx,access,faccessat,faccessat2,readlinkat",
                             DAEMON, "--once", "--root", tree, "--config", os.path.join(tmp, "rocm-doctor.conf")],
                            capture_output=True, text=True, timeout=300)
-        check("rocm-doctord --once runs under strace (exit 0-2)", p.returncode in (0, 1, 2), p.stderr[-2000:])
+        rdtest.check(p.returncode in (0, 1, 2),
+                     "rocm-doctord --once runs under strace (exit 0-2)",
+                     p.stderr[-2000:])
         tried = set()
         for line in open(log):
             for m in re.finditer(r'\((?:AT_FDCWD|\d+<%s([^>]*)>), "([^"]*)"' % re.escape(tree), line):
@@ -166,7 +193,7 @@ try:
             for m in re.finditer(r'"%s(/[^"]*)"' % re.escape(tree), line):
                 tried.add(os.path.normpath(m.group(1)))
         tried.discard("/")
-        check("strace saw the checks read under --root", len(tried) >= 20, sorted(tried))
+        rdtest.check(len(tried) >= 20, "strace saw the checks read under --root", sorted(tried))
         parents = {os.path.dirname(x) for x in declared} | {os.path.dirname(x) for x in host_os}
         # an output, or its temporary file (a dot file next to it)
         own = {x for x in tried if any(x == o or (os.path.dirname(x) == os.path.dirname(o) and
@@ -174,45 +201,60 @@ try:
         unexplained = sorted(x for x in tried if not covered(x) and not excused(x) and x not in own and
                              not any(x == o or o.startswith(x + "/") for o in outputs) and
                              not any(hp.startswith(x + "/") for hp in host_os) and x not in parents)
-        check("every path the daemon tries under --root is mounted, left out with a reason, or its output",
-              not unexplained, unexplained)
+        rdtest.check(not unexplained,
+                     "every path the daemon tries under --root is mounted, left out with a reason, or its output",
+                     unexplained)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
-    # Liveness, for real, against a scratch status file.
-    cmd = c["livenessProbe"]["exec"]["command"]
-    status = root + "/run/rocm-doctor/status.json"
-    check("the liveness command reads the status file", status in " ".join(cmd), cmd)
-    scratch = os.path.join(tmp, "status.json")
 
-    def live():
-        return subprocess.run([a.replace(status, scratch) for a in cmd], capture_output=True).returncode
+@rdtest.test
+def liveness_reads_a_fresh_status_file():
+    tmp = tempfile.mkdtemp(prefix="rocm-doctor-k8s-access-")
+    try:
+        # Liveness, for real, against a scratch status file.
+        cmd = c["livenessProbe"]["exec"]["command"]
+        status = root + "/run/rocm-doctor/status.json"
+        rdtest.check(status in " ".join(cmd), "the liveness command reads the status file", cmd)
+        scratch = os.path.join(tmp, "status.json")
 
-    check("liveness fails without a status file", live() != 0)
-    with open(scratch, "w") as f:
-        f.write("{}\n")
-    check("liveness passes for a fresh status file", live() == 0)
-    old = time.time() - 20 * 60
-    os.utime(scratch, (old, old))
-    check("liveness fails for a status file 20 minutes old (a hung daemon)", live() != 0)
-    old = time.time() - 5 * 60
-    os.utime(scratch, (old, old))
-    check("liveness passes 5 minutes after the last renewal (renewed every 300 s)", live() == 0)
-finally:
-    shutil.rmtree(tmp, ignore_errors=True)
+        def live():
+            return subprocess.run([a.replace(status, scratch) for a in cmd], capture_output=True).returncode
 
-# The Containerfile builds the project's Debian packages and installs them.
-cf = open(os.path.join(os.path.dirname(MANIFEST), "Containerfile")).read()
-control = open(os.path.join(SRC, "debian", "control")).read()
-packages = re.findall(r"^Package: (\S+)", control, re.M)
-froms = re.findall(r"^FROM (\S+)", cf, re.M)
-check("the Containerfile builds on Debian 12 and runs on Debian 12",
-      len(froms) == 2 and all(f.startswith("debian:bookworm") for f in froms), froms)
-check("it builds the packages with dpkg-buildpackage after apt-get build-dep",
-      "apt-get build-dep" in cf and "dpkg-buildpackage" in cf)
-check("it installs every binary package of debian/control", packages and all(
-    re.search(r"/%s_\*\.deb" % re.escape(p), cf) for p in packages), packages)
-check("its entry point is rocm-doctord, as the DaemonSet's command",
-      'ENTRYPOINT ["/usr/sbin/rocm-doctord"]' in cf and c["command"] == ["/usr/sbin/rocm-doctord"])
-check("the DaemonSet's image is the one the Containerfile's comment builds",
-      ds["spec"]["template"]["spec"]["containers"][0]["image"] in cf)
+        rdtest.check(live() != 0, "liveness fails without a status file")
+        with open(scratch, "w") as f:
+            f.write("{}\n")
+        rdtest.check(live() == 0, "liveness passes for a fresh status file")
+        old = time.time() - 20 * 60
+        os.utime(scratch, (old, old))
+        rdtest.check(live() != 0, "liveness fails for a status file 20 minutes old (a hung daemon)")
+        old = time.time() - 5 * 60
+        os.utime(scratch, (old, old))
+        rdtest.check(live() == 0, "liveness passes 5 minutes after the last renewal (renewed every 300 s)")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
-sys.exit(T.finish())
+
+@rdtest.test
+def the_containerfile_builds_the_packages():
+    # The Containerfile builds the project's Debian packages and installs them.
+    cf = open(os.path.join(os.path.dirname(MANIFEST), "Containerfile")).read()
+    control = open(os.path.join(SRC, "debian", "control")).read()
+    packages = re.findall(r"^Package: (\S+)", control, re.M)
+    froms = re.findall(r"^FROM (\S+)", cf, re.M)
+    rdtest.check(len(froms) == 2 and all(f.startswith("debian:bookworm") for f in froms),
+                 "the Containerfile builds on Debian 12 and runs on Debian 12",
+                 froms)
+    rdtest.check("apt-get build-dep" in cf and "dpkg-buildpackage" in cf,
+                 "it builds the packages with dpkg-buildpackage after apt-get build-dep")
+    rdtest.check(packages and all(
+                 re.search(r"/%s_\*\.deb" % re.escape(p), cf) for p in packages),
+                 "it installs every binary package of debian/control",
+                 packages)
+    rdtest.check('ENTRYPOINT ["/usr/sbin/rocm-doctord"]' in cf and c["command"] == ["/usr/sbin/rocm-doctord"],
+                 "its entry point is rocm-doctord, as the DaemonSet's command")
+    rdtest.check(ds["spec"]["template"]["spec"]["containers"][0]["image"] in cf,
+                 "the DaemonSet's image is the one the Containerfile's comment builds")
+
+
+sys.exit(rdtest.main())

@@ -16,27 +16,34 @@ src = sys.argv[1]
 conf5 = open(f"{src}/man/rocm-doctor.conf.5.scd").read()
 defaults = dict(re.findall(r"^\*([a-z_]+)\* = .*?default: ([^)]+)\)", conf5, re.M))
 
-T = rdtest.Tally(quiet=True)
+
+@rdtest.test
+def conf5_states_the_defaults():
+    rdtest.check(len(defaults) >= 15, "found only %d defaults in rocm-doctor.conf(5): the extraction is broken" % len(defaults))
 
 
-def check(ok, what):
-    T.check(what, ok)
+@rdtest.test
+def shipped_conf_agrees_with_conf5():
+    """The shipped configuration file: "#key = value" lines."""
+    shipped = open(f"{src}/conf/rocm-doctor.conf").read()
+    for key, value in re.findall(r"^#([a-z_]+) = (.*)$", shipped, re.M):
+        if key in defaults and defaults[key] != "unset":
+            rdtest.check(defaults[key] == value.strip(),
+                         "conf/rocm-doctor.conf says %s = %s, rocm-doctor.conf(5) says %s"
+                         % (key, value, defaults[key]))
 
 
-check(len(defaults) >= 15, "found only %d defaults in rocm-doctor.conf(5): the extraction is broken" % len(defaults))
-# The shipped configuration file: "#key = value" lines.
-shipped = open(f"{src}/conf/rocm-doctor.conf").read()
-for key, value in re.findall(r"^#([a-z_]+) = (.*)$", shipped, re.M):
-    if key in defaults and defaults[key] != "unset":
-        check(defaults[key] == value.strip(),
-              "conf/rocm-doctor.conf says %s = %s, rocm-doctor.conf(5) says %s" % (key, value, defaults[key]))
-# Other pages: "*key* ... default N" within one sentence.
-for page in sorted(glob.glob(f"{src}/man/*.scd")):
-    if page.endswith("rocm-doctor.conf.5.scd"):
-        continue
-    text = re.sub(r"\s+", " ", open(page).read())
-    for key, value in re.findall(r"\*([a-z_]+)\*(?:(?!\. ).){0,120}?default:? ([0-9A-Za-z/._-]+)", text):
-        if key in defaults:
-            check(defaults[key] == value.rstrip(".,"),
-                  "%s says %s defaults to %s, rocm-doctor.conf(5) says %s" % (page, key, value, defaults[key]))
-T.finish()
+@rdtest.test
+def man_pages_agree_with_conf5():
+    """Other pages: "*key* ... default N" within one sentence."""
+    for page in sorted(glob.glob(f"{src}/man/*.scd")):
+        if page.endswith("rocm-doctor.conf.5.scd"):
+            continue
+        text = re.sub(r"\s+", " ", open(page).read())
+        for key, value in re.findall(r"\*([a-z_]+)\*(?:(?!\. ).){0,120}?default:? ([0-9A-Za-z/._-]+)", text):
+            if key in defaults:
+                rdtest.check(defaults[key] == value.rstrip(".,"),
+                             "%s says %s defaults to %s, rocm-doctor.conf(5) says %s" % (page, key, value, defaults[key]))
+
+
+sys.exit(rdtest.main())

@@ -15,6 +15,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
+
 binary, src = sys.argv[1], sys.argv[2]
 pages = sorted(glob.glob(f"{src}/man/rocm-doctor.1-*.scd"))
 page = "".join(open(p).read() for p in pages)
@@ -43,26 +46,30 @@ entries = set()
 for m in entry_re.finditer(page.replace("\\_", "_")):
     entries |= set(re.findall(r"\*([a-z][a-z0-9.-]*)\*", m.group(1)))
 
-passed = failed = 0
+@rdtest.test
+def every_option_is_documented():
+    for o in sorted(options):
+        rdtest.check(f"*--{o}*" in page, f"--{o} is documented in rocm-doctor(1)")
 
 
-def check(ok, message):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL - {message}")
+@rdtest.test
+def every_finding_has_an_entry():
+    for i in sorted(ids):
+        rdtest.check(i in entries, f"finding {i} has an entry in rocm-doctor(1)")
 
 
-for o in sorted(options):
-    check(f"*--{o}*" in page, f"--{o} is not documented in rocm-doctor(1)")
-for i in sorted(ids):
-    check(i in entries, f"finding {i} has no entry in rocm-doctor(1)")
-for f in sorted(fix_ids):
-    check(re.search(r"^(\*[a-z]+\*, )*\*%s\*(, \*[a-z]+\*)* \(" % re.escape(f), fixes_page, re.M) is not None,
-          f"fix {f} has no entry in the FIXES section of rocm-doctor(1)")
-check(len(options) >= 7 and len(ids) >= 15 and len(fix_ids) >= 5,
-      f"found only {len(options)} options, {len(ids)} finding ids and {len(fix_ids)} fixes: the extraction is broken")
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+@rdtest.test
+def every_fix_has_an_entry():
+    for f in sorted(fix_ids):
+        rdtest.check(re.search(r"^(\*[a-z]+\*, )*\*%s\*(, \*[a-z]+\*)* \(" % re.escape(f), fixes_page, re.M)
+                     is not None, f"fix {f} has an entry in the FIXES section of rocm-doctor(1)")
+
+
+@rdtest.test
+def the_extraction_finds_enough():
+    rdtest.check(len(options) >= 7 and len(ids) >= 15 and len(fix_ids) >= 5,
+                 "the extraction finds at least 7 options, 15 finding ids and 5 fixes",
+                 f"found only {len(options)} options, {len(ids)} finding ids and {len(fix_ids)} fixes")
+
+
+sys.exit(rdtest.main())

@@ -27,15 +27,12 @@ import sys
 import tempfile
 import time
 
-sys.dont_write_bytecode = True  # keep the source tree clean
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet"))
-import fleetlib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 DAEMON = os.path.abspath(sys.argv[1])
 NFD = "/etc/kubernetes/node-feature-discovery/features.d/rocm-doctor"
 STATUS = "/run/rocm-doctor/status.json"
-T = fleetlib.Results()
-check = T.check
 tmp = tempfile.mkdtemp(prefix="rocm-doctor-nfd-")
 host = os.path.join(tmp, "host")
 conf = os.path.join(tmp, "conf", "rocm-doctor.conf")
@@ -84,31 +81,44 @@ def stop(p, sig=signal.SIGTERM):
     return p.returncode, err
 
 
-try:
+@rdtest.test
+def once_writes_no_expiry():
     # --once: no expiry (nothing renews the file)
     p = subprocess.run([DAEMON, "--once", "--root", host, "--config", conf], env=env, capture_output=True,
                        text=True, timeout=120)
-    check("--once runs (exit 0-2)", p.returncode in (0, 1, 2), p.stderr)
+    rdtest.check(p.returncode in (0, 1, 2), "--once runs (exit 0-2)", p.stderr)
     when, lines = expiry_of(host + NFD)
-    check("--once writes no expiry directive", when is None and not any("+expiry" in l for l in lines), lines)
+    rdtest.check(when is None and not any("+expiry" in l for l in lines),
+                 "--once writes no expiry directive",
+                 lines)
     os.unlink(host + NFD)
 
+
+@rdtest.test
+def the_expiry_is_900_s_ahead_and_sigterm_removes_the_file():
     # the daemon, default interval: 900 s ahead
     p = start()
     ok = wait_for(host + NFD)
     t0 = datetime.datetime.now(datetime.timezone.utc)
     when, lines = expiry_of(host + NFD) if ok else (None, [])
-    check("the daemon's features file starts with # +expiry-time=<RFC 3339 UTC>", when is not None, lines[:2])
+    rdtest.check(when is not None,
+                 "the daemon's features file starts with # +expiry-time=<RFC 3339 UTC>",
+                 lines[:2])
     if when:
         ahead = (when - t0).total_seconds()
-        check("the expiry is 900 s ahead", 895 <= ahead <= 901, ahead)
-    check("the labels follow the directive", any(l.startswith("rocm-doctor.feature.node.kubernetes.io/health=")
-                                                 for l in lines[1:]), lines)
+        rdtest.check(895 <= ahead <= 901, "the expiry is 900 s ahead", ahead)
+    rdtest.check(any(l.startswith("rocm-doctor.feature.node.kubernetes.io/health=")
+                                                        for l in lines[1:]),
+                 "the labels follow the directive",
+                 lines)
     rc, err = stop(p)
-    check("SIGTERM: exit 0", rc == 0, "rc=%s %s" % (rc, err))
-    check("SIGTERM: the features file is removed", not os.path.exists(host + NFD))
-    check("SIGTERM: the status file stays", os.path.exists(host + STATUS))
+    rdtest.check(rc == 0, "SIGTERM: exit 0", "rc=%s %s" % (rc, err))
+    rdtest.check(not os.path.exists(host + NFD), "SIGTERM: the features file is removed")
+    rdtest.check(os.path.exists(host + STATUS), "SIGTERM: the status file stays")
 
+
+@rdtest.test
+def renewal_and_heartbeat():
     # renewal, shortened to 1 s
     p = start({"ROCM_DOCTORD_TEST_RENEW_S": "1"})
     ok = wait_for(host + NFD)
@@ -116,62 +126,68 @@ try:
     time.sleep(3.2)
     second, _ = expiry_of(host + NFD) if ok else (None, [])
     age = time.time() - os.stat(host + STATUS).st_mtime if os.path.exists(host + STATUS) else 1e9
-    check("the expiry moves forward while the daemon idles", first and second and second > first,
-          "%s -> %s" % (first, second))
+    rdtest.check(first and second and second > first,
+                 "the expiry moves forward while the daemon idles",
+                 "%s -> %s" % (first, second))
     if second:
         ahead = (second - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
-        check("it stays three intervals ahead", 0.5 <= ahead <= 3.5, ahead)
-    check("the status file is the heartbeat: rewritten within the interval", age < 2.0, age)
+        rdtest.check(0.5 <= ahead <= 3.5, "it stays three intervals ahead", ahead)
+    rdtest.check(age < 2.0, "the status file is the heartbeat: rewritten within the interval", age)
     rc, err = stop(p)
-    check("SIGTERM after renewals: exit 0 and the file is gone", rc == 0 and not os.path.exists(host + NFD),
-          "rc=%s %s" % (rc, err))
+    rdtest.check(rc == 0 and not os.path.exists(host + NFD),
+                 "SIGTERM after renewals: exit 0 and the file is gone",
+                 "rc=%s %s" % (rc, err))
     if not os.path.exists("/run/udev/control"):
-        check("without /run/udev/control it says no device events reach it, and why",
-              "rocm-doctord: no device events reach this daemon (/run/udev/control is missing: udev does not run "
-              "here); GPU hot-plug and resets are re-checked every 1 s instead\n" in err, err)
+        rdtest.check("rocm-doctord: no device events reach this daemon (/run/udev/control is missing: udev does not run "
+                     "here); GPU hot-plug and resets are re-checked every 1 s instead\n" in err,
+                     "without /run/udev/control it says no device events reach it, and why",
+                     err)
 
+
+@rdtest.test(root=True)
+def events_in_another_network_namespace():
     # The network namespace, in a private mount namespace where udev "runs".
     unshare = shutil.which("unshare")
-    probe = None
-    if unshare and os.geteuid() == 0:
-        # what the part needs, asked first: new pid, mount and network
-        # namespaces and a tmpfs on /run in them (a chroot or a container
-        # without CAP_SYS_ADMIN refuses one: unshare says which)
-        probe = subprocess.run([unshare, "--pid", "--fork", "--mount-proc", "--mount", "--net", "sh", "-c",
-                                "mount -t tmpfs none /run"], capture_output=True, text=True, timeout=30)
-    if os.geteuid() != 0 or not unshare:
-        print("# skipped the network namespace part: needs root and unshare(1)")
-    elif probe.returncode != 0:
-        print("# skipped the network namespace part: this machine cannot make the namespaces it needs "
-              "(unshare --pid --mount --net: %s)" % (probe.stderr.strip() or "exit %d" % probe.returncode))
-    else:
-        # sh stays pid 1 of the new pid namespace, in the first network
-        # namespace; --kill-child takes the whole namespace down on SIGTERM.
-        script = ('mount -t tmpfs none /run && mkdir /run/udev && : > /run/udev/control && '
-                  '{ "$@" & wait; }')
-        for netns, want in ((False, None), (True, "this daemon is in another network namespace than udev")):
-            prefix = [unshare, "--pid", "--fork", "--kill-child=SIGKILL", "--mount-proc", "--mount", "sh", "-c", script, "sh"]
-            if netns:
-                prefix += [unshare, "--net"]
-            shutil.rmtree(host + "/run", ignore_errors=True)
-            p = start(argv_prefix=prefix)
-            ok = wait_for(host + NFD, 30)
-            time.sleep(0.3)
-            # unshare --fork ignores SIGTERM while it waits
-            rc, err = stop(p, signal.SIGKILL)
-            # the namespaces could be made (above): a daemon that never
-            # wrote its file here failed, and its silence proves nothing
-            check("in the namespaces%s the daemon starts and writes its features file" %
-                  (" with its own network" if netns else ""), ok, err)
-            if not ok:
-                continue
-            if want:
-                check("in another network namespace it names it and polls",
-                      "rocm-doctord: no device events reach this daemon (%s); " % want in err, err)
-            else:
-                check("with udev running, in its network namespace, no warning",
-                      "no device events" not in err, err)
-finally:
-    shutil.rmtree(tmp, ignore_errors=True)
-
-sys.exit(T.finish())
+    if not unshare:
+        rdtest.skip("the network namespace part needs unshare(1)")
+    # what the part needs, asked first: new pid, mount and network
+    # namespaces and a tmpfs on /run in them (a chroot or a container
+    # without CAP_SYS_ADMIN refuses one: unshare says which)
+    probe = subprocess.run([unshare, "--pid", "--fork", "--mount-proc", "--mount", "--net", "sh", "-c",
+                            "mount -t tmpfs none /run"], capture_output=True, text=True, timeout=30)
+    if probe.returncode != 0:
+        rdtest.skip("this machine cannot make the namespaces the network namespace part needs "
+                    "(unshare --pid --mount --net: %s)" % (probe.stderr.strip() or "exit %d" % probe.returncode))
+    # sh stays pid 1 of the new pid namespace, in the first network
+    # namespace; --kill-child takes the whole namespace down on SIGTERM.
+    script = ('mount -t tmpfs none /run && mkdir /run/udev && : > /run/udev/control && '
+              '{ "$@" & wait; }')
+    for netns, want in ((False, None), (True, "this daemon is in another network namespace than udev")):
+        prefix = [unshare, "--pid", "--fork", "--kill-child=SIGKILL", "--mount-proc", "--mount", "sh", "-c", script, "sh"]
+        if netns:
+            prefix += [unshare, "--net"]
+        shutil.rmtree(host + "/run", ignore_errors=True)
+        p = start(argv_prefix=prefix)
+        ok = wait_for(host + NFD, 30)
+        time.sleep(0.3)
+        # unshare --fork ignores SIGTERM while it waits
+        rc, err = stop(p, signal.SIGKILL)
+        # the namespaces could be made (above): a daemon that never
+        # wrote its file here failed, and its silence proves nothing
+        rdtest.check(ok,
+                     "in the namespaces%s the daemon starts and writes its features file" %
+                     (" with its own network" if netns else ""),
+                     err)
+        if not ok:
+            continue
+        if want:
+            rdtest.check("rocm-doctord: no device events reach this daemon (%s); " % want in err,
+                         "in another network namespace it names it and polls",
+                         err)
+        else:
+            rdtest.check("no device events" not in err,
+                         "with udev running, in its network namespace, no warning",
+                         err)
+status = rdtest.main()
+shutil.rmtree(tmp, ignore_errors=True)
+sys.exit(status)

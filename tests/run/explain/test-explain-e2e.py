@@ -3,7 +3,8 @@
 (tests/run/scenarios) or on a saved facts file, compared with the causes it must
 name and its exit status.
 
-    test-explain-e2e.py --list
+    test-explain-e2e.py --list          the cases
+    test-explain-e2e.py --list-root     the cases that need root
     test-explain-e2e.py NAME --binary PATH [--tb-run PATH]
     test-explain-e2e.py --coverage ERRORS_INI
 
@@ -11,8 +12,9 @@ name and its exit status.
 table, and every message the issue lists, has a case where one of its causes
 applies and a case where none does.
 
-Exit status: 0 pass, 1 fail, 77 skipped (no tb-run, or not root for a case
-that switches uid).
+A case runs as one test of tests/lib/rdtest.py, declared root=True where its
+scenario switches uid. Exit status: 0 pass, 1 fail, 77 skipped (no tb-run,
+or not root for a case that switches uid).
 """
 
 import argparse
@@ -27,11 +29,12 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(SRC, "tests", "run", "scenarios"))
+sys.path.insert(0, os.path.join(SRC, "tests", "lib"))
 
+import rdtest  # noqa: E402
 import run as scenario_run  # noqa: E402  (imports every scenarios_*.py)
 import scenarios  # noqa: E402
 
-EXIT_SKIP = 77
 CLI_FACTS = os.path.join(SRC, "tests", "run", "cli", "facts")
 
 
@@ -559,59 +562,46 @@ CASES = {
 }
 
 
-def compare(case, out, status):
-    problems = []
-    if status != case.exit_status:
-        problems.append("exit status: expected %d, got %d" % (case.exit_status, status))
+def compare(case, out, status, shown):
+    """Checks explain's output and exit status against the case; shown: the
+    command and its output, printed with a failed check."""
+    rdtest.check(status == case.exit_status, "exit status %d" % case.exit_status, "got %d\n%s" % (status, shown))
     if not case.json:
         for s in case.stdout:
-            if s not in out:
-                problems.append("output lacks %r" % s)
-        return problems
+            rdtest.check(s in out, "output has %r" % s, shown)
+        return
     try:
         doc = json.loads(out)
     except ValueError as e:
-        return problems + ["stdout is not JSON: %s" % e]
-    if doc.get("schema") != "rocm-doctor-explain/1":
-        problems.append("schema %r" % doc.get("schema"))
-    got_errors = [e.get("id") for e in doc.get("errors", [])]
-    if got_errors != case.errors:
-        problems.append("errors: expected %s, got %s" % (case.errors, got_errors))
-    if doc.get("known") != bool(case.errors):
-        problems.append("known: expected %s, got %r" % (bool(case.errors), doc.get("known")))
-    got = [f.get("id") for f in doc.get("findings", [])]
-    if got != case.causes:
-        problems.append("causes: expected %s, got %s" % (case.causes, got))
-    if doc.get("exit_status") != status:
-        problems.append("exit_status %r differs from the process's %d" % (doc.get("exit_status"), status))
+        rdtest.fail("stdout is JSON", "%s\n%s" % (e, shown))
+    rdtest.eq(doc.get("schema"), "rocm-doctor-explain/1", "schema")
+    rdtest.eq([e.get("id") for e in doc.get("errors", [])], case.errors, "errors recognised")
+    rdtest.eq(doc.get("known"), bool(case.errors), "known")
+    rdtest.check([f.get("id") for f in doc.get("findings", [])] == case.causes, "causes %s" % case.causes,
+                 "got %s\n%s" % ([f.get("id") for f in doc.get("findings", [])], shown))
+    rdtest.eq(doc.get("exit_status"), status, "exit_status is the process's")
     for e in doc.get("errors", []):
         for key in ("title", "matched", "meaning", "causes", "checked", "not_checked", "applying"):
-            if key not in e:
-                problems.append("error %s lacks %r" % (e.get("id"), key))
-        if sorted(e.get("checked", []) + e.get("not_checked", [])) != sorted(e.get("causes", [])):
-            problems.append("error %s: checked + not_checked != causes" % e.get("id"))
+            rdtest.check(key in e, "error %s has %r" % (e.get("id"), key))
+        rdtest.check(sorted(e.get("checked", []) + e.get("not_checked", [])) == sorted(e.get("causes", [])),
+                     "error %s: checked + not_checked = causes" % e.get("id"), json.dumps(e))
         for fid in e.get("applying", []):
             # gpu.none answers every message on a host without an AMD GPU
             if fid == "gpu.none" and e.get("applying") == ["gpu.none"]:
                 continue
-            if fid not in e.get("causes", []) or fid not in e.get("checked", []):
-                problems.append("error %s: %s applies but is no checked cause" % (e.get("id"), fid))
+            rdtest.check(fid in e.get("causes", []) and fid in e.get("checked", []),
+                         "error %s: %s applies and is a checked cause" % (e.get("id"), fid), json.dumps(e))
     for fid, text in case.evidence:
         ev = [x for f in doc.get("findings", []) if f.get("id") == fid for x in f.get("evidence", [])]
-        if not any(text in x for x in ev):
-            problems.append("evidence of %s: expected %r in %r" % (fid, text, ev))
+        rdtest.check(any(text in x for x in ev), "evidence of %s has %r" % (fid, text), ev)
     if case.unknown_findings is not None:
         report = doc.get("report")
-        if not isinstance(report, dict):
-            problems.append("unknown text: no report")
-        else:
+        if rdtest.check(isinstance(report, dict), "unknown text: the whole report", shown):
             ids = sorted(f["id"] for f in report.get("findings", [])
                          if f.get("severity") in ("warning", "error"))
-            if ids != sorted(case.unknown_findings):
-                problems.append("report findings: expected %s, got %s" % (case.unknown_findings, ids))
-    elif doc.get("report") is not None:
-        problems.append("a known message carries the whole report")
-    return problems
+            rdtest.eq(ids, sorted(case.unknown_findings), "report findings")
+    else:
+        rdtest.check(doc.get("report") is None, "a known message carries no report", shown)
 
 
 # The messages issue 3 lists for `explain`.
@@ -639,72 +629,47 @@ def coverage(errors_ini):
     """Each message, by table entry and by the issue's list, has a case where
     a cause applies and one where none does (a case that recognises that one
     message only, so that the causes are its own)."""
-    problems = []
     single = [(n, c) for n, c in CASES.items() if len(c.errors) == 1]
 
-    def check(what, pick):
+    def cases_for(what, pick):
         applies = [n for n, c in single if pick(c) and c.causes]
         none = [n for n, c in single if pick(c) and not c.causes and c.exit_status == 0]
-        if not applies:
-            problems.append("%s: no case where a cause applies" % what)
-        if not none:
-            problems.append("%s: no case where none applies" % what)
+        rdtest.check(applies, "%s: a case where a cause applies" % what)
+        rdtest.check(none, "%s: a case where none applies" % what)
         return applies, none
 
     entries = table_entries(errors_ini)
-    if len(entries) < 20:
-        problems.append("%s: only %d entries" % (errors_ini, len(entries)))
+    rdtest.check(len(entries) >= 20, "%s: at least 20 entries" % errors_ini, "only %d" % len(entries))
     for e in entries:
-        check("[%s]" % e, lambda c, e=e: c.errors == [e])
+        cases_for("[%s]" % e, lambda c, e=e: c.errors == [e])
     for msg in ISSUE_MESSAGES:
-        a, n = check('"%s"' % msg, lambda c, m=msg.lower(): m in c.text.lower())
+        a, n = cases_for('"%s"' % msg, lambda c, m=msg.lower(): m in c.text.lower())
         print("%-36s applies: %s; none: %s" % (msg, ", ".join(a[:3]), ", ".join(n[:2])))
     for n, c in CASES.items():
-        if c.scenario and c.scenario not in scenarios.SCENARIOS:
-            problems.append("case %s: no scenario %s" % (n, c.scenario))
-    if problems:
-        print("FAIL coverage\n  " + "\n  ".join(problems))
-        return 1
-    print("PASS coverage: %d entries, %d issue messages, %d cases" % (len(entries), len(ISSUE_MESSAGES), len(CASES)))
-    return 0
+        if c.scenario:
+            rdtest.check(c.scenario in scenarios.SCENARIOS, "case %s: scenario %s exists" % (n, c.scenario))
+    print("coverage: %d entries, %d issue messages, %d cases" % (len(entries), len(ISSUE_MESSAGES), len(CASES)))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("--coverage", metavar="ERRORS_INI")
-    ap.add_argument("name", nargs="?")
-    ap.add_argument("--binary")
-    ap.add_argument("--tb-run")
-    args = ap.parse_args()
-    if args.list:
-        print("\n".join(CASES))
-        return 0
-    if args.coverage:
-        return coverage(args.coverage)
-    if args.name not in CASES or not args.binary:
-        ap.error("a case name (see --list) and --binary are needed")
-    case = CASES[args.name]
-    binary = os.path.abspath(args.binary)
+def needs_root(case):
+    return case.scenario is not None and scenarios.build(case.scenario).needs_root
+
+
+def run_case(name, case, binary, tb_run):
+    """Runs explain for the case and checks what it says."""
     fmt = ["--json"] if case.json else []
-    env = scenario_run.child_env({})
-
     if case.facts:
         cmd = [binary, "explain"] + fmt + ["--facts", os.path.join(CLI_FACTS, case.facts)] + case.args
-        proc = subprocess.run(cmd + ["--", case.text], env=env, stdout=subprocess.PIPE,
+        proc = subprocess.run(cmd + ["--", case.text], env=scenario_run.child_env({}), stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, timeout=120)
-        return report(args.name, case, proc, cmd)
-
-    if not args.tb_run:
-        print("SKIP %s: no tb-run (umockdev is not installed)" % args.name)
-        return EXIT_SKIP
+        return report(name, case, proc, cmd)
+    if not tb_run:
+        rdtest.skip("no tb-run (umockdev is not installed)")
     sc = scenarios.build(case.scenario)
     why = scenario_run.root_skip_reason(sc) if sc.needs_root else None
     if why:
-        print("SKIP %s: %s" % (args.name, why))
-        return EXIT_SKIP
-    tmp = tempfile.mkdtemp(prefix="rocm-doctor-explain-%s-" % args.name)
+        rdtest.skip(why)
+    tmp = tempfile.mkdtemp(prefix="rocm-doctor-explain-%s-" % name)
     os.chmod(tmp, 0o755)
     try:
         paths = sc.tb.write(tmp)
@@ -712,26 +677,49 @@ def main():
                                                           scenario_run.child_env(dict(sc.env, **case.env)))
         tool = (sc.wrap + [run_binary, "explain"] + fmt + ["--root", paths["root"]] + sc.args
                 + case.args + ["--", case.text])
-        cmd = scenario_run.tb_run_command(os.path.abspath(args.tb_run), paths, sc.tb, tool)
+        cmd = scenario_run.tb_run_command(os.path.abspath(tb_run), paths, sc.tb, tool)
         proc = subprocess.run(cmd, env=run_env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, timeout=120)
-        return report(args.name, case, proc, cmd)
+        return report(name, case, proc, cmd)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--list-root", action="store_true")
+    ap.add_argument("--coverage", metavar="ERRORS_INI")
+    ap.add_argument("name", nargs="?")
+    ap.add_argument("--binary")
+    ap.add_argument("--tb-run")
+    args = ap.parse_args()
+    if args.list or args.list_root:
+        print("\n".join(n for n, c in CASES.items() if args.list or needs_root(c)))
+        return 0
+    if args.coverage:
+        def table_coverage():
+            coverage(args.coverage)
+        rdtest.test(table_coverage)
+        return rdtest.main()
+    if args.name not in CASES or not args.binary:
+        ap.error("a case name (see --list) and --binary are needed")
+    case = CASES[args.name]
+
+    def t():
+        run_case(args.name, case, os.path.abspath(args.binary), args.tb_run)
+    t.__name__ = args.name.replace("-", "_")
+    rdtest.test(t, root=needs_root(case))
+    return rdtest.main()
 
 
 def report(name, case, proc, cmd):
     out = proc.stdout.decode("utf-8", "replace")
     err = proc.stderr.decode("utf-8", "replace")
-    problems = compare(case, out, proc.returncode)
-    if problems:
-        print("FAIL %s" % name)
-        for p in problems:
-            print("  " + p)
-        print("command: %s\n--- stdout\n%s\n--- stderr\n%s" % (" ".join(cmd), out, err))
-        return 1
-    print("PASS %s: causes %s, exit %d" % (name, case.causes or "none", proc.returncode))
-    return 0
+    compare(case, out, proc.returncode,
+            "command: %s\n--- stdout\n%s\n--- stderr\n%s" % (" ".join(cmd), out, err))
+    print("%s: causes %s, exit %d" % (name, case.causes or "none", proc.returncode))
 
 
 if __name__ == "__main__":

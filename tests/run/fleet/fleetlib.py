@@ -1,6 +1,6 @@
 """Shared by the fleet-interface tests: scenario testbeds from
-tests/run/scenarios (the same builders the scenario tests use), the tool run
-inside them, and a small TAP-like result counter."""
+tests/run/scenarios (the same builders the scenario tests use) and the tool
+run inside them. The tests count their checks with tests/lib/rdtest.py."""
 
 import json
 import os
@@ -18,24 +18,6 @@ import run as scenario_run  # noqa: E402  (imports every scenarios_*.py)
 import scenarios  # noqa: E402
 
 EXIT_SKIP = 77
-
-
-class Results:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, name, cond, detail=""):
-        if cond:
-            self.passed += 1
-            print("ok - %s" % name)
-        else:
-            self.failed += 1
-            print("FAIL - %s\n%s" % (name, detail))
-        return cond
-
-    def finish(self):
-        print("%d passed, %d failed" % (self.passed, self.failed))
-        return 1 if self.failed or not self.passed else 0
 
 
 def scenario_names():

@@ -17,17 +17,17 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree clean
-import fleetlib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
 FACT = os.path.join(SRC, "conf", "ansible", "rocm_doctor.fact")
 PLAYBOOK = os.path.join(SRC, "contrib", "ansible", "playbook.yml")
 UNITS = sys.argv[3:]  # the built units, installed into the scratch root as the package would
-T = fleetlib.Results()
 
 if not shutil.which("ansible") or not shutil.which("ansible-playbook"):
     print("SKIP: ansible-core is not installed")
-    sys.exit(fleetlib.EXIT_SKIP)
+    sys.exit(rdtest.EXIT_SKIP)
 
 tmp = tempfile.mkdtemp(prefix="rocm-doctor-ansible-")
 fact_dir = os.path.join(tmp, "facts.d")
@@ -65,65 +65,16 @@ def fingerprint(report):
     return sorted((f["id"], f["severity"], f["gpu"]) for f in report["findings"])
 
 
-direct = subprocess.run([BIN, "check", "--json"], capture_output=True, text=True, env=env)
-want = json.loads(direct.stdout)
-fact, p = setup_fact()
-T.check("setup parses the fact as JSON", isinstance(fact, dict), "rc=%d\n%s\n%s" % (p.returncode, p.stdout, p.stderr))
-if isinstance(fact, dict):
-    T.check("the fact is the report: schema, status, exit status",
-            fact.get("schema") == "rocm-doctor/1" and fact.get("status") == want["status"] and
-            fact.get("exit_status") == want["exit_status"] == direct.returncode,
-            "fact %s\nwant %s" % (fact.get("status"), want["status"]))
-    T.check("the fact has the same findings and GPUs",
-            fingerprint(fact) == fingerprint(want) and fact.get("gpus") == want["gpus"],
-            "%s\n%s" % (fingerprint(fact), fingerprint(want)))
+# the playbook's runs: the default callback, results as JSON
+PLAY_ENV = dict(env, ANSIBLE_STDOUT_CALLBACK="default", ANSIBLE_CALLBACK_RESULT_FORMAT="json")
 
-# A check that cannot run (its data tables are missing): still a fact Ansible keeps.
-fact, p = setup_fact({"ROCM_DOCTOR_DATA_DIR": os.path.join(tmp, "no-such-dir")})
-T.check("a check that cannot run gives status unknown, exit status 3",
-        fact == {"status": "unknown", "exit_status": 3}, "%r\n%s" % (fact, p.stdout[-2000:]))
 
-# The playbook.
-env["ANSIBLE_STDOUT_CALLBACK"] = "default"
-env["ANSIBLE_CALLBACK_RESULT_FORMAT"] = "json"
-p = subprocess.run(["ansible-playbook", "--syntax-check", "-i", "localhost,", PLAYBOOK],
-                   capture_output=True, text=True, env=env)
-T.check("playbook passes --syntax-check", p.returncode == 0, p.stdout + p.stderr)
+def playbook_vars(play_facts, root):
+    """The playbook's variables: fixes off, the fact into play_facts, --root root."""
+    return {"rocm_doctor_bin": BIN, "rocm_doctor_fact_dir": play_facts, "rocm_doctor_fact_script": FACT,
+            "rocm_doctor_become": False, "rocm_doctor_apply_fixes": False, "rocm_doctor_install": False,
+            "rocm_doctor_manage_units": False, "rocm_doctor_allowed_fixes": ["group"], "rocm_doctor_root": root}
 
-play_facts = os.path.join(tmp, "play-facts.d")
-# Never this host's /etc: the role configures an empty scratch root, which
-# the check then inspects.
-first_root = os.path.join(tmp, "first-root")
-os.mkdir(first_root)
-want = json.loads(subprocess.run([BIN, "check", "--json", "--root", first_root], capture_output=True, text=True,
-                                 env=env).stdout)
-extra = {"rocm_doctor_bin": BIN, "rocm_doctor_fact_dir": play_facts, "rocm_doctor_fact_script": FACT,
-         "rocm_doctor_become": False, "rocm_doctor_apply_fixes": False, "rocm_doctor_install": False,
-         "rocm_doctor_manage_units": False, "rocm_doctor_allowed_fixes": ["group"], "rocm_doctor_root": first_root}
-p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra), PLAYBOOK],
-                   capture_output=True, text=True, env=env, timeout=600)
-# The default callback: "TASK [name] ***" sections, each with "ok: [localhost] => {json}"
-# or "skipping: [localhost]", then "PLAY RECAP" with the counts.
-tasks = {}
-for section in p.stdout.split("\nTASK [")[1:]:
-    name, _, body = section.partition("]")
-    tasks[name.rpartition(" : ")[2]] = body
-recap = p.stdout.rpartition("PLAY RECAP")[2]
-T.check("playbook runs on localhost without failures", p.returncode == 0 and "failed=0" in recap and
-        "unreachable=0" in recap, "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
-T.check("playbook installed the fact script",
-        os.access(os.path.join(play_facts, "rocm_doctor.fact"), os.X_OK))
-try:
-    summary = json.loads(tasks.get("Summary", "").split("ok: [localhost] => ", 1)[1].split("\n\n")[0])["msg"]
-except (IndexError, ValueError, KeyError):
-    summary = tasks.get("Summary", "")
-print("# summary: %s" % summary)
-T.check("playbook summary states the status and findings",
-        summary.startswith("localhost: %s, %d GPU(s)" % (want["status"], len(want["gpus"]))) and
-        all(f["id"] in summary for f in want["findings"] if f["severity"] in ("warning", "error")), summary)
-T.check("the fix step is skipped when fixes are disabled",
-        "skipping: [localhost]" in tasks.get("Apply the allowed fixes", "") and
-        "changed: [localhost]" not in tasks.get("Apply the allowed fixes", ""), tasks.get("Apply the allowed fixes"))
 
 # The fix step, for real, on a scratch root (never this host's): an OS tree
 # with a stale amdgpu blacklist. `--only modprobe,cmdline` plans the removal
@@ -159,7 +110,7 @@ def snapshot(top):
 
 def play(extra_vars):
     p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra_vars),
-                        PLAYBOOK], capture_output=True, text=True, env=env, timeout=600)
+                        PLAYBOOK], capture_output=True, text=True, env=PLAY_ENV, timeout=600)
     sections = {}
     for section in p.stdout.split("\nTASK [")[1:]:
         name, _, body = section.partition("]")
@@ -174,134 +125,235 @@ def debug_msg(body):
         return body
 
 
-root = os.path.join(tmp, "root")
-os.makedirs(os.path.join(root, "etc", "modprobe.d"))
-with open(os.path.join(root, BLACKLIST), "w") as f:
-    f.write("blacklist amdgpu\n")
-os.chmod(os.path.join(root, BLACKLIST), 0o644)
-with open(os.path.join(root, "etc", "hostname"), "w") as f:
-    f.write("gpu-node-17\n")
+def scratch_root():
+    """An OS tree with a stale amdgpu blacklist and the units installed as
+    the package would; the role's variables for it (fixes off)."""
+    top = tempfile.mkdtemp(dir=tmp)
+    root = os.path.join(top, "root")
+    os.makedirs(os.path.join(root, "etc", "modprobe.d"))
+    with open(os.path.join(root, BLACKLIST), "w") as f:
+        f.write("blacklist amdgpu\n")
+    os.chmod(os.path.join(root, BLACKLIST), 0o644)
+    with open(os.path.join(root, "etc", "hostname"), "w") as f:
+        f.write("gpu-node-17\n")
+    for unit in UNITS:
+        os.makedirs(os.path.join(root, "lib", "systemd", "system"), exist_ok=True)
+        shutil.copy(unit, os.path.join(root, "lib", "systemd", "system"))
+    role_vars = dict(playbook_vars(os.path.join(top, "facts.d"), root),
+                     rocm_doctor_manage_units=bool(UNITS) and shutil.which("systemctl") is not None,
+                     rocm_doctor_gpu_users=["alice", "bob"], rocm_doctor_expected_gpus=2,
+                     rocm_doctor_allowed_fixes=["modprobe", "cmdline"], rocm_doctor_slurm=True,
+                     rocm_doctor_slurm_on_unknown="keep",
+                     rocm_doctor_nfd_file="/etc/kubernetes/node-feature-discovery/features.d/rocm-doctor",
+                     rocm_doctor_config={"check": {"ignore": ["tuning.numa-balancing", "tuning.iommu-pt"]}})
+    return root, role_vars
 
-# The role on the scratch root with fixes off: the configuration from its
-# variables, the boot check enabled in the tree (its units installed there as
-# the package would); again, and nothing changes.
-for unit in UNITS:
-    os.makedirs(os.path.join(root, "lib", "systemd", "system"), exist_ok=True)
-    shutil.copy(unit, os.path.join(root, "lib", "systemd", "system"))
-role_vars = dict(extra, rocm_doctor_root=root, rocm_doctor_manage_units=bool(UNITS) and shutil.which("systemctl") is not None,
-                 rocm_doctor_gpu_users=["alice", "bob"], rocm_doctor_expected_gpus=2,
-                 rocm_doctor_allowed_fixes=["modprobe", "cmdline"], rocm_doctor_slurm=True,
-                 rocm_doctor_slurm_on_unknown="keep",
-                 rocm_doctor_nfd_file="/etc/kubernetes/node-feature-discovery/features.d/rocm-doctor",
-                 rocm_doctor_config={"check": {"ignore": ["tuning.numa-balancing", "tuning.iommu-pt"]}})
-p, tasks = play(role_vars)
-recap = p.stdout.rpartition("PLAY RECAP")[2]
-T.check("the role runs on the scratch root", p.returncode == 0 and "failed=0" in recap,
-        "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
-try:
-    with open(os.path.join(root, "etc", "rocm-doctor", "rocm-doctor.conf")) as f:
-        conf = f.read()
-except OSError as e:
-    conf = str(e)
-body = [l for l in conf.splitlines() if l and not l.startswith("#")]
-T.check("rocm-doctor.conf is written from the variables, GPU users included", body == [
-    "[check]", "users = alice bob", "expected_gpus = 2", "ignore = tuning.numa-balancing tuning.iommu-pt",
-    "[fix]", "allowed_fixes = modprobe cmdline",
-    "[output]", "nfd_file = /etc/kubernetes/node-feature-discovery/features.d/rocm-doctor"], conf)
-wrappers = {}
-for mode in ("health", "prolog", "epilog"):
-    path = os.path.join(root, "usr", "local", "sbin", "rocm-doctor-" + mode)
-    wrappers[mode] = (open(path).read().splitlines()[-1], os.stat(path).st_mode & 0o777) if os.path.exists(path) else None
-T.check("rocm_doctor_slurm installs the Slurm wrappers", wrappers == {
-    "health": ("exec %s slurm health --on-unknown keep" % BIN, 0o755),
-    "prolog": ("exec %s slurm prolog" % BIN, 0o755), "epilog": ("exec %s slurm epilog" % BIN, 0o755)}, wrappers)
-c = subprocess.run([BIN, "check", "--json", "--root", root], capture_output=True, text=True, env=env)
-ids = [f["id"] for f in json.loads(c.stdout)["findings"]] if c.stdout.startswith("{") else []
-T.check("rocm-doctor reads it: gpu.count-mismatch from expected_gpus, the ignored ids gone",
-        "gpu.count-mismatch" in ids and "tuning.iommu-pt" not in ids, "rc=%d %s %s" % (c.returncode, ids, c.stderr))
-if role_vars["rocm_doctor_manage_units"]:
-    wants = os.path.join(root, "etc", "systemd", "system", "multi-user.target.wants")
-    T.check("the boot check is enabled in the tree and the daemon is not",
-            os.path.islink(os.path.join(wants, "rocm-doctor-boot.service")) and
-            not os.path.exists(os.path.join(wants, "rocm-doctord.service")),
-            os.listdir(wants) if os.path.isdir(wants) else "no %s" % wants)
-else:
-    print("# no units or no systemctl: the units are not managed here")
-p, tasks = play(role_vars)
-recap = p.stdout.rpartition("PLAY RECAP")[2]
-T.check("a second run of the role changes nothing", p.returncode == 0 and "changed=0" in recap and "failed=0" in recap,
-        "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
-before = snapshot(root)
 
-probe = subprocess.run([BIN, "fix", "--root", root, "--only", "modprobe,cmdline", "--json"],
-                       capture_output=True, text=True, env=env)
-plan = None
-try:
-    plan = json.loads(probe.stdout)
-except ValueError:
-    pass
-T.check("fix plans the blacklist removal and the iommu=pt drop-in for the scratch root",
-        probe.returncode == 1 and plan is not None and
-        sorted(s["fix"] for s in plan["steps"]) == ["cmdline", "modprobe"],
-        "rc=%d\n%s%s" % (probe.returncode, probe.stdout, probe.stderr))
-if os.geteuid() != 0:
-    print("# fix --apply needs root: the playbook's fix step is not run here")
-else:
+@rdtest.test
+def the_fact_is_the_report():
+    direct = subprocess.run([BIN, "check", "--json"], capture_output=True, text=True, env=env)
+    want = json.loads(direct.stdout)
+    fact, p = setup_fact()
+    rdtest.check(isinstance(fact, dict),
+                 "setup parses the fact as JSON",
+                 "rc=%d\n%s\n%s" % (p.returncode, p.stdout, p.stderr))
+    if isinstance(fact, dict):
+        rdtest.check(fact.get("schema") == "rocm-doctor/1" and fact.get("status") == want["status"] and
+                     fact.get("exit_status") == want["exit_status"] == direct.returncode,
+                     "the fact is the report: schema, status, exit status",
+                     "fact %s\nwant %s" % (fact.get("status"), want["status"]))
+        rdtest.check(fingerprint(fact) == fingerprint(want) and fact.get("gpus") == want["gpus"],
+                     "the fact has the same findings and GPUs",
+                     "%s\n%s" % (fingerprint(fact), fingerprint(want)))
+
+
+@rdtest.test
+def a_check_that_cannot_run_is_still_a_fact():
+    # A check that cannot run (its data tables are missing): still a fact Ansible keeps.
+    fact, p = setup_fact({"ROCM_DOCTOR_DATA_DIR": os.path.join(tmp, "no-such-dir")})
+    rdtest.check(fact == {"status": "unknown", "exit_status": 3},
+                 "a check that cannot run gives status unknown, exit status 3",
+                 "%r\n%s" % (fact, p.stdout[-2000:]))
+
+
+@rdtest.test
+def the_playbook_on_localhost_with_fixes_off():
+    # The playbook.
+    p = subprocess.run(["ansible-playbook", "--syntax-check", "-i", "localhost,", PLAYBOOK],
+                       capture_output=True, text=True, env=PLAY_ENV)
+    rdtest.check(p.returncode == 0, "playbook passes --syntax-check", p.stdout + p.stderr)
+
+    play_facts = os.path.join(tmp, "play-facts.d")
+    # Never this host's /etc: the role configures an empty scratch root, which
+    # the check then inspects.
+    first_root = os.path.join(tmp, "first-root")
+    os.mkdir(first_root)
+    want = json.loads(subprocess.run([BIN, "check", "--json", "--root", first_root], capture_output=True, text=True,
+                                     env=env).stdout)
+    extra = playbook_vars(play_facts, first_root)
+    p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "-e", json.dumps(extra), PLAYBOOK],
+                       capture_output=True, text=True, env=PLAY_ENV, timeout=600)
+    # The default callback: "TASK [name] ***" sections, each with "ok: [localhost] => {json}"
+    # or "skipping: [localhost]", then "PLAY RECAP" with the counts.
+    tasks = {}
+    for section in p.stdout.split("\nTASK [")[1:]:
+        name, _, body = section.partition("]")
+        tasks[name.rpartition(" : ")[2]] = body
+    recap = p.stdout.rpartition("PLAY RECAP")[2]
+    rdtest.check(p.returncode == 0 and "failed=0" in recap and
+                 "unreachable=0" in recap,
+                 "playbook runs on localhost without failures",
+                 "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+    rdtest.check(os.access(os.path.join(play_facts, "rocm_doctor.fact"), os.X_OK),
+                 "playbook installed the fact script")
+    try:
+        summary = json.loads(tasks.get("Summary", "").split("ok: [localhost] => ", 1)[1].split("\n\n")[0])["msg"]
+    except (IndexError, ValueError, KeyError):
+        summary = tasks.get("Summary", "")
+    print("# summary: %s" % summary)
+    rdtest.check(summary.startswith("localhost: %s, %d GPU(s)" % (want["status"], len(want["gpus"]))) and
+                 all(f["id"] in summary for f in want["findings"] if f["severity"] in ("warning", "error")),
+                 "playbook summary states the status and findings",
+                 summary)
+    rdtest.check("skipping: [localhost]" in tasks.get("Apply the allowed fixes", "") and
+                 "changed: [localhost]" not in tasks.get("Apply the allowed fixes", ""),
+                 "the fix step is skipped when fixes are disabled",
+                 tasks.get("Apply the allowed fixes"))
+
+
+@rdtest.test
+def the_role_configures_a_scratch_root():
+    # The role on the scratch root with fixes off: the configuration from its
+    # variables, the boot check enabled in the tree (its units installed there as
+    # the package would); again, and nothing changes.
+    root, role_vars = scratch_root()
+    p, tasks = play(role_vars)
+    recap = p.stdout.rpartition("PLAY RECAP")[2]
+    rdtest.check(p.returncode == 0 and "failed=0" in recap,
+                 "the role runs on the scratch root",
+                 "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+    try:
+        with open(os.path.join(root, "etc", "rocm-doctor", "rocm-doctor.conf")) as f:
+            conf = f.read()
+    except OSError as e:
+        conf = str(e)
+    body = [l for l in conf.splitlines() if l and not l.startswith("#")]
+    rdtest.check(body == [
+                 "[check]", "users = alice bob", "expected_gpus = 2", "ignore = tuning.numa-balancing tuning.iommu-pt",
+                 "[fix]", "allowed_fixes = modprobe cmdline",
+                 "[output]", "nfd_file = /etc/kubernetes/node-feature-discovery/features.d/rocm-doctor"],
+                 "rocm-doctor.conf is written from the variables, GPU users included",
+                 conf)
+    wrappers = {}
+    for mode in ("health", "prolog", "epilog"):
+        path = os.path.join(root, "usr", "local", "sbin", "rocm-doctor-" + mode)
+        wrappers[mode] = (open(path).read().splitlines()[-1], os.stat(path).st_mode & 0o777) if os.path.exists(path) else None
+    rdtest.check(wrappers == {
+                 "health": ("exec %s slurm health --on-unknown keep" % BIN, 0o755),
+                 "prolog": ("exec %s slurm prolog" % BIN, 0o755), "epilog": ("exec %s slurm epilog" % BIN, 0o755)},
+                 "rocm_doctor_slurm installs the Slurm wrappers",
+                 wrappers)
+    c = subprocess.run([BIN, "check", "--json", "--root", root], capture_output=True, text=True, env=env)
+    ids = [f["id"] for f in json.loads(c.stdout)["findings"]] if c.stdout.startswith("{") else []
+    rdtest.check("gpu.count-mismatch" in ids and "tuning.iommu-pt" not in ids,
+                 "rocm-doctor reads it: gpu.count-mismatch from expected_gpus, the ignored ids gone",
+                 "rc=%d %s %s" % (c.returncode, ids, c.stderr))
+    if role_vars["rocm_doctor_manage_units"]:
+        wants = os.path.join(root, "etc", "systemd", "system", "multi-user.target.wants")
+        rdtest.check(os.path.islink(os.path.join(wants, "rocm-doctor-boot.service")) and
+                     not os.path.exists(os.path.join(wants, "rocm-doctord.service")),
+                     "the boot check is enabled in the tree and the daemon is not",
+                     os.listdir(wants) if os.path.isdir(wants) else "no %s" % wants)
+    else:
+        print("# no units or no systemctl: the units are not managed here")
+    p, tasks = play(role_vars)
+    recap = p.stdout.rpartition("PLAY RECAP")[2]
+    rdtest.check(p.returncode == 0 and "changed=0" in recap and "failed=0" in recap,
+                 "a second run of the role changes nothing",
+                 "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+
+    probe = subprocess.run([BIN, "fix", "--root", root, "--only", "modprobe,cmdline", "--json"],
+                           capture_output=True, text=True, env=env)
+    plan = None
+    try:
+        plan = json.loads(probe.stdout)
+    except ValueError:
+        pass
+    rdtest.check(probe.returncode == 1 and plan is not None and
+                 sorted(s["fix"] for s in plan["steps"]) == ["cmdline", "modprobe"],
+                 "fix plans the blacklist removal and the iommu=pt drop-in for the scratch root",
+                 "rc=%d\n%s%s" % (probe.returncode, probe.stdout, probe.stderr))
+
+
+@rdtest.test(root=True)
+def fixes_applied_by_the_playbook_and_undone():
+    """fix --apply needs root."""
+    root, role_vars = scratch_root()
+    p, tasks = play(role_vars)
+    rdtest.check(p.returncode == 0 and "failed=0" in p.stdout.rpartition("PLAY RECAP")[2],
+                 "the role runs on the scratch root",
+                 "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+    before = snapshot(root)
     extra = dict(role_vars, rocm_doctor_apply_fixes=True)
     p, tasks = play(extra)
     fix_task = tasks.get("Apply the allowed fixes", "")
-    T.check("with fixes enabled, the playbook runs `fix --apply` under the scratch root and reports a change",
-            p.returncode == 0 and "changed: [localhost]" in fix_task and "failed=0" in p.stdout.rpartition("PLAY RECAP")[2],
-            "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+    rdtest.check(p.returncode == 0 and "changed: [localhost]" in fix_task and "failed=0" in p.stdout.rpartition("PLAY RECAP")[2],
+                 "with fixes enabled, the playbook runs `fix --apply` under the scratch root and reports a change",
+                 "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
     applied = debug_msg(tasks.get("Fixes applied", ""))
     print("# fixes applied: %s" % applied)
     runs = sorted(os.listdir(os.path.join(root, JOURNAL, "journal"))) \
         if os.path.isdir(os.path.join(root, JOURNAL, "journal")) else []
-    T.check("the playbook says which run, steps and first-boot commands it applied",
-            len(runs) == 1 and applied.startswith("localhost: run %s, steps: " % runs[0]) and
-            "modprobe" in applied and "cmdline" in applied and
-            "first boot: update-initramfs -u, update-grub" in applied.replace("update-grub, update-initramfs -u",
-                                                                               "update-initramfs -u, update-grub"),
-            "runs %s\n%s" % (runs, applied))
-    T.check("the local fact was gathered again after the fixes",
-            "ok: [localhost]" in tasks.get("Check again after the fixes", ""), tasks.get("Check again after the fixes"))
-    T.check("the stale blacklist is gone", not os.path.exists(os.path.join(root, BLACKLIST)))
+    rdtest.check(len(runs) == 1 and applied.startswith("localhost: run %s, steps: " % runs[0]) and
+                 "modprobe" in applied and "cmdline" in applied and
+                 "first boot: update-initramfs -u, update-grub" in applied.replace("update-grub, update-initramfs -u",
+                                                                                    "update-initramfs -u, update-grub"),
+                 "the playbook says which run, steps and first-boot commands it applied",
+                 "runs %s\n%s" % (runs, applied))
+    rdtest.check("ok: [localhost]" in tasks.get("Check again after the fixes", ""),
+                 "the local fact was gathered again after the fixes",
+                 tasks.get("Check again after the fixes"))
+    rdtest.check(not os.path.exists(os.path.join(root, BLACKLIST)), "the stale blacklist is gone")
     try:
         with open(os.path.join(root, GRUB_DROPIN)) as f:
             dropin = f.read()
     except OSError as e:
         dropin = str(e)
-    T.check("the iommu=pt drop-in is written with the generated-by header",
-            dropin.startswith(GENERATED) and 'GRUB_CMDLINE_LINUX_DEFAULT="${GRUB_CMDLINE_LINUX_DEFAULT} iommu=pt"' in dropin
-            and os.stat(os.path.join(root, GRUB_DROPIN)).st_mode & 0o7777 == 0o644, dropin)
+    rdtest.check(dropin.startswith(GENERATED) and 'GRUB_CMDLINE_LINUX_DEFAULT="${GRUB_CMDLINE_LINUX_DEFAULT} iommu=pt"' in dropin
+                 and os.stat(os.path.join(root, GRUB_DROPIN)).st_mode & 0o7777 == 0o644,
+                 "the iommu=pt drop-in is written with the generated-by header",
+                 dropin)
     journal = {}
     if runs:
         with open(os.path.join(root, JOURNAL, "journal", runs[0], "journal.json")) as f:
             journal = json.load(f)
-    T.check("the run is journalled in the scratch root", bool(journal), "%s" % runs)
+    rdtest.check(bool(journal), "the run is journalled in the scratch root", "%s" % runs)
 
     # Again: nothing left to do, so nothing changes.
     p, tasks = play(extra)
     fix_task = tasks.get("Apply the allowed fixes", "")
-    T.check("a second run finds nothing to apply: the fix step is ok, not changed",
-            p.returncode == 0 and "ok: [localhost]" in fix_task and "changed: [localhost]" not in fix_task and
-            "skipping: [localhost]" in tasks.get("Fixes applied", "") and
-            "changed=0" in p.stdout.rpartition("PLAY RECAP")[2] and
-            len(os.listdir(os.path.join(root, JOURNAL, "journal"))) == 1,
-            "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+    rdtest.check(p.returncode == 0 and "ok: [localhost]" in fix_task and "changed: [localhost]" not in fix_task and
+                 "skipping: [localhost]" in tasks.get("Fixes applied", "") and
+                 "changed=0" in p.stdout.rpartition("PLAY RECAP")[2] and
+                 len(os.listdir(os.path.join(root, JOURNAL, "journal"))) == 1,
+                 "a second run finds nothing to apply: the fix step is ok, not changed",
+                 "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
 
     u = subprocess.run([BIN, "undo", "--last", "--root", root, "--json"], capture_output=True, text=True, env=env)
     try:
         undone = json.loads(u.stdout)
     except ValueError:
         undone = {}
-    T.check("undo --last undoes the playbook's run",
-            u.returncode == 0 and runs and undone.get("run_id") == runs[0] and undone.get("undone") is True,
-            "rc=%d\n%s%s" % (u.returncode, u.stdout, u.stderr))
+    rdtest.check(u.returncode == 0 and runs and undone.get("run_id") == runs[0] and undone.get("undone") is True,
+                 "undo --last undoes the playbook's run",
+                 "rc=%d\n%s%s" % (u.returncode, u.stdout, u.stderr))
     after = snapshot(root)
     diff = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
-    T.check("after undo the scratch root is as it was, byte for byte and mode for mode", not diff,
-            "differ: %s" % diff)
+    rdtest.check(not diff,
+                 "after undo the scratch root is as it was, byte for byte and mode for mode",
+                 "differ: %s" % diff)
 
+
+status = rdtest.main()
 shutil.rmtree(tmp, ignore_errors=True)
-sys.exit(T.finish())
+sys.exit(status)

@@ -6,7 +6,6 @@ failed write leaves nothing behind.
 
     test-bundle.py ROCM_DOCTOR TB_RUN
 """
-import io
 import json
 import os
 import re
@@ -17,10 +16,11 @@ import tarfile
 import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import fleetlib  # noqa: E402
+import rdtest  # noqa: E402
 
 BIN, TB_RUN = sys.argv[1:3]
-T = fleetlib.Results()
 DKMS_LOG = "var/lib/dkms/amdgpu/6.8.5-2009582.24.04/build/make.log"
 
 # Secrets of the shapes people keep in these files. Each has a unique core
@@ -188,148 +188,255 @@ def fingerprint(report):
     return sorted((f["id"], f["severity"], f["gpu"] or "") for f in report["findings"])
 
 
-with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN, prepare=plant) as bed:
-    out_dir = tempfile.mkdtemp(prefix="rocm-doctor-bundle-")
-    bundle = os.path.join(out_dir, "bundle.tar")
-    with open(bundle, "w") as f:
-        f.write("an older file that the bundle must not replace\n")
-    env = PROCESS_ENV
+P = "rocm-doctor-report/"
+
+
+class Made:
+    """The test bed with its secrets, the live check and the bundle, made
+    once for the tests that read them (a bed costs more than a run)."""
+    bed = None
+
+    @classmethod
+    def get(cls):
+        if cls.bed is None:
+            cls.make()
+        return cls
+
+    @classmethod
+    def make(cls):
+        cls.bed = fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN, prepare=plant)
+        cls.out_dir = tempfile.mkdtemp(prefix="rocm-doctor-bundle-")
+        cls.bundle = os.path.join(cls.out_dir, "bundle.tar")
+        with open(cls.bundle, "w") as f:
+            f.write("an older file that the bundle must not replace\n")
+        cls.live = cls.bed.run("check", "--json", env=PROCESS_ENV)
+        cls.report_live = json.loads(cls.live.stdout)
+        cls.text_live = cls.bed.run("check", "--color", "never", env=PROCESS_ENV).stdout
+        cls.over_existing = cls.bed.run("report", "-o", cls.bundle, env=PROCESS_ENV)
+        cls.kept = open(cls.bundle).read()
+        os.unlink(cls.bundle)
+        cls.written = cls.bed.run("report", "-o", cls.bundle, env=PROCESS_ENV)
+        cls.listing = os.listdir(cls.out_dir)
+        cls.m = members(cls.bundle)
+        cls.names = sorted(cls.m)
+
+    @classmethod
+    def text(cls, n):
+        return cls.m[P + n][1].decode()
+
+    @classmethod
+    def clean(cls):
+        if cls.bed is not None:
+            subprocess.run(["rm", "-rf", cls.out_dir])
+            cls.bed.__exit__(None, None, None)
+
+
+@rdtest.test
+def every_probe_read_has_a_secret():
+    Made.get()  # plant() fills SECRETS
     reads, planted = descriptor_reads(), planted_paths()
     unplanted = sorted(r for r in reads if r not in READ_ELSEWHERE and
                        not any(p == r or p.startswith(r.rstrip("/") + "/") for p in planted))
-    T.check("every file or directory a probe reads has a secret planted (%d read)" % len(reads),
-            len(reads) > 20 and not unplanted, "%s" % unplanted)
-    T.check("at least 50 secrets are planted, each unique", len(SECRETS) >= 50 and
-            len(set(SECRETS)) == len(SECRETS), "%d" % len(SECRETS))
-    live = bed.run("check", "--json", env=env)
-    report_live = json.loads(live.stdout)
-    text_live = bed.run("check", "--color", "never", env=env).stdout
-    p = bed.run("report", "-o", bundle, env=env)
-    T.check("an existing file: exit 3, says so, the file is left alone", p.returncode == 3 and
-            p.stderr == "rocm-doctor: %s exists; remove it first, or name another file with -o\n" % bundle and
-            open(bundle).read() == "an older file that the bundle must not replace\n", p.stderr)
-    os.unlink(bundle)
-    p = bed.run("report", "-o", bundle, env=env)
-    T.check("report exits 0 once the bundle is written, whatever the check found",
-            p.returncode == 0 and live.returncode == report_live["exit_status"],
-            "rc=%d live=%d\n%s%s" % (p.returncode, live.returncode, p.stdout, p.stderr))
+    rdtest.check(len(reads) > 20 and not unplanted,
+                 "every file or directory a probe reads has a secret planted (%d read)" % len(reads),
+                 "%s" % unplanted)
+    rdtest.check(len(SECRETS) >= 50 and
+                 len(set(SECRETS)) == len(SECRETS),
+                 "at least 50 secrets are planted, each unique",
+                 "%d" % len(SECRETS))
+
+
+@rdtest.test
+def report_writes_a_private_bundle_once():
+    b = Made.get()
+    bundle, live, report_live, p = b.bundle, b.live, b.report_live, b.over_existing
+    rdtest.check(p.returncode == 3 and
+                 p.stderr == "rocm-doctor: %s exists; remove it first, or name another file with -o\n" % bundle and
+                 b.kept == "an older file that the bundle must not replace\n",
+                 "an existing file: exit 3, says so, the file is left alone",
+                 p.stderr)
+    p = b.written
+    rdtest.check(p.returncode == 0 and live.returncode == report_live["exit_status"],
+                 "report exits 0 once the bundle is written, whatever the check found",
+                 "rc=%d live=%d\n%s%s" % (p.returncode, live.returncode, p.stdout, p.stderr))
     found = {0: "no problem", 1: "warnings", 2: "errors"}[live.returncode]
-    T.check("report says what the check found", "\nThe check found %s (see README.txt in the bundle).\n" % found
-            in p.stdout, p.stdout)
-    T.check("report says where the bundle is", p.stdout.startswith("Support bundle written to %s: " % bundle),
-            p.stdout)
-    T.check("the directory holds only the bundle (no temporary file left)",
-            os.listdir(out_dir) == ["bundle.tar"], "%s" % os.listdir(out_dir))
-    T.check("the bundle is private (0600)", stat.S_IMODE(os.stat(bundle).st_mode) == 0o600)
-    m = members(bundle)
-    names = sorted(m)
-    P = "rocm-doctor-report/"
+    rdtest.check("\nThe check found %s (see README.txt in the bundle).\n" % found
+                 in p.stdout,
+                 "report says what the check found",
+                 p.stdout)
+    rdtest.check(p.stdout.startswith("Support bundle written to %s: " % bundle),
+                 "report says where the bundle is",
+                 p.stdout)
+    rdtest.check(b.listing == ["bundle.tar"],
+                 "the directory holds only the bundle (no temporary file left)",
+                 "%s" % b.listing)
+    rdtest.check(stat.S_IMODE(os.stat(bundle).st_mode) == 0o600, "the bundle is private (0600)")
+
+
+@rdtest.test
+def the_bundle_has_its_members():
+    b = Made.get()
+    m, names = b.m, b.names
     want = [P + n for n in ("README.txt", "environment.txt", "facts.json", "kernel-log.txt", "report.json",
                             "report.txt", "files/" + DKMS_LOG, "files/etc/apt/sources.list.d/rocm.list",
                             "files/etc/apt/preferences.d/rocm-pin-600", "files/etc/modprobe.d/amdgpu.conf",
                             "files/etc/environment", "files/etc/environment.d/50-rocm.conf",
                             "files/etc/profile.d/rocm.sh", "files/etc/apt/sources.list.d/private.list",
                             "files/etc/apt/sources.list.d/private.sources")]
-    T.check("the bundle has every expected member", all(n in names for n in want),
-            "missing %s\nhave %s" % ([n for n in want if n not in names], names))
-    T.check("apt auth.conf files are never collected", not any("auth.conf" in n for n in names), "%s" % names)
-    T.check("all members are regular files under rocm-doctor-report/",
-            all(n.startswith(P) and mi.isfile() for n, (mi, _) in m.items()))
+    rdtest.check(all(n in names for n in want),
+                 "the bundle has every expected member",
+                 "missing %s\nhave %s" % ([n for n in want if n not in names], names))
+    rdtest.check(not any("auth.conf" in n for n in names),
+                 "apt auth.conf files are never collected",
+                 "%s" % names)
+    rdtest.check(all(n.startswith(P) and mi.isfile() for n, (mi, _) in m.items()),
+                 "all members are regular files under rocm-doctor-report/")
+
+
+@rdtest.test
+def no_secret_survives():
+    b = Made.get()
+    m = b.m
     cores = [("q7%02dz" % i, v) for i, v in enumerate(SECRETS)]
     leaked = ["%r in %s" % (v, n) for n, (_, data) in m.items() for core, v in cores
               if core.encode() in data or v.encode() in data]
-    T.check("none of the %d secrets is in the bundle" % len(SECRETS), not leaked, "\n".join(leaked))
+    rdtest.check(not leaked, "none of the %d secrets is in the bundle" % len(SECRETS), "\n".join(leaked))
     for n in ("files/etc/apt/sources.list.d/rocm.list", "files/etc/modprobe.d/amdgpu.conf",
               "files/etc/environment", "files/etc/environment.d/50-rocm.conf", "files/" + DKMS_LOG,
               "files/etc/profile.d/rocm.sh", "environment.txt", "kernel-log.txt", "facts.json"):
-        T.check("%s shows where a secret was left out" % n, b"<redacted>" in m.get(P + n, (None, b""))[1])
+        rdtest.check(b"<redacted>" in m.get(P + n, (None, b""))[1], "%s shows where a secret was left out" % n)
 
-    def text(n):
-        return m[P + n][1].decode()
 
-    T.check("apt source keeps everything but the password",
-            text("files/etc/apt/sources.list.d/rocm.list") ==
-            "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
-            "https://<redacted>@repo.radeon.com/rocm/apt/6.2.4 noble main\n")
-    T.check("modprobe options are kept", "options amdgpu ppfeaturemask=0xffffffff\n"
-            in text("files/etc/modprobe.d/amdgpu.conf"))
+@rdtest.test
+def what_is_kept_of_each_file():
+    b = Made.get()
+    text, text_live = b.text, b.text_live
+    rdtest.check(text("files/etc/apt/sources.list.d/rocm.list") ==
+                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                 "https://<redacted>@repo.radeon.com/rocm/apt/6.2.4 noble main\n",
+                 "apt source keeps everything but the password")
+    rdtest.check("options amdgpu ppfeaturemask=0xffffffff\n"
+                 in text("files/etc/modprobe.d/amdgpu.conf"),
+                 "modprobe options are kept")
     log = text("files/" + DKMS_LOG)
-    T.check("a long DKMS log keeps its end, not its start",
-            "FIRST LINE" not in log and log.startswith("[... first part left out") and
-            log.endswith("error: implicit declaration of function 'drm_foo'\n") and len(log) <= 1024 * 1024 + 100,
-            log[:200])
+    rdtest.check("FIRST LINE" not in log and log.startswith("[... first part left out") and
+                 log.endswith("error: implicit declaration of function 'drm_foo'\n") and len(log) <= 1024 * 1024 + 100,
+                 "a long DKMS log keeps its end, not its start",
+                 log[:200])
     env_txt = text("environment.txt")
-    T.check("environment: values of the variables rocm-doctor reads, names of the others",
-            "HIP_VISIBLE_DEVICES=0\n" in env_txt and "HSA_ENABLE_SDMA=<redacted>\n" in env_txt and
-            "HIP_FLEET_TOKEN=<redacted>\n" in env_txt and "ROCM_MIRROR=<redacted>\n" in env_txt and
-            "AMD_LICENSE_KEY=<redacted>\n" in env_txt, env_txt)
-    T.check("environment files: names kept, values only of variables rocm-doctor reads",
-            text("files/etc/environment").startswith("PATH=/usr/local/bin:/usr/bin:/bin\nHF_TOKEN=<redacted>\n"
-                                                       "MYSQL_PWD=<redacted>\n") and
-            text("files/etc/environment.d/50-rocm.conf").startswith("ROCM_PATH=/opt/rocm\nAPI_KEY=<redacted>\n") and
-            text("files/etc/profile.d/rocm.sh").startswith("export PATH=/opt/rocm/bin:$PATH <redacted>\n"
-                                                            "export OPENAI_API_KEY=<redacted>\n<redacted>\n"),
-            text("files/etc/environment") + text("files/etc/profile.d/rocm.sh"))
-    T.check("URLs keep scheme and host (AMD's repository its path)",
-            "deb https://apt.example.com/<redacted> noble main\n" in text("files/etc/apt/sources.list.d/private.list")
-            and "URIs: https://<redacted>@pkgs.example.com/<redacted>\n"
-            in text("files/etc/apt/sources.list.d/private.sources"),
-            text("files/etc/apt/sources.list.d/private.list"))
-    T.check("kernel log has the planted record, redacted",
-            "fetching https://<redacted>@fw.example/<redacted>" in text("kernel-log.txt"), text("kernel-log.txt"))
-    T.check("report.txt is the text report", text("report.txt") == text_live,
-            "--- bundle\n%s\n--- live\n%s" % (text("report.txt"), text_live))
-    report_b = json.loads(text("report.json"))
-    T.check("report.json has the live findings", fingerprint(report_b) == fingerprint(report_live))
-    readme = text("README.txt")
-    T.check("README counts what was left out and lists every other member",
-            "Values left out as secrets: " in readme and
-            int(readme.split("Values left out as secrets: ")[1].split()[0]) >= 8 and
-            all("  " + n[len(P):] + "\n" in readme for n in names if n != P + "README.txt"), readme)
+    rdtest.check("HIP_VISIBLE_DEVICES=0\n" in env_txt and "HSA_ENABLE_SDMA=<redacted>\n" in env_txt and
+                 "HIP_FLEET_TOKEN=<redacted>\n" in env_txt and "ROCM_MIRROR=<redacted>\n" in env_txt and
+                 "AMD_LICENSE_KEY=<redacted>\n" in env_txt,
+                 "environment: values of the variables rocm-doctor reads, names of the others",
+                 env_txt)
+    rdtest.check(text("files/etc/environment").startswith("PATH=/usr/local/bin:/usr/bin:/bin\nHF_TOKEN=<redacted>\n"
+                                                            "MYSQL_PWD=<redacted>\n") and
+                 text("files/etc/environment.d/50-rocm.conf").startswith("ROCM_PATH=/opt/rocm\nAPI_KEY=<redacted>\n") and
+                 text("files/etc/profile.d/rocm.sh").startswith("export PATH=/opt/rocm/bin:$PATH <redacted>\n"
+                                                                 "export OPENAI_API_KEY=<redacted>\n<redacted>\n"),
+                 "environment files: names kept, values only of variables rocm-doctor reads",
+                 text("files/etc/environment") + text("files/etc/profile.d/rocm.sh"))
+    rdtest.check("deb https://apt.example.com/<redacted> noble main\n" in text("files/etc/apt/sources.list.d/private.list")
+                 and "URIs: https://<redacted>@pkgs.example.com/<redacted>\n"
+                 in text("files/etc/apt/sources.list.d/private.sources"),
+                 "URLs keep scheme and host (AMD's repository its path)",
+                 text("files/etc/apt/sources.list.d/private.list"))
+    rdtest.check("fetching https://<redacted>@fw.example/<redacted>" in text("kernel-log.txt"),
+                 "kernel log has the planted record, redacted",
+                 text("kernel-log.txt"))
+    rdtest.check(text("report.txt") == text_live,
+                 "report.txt is the text report",
+                 "--- bundle\n%s\n--- live\n%s" % (text("report.txt"), text_live))
 
+
+@rdtest.test
+def the_reports_and_readme():
+    b = Made.get()
+    names, text, report_live = b.names, b.text, b.report_live
+    report_b = json.loads(text("report.json"))
+    rdtest.check(fingerprint(report_b) == fingerprint(report_live), "report.json has the live findings")
+    readme = text("README.txt")
+    rdtest.check("Values left out as secrets: " in readme and
+                 int(readme.split("Values left out as secrets: ")[1].split()[0]) >= 8 and
+                 all("  " + n[len(P):] + "\n" in readme for n in names if n != P + "README.txt"),
+                 "README counts what was left out and lists every other member",
+                 readme)
+
+
+@rdtest.test
+def facts_carry_where_not_what():
+    b = Made.get()
+    text = b.text
     rocm_facts = json.loads(text("facts.json"))["rocm"]
     dropins = [(d["file"], d["line"], d["dirs"]) for d in rocm_facts.get("path_dropin_dirs", [])]
-    T.check("facts carry the PATH lines' file, line and ROCm entries, not the lines",
-            dropins == [("/etc/profile.d/rocm.sh", 1, ["/opt/rocm/bin"]),
-                        ("/etc/profile.d/rocm.sh", 9, ["/opt/rocm/bin"]),
-                        ("/etc/environment", 15, ["/opt/rocm/bin"]), ("/etc/environment.d/50-rocm.conf", 1, [])]
-            and "path_dropins" not in rocm_facts,
-            "%r" % dropins)
+    rdtest.check(dropins == [("/etc/profile.d/rocm.sh", 1, ["/opt/rocm/bin"]),
+                             ("/etc/profile.d/rocm.sh", 9, ["/opt/rocm/bin"]),
+                             ("/etc/environment", 15, ["/opt/rocm/bin"]), ("/etc/environment.d/50-rocm.conf", 1, [])]
+                 and "path_dropins" not in rocm_facts,
+                 "facts carry the PATH lines' file, line and ROCm entries, not the lines",
+                 "%r" % dropins)
     ld = [(d["file"], d["line"], d["dir"]) for d in rocm_facts.get("ld_conf_dirs", [])]
-    T.check("facts carry the ld.so.conf.d directory without its comment",
-            ld == [("/etc/ld.so.conf.d/rocm.conf", 1, "/opt/rocm/lib")] and "ld_conf" not in rocm_facts, "%r" % ld)
+    rdtest.check(ld == [("/etc/ld.so.conf.d/rocm.conf", 1, "/opt/rocm/lib")] and "ld_conf" not in rocm_facts,
+                 "facts carry the ld.so.conf.d directory without its comment",
+                 "%r" % ld)
 
+
+@rdtest.test
+def the_bundle_facts_rediagnose_the_same():
+    b = Made.get()
+    m, live, report_live, out_dir = b.m, b.live, b.report_live, b.out_dir
     # The round trip: facts.json re-diagnoses to the same findings, off the host.
     facts_path = os.path.join(out_dir, "facts.json")
     with open(facts_path, "wb") as f:
         f.write(m[P + "facts.json"][1])
     p = subprocess.run([BIN, "check", "--facts", facts_path, "--json"], capture_output=True, text=True)
     again = json.loads(p.stdout) if p.stdout else {"findings": []}
-    T.check("check --facts on the bundle's facts gives the same findings and status",
-            p.returncode == live.returncode and fingerprint(again) == fingerprint(report_live) and
-            again["gpus"] == report_live["gpus"], "rc=%d %s\n%s" % (p.returncode, p.stderr, p.stdout[:2000]))
+    rdtest.check(p.returncode == live.returncode and fingerprint(again) == fingerprint(report_live) and
+                 again["gpus"] == report_live["gpus"],
+                 "check --facts on the bundle's facts gives the same findings and status",
+                 "rc=%d %s\n%s" % (p.returncode, p.stderr, p.stdout[:2000]))
 
-    if os.geteuid() == 0:
-        sudo_bundle = os.path.join(out_dir, "sudo.tar")
-        p = bed.run("report", "-o", sudo_bundle, env={"SUDO_UID": "4321", "SUDO_GID": "4322"})
-        st = os.stat(sudo_bundle)
-        T.check("under sudo the bundle belongs to SUDO_UID:SUDO_GID", p.returncode == 0 and
-                (st.st_uid, st.st_gid) == (4321, 4322), "%s %s" % (p.stderr, (st.st_uid, st.st_gid)))
-        os.unlink(sudo_bundle)
 
+@rdtest.test(root=True)
+def under_sudo_the_bundle_belongs_to_the_user():
+    b = Made.get()
+    out_dir = b.out_dir
+    bed = b.bed
+    sudo_bundle = os.path.join(out_dir, "sudo.tar")
+    p = bed.run("report", "-o", sudo_bundle, env={"SUDO_UID": "4321", "SUDO_GID": "4322"})
+    st = os.stat(sudo_bundle)
+    rdtest.check(p.returncode == 0 and
+                 (st.st_uid, st.st_gid) == (4321, 4322),
+                 "under sudo the bundle belongs to SUDO_UID:SUDO_GID",
+                 "%s %s" % (p.stderr, (st.st_uid, st.st_gid)))
+    os.unlink(sudo_bundle)
+
+
+@rdtest.test
+def failures_write_nothing():
+    b = Made.get()
+    out_dir = b.out_dir
+    bed = b.bed
+    before = sorted(os.listdir(out_dir))
     # Failures: clear message, exit 3, nothing written.
     p = bed.run("report", "-o", os.path.join(out_dir, "missing-dir", "b.tar"))
-    T.check("-o in a missing directory: exit 3 naming it", p.returncode == 3 and "missing-dir" in p.stderr,
-            p.stderr)
+    rdtest.check(p.returncode == 3 and "missing-dir" in p.stderr,
+                 "-o in a missing directory: exit 3 naming it",
+                 p.stderr)
     p = bed.run("report", "-o", os.path.join(out_dir, "x.tar"), "--json")
-    T.check("report rejects --json", p.returncode == 3 and "--format/--json" in p.stderr, p.stderr)
+    rdtest.check(p.returncode == 3 and "--format/--json" in p.stderr, "report rejects --json", p.stderr)
     ro = os.path.join(out_dir, "ro")
     os.mkdir(ro, 0o555)
     if os.geteuid() != 0:
         p = bed.run("report", "-o", os.path.join(ro, "b.tar"))
-        T.check("unwritable directory: exit 3, nothing left", p.returncode == 3 and os.listdir(ro) == [], p.stderr)
-    T.check("the failures left only the first bundle", sorted(os.listdir(out_dir)) == ["bundle.tar", "facts.json", "ro"],
-            "%s" % os.listdir(out_dir))
-    subprocess.run(["rm", "-rf", out_dir])
+        rdtest.check(p.returncode == 3 and os.listdir(ro) == [],
+                     "unwritable directory: exit 3, nothing left",
+                     p.stderr)
+    rdtest.check(sorted(os.listdir(out_dir)) == sorted(before + ["ro"]),
+                 "the failures left nothing (but the directory made for them)",
+                 "%s" % os.listdir(out_dir))
 
-sys.exit(T.finish())
+
+status = rdtest.main()
+Made.clean()
+sys.exit(status)

@@ -18,16 +18,17 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree clean
-import fleetlib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 BIN, SCRIPT = sys.argv[1:3]
 # The completion asks the program (`rocm-doctor VERB --help`, `list`): the
 # one under test comes first on PATH.
 os.environ["PATH"] = os.path.dirname(os.path.abspath(BIN)) + os.pathsep + os.environ.get("PATH", "")
-T = fleetlib.Results()
+
 if not shutil.which("bash"):
     print("SKIP: bash is not installed")
-    sys.exit(fleetlib.EXIT_SKIP)
+    sys.exit(rdtest.EXIT_SKIP)
 
 
 def complete(line, func="_rocm_doctor"):
@@ -59,96 +60,152 @@ printf '%s\n' "${COMPREPLY[@]}"
 help_text = subprocess.run([BIN, "--help"], capture_output=True, text=True).stdout
 commands = re.findall(r"^  ([a-z]+)\s{2,}", help_text.split("Commands:")[1].split("Options:")[0], re.M)
 long_opts = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", help_text.split("Options:")[1])))
-T.check("--help lists commands and options", len(commands) >= 8 and len(long_opts) >= 15,
-        "%s %s" % (commands, long_opts))
 
-got = complete("rocm-doctor ")
-T.check("every command is offered", set(commands) <= set(got),
-        "missing %s" % sorted(set(commands) - set(got)))
-got = complete("rocm-doctor --")
-T.check("every long option is offered", set(long_opts) <= set(got),
-        "missing %s" % sorted(set(long_opts) - set(got)))
-# After a command, only its own options (its --help); --help and --version
-# (-h, -V) everywhere.
-for verb in ("check", "fix", "undo", "report", "list"):
-    vhelp = subprocess.run([BIN, verb, "--help"], capture_output=True, text=True).stdout.split("Options:")[1]
-    own = sorted(set(re.findall(r"^  (?:-[A-Za-z], )?(--[a-z][a-z-]*)", vhelp, re.M)))
-    got = complete("rocm-doctor %s --" % verb)
-    T.check("%s -- offers exactly its own options" % verb, got == own, "%s vs %s" % (got, own))
-T.check("check is not offered fix's --apply", "--apply" not in complete("rocm-doctor check --"))
-T.check("fix is offered --apply and --only", {"--apply", "--only"} <= set(complete("rocm-doctor fix --")))
-T.check("list is offered --format and --json only (and --color, --help, --version: every command's)",
-        complete("rocm-doctor list --") == ["--color", "--format", "--help", "--json", "--version"],
-        complete("rocm-doctor list --"))
-T.check("undo is not offered --user", "--user" not in complete("rocm-doctor undo --"))
 
-# fix --only: the fix ids and the finding ids, comma-separated
-fixes = [l.split()[0] for l in subprocess.run([BIN, "list", "fixes"], capture_output=True, text=True).stdout.splitlines()]
-got = complete("rocm-doctor fix --only ")
-T.check("fix --only offers every fix id", len(fixes) >= 5 and set(fixes) <= set(got), "%s vs %s" % (fixes, got))
-T.check("fix --only offers finding ids", {"kfd.no-access", "render.no-access", "gpu.none"} <= set(got), got)
-T.check("fix --only gro: the group fix and group.* findings",
-        complete("rocm-doctor fix --only gro") == ["group", "group.relogin-needed"], complete("rocm-doctor fix --only gro"))
-T.check("fix --only group,kfd.no: the next id after the comma",
-        complete("rocm-doctor fix --only group,kfd.no") == ["group,kfd.no-access"],
-        complete("rocm-doctor fix --only group,kfd.no"))
-T.check("fix --only=ud (after '=')", complete("rocm-doctor fix --only=ud") == ["udev"], complete("rocm-doctor fix --only=ud"))
-# setup --usecase and --release: the binary's own tables (`list usecases`, `list releases`)
-usecases = re.findall(r"^([a-z][a-z0-9-]*)(?: \(default\))?: ", subprocess.run([BIN, "list", "usecases"],
-                      capture_output=True, text=True).stdout, re.M)
-got = complete("rocm-doctor setup --usecase ")
-T.check("setup --usecase offers every use case of list usecases, and only those",
-        len(usecases) >= 4 and got == sorted(usecases) and {"rocm", "runtime", "driver"} <= set(got),
-        "%s vs %s" % (usecases, got))
-T.check("setup --usecase runtime,dr: the next use case after the comma",
-        complete("rocm-doctor setup --usecase runtime,dr") == ["runtime,driver"],
-        complete("rocm-doctor setup --usecase runtime,dr"))
-rel_text = subprocess.run([BIN, "list", "releases"], capture_output=True, text=True).stdout
-lines = re.findall(r"^ROCm (\d+\.\d+) ", rel_text, re.M)
-points = re.findall(r"^  (\d+\.\d+\.\d+) \(", rel_text, re.M)
-got = complete("rocm-doctor setup --release ")
-T.check("setup --release offers every ROCm line and point release of list releases",
-        len(lines) >= 5 and len(points) >= 5 and got == sorted(set(lines + points)), "%s vs %s" % (lines + points, got))
-T.check("setup --release 6.0: 6.0 and its point releases",
-        complete("rocm-doctor setup --release=6.0") == sorted(x for x in set(lines + points) if x.startswith("6.0")),
-        complete("rocm-doctor setup --release=6.0"))
-T.check("a --release value is not taken for an argument of the command",
-        "--apply" in complete("rocm-doctor setup --release 6.0 --ap"), complete("rocm-doctor setup --release 6.0 --ap"))
-T.check("prefix: 'rocm-doctor ve' gives verify and version", complete("rocm-doctor ve") == ["verify", "version"])
-T.check("no second command after one", complete("rocm-doctor check ") == [], complete("rocm-doctor check "))
-T.check("a command after an option and its value",
-        "report" in complete("rocm-doctor --root /tmp re") and "report" in complete("rocm-doctor --root=/tmp re"))
-for line, want in [("rocm-doctor --format ", ["json", "nfd", "prometheus", "text"]),
-                   ("rocm-doctor check --format=p", ["prometheus"]),
-                   ("rocm-doctor --level ", ["1", "2"]),
-                   ("rocm-doctor --color ", ["always", "auto", "never"])]:
-    got = complete(line)
-    T.check("%r completes to %s" % (line, want), got == want, "%s" % got)
-T.check("--root completes directories", "/usr/" in complete("rocm-doctor --root /us") or
-        "/usr" in complete("rocm-doctor --root /us"), complete("rocm-doctor --root /us"))
-T.check("--user completes user names", "root" in complete("rocm-doctor --user ro"))
-T.check("-V is offered", "-V" in complete("rocm-doctor -"))
-T.check("list completes its topics", complete("rocm-doctor list ") == ["archs", "checks", "fixes", "gpus", "releases", "usecases"],
-        complete("rocm-doctor list "))
-T.check("list takes one topic", complete("rocm-doctor list archs ") == [], complete("rocm-doctor list archs "))
-T.check("help completes the commands", complete("rocm-doctor help f") == ["facts", "fix"], complete("rocm-doctor help f"))
+@rdtest.test
+def help_lists_commands_and_options():
+    rdtest.check(len(commands) >= 8 and len(long_opts) >= 15,
+                 "--help lists commands and options",
+                 "%s %s" % (commands, long_opts))
 
-with tempfile.TemporaryDirectory(prefix="rocm-doctor-completion-") as root:
-    for run_id in ("20260101T101010Z-1", "20260102T090000Z-7"):
-        os.makedirs(os.path.join(root, "var", "lib", "rocm-doctor", "journal", run_id))
-    want = ["20260101T101010Z-1", "20260102T090000Z-7"]
-    got = complete("rocm-doctor --root %s undo " % root)
-    T.check("undo completes the run ids of the journal under --root", got == want, got)
-    got = complete("rocm-doctor undo --root=%s 202601" % root)
-    T.check("undo run ids after --root=DIR, by prefix", got == want, got)
-    T.check("no run ids where there is no journal", complete("rocm-doctor --root /nonexistent undo ") == [])
 
-daemon = os.path.join(os.path.dirname(BIN), "rocm-doctord")
-daemon_help = subprocess.run([daemon, "--help"], capture_output=True, text=True).stdout
-daemon_opts = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", daemon_help)))
-got = complete("rocm-doctord --", "_rocm_doctord")
-T.check("rocm-doctord: every option of its --help is offered", len(daemon_opts) >= 4 and got == daemon_opts,
-        "%s vs %s" % (got, daemon_opts))
-T.check("rocm-doctord --root completes directories", "/usr/" in complete("rocm-doctord --root /us", "_rocm_doctord")
-        or "/usr" in complete("rocm-doctord --root /us", "_rocm_doctord"))
-sys.exit(T.finish())
+@rdtest.test
+def every_command_and_option_is_offered():
+    got = complete("rocm-doctor ")
+    rdtest.check(set(commands) <= set(got),
+                 "every command is offered",
+                 "missing %s" % sorted(set(commands) - set(got)))
+    got = complete("rocm-doctor --")
+    rdtest.check(set(long_opts) <= set(got),
+                 "every long option is offered",
+                 "missing %s" % sorted(set(long_opts) - set(got)))
+
+
+@rdtest.test
+def each_command_gets_its_own_options():
+    # After a command, only its own options (its --help); --help and --version
+    # (-h, -V) everywhere.
+    for verb in ("check", "fix", "undo", "report", "list"):
+        vhelp = subprocess.run([BIN, verb, "--help"], capture_output=True, text=True).stdout.split("Options:")[1]
+        own = sorted(set(re.findall(r"^  (?:-[A-Za-z], )?(--[a-z][a-z-]*)", vhelp, re.M)))
+        got = complete("rocm-doctor %s --" % verb)
+        rdtest.check(got == own, "%s -- offers exactly its own options" % verb, "%s vs %s" % (got, own))
+    rdtest.check("--apply" not in complete("rocm-doctor check --"), "check is not offered fix's --apply")
+    rdtest.check({"--apply", "--only"} <= set(complete("rocm-doctor fix --")),
+                 "fix is offered --apply and --only")
+    rdtest.check(complete("rocm-doctor list --") == ["--color", "--format", "--help", "--json", "--version"],
+                 "list is offered --format and --json only (and --color, --help, --version: every command's)",
+                 complete("rocm-doctor list --"))
+    rdtest.check("--user" not in complete("rocm-doctor undo --"), "undo is not offered --user")
+
+
+@rdtest.test
+def fix_only_offers_fix_and_finding_ids():
+    # fix --only: the fix ids and the finding ids, comma-separated
+    fixes = [l.split()[0] for l in subprocess.run([BIN, "list", "fixes"], capture_output=True, text=True).stdout.splitlines()]
+    got = complete("rocm-doctor fix --only ")
+    rdtest.check(len(fixes) >= 5 and set(fixes) <= set(got),
+                 "fix --only offers every fix id",
+                 "%s vs %s" % (fixes, got))
+    rdtest.check({"kfd.no-access", "render.no-access", "gpu.none"} <= set(got),
+                 "fix --only offers finding ids",
+                 got)
+    rdtest.check(complete("rocm-doctor fix --only gro") == ["group", "group.relogin-needed"],
+                 "fix --only gro: the group fix and group.* findings",
+                 complete("rocm-doctor fix --only gro"))
+    rdtest.check(complete("rocm-doctor fix --only group,kfd.no") == ["group,kfd.no-access"],
+                 "fix --only group,kfd.no: the next id after the comma",
+                 complete("rocm-doctor fix --only group,kfd.no"))
+    rdtest.check(complete("rocm-doctor fix --only=ud") == ["udev"],
+                 "fix --only=ud (after '=')",
+                 complete("rocm-doctor fix --only=ud"))
+
+
+@rdtest.test
+def setup_usecase_and_release_values():
+    # setup --usecase and --release: the binary's own tables (`list usecases`, `list releases`)
+    usecases = re.findall(r"^([a-z][a-z0-9-]*)(?: \(default\))?: ", subprocess.run([BIN, "list", "usecases"],
+                          capture_output=True, text=True).stdout, re.M)
+    got = complete("rocm-doctor setup --usecase ")
+    rdtest.check(len(usecases) >= 4 and got == sorted(usecases) and {"rocm", "runtime", "driver"} <= set(got),
+                 "setup --usecase offers every use case of list usecases, and only those",
+                 "%s vs %s" % (usecases, got))
+    rdtest.check(complete("rocm-doctor setup --usecase runtime,dr") == ["runtime,driver"],
+                 "setup --usecase runtime,dr: the next use case after the comma",
+                 complete("rocm-doctor setup --usecase runtime,dr"))
+    rel_text = subprocess.run([BIN, "list", "releases"], capture_output=True, text=True).stdout
+    lines = re.findall(r"^ROCm (\d+\.\d+) ", rel_text, re.M)
+    points = re.findall(r"^  (\d+\.\d+\.\d+) \(", rel_text, re.M)
+    got = complete("rocm-doctor setup --release ")
+    rdtest.check(len(lines) >= 5 and len(points) >= 5 and got == sorted(set(lines + points)),
+                 "setup --release offers every ROCm line and point release of list releases",
+                 "%s vs %s" % (lines + points, got))
+    rdtest.check(complete("rocm-doctor setup --release=6.0") == sorted(x for x in set(lines + points) if x.startswith("6.0")),
+                 "setup --release 6.0: 6.0 and its point releases",
+                 complete("rocm-doctor setup --release=6.0"))
+    rdtest.check("--apply" in complete("rocm-doctor setup --release 6.0 --ap"),
+                 "a --release value is not taken for an argument of the command",
+                 complete("rocm-doctor setup --release 6.0 --ap"))
+
+
+@rdtest.test
+def commands_topics_and_option_values():
+    rdtest.check(complete("rocm-doctor ve") == ["verify", "version"],
+                 "prefix: 'rocm-doctor ve' gives verify and version")
+    rdtest.check(complete("rocm-doctor check ") == [],
+                 "no second command after one",
+                 complete("rocm-doctor check "))
+    rdtest.check("report" in complete("rocm-doctor --root /tmp re") and "report" in complete("rocm-doctor --root=/tmp re"),
+                 "a command after an option and its value")
+    for line, want in [("rocm-doctor --format ", ["json", "nfd", "prometheus", "text"]),
+                       ("rocm-doctor check --format=p", ["prometheus"]),
+                       ("rocm-doctor --level ", ["1", "2"]),
+                       ("rocm-doctor --color ", ["always", "auto", "never"])]:
+        got = complete(line)
+        rdtest.check(got == want, "%r completes to %s" % (line, want), "%s" % got)
+    rdtest.check("/usr/" in complete("rocm-doctor --root /us") or
+                 "/usr" in complete("rocm-doctor --root /us"),
+                 "--root completes directories",
+                 complete("rocm-doctor --root /us"))
+    rdtest.check("root" in complete("rocm-doctor --user ro"), "--user completes user names")
+    rdtest.check("-V" in complete("rocm-doctor -"), "-V is offered")
+    rdtest.check(complete("rocm-doctor list ") == ["archs", "checks", "fixes", "gpus", "releases", "usecases"],
+                 "list completes its topics",
+                 complete("rocm-doctor list "))
+    rdtest.check(complete("rocm-doctor list archs ") == [],
+                 "list takes one topic",
+                 complete("rocm-doctor list archs "))
+    rdtest.check(complete("rocm-doctor help f") == ["facts", "fix"],
+                 "help completes the commands",
+                 complete("rocm-doctor help f"))
+
+
+@rdtest.test
+def undo_completes_run_ids():
+    with tempfile.TemporaryDirectory(prefix="rocm-doctor-completion-") as root:
+        for run_id in ("20260101T101010Z-1", "20260102T090000Z-7"):
+            os.makedirs(os.path.join(root, "var", "lib", "rocm-doctor", "journal", run_id))
+        want = ["20260101T101010Z-1", "20260102T090000Z-7"]
+        got = complete("rocm-doctor --root %s undo " % root)
+        rdtest.check(got == want, "undo completes the run ids of the journal under --root", got)
+        got = complete("rocm-doctor undo --root=%s 202601" % root)
+        rdtest.check(got == want, "undo run ids after --root=DIR, by prefix", got)
+        rdtest.check(complete("rocm-doctor --root /nonexistent undo ") == [],
+                     "no run ids where there is no journal")
+
+
+@rdtest.test
+def rocm_doctord_options():
+    daemon = os.path.join(os.path.dirname(BIN), "rocm-doctord")
+    daemon_help = subprocess.run([daemon, "--help"], capture_output=True, text=True).stdout
+    daemon_opts = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", daemon_help)))
+    got = complete("rocm-doctord --", "_rocm_doctord")
+    rdtest.check(len(daemon_opts) >= 4 and got == daemon_opts,
+                 "rocm-doctord: every option of its --help is offered",
+                 "%s vs %s" % (got, daemon_opts))
+    rdtest.check("/usr/" in complete("rocm-doctord --root /us", "_rocm_doctord")
+                 or "/usr" in complete("rocm-doctord --root /us", "_rocm_doctord"),
+                 "rocm-doctord --root completes directories")
+
+
+sys.exit(rdtest.main())

@@ -17,11 +17,10 @@ import tarfile
 import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree clean
-import fleetlib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1])
-T = fleetlib.Results()
-check = T.check
 tmp = tempfile.mkdtemp(prefix="rocm-doctor-report-out-")
 root = os.path.join(tmp, "root")
 os.makedirs(os.path.join(root, "etc"))
@@ -43,56 +42,77 @@ def members(data):
         return sorted(m.name for m in t.getmembers())
 
 
-try:
-    status = subprocess.run([BIN, "check", "--root", root], env=env, capture_output=True).returncode
-    found = {0: "no problem", 1: "warnings", 2: "errors"}.get(status, "?")
+status = subprocess.run([BIN, "check", "--root", root], env=env, capture_output=True).returncode
+found = {0: "no problem", 1: "warnings", 2: "errors"}.get(status, "?")
+
+
+@rdtest.test
+def without_o_writes_the_default_file():
 
     # no -o: rocm-doctor-report-HOST-YYYYMMDDTHHMMSSZ.tar in the working directory
     p = report()
     names = os.listdir(work)
     host = re.sub(r"[^A-Za-z0-9.-]", "_", os.uname().nodename)
-    check("without -o: exit 0", p.returncode == 0, p.stderr.decode())
-    check("without -o: one file named rocm-doctor-report-HOST-TIME.tar in the working directory",
-          len(names) == 1 and re.fullmatch(r"rocm-doctor-report-%s-\d{8}T\d{6}Z\.tar" % re.escape(host), names[0])
-          is not None, names)
+    rdtest.check(p.returncode == 0, "without -o: exit 0", p.stderr.decode())
+    rdtest.check(len(names) == 1 and re.fullmatch(r"rocm-doctor-report-%s-\d{8}T\d{6}Z\.tar" % re.escape(host), names[0])
+                 is not None,
+                 "without -o: one file named rocm-doctor-report-HOST-TIME.tar in the working directory",
+                 names)
     if len(names) == 1:
         data = open(os.path.join(work, names[0]), "rb").read()
-        check("the default file is the bundle", "rocm-doctor-report/README.txt" in members(data))
-        check("it says where it wrote and what the check found", p.stdout.decode() == (
-            "Support bundle written to %s: " % names[0]) + p.stdout.decode().split(": ", 1)[1] and
-            p.stdout.decode().endswith("The check found %s (see README.txt in the bundle).\n" % found),
-            p.stdout.decode())
+        rdtest.check("rocm-doctor-report/README.txt" in members(data), "the default file is the bundle")
+        rdtest.check(p.stdout.decode() == (
+                     "Support bundle written to %s: " % names[0]) + p.stdout.decode().split(": ", 1)[1] and
+                     p.stdout.decode().endswith("The check found %s (see README.txt in the bundle).\n" % found),
+                     "it says where it wrote and what the check found",
+                     p.stdout.decode())
 
+
+@rdtest.test
+def o_dash_writes_to_stdout():
     # -o -: the archive on stdout, the message on stderr, no file
     for n in os.listdir(work):
         os.unlink(os.path.join(work, n))
     p = report("-o", "-")
-    check("-o -: exit 0", p.returncode == 0, p.stderr.decode())
-    check("-o -: no file is made (not even one named -)", os.listdir(work) == [], os.listdir(work))
+    rdtest.check(p.returncode == 0, "-o -: exit 0", p.stderr.decode())
+    rdtest.check(os.listdir(work) == [], "-o -: no file is made (not even one named -)", os.listdir(work))
     try:
         got = members(p.stdout)
     except tarfile.TarError as e:
         got = [str(e)]
-    check("-o -: standard output is the tar archive", "rocm-doctor-report/facts.json" in got and
-          "rocm-doctor-report/README.txt" in got, got[:5])
-    check("-o -: the summary goes to stderr", p.stderr.decode().startswith(
-        "Support bundle written to standard output: "), p.stderr.decode())
+    rdtest.check("rocm-doctor-report/facts.json" in got and
+                 "rocm-doctor-report/README.txt" in got,
+                 "-o -: standard output is the tar archive",
+                 got[:5])
+    rdtest.check(p.stderr.decode().startswith(
+                 "Support bundle written to standard output: "),
+                 "-o -: the summary goes to stderr",
+                 p.stderr.decode())
+
+
+@rdtest.test
+def an_existing_file_is_never_replaced():
 
     # an existing file is never replaced
     target = os.path.join(work, "b.tar")
     with open(target, "w") as f:
         f.write("keep me\n")
     p = report("-o", target)
-    check("an existing -o FILE: exit 3, one line saying so", p.returncode == 3 and p.stderr.decode() ==
-          "rocm-doctor: %s exists; remove it first, or name another file with -o\n" % target, p.stderr.decode())
-    check("the existing file is left alone, nothing else written",
-          open(target).read() == "keep me\n" and os.listdir(work) == ["b.tar"], os.listdir(work))
+    rdtest.check(p.returncode == 3 and p.stderr.decode() ==
+                 "rocm-doctor: %s exists; remove it first, or name another file with -o\n" % target,
+                 "an existing -o FILE: exit 3, one line saying so",
+                 p.stderr.decode())
+    rdtest.check(open(target).read() == "keep me\n" and os.listdir(work) == ["b.tar"],
+                 "the existing file is left alone, nothing else written",
+                 os.listdir(work))
     p = report("-o", "")
-    check("-o '': a usage error", p.returncode == 3 and b"-o needs a file name, or - for standard output" in p.stderr,
-          p.stderr.decode())
+    rdtest.check(p.returncode == 3 and b"-o needs a file name, or - for standard output" in p.stderr,
+                 "-o '': a usage error",
+                 p.stderr.decode())
     if os.path.exists("/dev/tty") and os.isatty(0):
         print("# (terminal refusal not tested: needs a pseudo-terminal)")
-finally:
-    shutil.rmtree(tmp, ignore_errors=True)
 
-sys.exit(T.finish())
+
+status = rdtest.main()
+shutil.rmtree(tmp, ignore_errors=True)
+sys.exit(status)

@@ -8,33 +8,43 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import fleetlib  # noqa: E402
+import rdtest  # noqa: E402
 
 BIN, TB_RUN = sys.argv[1:3]
-T = fleetlib.Results()
-check = T.check
 
-with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN) as bed:
-    passwd = os.path.join(bed.root, "etc", "passwd")
-    p = bed.run("check", "--color", "never", "--user", "nosuchuser")
-    lines = [l for l in p.stdout.splitlines() if l]
-    check("exit 0: a healthy host (the status is the findings')", p.returncode == 0, p.stderr)
-    note = ('! Access to the GPUs not checked for nosuchuser (--user): user "nosuchuser" not found in %s' % passwd)
-    text = " ".join(l.strip() for l in p.stdout.split("\n\n")[-2].splitlines()) if "\n\n" in p.stdout else ""
-    check("the text output names the user, where it came from and why", text == note, "%r\nvs\n%r" % (text, note))
-    check("the verdict says access was not checked",
-          lines[-1] == "✓ ROCm's hardware and driver checks pass for 1 GPU; access was not checked.", lines[-1:])
 
-    p = bed.run("check", "--color", "never")
-    check("without --user the usual verdict", p.stdout.splitlines()[-1] ==
-          "✓ ROCm's hardware, driver and access checks pass for 1 GPU.", p.stdout[-300:])
-    check("and no note", "not checked for" not in p.stdout, p.stdout)
+@rdtest.test
+def unknown_users_are_said():
+    with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN) as bed:
+        passwd = os.path.join(bed.root, "etc", "passwd")
+        p = bed.run("check", "--color", "never", "--user", "nosuchuser")
+        lines = [l for l in p.stdout.splitlines() if l]
+        rdtest.check(p.returncode == 0, "exit 0: a healthy host (the status is the findings')", p.stderr)
+        note = ('! Access to the GPUs not checked for nosuchuser (--user): user "nosuchuser" not found in %s' % passwd)
+        text = " ".join(l.strip() for l in p.stdout.split("\n\n")[-2].splitlines()) if "\n\n" in p.stdout else ""
+        rdtest.check(text == note,
+                     "the text output names the user, where it came from and why",
+                     "%r\nvs\n%r" % (text, note))
+        rdtest.check(lines[-1] == "✓ ROCm's hardware and driver checks pass for 1 GPU; access was not checked.",
+                     "the verdict says access was not checked",
+                     lines[-1:])
 
-    os.makedirs(os.path.join(bed.root, "etc", "rocm-doctor"), exist_ok=True)
-    with open(os.path.join(bed.root, "etc", "rocm-doctor", "rocm-doctor.conf"), "w") as f:
-        f.write("[check]\nusers = ghost\n")
-    p = bed.run("check", "--color", "never")
-    check("a user of [check] users who does not exist is said too",
-          "Access to the GPUs not checked for ghost (users in rocm-doctor.conf): user" in p.stdout.replace("\n  ", " "),
-          p.stdout)
-sys.exit(T.finish())
+        p = bed.run("check", "--color", "never")
+        rdtest.check(p.stdout.splitlines()[-1] ==
+                     "✓ ROCm's hardware, driver and access checks pass for 1 GPU.",
+                     "without --user the usual verdict",
+                     p.stdout[-300:])
+        rdtest.check("not checked for" not in p.stdout, "and no note", p.stdout)
+
+        os.makedirs(os.path.join(bed.root, "etc", "rocm-doctor"), exist_ok=True)
+        with open(os.path.join(bed.root, "etc", "rocm-doctor", "rocm-doctor.conf"), "w") as f:
+            f.write("[check]\nusers = ghost\n")
+        p = bed.run("check", "--color", "never")
+        rdtest.check("Access to the GPUs not checked for ghost (users in rocm-doctor.conf): user" in p.stdout.replace("\n  ", " "),
+                     "a user of [check] users who does not exist is said too",
+                     p.stdout)
+
+
+sys.exit(rdtest.main())

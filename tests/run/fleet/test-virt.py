@@ -11,13 +11,16 @@ CPUID signature comes from ROCM_DOCTOR_TEST_CPUID_VENDOR, since the
 instruction itself answers for the machine running the test.
 """
 import json
+import os
+import re
 import sys
 
 sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import fleetlib  # noqa: E402
+import rdtest  # noqa: E402
 
 BIN, TB_RUN = sys.argv[1:3]
-T = fleetlib.Results()
 FLAGS_VM = "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu sse2 hypervisor avx2\n"
 FLAGS_METAL = "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu sse2 avx2\n"
 
@@ -37,8 +40,8 @@ CASES = [
      "Microsoft Hv", "qemu"),
 ]
 
-for what, files, vendor, want in CASES:
-    def prepare(sc, files=files):
+def run_case(what, files, vendor, want):
+    def prepare(sc):
         sc.tb.overlay_files.update(files)
     with fleetlib.Bed("healthy-rx7900xtx", BIN, TB_RUN, prepare=prepare) as bed:
         p = bed.run("facts", env={"ROCM_DOCTOR_TEST_CPUID_VENDOR": vendor})
@@ -46,9 +49,21 @@ for what, files, vendor, want in CASES:
             got = json.loads(p.stdout)["os"]["virtualization"]
         except (ValueError, KeyError) as e:
             got = "unparsable: %s %s" % (e, p.stderr[-500:])
-        T.check("%s: %s" % (what, want), got == want, "got %r" % (got,))
+        rdtest.check(got == want, "%s: %s" % (what, want), "got %r" % (got,))
         if want == "kvm" and what.startswith("a KVM guest"):
             p = bed.run("check", "--color", "never", env={"ROCM_DOCTOR_TEST_CPUID_VENDOR": vendor})
             header = p.stdout.split("\n\n")[0].replace("\n  ", " ")
-            T.check("the text header says so", ", kvm VM" in header, header)
-sys.exit(T.finish())
+            rdtest.check(", kvm VM" in header, "the text header says so", header)
+
+
+def case_test(case):
+    """Registers the test of one case, named by what it is."""
+    def t():
+        run_case(*case)
+    t.__name__ = re.sub(r"\W+", "_", case[0]).strip("_").lower()
+    rdtest.test(t)
+
+
+for c in CASES:
+    case_test(c)
+sys.exit(rdtest.main())

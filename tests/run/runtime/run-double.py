@@ -27,7 +27,9 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scenarios"))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 
+import rdtest  # noqa: E402
 import run  # noqa: E402  (imports the catalogue)
 import scenarios  # noqa: E402
 
@@ -35,38 +37,32 @@ scenarios.SCENARIOS.clear()
 import scenarios_double  # noqa: E402,F401
 
 
-def verify_table(binary, tb_run):
+ARGS = {}  # --binary and --tb-run
+
+
+def verify_table():
     sc = scenarios.build("success")
     tmp = tempfile.mkdtemp(prefix="rocm-doctor-verify-")
     try:
         paths = sc.tb.write(tmp)
-        cmd = run.tb_run_command(os.path.abspath(tb_run), paths, sc.tb,
-                                 [os.path.abspath(binary), "verify", "--root", paths["root"]])
+        cmd = run.tb_run_command(os.path.abspath(ARGS["tb_run"]), paths, sc.tb,
+                                 [os.path.abspath(ARGS["binary"]), "verify", "--root", paths["root"]])
         p = subprocess.run(cmd, env=run.child_env(sc.env), capture_output=True, text=True, timeout=120)
-        out = p.stdout
-        problems = []
-        lines = out.splitlines()
-        header = [l for l in lines if l.split()[:3] == ["GPU", "gfx", "kernel"]]
-        row = [l for l in lines if l.split()[:3] == ["0000:03:00.0", "gfx1100", "ok"]]
-        if p.returncode != 0:
-            problems.append("exit status %d, expected 0" % p.returncode)
-        if "Runtime (level 2)" not in out:
-            problems.append("no runtime section")
-        if len(header) != 1 or "launch" not in header[0] or "hiprtc" not in header[0]:
-            problems.append("no table header")
-        if len(row) != 1 or " µs" not in row[0] or row[0].count("GB/s") != 2 or not row[0].rstrip().endswith("ok"):
-            problems.append("no table row for 0000:03:00.0 with latency, two bandwidths and hiprtc ok")
-        if "The kernel computes correctly on 1 GPU." not in out:
-            problems.append("no closing line")
-        if any(len(l) > 80 for l in lines):
-            problems.append("a line is wider than 80 columns")
-        if problems:
-            print("FAIL verify-table\n  " + "\n  ".join(problems) + "\n--- stdout\n" + out + "--- stderr\n" + p.stderr)
-            return 1
-        print("PASS verify-table\n" + out)
-        return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    out = p.stdout
+    shown = "--- stdout\n" + out + "--- stderr\n" + p.stderr
+    lines = out.splitlines()
+    header = [l for l in lines if l.split()[:3] == ["GPU", "gfx", "kernel"]]
+    row = [l for l in lines if l.split()[:3] == ["0000:03:00.0", "gfx1100", "ok"]]
+    rdtest.eq(p.returncode, 0, "exit status")
+    rdtest.check("Runtime (level 2)" in out, "a runtime section", shown)
+    rdtest.check(len(header) == 1 and "launch" in header[0] and "hiprtc" in header[0], "the table header", shown)
+    rdtest.check(len(row) == 1 and " µs" in row[0] and row[0].count("GB/s") == 2 and row[0].rstrip().endswith("ok"),
+                 "a table row for 0000:03:00.0 with latency, two bandwidths and hiprtc ok", shown)
+    rdtest.check("The kernel computes correctly on 1 GPU." in out, "the closing line", shown)
+    rdtest.check(not any(len(l) > 80 for l in lines), "every line fits 80 columns", shown)
+    print(out)
 
 
 # (test double's hipRuntimeGetVersion, versions it refuses) -> (hip.code_object_version,
@@ -80,16 +76,16 @@ COV_CASES = [
 ]
 
 
-def code_object_choice(binary, tb_run):
+def code_object_choice():
     """The code object version the runtime's version calls for is loaded
     first; the other one when the runtime refuses it."""
     sc = scenarios.build("success")
     tmp = tempfile.mkdtemp(prefix="rocm-doctor-cov-")
-    problems = []
     try:
         paths = sc.tb.write(tmp)
-        cmd = run.tb_run_command(os.path.abspath(tb_run), paths, sc.tb,
-                                 [os.path.abspath(binary), "check", "--json", "--level", "2", "--root", paths["root"]])
+        cmd = run.tb_run_command(os.path.abspath(ARGS["tb_run"]), paths, sc.tb,
+                                 [os.path.abspath(ARGS["binary"]), "check", "--json", "--level", "2", "--root",
+                                  paths["root"]])
         for version, refuse, want_hip, want_dev, want_fallback, want_result in COV_CASES:
             env = dict(sc.env, ROCM_DOCTOR_TEST_RUNTIME_VERSION=version, ROCM_DOCTOR_TEST_RUNTIME_REFUSE_COV=refuse)
             p = subprocess.run(cmd, env=run.child_env(env), capture_output=True, text=True, timeout=120)
@@ -99,18 +95,12 @@ def code_object_choice(binary, tb_run):
                    dev.get("code_object_fallback"), dev.get("result"))
             want = (want_hip, want_dev, want_fallback, want_result)
             label = "runtime %s, refusing %s" % (version, refuse or "nothing")
-            print("%s %s: %s" % ("ok" if got == want else "FAIL", label, got))
-            if got != want:
-                problems.append("%s: got %s, expected %s\n%s" % (label, got, want, p.stderr[-2000:]))
-            if want_result == "error" and dev.get("error_call") != "hipModuleLoadData":
-                problems.append("%s: error_call %s" % (label, dev.get("error_call")))
+            rdtest.check(got == want, "%s: (hip, device) code object, fallback, result" % label,
+                         "got %s, expected %s\n%s" % (got, want, p.stderr[-2000:]))
+            if want_result == "error":
+                rdtest.eq(dev.get("error_call"), "hipModuleLoadData", "%s: error_call" % label)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if problems:
-        print("FAIL code-object-choice\n  " + "\n  ".join(problems))
-        return 1
-    print("PASS code-object-choice")
-    return 0
 
 
 def main():
@@ -133,15 +123,12 @@ def main():
     name = argv[0] if argv else ""
     if kernels == 0 and (name in scenarios_double.NEEDS_KERNELS or name in ("verify-table", "code-object-choice")):
         print("SKIP %s: this build embeds no GPU code objects" % name)
-        return 77
-    if argv and argv[0] == "verify-table":
-        binary = argv[argv.index("--binary") + 1]
-        tb_run = argv[argv.index("--tb-run") + 1]
-        return verify_table(binary, tb_run)
-    if argv and argv[0] == "code-object-choice":
-        binary = argv[argv.index("--binary") + 1]
-        tb_run = argv[argv.index("--tb-run") + 1]
-        return code_object_choice(binary, tb_run)
+        return rdtest.EXIT_SKIP
+    if name in ("verify-table", "code-object-choice"):
+        ARGS["binary"] = argv[argv.index("--binary") + 1]
+        ARGS["tb_run"] = argv[argv.index("--tb-run") + 1]
+        rdtest.test(verify_table if name == "verify-table" else code_object_choice)
+        return rdtest.main()
     sys.argv = [sys.argv[0]] + argv
     return run.main()
 

@@ -8,8 +8,12 @@ Each object is read as an ELF file (no ROCm tool needed): machine EM_AMDGPU,
 the target in its metadata note and its e_flags, the three kernels in its
 symbol table; the binary must embed them all.
 """
+import os
 import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 EM_AMDGPU = 224
 # EF_AMDGPU_MACH values (llvm/BinaryFormat/ELF.h)
@@ -24,19 +28,6 @@ MACH = {
 # ELFABIVERSION_AMDGPU_HSA_V4, _V5
 ABI_VERSION = {2: 4, 3: 5}
 KERNELS = ("rd_vector_add", "rd_atomic_sum", "rd_empty")
-
-failed = 0
-passed = 0
-
-
-def check(name, ok, detail=""):
-    global failed, passed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL - %s %s" % (name, detail))
-
 
 def read_elf(path):
     data = open(path, "rb").read()
@@ -70,44 +61,63 @@ def read_elf(path):
             "sections": names}
 
 
-def main():
-    binary, targets, objects = sys.argv[1], sys.argv[2], sys.argv[3:]
-    requested = [t for t in targets.split(",") if t]
-    if not requested:
-        print("SKIP: no GPU kernels were built (hip-kernels disabled or no AMDGPU compiler)")
-        return 77
-    check("two objects per target", len(objects) == 2 * len(requested), "%d objects, %d targets" % (len(objects), len(requested)))
-    found = {}
-    for path in objects:
+BINARY, TARGETS, OBJECTS = sys.argv[1], sys.argv[2], sys.argv[3:]
+REQUESTED = [t for t in TARGETS.split(",") if t]
+
+
+def version_of(path):
+    return 4 if path.endswith("-v4.hsaco") else 5 if path.endswith("-v5.hsaco") else None
+
+
+@rdtest.test
+def each_object_is_a_raw_code_object():
+    rdtest.check(len(OBJECTS) == 2 * len(REQUESTED),
+                 "two objects per target",
+                 "%d objects, %d targets" % (len(OBJECTS), len(REQUESTED)))
+    for path in OBJECTS:
         elf = read_elf(path)
-        check(path + " is ELF64", elf is not None)
+        rdtest.check(elf is not None, path + " is ELF64")
         if not elf:
             continue
-        check(path + " is EM_AMDGPU", elf["machine"] == EM_AMDGPU, str(elf["machine"]))
+        rdtest.check(elf["machine"] == EM_AMDGPU, path + " is EM_AMDGPU", str(elf["machine"]))
         target = MACH.get(elf["mach"])
-        check(path + " e_flags names a known target", target is not None, hex(elf["mach"]))
+        rdtest.check(target is not None, path + " e_flags names a known target", hex(elf["mach"]))
         note = b"amdgcn-amd-amdhsa--" + (target or "?").encode()
         # the note must name this target exactly, not a longer one (gfx90 vs gfx90a)
         idx = elf["notes"].find(note)
         after = elf["notes"][idx + len(note):idx + len(note) + 1] if idx >= 0 else b""
-        check(path + " metadata note names " + str(target), idx >= 0 and not after.isalnum(), "")
+        rdtest.check(idx >= 0 and not after.isalnum(), path + " metadata note names " + str(target), "")
         for k in KERNELS:
-            check(path + " has kernel " + k, k in elf["symbols"] and k + ".kd" in elf["symbols"])
-        check(path + " is a raw code object, not an offload bundle", ".hip_fatbin" not in elf["sections"])
-        version = 4 if path.endswith("-v4.hsaco") else 5 if path.endswith("-v5.hsaco") else None
-        check(path + " is code object v%s (EI_ABIVERSION)" % version, ABI_VERSION.get(elf["abiversion"]) == version,
-              str(elf["abiversion"]))
-        found[(target, version)] = path
-    for t in requested:
+            rdtest.check(k in elf["symbols"] and k + ".kd" in elf["symbols"], path + " has kernel " + k)
+        rdtest.check(".hip_fatbin" not in elf["sections"], path + " is a raw code object, not an offload bundle")
+        version = version_of(path)
+        rdtest.check(ABI_VERSION.get(elf["abiversion"]) == version,
+                     path + " is code object v%s (EI_ABIVERSION)" % version,
+                     str(elf["abiversion"]))
+
+
+@rdtest.test
+def every_target_is_built_as_v4_and_v5():
+    found = {}
+    for path in OBJECTS:
+        elf = read_elf(path)
+        if elf:
+            found[(MACH.get(elf["mach"]), version_of(path))] = path
+    for t in REQUESTED:
         for v in (4, 5):
-            check("target %s v%d was built" % (t, v), (t, v) in found, str(sorted(found)))
-    blob = open(binary, "rb").read()
-    for t in requested:
-        check("the binary embeds the %s code object" % t, (b"amdgcn-amd-amdhsa--" + t.encode() + b"\0") in blob
-              or (b"amdgcn-amd-amdhsa--" + t.encode()) in blob)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+            rdtest.check((t, v) in found, "target %s v%d was built" % (t, v), str(sorted(found)))
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+@rdtest.test
+def the_binary_embeds_every_target():
+    blob = open(BINARY, "rb").read()
+    for t in REQUESTED:
+        rdtest.check((b"amdgcn-amd-amdhsa--" + t.encode() + b"\0") in blob
+                     or (b"amdgcn-amd-amdhsa--" + t.encode()) in blob,
+                     "the binary embeds the %s code object" % t)
+
+
+if not REQUESTED:
+    print("SKIP: no GPU kernels were built (hip-kernels disabled or no AMDGPU compiler)")
+    sys.exit(rdtest.EXIT_SKIP)
+sys.exit(rdtest.main())

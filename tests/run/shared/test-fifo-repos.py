@@ -19,7 +19,6 @@ OS_RELEASE = 'NAME="Fedora Linux"\nID=fedora\nVERSION_ID=40\nPRETTY_NAME="Fedora
 REPO = ("[rocm]\nname=ROCm\nbaseurl=https://repo.radeon.com/rocm/el9/6.2/main\nenabled=1\ngpgcheck=1\n"
         "gpgkey=file:///etc/pki/rpm-gpg/RPM-GPG-KEY-rocm\n")
 NOT_REGULAR = "is not a regular file (a FIFO, socket or device is never read)"
-T = rdtest.Tally(quiet=True)
 
 
 def run(args, timeout=30):
@@ -49,15 +48,16 @@ def all_three(name, root, want):
     """check, fix (the plan) and report finish; want(facts) says what the
     facts must show."""
     p = run(["check", "--json", "--root", root, "--user", "root"])
-    T.check("%s: check finishes" % name, p is not None)
+    rdtest.check(p is not None, "%s: check finishes" % name)
     p = run(["fix", "--root", root, "--user", "root"])
-    T.check("%s: fix (plan) finishes" % name, p is not None)
+    rdtest.check(p is not None, "%s: fix (plan) finishes" % name)
     out = os.path.join(tempfile.mkdtemp(prefix="rd-fifo-bundle-"), "bundle.tar")
     p = run(["report", "-o", out, "--root", root, "--user", "root"], timeout=60)
-    T.check("%s: report finishes (%r)" % (name, p and (p.returncode, p.stderr)),
-            p is not None and p.returncode in (0, 1, 2) and os.path.exists(out))
+    rdtest.check(p is not None and p.returncode in (0, 1, 2) and os.path.exists(out),
+                 "%s: report finishes" % name,
+                 p and (p.returncode, p.stderr))
     p = run(["facts", "--root", root, "--user", "root"])
-    T.check("%s: facts finishes" % name, p is not None and p.returncode == 0)
+    rdtest.check(p is not None and p.returncode == 0, "%s: facts finishes" % name)
     if p is not None and p.returncode == 0:
         want(json.loads(p.stdout))
 
@@ -65,31 +65,46 @@ def all_three(name, root, want):
 def repo_problem(manager, path):
     def want(f):
         problems = f["repos"][manager].get("problems", [])
-        T.check("%s: the FIFO is named as not a regular file: %r" % (path, problems),
-                "%s: %s" % (path, NOT_REGULAR) in problems)
+        rdtest.check("%s: %s" % (path, NOT_REGULAR) in problems,
+                     "%s: the FIFO is named as not a regular file" % path,
+                     problems)
     return want
 
 
-all_three("yum.repos.d FIFO", tree({}, ["etc/yum.repos.d/rocm.repo"]),
-          repo_problem("dnf", "/etc/yum.repos.d/rocm.repo"))
-all_three("zypp FIFO", tree({}, ["etc/zypp/repos.d/rocm.repo"]),
-          repo_problem("zypper", "/etc/zypp/repos.d/rocm.repo"))
+@rdtest.test
+def yum_repo_fifo():
+    all_three("yum.repos.d FIFO", tree({}, ["etc/yum.repos.d/rocm.repo"]),
+              repo_problem("dnf", "/etc/yum.repos.d/rocm.repo"))
+
+
+@rdtest.test
+def zypp_repo_fifo():
+    all_three("zypp FIFO", tree({}, ["etc/zypp/repos.d/rocm.repo"]),
+              repo_problem("zypper", "/etc/zypp/repos.d/rocm.repo"))
 
 
 def key_missing(f):
     repos = [r for r in f["repos"]["dnf"].get("repos", []) if r.get("id") == "rocm"]
-    T.check("gpgkey FIFO: counted as missing: %r" % repos, len(repos) == 1 and repos[0].get("gpgkey_missing") is True)
+    rdtest.check(len(repos) == 1 and repos[0].get("gpgkey_missing") is True,
+                 "gpgkey FIFO: counted as missing", repos)
 
 
-all_three("gpgkey FIFO", tree({"etc/yum.repos.d/rocm.repo": REPO}, ["etc/pki/rpm-gpg/RPM-GPG-KEY-rocm"]), key_missing)
+@rdtest.test
+def gpgkey_fifo():
+    all_three("gpgkey FIFO", tree({"etc/yum.repos.d/rocm.repo": REPO}, ["etc/pki/rpm-gpg/RPM-GPG-KEY-rocm"]),
+              key_missing)
 
 
 # The twin with a regular key: present.
 def key_present(f):
     repos = [r for r in f["repos"]["dnf"].get("repos", []) if r.get("id") == "rocm"]
-    T.check("regular key: present: %r" % repos, len(repos) == 1 and not repos[0].get("gpgkey_missing"))
+    rdtest.check(len(repos) == 1 and not repos[0].get("gpgkey_missing"), "regular key: present", repos)
 
 
-all_three("regular key", tree({"etc/yum.repos.d/rocm.repo": REPO, "etc/pki/rpm-gpg/RPM-GPG-KEY-rocm": "key\n"}, []),
-          key_present)
-T.finish()
+@rdtest.test
+def regular_key():
+    all_three("regular key", tree({"etc/yum.repos.d/rocm.repo": REPO, "etc/pki/rpm-gpg/RPM-GPG-KEY-rocm": "key\n"},
+                                  []), key_present)
+
+
+sys.exit(rdtest.main())

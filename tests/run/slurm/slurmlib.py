@@ -3,7 +3,7 @@ slurmctld and slurmd started on localhost with their configuration, state,
 sockets and logs in a temporary directory, free TCP ports, no systemd; each
 daemon stopped by its pid at the end. Needs root (slurmd runs jobs as their
 users) and the packages munge, slurmctld, slurmd and slurm-client; Cluster.
-missing() says what is absent so a test can skip (77)."""
+missing() says what is absent so a test can skip (rdtest.skip)."""
 
 import os
 import shutil
@@ -13,7 +13,6 @@ import subprocess
 import tempfile
 import time
 
-EXIT_SKIP = 77
 TOOLS = ["munged", "slurmctld", "slurmd", "scontrol", "sinfo", "srun"]
 
 

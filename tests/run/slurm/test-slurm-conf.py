@@ -19,10 +19,11 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fleet"))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "..", "lib"))
 import fleetlib  # noqa: E402
+import rdtest  # noqa: E402
 
 binary, tb_run = os.path.abspath(sys.argv[1]), sys.argv[2]
-res = fleetlib.Results()
 NODE = "gpu01"
 GOOD_SLURM = "ClusterName=c\nGresTypes=gpu\nNodeName=gpu[01-16] CPUs=8 Gres=gpu:rx7900xtx:1\n"
 GOOD_GRES = "Name=gpu Type=rx7900xtx File=/dev/dri/renderD128\n"
@@ -104,69 +105,114 @@ def slurmd_agrees(bed, tmp):
     f = json.loads(bed.run("facts", env={"SLURMD_NODENAME": NODE}).stdout)["slurm"]
     ours = sorted((g["type"], len(g["files"]), tuple(g["files"])) for g in f["gres"])
     print("# slurmd -G: %s\n# rocm-doctor facts: %s" % (theirs, ours))
-    res.check("slurmd -G reads the gres.conf as the check does", theirs == ours and len(ours) == 2,
-              "%s\n%s\n%s" % (theirs, ours, p.stderr))
-    res.check("the included file's line is recorded with its file and line",
-              [(g["file"], g["line"]) for g in f["gres"]] == [("/etc/slurm/gres.conf", 2),
-                                                               ("/etc/slurm/gres.d/more.conf", 1)], f["gres"])
+    rdtest.check(theirs == ours and len(ours) == 2,
+                 "slurmd -G reads the gres.conf as the check does",
+                 "%s\n%s\n%s" % (theirs, ours, p.stderr))
+    rdtest.check([(g["file"], g["line"]) for g in f["gres"]] == [("/etc/slurm/gres.conf", 2),
+                                                                  ("/etc/slurm/gres.d/more.conf", 1)],
+                 "the included file's line is recorded with its file and line",
+                 f["gres"])
 
 
-def gres_fix(bed):
+class Shared:
+    """The scenario's test bed, made once for the tests."""
+    bed = None
+
+    @classmethod
+    def get(cls):
+        if cls.bed is None:
+            cls.bed = fleetlib.Bed("health-rx7900xtx-healthy", binary, tb_run)
+        return cls.bed
+
+    @classmethod
+    def close(cls):
+        if cls.bed is not None:
+            cls.bed.__exit__(None, None, None)
+
+
+def check_case(name, slurm, gres, cgroup, others, want):
+    bed = Shared.get()
+    write_conf(bed.root, slurm, gres, cgroup, others)
+    got = slurm_findings(bed)
+    rdtest.check(sorted(got) == sorted(want),
+                 "%s: the slurm findings are %s" % (name, sorted(want) or "none"),
+                 json.dumps(got, indent=1))
+    for fid, lines in want.items():
+        for line in lines:
+            rdtest.check(line in got.get(fid, []), "%s: %s says %s" % (name, fid, line), got.get(fid))
+
+
+def case_test(case):
+    """Registers the test of one configuration, named by it."""
+    def t():
+        check_case(*case)
+    t.__name__ = "configuration_" + re.sub(r"\W+", "_", case[0])
+    rdtest.test(t)
+
+
+for c in CASES:
+    case_test(c)
+
+GRES_OLD = "AutoDetect=off\nName=gpu Type=rx7900xtx File=/dev/dri/card[0-1]\nName=shard Count=4\n"
+GRES_WANT = ("AutoDetect=off\nName=shard Count=4\n# This node's 1 AMD GPU, one line each (rocm-doctor fix --only "
+             "slurm-gres).\nName=gpu Type=rx7900xtx File=/dev/dri/renderD128\n")
+
+
+@rdtest.test
+def the_gres_fix_is_proposed():
     """`fix --only slurm-gres` proposes this node's gres.conf: the wrong gpu
     line replaced by the GPU's render node with slurm.conf's type, other
-    lines kept; nothing without --only; applied, the check finds nothing;
-    undo gives the file back."""
+    lines kept; nothing without --only."""
+    bed = Shared.get()
     env = {"SLURMD_NODENAME": NODE}
-    old = "AutoDetect=off\nName=gpu Type=rx7900xtx File=/dev/dri/card[0-1]\nName=shard Count=4\n"
-    write_conf(bed.root, GOOD_SLURM, old, None, {})
+    write_conf(bed.root, GOOD_SLURM, GRES_OLD, None, {})
     p = bed.run("fix", env=env)
-    res.check("fix alone plans no gres.conf", "gres.conf" not in p.stdout, p.stdout)
+    rdtest.check("gres.conf" not in p.stdout, "fix alone plans no gres.conf", p.stdout)
     p = bed.run("fix", "--only", "slurm-gres", env=env)
-    want = ("AutoDetect=off\nName=shard Count=4\n# This node's 1 AMD GPU, one line each (rocm-doctor fix --only "
-            "slurm-gres).\nName=gpu Type=rx7900xtx File=/dev/dri/renderD128\n")
-    diff = "".join("+" + line + "\n" for line in want.splitlines()[2:])
-    res.check("the plan proposes the node's line, for the findings it fixes",
-              diff in p.stdout and "-Name=gpu Type=rx7900xtx File=/dev/dri/card[0-1]\n" in p.stdout and
-              "Fixes: slurm.gres-count, slurm.gres-file" in p.stdout, p.stdout)
-    if os.geteuid() != 0:
-        print("# not root: the gres.conf fix is not applied")
-        return
+    diff = "".join("+" + line + "\n" for line in GRES_WANT.splitlines()[2:])
+    rdtest.check(diff in p.stdout and "-Name=gpu Type=rx7900xtx File=/dev/dri/card[0-1]\n" in p.stdout and
+                 "Fixes: slurm.gres-count, slurm.gres-file" in p.stdout,
+                 "the plan proposes the node's line, for the findings it fixes",
+                 p.stdout)
+    print("# the findings on the card-node gres.conf:")
+    write_conf(bed.root, GOOD_SLURM, "Name=gpu Type=rx7900xtx File=/dev/dri/card[0-1]\n", None, {})
+    p = bed.run("check", env={"SLURMD_NODENAME": NODE, "COLUMNS": "200"})
+    print("# " + "\n# ".join(p.stdout.splitlines()))
+
+
+@rdtest.test(root=True)
+def the_gres_fix_applied_and_undone():
+    """Applied, the check finds nothing; undo gives the file back."""
+    bed = Shared.get()
+    env = {"SLURMD_NODENAME": NODE}
+    write_conf(bed.root, GOOD_SLURM, GRES_OLD, None, {})
     p = bed.run("fix", "--only", "slurm-gres", "--apply", "--yes", env=env)
     path = os.path.join(bed.root, "etc", "slurm", "gres.conf")
     with open(path) as f:
         got = f.read()
-    res.check("applied: gres.conf as proposed", (p.returncode, got) == (0, want), "%s\n%s%s" % (got, p.stdout,
-                                                                                               p.stderr))
-    res.check("applied: no slurm finding left", slurm_findings(bed) == {}, slurm_findings(bed))
+    rdtest.check((p.returncode, got) == (0, GRES_WANT),
+                 "applied: gres.conf as proposed",
+                 "%s\n%s%s" % (got, p.stdout, p.stderr))
+    rdtest.check(slurm_findings(bed) == {}, "applied: no slurm finding left", slurm_findings(bed))
     p = bed.run("undo", env=env)
     with open(path) as f:
-        res.check("undo gives the old gres.conf back", (p.returncode, f.read()) == (0, old), p.stdout + p.stderr)
+        rdtest.check((p.returncode, f.read()) == (0, GRES_OLD),
+                     "undo gives the old gres.conf back",
+                     p.stdout + p.stderr)
 
 
-def main():
-    with fleetlib.Bed("health-rx7900xtx-healthy", binary, tb_run) as bed:
-        for name, slurm, gres, cgroup, others, want in CASES:
-            write_conf(bed.root, slurm, gres, cgroup, others)
-            got = slurm_findings(bed)
-            res.check("%s: the slurm findings are %s" % (name, sorted(want) or "none"), sorted(got) == sorted(want),
-                      json.dumps(got, indent=1))
-            for fid, lines in want.items():
-                for line in lines:
-                    res.check("%s: %s says %s" % (name, fid, line), line in got.get(fid, []), got.get(fid))
-        gres_fix(bed)
-        print("# the findings on the card-node gres.conf:")
-        write_conf(bed.root, GOOD_SLURM, "Name=gpu Type=rx7900xtx File=/dev/dri/card[0-1]\n", None, {})
-        p = bed.run("check", env={"SLURMD_NODENAME": NODE, "COLUMNS": "200"})
-        print("# " + "\n# ".join(p.stdout.splitlines()))
-        if os.geteuid() != 0 or not shutil.which("slurmd"):
-            print("# no slurmd or not root (its stand-in device nodes need mknod): slurmd -G left out")
-            return res.finish()
-        tmp = tempfile.mkdtemp(prefix="rocm-doctor-slurmd-")
-        try:
-            slurmd_agrees(bed, tmp)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return res.finish()
+@rdtest.test(root=True)
+def slurmd_reads_gres_conf_as_the_check_does():
+    """Its stand-in device nodes need mknod, hence root."""
+    if not shutil.which("slurmd"):
+        rdtest.skip("slurmd is not installed")
+    tmp = tempfile.mkdtemp(prefix="rocm-doctor-slurmd-")
+    try:
+        slurmd_agrees(Shared.get(), tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
-sys.exit(main())
+status = rdtest.main()
+Shared.close()
+sys.exit(status)

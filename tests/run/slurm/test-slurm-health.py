@@ -18,11 +18,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fleet"))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "..", "lib"))
 import fleetlib  # noqa: E402
+import rdtest  # noqa: E402
 import slurmlib  # noqa: E402
 
 binary, tb_run = os.path.abspath(sys.argv[1]), sys.argv[2]
-res = fleetlib.Results()
 
 
 def facts_of(scenario, path):
@@ -39,57 +40,78 @@ def health(c, *args, env=None):
     return p.returncode, p.stdout.strip(), p.stderr.strip()
 
 
-def main():
+FACTS = {}
+
+
+def facts_files():
+    """(tmp, broken, healthy): a directory and the two facts files in it,
+    made once; skips where the cluster cannot run."""
     why = slurmlib.Cluster.missing()
     if why:
-        print("SKIP: " + why)
-        return slurmlib.EXIT_SKIP
-    tmp = tempfile.mkdtemp(prefix="rocm-doctor-slurm-facts-")
-    broken, healthy = os.path.join(tmp, "broken.json"), os.path.join(tmp, "healthy.json")
-    facts_of("health-aer-errors", broken)
-    facts_of("health-rx7900xtx-healthy", healthy)
+        rdtest.skip(why)
+    if not FACTS:
+        tmp = tempfile.mkdtemp(prefix="rocm-doctor-slurm-facts-")
+        broken, healthy = os.path.join(tmp, "broken.json"), os.path.join(tmp, "healthy.json")
+        facts_of("health-aer-errors", broken)
+        facts_of("health-rx7900xtx-healthy", healthy)
+        FACTS.update(tmp=tmp, broken=broken, healthy=healthy)
+    return FACTS["tmp"], FACTS["broken"], FACTS["healthy"]
+
+
+@rdtest.test(root=True)
+def health_drains_and_resumes_the_node():
+    tmp, broken, healthy = facts_files()
     with slurmlib.Cluster() as c:
         node = c.node
         rc, out, err = health(c, "--facts", broken)
-        res.check("broken GPU: exit 2", rc == 2, "%d %s %s" % (rc, out, err))
-        res.check("broken GPU: says it drained", out == "%s: drained (rocm-doctor: pcie.aer-errors)" % node, out)
-        res.check("broken GPU: State has DRAIN", "DRAIN" in (c.node_field("State") or ""), c.node_field("State"))
+        rdtest.check(rc == 2, "broken GPU: exit 2", "%d %s %s" % (rc, out, err))
+        rdtest.check(out == "%s: drained (rocm-doctor: pcie.aer-errors)" % node, "broken GPU: says it drained", out)
+        rdtest.check("DRAIN" in (c.node_field("State") or ""), "broken GPU: State has DRAIN", c.node_field("State"))
         sinfo = c.sinfo_r()
         print("# sinfo -R after the drain:\n# " + c.run(["sinfo", "-R"]).stdout.replace("\n", "\n# "))
-        res.check("sinfo -R shows the ids", sinfo == "rocm-doctor: pcie.aer-errors|%s" % node, sinfo)
+        rdtest.check(sinfo == "rocm-doctor: pcie.aer-errors|%s" % node, "sinfo -R shows the ids", sinfo)
 
         rc, out, err = health(c, "--facts", broken)
-        res.check("still broken: exit 2, reason kept", rc == 2 and c.reason() == "rocm-doctor: pcie.aer-errors",
-                  "%d %s %s" % (rc, out, c.reason()))
-        res.check("still broken: no second drain", out.startswith(node + ": IDLE+DRAIN (rocm-doctor:"), out)
+        rdtest.check(rc == 2 and c.reason() == "rocm-doctor: pcie.aer-errors",
+                     "still broken: exit 2, reason kept",
+                     "%d %s %s" % (rc, out, c.reason()))
+        rdtest.check(out.startswith(node + ": IDLE+DRAIN (rocm-doctor:"), "still broken: no second drain", out)
 
         rc, out, err = health(c, "--facts", healthy)
-        res.check("healthy: exit 0", rc == 0, "%d %s %s" % (rc, out, err))
-        res.check("healthy: resumed", out == "%s: resumed (was: rocm-doctor: pcie.aer-errors)" % node, out)
-        res.check("healthy: no DRAIN", "DRAIN" not in (c.node_field("State") or "DRAIN"), c.node_field("State"))
-        res.check("healthy: sinfo -R empty", c.sinfo_r() == "", c.sinfo_r())
+        rdtest.check(rc == 0, "healthy: exit 0", "%d %s %s" % (rc, out, err))
+        rdtest.check(out == "%s: resumed (was: rocm-doctor: pcie.aer-errors)" % node, "healthy: resumed", out)
+        rdtest.check("DRAIN" not in (c.node_field("State") or "DRAIN"), "healthy: no DRAIN", c.node_field("State"))
+        rdtest.check(c.sinfo_r() == "", "healthy: sinfo -R empty", c.sinfo_r())
 
         c.run(["scontrol", "update", "nodename=" + node, "state=drain", "reason=disk replacement"])
         rc, out, err = health(c, "--facts", healthy)
-        res.check("admin drain, healthy GPU: stays drained", rc == 0 and c.reason() == "disk replacement"
-                  and "DRAIN" in c.node_field("State"), "%d %s %s" % (rc, out, c.reason()))
+        rdtest.check(rc == 0 and c.reason() == "disk replacement"
+                     and "DRAIN" in c.node_field("State"),
+                     "admin drain, healthy GPU: stays drained",
+                     "%d %s %s" % (rc, out, c.reason()))
         rc, out, err = health(c, "--facts", broken)
-        res.check("admin drain, broken GPU: the admin's reason stays", rc == 2 and c.reason() == "disk replacement",
-                  "%d %s %s" % (rc, out, c.reason()))
+        rdtest.check(rc == 2 and c.reason() == "disk replacement",
+                     "admin drain, broken GPU: the admin's reason stays",
+                     "%d %s %s" % (rc, out, c.reason()))
         c.run(["scontrol", "update", "nodename=" + node, "state=resume"])
 
         no_tables = {"ROCM_DOCTOR_DATA_DIR": os.path.join(tmp, "no-such-dir")}
         rc, out, err = health(c, "--facts", healthy, "--on-unknown", "keep", env=no_tables)
-        res.check("check cannot run, keep: exit 3, node untouched", rc == 3 and "DRAIN" not in c.node_field("State"),
-                  "%d %s %s %s" % (rc, out, err, c.node_field("State")))
+        rdtest.check(rc == 3 and "DRAIN" not in c.node_field("State"),
+                     "check cannot run, keep: exit 3, node untouched",
+                     "%d %s %s %s" % (rc, out, err, c.node_field("State")))
         rc, out, err = health(c, "--facts", healthy, env=no_tables)
-        res.check("check cannot run: drained, exit 3", rc == 3 and c.reason() == "rocm-doctor: check failed",
-                  "%d %s %s %s" % (rc, out, err, c.reason()))
+        rdtest.check(rc == 3 and c.reason() == "rocm-doctor: check failed",
+                     "check cannot run: drained, exit 3",
+                     "%d %s %s %s" % (rc, out, err, c.reason()))
         rc, out, err = health(c, "--facts", healthy, env=no_tables)
-        res.check("check still cannot run: never resumed", rc == 3 and c.reason() == "rocm-doctor: check failed",
-                  "%d %s %s" % (rc, out, c.reason()))
+        rdtest.check(rc == 3 and c.reason() == "rocm-doctor: check failed",
+                     "check still cannot run: never resumed",
+                     "%d %s %s" % (rc, out, c.reason()))
         rc, out, err = health(c, "--facts", healthy)
-        res.check("check runs again, healthy: resumed", rc == 0 and c.reason() is None, "%d %s %s" % (rc, out, err))
+        rdtest.check(rc == 0 and c.reason() is None,
+                     "check runs again, healthy: resumed",
+                     "%d %s %s" % (rc, out, err))
 
         # a fresh status file is the verdict (this machine's own check would not name that id)
         status = os.path.join(tmp, "status.json")
@@ -102,16 +124,17 @@ def main():
                 {"id": "gpu.reset-seen", "severity": "warning"},
                 {"id": "gpu.retired-pages", "severity": "error"}]}, f)
         rc, out, err = health(c, "--config", conf)
-        res.check("fresh status: its error ids drain", rc == 2 and
-                  c.reason() == "rocm-doctor: gpu.ras-uncorrectable,gpu.retired-pages",
-                  "%d %s %s %s" % (rc, out, err, c.reason()))
-        res.check("fresh status: says where the verdict came from", err == "rocm-doctor: the verdict of " + status, err)
+        rdtest.check(rc == 2 and
+                     c.reason() == "rocm-doctor: gpu.ras-uncorrectable,gpu.retired-pages",
+                     "fresh status: its error ids drain",
+                     "%d %s %s %s" % (rc, out, err, c.reason()))
+        rdtest.check(err == "rocm-doctor: the verdict of " + status,
+                     "fresh status: says where the verdict came from",
+                     err)
         old = time.time() - 3600
         os.utime(status, (old, old))
         rc, out, err = health(c, "--config", conf)
-        res.check("stale status: not taken", "the verdict of" not in err and rc in (0, 1, 2, 3), err)
-    wired(tmp, broken, healthy)
-    return res.finish()
+        rdtest.check("the verdict of" not in err and rc in (0, 1, 2, 3), "stale status: not taken", err)
 
 
 def wait_for(c, cond, timeout=30):
@@ -123,9 +146,11 @@ def wait_for(c, cond, timeout=30):
     return False
 
 
-def wired(tmp, broken, healthy):
+@rdtest.test(root=True)
+def slurmd_runs_it_as_its_health_check_program():
     """slurmd itself runs the health check as its HealthCheckProgram (the
     wrapper of contrib/slurm, with the facts file the test points it at)."""
+    tmp, broken, healthy = facts_files()
     c = slurmlib.Cluster()
     current = os.path.join(tmp, "current")
     with open(current, "w") as f:
@@ -137,13 +162,14 @@ def wired(tmp, broken, healthy):
     os.chmod(wrapper, 0o755)
     c.extra_conf = "HealthCheckProgram=%s\nHealthCheckInterval=2\nHealthCheckNodeState=ANY\n" % wrapper
     with c:
-        res.check("HealthCheckProgram: slurmd's run drains the node",
-                  wait_for(c, lambda: c.reason() == "rocm-doctor: pcie.aer-errors"), c.reason())
+        rdtest.check(wait_for(c, lambda: c.reason() == "rocm-doctor: pcie.aer-errors"),
+                     "HealthCheckProgram: slurmd's run drains the node",
+                     c.reason())
         with open(current, "w") as f:
             f.write(healthy)
-        res.check("HealthCheckProgram: slurmd's next run resumes it",
-                  wait_for(c, lambda: c.reason() is None and "DRAIN" not in (c.node_field("State") or "DRAIN")),
-                  "%s %s" % (c.reason(), c.node_field("State")))
+        rdtest.check(wait_for(c, lambda: c.reason() is None and "DRAIN" not in (c.node_field("State") or "DRAIN")),
+                     "HealthCheckProgram: slurmd's next run resumes it",
+                     "%s %s" % (c.reason(), c.node_field("State")))
 
 
-sys.exit(main())
+sys.exit(rdtest.main())

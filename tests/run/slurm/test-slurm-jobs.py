@@ -19,11 +19,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fleet"))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "..", "lib"))
 import fleetlib  # noqa: E402
+import rdtest  # noqa: E402
 import slurmlib  # noqa: E402
 
 binary, tb_run = os.path.abspath(sys.argv[1]), sys.argv[2]
-res = fleetlib.Results()
 
 
 def facts_of(scenario):
@@ -74,60 +75,99 @@ def wait_drain(c, timeout=15):
     return False
 
 
-def main():
-    why = slurmlib.Cluster.missing()
-    if why:
-        print("SKIP: " + why)
-        return slurmlib.EXIT_SKIP
-    tmp = tempfile.mkdtemp(prefix="rocm-doctor-slurm-jobs-")
-    healthy = facts_of("health-rx7900xtx-healthy")
-    files = {"healthy": healthy, "broken": facts_of("health-aer-errors"),
-             "ras0": with_ras(healthy, 0), "ras2": with_ras(healthy, 2)}
-    for name, f in files.items():
-        write(os.path.join(tmp, name + ".json"), f)
-    path = {name: os.path.join(tmp, name + ".json") for name in files}
+class Jobs:
+    """The cluster with the prolog and epilog, and the facts files they are
+    given, started once for the tests."""
+    c = None
 
-    c = slurmlib.Cluster(node_conf="Gres=gpu:1")
-    # slurmd wants File= to be a character device: this machine has no render
-    # node, so a stand-in with /dev/null's numbers (the GPU itself is the facts file)
-    render = c.path("dev", "renderD128")
-    os.makedirs(os.path.dirname(render))
-    os.mknod(render, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
-    c.gres_conf = "NodeName=%s Name=gpu File=%s\n" % (c.node, render)
-    c.extra_conf = "GresTypes=gpu\nProlog=%s\nEpilog=%s\n" % (script(c, "prolog"), script(c, "epilog"))
-    with c:
-        use(c, "prolog", path["broken"])
-        use(c, "epilog", path["broken"])
-        p = c.run(["srun", "--gres=gpu:1", "-t", "1", "true"], timeout=60)
-        print("# srun with the broken GPU: rc %d\n# %s" % (p.returncode, p.stderr.strip().replace("\n", "\n# ")))
-        res.check("broken GPU: the job does not run", p.returncode != 0, p.stdout + p.stderr)
-        err = open(c.path("prolog.err")).read() if os.path.exists(c.path("prolog.err")) else ""
-        res.check("broken GPU: the prolog names the finding",
-                  "refused: 0000:03:00.0: pcie.aer-errors:" in err, err)
-        res.check("broken GPU: Slurm drains the node after the prolog failed", wait_drain(c), c.node_field("State"))
-        c.run(["scontrol", "update", "nodename=" + c.node, "state=resume"])
-        c.wait_idle()
+    @classmethod
+    def get(cls):
+        why = slurmlib.Cluster.missing()
+        if why:
+            rdtest.skip(why)
+        if cls.c is None:
+            cls.start()
+        return cls.c, cls.path
 
-        use(c, "prolog", path["healthy"])
-        use(c, "epilog", path["healthy"])
-        p = c.run(["srun", "--gres=gpu:1", "-t", "1", "true"], timeout=60)
-        res.check("healthy GPU: the job runs", p.returncode == 0, p.stdout + p.stderr)
-        time.sleep(2)
-        res.check("healthy GPU: not drained", "DRAIN" not in (c.node_field("State") or ""), c.node_field("State"))
-        res.check("healthy GPU: the epilog left no state", not os.listdir(c.path("state-rd")),
-                  os.listdir(c.path("state-rd")))
+    @classmethod
+    def start(cls):
+        tmp = tempfile.mkdtemp(prefix="rocm-doctor-slurm-jobs-")
+        healthy = facts_of("health-rx7900xtx-healthy")
+        files = {"healthy": healthy, "broken": facts_of("health-aer-errors"),
+                 "ras0": with_ras(healthy, 0), "ras2": with_ras(healthy, 2)}
+        for name, f in files.items():
+            write(os.path.join(tmp, name + ".json"), f)
+        cls.path = {name: os.path.join(tmp, name + ".json") for name in files}
+        c = slurmlib.Cluster(node_conf="Gres=gpu:1")
+        # slurmd wants File= to be a character device: this machine has no render
+        # node, so a stand-in with /dev/null's numbers (the GPU itself is the facts file)
+        render = c.path("dev", "renderD128")
+        os.makedirs(os.path.dirname(render))
+        os.mknod(render, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+        c.gres_conf = "NodeName=%s Name=gpu File=%s\n" % (c.node, render)
+        c.extra_conf = "GresTypes=gpu\nProlog=%s\nEpilog=%s\n" % (script(c, "prolog"), script(c, "epilog"))
+        c.start()
+        cls.c = c
 
-        use(c, "prolog", path["ras0"])
-        use(c, "epilog", path["ras2"])
-        p = c.run(["srun", "--gres=gpu:1", "-t", "1", "true"], timeout=60)
-        res.check("RAS grew: the job itself ran", p.returncode == 0, p.stdout + p.stderr)
-        res.check("RAS grew: the epilog drains the node", wait_drain(c), c.node_field("State"))
-        res.check("RAS grew: the reason names the id", c.reason() == "rocm-doctor: gpu.ras-uncorrectable", c.reason())
-        err = open(c.path("epilog.err")).read()
-        res.check("RAS grew: the epilog says what grew",
-                  "0000:03:00.0: RAS uncorrectable errors 0 -> 2" in err, err)
-        print("# sinfo -R after the epilog:\n# " + c.run(["sinfo", "-R"]).stdout.replace("\n", "\n# "))
-    return res.finish()
+    @classmethod
+    def stop(cls):
+        if cls.c is not None:
+            cls.c.stop()
 
 
-sys.exit(main())
+@rdtest.test(root=True)
+def a_broken_gpu_refuses_the_job():
+    c, path = Jobs.get()
+    use(c, "prolog", path["broken"])
+    use(c, "epilog", path["broken"])
+    p = c.run(["srun", "--gres=gpu:1", "-t", "1", "true"], timeout=60)
+    print("# srun with the broken GPU: rc %d\n# %s" % (p.returncode, p.stderr.strip().replace("\n", "\n# ")))
+    rdtest.check(p.returncode != 0, "broken GPU: the job does not run", p.stdout + p.stderr)
+    err = open(c.path("prolog.err")).read() if os.path.exists(c.path("prolog.err")) else ""
+    rdtest.check("refused: 0000:03:00.0: pcie.aer-errors:" in err,
+                 "broken GPU: the prolog names the finding",
+                 err)
+    rdtest.check(wait_drain(c),
+                 "broken GPU: Slurm drains the node after the prolog failed",
+                 c.node_field("State"))
+    c.run(["scontrol", "update", "nodename=" + c.node, "state=resume"])
+    c.wait_idle()
+
+
+@rdtest.test(root=True)
+def a_healthy_gpu_runs_the_job():
+    c, path = Jobs.get()
+    use(c, "prolog", path["healthy"])
+    use(c, "epilog", path["healthy"])
+    p = c.run(["srun", "--gres=gpu:1", "-t", "1", "true"], timeout=60)
+    rdtest.check(p.returncode == 0, "healthy GPU: the job runs", p.stdout + p.stderr)
+    time.sleep(2)
+    rdtest.check("DRAIN" not in (c.node_field("State") or ""),
+                 "healthy GPU: not drained",
+                 c.node_field("State"))
+    rdtest.check(not os.listdir(c.path("state-rd")),
+                 "healthy GPU: the epilog left no state",
+                 os.listdir(c.path("state-rd")))
+
+
+@rdtest.test(root=True)
+def ras_growth_during_the_job_drains_the_node():
+    c, path = Jobs.get()
+    use(c, "prolog", path["ras0"])
+    use(c, "epilog", path["ras2"])
+    p = c.run(["srun", "--gres=gpu:1", "-t", "1", "true"], timeout=60)
+    rdtest.check(p.returncode == 0, "RAS grew: the job itself ran", p.stdout + p.stderr)
+    rdtest.check(wait_drain(c), "RAS grew: the epilog drains the node", c.node_field("State"))
+    rdtest.check(c.reason() == "rocm-doctor: gpu.ras-uncorrectable",
+                 "RAS grew: the reason names the id",
+                 c.reason())
+    err = open(c.path("epilog.err")).read()
+    rdtest.check("0000:03:00.0: RAS uncorrectable errors 0 -> 2" in err,
+                 "RAS grew: the epilog says what grew",
+                 err)
+    print("# sinfo -R after the epilog:\n# " + c.run(["sinfo", "-R"]).stdout.replace("\n", "\n# "))
+
+
+status = rdtest.main()
+Jobs.stop()
+sys.exit(status)
