@@ -6,9 +6,14 @@ import hashlib
 import shutil
 import json
 import os
+import re
 import stat
 import subprocess
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 PASSWD = "root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice:/home/alice:/bin/bash\n" \
          "bob:x:1001:1001:Bob:/home/bob:/bin/bash\n"
@@ -149,6 +154,27 @@ def main():
     if failures:
         return 1
     return 77 if not passed else 0
+
+
+def normalise(text, root=None, facts=None, more=None):
+    """text as tests/expected/ holds it: rdtest.normalise (run ids, times)
+    with the root as ROOT, the facts file as FACTS, each string of more (a
+    dict: string -> placeholder: a generated key's fingerprint, its sha256
+    and size, a local server's URL) replaced, and the test's other
+    temporary directories (TMPDIR/rd-NAME.XXXXXXXX) as TMP/rd-NAME."""
+    paths = dict(more or {})
+    if root is not None:
+        paths[getattr(root, "path", root)] = "ROOT"
+    if facts is not None:
+        paths[facts] = "FACTS"
+    text = rdtest.normalise(text, paths)
+    return re.sub(re.escape(tempfile.gettempdir()) + r"/(rd-[\w-]+)\.[\w]{8}", r"TMP/\1", text)
+
+
+def expect(name, text, root=None, facts=None, more=None, area="fix"):
+    """Compares text, normalised, with tests/expected/AREA/NAME.txt (one
+    check; ROCM_DOCTOR_REGENERATE=1 writes it)."""
+    return rdtest.expect_file("%s/%s.txt" % (area, name), normalise(text, root, facts, more))
 
 
 def load_facts(src_dir, name="rx7900xtx-no-access.json"):

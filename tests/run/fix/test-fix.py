@@ -17,24 +17,21 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import fixlib  # noqa: E402
+import rdtest  # noqa: E402
 
 RD, DRIVER, SRC = sys.argv[1:4]
 TB_RUN = sys.argv[4] if len(sys.argv) > 4 else None
 IS_ROOT = os.geteuid() == 0
-test, Skip, check, eq = fixlib.test, fixlib.Skip, fixlib.check, fixlib.eq
-
-
-def need_root():
-    if not IS_ROOT:
-        raise Skip("applying needs root")
+expect = fixlib.expect
 
 
 def run(args, stdin=None, env_extra=None, prog=None):
     env = dict(os.environ)
     env.update(env_extra or {})
     p = subprocess.run([prog or RD] + args, input=stdin, capture_output=True, text=True, env=env, timeout=120)
-    check("Sanitizer" not in p.stderr, "sanitizer report:\n" + p.stderr)
+    rdtest.check("Sanitizer" not in p.stderr, "sanitizer report:\n" + p.stderr)
     return p
 
 
@@ -85,103 +82,104 @@ To carry it out: sudo rocm-doctor fix --apply --root ROOT --facts FACTS --only k
 """
 
 
-@test
+@rdtest.test
 def group_plan_exact():
     r, facts = setup(base_facts())
     before = r.tree()
     p = run(["fix", "--root", r.path, "--facts", facts] + ACCESS)
-    eq(p.stdout.replace(r.path, "ROOT").replace(facts, "FACTS"), GROUP_PLAN, "group plan")
-    eq(p.returncode, 1, "exit status of a plan with steps")
-    eq(r.tree(), before, "planning wrote nothing")
+    expect("group_plan_exact", p.stdout, r, facts)
+    rdtest.eq(p.stdout.replace(r.path, "ROOT").replace(facts, "FACTS"), GROUP_PLAN, "group plan")
+    rdtest.eq(p.returncode, 1, "exit status of a plan with steps")
+    rdtest.eq(r.tree(), before, "planning wrote nothing")
 
 
-@test
+@rdtest.test
 def group_plan_json():
     import json
     r, facts = setup(base_facts())
     p = run(["fix", "--root", r.path, "--facts", facts, "--json"] + ACCESS)
     j = json.loads(p.stdout)
-    eq(j["schema"], "rocm-doctor-plan/1", "schema")
-    eq([s["fix"] for s in j["steps"]], ["group"], "steps")
-    eq([(a["action"], a["user"], a["group"]) for a in j["steps"][0]["actions"]],
+    rdtest.eq(j["schema"], "rocm-doctor-plan/1", "schema")
+    rdtest.eq([s["fix"] for s in j["steps"]], ["group"], "steps")
+    rdtest.eq([(a["action"], a["user"], a["group"]) for a in j["steps"][0]["actions"]],
        [("group-add", "alice", "render"), ("group-add", "alice", "video")], "actions")
-    eq(j["steps"][0]["findings"], ["kfd.no-access", "render.no-access"], "findings")
-    eq(j["steps"][0]["effect"], "relogin", "effect")
+    rdtest.eq(j["steps"][0]["findings"], ["kfd.no-access", "render.no-access"], "findings")
+    rdtest.eq(j["steps"][0]["effect"], "relogin", "effect")
 
 
-@test
+@rdtest.test(root=True)
 def group_roundtrip():
-    need_root()
     r, facts = setup(base_facts())
     before = r.tree()
     p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
-    eq(p.returncode, 0, "apply exit status (stderr: %s)" % p.stderr)
-    check(re.search(r"kfd\.no-access +fixed after re-login", p.stdout), "per-finding result: " + p.stdout)
-    check("render:x:992:alice\n" in r.read("/etc/group"), "alice in render")
-    check("video:x:44:alice\n" in r.read("/etc/group"), "alice in video")
-    check("render:!::alice\n" in r.read("/etc/gshadow"), "gshadow updated by the shadow tools")
+    expect("group_roundtrip.apply", p.stdout, r, facts)
+    rdtest.eq(p.returncode, 0, "apply exit status (stderr: %s)" % p.stderr)
+    rdtest.check(re.search(r"kfd\.no-access +fixed after re-login", p.stdout), "per-finding result: " + p.stdout)
+    rdtest.check("render:x:992:alice\n" in r.read("/etc/group"), "alice in render")
+    rdtest.check("video:x:44:alice\n" in r.read("/etc/group"), "alice in video")
+    rdtest.check("render:!::alice\n" in r.read("/etc/gshadow"), "gshadow updated by the shadow tools")
     p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
-    eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
+    rdtest.eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
     p = run(["undo", "--root", r.path, "--last"])
-    eq(p.returncode, 0, "undo exit status (stderr: %s)" % p.stderr)
-    check(p.stdout.startswith("Undid run "), p.stdout)
-    eq(r.tree(), before, "tree after undo")
+    expect("group_roundtrip.undo", p.stdout, r, facts)
+    rdtest.eq(p.returncode, 0, "undo exit status (stderr: %s)" % p.stderr)
+    rdtest.check(p.stdout.startswith("Undid run "), p.stdout)
+    rdtest.eq(r.tree(), before, "tree after undo")
     p = run(["undo", "--root", r.path, "--last"])
-    eq(p.returncode, 3, "a second undo has nothing to undo")
-    check("no applied run to undo" in p.stderr, p.stderr)
+    rdtest.eq(p.returncode, 3, "a second undo has nothing to undo")
+    rdtest.check("no applied run to undo" in p.stderr, p.stderr)
 
 
-@test
+@rdtest.test(root=True)
 def group_relogin_when_groups_changed_meanwhile():
     """Another change to /etc/group after the run: undo reverses only its
     own membership, with gpasswd, and keeps the other change."""
-    need_root()
     r, facts = setup(base_facts())
-    eq(run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS).returncode, 0, "apply")
+    rdtest.eq(run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS).returncode, 0, "apply")
     subprocess.run(["usermod", "-R", r.path, "-aG", "video", "bob"], check=True)
     p = run(["undo", "--root", r.path])
-    eq(p.returncode, 0, "undo (stderr: %s)" % p.stderr)
-    check("reversed with gpasswd" in p.stdout, p.stdout)
+    expect("group_relogin_when_groups_changed_meanwhile.undo", p.stdout, r, facts)
+    rdtest.eq(p.returncode, 0, "undo (stderr: %s)" % p.stderr)
+    rdtest.check("reversed with gpasswd" in p.stdout, p.stdout)
     g = r.read("/etc/group")
-    check("video:x:44:bob\n" in g and "render:x:992:\n" in g, g)
+    rdtest.check("video:x:44:bob\n" in g and "render:x:992:\n" in g, g)
 
 
-@test
+@rdtest.test(root=True)
 def group_apply_json():
-    need_root()
     import json
     r, facts = setup(base_facts())
     p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes", "--json"] + ACCESS)
-    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
     j = json.loads(p.stdout)
-    eq(j["applied"], True, "applied")
-    check(re.fullmatch(r"\d{8}-\d{6}(-\d+)?", j["run_id"]), j["run_id"])
-    eq([(x["finding"], x["fix"], x["status"]) for x in j["results"]],
+    rdtest.eq(j["applied"], True, "applied")
+    rdtest.check(re.fullmatch(r"\d{8}-\d{6}(-\d+)?", j["run_id"]), j["run_id"])
+    rdtest.eq([(x["finding"], x["fix"], x["status"]) for x in j["results"]],
        [("kfd.no-access", "group", "fixed-after-relogin"), ("render.no-access", "group", "fixed-after-relogin")],
        "results")
     with open(r.p("/var/lib/rocm-doctor/journal/%s/journal.json" % j["run_id"])) as f:
         jr = json.load(f)
-    eq((jr["schema"], jr["state"]), ("rocm-doctor-journal/1", "applied"), "journal")
-    eq(sorted(x["path"] for x in jr["files"] if x["existed"]),
+    rdtest.eq((jr["schema"], jr["state"]), ("rocm-doctor-journal/1", "applied"), "journal")
+    rdtest.eq(sorted(x["path"] for x in jr["files"] if x["existed"]),
        ["/etc/group", "/etc/gshadow", "/etc/passwd", "/etc/shadow"], "journaled files")
-    eq(oct(os.stat(r.p("/var/lib/rocm-doctor/journal/%s" % j["run_id"])).st_mode & 0o777), "0o700",
+    rdtest.eq(oct(os.stat(r.p("/var/lib/rocm-doctor/journal/%s" % j["run_id"])).st_mode & 0o777), "0o700",
        "the journal keeps copies of /etc/shadow: root only")
     p = run(["undo", "--root", r.path, j["run_id"], "--json"])
-    eq(json.loads(p.stdout)["run_id"], j["run_id"], "undo by id")
+    rdtest.eq(json.loads(p.stdout)["run_id"], j["run_id"], "undo by id")
 
 
-@test
+@rdtest.test(root=True)
 def created_directories_ignore_umask():
-    need_root()
     r, facts = setup(base_facts())
     old = os.umask(0o077)
     try:
         p = run(["fix", "--root", r.path, "--facts", facts, "--only", "env", "--apply", "--yes"])
+        expect("created_directories_ignore_umask.apply", p.stdout, r, facts)
     finally:
         os.umask(old)
-    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
-    eq(oct(os.stat(r.p("/etc/profile.d")).st_mode & 0o777), "0o755", "/etc/profile.d mode")
-    eq(oct(os.stat(r.p("/etc/profile.d/rocm-doctor.sh")).st_mode & 0o777), "0o644", "drop-in mode")
+    rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    rdtest.eq(oct(os.stat(r.p("/etc/profile.d")).st_mode & 0o777), "0o755", "/etc/profile.d mode")
+    rdtest.eq(oct(os.stat(r.p("/etc/profile.d/rocm-doctor.sh")).st_mode & 0o777), "0o644", "drop-in mode")
 
 
 # ---- udev ----
@@ -224,43 +222,43 @@ SUBSYSTEM=="drm", KERNEL=="renderD*", GROUP="render", MODE="0660"
 """
 
 
-@test
+@rdtest.test
 def udev_plan_exact():
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
     p = run(["fix", "--root", r.path, "--facts", facts] + ACCESS)
-    eq(p.stdout.replace(r.path, "ROOT").replace(facts, "FACTS"), UDEV_PLAN, "udev plan")
+    expect("udev_plan_exact", p.stdout, r, facts)
+    rdtest.eq(p.stdout.replace(r.path, "ROOT").replace(facts, "FACTS"), UDEV_PLAN, "udev plan")
 
 
-@test
+@rdtest.test(root=True)
 def udev_roundtrip_never_chmod_666():
     """The naive answer to 'Permission denied on /dev/kfd' is chmod 666:
     this writes a 0660 group rule and touches no device node."""
-    need_root()
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
     before = r.tree()
     p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
-    eq(p.returncode, 0, "apply (stderr: %s)" % p.stderr)
-    eq(r.read("/etc/udev/rules.d/70-rocm-doctor-gpu.rules"), UDEV_RULE, "rule")
-    eq(oct(os.stat(r.p("/etc/udev/rules.d/70-rocm-doctor-gpu.rules")).st_mode & 0o7777), "0o644", "rule mode")
-    check("Run on the first boot of %s (not run now):\n   udevadm control --reload\n" % r.path in p.stdout, p.stdout)
-    check(re.search(r"kfd\.no-access +fixed after reboot", p.stdout), "rule applies at the first boot: " + p.stdout)
+    expect("udev_roundtrip_never_chmod_666.apply", p.stdout, r, facts)
+    rdtest.eq(p.returncode, 0, "apply (stderr: %s)" % p.stderr)
+    rdtest.eq(r.read("/etc/udev/rules.d/70-rocm-doctor-gpu.rules"), UDEV_RULE, "rule")
+    rdtest.eq(oct(os.stat(r.p("/etc/udev/rules.d/70-rocm-doctor-gpu.rules")).st_mode & 0o7777), "0o644", "rule mode")
+    rdtest.check("Run on the first boot of %s (not run now):\n   udevadm control --reload\n" % r.path in p.stdout, p.stdout)
+    rdtest.check(re.search(r"kfd\.no-access +fixed after reboot", p.stdout), "rule applies at the first boot: " + p.stdout)
     text = r.all_text() + p.stdout
-    check("chmod" not in text and "0666" not in text, "no chmod, no 0666")
-    eq(run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS).stdout, "Nothing to do in this root.\n",
+    rdtest.check("chmod" not in text and "0666" not in text, "no chmod, no 0666")
+    rdtest.eq(run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS).stdout, "Nothing to do in this root.\n",
        "apply again")
-    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
-    eq(r.tree(), before, "tree after undo (rules.d and udev/ removed again)")
+    rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    rdtest.eq(r.tree(), before, "tree after undo (rules.d and udev/ removed again)")
 
 
-@test
+@rdtest.test(root=True)
 def undo_under_root_runs_no_command():
     """Apply under --root never runs a command (they wait for the tree's
     first boot), so undo there runs none either, whatever the journal says:
     a journal edited to claim a command ran "now" gets it listed for the
     first boot, not run on this host."""
-    need_root()
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
-    eq(run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS).returncode, 0, "apply")
+    rdtest.eq(run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS).returncode, 0, "apply")
     jdir = r.p("/var/lib/rocm-doctor/journal")
     run_id = os.listdir(jdir)[0]
     path = os.path.join(jdir, run_id, "journal.json")
@@ -272,36 +270,40 @@ def undo_under_root_runs_no_command():
     with open(path, "w") as f:
         json.dump(j, f)
     p = run(["undo", "--root", r.path])
-    eq(p.returncode, 0, "undo (stderr: %s)" % p.stderr)
-    check(not os.path.exists(marker), "the journal's command did not run")
-    check("touch %s" % marker in p.stdout, "it is listed for the first boot: " + p.stdout)
+    expect("undo_under_root_runs_no_command.undo", p.stdout, r, facts, {marker: "MARKER"})
+    rdtest.eq(p.returncode, 0, "undo (stderr: %s)" % p.stderr)
+    rdtest.check(not os.path.exists(marker), "the journal's command did not run")
+    rdtest.check("touch %s" % marker in p.stdout, "it is listed for the first boot: " + p.stdout)
 
 
-@test
+@rdtest.test
 def udev_all_users_only_when_asked():
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
     conf(r, "[fix]\nudev_all_users = no\n")
     p = plan(r, facts, *ACCESS)
-    check('MODE="0666"' not in p.stdout and 'MODE="0660"' in p.stdout, p.stdout)
+    expect("udev_all_users_only_when_asked.0660", p.stdout, r, facts)
+    rdtest.check('MODE="0666"' not in p.stdout and 'MODE="0660"' in p.stdout, p.stdout)
     import json
     import hashlib
     p = run(["fix", "--root", r.path, "--facts", facts, "--json"] + ACCESS)
     w = [a for a in json.loads(p.stdout)["steps"][0]["actions"] if a["action"] == "write"][0]
-    eq((w["path"], w["mode"], w["sha256"]),
+    rdtest.eq((w["path"], w["mode"], w["sha256"]),
        ("/etc/udev/rules.d/70-rocm-doctor-gpu.rules", "0644", hashlib.sha256(UDEV_RULE.encode()).hexdigest()),
        "write action in JSON")
     conf(r, "[fix]\nudev_all_users = yes\n")
     p = plan(r, facts, *ACCESS)
-    check('KERNEL=="kfd", GROUP="render", MODE="0666"' in p.stdout, p.stdout)
-    check("usermod" not in p.stdout, "no group change needed with the all-users rule")
+    expect("udev_all_users_only_when_asked.0666", p.stdout, r, facts)
+    rdtest.check('KERNEL=="kfd", GROUP="render", MODE="0666"' in p.stdout, p.stdout)
+    rdtest.check("usermod" not in p.stdout, "no group change needed with the all-users rule")
 
 
-@test
+@rdtest.test
 def udev_missing_group_not_planned():
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
     conf(r, "[fix]\naccess_group = gpu\n")
     p = plan(r, facts, *ACCESS)
-    eq(p.stdout.replace(r.path, "ROOT"),
+    expect("udev_missing_group_not_planned", p.stdout, r, facts)
+    rdtest.eq(p.stdout.replace(r.path, "ROOT"),
        "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   udev: group gpu does not exist in ROOT/etc/group\n",
        "plan")
 
@@ -362,56 +364,59 @@ def modprobe_root():
     return setup(facts, r)
 
 
-@test
+@rdtest.test
 def modprobe_plan_exact():
     r, facts = modprobe_root()
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "driver.blacklisted"])
-    eq(p.stdout.replace(r.path, "ROOT").split("\nTo carry it out")[0] + p.stdout.split("--only driver.blacklisted\n")[1],
+    expect("modprobe_plan_exact", p.stdout, r, facts)
+    rdtest.eq(p.stdout.replace(r.path, "ROOT").split("\nTo carry it out")[0] + p.stdout.split("--only driver.blacklisted\n")[1],
        MODPROBE_PLAN, "modprobe plan")
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "modprobe"])
-    check("remove /etc/modprobe.d/gpu-operator.conf (kept in the journal)" in p.stdout, "--only modprobe includes the deliberate one")
+    expect("modprobe_plan_exact.only-modprobe", p.stdout, r, facts)
+    rdtest.check("remove /etc/modprobe.d/gpu-operator.conf (kept in the journal)" in p.stdout, "--only modprobe includes the deliberate one")
 
 
-@test
+@rdtest.test(root=True)
 def modprobe_roundtrip():
-    need_root()
     r, facts = modprobe_root()
     before = r.tree()
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "driver.blacklisted", "--apply", "--yes"])
-    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
-    check(not r.exists("/etc/modprobe.d/blacklist-amdgpu.conf"), "stale file removed")
-    check(re.search(r"driver\.blacklisted +fixed after reboot", p.stdout), p.stdout)
-    check("blacklist amdgpu" in r.read("/etc/modprobe.d/gpu-operator.conf"), "deliberate one kept")
+    expect("modprobe_roundtrip.apply", p.stdout, r, facts)
+    rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    rdtest.check(not r.exists("/etc/modprobe.d/blacklist-amdgpu.conf"), "stale file removed")
+    rdtest.check(re.search(r"driver\.blacklisted +fixed after reboot", p.stdout), p.stdout)
+    rdtest.check("blacklist amdgpu" in r.read("/etc/modprobe.d/gpu-operator.conf"), "deliberate one kept")
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "driver.blacklisted", "--apply", "--yes"])
-    check(p.stdout.startswith("Nothing planned in this root: 1 not planned (below).\n"), "apply again: " + p.stdout)
-    eq(p.returncode, 0, "apply again exit status")
-    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
-    eq(r.tree(), before, "tree after undo (removed file back, byte for byte)")
+    expect("modprobe_roundtrip.apply-again", p.stdout, r, facts)
+    rdtest.check(p.stdout.startswith("Nothing planned in this root: 1 not planned (below).\n"), "apply again: " + p.stdout)
+    rdtest.eq(p.returncode, 0, "apply again exit status")
+    rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    rdtest.eq(r.tree(), before, "tree after undo (removed file back, byte for byte)")
 
 
-@test
+@rdtest.test(root=True)
 def modprobe_with_cmdline_blacklist_partly_fixed():
     """A blacklist in modprobe.d and another on the kernel command line,
     which the fix does not edit: the run removes the first, lists the second
     under "Not planned" and reports driver.blacklisted partly fixed, with
     what is left, never fixed; the exit status says a finding remains."""
-    need_root()
     r = fixlib.Root()
     r.write("/etc/modprobe.d/blacklist-amdgpu.conf", "blacklist amdgpu\n")
     f = blacklist_facts([("/etc/modprobe.d/blacklist-amdgpu.conf", 1, "blacklist", None)])
     f["driver"]["cmdline"] = "BOOT_IMAGE=/vmlinuz ro quiet modprobe.blacklist=amdgpu"
     r, facts = setup(f, r)
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "driver.blacklisted", "--apply", "--yes"])
-    check("Not planned:\n   modprobe: the kernel command line blacklists amdgpu" in p.stdout, p.stdout)
-    check(re.search(r"driver\.blacklisted +partly fixed: the kernel command line blacklists amdgpu", p.stdout),
+    expect("modprobe_with_cmdline_blacklist_partly_fixed.apply", p.stdout, r, facts)
+    rdtest.check("Not planned:\n   modprobe: the kernel command line blacklists amdgpu" in p.stdout, p.stdout)
+    rdtest.check(re.search(r"driver\.blacklisted +partly fixed: the kernel command line blacklists amdgpu", p.stdout),
           p.stdout)
-    check(not re.search(r"driver\.blacklisted +fixed", p.stdout), "never fixed: " + p.stdout)
-    eq(p.returncode, 1, "a finding remains (stderr %s)" % p.stderr)
-    check(not r.exists("/etc/modprobe.d/blacklist-amdgpu.conf"), "the modprobe.d part was done")
-    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    rdtest.check(not re.search(r"driver\.blacklisted +fixed", p.stdout), "never fixed: " + p.stdout)
+    rdtest.eq(p.returncode, 1, "a finding remains (stderr %s)" % p.stderr)
+    rdtest.check(not r.exists("/etc/modprobe.d/blacklist-amdgpu.conf"), "the modprobe.d part was done")
+    rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
 
 
-@test
+@rdtest.test
 def radeon_to_amdgpu_options():
     f = base_facts()
     dev = f["pci"]["devices"][0]
@@ -420,15 +425,16 @@ def radeon_to_amdgpu_options():
     f["drm"]["devices"] = []
     r, facts = setup(f)
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "gpu.radeon-bound"])
-    check("+options amdgpu si_support=1\n+options radeon si_support=0\n" in p.stdout, p.stdout)
-    check("blacklist" not in p.stdout, "never a blacklist")
+    expect("radeon_to_amdgpu_options", p.stdout, r, facts)
+    rdtest.check("+options amdgpu si_support=1\n+options radeon si_support=0\n" in p.stdout, p.stdout)
+    rdtest.check("blacklist" not in p.stdout, "never a blacklist")
 
 
 def gathered_modprobe(r):
     """The driver.modprobe facts rocm-doctor gathers from the root's files."""
     import json
     p = run(["facts", "--json", "--root", r.path])
-    eq(p.returncode, 0, "facts (stderr %s)" % p.stderr)
+    rdtest.eq(p.returncode, 0, "facts (stderr %s)" % p.stderr)
     return json.loads(p.stdout)["driver"]["modprobe"]
 
 
@@ -442,7 +448,7 @@ def modprobe_facts_of(r):
     return setup(f, r)[1]
 
 
-@test
+@rdtest.test
 def modprobe_crlf_check_and_fix_agree():
     """A CRLF blacklist: kmod reads the module name as "amdgpu\\r", so the
     line blacklists nothing. The check does not report driver.blacklisted
@@ -451,32 +457,33 @@ def modprobe_crlf_check_and_fix_agree():
     import json
     r = fixlib.Root()
     r.write("/etc/modprobe.d/crlf.conf", "# from a Windows editor\r\nblacklist amdgpu\r\n")
-    eq([(m["file"], m["line"], m["directive"], m["module"]) for m in gathered_modprobe(r)],
+    rdtest.eq([(m["file"], m["line"], m["directive"], m["module"]) for m in gathered_modprobe(r)],
        [("/etc/modprobe.d/crlf.conf", 2, "blacklist", "amdgpu\r")], "the line as kmod reads it")
     facts = modprobe_facts_of(r)
     c = json.loads(run(["check", "--facts", facts, "--json"]).stdout)
     ids = {f["id"]: f for f in c["findings"]}
-    check("driver.blacklisted" not in ids, "no blacklist: %s" % sorted(ids))
-    check('/etc/modprobe.d/crlf.conf:2: "blacklist amdgpu" does nothing: the line ends in a carriage return (a '
+    rdtest.check("driver.blacklisted" not in ids, "no blacklist: %s" % sorted(ids))
+    rdtest.check('/etc/modprobe.d/crlf.conf:2: "blacklist amdgpu" does nothing: the line ends in a carriage return (a '
           'Windows line ending), so kmod reads the module name as "amdgpu\\r"' in ids["driver.not-loaded"]["evidence"],
           ids["driver.not-loaded"]["evidence"])
     p = plan(r, facts, "--only", "modprobe")
-    eq((p.returncode, p.stdout), (0, "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   modprobe: /etc/modprobe.d/crlf.conf:2: "
+    expect("modprobe_crlf_check_and_fix_agree", p.stdout, r, facts)
+    rdtest.eq((p.returncode, p.stdout), (0, "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   modprobe: /etc/modprobe.d/crlf.conf:2: "
        "\"blacklist amdgpu\" ends in a carriage return, so kmod reads the module name as \"amdgpu\\r\" and the line "
        "does nothing: left as it is\n"), "fix --only modprobe")
-    check("modprobe" not in plan(r, facts).stdout, "fix plans nothing for it")
+    rdtest.check("modprobe" not in plan(r, facts).stdout, "fix plans nothing for it")
     # the healthy twin: LF, and a space before the CR (kmod stops the word there)
     for text in ("blacklist amdgpu\n", "blacklist amdgpu \r\n"):
         r2 = fixlib.Root()
         r2.write("/etc/modprobe.d/lf.conf", text)
         facts2 = modprobe_facts_of(r2)
         c = json.loads(run(["check", "--facts", facts2, "--json"]).stdout)
-        check("driver.blacklisted" in [f["id"] for f in c["findings"]], "%r is a blacklist" % text)
+        rdtest.check("driver.blacklisted" in [f["id"] for f in c["findings"]], "%r is a blacklist" % text)
         p = plan(r2, facts2, "--only", "driver.blacklisted")
-        check("   remove /etc/modprobe.d/lf.conf (kept in the journal)\n" in p.stdout, p.stdout)
+        rdtest.check("   remove /etc/modprobe.d/lf.conf (kept in the journal)\n" in p.stdout, p.stdout)
 
 
-@test
+@rdtest.test
 def modprobe_continued_blacklist_disabled():
     """A blacklist continued over two lines is disabled by commenting out
     its first line, which makes the whole logical line a comment."""
@@ -484,7 +491,8 @@ def modprobe_continued_blacklist_disabled():
     r.write("/etc/modprobe.d/local.conf", "options snd x=1\nblacklist \\\namdgpu\n")
     facts = modprobe_facts_of(r)
     p = plan(r, facts, "--only", "driver.blacklisted")
-    check("-blacklist \\\n+# disabled by rocm-doctor (undo with rocm-doctor undo): blacklist \\\n amdgpu\n" in p.stdout,
+    expect("modprobe_continued_blacklist_disabled", p.stdout, r, facts)
+    rdtest.check("-blacklist \\\n+# disabled by rocm-doctor (undo with rocm-doctor undo): blacklist \\\n amdgpu\n" in p.stdout,
           p.stdout)
 
 
@@ -498,29 +506,29 @@ ROCR_VISIBLE_DEVICES=GPU-2f7c3a4b5d6e7f80
 """
 
 
-@test
+@rdtest.test(root=True)
 def apu_never_blacklist_amdgpu():
     """With an iGPU next to the dGPU, the naive fix is `blacklist amdgpu`,
     which kills both: this hides the iGPU from ROCm by UUID instead."""
-    need_root()
     r, facts = setup(fixlib.with_igpu(base_facts()))
     before = r.tree()
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "env,group,modprobe,udev,cmdline",
              "--apply", "--yes"])
-    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
-    eq(r.read("/etc/environment.d/50-rocm-doctor.conf"), ENV_FILE, "environment.d drop-in")
-    check("export ROCR_VISIBLE_DEVICES='GPU-2f7c3a4b5d6e7f80'\n" in r.read("/etc/profile.d/rocm-doctor.sh"),
+    expect("apu_never_blacklist_amdgpu.apply", p.stdout, r, facts)
+    rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    rdtest.eq(r.read("/etc/environment.d/50-rocm-doctor.conf"), ENV_FILE, "environment.d drop-in")
+    rdtest.check("export ROCR_VISIBLE_DEVICES='GPU-2f7c3a4b5d6e7f80'\n" in r.read("/etc/profile.d/rocm-doctor.sh"),
           "profile.d drop-in")
     text = r.all_text() + p.stdout
-    check(not re.search(r"^\s*blacklist\s+amdgpu", text, re.M), "no blacklist amdgpu anywhere")
-    check("HSA_OVERRIDE_GFX_VERSION=" not in text, "no global override")
-    eq(run(["fix", "--root", r.path, "--facts", facts, "--only", "env,group,modprobe,udev,cmdline", "--apply",
+    rdtest.check(not re.search(r"^\s*blacklist\s+amdgpu", text, re.M), "no blacklist amdgpu anywhere")
+    rdtest.check("HSA_OVERRIDE_GFX_VERSION=" not in text, "no global override")
+    rdtest.eq(run(["fix", "--root", r.path, "--facts", facts, "--only", "env,group,modprobe,udev,cmdline", "--apply",
             "--yes"]).returncode, 0, "apply again")
-    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
-    eq(r.tree(), before, "tree after undo")
+    rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    rdtest.eq(r.tree(), before, "tree after undo")
 
 
-@test
+@rdtest.test
 def env_override_needs_a_finding():
     """No override without a finding that asks for one, whatever the
     configuration allows (the per-node override itself: real_env_*)."""
@@ -529,8 +537,9 @@ def env_override_needs_a_finding():
     r, facts = setup(f)
     conf(r, "[fix]\nallow_overrides = yes\n")
     p = plan(r, facts, "--only", "env")
-    check("PYTORCH_ROCM_ARCH=gfx1102\n" in p.stdout, p.stdout)
-    check("HSA_OVERRIDE_GFX_VERSION" not in p.stdout, "no override without a finding")
+    expect("env_override_needs_a_finding", p.stdout, r, facts)
+    rdtest.check("PYTORCH_ROCM_ARCH=gfx1102\n" in p.stdout, p.stdout)
+    rdtest.check("HSA_OVERRIDE_GFX_VERSION" not in p.stdout, "no override without a finding")
 
 
 def live_facts(name):
@@ -538,7 +547,7 @@ def live_facts(name):
     its root to plan on."""
     root, prefix = testbed(name)
     p = live(prefix, ["facts", "--json", "--root", root])
-    eq(p.returncode, 0, "facts (stderr %s)" % p.stderr)
+    rdtest.eq(p.returncode, 0, "facts (stderr %s)" % p.stderr)
     import json
     r = fixlib.Root.at(fixlib.temp_dir("rd-fix-copy."))
     shutil.rmtree(r.path)
@@ -546,18 +555,19 @@ def live_facts(name):
     return r, json.loads(p.stdout)
 
 
-@test
+@rdtest.test
 def cmdline_from_facts():
     """The facts of the MI300X box without iommu=pt, planned with --facts on
     a copy of its root; once the command line has it, nothing to do."""
     r, f = live_facts("mi300x-iommu-no-pt")
     facts = fixlib.write_facts(f, fixlib.temp_dir("rd-fix-facts."))
     p = plan(r, facts, "--only", "tuning.iommu-pt")
-    check("1. cmdline: add iommu=pt to the kernel command line\n   Fixes: tuning.iommu-pt\n" in p.stdout, p.stdout)
+    expect("cmdline_from_facts", p.stdout, r, facts)
+    rdtest.check("1. cmdline: add iommu=pt to the kernel command line\n   Fixes: tuning.iommu-pt\n" in p.stdout, p.stdout)
     f["driver"]["cmdline"] = f["driver"]["cmdline"].rstrip("\n") + " iommu=pt"
     facts = fixlib.write_facts(f, fixlib.temp_dir("rd-fix-facts."))
     p = plan(r, facts, "--only", "tuning.iommu-pt")
-    eq(p.stdout, "Nothing to do in this root.\n", "iommu=pt already on the command line")
+    rdtest.eq(p.stdout, "Nothing to do in this root.\n", "iommu=pt already on the command line")
 
 
 # ---- cmdline ----
@@ -579,28 +589,41 @@ To carry it out: sudo rocm-doctor fix --apply --root ROOT --facts FACTS --only c
 """
 
 
-@test
-def cmdline_roundtrip():
+def _cmdline_roundtrip(apply):
     r, facts = setup(base_facts())
     before = r.tree()
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "cmdline"])
-    eq(p.stdout.replace(r.path, "ROOT").replace(facts, "FACTS"), CMDLINE_PLAN, "cmdline plan")
-    need_root()
-    eq(run(["fix", "--root", r.path, "--facts", facts, "--only", "cmdline", "--apply", "--yes"]).returncode, 0,
+    expect("cmdline_roundtrip", p.stdout, r, facts)
+    rdtest.eq(p.stdout.replace(r.path, "ROOT").replace(facts, "FACTS"), CMDLINE_PLAN, "cmdline plan")
+    if not apply:
+        return
+    rdtest.eq(run(["fix", "--root", r.path, "--facts", facts, "--only", "cmdline", "--apply", "--yes"]).returncode, 0,
        "apply")
-    eq(run(["fix", "--root", r.path, "--facts", facts, "--only", "cmdline", "--apply", "--yes"]).stdout,
+    rdtest.eq(run(["fix", "--root", r.path, "--facts", facts, "--only", "cmdline", "--apply", "--yes"]).stdout,
        "Nothing to do in this root.\n", "apply again")
     # an edit to our file after the run: undo refuses rather than lose it
     with open(r.p("/etc/default/grub.d/50-rocm-doctor-iommu.cfg"), "a") as f:
         f.write("# local note\n")
     p = run(["undo", "--root", r.path])
-    eq(p.returncode, 3, "undo refuses")
-    check("50-rocm-doctor-iommu.cfg changed after run" in p.stderr and "nothing was undone" in p.stderr, p.stderr)
+    expect("cmdline_roundtrip.undo-refused", p.stderr, r, facts)
+    rdtest.eq(p.returncode, 3, "undo refuses")
+    rdtest.check("50-rocm-doctor-iommu.cfg changed after run" in p.stderr and "nothing was undone" in p.stderr, p.stderr)
     with open(r.p("/etc/default/grub.d/50-rocm-doctor-iommu.cfg")) as f:
         text = f.read()
     r.write("/etc/default/grub.d/50-rocm-doctor-iommu.cfg", text.replace("# local note\n", ""))
-    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
-    eq(r.tree(), before, "tree after undo")
+    rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    rdtest.eq(r.tree(), before, "tree after undo")
+
+
+@rdtest.test
+def cmdline_roundtrip_plan():
+    """The part of cmdline_roundtrip that needs no root."""
+    _cmdline_roundtrip(False)
+
+
+@rdtest.test(root=True)
+def cmdline_roundtrip():
+    _cmdline_roundtrip(True)
 
 
 # ---- apt ----
@@ -621,6 +644,13 @@ def make_key(name):
         f.write(gpg(home, "--armor", "--export").stdout)
     binary = gpg(home, "--export").stdout
     return fpr, armored, binary
+
+
+def key_names(fpr, armored, binary):
+    """What the expected files say for a key made by make_key."""
+    import hashlib
+    return {fpr: "FINGERPRINT", hashlib.sha256(binary).hexdigest(): "KEY-SHA256",
+            "%d bytes" % len(binary): "KEY-SIZE bytes"}
 
 
 APT_SOURCES = """# generated by rocm-doctor; undo with rocm-doctor undo
@@ -685,10 +715,9 @@ def apt_cmd(root, *args):
         return subprocess.run([args[0]] + opts + list(args[1:]), capture_output=True, text=True, env=env)
 
 
-@test
-def apt_roundtrip_real_apt():
+def _apt_roundtrip_real_apt(apply):
     if not shutil.which("gpg") or not shutil.which("apt-get"):
-        raise Skip("needs gpg and apt")
+        rdtest.skip("needs gpg and apt")
     fpr, armored, binary = make_key("rocm-test")
     r = apt_root(binary)
     r2, facts = setup(base_facts(), r)
@@ -698,6 +727,7 @@ def apt_roundtrip_real_apt():
     before = r.tree()
     opts = ["--only", "apt", "--key-file", armored]
     p = plan(r, facts, *opts)
+    expect("apt_roundtrip_real_apt", p.stdout, r, facts, key_names(fpr, armored, binary))
     import hashlib
     head = ("Plan for ROOT: 1 step\n\n1. apt: AMD's apt repository for ROCm 6.2.4 (noble)\n"
             "   write /etc/apt/keyrings/rocm.gpg (mode 0644, root:root)\n"
@@ -714,53 +744,67 @@ def apt_roundtrip_real_apt():
             "(%d bytes)\n"
             "   Afterwards: run `apt-get update`, then install what you need (for example `apt-get install "
             "rocm`)\n" % len(binary))
-    check(h, "hash")
+    rdtest.check(h, "hash")
     got = p.stdout.replace(r.path, "ROOT").split("\nTo carry it out")[0]
-    eq(got, head + APT_PLAN_TAIL + tail, "apt plan")
-    check("apt-key" not in p.stdout, "never apt-key")
-    need_root()
+    rdtest.eq(got, head + APT_PLAN_TAIL + tail, "apt plan")
+    rdtest.check("apt-key" not in p.stdout, "never apt-key")
+    if not apply:
+        return
     p = plan(r, facts, "--apply", "--yes", *opts)
-    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
-    eq(r.read("/etc/apt/sources.list.d/rocm.sources"), APT_SOURCES, "sources")
+    expect("apt_roundtrip_real_apt.apply", p.stdout, r, facts, key_names(fpr, armored, binary))
+    rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    rdtest.eq(r.read("/etc/apt/sources.list.d/rocm.sources"), APT_SOURCES, "sources")
     with open(r.p("/etc/apt/keyrings/rocm.gpg"), "rb") as f:
-        eq(f.read(), binary, "keyring: the dearmored key")
+        rdtest.eq(f.read(), binary, "keyring: the dearmored key")
     # real apt reads what was written
     q = apt_cmd(r.path, "apt-get", "update", "--print-uris")
-    eq(q.returncode, 0, "apt-get update --print-uris: " + q.stderr)
-    check("'https://repo.radeon.com/rocm/apt/6.2.4/dists/noble/InRelease'" in q.stdout, q.stdout)
-    check("5.7" not in q.stdout, "the old one-line source is gone: " + q.stdout)
+    rdtest.eq(q.returncode, 0, "apt-get update --print-uris: " + q.stderr)
+    rdtest.check("'https://repo.radeon.com/rocm/apt/6.2.4/dists/noble/InRelease'" in q.stdout, q.stdout)
+    rdtest.check("5.7" not in q.stdout, "the old one-line source is gone: " + q.stdout)
     q = apt_cmd(r.path, "apt-cache", "policy")
-    eq((q.returncode, q.stderr), (0, ""), "apt-cache policy parses the pin")
+    rdtest.eq((q.returncode, q.stderr), (0, ""), "apt-cache policy parses the pin")
     q = apt_cmd(r.path, "apt-config", "dump")
-    eq(q.returncode, 0, "apt-config")
+    rdtest.eq(q.returncode, 0, "apt-config")
     p = plan(r, facts, "--apply", "--yes", *opts)
-    eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
-    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
-    eq(r.tree(), before, "tree after undo")
+    rdtest.eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
+    rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    rdtest.eq(r.tree(), before, "tree after undo")
     # the graphics and driver repositories, when the configuration asks
     conf(r, apt_policy + "apt_graphics = yes\napt_driver = yes\n")
     p = plan(r, facts, "--apply", "--yes", *opts)
-    eq(p.returncode, 0, "apply with graphics and driver (stderr %s)" % p.stderr)
+    expect("apt_roundtrip_real_apt.apply-graphics-driver", p.stdout, r, facts, key_names(fpr, armored, binary))
+    rdtest.eq(p.returncode, 0, "apply with graphics and driver (stderr %s)" % p.stderr)
     src = r.read("/etc/apt/sources.list.d/rocm.sources")
     # AMD has no graphics repository before ROCm 7.0 (repos.ini): the driver's only
-    check("graphics/" not in src and
+    rdtest.check("graphics/" not in src and
           "\nURIs: https://repo.radeon.com/amdgpu/6.2.4/ubuntu\nSuites: noble\n" in src, src)
     q = apt_cmd(r.path, "apt-get", "update", "--print-uris")
-    eq(q.returncode, 0, "apt-get: " + q.stderr)
+    rdtest.eq(q.returncode, 0, "apt-get: " + q.stderr)
     for uri in ("rocm/apt/6.2.4/dists/noble/InRelease", "amdgpu/6.2.4/ubuntu/dists/noble/InRelease"):
-        check("'https://repo.radeon.com/%s'" % uri in q.stdout, q.stdout)
-    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+        rdtest.check("'https://repo.radeon.com/%s'" % uri in q.stdout, q.stdout)
+    rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
     conf(r, apt_policy)
-    eq(r.tree(), before, "tree after the second undo")
+    rdtest.eq(r.tree(), before, "tree after the second undo")
 
 
-@test
+@rdtest.test
+def apt_roundtrip_real_apt_plan():
+    """The part of apt_roundtrip_real_apt that needs no root."""
+    _apt_roundtrip_real_apt(False)
+
+
+@rdtest.test(root=True)
+def apt_roundtrip_real_apt():
+    _apt_roundtrip_real_apt(True)
+
+
+@rdtest.test
 def apt_key_downloaded_and_checked():
     """apt_key_url: the key is fetched over https (a local server with a
     throw-away certificate here) and checked before it is planned."""
     for tool in ("gpg", "openssl", "curl"):
         if not shutil.which(tool):
-            raise Skip("needs " + tool)
+            rdtest.skip("needs " + tool)
     fpr, armored, binary = make_key("rocm-download")
     d = fixlib.temp_dir("rd-https.")
     shutil.copy(armored, os.path.join(d, "rocm.gpg.key"))
@@ -772,21 +816,24 @@ def apt_key_downloaded_and_checked():
         policy = "[fix]\nrocm_release = 6.2.4\napt_key_url = %s\napt_key_fingerprint = %s\n"
         conf(r, policy % (url, fpr))
         p = plan(r, facts, "--only", "apt", env_extra=env)
-        check("Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
+        expect("apt_key_downloaded_and_checked", p.stdout, r, facts, dict(key_names(fpr, armored, binary), **{base: "https://localhost:PORT"}))
+        rdtest.check("Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
               % (len(binary), __import__("hashlib").sha256(binary).hexdigest()) in p.stdout, p.stdout)
         other = "0" * 24 + "9386B48A1A693C5C"
         conf(r, policy % (url, other))
         p = plan(r, facts, "--only", "apt", env_extra=env)
-        check("apt: %s holds key %s, not the expected %s: not installed" % (url, fpr, other) in p.stdout,
+        expect("apt_key_downloaded_and_checked.other-fingerprint", p.stdout, r, facts, dict(key_names(fpr, armored, binary), **{base: "https://localhost:PORT"}))
+        rdtest.check("apt: %s holds key %s, not the expected %s: not installed" % (url, fpr, other) in p.stdout,
               p.stdout)
         conf(r, policy % (url.replace("rocm.gpg.key", "missing"), fpr))
         p = plan(r, facts, "--only", "apt", env_extra=env)
-        check("apt: cannot download the key from" in p.stdout and "404" in p.stdout, p.stdout)
+        expect("apt_key_downloaded_and_checked.missing", p.stdout, r, facts, dict(key_names(fpr, armored, binary), **{base: "https://localhost:PORT"}))
+        rdtest.check("apt: cannot download the key from" in p.stdout and "404" in p.stdout, p.stdout)
     finally:
         stop()
 
 
-@test
+@rdtest.test
 def key_fetched_from_where_the_table_says():
     """No key configured: the key is fetched from rocm/rocm.gpg.key under the
     repository base (a mirror served over HTTPS here, laid out as AMD's) and
@@ -795,7 +842,7 @@ def key_fetched_from_where_the_table_says():
     own, which repos.ini pins, naming both."""
     for tool in ("gpg", "openssl", "curl"):
         if not shutil.which(tool):
-            raise Skip("needs " + tool)
+            rdtest.skip("needs " + tool)
     fpr, armored, binary = make_key("rocm-mirror")
     d = fixlib.temp_dir("rd-https.")
     os.makedirs(os.path.join(d, "radeon", "rocm"))
@@ -807,47 +854,52 @@ def key_fetched_from_where_the_table_says():
         mirror = "[repository]\nmirror = %s/radeon\n" % base
         conf(r, "[fix]\nrocm_release = 6.2.4\nkey_fingerprint = %s\n%s" % (fpr, mirror))
         p = plan(r, facts, "--only", "apt", env_extra=env)
-        check("Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
+        expect("key_fetched_from_where_the_table_says", p.stdout, r, facts, dict(key_names(fpr, armored, binary), **{base: "https://localhost:PORT"}))
+        rdtest.check("Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
               % (len(binary), __import__("hashlib").sha256(binary).hexdigest()) in p.stdout, p.stdout)
-        check("URIs: %s/radeon/rocm/apt/6.2.4\n" % base in p.stdout, p.stdout)
+        rdtest.check("URIs: %s/radeon/rocm/apt/6.2.4\n" % base in p.stdout, p.stdout)
         conf(r, "[fix]\nrocm_release = 6.2.4\n" + mirror)
         p = plan(r, facts, "--only", "apt", env_extra=env)
-        check("apt: %s/radeon/rocm/rocm.gpg.key holds key %s, not the expected "
+        expect("key_fetched_from_where_the_table_says.amd-key", p.stdout, r, facts, dict(key_names(fpr, armored, binary), **{base: "https://localhost:PORT"}))
+        rdtest.check("apt: %s/radeon/rocm/rocm.gpg.key holds key %s, not the expected "
               "CA8BB4727A47B4D09B4EE8969386B48A1A693C5C (AMD's, pinned in repos.ini): not installed" % (base, fpr)
               in p.stdout, p.stdout)
-        check("/etc/apt/keyrings/rocm.gpg" not in p.stdout.split("Not planned")[0], "nothing written: " + p.stdout)
+        rdtest.check("/etc/apt/keyrings/rocm.gpg" not in p.stdout.split("Not planned")[0], "nothing written: " + p.stdout)
     finally:
         stop()
 
 
-@test
+@rdtest.test
 def apt_wrong_key_refused():
     if not shutil.which("gpg"):
-        raise Skip("needs gpg")
+        rdtest.skip("needs gpg")
     fpr, armored, binary = make_key("someone-else")
     r, facts = setup(base_facts())
     want = "0" * 24 + "9386B48A1A693C5C"
     conf(r, "[fix]\nrocm_release = 6.2.4\napt_key_fingerprint = %s\n" % want)
     p = plan(r, facts, "--only", "apt", "--key-file", armored)
-    eq(p.stdout.replace(r.path, "ROOT"), "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   apt: %s holds key %s, not "
+    expect("apt_wrong_key_refused", p.stdout, r, facts, key_names(fpr, armored, binary))
+    rdtest.eq(p.stdout.replace(r.path, "ROOT"), "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   apt: %s holds key %s, not "
        "the expected %s: not installed\n" % (armored, fpr, want), "plan")
     junk = os.path.join(fixlib.temp_dir("rd-junk."), "rocm.gpg.key")
     with open(junk, "w") as f:
         f.write("<html>404 Not Found</html>\n")
     p = plan(r, facts, "--only", "apt", "--key-file", junk)
-    eq(p.stdout.replace(r.path, "ROOT"), "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   apt: %s is not an OpenPGP key "
+    expect("apt_wrong_key_refused.not-a-key", p.stdout, r, facts, key_names(fpr, armored, binary))
+    rdtest.eq(p.stdout.replace(r.path, "ROOT"), "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   apt: %s is not an OpenPGP key "
        "file (gpg: no valid OpenPGP data found.)\n" % junk, "plan with a file that holds no key")
 
 
-@test
+@rdtest.test
 def apt_needs_release_and_key():
     # The support table picks the release for an RX 7900 XTX on Ubuntu 24.04;
     # without a key nothing is planned.
     r, facts = setup(base_facts())
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "apt"])
-    eq(p.returncode, 1, "nothing planned while the apt finding stays")
+    expect("apt_needs_release_and_key", p.stdout, r, facts)
+    rdtest.eq(p.returncode, 1, "nothing planned while the apt finding stays")
     # AMD's key is fetched from where repos.ini says; this machine cannot reach it
-    check("apt: cannot download the key from https://repo.radeon.com/rocm/rocm.gpg.key" in p.stdout
+    rdtest.check("apt: cannot download the key from https://repo.radeon.com/rocm/rocm.gpg.key" in p.stdout
           and "pass --key-file FILE on a host that cannot reach it" in p.stdout and "rocm_release" not in p.stdout,
           p.stdout)
     # An OS release the table does not know: the release must be configured.
@@ -856,19 +908,20 @@ def apt_needs_release_and_key():
     f["os"]["version_codename"] = "mantic"
     r, facts = setup(f)
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "apt"])
-    eq(p.returncode, 1, "nothing planned while the apt finding stays")
-    check("apt: AMD ships no ROCm for ubuntu 23.10; the nearest release of it that AMD ships for is ubuntu 22.04 "
+    expect("apt_needs_release_and_key.unknown-os", p.stdout, r, facts)
+    rdtest.eq(p.returncode, 1, "nothing planned while the apt finding stays")
+    rdtest.check("apt: AMD ships no ROCm for ubuntu 23.10; the nearest release of it that AMD ships for is ubuntu 22.04 "
           "(ROCm 7.2.4, whose packages are built for it): choose that with `--release 7.2.4`" in p.stdout, p.stdout)
     conf(r, "[fix]\nrocm_release = 6.2.4\n")
     p = plan(r, facts, "--only", "apt")
-    check("apt: cannot download the key from https://repo.radeon.com/rocm/rocm.gpg.key" in p.stdout, p.stdout)
+    expect("apt_needs_release_and_key.release-set", p.stdout, r, facts)
+    rdtest.check("apt: cannot download the key from https://repo.radeon.com/rocm/rocm.gpg.key" in p.stdout, p.stdout)
 
 
 # ---- safety ----
 
-@test
+@rdtest.test(root=True)
 def edit_between_plan_and_apply_aborts():
-    need_root()
     r, facts = setup(base_facts())
     proc = subprocess.Popen([RD, "fix", "--root", r.path, "--facts", facts, "--apply"] + ACCESS, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -878,55 +931,53 @@ def edit_between_plan_and_apply_aborts():
         if not c:
             break
         buf += c
-    check(buf.endswith("? [y/N] "), "prompt: " + buf)
+    rdtest.check(buf.endswith("? [y/N] "), "prompt: " + buf)
     with open(r.p("/etc/group"), "a") as f:
         f.write("docker:x:999:\n")
     edited = r.tree()
     out, err = proc.communicate("y\n", timeout=60)
-    eq(proc.returncode, 3, "exit status")
-    check("/etc/group changed after the plan was made; nothing was written" in err, err)
-    eq(r.tree(), edited, "nothing written")
+    rdtest.eq(proc.returncode, 3, "exit status")
+    rdtest.check("/etc/group changed after the plan was made; nothing was written" in err, err)
+    rdtest.eq(r.tree(), edited, "nothing written")
 
 
-@test
+@rdtest.test(root=True)
 def answer_no_changes_nothing():
-    need_root()
     r, facts = setup(base_facts())
     before = r.tree()
     p = run(["fix", "--root", r.path, "--facts", facts, "--apply"] + ACCESS, stdin="n\n")
-    eq(p.returncode, 1, "exit status")
-    check(p.stdout.endswith("Nothing was changed.\n"), p.stdout)
-    eq(r.tree(), before, "tree")
+    expect("answer_no_changes_nothing", p.stdout, r, facts)
+    rdtest.eq(p.returncode, 1, "exit status")
+    rdtest.check(p.stdout.endswith("Nothing was changed.\n"), p.stdout)
+    rdtest.eq(r.tree(), before, "tree")
 
 
-@test
+@rdtest.test(root=True)
 def failure_half_way_rolls_back():
-    need_root()
     for n in ("1", "2", "0"):
         r, facts = setup(fixlib.root_only_nodes(base_facts()))
         r.write("/etc/modprobe.d/blacklist-amdgpu.conf", "blacklist amdgpu\n")
         before = r.tree()
         p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes", "--only", "udev,cmdline"],
                 env_extra={"ROCM_DOCTOR_FIX_FAIL_AFTER": n})
-        eq(p.returncode, 3, "exit status after an injected failure (after %s)" % n)
-        check("injected failure" in p.stderr and "everything done before was rolled back" in p.stderr, p.stderr)
-        eq(r.tree(), before, "tree rolled back (failure after %s actions)" % n)
+        rdtest.eq(p.returncode, 3, "exit status after an injected failure (after %s)" % n)
+        rdtest.check("injected failure" in p.stderr and "everything done before was rolled back" in p.stderr, p.stderr)
+        rdtest.eq(r.tree(), before, "tree rolled back (failure after %s actions)" % n)
         p = run(["undo", "--root", r.path])
-        check("no applied run to undo" in p.stderr, "a rolled-back run is not undoable: " + p.stderr)
+        rdtest.check("no applied run to undo" in p.stderr, "a rolled-back run is not undoable: " + p.stderr)
 
 
-@test
+@rdtest.test(root=True)
 def concurrent_runs_serialised():
-    need_root()
     r, facts = setup(base_facts())
     before = r.tree()
     os.makedirs(r.p("/var/lib/rocm-doctor"), exist_ok=True)
     with open(r.p("/var/lib/rocm-doctor/lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
-        eq(p.returncode, 3, "refused while another run holds the lock")
-        check("another rocm-doctor fix or undo is running on %s" % r.path in p.stderr, p.stderr)
-        eq(r.tree(), before, "nothing written")
+        rdtest.eq(p.returncode, 3, "refused while another run holds the lock")
+        rdtest.check("another rocm-doctor fix or undo is running on %s" % r.path in p.stderr, p.stderr)
+        rdtest.eq(r.tree(), before, "nothing written")
     # two real runs at once: exactly one applies, the other waits its turn or refuses
     procs = [subprocess.Popen([RD, "fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
@@ -935,19 +986,19 @@ def concurrent_runs_serialised():
         q.stdout.close()
         q.stderr.close()
     applied = [x for x in res if x[0] == 0 and "Applied as run" in x[1]]
-    eq(len(applied), 1, "one run applied: %s" % res)
+    rdtest.eq(len(applied), 1, "one run applied: %s" % res)
     other = [x for x in res if x not in applied][0]
-    check(other[0] == 0 and other[1] == "Nothing to do in this root.\n" or
+    rdtest.check(other[0] == 0 and other[1] == "Nothing to do in this root.\n" or
           (other[0] == 3 and ("another rocm-doctor" in other[2] or "changed after the plan" in other[2])),
           "the other one: %s" % (other,))
-    eq(r.read("/etc/group").count("alice"), 3, "alice added once to render and video (and her own group)")
+    rdtest.eq(r.read("/etc/group").count("alice"), 3, "alice added once to render and video (and her own group)")
     with open(r.p("/var/lib/rocm-doctor/lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         p = run(["undo", "--root", r.path])
-        eq(p.returncode, 3, "undo refused while the lock is held")
-        check("another rocm-doctor fix or undo is running" in p.stderr, p.stderr)
-    eq(run(["undo", "--root", r.path]).returncode, 0, "undo once the lock is free")
-    eq(r.tree(), before, "tree after undo")
+        rdtest.eq(p.returncode, 3, "undo refused while the lock is held")
+        rdtest.check("another rocm-doctor fix or undo is running" in p.stderr, p.stderr)
+    rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo once the lock is free")
+    rdtest.eq(r.tree(), before, "tree after undo")
 
 
 def fake_run(r, run_id, state="applied"):
@@ -960,36 +1011,34 @@ def fake_run(r, run_id, state="applied"):
                    "files": [], "groups": [], "commands": [], "directories_created": []}, f)
 
 
-@test
+@rdtest.test(root=True)
 def undo_last_picks_the_newest_of_one_second():
     """Ten or more runs in one second: undo --last takes the last one made
     (-10 after -9; new ids are zero-padded so they sort as made anyway)."""
-    need_root()
     r = fixlib.Root()
     for run_id in ["20261130-105800"] + ["20261130-105800-%d" % n for n in range(2, 12)] + ["20261130-105759-12"]:
         fake_run(r, run_id)
     p = run(["undo", "--root", r.path, "--last"])
-    eq((p.returncode, p.stdout), (0, "Undid run 20261130-105800-11.\n"), "undo --last (stderr %s)" % p.stderr)
+    rdtest.eq((p.returncode, p.stdout), (0, "Undid run 20261130-105800-11.\n"), "undo --last (stderr %s)" % p.stderr)
     p = run(["undo", "--root", r.path])
-    eq(p.stdout, "Undid run 20261130-105800-10.\n", "then the one before")
+    rdtest.eq(p.stdout, "Undid run 20261130-105800-10.\n", "then the one before")
     r2, facts = setup(base_facts())
     ids = []
     for _ in range(3):
         p = run(["fix", "--root", r2.path, "--facts", facts, "--apply", "--yes", "--json"] + ACCESS)
-        eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+        rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
         ids.append(__import__("json").loads(p.stdout)["run_id"])
-        eq(run(["undo", "--root", r2.path]).returncode, 0, "undo")
+        rdtest.eq(run(["undo", "--root", r2.path]).returncode, 0, "undo")
     for i in ids:
-        check(re.fullmatch(r"\d{8}-\d{6}(-\d{3})?", i), "run id %s" % i)
-    eq(sorted(ids), ids, "ids sort as made")
+        rdtest.check(re.fullmatch(r"\d{8}-\d{6}(-\d{3})?", i), "run id %s" % i)
+    rdtest.eq(sorted(ids), ids, "ids sort as made")
 
 
-@test
+@rdtest.test(root=True)
 def leftover_temp_files_swept():
     """A kill between creating a temporary file and renaming it leaves
     .#NAME.PID.N behind: the next run under the lock removes it (a dead
     writer's only), and so does undo."""
-    need_root()
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
     dead = subprocess.Popen(["true"])
     dead.wait()
@@ -999,26 +1048,25 @@ def leftover_temp_files_swept():
     r.write("/etc/.#other.%d.0" % dead.pid, "not a file of the plan")
     before = {k: v for k, v in r.tree().items() if ".#" not in k}
     p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
-    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
-    eq(sorted(n for n in os.listdir(r.p("/etc/udev/rules.d")) if n.startswith(".#")), [], "rules.d swept")
-    eq(sorted(n for n in os.listdir(r.p("/etc")) if n.startswith(".#")),
+    rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    rdtest.eq(sorted(n for n in os.listdir(r.p("/etc/udev/rules.d")) if n.startswith(".#")), [], "rules.d swept")
+    rdtest.eq(sorted(n for n in os.listdir(r.p("/etc")) if n.startswith(".#")),
        [".#group.%d.0" % os.getpid(), ".#other.%d.0" % dead.pid], "/etc swept of the plan's stale files only")
     os.unlink(r.p("/etc/.#group.%d.0" % os.getpid()))
     os.unlink(r.p("/etc/.#other.%d.0" % dead.pid))
-    eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
-    eq(r.tree(), before, "tree after undo")
+    rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
+    rdtest.eq(r.tree(), before, "tree after undo")
 
 
-@test
+@rdtest.test(root=True)
 def interrupted_run_blocks_fix_until_undone():
     """A run left "applying" (killed): fix --apply refuses, naming the run
     and the undo that resolves it, even when it has nothing new to do; undo
     rolls it back from the before-copies."""
-    need_root()
     r, facts = setup(base_facts())
     before = r.tree()
     p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes", "--json"] + ACCESS)
-    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
     run_id = __import__("json").loads(p.stdout)["run_id"]
     jpath = r.p("/var/lib/rocm-doctor/journal/%s/journal.json" % run_id)
     with open(jpath) as f:
@@ -1027,27 +1075,28 @@ def interrupted_run_blocks_fix_until_undone():
         f.write(text.replace('"state":"applied"', '"state":"applying"'))
     for args in (ACCESS, ["--only", "cmdline"]):
         p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + args)
-        eq(p.returncode, 3, "refused")
-        eq(p.stderr, "rocm-doctor: run %s was interrupted while it was being applied and is not resolved; nothing "
+        rdtest.eq(p.returncode, 3, "refused")
+        rdtest.eq(p.stderr, "rocm-doctor: run %s was interrupted while it was being applied and is not resolved; nothing "
            "was written. Run `rocm-doctor undo --root %s %s` first: it rolls the interrupted run back.\n"
            % (run_id, r.path, run_id), "message")
     p = run(["undo", "--root", r.path, "--json"])
-    eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
+    rdtest.eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
     j = __import__("json").loads(p.stdout)
-    eq((j["run_id"], j["interrupted"]), (run_id, True), "undo of the interrupted run")
-    eq(r.tree(), before, "tree after undo")
+    rdtest.eq((j["run_id"], j["interrupted"]), (run_id, True), "undo of the interrupted run")
+    rdtest.eq(r.tree(), before, "tree after undo")
     with open(jpath) as f:
-        eq(__import__("json").load(f)["state"], "rolled-back", "journal state")
+        rdtest.eq(__import__("json").load(f)["state"], "rolled-back", "journal state")
 
 
-@test
+@rdtest.test
 def symlink_out_of_root_refused():
     outside = fixlib.temp_dir("rd-outside.")
     r, facts = setup(fixlib.root_only_nodes(base_facts()))
     os.makedirs(r.p("/etc/udev"))
     os.symlink(outside, r.p("/etc/udev/rules.d"))
     p = run(["fix", "--root", r.path, "--facts", facts] + ACCESS)
-    check("udev: /etc/udev/rules.d/70-rocm-doctor-gpu.rules: a symlink on the way is absolute or leads out of the root; refusing to follow it"
+    expect("symlink_out_of_root_refused.udev", p.stdout, r, facts)
+    rdtest.check("udev: /etc/udev/rules.d/70-rocm-doctor-gpu.rules: a symlink on the way is absolute or leads out of the root; refusing to follow it"
           in p.stdout, p.stdout)
     r2, facts2 = setup(base_facts())
     target = os.path.join(outside, "environment")
@@ -1056,17 +1105,18 @@ def symlink_out_of_root_refused():
     os.makedirs(r2.p("/etc/environment.d"))
     os.symlink(target, r2.p("/etc/environment.d/50-rocm-doctor.conf"))
     p = run(["fix", "--root", r2.path, "--facts", facts2, "--only", "env"])
-    check("env: /etc/environment.d/50-rocm-doctor.conf: is a symlink; refusing to replace or follow it" in p.stdout,
+    expect("symlink_out_of_root_refused.env", p.stdout, r2, facts2)
+    rdtest.check("env: /etc/environment.d/50-rocm-doctor.conf: is a symlink; refusing to replace or follow it" in p.stdout,
           p.stdout)
     if IS_ROOT:
         run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
         run(["fix", "--root", r2.path, "--facts", facts2, "--only", "env", "--apply", "--yes"])
-    eq(sorted(os.listdir(outside)), ["environment"], "nothing written outside the root")
+    rdtest.eq(sorted(os.listdir(outside)), ["environment"], "nothing written outside the root")
     with open(target) as f:
-        eq(f.read(), "KEEP=1\n", "file outside untouched")
+        rdtest.eq(f.read(), "KEEP=1\n", "file outside untouched")
 
 
-@test
+@rdtest.test
 def apply_needs_root():
     r, facts = setup(base_facts())
     os.chmod(r.path, 0o755)
@@ -1075,7 +1125,7 @@ def apply_needs_root():
     rd, env = RD, None
     if IS_ROOT:
         if not shutil.which("setpriv"):
-            raise Skip("needs setpriv")
+            rdtest.skip("needs setpriv")
         # nobody runs a copy of the binary and of the tables in a directory
         # it can reach (a build under /root, mode 0700, is out of its reach).
         staged = fixlib.temp_dir("rd-fix-nobody.")
@@ -1095,25 +1145,25 @@ def apply_needs_root():
     if IS_ROOT:
         args = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + args
     p = subprocess.run(args, capture_output=True, text=True, env=env)
-    eq(p.returncode, 3, "exit status")
-    check("applying the plan needs root" in p.stderr, p.stderr)
+    rdtest.eq(p.returncode, 3, "exit status")
+    rdtest.check("applying the plan needs root" in p.stderr, p.stderr)
 
 
-@test
+@rdtest.test
 def usage_errors():
     p = run(["fix", "--only", "bogus"])
-    eq(p.returncode, 3, "unknown --only id")
-    check('"bogus" is neither a fix' in p.stderr, p.stderr)
+    rdtest.eq(p.returncode, 3, "unknown --only id")
+    rdtest.check('"bogus" is neither a fix' in p.stderr, p.stderr)
     p = run(["undo", "--last", "20261130-105800"])
-    eq(p.returncode, 3, "--last and an id")
+    rdtest.eq(p.returncode, 3, "--last and an id")
     p = run(["fix", "--apply", "--json"])
-    check("needs --yes" in p.stderr, p.stderr)
+    rdtest.check("needs --yes" in p.stderr, p.stderr)
     if IS_ROOT:
         r = fixlib.Root()
         p = run(["undo", "--root", r.path])
-        eq((p.returncode, p.stderr), (3, "rocm-doctor: no applied run to undo in %s/var/lib/rocm-doctor/journal\n"
+        rdtest.eq((p.returncode, p.stderr), (3, "rocm-doctor: no applied run to undo in %s/var/lib/rocm-doctor/journal\n"
                                       % r.path), "undo without a journal")
-        check(not r.exists("/var/lib/rocm-doctor"), "undo without a journal creates nothing")
+        rdtest.check(not r.exists("/var/lib/rocm-doctor"), "undo without a journal creates nothing")
 
 
 # ---- the diff itself ----
@@ -1127,7 +1177,7 @@ DIFF_EXACT = [
 ]
 
 
-@test
+@rdtest.test
 def diff_exact_cases():
     d = fixlib.temp_dir("rd-diff.")
     for i, (a, b, want) in enumerate(DIFF_EXACT):
@@ -1136,15 +1186,15 @@ def diff_exact_cases():
             f.write(a)
         with open(fb, "w") as f:
             f.write(b)
-        eq(run([fa, fb, "diff"], prog=DRIVER).stdout, want, "diff case %d" % i)
+        rdtest.eq(run([fa, fb, "diff"], prog=DRIVER).stdout, want, "diff case %d" % i)
 
 
-@test
+@rdtest.test
 def diff_applies_with_patch():
     """Random edits of a configuration-like file: patch(1) turns the old
     file into the new one with the diff, so every hunk is right."""
     if not shutil.which("patch"):
-        raise Skip("needs patch")
+        rdtest.skip("needs patch")
     import random
     rnd = random.Random(4)
     d = fixlib.temp_dir("rd-diff.")
@@ -1173,9 +1223,9 @@ def diff_applies_with_patch():
             continue
         p = subprocess.run(["patch", "--quiet", "--force", "-o", out, fa], input=diff, capture_output=True,
                            text=True)
-        eq(p.returncode, 0, "patch case %d: %s\n%s" % (case, p.stdout + p.stderr, diff))
+        rdtest.eq(p.returncode, 0, "patch case %d: %s\n%s" % (case, p.stdout + p.stderr, diff))
         with open(out) as f:
-            eq(f.read(), tb, "patched case %d\n%s" % (case, diff))
+            rdtest.eq(f.read(), tb, "patched case %d\n%s" % (case, diff))
 
 
 # ---- live: the hardware from a umockdev testbed, the OS from its root ----
@@ -1184,13 +1234,13 @@ def testbed(name):
     """Writes scenario `name` and returns (root, command prefix that runs a
     program inside the testbed)."""
     if not TB_RUN:
-        raise Skip("umockdev is not available")
+        rdtest.skip("umockdev is not available")
     d = fixlib.temp_dir("rd-fix-tb.")
     os.chmod(d, 0o755)
     runner = os.path.join(SRC, "..", "scenarios", "run.py")
     out = subprocess.run([sys.executable, runner, name, "--write", d], capture_output=True, text=True,
                          check=True).stdout.split()
-    check(out[0] == "tb-run" and out[-1] == "CMD", "run.py --write: %s" % out)
+    rdtest.check(out[0] == "tb-run" and out[-1] == "CMD", "run.py --write: %s" % out)
     # rocm-doctor's own state goes to /var/lib/rocm-doctor; the tree
     # comparison leaves that directory out, not its parents
     os.makedirs(os.path.join(d, "root", "var", "lib"), exist_ok=True)
@@ -1203,50 +1253,77 @@ def live(prefix, args, **kw):
     return subprocess.run(prefix + [RD] + args, capture_output=True, text=True, env=env, timeout=120)
 
 
-@test
-def live_group_roundtrip():
+def _live_group_roundtrip(apply):
     root, prefix = testbed("user-not-in-render")
     r = fixlib.Root.at(root)
     before = r.tree()
     p = live(prefix, ACCESS + ["fix", "--root", root, "--user", "alice"])
-    eq(p.returncode, 1, "plan exit status (stderr %s)" % p.stderr)
-    check("   add alice to group render: usermod -aG render alice (undo: gpasswd -d alice render)\n" in p.stdout
+    expect("live_group_roundtrip", p.stdout, root)
+    rdtest.eq(p.returncode, 1, "plan exit status (stderr %s)" % p.stderr)
+    rdtest.check("   add alice to group render: usermod -aG render alice (undo: gpasswd -d alice render)\n" in p.stdout
           and "-video:x:44:\n-render:x:992:\n+video:x:44:alice\n+render:x:992:alice\n" in p.stdout, p.stdout)
-    need_root()
+    if not apply:
+        return
     p = live(prefix, ACCESS + ["fix", "--root", root, "--user", "alice", "--apply", "--yes"])
-    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
-    check(re.search(r"kfd\.no-access +fixed after re-login", p.stdout), p.stdout)
+    expect("live_group_roundtrip.apply", p.stdout, root)
+    rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    rdtest.check(re.search(r"kfd\.no-access +fixed after re-login", p.stdout), p.stdout)
     c = live(prefix, ["check", "--root", root, "--user", "alice", "--json"])
-    check('"kfd.no-access"' not in c.stdout, "the check passes now: " + c.stdout[-400:])
+    rdtest.check('"kfd.no-access"' not in c.stdout, "the check passes now: " + c.stdout[-400:])
     p = live(prefix, ACCESS + ["fix", "--root", root, "--user", "alice", "--apply", "--yes"])
-    eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
-    eq(run(["undo", "--root", root]).returncode, 0, "undo")
-    eq(r.tree(), before, "tree after undo")
+    rdtest.eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "apply again")
+    rdtest.eq(run(["undo", "--root", root]).returncode, 0, "undo")
+    rdtest.eq(r.tree(), before, "tree after undo")
 
 
-@test
-def live_blacklist_roundtrip():
+@rdtest.test
+def live_group_roundtrip_plan():
+    """The part of live_group_roundtrip that needs no root."""
+    _live_group_roundtrip(False)
+
+
+@rdtest.test(root=True)
+def live_group_roundtrip():
+    _live_group_roundtrip(True)
+
+
+def _live_blacklist_roundtrip(apply):
     root, prefix = testbed("blacklisted-etc")
     r = fixlib.Root.at(root)
     before = r.tree()
     p = live(prefix, ["fix", "--root", root, "--only", "driver.blacklisted"])
-    check("1. modprobe: let amdgpu load and drive every AMD GPU\n   Fixes: driver.blacklisted\n"
+    expect("live_blacklist_roundtrip", p.stdout, root)
+    rdtest.check("1. modprobe: let amdgpu load and drive every AMD GPU\n   Fixes: driver.blacklisted\n"
           "   remove /etc/modprobe.d/blacklist-amdgpu.conf (kept in the journal)\n"
           "   run on first boot: update-initramfs -u (undo: update-initramfs -u)\n"
           "--- a/etc/modprobe.d/blacklist-amdgpu.conf\n+++ /dev/null\n@@ -1,3 +0,0 @@\n" in p.stdout, p.stdout)
-    need_root()
+    if not apply:
+        return
     p = live(prefix, ["fix", "--root", root, "--only", "driver.blacklisted", "--apply", "--yes"])
-    eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
-    check(re.search(r"driver\.blacklisted +fixed after reboot", p.stdout), p.stdout)
-    check(not r.exists("/etc/modprobe.d/blacklist-amdgpu.conf"), "file removed")
-    eq(live(prefix, ["fix", "--root", root, "--only", "driver.blacklisted", "--apply", "--yes"]).stdout,
+    expect("live_blacklist_roundtrip.apply", p.stdout, root)
+    rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
+    rdtest.check(re.search(r"driver\.blacklisted +fixed after reboot", p.stdout), p.stdout)
+    rdtest.check(not r.exists("/etc/modprobe.d/blacklist-amdgpu.conf"), "file removed")
+    rdtest.eq(live(prefix, ["fix", "--root", root, "--only", "driver.blacklisted", "--apply", "--yes"]).stdout,
        "Nothing to do in this root.\n", "apply again")
     # driver.not-loaded stays until the reboot and has no fix of its own: said so
     p = live(prefix, ["fix", "--root", root])
-    check(re.search(r"^\d+ problems? found by the check ha(s|ve) no automatic fix: see `rocm-doctor check`\.$",
+    expect("live_blacklist_roundtrip.after", p.stdout, root)
+    rdtest.check(re.search(r"^\d+ problems? found by the check ha(s|ve) no automatic fix: see `rocm-doctor check`\.$",
                     p.stdout, re.M), p.stdout)
-    eq(run(["undo", "--root", root]).returncode, 0, "undo")
-    eq(r.tree(), before, "tree after undo")
+    rdtest.eq(run(["undo", "--root", root]).returncode, 0, "undo")
+    rdtest.eq(r.tree(), before, "tree after undo")
+
+
+@rdtest.test
+def live_blacklist_roundtrip_plan():
+    """The part of live_blacklist_roundtrip that needs no root."""
+    _live_blacklist_roundtrip(False)
+
+
+@rdtest.test(root=True)
+def live_blacklist_roundtrip():
+    _live_blacklist_roundtrip(True)
 
 
 # ---- every fix on the findings of real scenarios, policy from rocm-doctor.conf ----
@@ -1256,6 +1333,7 @@ class Live:
     program inside it, and rocm-doctor.conf under the root."""
 
     def __init__(self, name, conf=None, nodes=None):
+        self.name = name
         self.root, self.prefix = testbed(name)
         self.r = fixlib.Root.at(self.root)
         if nodes:
@@ -1279,13 +1357,19 @@ class Live:
             out.append(a)
         self.prefix = out
 
+    def expect_name(self, what=None):
+        """tests/expected/fix/TEST.SCENARIO[.WHAT]: TEST the test that
+        called roundtrip."""
+        test = sys._getframe(2).f_code.co_name
+        return "%s.%s" % (test, self.name) + ("." + what if what else "")
+
     def rd(self, *args, env_extra=None):
         return live(self.prefix, list(args) + ["--root", self.root], env_extra=env_extra or {})
 
     def findings(self, *args):
         import json
         p = self.rd("check", "--json", *args)
-        check(p.returncode in (0, 1, 2), "check: %s" % p.stderr)
+        rdtest.check(p.returncode in (0, 1, 2), "check: %s" % p.stderr)
         return {f["id"]: f for f in json.loads(p.stdout)["findings"] if f["severity"] in ("warning", "error")}
 
     def roundtrip(self, fix_args, want_plan, results, gone, check_args=(), after=None, still=()):
@@ -1293,36 +1377,37 @@ class Live:
         before = self.r.tree()
         f = self.findings(*check_args)
         for fid in gone + list(still):
-            check(fid in f, "%s before the fix: %s" % (fid, sorted(f)))
+            rdtest.check(fid in f, "%s before the fix: %s" % (fid, sorted(f)))
         p = self.rd("fix", *fix_args)
-        eq(p.returncode, 1, "plan exit status (stderr %s)" % p.stderr)
+        expect(self.expect_name(), p.stdout, self.root)
+        rdtest.eq(p.returncode, 1, "plan exit status (stderr %s)" % p.stderr)
         for w in want_plan:
-            check(w in p.stdout, "plan lacks %r:\n%s" % (w, p.stdout))
-        eq(self.r.tree(), before, "planning wrote nothing")
-        need_root()
+            rdtest.check(w in p.stdout, "plan lacks %r:\n%s" % (w, p.stdout))
+        rdtest.eq(self.r.tree(), before, "planning wrote nothing")
         p = self.rd("fix", "--apply", "--yes", *fix_args)
-        eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+        expect(self.expect_name("apply"), p.stdout, self.root)
+        rdtest.eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
         for fid, res in results:
-            check(re.search(r"^   %s +%s$" % (re.escape(fid), res), p.stdout, re.M),
+            rdtest.check(re.search(r"^   %s +%s$" % (re.escape(fid), res), p.stdout, re.M),
                   "result %s %s:\n%s" % (fid, res, p.stdout))
         applied = self.r.tree()
         p = self.rd("fix", "--apply", "--yes", *fix_args)
-        eq(p.returncode, 0, "apply again exit status (stderr %s)" % p.stderr)
-        check(p.stdout.startswith("Nothing to do in this root.\n"), "apply again: " + p.stdout)
-        eq(self.r.tree(), applied, "apply again changed nothing")
+        rdtest.eq(p.returncode, 0, "apply again exit status (stderr %s)" % p.stderr)
+        rdtest.check(p.stdout.startswith("Nothing to do in this root.\n"), "apply again: " + p.stdout)
+        rdtest.eq(self.r.tree(), applied, "apply again changed nothing")
         if after:
             after(self)
         f_after = self.findings(*check_args)
         for fid in gone:
-            check(fid not in f_after, "%s still reported after the fix: %s" % (fid, f_after.get(fid)))
-        eq(sorted(set(f_after) - set(f)), [], "problems the fix brought")
+            rdtest.check(fid not in f_after, "%s still reported after the fix: %s" % (fid, f_after.get(fid)))
+        rdtest.eq(sorted(set(f_after) - set(f)), [], "problems the fix brought")
         p = run(["undo", "--root", self.root])
-        eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
-        eq(self.r.tree(), before, "tree after undo")
+        rdtest.eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
+        rdtest.eq(self.r.tree(), before, "tree after undo")
         return applied
 
 
-@test
+@rdtest.test(root=True)
 def real_group_user_not_in_render():
     t = Live("user-not-in-render", conf="[fix]\nallowed_fixes = group\n")
     t.roundtrip(["--user", "alice"],
@@ -1331,18 +1416,19 @@ def real_group_user_not_in_render():
                 ["kfd.no-access", "render.no-access"], check_args=["--user", "alice"])
 
 
-@test
+@rdtest.test
 def real_allowed_fixes_restricts_the_plan():
     for conf, want in (("[fix]\nallowed_fixes = udev env\n", "   group: not among allowed_fixes in the configuration\n"),
                        ("[fix]\nallowed_fixes = none\n", "   group: not among allowed_fixes in the configuration\n")):
         t = Live("user-not-in-render", conf=conf)
         p = t.rd("fix", "--user", "alice")
-        eq(p.returncode, 0, "nothing planned (stderr %s)" % p.stderr)
-        check(p.stdout.startswith("Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n") and want in p.stdout, p.stdout)
+        expect("real_allowed_fixes_restricts_the_plan." + conf.split("= ")[1].strip().replace(" ", "-"), p.stdout, t.root)
+        rdtest.eq(p.returncode, 0, "nothing planned (stderr %s)" % p.stderr)
+        rdtest.check(p.stdout.startswith("Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n") and want in p.stdout, p.stdout)
     t = Live("user-not-in-render", conf="[fix]\nallowed_fixes = bogus\n")
     p = t.rd("fix", "--user", "alice")
-    eq(p.returncode, 3, "a bad allowed_fixes stops the run")
-    check("rocm-doctor.conf:2" in p.stderr and "bogus" in p.stderr, p.stderr)
+    rdtest.eq(p.returncode, 3, "a bad allowed_fixes stops the run")
+    rdtest.check("rocm-doctor.conf:2" in p.stderr and "bogus" in p.stderr, p.stderr)
 
 
 UDEV_0660 = 'KERNEL=="kfd", GROUP="render", MODE="0660"\n'
@@ -1350,14 +1436,14 @@ UDEV_0666 = 'KERNEL=="kfd", GROUP="render", MODE="0666"\n'
 ROOT_ONLY = {"dev/kfd": "0660:0:0", "dev/dri/renderD128": "0660:0:0"}
 
 
-@test
+@rdtest.test(root=True)
 def real_udev_group_rule():
     """Nodes that belong to root: a 0660 render rule and alice in render.
     After the reboot (the nodes as the rule makes them) the check passes."""
     t = Live("user-not-in-render", conf="[fix]\nudev_all_users = no\n", nodes=ROOT_ONLY)
 
     def rebooted(t):
-        check(UDEV_0660 in t.r.read("/etc/udev/rules.d/70-rocm-doctor-gpu.rules"), "0660 rule")
+        rdtest.check(UDEV_0660 in t.r.read("/etc/udev/rules.d/70-rocm-doctor-gpu.rules"), "0660 rule")
         t.nodes({"dev/kfd": "0660:0:992", "dev/dri/renderD128": "0660:0:992"})
     t.roundtrip(["--user", "alice"],
                 ["1. udev: give /dev/kfd and the render nodes to group render, mode 0660\n",
@@ -1366,7 +1452,7 @@ def real_udev_group_rule():
                 ["kfd.no-access", "render.no-access"], check_args=["--user", "alice"], after=rebooted)
 
 
-@test
+@rdtest.test(root=True)
 def real_udev_all_users_rule():
     t = Live("user-not-in-render", conf="[fix]\nudev_all_users = yes\n", nodes=ROOT_ONLY)
 
@@ -1376,18 +1462,18 @@ def real_udev_all_users_rule():
                           ["1. udev: give /dev/kfd and the render nodes to group render, mode 0666\n", "+" + UDEV_0666],
                           [("kfd.no-access", "fixed after reboot")], ["kfd.no-access", "render.no-access"],
                           check_args=["--user", "alice"], after=rebooted)
-    check("etc/group" not in [k for k, v in applied.items() if v != t.r.tree().get(k)] and
+    rdtest.check("etc/group" not in [k for k, v in applied.items() if v != t.r.tree().get(k)] and
           "usermod" not in t.rd("fix", "--user", "alice").stdout, "no group change with the all-users rule")
 
 
-@test
+@rdtest.test(root=True)
 def real_modprobe_blacklisted_etc():
     t = Live("blacklisted-etc", conf="[fix]\nallowed_fixes = modprobe\n")
     t.roundtrip([], ["1. modprobe: let amdgpu load and drive every AMD GPU\n   Fixes: driver.blacklisted\n"],
                 [("driver.blacklisted", "fixed after reboot")], ["driver.blacklisted"])
 
 
-@test
+@rdtest.test(root=True)
 def real_cmdline_mi300x_iommu():
     t = Live("mi300x-iommu-no-pt", conf="")
     t.roundtrip([], ["1. cmdline: add iommu=pt to the kernel command line\n   Fixes: tuning.iommu-pt\n",
@@ -1397,7 +1483,7 @@ def real_cmdline_mi300x_iommu():
                 still=["tuning.iommu-pt"])
 
 
-@test
+@rdtest.test(root=True)
 def real_env_apu_plus_dgpu():
     t = Live("apu-plus-dgpu", conf="")
     t.roundtrip([], ["1. env: ROCm environment for the GPUs present\n   Fixes: apu.igpu-conflict\n",
@@ -1406,7 +1492,7 @@ def real_env_apu_plus_dgpu():
                 [("apu.igpu-conflict", "fixed after re-login")], ["apu.igpu-conflict"])
 
 
-@test
+@rdtest.test(root=True)
 def real_env_pytorch_arch_mismatch():
     t = Live("env-pytorch-arch-mismatch", conf="")
     t.roundtrip([], ["   Fixes: env.pytorch-arch-mismatch\n", "+PYTORCH_ROCM_ARCH=gfx1030\n",
@@ -1415,14 +1501,20 @@ def real_env_pytorch_arch_mismatch():
                 [("env.pytorch-arch-mismatch", "fixed after re-login")], ["env.pytorch-arch-mismatch"])
 
 
-@test
+@rdtest.test
+def real_env_wrong_family_override_off():
+    """Without allow_overrides: no per-node value, said why."""
+    t = Live("env-override-per-node-wrong-family", conf="")
+    p = t.rd("fix")
+    expect("real_env_wrong_family_override_off", p.stdout, t.root)
+    rdtest.check("env: no HSA_OVERRIDE_GFX_VERSION for gfx1030: overrides are off (allow_overrides in the configuration)"
+          in p.stdout and "+HSA_OVERRIDE_GFX_VERSION" not in p.stdout, p.stdout)
+
+
+@rdtest.test(root=True)
 def real_env_wrong_family_override():
     """The cross-family line is commented out either way; a per-node value
     of the GPU's own family only when allow_overrides = yes."""
-    t = Live("env-override-per-node-wrong-family", conf="")
-    p = t.rd("fix")
-    check("env: no HSA_OVERRIDE_GFX_VERSION for gfx1030: overrides are off (allow_overrides in the configuration)"
-          in p.stdout and "+HSA_OVERRIDE_GFX_VERSION" not in p.stdout, p.stdout)
     t = Live("env-override-per-node-wrong-family", conf="[fix]\nallow_overrides = yes\n")
     applied_env = {}
 
@@ -1431,24 +1523,30 @@ def real_env_wrong_family_override():
     t.roundtrip([], ["   Fixes: arch.override-wrong-family\n", "+HSA_OVERRIDE_GFX_VERSION_1=10.3.0\n",
                      "+# disabled by rocm-doctor (undo with rocm-doctor undo): export HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n"],
                 [("arch.override-wrong-family", "fixed after re-login")], ["arch.override-wrong-family"], after=look)
-    check("export HSA_OVERRIDE_GFX_VERSION_1='10.3.0'\n" in applied_env["text"], applied_env["text"])
-    check(not re.search(r"^(export )?HSA_OVERRIDE_GFX_VERSION=", applied_env["text"], re.M), "never a global override")
+    rdtest.check("export HSA_OVERRIDE_GFX_VERSION_1='10.3.0'\n" in applied_env["text"], applied_env["text"])
+    rdtest.check(not re.search(r"^(export )?HSA_OVERRIDE_GFX_VERSION=", applied_env["text"], re.M), "never a global override")
     t = Live("env-override-wrong-family", conf="[fix]\nallow_overrides = yes\n")
     t.roundtrip([], ["-HSA_OVERRIDE_GFX_VERSION=10.3.0\n+# disabled by rocm-doctor (undo with rocm-doctor undo): "
                      "HSA_OVERRIDE_GFX_VERSION=10.3.0\n", "+HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n"],
                 [("arch.override-wrong-family", "fixed after re-login")], ["arch.override-wrong-family"])
 
 
-@test
+@rdtest.test
+def real_env_no_kernels_override_off():
+    """Without allow_overrides: nothing planned, said why."""
+    t = Live("rx6700xt-gfx1031", conf="")
+    p = t.rd("fix")
+    expect("real_env_no_kernels_override_off", p.stdout, t.root)
+    rdtest.eq(p.returncode, 0, "nothing planned without allow_overrides")
+    rdtest.check("Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   env: no HSA_OVERRIDE_GFX_VERSION for gfx1031: overrides are "
+          "off (allow_overrides in the configuration)\n" in p.stdout, p.stdout)
+
+
+@rdtest.test(root=True)
 def real_env_no_kernels_override():
     """RX 6700 XT (gfx1031) and a ROCm whose rocBLAS has gfx1030 kernels: a
     per-node 10.3.0 only when allow_overrides = yes, and the build targets
     name the code the GPU then runs."""
-    t = Live("rx6700xt-gfx1031", conf="")
-    p = t.rd("fix")
-    eq(p.returncode, 0, "nothing planned without allow_overrides")
-    check("Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   env: no HSA_OVERRIDE_GFX_VERSION for gfx1031: overrides are "
-          "off (allow_overrides in the configuration)\n" in p.stdout, p.stdout)
     t = Live("rx6700xt-gfx1031", conf="[fix]\nallow_overrides = yes\n")
     t.roundtrip([], ["   Fixes: arch.no-kernels\n", "+HSA_OVERRIDE_GFX_VERSION_1=10.3.0\n", "+PYTORCH_ROCM_ARCH=gfx1030\n",
                      "+export HSA_OVERRIDE_GFX_VERSION_1='10.3.0'\n"],
@@ -1461,20 +1559,20 @@ def apt_conf(armored, fpr, extra=""):
 
 def apt_check_real(t, uris, absent=()):
     q = apt_cmd(t.root, "apt-get", "update", "--print-uris")
-    eq(q.returncode, 0, "apt-get update --print-uris: " + q.stderr)
+    rdtest.eq(q.returncode, 0, "apt-get update --print-uris: " + q.stderr)
     for u in uris:
-        check("'https://repo.radeon.com/%s/InRelease'" % u in q.stdout, q.stdout)
+        rdtest.check("'https://repo.radeon.com/%s/InRelease'" % u in q.stdout, q.stdout)
     for u in absent:
-        check(u not in q.stdout, q.stdout)
+        rdtest.check(u not in q.stdout, q.stdout)
     q = apt_cmd(t.root, "apt-cache", "policy")
-    eq(q.returncode, 0, "apt-cache policy: " + q.stderr)
-    check("600 https://repo.radeon.com" in q.stdout or "release o=repo.radeon.com" in q.stdout or q.stderr == "",
+    rdtest.eq(q.returncode, 0, "apt-cache policy: " + q.stderr)
+    rdtest.check("600 https://repo.radeon.com" in q.stdout or "release o=repo.radeon.com" in q.stdout or q.stderr == "",
           q.stdout)
 
 
 def apt_live(name, extra=""):
     if not shutil.which("gpg") or not shutil.which("apt-get"):
-        raise Skip("needs gpg and apt")
+        rdtest.skip("needs gpg and apt")
     fpr, armored, binary = make_key(name)
     t = Live(name, conf=apt_conf(armored, fpr, extra))
     for d in ("var/lib/apt/lists/partial", "var/cache/apt/archives/partial", "etc/apt/apt.conf.d"):
@@ -1484,7 +1582,7 @@ def apt_live(name, extra=""):
     return t, binary
 
 
-@test
+@rdtest.test(root=True)
 def real_apt_key_legacy():
     """apt-key's key and two one-line sources without signed-by: the key
     goes to /etc/apt/keyrings, the sources become one deb822 file of the
@@ -1500,7 +1598,7 @@ def real_apt_key_legacy():
                 after=lambda t: apt_check_real(t, ["rocm/apt/6.2.4/dists/noble", "amdgpu/6.2.4/ubuntu/dists/noble"]))
 
 
-@test
+@rdtest.test(root=True)
 def real_apt_suite_mismatch():
     t, binary = apt_live("apt-suite-mismatch")
     # set right where they are: only the suite of each line changes
@@ -1512,7 +1610,7 @@ def real_apt_suite_mismatch():
                 after=lambda t: apt_check_real(t, ["rocm/apt/6.2.4/dists/noble"], absent=["jammy", "/ubuntu/dists/ubuntu"]))
 
 
-@test
+@rdtest.test(root=True)
 def real_apt_pin_missing():
     t, binary = apt_live("apt-pin-missing")
     t.roundtrip([], ["   write /etc/apt/preferences.d/rocm-pin-600 (mode 0644, root:root)\n"],
@@ -1520,7 +1618,7 @@ def real_apt_pin_missing():
                 after=lambda t: apt_check_real(t, ["rocm/apt/6.2.4/dists/noble"]))
 
 
-@test
+@rdtest.test
 def real_apt_rocm_not_installed():
     """rocm.not-installed names the apt fix; on a host whose repository is
     already set up as AMD's guide does it (rocm.list and amdgpu.list of
@@ -1529,13 +1627,14 @@ def real_apt_rocm_not_installed():
     t, binary = apt_live("rocm-not-installed")
     before = t.r.tree()
     p = t.rd("fix")
-    eq(p.returncode, 0, "plan (stderr %s)" % p.stderr)
-    check(p.stdout.startswith("Nothing planned in this root: 1 not planned (below).\n"), p.stdout)
-    check("apt: AMD's apt repository for ROCm 6.2.4 (noble) is already set up here; `rocm-doctor setup` installs "
+    expect("real_apt_rocm_not_installed", p.stdout, t.root)
+    rdtest.eq(p.returncode, 0, "plan (stderr %s)" % p.stderr)
+    rdtest.check(p.stdout.startswith("Nothing planned in this root: 1 not planned (below).\n"), p.stdout)
+    rdtest.check("apt: AMD's apt repository for ROCm 6.2.4 (noble) is already set up here; `rocm-doctor setup` installs "
           "ROCm from it" in p.stdout, p.stdout)
-    eq(t.r.tree(), before, "nothing written")
+    rdtest.eq(t.r.tree(), before, "nothing written")
     apt_check_real(t, ["rocm/apt/6.2.4/dists/noble", "amdgpu/6.2.4/ubuntu/dists/noble"])
 
 
 if __name__ == "__main__":
-    sys.exit(fixlib.main())
+    sys.exit(rdtest.main())
