@@ -160,9 +160,12 @@ def normalise(text, root=None, facts=None, more=None):
     """text as tests/expected/ holds it: rdtest.normalise (run ids, times)
     with the root as ROOT, the facts file as FACTS, each string of more (a
     dict: string -> placeholder: a generated key's fingerprint, its sha256
-    and size, a local server's URL) replaced, and the test's other
-    temporary directories (TMPDIR/rd-NAME.XXXXXXXX) as TMP/rd-NAME."""
-    paths = dict(more or {})
+    and size, a local server's URL) replaced, the test's other temporary
+    directories (TMPDIR/rd-NAME.XXXXXXXX) as TMP/rd-NAME, and this host's
+    kernel release (a plan for a host without its headers names it) as
+    KERNEL-RELEASE."""
+    paths = {os.uname().release: "KERNEL-RELEASE"}
+    paths.update(more or {})
     if root is not None:
         paths[getattr(root, "path", root)] = "ROOT"
     if facts is not None:
@@ -175,6 +178,29 @@ def expect(name, text, root=None, facts=None, more=None, area="fix"):
     """Compares text, normalised, with tests/expected/AREA/NAME.txt (one
     check; ROCM_DOCTOR_REGENERATE=1 writes it)."""
     return rdtest.expect_file("%s/%s.txt" % (area, name), normalise(text, root, facts, more))
+
+
+_SEQ = {}
+
+
+def current_test():
+    """The name of the rdtest test that is running (the innermost
+    registered test function on the stack)."""
+    codes = {t.__code__: t.__name__ for t in rdtest._TESTS}
+    f = sys._getframe(1)
+    while f is not None:
+        if f.f_code in codes:
+            return codes[f.f_code]
+        f = f.f_back
+    raise RuntimeError("not called from a test")
+
+
+def expect_next(what, text, root=None, facts=None, more=None, area="fix"):
+    """expect() for a text a helper sees several times in a test:
+    tests/expected/AREA/TEST.WHAT-N.txt, N counting from 1 in each test."""
+    key = (current_test(), what)
+    _SEQ[key] = _SEQ.get(key, 0) + 1
+    return expect("%s.%s-%d" % (key[0], what, _SEQ[key]), text, root, facts, more, area)
 
 
 def load_facts(src_dir, name="rx7900xtx-no-access.json"):

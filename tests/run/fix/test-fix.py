@@ -1334,6 +1334,7 @@ class Live:
 
     def __init__(self, name, conf=None, nodes=None):
         self.name = name
+        self.more = {}  # more for fixlib.normalise: a generated key's names
         self.root, self.prefix = testbed(name)
         self.r = fixlib.Root.at(self.root)
         if nodes:
@@ -1379,13 +1380,13 @@ class Live:
         for fid in gone + list(still):
             rdtest.check(fid in f, "%s before the fix: %s" % (fid, sorted(f)))
         p = self.rd("fix", *fix_args)
-        expect(self.expect_name(), p.stdout, self.root)
+        expect(self.expect_name(), p.stdout, self.root, more=self.more)
         rdtest.eq(p.returncode, 1, "plan exit status (stderr %s)" % p.stderr)
         for w in want_plan:
             rdtest.check(w in p.stdout, "plan lacks %r:\n%s" % (w, p.stdout))
         rdtest.eq(self.r.tree(), before, "planning wrote nothing")
         p = self.rd("fix", "--apply", "--yes", *fix_args)
-        expect(self.expect_name("apply"), p.stdout, self.root)
+        expect(self.expect_name("apply"), p.stdout, self.root, more=self.more)
         rdtest.eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
         for fid, res in results:
             rdtest.check(re.search(r"^   %s +%s$" % (re.escape(fid), res), p.stdout, re.M),
@@ -1575,6 +1576,7 @@ def apt_live(name, extra=""):
         rdtest.skip("needs gpg and apt")
     fpr, armored, binary = make_key(name)
     t = Live(name, conf=apt_conf(armored, fpr, extra))
+    t.more = key_names(fpr, armored, binary)
     for d in ("var/lib/apt/lists/partial", "var/cache/apt/archives/partial", "etc/apt/apt.conf.d"):
         os.makedirs(t.r.p(d), exist_ok=True)
     if not t.r.exists("/var/lib/dpkg/status"):
