@@ -30,6 +30,7 @@ from fixlib import Root, temp_dir  # noqa: E402
 import rdtest  # noqa: E402
 import standin  # noqa: E402
 from setuplib import (  # noqa: E402
+    RD,
     Host,
     KERNEL,
     OLD_KERNEL,
