@@ -70,6 +70,8 @@ def testbed(name):
     program inside the testbed)."""
     if not TB_RUN:
         rdtest.skip("umockdev is not available")
+    if not IS_ROOT:
+        rdtest.skip("needs root")  # tb-run gives the device nodes their owners
     d = fixlib.temp_dir("rd-fix-tb.")
     os.chmod(d, 0o755)
     runner = os.path.join(SRC, "..", "scenarios", "run.py")
@@ -150,7 +152,7 @@ class Live:
         rdtest.eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
         for fid, res in results:
             rdtest.check(re.search(r"^   %s +%s$" % (re.escape(fid), res), p.stdout, re.M),
-                  "result %s %s:\n%s" % (fid, res, p.stdout))
+                         "result %s %s:\n%s" % (fid, res, p.stdout))
         applied = self.r.tree()
         p = self.rd("fix", "--apply", "--yes", *fix_args)
         rdtest.eq(p.returncode, 0, "apply again exit status (stderr %s)" % p.stderr)

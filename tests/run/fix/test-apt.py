@@ -179,7 +179,7 @@ def _apt_roundtrip_real_apt(apply):
     src = r.read("/etc/apt/sources.list.d/rocm.sources")
     # AMD has no graphics repository before ROCm 7.0 (repos.ini): the driver's only
     rdtest.check("graphics/" not in src and
-          "\nURIs: https://repo.radeon.com/amdgpu/6.2.4/ubuntu\nSuites: noble\n" in src, src)
+                 "\nURIs: https://repo.radeon.com/amdgpu/6.2.4/ubuntu\nSuites: noble\n" in src, src)
     q = apt_cmd(r.path, "apt-get", "update", "--print-uris")
     rdtest.eq(q.returncode, 0, "apt-get: " + q.stderr)
     for uri in ("rocm/apt/6.2.4/dists/noble/InRelease", "amdgpu/6.2.4/ubuntu/dists/noble/InRelease"):
@@ -220,13 +220,13 @@ def apt_key_downloaded_and_checked():
         p = plan(r, facts, "--only", "apt", env_extra=env)
         expect("apt_key_downloaded_and_checked", p.stdout, r, facts, dict(key_names(fpr, armored, binary), **{base: "https://localhost:PORT"}))
         rdtest.check("Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
-              % (len(binary), __import__("hashlib").sha256(binary).hexdigest()) in p.stdout, p.stdout)
+                     % (len(binary), __import__("hashlib").sha256(binary).hexdigest()) in p.stdout, p.stdout)
         other = "0" * 24 + "9386B48A1A693C5C"
         conf(r, policy % (url, other))
         p = plan(r, facts, "--only", "apt", env_extra=env)
         expect("apt_key_downloaded_and_checked.other-fingerprint", p.stdout, r, facts, dict(key_names(fpr, armored, binary), **{base: "https://localhost:PORT"}))
         rdtest.check("apt: %s holds key %s, not the expected %s: not installed" % (url, fpr, other) in p.stdout,
-              p.stdout)
+                     p.stdout)
         conf(r, policy % (url.replace("rocm.gpg.key", "missing"), fpr))
         p = plan(r, facts, "--only", "apt", env_extra=env)
         expect("apt_key_downloaded_and_checked.missing", p.stdout, r, facts, dict(key_names(fpr, armored, binary), **{base: "https://localhost:PORT"}))
@@ -258,14 +258,14 @@ def key_fetched_from_where_the_table_says():
         p = plan(r, facts, "--only", "apt", env_extra=env)
         expect("key_fetched_from_where_the_table_says", p.stdout, r, facts, dict(key_names(fpr, armored, binary), **{base: "https://localhost:PORT"}))
         rdtest.check("Binary file /etc/apt/keyrings/rocm.gpg: %d bytes, sha256 %s\n"
-              % (len(binary), __import__("hashlib").sha256(binary).hexdigest()) in p.stdout, p.stdout)
+                     % (len(binary), __import__("hashlib").sha256(binary).hexdigest()) in p.stdout, p.stdout)
         rdtest.check("URIs: %s/radeon/rocm/apt/6.2.4\n" % base in p.stdout, p.stdout)
         conf(r, "[fix]\nrocm_release = 6.2.4\n" + mirror)
         p = plan(r, facts, "--only", "apt", env_extra=env)
         expect("key_fetched_from_where_the_table_says.amd-key", p.stdout, r, facts, dict(key_names(fpr, armored, binary), **{base: "https://localhost:PORT"}))
         rdtest.check("apt: %s/radeon/rocm/rocm.gpg.key holds key %s, not the expected "
-              "CA8BB4727A47B4D09B4EE8969386B48A1A693C5C (AMD's, pinned in repos.ini): not installed" % (base, fpr)
-              in p.stdout, p.stdout)
+                     "CA8BB4727A47B4D09B4EE8969386B48A1A693C5C (AMD's, pinned in repos.ini): not installed" % (base, fpr)
+                     in p.stdout, p.stdout)
         rdtest.check("/etc/apt/keyrings/rocm.gpg" not in p.stdout.split("Not planned")[0], "nothing written: " + p.stdout)
     finally:
         stop()
@@ -282,14 +282,14 @@ def apt_wrong_key_refused():
     p = plan(r, facts, "--only", "apt", "--key-file", armored)
     expect("apt_wrong_key_refused", p.stdout, r, facts, key_names(fpr, armored, binary))
     rdtest.eq(p.stdout.replace(r.path, "ROOT"), "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   apt: %s holds key %s, not "
-       "the expected %s: not installed\n" % (armored, fpr, want), "plan")
+              "the expected %s: not installed\n" % (armored, fpr, want), "plan")
     junk = os.path.join(fixlib.temp_dir("rd-junk."), "rocm.gpg.key")
     with open(junk, "w") as f:
         f.write("<html>404 Not Found</html>\n")
     p = plan(r, facts, "--only", "apt", "--key-file", junk)
     expect("apt_wrong_key_refused.not-a-key", p.stdout, r, facts, key_names(fpr, armored, binary))
     rdtest.eq(p.stdout.replace(r.path, "ROOT"), "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   apt: %s is not an OpenPGP key "
-       "file (gpg: no valid OpenPGP data found.)\n" % junk, "plan with a file that holds no key")
+              "file (gpg: no valid OpenPGP data found.)\n" % junk, "plan with a file that holds no key")
 
 
 @rdtest.test
@@ -302,8 +302,8 @@ def apt_needs_release_and_key():
     rdtest.eq(p.returncode, 1, "nothing planned while the apt finding stays")
     # AMD's key is fetched from where repos.ini says; this machine cannot reach it
     rdtest.check("apt: cannot download the key from https://repo.radeon.com/rocm/rocm.gpg.key" in p.stdout
-          and "pass --key-file FILE on a host that cannot reach it" in p.stdout and "rocm_release" not in p.stdout,
-          p.stdout)
+                 and "pass --key-file FILE on a host that cannot reach it" in p.stdout and "rocm_release" not in p.stdout,
+                 p.stdout)
     # An OS release the table does not know: the release must be configured.
     f = base_facts()
     f["os"]["version_id"] = "23.10"
@@ -313,7 +313,7 @@ def apt_needs_release_and_key():
     expect("apt_needs_release_and_key.unknown-os", p.stdout, r, facts)
     rdtest.eq(p.returncode, 1, "nothing planned while the apt finding stays")
     rdtest.check("apt: AMD ships no ROCm for ubuntu 23.10; the nearest release of it that AMD ships for is ubuntu 22.04 "
-          "(ROCm 7.2.4, whose packages are built for it): choose that with `--release 7.2.4`" in p.stdout, p.stdout)
+                 "(ROCm 7.2.4, whose packages are built for it): choose that with `--release 7.2.4`" in p.stdout, p.stdout)
     conf(r, "[fix]\nrocm_release = 6.2.4\n")
     p = plan(r, facts, "--only", "apt")
     expect("apt_needs_release_and_key.release-set", p.stdout, r, facts)
@@ -334,7 +334,7 @@ def apt_check_real(t, uris, absent=()):
     q = apt_cmd(t.root, "apt-cache", "policy")
     rdtest.eq(q.returncode, 0, "apt-cache policy: " + q.stderr)
     rdtest.check("600 https://repo.radeon.com" in q.stdout or "release o=repo.radeon.com" in q.stdout or q.stderr == "",
-          q.stdout)
+                 q.stdout)
 
 
 def apt_live(name, extra=""):
@@ -399,7 +399,7 @@ def real_apt_rocm_not_installed():
     rdtest.eq(p.returncode, 0, "plan (stderr %s)" % p.stderr)
     rdtest.check(p.stdout.startswith("Nothing planned in this root: 1 not planned (below).\n"), p.stdout)
     rdtest.check("apt: AMD's apt repository for ROCm 6.2.4 (noble) is already set up here; `rocm-doctor setup` installs "
-          "ROCm from it" in p.stdout, p.stdout)
+                 "ROCm from it" in p.stdout, p.stdout)
     rdtest.eq(t.r.tree(), before, "nothing written")
     apt_check_real(t, ["rocm/apt/6.2.4/dists/noble", "amdgpu/6.2.4/ubuntu/dists/noble"])
 

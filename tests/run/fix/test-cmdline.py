@@ -67,9 +67,9 @@ def _cmdline_roundtrip(apply):
     if not apply:
         return
     rdtest.eq(run(["fix", "--root", r.path, "--facts", facts, "--only", "cmdline", "--apply", "--yes"]).returncode, 0,
-       "apply")
+              "apply")
     rdtest.eq(run(["fix", "--root", r.path, "--facts", facts, "--only", "cmdline", "--apply", "--yes"]).stdout,
-       "Nothing to do in this root.\n", "apply again")
+              "Nothing to do in this root.\n", "apply again")
     # an edit to our file after the run: undo refuses rather than lose it
     with open(r.p("/etc/default/grub.d/50-rocm-doctor-iommu.cfg"), "a") as f:
         f.write("# local note\n")

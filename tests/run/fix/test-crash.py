@@ -140,7 +140,7 @@ def check_refuses(r, facts, where):
     p = run(apply_args(r, facts))
     rdtest.eq(p.returncode, 3, "%s: fix --apply with run %s unresolved (stdout %s)" % (where, ids[0], p.stdout))
     rdtest.check("run %s was interrupted" % ids[0] in p.stderr and
-          "`rocm-doctor undo --root %s %s`" % (r.path, ids[0]) in p.stderr, "%s: %s" % (where, p.stderr))
+                 "`rocm-doctor undo --root %s %s`" % (r.path, ids[0]) in p.stderr, "%s: %s" % (where, p.stderr))
     rdtest.eq(r.tree(), before, "%s: the refused fix changed nothing" % where)
 
 
@@ -148,11 +148,11 @@ def check_settled(r, original, where):
     """undo: the original tree, and a journal with nothing left open."""
     p = run(["undo", "--root", r.path])
     rdtest.check(p.returncode == 0 or (p.returncode == 3 and "no applied run to undo" in p.stderr),
-          "%s: undo exit %d: %s" % (where, p.returncode, p.stderr))
+                 "%s: undo exit %d: %s" % (where, p.returncode, p.stderr))
     rdtest.eq(r.tree(), original, "%s: tree after undo" % where)
     runs, temps = journal(r)
     rdtest.eq([k for k, v in runs.items() if v not in ("undone", "rolled-back")], [],
-       "%s: every run undone or rolled back (%s)" % (where, runs))
+              "%s: every run undone or rolled back (%s)" % (where, runs))
     rdtest.eq(temps, [], "%s: temporary files in the journal" % where)
     counts["settled"] += 1
 
@@ -174,7 +174,7 @@ def apply_killed_anywhere():
     probe = fresh(template)
     most = trace_counts(apply_args(probe, facts), probe)
     rdtest.check(most["renameat"] >= 10 and most["rename"] >= 2 and most["link"] >= 2,
-          "the plan writes files and runs usermod: %s" % dict(most))
+                 "the plan writes files and runs usermod: %s" % dict(most))
     for sc in SYSCALLS:
         for n in points(sc, most[sc]):
             r = fresh(template)
@@ -237,7 +237,7 @@ def disk_full_at_the_final_journal_write():
     rdtest.eq(p.returncode, 3, "exit status (stderr %s)" % p.stderr)
     (run_id, state), = journal(r)[0].items()
     rdtest.eq(p.stderr, "rocm-doctor: cannot complete the journal %s/var/lib/rocm-doctor/journal/%s/journal.json: No space "
-       "left on device; everything done before was rolled back\n" % (r.path, run_id), "message")
+              "left on device; everything done before was rolled back\n" % (r.path, run_id), "message")
     rdtest.eq(state, "rolled-back", "journal state")
     rdtest.eq(r.tree(), original, "tree")
     check_settled(r, original, "after the full disk")
@@ -329,7 +329,7 @@ def disk_full_at_every_point():
                 rdtest.eq(p.returncode, 3, where + ": exit status (stderr %s)" % p.stderr)
                 rdtest.check("nothing was written" in p.stderr or "rolled back" in p.stderr, where + ": " + p.stderr)
                 rdtest.check(not re.search(r"(^|[\s`(])/var/lib/rocm-doctor/journal", p.stderr),
-                      where + ": the journal is named with the --root prefix: " + p.stderr)
+                             where + ": the journal is named with the --root prefix: " + p.stderr)
                 rdtest.eq(r.tree(), original, where + ": tree after the failed run")
                 rdtest.check(all(v == "rolled-back" for v in runs.values()), where + ": journal %s" % runs)
                 outcomes["rolled-back"] += 1

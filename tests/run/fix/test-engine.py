@@ -143,8 +143,8 @@ def concurrent_runs_serialised():
     rdtest.eq(len(applied), 1, "one run applied: %s" % res)
     other = [x for x in res if x not in applied][0]
     rdtest.check(other[0] == 0 and other[1] == "Nothing to do in this root.\n" or
-          (other[0] == 3 and ("another rocm-doctor" in other[2] or "changed after the plan" in other[2])),
-          "the other one: %s" % (other,))
+                 (other[0] == 3 and ("another rocm-doctor" in other[2] or "changed after the plan" in other[2])),
+                 "the other one: %s" % (other,))
     rdtest.eq(r.read("/etc/group").count("alice"), 3, "alice added once to render and video (and her own group)")
     with open(r.p("/var/lib/rocm-doctor/lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -205,7 +205,7 @@ def leftover_temp_files_swept():
     rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
     rdtest.eq(sorted(n for n in os.listdir(r.p("/etc/udev/rules.d")) if n.startswith(".#")), [], "rules.d swept")
     rdtest.eq(sorted(n for n in os.listdir(r.p("/etc")) if n.startswith(".#")),
-       [".#group.%d.0" % os.getpid(), ".#other.%d.0" % dead.pid], "/etc swept of the plan's stale files only")
+              [".#group.%d.0" % os.getpid(), ".#other.%d.0" % dead.pid], "/etc swept of the plan's stale files only")
     os.unlink(r.p("/etc/.#group.%d.0" % os.getpid()))
     os.unlink(r.p("/etc/.#other.%d.0" % dead.pid))
     rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
@@ -231,8 +231,8 @@ def interrupted_run_blocks_fix_until_undone():
         p = run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + args)
         rdtest.eq(p.returncode, 3, "refused")
         rdtest.eq(p.stderr, "rocm-doctor: run %s was interrupted while it was being applied and is not resolved; nothing "
-           "was written. Run `rocm-doctor undo --root %s %s` first: it rolls the interrupted run back.\n"
-           % (run_id, r.path, run_id), "message")
+                  "was written. Run `rocm-doctor undo --root %s %s` first: it rolls the interrupted run back.\n"
+                  % (run_id, r.path, run_id), "message")
     p = run(["undo", "--root", r.path, "--json"])
     rdtest.eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
     j = __import__("json").loads(p.stdout)
@@ -251,7 +251,7 @@ def symlink_out_of_root_refused():
     p = run(["fix", "--root", r.path, "--facts", facts] + ACCESS)
     expect("symlink_out_of_root_refused.udev", p.stdout, r, facts)
     rdtest.check("udev: /etc/udev/rules.d/70-rocm-doctor-gpu.rules: a symlink on the way is absolute or leads out of the root; refusing to follow it"
-          in p.stdout, p.stdout)
+                 in p.stdout, p.stdout)
     r2, facts2 = setup(base_facts())
     target = os.path.join(outside, "environment")
     with open(target, "w") as f:
@@ -261,7 +261,7 @@ def symlink_out_of_root_refused():
     p = run(["fix", "--root", r2.path, "--facts", facts2, "--only", "env"])
     expect("symlink_out_of_root_refused.env", p.stdout, r2, facts2)
     rdtest.check("env: /etc/environment.d/50-rocm-doctor.conf: is a symlink; refusing to replace or follow it" in p.stdout,
-          p.stdout)
+                 p.stdout)
     if IS_ROOT:
         run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS)
         run(["fix", "--root", r2.path, "--facts", facts2, "--only", "env", "--apply", "--yes"])

@@ -48,7 +48,7 @@ def apu_never_blacklist_amdgpu():
     rdtest.eq(p.returncode, 0, "apply (stderr %s)" % p.stderr)
     rdtest.eq(r.read("/etc/environment.d/50-rocm-doctor.conf"), ENV_FILE, "environment.d drop-in")
     rdtest.check("export ROCR_VISIBLE_DEVICES='GPU-2f7c3a4b5d6e7f80'\n" in r.read("/etc/profile.d/rocm-doctor.sh"),
-          "profile.d drop-in")
+                 "profile.d drop-in")
     text = r.all_text() + p.stdout
     rdtest.check(not re.search(r"^\s*blacklist\s+amdgpu", text, re.M), "no blacklist amdgpu anywhere")
     rdtest.check("HSA_OVERRIDE_GFX_VERSION=" not in text, "no global override")
@@ -97,7 +97,7 @@ def real_env_wrong_family_override_off():
     p = t.rd("fix")
     expect("real_env_wrong_family_override_off", p.stdout, t.root)
     rdtest.check("env: no HSA_OVERRIDE_GFX_VERSION for gfx1030: overrides are off (allow_overrides in the configuration)"
-          in p.stdout and "+HSA_OVERRIDE_GFX_VERSION" not in p.stdout, p.stdout)
+                 in p.stdout and "+HSA_OVERRIDE_GFX_VERSION" not in p.stdout, p.stdout)
 
 
 @rdtest.test(root=True)
@@ -128,7 +128,7 @@ def real_env_no_kernels_override_off():
     expect("real_env_no_kernels_override_off", p.stdout, t.root)
     rdtest.eq(p.returncode, 0, "nothing planned without allow_overrides")
     rdtest.check("Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   env: no HSA_OVERRIDE_GFX_VERSION for gfx1031: overrides are "
-          "off (allow_overrides in the configuration)\n" in p.stdout, p.stdout)
+                 "off (allow_overrides in the configuration)\n" in p.stdout, p.stdout)
 
 
 @rdtest.test(root=True)

@@ -78,16 +78,16 @@ def login_roundtrip(kind, os_release, repo_dir, bad_repo, packages, secret_files
             got = open(os.path.join(root, path.lstrip("/"))).read()
             rdtest.check(text in got, "%s: %s holds %r" % (kind, path, text), got)
         rdtest.check(holding(root, SECRET) == sorted(secret_files + ["/etc/rocm-doctor/rocm-doctor.conf"]),
-              "%s: the password only in the credential files" % kind, str(holding(root, SECRET)))
+                     "%s: the password only in the credential files" % kind, str(holding(root, SECRET)))
         for args in (["fix", "--status"], ["undo"]):
             p = run(RD, *args, "--root", root)
             outs.append(p.stdout + p.stderr)
         rdtest.check(p.returncode == 0, "%s: undo exits 0" % kind, p.stdout + p.stderr)
         rdtest.check(all(SECRET not in o for o in outs), "%s: no output shows the password" % kind,
-              "\n".join(o for o in outs if SECRET in o))
+                     "\n".join(o for o in outs if SECRET in o))
         rdtest.check(tree(root) == before, "%s: undo gives every file back" % kind)
         rdtest.check(holding(root, SECRET) == ["/etc/rocm-doctor/rocm-doctor.conf"], "%s: no credential file left" % kind,
-              str(holding(root, SECRET)))
+                     str(holding(root, SECRET)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -46,14 +46,14 @@ def roundtrip(kind, os_release, repo_dir, bad_repo, packages, expect_plan, clien
             rdtest.check(line in p.stdout, "%s: plan says %r" % (kind, line), p.stdout)
         bad = run(RD, "fix", "--root", root, "--only", kind, "--key-file", "/etc/hostname")
         rdtest.check("not an OpenPGP key file" in bad.stdout + bad.stderr, "%s: a file that is no key is refused" % kind,
-              bad.stdout + bad.stderr)
+                     bad.stdout + bad.stderr)
 
         a = run(RD, "fix", "--apply", "--yes", "--root", root, "--only", kind, "--key-file", armored)
         expect("%s_roundtrip.apply" % kind, a.stdout, root, fpr)
         rdtest.check(a.returncode in (0, 1, 2), "%s: apply ran" % kind, a.stdout + a.stderr)
         rocm = open(os.path.join(root, repo_dir.lstrip("/"), "rocm.repo")).read()
         rdtest.check("gpgcheck=1\n" in rocm and "gpgkey=file:///etc/pki/rpm-gpg/RPM-GPG-KEY-rocm\n" in rocm,
-              "%s: rocm.repo checks signatures" % kind, rocm)
+                     "%s: rocm.repo checks signatures" % kind, rocm)
         client_check(root)
 
         again = run(RD, "fix", "--root", root, "--only", kind, "--key-file", armored)
@@ -62,7 +62,7 @@ def roundtrip(kind, os_release, repo_dir, bad_repo, packages, expect_plan, clien
         u = run(RD, "undo", "--root", root)
         rdtest.check(u.returncode == 0, "%s: undo exits 0" % kind, u.stdout + u.stderr)
         rdtest.check(tree(root) == before, "%s: undo gives every file back byte for byte" % kind,
-              "%r\n%r" % (sorted(set(tree(root).items()) ^ set(before.items())), ""))
+                     "%r\n%r" % (sorted(set(tree(root).items()) ^ set(before.items())), ""))
         rdtest.check(rpmlib.query(root) == db_before, "%s: rpm database unchanged" % kind)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -87,9 +87,9 @@ def refused(kind, os_release, repo_dir, bad_repo, packages):
             p = run(RD, *args, "--root", root, "--only", kind, "--key-file", armored)
             expect("%s_refused.%s" % (kind, "plan" if args == ["fix"] else "apply"), p.stdout, root, fpr)
             rdtest.check(p.returncode == 1, "%s: %s --only %s on a symlinked target exits 1" % (kind, " ".join(args), kind),
-                  "exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+                         "exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
             rdtest.check("Not planned" in p.stdout or "not planned" in p.stdout, "%s: %s says it was not planned"
-                  % (kind, " ".join(args)), p.stdout)
+                         % (kind, " ".join(args)), p.stdout)
         rdtest.check(tree(root) == before, "%s: nothing written when the fix is refused" % kind)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -103,7 +103,7 @@ def dnf_reads(root):
             "--setopt=cachedir=/var/cache/dnf-test", "--releasever=9", "-q", "repolist", "--all")
     shutil.rmtree(os.path.join(root, "var/cache/dnf-test"), ignore_errors=True)
     rdtest.check(p.returncode == 0 and "ROCm-6.4.3" in p.stdout and "amdgpu" in p.stdout,
-          "dnf: the real dnf reads both repositories", p.stdout + p.stderr)
+                 "dnf: the real dnf reads both repositories", p.stdout + p.stderr)
     dnf_fetches(root)
 
 
@@ -130,9 +130,9 @@ def dnf_fetches(orig_root):
                 "--setopt=sslcacert=" + server.cert, "list", "--available")
         rdtest.check(p.returncode == 0 and re.search(r"^rocm-core\.x86_64 +6\.4\.3\.60403-128\.el9 +ROCm-6\.4\.3 *$",
                                               p.stdout, re.M) and
-              re.search(r"^amdgpu-dkms\.noarch +6\.12\.12\.60403-2187269\.el9 +amdgpu *$", p.stdout, re.M),
-              "dnf: the real dnf downloads both repositories over https and lists their packages",
-              p.stdout + p.stderr)
+                     re.search(r"^amdgpu-dkms\.noarch +6\.12\.12\.60403-2187269\.el9 +amdgpu *$", p.stdout, re.M),
+                     "dnf: the real dnf downloads both repositories over https and lists their packages",
+                     p.stdout + p.stderr)
         for path in ("/rocm/el9/6.4.3/main/repodata/repomd.xml", "/amdgpu/6.4.3/el/9.6/main/x86_64/repodata/repomd.xml"):
             rdtest.check(path in server.requests, "dnf: fetched https://repo.radeon.com" + path, str(server.requests))
     finally:
@@ -148,8 +148,8 @@ def zypper_reads(root):
     for d in ("var/cache/zypp", "var/log"):
         pass
     rdtest.check(p.returncode == 0 and "https://repo.radeon.com/rocm/zyp/6.4.3/main" in p.stdout and
-          "https://repo.radeon.com/amdgpu/6.4.3/sle/15.6/main/x86_64/" in p.stdout and "( ) No" not in p.stdout,
-          "zypper: the real zypper reads both repositories with GPG checks", p.stdout + p.stderr)
+                 "https://repo.radeon.com/amdgpu/6.4.3/sle/15.6/main/x86_64/" in p.stdout and "( ) No" not in p.stdout,
+                 "zypper: the real zypper reads both repositories with GPG checks", p.stdout + p.stderr)
 
 
 @rdtest.test(root=True)

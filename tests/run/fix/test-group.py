@@ -71,7 +71,7 @@ def group_plan_json():
     rdtest.eq(j["schema"], "rocm-doctor-plan/1", "schema")
     rdtest.eq([s["fix"] for s in j["steps"]], ["group"], "steps")
     rdtest.eq([(a["action"], a["user"], a["group"]) for a in j["steps"][0]["actions"]],
-       [("group-add", "alice", "render"), ("group-add", "alice", "video")], "actions")
+              [("group-add", "alice", "render"), ("group-add", "alice", "video")], "actions")
     rdtest.eq(j["steps"][0]["findings"], ["kfd.no-access", "render.no-access"], "findings")
     rdtest.eq(j["steps"][0]["effect"], "relogin", "effect")
 
@@ -124,15 +124,15 @@ def group_apply_json():
     rdtest.eq(j["applied"], True, "applied")
     rdtest.check(re.fullmatch(r"\d{8}-\d{6}(-\d+)?", j["run_id"]), j["run_id"])
     rdtest.eq([(x["finding"], x["fix"], x["status"]) for x in j["results"]],
-       [("kfd.no-access", "group", "fixed-after-relogin"), ("render.no-access", "group", "fixed-after-relogin")],
-       "results")
+              [("kfd.no-access", "group", "fixed-after-relogin"), ("render.no-access", "group", "fixed-after-relogin")],
+              "results")
     with open(r.p("/var/lib/rocm-doctor/journal/%s/journal.json" % j["run_id"])) as f:
         jr = json.load(f)
     rdtest.eq((jr["schema"], jr["state"]), ("rocm-doctor-journal/1", "applied"), "journal")
     rdtest.eq(sorted(x["path"] for x in jr["files"] if x["existed"]),
-       ["/etc/group", "/etc/gshadow", "/etc/passwd", "/etc/shadow"], "journaled files")
+              ["/etc/group", "/etc/gshadow", "/etc/passwd", "/etc/shadow"], "journaled files")
     rdtest.eq(oct(os.stat(r.p("/var/lib/rocm-doctor/journal/%s" % j["run_id"])).st_mode & 0o777), "0o700",
-       "the journal keeps copies of /etc/shadow: root only")
+              "the journal keeps copies of /etc/shadow: root only")
     p = run(["undo", "--root", r.path, j["run_id"], "--json"])
     rdtest.eq(json.loads(p.stdout)["run_id"], j["run_id"], "undo by id")
 
@@ -145,7 +145,7 @@ def _live_group_roundtrip(apply):
     expect("live_group_roundtrip", p.stdout, root)
     rdtest.eq(p.returncode, 1, "plan exit status (stderr %s)" % p.stderr)
     rdtest.check("   add alice to group render: usermod -aG render alice (undo: gpasswd -d alice render)\n" in p.stdout
-          and "-video:x:44:\n-render:x:992:\n+video:x:44:alice\n+render:x:992:alice\n" in p.stdout, p.stdout)
+                 and "-video:x:44:\n-render:x:992:\n+video:x:44:alice\n+render:x:992:alice\n" in p.stdout, p.stdout)
     if not apply:
         return
     p = live(prefix, ACCESS + ["fix", "--root", root, "--user", "alice", "--apply", "--yes"])

@@ -88,7 +88,7 @@ def modprobe_plan_exact():
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "driver.blacklisted"])
     expect("modprobe_plan_exact", p.stdout, r, facts)
     rdtest.eq(p.stdout.replace(r.path, "ROOT").split("\nTo carry it out")[0] + p.stdout.split("--only driver.blacklisted\n")[1],
-       MODPROBE_PLAN, "modprobe plan")
+              MODPROBE_PLAN, "modprobe plan")
     p = run(["fix", "--root", r.path, "--facts", facts, "--only", "modprobe"])
     expect("modprobe_plan_exact.only-modprobe", p.stdout, r, facts)
     rdtest.check("remove /etc/modprobe.d/gpu-operator.conf (kept in the journal)" in p.stdout, "--only modprobe includes the deliberate one")
@@ -127,7 +127,7 @@ def modprobe_with_cmdline_blacklist_partly_fixed():
     expect("modprobe_with_cmdline_blacklist_partly_fixed.apply", p.stdout, r, facts)
     rdtest.check("Not planned:\n   modprobe: the kernel command line blacklists amdgpu" in p.stdout, p.stdout)
     rdtest.check(re.search(r"driver\.blacklisted +partly fixed: the kernel command line blacklists amdgpu", p.stdout),
-          p.stdout)
+                 p.stdout)
     rdtest.check(not re.search(r"driver\.blacklisted +fixed", p.stdout), "never fixed: " + p.stdout)
     rdtest.eq(p.returncode, 1, "a finding remains (stderr %s)" % p.stderr)
     rdtest.check(not r.exists("/etc/modprobe.d/blacklist-amdgpu.conf"), "the modprobe.d part was done")
@@ -176,19 +176,19 @@ def modprobe_crlf_check_and_fix_agree():
     r = fixlib.Root()
     r.write("/etc/modprobe.d/crlf.conf", "# from a Windows editor\r\nblacklist amdgpu\r\n")
     rdtest.eq([(m["file"], m["line"], m["directive"], m["module"]) for m in gathered_modprobe(r)],
-       [("/etc/modprobe.d/crlf.conf", 2, "blacklist", "amdgpu\r")], "the line as kmod reads it")
+              [("/etc/modprobe.d/crlf.conf", 2, "blacklist", "amdgpu\r")], "the line as kmod reads it")
     facts = modprobe_facts_of(r)
     c = json.loads(run(["check", "--facts", facts, "--json"]).stdout)
     ids = {f["id"]: f for f in c["findings"]}
     rdtest.check("driver.blacklisted" not in ids, "no blacklist: %s" % sorted(ids))
     rdtest.check('/etc/modprobe.d/crlf.conf:2: "blacklist amdgpu" does nothing: the line ends in a carriage return (a '
-          'Windows line ending), so kmod reads the module name as "amdgpu\\r"' in ids["driver.not-loaded"]["evidence"],
-          ids["driver.not-loaded"]["evidence"])
+                 'Windows line ending), so kmod reads the module name as "amdgpu\\r"' in ids["driver.not-loaded"]["evidence"],
+                 ids["driver.not-loaded"]["evidence"])
     p = plan(r, facts, "--only", "modprobe")
     expect("modprobe_crlf_check_and_fix_agree", p.stdout, r, facts)
     rdtest.eq((p.returncode, p.stdout), (0, "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   modprobe: /etc/modprobe.d/crlf.conf:2: "
-       "\"blacklist amdgpu\" ends in a carriage return, so kmod reads the module name as \"amdgpu\\r\" and the line "
-       "does nothing: left as it is\n"), "fix --only modprobe")
+              "\"blacklist amdgpu\" ends in a carriage return, so kmod reads the module name as \"amdgpu\\r\" and the line "
+              "does nothing: left as it is\n"), "fix --only modprobe")
     rdtest.check("modprobe" not in plan(r, facts).stdout, "fix plans nothing for it")
     # the healthy twin: LF, and a space before the CR (kmod stops the word there)
     for text in ("blacklist amdgpu\n", "blacklist amdgpu \r\n"):
@@ -211,7 +211,7 @@ def modprobe_continued_blacklist_disabled():
     p = plan(r, facts, "--only", "driver.blacklisted")
     expect("modprobe_continued_blacklist_disabled", p.stdout, r, facts)
     rdtest.check("-blacklist \\\n+# disabled by rocm-doctor (undo with rocm-doctor undo): blacklist \\\n amdgpu\n" in p.stdout,
-          p.stdout)
+                 p.stdout)
 
 
 def _live_blacklist_roundtrip(apply):
@@ -221,9 +221,9 @@ def _live_blacklist_roundtrip(apply):
     p = live(prefix, ["fix", "--root", root, "--only", "driver.blacklisted"])
     expect("live_blacklist_roundtrip", p.stdout, root)
     rdtest.check("1. modprobe: let amdgpu load and drive every AMD GPU\n   Fixes: driver.blacklisted\n"
-          "   remove /etc/modprobe.d/blacklist-amdgpu.conf (kept in the journal)\n"
-          "   run on first boot: update-initramfs -u (undo: update-initramfs -u)\n"
-          "--- a/etc/modprobe.d/blacklist-amdgpu.conf\n+++ /dev/null\n@@ -1,3 +0,0 @@\n" in p.stdout, p.stdout)
+                 "   remove /etc/modprobe.d/blacklist-amdgpu.conf (kept in the journal)\n"
+                 "   run on first boot: update-initramfs -u (undo: update-initramfs -u)\n"
+                 "--- a/etc/modprobe.d/blacklist-amdgpu.conf\n+++ /dev/null\n@@ -1,3 +0,0 @@\n" in p.stdout, p.stdout)
     if not apply:
         return
     p = live(prefix, ["fix", "--root", root, "--only", "driver.blacklisted", "--apply", "--yes"])
@@ -232,7 +232,7 @@ def _live_blacklist_roundtrip(apply):
     rdtest.check(re.search(r"driver\.blacklisted +fixed after reboot", p.stdout), p.stdout)
     rdtest.check(not r.exists("/etc/modprobe.d/blacklist-amdgpu.conf"), "file removed")
     rdtest.eq(live(prefix, ["fix", "--root", root, "--only", "driver.blacklisted", "--apply", "--yes"]).stdout,
-       "Nothing to do in this root.\n", "apply again")
+              "Nothing to do in this root.\n", "apply again")
     # driver.not-loaded stays until the reboot and has no fix of its own: said so
     p = live(prefix, ["fix", "--root", root])
     expect("live_blacklist_roundtrip.after", p.stdout, root)

@@ -91,7 +91,7 @@ def udev_roundtrip_never_chmod_666():
     text = r.all_text() + p.stdout
     rdtest.check("chmod" not in text and "0666" not in text, "no chmod, no 0666")
     rdtest.eq(run(["fix", "--root", r.path, "--facts", facts, "--apply", "--yes"] + ACCESS).stdout, "Nothing to do in this root.\n",
-       "apply again")
+              "apply again")
     rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
     rdtest.eq(r.tree(), before, "tree after undo (rules.d and udev/ removed again)")
 
@@ -108,8 +108,8 @@ def udev_all_users_only_when_asked():
     p = run(["fix", "--root", r.path, "--facts", facts, "--json"] + ACCESS)
     w = [a for a in json.loads(p.stdout)["steps"][0]["actions"] if a["action"] == "write"][0]
     rdtest.eq((w["path"], w["mode"], w["sha256"]),
-       ("/etc/udev/rules.d/70-rocm-doctor-gpu.rules", "0644", hashlib.sha256(UDEV_RULE.encode()).hexdigest()),
-       "write action in JSON")
+              ("/etc/udev/rules.d/70-rocm-doctor-gpu.rules", "0644", hashlib.sha256(UDEV_RULE.encode()).hexdigest()),
+              "write action in JSON")
     conf(r, "[fix]\nudev_all_users = yes\n")
     p = plan(r, facts, *ACCESS)
     expect("udev_all_users_only_when_asked.0666", p.stdout, r, facts)
@@ -124,8 +124,8 @@ def udev_missing_group_not_planned():
     p = plan(r, facts, *ACCESS)
     expect("udev_missing_group_not_planned", p.stdout, r, facts)
     rdtest.eq(p.stdout.replace(r.path, "ROOT"),
-       "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   udev: group gpu does not exist in ROOT/etc/group\n",
-       "plan")
+              "Nothing planned in this root: 1 not planned (below).\n\nNot planned:\n   udev: group gpu does not exist in ROOT/etc/group\n",
+              "plan")
 
 
 UDEV_0660 = 'KERNEL=="kfd", GROUP="render", MODE="0660"\n'
@@ -164,7 +164,7 @@ def real_udev_all_users_rule():
                           [("kfd.no-access", "fixed after reboot")], ["kfd.no-access", "render.no-access"],
                           check_args=["--user", "alice"], after=rebooted)
     rdtest.check("etc/group" not in [k for k, v in applied.items() if v != t.r.tree().get(k)] and
-          "usermod" not in t.rd("fix", "--user", "alice").stdout, "no group change with the all-users rule")
+                 "usermod" not in t.rd("fix", "--user", "alice").stdout, "no group change with the all-users rule")
 
 
 if __name__ == "__main__":

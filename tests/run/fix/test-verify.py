@@ -109,7 +109,7 @@ def setup(conf_extra=""):
     rdtest.eq(len(ids), 1, "one run in the journal")
     rdtest.check(p.stdout.endswith("\nThe boot check verifies this run after the reboot or re-login it needs:\n"
                             "`rocm-doctor fix --status --root %s %s` shows the verdict.\n" % (bed.root, ids[0])),
-          p.stdout)
+                 p.stdout)
     return bed, r, ids[0]
 
 
@@ -155,7 +155,7 @@ def fix_status(bed, *args):
         fixlib.expect_next("status", p.stdout, bed.root)
     if "--json" not in args:
         rdtest.check(all(len(line) <= 80 for line in p.stdout.splitlines() if not line.startswith("  Root: ")),
-              "a line is wider than 80 columns:\n" + p.stdout)
+                     "a line is wider than 80 columns:\n" + p.stdout)
     return re.sub(r"\n {8}(?=\S)", " ", p.stdout)
 
 
@@ -173,7 +173,7 @@ def pending_then_same_boot(bed, r, run_id, journal):
     """Pending after apply, and still after a boot check on the same boot."""
     j = journal_of(r, run_id)
     rdtest.eq((j["state"], j["boot_id"], j["verification"]), ("applied", BOOT_A, {"state": "pending", "needs": "reboot"}),
-       "journal after apply")
+              "journal after apply")
     st = json.loads(fix_status(bed, "--json"))
     rdtest.eq((st["pending"], st["verified"], st["failed"], len(st["runs"])), (1, 0, 0, 1), "fix --status --json counts")
     run = st["runs"][0]
@@ -264,11 +264,11 @@ def failed_finding_persists():
            "runtime": {"status": "not-run", "why": "verify_runtime = no in the configuration"}}, "verification")
     rdtest.eq(len(results), 1, "one result")
     rdtest.eq((results[0]["finding"], results[0]["fix"], results[0]["status"]),
-       ("driver.blacklisted", "modprobe", "still-failing"), "result")
+              ("driver.blacklisted", "modprobe", "still-failing"), "result")
     s = status_json(r)
     rdtest.check(BLACKLISTED in results[0]["why"], "why: %s" % results[0]["why"])
     rdtest.check([f["summary"] for f in s["findings"] if f["id"] == "driver.blacklisted"] == [results[0]["why"]],
-          "the why is the check's summary")
+                 "the why is the check's summary")
     rdtest.eq(s.get("runtime"), None, "verify_runtime = no: no level 2")
     rdtest.eq((s["fix_runs"]["pending"], s["fix_runs"]["verified"], s["fix_runs"]["failed"]), (0, 0, 1), "status counts")
     rdtest.eq(prom_runs(r), {"pending": 0, "verified": 0, "failed": 1}, "metric")
@@ -277,11 +277,11 @@ def failed_finding_persists():
     e = journal.verdicts()
     rdtest.eq([(x["PRIORITY"], x["ROCM_DOCTOR_VERIFICATION"]) for x in e], [("3", "failed")], "verdict entry")
     rdtest.eq(e[0]["MESSAGE"], "fix run %s failed verification: driver.blacklisted still failing (%s)"
-       % (run_id, results[0]["why"]), "MESSAGE")
+              % (run_id, results[0]["why"]), "MESSAGE")
     text = fix_status(bed, run_id)
     rdtest.check(re.search(r"^  Failed at \S+ on boot %s:$" % BOOT_B, text, re.M), text)
     rdtest.check(re.search(r"^    \S driver\.blacklisted +still failing: %s$" % re.escape(results[0]["why"]), text, re.M),
-          text)
+                 text)
     rdtest.check(re.search(r"^    - GPU kernel +not run \(verify_runtime = no\)$", text, re.M), text)
 
 
@@ -303,7 +303,7 @@ def failed_kernel():
     rdtest.eq(prom_runs(r), {"pending": 0, "verified": 0, "failed": 1}, "metric")
     e = journal.verdicts()
     rdtest.eq([(x["PRIORITY"], x["ROCM_DOCTOR_VERIFICATION"], x["ROCM_DOCTOR_FIX_RUN"]) for x in e],
-       [("3", "failed", run_id)], "verdict entry")
+              [("3", "failed", run_id)], "verdict entry")
     text = fix_status(bed)
     rdtest.check(re.search(r"^    \S GPU kernel +failed: %s gfx1100 runs kernels but computes wrong results$"
                     % re.escape(GPU), text, re.M), text)
@@ -321,9 +321,9 @@ def failed_untested_gpu():
     once(after, journal, env, root=bed.root)
     v = journal_of(r, run_id)["verification"]
     rdtest.eq((v["state"], v["results"][0]["status"], v["runtime"]),
-       ("failed", "fixed", {"status": "failed", "finding": "runtime.kernel-untested",
+              ("failed", "fixed", {"status": "failed", "finding": "runtime.kernel-untested",
                             "why": GPU + " gfx700 was not tested: this rocm-doctor has no kernel for it"}),
-       "verification")
+              "verification")
 
 
 @rdtest.test(root=True)
@@ -354,7 +354,7 @@ def relogin_verified_at_the_next_boot_check():
            "runtime": {"status": "ok", "gpus": 1}}, "verified on the same boot")
     rdtest.eq(prom_runs(r), {"pending": 0, "verified": 1, "failed": 0}, "metric")
     rdtest.eq([(e["ROCM_DOCTOR_FIX_RUN"], e["ROCM_DOCTOR_VERIFICATION"]) for e in journal.verdicts()],
-       [(run_id, "verified")], "verdict entry")
+              [(run_id, "verified")], "verdict entry")
 
 
 @rdtest.test(root=True)
@@ -369,7 +369,7 @@ def lock_held_stays_pending():
         p = once(bed, journal)
         fcntl.flock(lock, fcntl.LOCK_UN)
     rdtest.check("rocm-doctord: the pending fix runs were not all verified: another rocm-doctor fix or undo is running"
-          in p.stderr, p.stderr)
+                 in p.stderr, p.stderr)
     rdtest.eq(journal_of(r, run_id)["verification"], {"state": "pending", "needs": "reboot"}, "still pending")
     rdtest.eq(journal.verdicts(), [], "no verdict entry")
     once(bed, journal)
@@ -394,8 +394,8 @@ def packages_shown():
     rdtest.eq(run["changes"]["packages"], packages, "packages in JSON")
     text = fix_status(bed, run_id)
     rdtest.check("    installed rocm 6.4.1.60401-83~24.04\n"
-          "    upgraded  hip-runtime-amd 6.4.1 (was 6.2.4)\n"
-          "    removed   rocminfo 5.7.1-3\n" in text, text)
+                 "    upgraded  hip-runtime-amd 6.4.1 (was 6.2.4)\n"
+                 "    removed   rocminfo 5.7.1-3\n" in text, text)
 
 
 @rdtest.test(root=True)
@@ -424,7 +424,7 @@ def status_usage():
                                   % (bed.root, bed.root)), "no runs")
     p = bed.run(RD, ["fix", "--status", "--root", bed.root, "--json"])
     rdtest.eq((p.returncode, json.loads(p.stdout)), (0, {"pending": 0, "verified": 0, "failed": 0, "runs": []}),
-       "no runs, JSON")
+              "no runs, JSON")
     p = bed.run(RD, ["fix", "--status", "--root", bed.root, "20200101-000000"])
     rdtest.eq((p.returncode, p.stderr), (3, "rocm-doctor: no run 20200101-000000 in %s/var/lib/rocm-doctor/journal\n"
                                   % bed.root), "unknown run")

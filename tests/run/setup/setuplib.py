@@ -23,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fix"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 sys.path.insert(0, HERE)
+import fixlib  # noqa: E402
 from fixlib import Root, temp_dir  # noqa: E402
 import rdtest  # noqa: E402
 import standin  # noqa: E402
@@ -68,6 +69,21 @@ def mirror():
         m.serve()
         STATE["mirror"] = m
     return STATE["mirror"]
+
+
+def expect(h, what, text):
+    """Compares a plan or run text of host h with
+    tests/expected/setup/TEST.WHAT-N.txt (fixlib.expect_next): the local
+    mirror as http://MIRROR, its key's ids named, the download size of the
+    stand-in packages (their build stamps vary it) as SIZE, another local
+    address (a closed port) as http://127.0.0.1:PORT."""
+    m = mirror()
+    more = fixlib.key_names(m.fingerprint, armored=m.key_file)
+    more[m.base] = "http://MIRROR"
+    text = re.sub(r"download \d+(\.\d+)? [kM]?B\b", "download SIZE", text)
+    text = text.replace(m.base, "http://MIRROR")
+    text = re.sub(r"http://127\.0\.0\.1:\d+", "http://127.0.0.1:PORT", text)  # a closed port
+    return fixlib.expect_next(what, text, h.path, getattr(h, "facts", None), more, area="setup")
 
 
 def facts(kernel=KERNEL):
@@ -368,6 +384,7 @@ def rpm_roundtrip(pm, want_headers):
     h = RpmHost(pm)
     pkgs_before, tree_before = h.packages(), h.tree()
     p = h.setup()
+    expect(h, "plan", p.stdout)
     out = p.stdout
     rdtest.eq(p.returncode, 1, "plan (stderr %s): %s" % (p.stderr, out))
     rdtest.check("packages, through %s (indexes refreshed first):" % pm in out, out)
@@ -378,6 +395,7 @@ def rpm_roundtrip(pm, want_headers):
     rdtest.check("/radeon/amdgpu/6.4.1/" in out, "the driver repository, through the mirror: " + out)
     rdtest.eq(h.packages(), pkgs_before, "planning installed nothing")
     p = h.setup("--apply", "--yes")
+    expect(h, "apply", p.stdout)
     rdtest.eq(p.returncode in (0, 1), True, "apply: %s %s" % (p.stdout, p.stderr))
     now = h.packages()
     for _, name, version in RPM_WANT:
@@ -385,9 +403,9 @@ def rpm_roundtrip(pm, want_headers):
     j = h.journal(h.run_ids()[0])
     rdtest.eq(j["state"], "applied", "journal")
     rdtest.check(sorted(x["name"] for x in j["packages"]["installed"]) ==
-          sorted([w[1] for w in RPM_WANT] + ["amdgpu-dkms"] + [w[1].split("-5.14")[0].split("-6.4")[0]
+                 sorted([w[1] for w in RPM_WANT] + ["amdgpu-dkms"] + [w[1].split("-5.14")[0].split("-6.4")[0]
                                                                for w in want_headers]),
-          "journal: installed %s" % j["packages"]["installed"])
+                 "journal: installed %s" % j["packages"]["installed"])
     rdtest.eq(j["steps"][-1]["effect"], "reboot", "the driver waits for the reboot")
     mirror_recognised(h, "%s.repo-missing" % pm, {"dnf.release-mismatch", "zypper.release-mismatch"})
     p = h.setup()
@@ -408,6 +426,7 @@ def real_layout(release, apply=False):
     h = Host(conf_extra="apt_driver = yes\napt_graphics = yes\n")
     base = mirror().base + "/radeon/"
     p = h.rd("setup", "--release", release)
+    expect(h, "plan", p.stdout)
     out = p.stdout.replace(h.path, "ROOT")
     rdtest.eq(p.returncode, 1, "plan: steps to carry out (stderr %s)\n%s" % (p.stderr, out))
     want = sorted(base + d for d in (rocm_dir, drv_dir, gfx_dir) if d)
@@ -420,6 +439,7 @@ def real_layout(release, apply=False):
         return
     pkgs_before, tree_before = h.packages(), h.tree()
     p = h.rd("setup", "--release", release, "--apply", "--yes")
+    expect(h, "apply", p.stdout)
     rdtest.eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
     rdtest.check(any(l.startswith("rocm-core %s.%s ii" % (release, build)) for l in h.packages()), h.packages())
     q = h.chroot("apt-get", "update")

@@ -88,7 +88,7 @@ def trickling_mirror_ends_at_the_deadline():
     print("# the plan took %.1f s: %s" % (took, [l for l in out.splitlines() if "did not finish" in l]))
     rdtest.check(took < 40, "the plan ended about the deadline (6 s), not when the mirror gave up: %.1f s" % took)
     rdtest.check("packages: the apt dry run could not run (apt-get update did not finish within 6 s "
-          "(package_query_timeout_s) and was stopped; it was at: " in out, "the command and the deadline named: " + out)
+                 "(package_query_timeout_s) and was stopped; it was at: " in out, "the command and the deadline named: " + out)
     # the dry run's apt-get (its options name the plan's overlay) and its
     # http method were in the ended process group
     leftover = subprocess.run(["pgrep", "-f", "Dir::State=%s/rocm-doctor-plan\\." % tmpdir], capture_output=True,
@@ -142,7 +142,7 @@ def trickling_download_ends_the_install_at_its_deadline():
     print("# apply took %.1f s: %s" % (took, [l for l in err.splitlines() if "did not finish" in l]))
     rdtest.eq(p.returncode, 3, "apply fails (stdout %s, stderr %s)" % (p.stdout[-2000:], err))
     rdtest.check("apt-get install did not finish within 8 s (package_timeout_s) and was stopped; it was at: " in err,
-          "the command, the deadline and where it was: " + err)
+                 "the command, the deadline and where it was: " + err)
     rdtest.check(took < 90, "apply ended about the deadline: %.1f s" % took)
     rdtest.eq(h.packages(), pkgs_before, "nothing installed")
     ts.same_tree(h.tree(), tree_before, "rolled back: the tree as before")

@@ -167,7 +167,7 @@ def plans_for(release, os_key):
                p.stdout, r, fpath, key_names(key()[1], armored=key()[0]), area="setup")
         got = sorted(urls(p.stdout, pm))
         rdtest.eq(got, want_urls, "%s %s on %s: the folders planned (exit %d, stderr %s)\n%s" %
-           (" ".join(verb), release, os_key, p.returncode, p.stderr, p.stdout))
+                  (" ".join(verb), release, os_key, p.returncode, p.stderr, p.stdout))
         if release.endswith(".0"):
             rdtest.check("/%s/" % release not in "".join(u + "/" for u, _ in got), "no x.y.0 folder: %s" % got)
 
@@ -198,7 +198,7 @@ def x_y_names_the_x_y_0_release():
     r, fpath, pm = host("ubuntu-24.04")
     p = run(r, fpath, "setup", "--release", "7.1")
     rdtest.eq(sorted(urls(p.stdout, pm)), sorted((u, N) for u in EXPECT[("7.1.0", "apt")].values()),
-       "setup --release 7.1: " + p.stdout + p.stderr)
+              "setup --release 7.1: " + p.stdout + p.stderr)
 
 
 @rdtest.test
@@ -221,17 +221,17 @@ def fix_corrects_a_folder_amd_never_served():
     rdtest.eq(len(f), 1, "apt.repo-path: %s" % [x["id"] for x in rep["findings"]])
     rdtest.eq(f[0]["severity"], "error", "severity")
     rdtest.check(any("https://repo.radeon.com/amdgpu/30.30/ubuntu" in e and "amdgpu.list:1" in e for e in f[0]["evidence"]),
-          f[0]["evidence"])
+                 f[0]["evidence"])
     rdtest.check(not [x for x in rep["findings"] if x["id"] == "apt.suite-mismatch"], "no suite finding")
     # the host's own sources, gathered from the root (no facts file)
     p = subprocess.run([RD, "fix", "--only", "apt", "--root", r.path], capture_output=True, text=True, env=env)
     # set right where they are: the lines of the two lists as the diff shows them
     got = sorted(re.findall(r"^[+ ]deb \[[^\]]*\] (\S+) (\S+) main$", p.stdout, re.M))
     rdtest.eq(got, sorted([(AMD + "rocm/apt/7.2", N), (AMD + "amdgpu/30.30/ubuntu", N), (AMD + "graphics/7.2/ubuntu", N)]),
-       "fix plans 7.2.0's folders: " + p.stdout + p.stderr)
+              "fix plans 7.2.0's folders: " + p.stdout + p.stderr)
     rdtest.eq(re.findall(r"^-deb .*$", p.stdout, re.M),
-       ["-deb [arch=amd64,i386 signed-by=/etc/apt/keyrings/rocm.gpg] %samdgpu/7.2/ubuntu noble main" % AMD],
-       "only the driver line is taken out: " + p.stdout)
+              ["-deb [arch=amd64,i386 signed-by=/etc/apt/keyrings/rocm.gpg] %samdgpu/7.2/ubuntu noble main" % AMD],
+              "only the driver line is taken out: " + p.stdout)
     rdtest.check("rocm.sources" not in p.stdout and ".disabled" not in p.stdout, "in place: " + p.stdout)
 
 
@@ -248,10 +248,10 @@ def dnf_fix_corrects_an_x_y_0_folder():
     f = [x for x in json.loads(c.stdout)["findings"] if x["id"] == "dnf.repo-path"]
     rdtest.eq(len(f), 1, "dnf.repo-path: " + c.stdout[-2000:])
     rdtest.check(any("rocm.repo:3" in e and "https://repo.radeon.com/rocm/el9/7.1/main" in e for e in f[0]["evidence"]),
-          f[0]["evidence"])
+                 f[0]["evidence"])
     p = subprocess.run([RD, "fix", "--only", "dnf", "--root", r.path], capture_output=True, text=True, env=env)
     rdtest.eq(sorted(urls(p.stdout, pm)), sorted((u, None) for u in EXPECT[("7.1.0", "dnf")].values()),
-       "fix writes 7.1.0's folders: " + p.stdout + p.stderr)
+              "fix writes 7.1.0's folders: " + p.stdout + p.stderr)
 
 
 @rdtest.test
@@ -265,12 +265,12 @@ def unlisted_os_release_one_refusal_then_the_nearest():
            key_names(key()[1], armored=key()[0]), area="setup")
     out = p.stdout.replace(r.path, "ROOT")
     rdtest.check("AMD ships no ROCm for ubuntu 25.10; the nearest release of it that AMD ships for is ubuntu 24.04 "
-          "(ROCm 7.2.4, whose packages are built for it): choose that with `--release 7.2.4`" in out, out + p.stderr)
+                 "(ROCm 7.2.4, whose packages are built for it): choose that with `--release 7.2.4`" in out, out + p.stderr)
     rdtest.eq(p.returncode, 2, "setup could not plan its repository step")
     p = run(r, fpath, "setup", "--release", "7.2.4")
     rdtest.eq(sorted(urls(p.stdout, pm)), sorted([(AMD + "rocm/apt/7.2.4", N), (AMD + "amdgpu/30.30.4/ubuntu", N),
                                            (AMD + "graphics/7.2.4/ubuntu", N)]),
-       "setup --release 7.2.4 on 25.10: noble's folders (stderr %s)\n%s" % (p.stderr, p.stdout))
+              "setup --release 7.2.4 on 25.10: noble's folders (stderr %s)\n%s" % (p.stderr, p.stdout))
 
 
 @rdtest.test
@@ -324,7 +324,7 @@ def unreachable_mirror_still_names_every_package():
     line = [l for l in p.stdout.splitlines() if l.startswith("   packages: ")]
     rdtest.eq(len(line), 1, "one packages line: " + p.stdout)
     rdtest.check("the apt dry run could not run (the repository server cannot be reached from here)" in line[0]
-          and " install " in line[0] and "(unresolved)" in line[0], line[0])
+                 and " install " in line[0] and "(unresolved)" in line[0], line[0])
     words = line[0].split(" install ")[1].replace(" (unresolved)", "").split()
     for name in ("rocm", "amdgpu-dkms", "linux-headers-5.15.0-91-generic"):
         rdtest.check(name in words, "%s among the packages: %s" % (name, line[0]))

@@ -36,6 +36,7 @@ from setuplib import (  # noqa: E402
     OLD_KERNEL,
     RpmHost,
     WANT_INSTALL,
+    expect,
     ansible_play,
     facts,
     local_deb,
@@ -56,6 +57,7 @@ def bare_host_plan_apply_again_undo():
     h = Host()
     pkgs_before, tree_before = h.packages(), h.tree()
     p = h.setup()
+    expect(h, "plan", p.stdout)
     rdtest.eq(p.returncode, 1, "plan: steps to carry out (stderr %s)" % p.stderr)
     out = p.stdout.replace(h.path, "ROOT")
     rdtest.check("1. group: " in out and "add alice to group render" in out, out)
@@ -67,17 +69,18 @@ def bare_host_plan_apply_again_undo():
     m = re.search(r"     7 to install, 0 to upgrade, 0 to downgrade, 0 to remove; download (\d+(\.\d+)? [kM]?B)\n", out)
     rdtest.check(m, "the download size: " + out)
     rdtest.check("driver: not installed, the running kernel %s's own amdgpu serves the GPUs here (gfx1100 needs kernel 6.2)"
-          % KERNEL in out, "the driver rule says why not: " + out)
+                 % KERNEL in out, "the driver rule says why not: " + out)
     rdtest.check("To carry it out: sudo rocm-doctor setup --apply --root ROOT --facts" in out, out)
     rdtest.eq(h.packages(), pkgs_before, "planning installed nothing")
     same_tree(h.tree(), tree_before, "planning wrote nothing")
 
     p = h.setup("--apply", "--yes")
+    expect(h, "apply", p.stdout)
     rdtest.eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
     after = h.packages()
     for _, name, version in WANT_INSTALL:
         rdtest.check("%s %s ii " % (name, version) in [l + " " for l in after] or
-              any(l.startswith("%s %s ii" % (name, version)) for l in after), "%s %s installed: %s" % (name, version,
+                     any(l.startswith("%s %s ii" % (name, version)) for l in after), "%s %s installed: %s" % (name, version,
                                                                                                    after))
     src = h.r.read("/etc/apt/sources.list.d/rocm.sources")
     rdtest.check("URIs: %s/radeon/rocm/apt/6.4.1\nSuites: noble\n" % mirror().base in src, src)
@@ -99,6 +102,7 @@ def bare_host_plan_apply_again_undo():
     rdtest.eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "setup a second time plans nothing")
 
     p = h.rd("undo")
+    expect(h, "undo", p.stdout)
     rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
     rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
     same_tree(h.tree(), tree_before, "the tree after undo")
@@ -114,10 +118,12 @@ def shadowing_distribution_package_removed_and_put_back():
     pkgs_before, tree_before = h.packages(), h.tree()
     rdtest.check("libhsa-runtime64-1 5.7.1-3 ii" in pkgs_before, pkgs_before)
     p = h.setup("--usecase", "runtime")
+    expect(h, "plan", p.stdout)
     out = p.stdout
     rdtest.check(("remove", "libhsa-runtime64-1", "5.7.1-3") in package_lines(out), "the distribution's copy goes: " + out)
     rdtest.check("3. packages: ROCm packages (runtime), distribution ROCm packages out" in out, out)
     p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    expect(h, "apply", p.stdout)
     rdtest.eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
     now = h.packages()
     rdtest.check("libhsa-runtime64-1 5.7.1-3 rc" in now, "removed, its configuration kept (not purged): %s" % now)
@@ -127,6 +133,7 @@ def shadowing_distribution_package_removed_and_put_back():
     j = h.journal(h.run_ids()[0])
     rdtest.eq(j["packages"]["removed"], [{"name": "libhsa-runtime64-1", "version": "5.7.1-3"}], "journal: removed")
     p = h.rd("undo")
+    expect(h, "undo", p.stdout)
     rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
     rdtest.eq(h.packages(), pkgs_before, "the distribution's package is back at its version")
     same_tree(h.tree(), tree_before, "tree after undo")
@@ -136,6 +143,7 @@ def shadowing_distribution_package_removed_and_put_back():
 def driver_when_the_kernel_is_too_old():
     h = Host(kernel=OLD_KERNEL)
     p = h.setup()
+    expect(h, "plan", p.stdout)
     out = p.stdout
     got = package_lines(out)
     rdtest.check(("install", "amdgpu-dkms", "1:6.12.12.60401-2164967.24.04") in got, out)
@@ -143,7 +151,7 @@ def driver_when_the_kernel_is_too_old():
     rdtest.check("URIs: %s/radeon/amdgpu/6.4.1/ubuntu" % mirror().base in out, "the driver repository: " + out)
     rdtest.check("run on first boot: dkms autoinstall -k %s" % OLD_KERNEL in out, out)
     rdtest.check("Afterwards: AMD's amdgpu driver because the running kernel %s is older than 6.2, the first whose amdgpu "
-          "serves AMD Radeon RX 7900 XTX (gfx1100); reboot so that it is the one loaded" % OLD_KERNEL in out, out)
+                 "serves AMD Radeon RX 7900 XTX (gfx1100); reboot so that it is the one loaded" % OLD_KERNEL in out, out)
     j = json.loads(h.setup("--json").stdout)
     step = [s for s in j["steps"] if s["fix"] == "packages"][0]
     rdtest.eq(step["effect"], "reboot", "the package step waits for a reboot")
@@ -170,16 +178,17 @@ def rx9070xt_on_kernel_6_8_one_rule_in_check_and_setup():
     rdtest.check("amdgpu-dkms" in fd["remedy"] and "kernel 6.14 or later" in fd["remedy"], fd["remedy"])
     rdtest.check("modprobe" not in fd["remedy"], fd["remedy"])
     p = h.setup()
+    expect(h, "plan", p.stdout)
     out = p.stdout
     got = package_lines(out)
     rdtest.check(("install", "amdgpu-dkms", "1:6.12.12.60401-2164967.24.04") in got, out)
     rdtest.check(("install", "linux-headers-" + KERNEL, "6.8.0-45.45") in got, "the running kernel's headers: " + out)
     rdtest.check("AMD's amdgpu driver because the running kernel %s is older than 6.14, the first whose amdgpu serves AMD "
-          "Radeon RX 9070 XT (gfx1201)" % KERNEL in out, out)
+                 "Radeon RX 9070 XT (gfx1201)" % KERNEL in out, out)
     j = json.loads(h.setup("--json").stdout)
     step = [s for s in j["steps"] if s["fix"] == "packages"][0]
     rdtest.check("driver.kernel-too-old" in step["findings"], "setup's package step addresses the check's finding: %s"
-          % step.get("findings"))
+                 % step.get("findings"))
 
 
 @rdtest.test(root=True)
@@ -187,7 +196,7 @@ def refusals_list_the_valid_values():
     h = Host()
     p = h.setup("--release", "9.9")
     rdtest.check(p.returncode == 3 and "--release 9.9: no such ROCm release" in p.stderr and "6.4 (6.4.3)" in p.stderr,
-          p.stderr)
+                 p.stderr)
     p = h.rd("setup", "--release", "5.6")
     rdtest.check(p.returncode == 3 and "AMD does not ship ROCm 5.6 for ubuntu 24.04" in p.stderr, p.stderr)
     p = h.setup("--usecase", "rocm,games")
@@ -207,7 +216,7 @@ def lock_held_by_another_process():
         waited = time.monotonic() - t0
     rdtest.eq(p.returncode, 3, "apply fails: %s" % p.stdout)
     rdtest.check("/var/lib/dpkg/lock-frontend is held by process %d (python3), still after 2 s" % os.getpid() in p.stderr,
-          p.stderr)
+                 p.stderr)
     rdtest.check("everything done before was rolled back" in p.stderr, p.stderr)
     rdtest.check(waited >= 2, "waited for the lock (%.1f s)" % waited)
     rdtest.eq(h.packages(), pkgs_before, "nothing installed")
@@ -220,12 +229,13 @@ def unreachable_repository():
     h = Host(mirror_base="http://127.0.0.1:%d/radeon" % port)
     pkgs_before, tree_before = h.packages(), h.tree()
     p = h.setup()
+    expect(h, "plan", p.stdout)
     out = p.stdout
     rdtest.eq(p.returncode, 2, "a step setup needs could not be planned")
     rdtest.check("packages: the apt dry run could not run (the repository server cannot be reached from here), so no "
-          "version is resolved; the plan would install rocm (unresolved)" in out, out)
+                 "version is resolved; the plan would install rocm (unresolved)" in out, out)
     rdtest.check("127.0.0.1:%d" % port not in out.split("Not planned:")[1], "the package manager's output only with "
-          "--verbose: " + out)
+                 "--verbose: " + out)
     p = h.setup("--verbose")
     rdtest.check("127.0.0.1:%d" % port in p.stdout.split("Not planned:")[1], "--verbose names the repository: " + p.stdout)
     p = h.setup("--apply", "--yes")
@@ -244,10 +254,11 @@ def unreachable_repository_still_names_driver_and_headers():
     port = standin.closed_port()
     h = Host(kernel=OLD_KERNEL, mirror_base="http://127.0.0.1:%d/radeon" % port)
     p = h.setup()
+    expect(h, "plan", p.stdout)
     rdtest.eq(p.returncode, 2, "a step setup needs could not be planned: " + p.stdout)
     rdtest.check("packages: the apt dry run could not run (the repository server cannot be reached from here), so no "
-          "version is resolved; the plan would install rocm amdgpu-dkms linux-headers-%s (unresolved)" % OLD_KERNEL
-          in p.stdout, p.stdout)
+                 "version is resolved; the plan would install rocm amdgpu-dkms linux-headers-%s (unresolved)" % OLD_KERNEL
+                 in p.stdout, p.stdout)
     rdtest.check(p.stdout.startswith("Plan for %s: 2 steps, 1 not planned (below)" % h.path), p.stdout.split("\n")[0])
 
 
@@ -260,6 +271,7 @@ def held_package():
     rdtest.eq(q.returncode, 0, q.stdout)
     # AMD's rocm meta package needs the held one upgraded
     p = h.setup()
+    expect(h, "plan", p.stdout)
     rdtest.check("packages: the apt dry run could not run (" in p.stdout and "held" in p.stdout.lower(), p.stdout)
 
 
@@ -329,7 +341,7 @@ def ansible_setup_path():
     rdtest.check(p.returncode == 0 and "failed=0" in recap, "first run: %s\n%s" % (p.stdout[-3000:], p.stderr[-2000:]))
     conf = h.r.read("/etc/rocm-doctor/rocm-doctor.conf")
     rdtest.check("key_file = %s/etc/rocm-doctor/repository.gpg.key\n" % h.path in conf and
-          "key_fingerprint = %s\n" % m.fingerprint in conf, conf)
+                 "key_fingerprint = %s\n" % m.fingerprint in conf, conf)
     with open(m.key_file, "rb") as f, open(h.r.p("/etc/rocm-doctor/repository.gpg.key"), "rb") as g:
         rdtest.eq(g.read(), f.read(), "the key file copied")
     rdtest.check("changed: [localhost]" in task_output(p.stdout, "Apply the setup"), "applied: " + p.stdout[-3000:])
@@ -338,7 +350,7 @@ def ansible_setup_path():
     rdtest.check(any(l.startswith("rocm-hip-runtime 6.4.1.") for l in h.packages()), "installed: %s" % h.packages())
     p, recap = ansible_play(h, m, tmp, m.base + "/radeon")
     rdtest.check(p.returncode == 0 and "changed=0" in recap and "failed=0" in recap,
-          "second run: changed=0: %s" % p.stdout[-3000:])
+                 "second run: changed=0: %s" % p.stdout[-3000:])
 
 
 @rdtest.test(root=True)
@@ -359,10 +371,10 @@ def ansible_setup_not_planned():
     said = task_output(p.stdout, "Steps that could not be planned")
     rdtest.check(p.returncode != 0 and "failed=1" in recap, "the play fails: %s" % p.stdout[-3000:])
     rdtest.check("fatal: [localhost]: FAILED! => {\"changed\": false, \"msg\": \"localhost: rocm-doctor setup cannot plan "
-          "every step it needs, so nothing was applied. Not planned: packages: the apt dry run could not run (the "
-          "repository server cannot be reached from here)" in said, "readable: " + (said or p.stdout[-3000:]))
+                 "every step it needs, so nothing was applied. Not planned: packages: the apt dry run could not run (the "
+                 "repository server cannot be reached from here)" in said, "readable: " + (said or p.stdout[-3000:]))
     rdtest.check("`rocm-doctor setup --verbose` on the host" in said and "\"steps\"" not in said and "stdout" not in said,
-          "no JSON dump: " + said)
+                 "no JSON dump: " + said)
     rdtest.check("Apply the setup" not in p.stdout, "not applied: " + p.stdout[-2000:])
     rdtest.eq(h.packages(), pkgs_before, "nothing installed")
     rdtest.eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), False, "no repository written")
@@ -381,7 +393,7 @@ def rpm_failing_scriptlet_undo_removes_without_it():
     p = h.rd("undo")
     rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
     rdtest.check("Note: amdgpu-dkms could not be finished by the package manager" in " ".join(p.stdout.split()),
-          "undo says which: " + p.stdout)
+                 "undo says which: " + p.stdout)
     rdtest.eq(h.packages(), pkgs_before, "rpm -qa after undo")
     same_tree(h.tree(), tree_before, "the tree after undo")
 
@@ -425,6 +437,7 @@ def amdgpu_install_host_left_alone():
     h.write_facts(fa)
     tree_before = h.tree()
     p = h.setup()
+    expect(h, "plan", p.stdout)
     out = p.stdout.replace(h.path, "ROOT")
     rdtest.check(not re.search(r"^\d+\. apt: ", out, re.M), "no repository step: " + out)
     rdtest.check(".disabled" not in out and "rocm.sources" not in out, "nothing moved aside or written: " + out)
@@ -464,19 +477,21 @@ def amdgpu_install_host_partly_wrong_edited_in_place():
     rdtest.eq(apt_ids(), ["apt.suite-mismatch"], "the check of the root before")
     tree_before = h.tree()
     p = h.setup()
+    expect(h, "plan", p.stdout)
     out = p.stdout.replace(h.path, "ROOT")
     rdtest.check(re.search(r"^\d+\. apt: AMD's apt repository for ROCm 6\.4\.1 \(noble\)$", out, re.M), out)
     rdtest.check(".disabled" not in out and "rocm.sources" not in out and "rocm-pin-600" not in out,
-          "nothing moved aside, no second file or pin: " + out)
+                 "nothing moved aside, no second file or pin: " + out)
     rdtest.check("-deb %s %s/amdgpu/6.4/ubuntu jammy main\n+deb %s %s/amdgpu/6.4.1/ubuntu noble main\n"
-          % (opts, base, opts, base) in out, "the driver line's diff: " + out)
+                 % (opts, base, opts, base) in out, "the driver line's diff: " + out)
     rdtest.eq(dict((n, v) for _, n, v in package_lines(out)).get("rocm-core"), "6.4.1." + standin.BUILD,
        "the packages resolve from the edited files: " + out)
     p = h.setup("--apply", "--yes")
+    expect(h, "apply", p.stdout)
     # the apt finding came from the facts file, so the run cannot check it again
     rdtest.eq(p.returncode, 1, "apply: %s %s" % (p.stdout, p.stderr))
     rdtest.check("apt.suite-mismatch       still failing: not checked again: the diagnosis comes from --facts" in p.stdout,
-          p.stdout)
+                 p.stdout)
     rdtest.eq(apt_ids(), [], "the check of the root after apply: no apt finding")
     rdtest.eq(h.r.read("/etc/apt/sources.list.d/rocm.list"),
        "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] %s/rocm/apt/6.4.1 noble main\n" % base, "rocm.list")
@@ -485,6 +500,7 @@ def amdgpu_install_host_partly_wrong_edited_in_place():
        % (opts, base, opts, base), "amdgpu.list: the wrong line changed, the comment kept")
     rdtest.eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), False, "no second source file")
     p = h.rd("undo")
+    expect(h, "undo", p.stdout)
     rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
     same_tree(h.tree(), tree_before, "the tree after undo")
 
@@ -517,8 +533,8 @@ def failing_postinst_rolled_back():
     rdtest.eq(p.returncode, 3, "apply fails: %s %s" % (p.stdout, p.stderr))
     rdtest.check("Bad return status for module build" in p.stderr, "the postinst's own line: " + p.stderr)
     rdtest.check("everything done before was rolled back (amdgpu-dkms could not be finished by the package manager (a "
-          "maintainer script failed, or it was interrupted) and was removed with its force options)" in p.stderr and
-          "incomplete" not in p.stderr, p.stderr)
+                 "maintainer script failed, or it was interrupted) and was removed with its force options)" in p.stderr and
+                 "incomplete" not in p.stderr, p.stderr)
     rdtest.eq(h.packages(), pkgs_before, "dpkg -l after the rollback")
     same_tree(h.tree(), tree_before, "the tree after the rollback")
     rdtest.eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
@@ -541,11 +557,11 @@ def failing_postinst_killed_rollback_undo_finishes():
     os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
     os.unlink(marker)
     rdtest.check(any(l.startswith("amdgpu-dkms ") and l.endswith(" iF") for l in h.packages()),
-          "amdgpu-dkms half-configured: %s" % h.packages())
+                 "amdgpu-dkms half-configured: %s" % h.packages())
     p = h.rd("undo")
     rdtest.eq(p.returncode, 0, "undo with the postinst still failing: %s %s" % (p.stdout, p.stderr))
     rdtest.check("amdgpu-dkms could not be finished by the package manager" in " ".join(p.stdout.split()),
-          "undo says which: " + p.stdout)
+                 "undo says which: " + p.stdout)
     rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
     same_tree(h.tree(), tree_before, "the tree after undo")
 
@@ -567,8 +583,8 @@ def killed_while_unpacking_undo_restores():
     p = h.rd("undo")
     rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
     rdtest.check("Note: hsa-rocr, rocm-core could not be finished by the package manager (a maintainer script failed, or it "
-          "was interrupted) and were removed with its force options." in " ".join(p.stdout.split()),
-          "undo says which (rocm-core unpacked, not configured): " + p.stdout)
+                 "was interrupted) and were removed with its force options." in " ".join(p.stdout.split()),
+                 "undo says which (rocm-core unpacked, not configured): " + p.stdout)
     rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
     same_tree(h.tree(), tree_before, "the tree after undo")
     rdtest.eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
@@ -657,7 +673,7 @@ def damaged_journal_refused():
     h.r.write("/var/lib/rocm-doctor/journal/%s/journal.json" % newer, text.replace(run_id, newer)[:len(text) // 2])
     err = refused("the newest journal cut in half", "--last")
     rdtest.check("run %s has a damaged journal" % newer in err and "not valid JSON (cut short?)" in err and
-          run_id not in err, err)
+                 run_id not in err, err)
     err = refused("undo of that run by its id", newer)
     rdtest.check("%s/journal.json: not valid JSON (cut short?)" % newer in err, err)
     shutil.rmtree(h.r.p("/var/lib/rocm-doctor/journal/" + newer))
@@ -666,7 +682,7 @@ def damaged_journal_refused():
     os.rename(saved, saved + ".aside")
     err = refused("the saved package list missing")
     rdtest.check("the journal of run %s is damaged: the package list saved before the run" % run_id in err and
-          "packages-before) is missing; nothing was undone" in err, err)
+                 "packages-before) is missing; nothing was undone" in err, err)
     os.rename(saved + ".aside", saved)
 
     j = h.journal(run_id)
@@ -676,7 +692,7 @@ def damaged_journal_refused():
         json.dump(j, f)
     err = refused("an installed entry the saved list contradicts")
     rdtest.check('"installed" names base-files, but the package list saved before the run has it (%s)' % base[1] in err,
-          err)
+                 err)
     with open(os.path.join(jdir, "journal.json"), "w") as f:
         f.write(text)
 
@@ -704,7 +720,7 @@ def undo_refused_when_a_downgrade_would_remove_a_package():
     p = h.rd("undo")
     rdtest.eq(p.returncode, 3, "undo refused: %s" % p.stdout)
     rdtest.check("site-tool installed since run %s depends on packages it installed or on the versions it left" %
-          j["run_id"] in p.stderr and "nothing was undone" in p.stderr, p.stderr)
+                 j["run_id"] in p.stderr and "nothing was undone" in p.stderr, p.stderr)
     rdtest.eq(h.packages(), pkgs, "no package touched")
     same_tree(h.tree(), tree, "no file touched")
     rdtest.eq(h.journal(j["run_id"])["state"], "applied", "the run stays applied")
@@ -719,11 +735,13 @@ def shadowing_package_from_a_file_is_kept():
     local_deb(h, "libhsa-runtime64-1", "5.7.1-3+site1", "", {"/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1":
                                                             "built here\n"})
     p = h.setup("--usecase", "runtime")
+    expect(h, "plan", p.stdout)
     out = p.stdout
     rdtest.check(("remove", "libhsa-runtime64-1", "5.7.1-3+site1") not in package_lines(out), "not removed: " + out)
     rdtest.check("libhsa-runtime64-1 5.7.1-3+site1 stays: no configured repository offers that version" in
-          " ".join(out.split()), out)
+                 " ".join(out.split()), out)
     p = h.setup("--usecase", "runtime", "--apply", "--yes")
+    expect(h, "apply", p.stdout)
     rdtest.eq(p.returncode, 0, "apply: %s %s" % (p.stdout, p.stderr))
     rdtest.check("libhsa-runtime64-1 5.7.1-3+site1 ii" in h.packages(), h.packages())
     rdtest.eq(h.journal(h.run_ids()[0])["packages"]["removed"], [], "the journal: nothing removed")
