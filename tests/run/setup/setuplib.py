@@ -264,6 +264,19 @@ def setup_killed_at(h, marker):
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
+    wait_group_gone(proc.pid)
+
+
+def wait_group_gone(pgid):
+    """Waits until no process of group pgid is left: a child killed between
+    fork and exec still holds rocm-doctor's lock until it is gone, which
+    on a loaded machine can be after its parent was reaped."""
+    for _ in range(300):
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
 
 
 def ansible_play(h, m, tmp, mirror_base, **more):
