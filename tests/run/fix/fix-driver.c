@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Test driver for the plan's diff: prints the unified diff that a plan
- * shows for file A (before) turning into file B, so that test-fix.py can
+ * shows for file A (before) turning into file B, so that test-engine.py can
  * compare it with exact cases and feed it to patch(1). Plans, policy and
  * findings are tested through rocm-doctor itself (rocm-doctor.conf under
  * the root, real scenarios).

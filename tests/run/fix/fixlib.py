@@ -1,14 +1,21 @@
 # SPDX-License-Identifier: MIT
-"""Temporary roots, facts files and tree snapshots for the fixer tests."""
+"""Temporary roots, facts files, tree snapshots, a local HTTPS server and
+the normalised expected-output files of the fix and setup tests (the
+harness is tests/lib/rdtest.py)."""
 import atexit
 import copy
 import hashlib
 import shutil
 import json
 import os
+import re
 import stat
 import subprocess
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 PASSWD = "root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice:/home/alice:/bin/bash\n" \
          "bob:x:1001:1001:Bob:/home/bob:/bin/bash\n"
@@ -107,48 +114,74 @@ class Root:
         return "\n".join(parts)
 
 
-# ---- a small test harness: register with @test, run with main() ----
+def normalise(text, root=None, facts=None, more=None):
+    """text as tests/expected/ holds it: rdtest.normalise (run ids, times)
+    with the root as ROOT, the facts file as FACTS, each string of more (a
+    dict: string -> placeholder: a generated key's fingerprint, its sha256
+    and size, a local server's URL) replaced, the test's other temporary
+    directories (TMPDIR/rd-NAME.XXXXXXXX) as TMP/rd-NAME, this host's
+    kernel release (a plan for a host without its headers names it) as
+    KERNEL-RELEASE, and an armored key added by a diff as one line KEY
+    (its hunk header says +1,N)."""
+    paths = {os.uname().release: "KERNEL-RELEASE"}
+    paths.update(more or {})
+    if root is not None:
+        paths[getattr(root, "path", root)] = "ROOT"
+    if facts is not None:
+        paths[facts] = "FACTS"
+    text = rdtest.normalise(text, paths)
+    # a throw-away armored key in a diff: one line KEY, any length
+    text = re.sub(r"(@@ -0,0 \+1,)\d+( @@\n\+-----BEGIN PGP PUBLIC KEY BLOCK-----\n)", r"\1N\2", text)
+    text = re.sub(r"(\+-----BEGIN PGP PUBLIC KEY BLOCK-----\n)(?:\+.*\n)*?(\+-----END PGP PUBLIC KEY BLOCK-----\n)",
+                  r"\1+KEY\n\2", text)
+    return re.sub(re.escape(tempfile.gettempdir()) + r"/(rd-[\w-]+)\.[\w]{8}", r"TMP/\1", text)
 
-TESTS = []
+
+def expect(name, text, root=None, facts=None, more=None, area="fix"):
+    """Compares text, normalised, with tests/expected/AREA/NAME.txt (one
+    check; ROCM_DOCTOR_REGENERATE=1 writes it)."""
+    return rdtest.expect_file("%s/%s.txt" % (area, name), normalise(text, root, facts, more))
 
 
-class Skip(Exception):
-    pass
+def key_names(fpr, binary=None, armored=None):
+    """more for normalise() of a throw-away key: its fingerprint as
+    FINGERPRINT (the long and short ids as KEYID16 and KEYID), and the
+    size and sha256 of its binary form (binary, or read from the armored
+    file) as KEY-SIZE and KEY-SHA256."""
+    import base64
+    more = {fpr: "FINGERPRINT", fpr[-16:].lower(): "KEYID16", fpr[-8:].lower(): "KEYID",
+            fpr[-16:]: "KEYID16", fpr[-8:]: "KEYID"}
+    if binary is None and armored is not None:
+        with open(armored) as f:
+            body = f.read().split("\n\n", 1)[1].split("-----END")[0]
+        binary = base64.b64decode("".join(l for l in body.split() if not l.startswith("=")))
+    if binary is not None:
+        more[hashlib.sha256(binary).hexdigest()] = "KEY-SHA256"
+        more["%d bytes" % len(binary)] = "KEY-SIZE bytes"
+    return more
 
 
-def test(fn):
-    TESTS.append(fn)
-    return fn
+_SEQ = {}
 
 
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
+def current_test():
+    """The name of the rdtest test that is running (the innermost
+    registered test function on the stack)."""
+    codes = {t.__code__: t.__name__ for t in rdtest._TESTS}
+    f = sys._getframe(1)
+    while f is not None:
+        if f.f_code in codes:
+            return codes[f.f_code]
+        f = f.f_back
+    raise RuntimeError("not called from a test")
 
 
-def eq(got, want, what):
-    if got != want:
-        raise AssertionError("%s:\n--- want\n%s\n--- got\n%s" % (what, want, got))
-
-
-def main():
-    """Runs every registered test; TAP-like lines; 77 when all skipped."""
-    failures, passed, skipped = [], [], []
-    for t in TESTS:
-        try:
-            t()
-            passed.append(t.__name__)
-            print("ok - %s" % t.__name__, flush=True)
-        except Skip as e:
-            skipped.append(t.__name__)
-            print("ok - %s # SKIP %s" % (t.__name__, e), flush=True)
-        except Exception as e:  # noqa: BLE001
-            failures.append(t.__name__)
-            print("not ok - %s\n%s" % (t.__name__, e), flush=True)
-    print("%d passed, %d failed, %d skipped" % (len(passed), len(failures), len(skipped)))
-    if failures:
-        return 1
-    return 77 if not passed else 0
+def expect_next(what, text, root=None, facts=None, more=None, area="fix"):
+    """expect() for a text a helper sees several times in a test:
+    tests/expected/AREA/TEST.WHAT-N.txt, N counting from 1 in each test."""
+    key = (current_test(), what)
+    _SEQ[key] = _SEQ.get(key, 0) + 1
+    return expect("%s.%s-%d" % (key[0], what, _SEQ[key]), text, root, facts, more, area)
 
 
 def load_facts(src_dir, name="rx7900xtx-no-access.json"):

@@ -22,7 +22,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fixlib  # noqa: E402
-from fixlib import Skip, check, eq, test  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 RD, SRC = sys.argv[1:3]
 EXHAUSTIVE = os.environ.get("ROCM_DOCTOR_KILL_POINTS") == "all"
@@ -37,13 +38,11 @@ counts = collections.Counter()
 
 
 def need():
-    if os.geteuid() != 0:
-        raise Skip("applying needs root")
     if not shutil.which("strace"):
-        raise Skip("needs strace")
+        rdtest.skip("needs strace")
     p = subprocess.run(["strace", "-qq", "-e", "inject=getpid:error=ENOSYS:when=1", "true"], capture_output=True)
     if p.returncode != 0:
-        raise Skip("strace cannot trace here: %s" % p.stderr.decode().strip())
+        rdtest.skip("strace cannot trace here: %s" % p.stderr.decode().strip())
 
 
 def traced_env():
@@ -56,7 +55,7 @@ def traced_env():
 def run(args, prefix=(), root=None):
     p = subprocess.run(list(prefix) + [RD] + args, capture_output=True, text=True, timeout=120,
                        env=traced_env() if prefix else None)
-    check("Sanitizer" not in p.stderr, "sanitizer report:\n" + p.stderr)
+    rdtest.check("Sanitizer" not in p.stderr, "sanitizer report:\n" + p.stderr)
     return p
 
 
@@ -139,22 +138,22 @@ def check_refuses(r, facts, where):
         return
     before = r.tree()
     p = run(apply_args(r, facts))
-    eq(p.returncode, 3, "%s: fix --apply with run %s unresolved (stdout %s)" % (where, ids[0], p.stdout))
-    check("run %s was interrupted" % ids[0] in p.stderr and
-          "`rocm-doctor undo --root %s %s`" % (r.path, ids[0]) in p.stderr, "%s: %s" % (where, p.stderr))
-    eq(r.tree(), before, "%s: the refused fix changed nothing" % where)
+    rdtest.eq(p.returncode, 3, "%s: fix --apply with run %s unresolved (stdout %s)" % (where, ids[0], p.stdout))
+    rdtest.check("run %s was interrupted" % ids[0] in p.stderr and
+                 "`rocm-doctor undo --root %s %s`" % (r.path, ids[0]) in p.stderr, "%s: %s" % (where, p.stderr))
+    rdtest.eq(r.tree(), before, "%s: the refused fix changed nothing" % where)
 
 
 def check_settled(r, original, where):
     """undo: the original tree, and a journal with nothing left open."""
     p = run(["undo", "--root", r.path])
-    check(p.returncode == 0 or (p.returncode == 3 and "no applied run to undo" in p.stderr),
-          "%s: undo exit %d: %s" % (where, p.returncode, p.stderr))
-    eq(r.tree(), original, "%s: tree after undo" % where)
+    rdtest.check(p.returncode == 0 or (p.returncode == 3 and "no applied run to undo" in p.stderr),
+                 "%s: undo exit %d: %s" % (where, p.returncode, p.stderr))
+    rdtest.eq(r.tree(), original, "%s: tree after undo" % where)
     runs, temps = journal(r)
-    eq([k for k, v in runs.items() if v not in ("undone", "rolled-back")], [],
-       "%s: every run undone or rolled back (%s)" % (where, runs))
-    eq(temps, [], "%s: temporary files in the journal" % where)
+    rdtest.eq([k for k, v in runs.items() if v not in ("undone", "rolled-back")], [],
+              "%s: every run undone or rolled back (%s)" % (where, runs))
+    rdtest.eq(temps, [], "%s: temporary files in the journal" % where)
     counts["settled"] += 1
 
 
@@ -167,15 +166,15 @@ def fresh(template):
     return r
 
 
-@test
+@rdtest.test(root=True)
 def apply_killed_anywhere():
     need()
     template, facts = scenario()
     original = template.tree()
     probe = fresh(template)
     most = trace_counts(apply_args(probe, facts), probe)
-    check(most["renameat"] >= 10 and most["rename"] >= 2 and most["link"] >= 2,
-          "the plan writes files and runs usermod: %s" % dict(most))
+    rdtest.check(most["renameat"] >= 10 and most["rename"] >= 2 and most["link"] >= 2,
+                 "the plan writes files and runs usermod: %s" % dict(most))
     for sc in SYSCALLS:
         for n in points(sc, most[sc]):
             r = fresh(template)
@@ -186,24 +185,24 @@ def apply_killed_anywhere():
             counts["apply " + sc] += 1
             # the root works on: apply and undo once more
             if n == 1 or n == most[sc]:
-                eq(run(apply_args(r, facts)).returncode, 0, where + ": apply afterwards")
+                rdtest.eq(run(apply_args(r, facts)).returncode, 0, where + ": apply afterwards")
                 check_settled(r, original, where + ", applied and undone again")
 
 
-@test
+@rdtest.test(root=True)
 def undo_killed_anywhere():
     need()
     template, facts = scenario()
     original = template.tree()
-    eq(run(apply_args(template, facts)).returncode, 0, "apply")
+    rdtest.eq(run(apply_args(template, facts)).returncode, 0, "apply")
     applied = template.tree()
     probe = fresh(template)
     most = trace_counts(["undo", "--root", probe.path], probe)
-    eq(probe.tree(), original, "undo without a kill")
+    rdtest.eq(probe.tree(), original, "undo without a kill")
     for sc in SYSCALLS:
         for n in points(sc, most[sc]):
             r = fresh(template)
-            eq(r.tree(), applied, "copied root")
+            rdtest.eq(r.tree(), applied, "copied root")
             where = "undo killed at %s #%d" % (sc, n)
             killed(sc, n, ["undo", "--root", r.path])
             check_refuses(r, facts, where)
@@ -220,7 +219,7 @@ def main_writes(args):
         return [m.group(1) for m in (re.match(r"write\(\d+<([^>]*)>", line) for line in f) if m]
 
 
-@test
+@rdtest.test(root=True)
 def disk_full_at_the_final_journal_write():
     """ENOSPC on the write of journal.json that marks the run applied:
     everything is rolled back, the journal says so, exit 3 (nothing
@@ -231,20 +230,20 @@ def disk_full_at_the_final_journal_write():
     probe = fresh(template)
     writes = main_writes(apply_args(probe, facts))
     journal_writes = [i + 1 for i, w in enumerate(writes) if "/.#journal.json." in w]
-    check(len(journal_writes) == 2, "the journal is written twice: %s" % writes)
+    rdtest.check(len(journal_writes) == 2, "the journal is written twice: %s" % writes)
     r = fresh(template)
     p = run(apply_args(r, facts), prefix=["strace", "-qq", "-o", "/dev/null", "-e",
                                           "inject=write:error=ENOSPC:when=%d" % journal_writes[-1]])
-    eq(p.returncode, 3, "exit status (stderr %s)" % p.stderr)
+    rdtest.eq(p.returncode, 3, "exit status (stderr %s)" % p.stderr)
     (run_id, state), = journal(r)[0].items()
-    eq(p.stderr, "rocm-doctor: cannot complete the journal %s/var/lib/rocm-doctor/journal/%s/journal.json: No space "
-       "left on device; everything done before was rolled back\n" % (r.path, run_id), "message")
-    eq(state, "rolled-back", "journal state")
-    eq(r.tree(), original, "tree")
+    rdtest.eq(p.stderr, "rocm-doctor: cannot complete the journal %s/var/lib/rocm-doctor/journal/%s/journal.json: No space "
+              "left on device; everything done before was rolled back\n" % (r.path, run_id), "message")
+    rdtest.eq(state, "rolled-back", "journal state")
+    rdtest.eq(r.tree(), original, "tree")
     check_settled(r, original, "after the full disk")
 
 
-@test
+@rdtest.test(root=True)
 def undo_with_gpasswd_killed_anywhere():
     """The group files changed after the run (bob joined video), so undo
     reverses alice's memberships with gpasswd: killed anywhere in there,
@@ -254,11 +253,11 @@ def undo_with_gpasswd_killed_anywhere():
     template, facts = scenario()
     changed = ("etc/group", "etc/gshadow", "etc/group-", "etc/gshadow-", "etc/.pwd.lock")
     original = {k: v for k, v in template.tree().items() if k not in changed}
-    eq(run(apply_args(template, facts)).returncode, 0, "apply")
+    rdtest.eq(run(apply_args(template, facts)).returncode, 0, "apply")
     subprocess.run(["usermod", "-R", template.path, "-aG", "video", "bob"], check=True)
     probe = fresh(template)
     most = trace_counts(["undo", "--root", probe.path], probe)
-    check(most["rename"] >= 2, "gpasswd ran: %s" % dict(most))
+    rdtest.check(most["rename"] >= 2, "gpasswd ran: %s" % dict(most))
     for sc in ("rename", "link", "unlink", "write", "renameat", "openat"):
         for n in points(sc, most[sc]):
             r = fresh(template)
@@ -266,12 +265,12 @@ def undo_with_gpasswd_killed_anywhere():
             killed(sc, n, ["undo", "--root", r.path])
             check_refuses(r, facts, where)
             p = run(["undo", "--root", r.path])
-            check(p.returncode == 0 or "no applied run to undo" in p.stderr, "%s: %s" % (where, p.stderr))
+            rdtest.check(p.returncode == 0 or "no applied run to undo" in p.stderr, "%s: %s" % (where, p.stderr))
             group = r.read("/etc/group")
-            check("render:x:992:\n" in group and "video:x:44:bob\n" in group, "%s: %s" % (where, group))
+            rdtest.check("render:x:992:\n" in group and "video:x:44:bob\n" in group, "%s: %s" % (where, group))
             tree = {k: v for k, v in r.tree().items() if k not in changed}
-            eq(tree, original, where + ": the other files")
-            eq(unresolved(r), [], where + ": nothing left open")
+            rdtest.eq(tree, original, where + ": the other files")
+            rdtest.eq(unresolved(r), [], where + ": nothing left open")
             counts["undo-gpasswd " + sc] += 1
 
 
@@ -280,7 +279,7 @@ def tmpfs(size_kib):
     p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%dk,mode=0755" % size_kib, "tmpfs", d],
                        capture_output=True, text=True)
     if p.returncode != 0:
-        raise Skip("cannot mount a tmpfs: %s" % p.stderr.strip())
+        rdtest.skip("cannot mount a tmpfs: %s" % p.stderr.strip())
     return d
 
 
@@ -295,7 +294,7 @@ def fill(path, free_pages):
     return filler
 
 
-@test
+@rdtest.test(root=True)
 def disk_full_at_every_point():
     """The root on a small tmpfs, filled to leave 0..N pages: the run
     applies and says so, or fails with exit 3, the tree as it was and the
@@ -324,27 +323,27 @@ def disk_full_at_every_point():
             where = "%d free pages" % free
             runs = journal(r)[0]
             if p.returncode == 0:
-                eq(list(runs.values()), ["applied"], where + ": journal of an applied run")
+                rdtest.eq(list(runs.values()), ["applied"], where + ": journal of an applied run")
                 outcomes["applied"] += 1
             else:
-                eq(p.returncode, 3, where + ": exit status (stderr %s)" % p.stderr)
-                check("nothing was written" in p.stderr or "rolled back" in p.stderr, where + ": " + p.stderr)
-                check(not re.search(r"(^|[\s`(])/var/lib/rocm-doctor/journal", p.stderr),
-                      where + ": the journal is named with the --root prefix: " + p.stderr)
-                eq(r.tree(), original, where + ": tree after the failed run")
-                check(all(v == "rolled-back" for v in runs.values()), where + ": journal %s" % runs)
+                rdtest.eq(p.returncode, 3, where + ": exit status (stderr %s)" % p.stderr)
+                rdtest.check("nothing was written" in p.stderr or "rolled back" in p.stderr, where + ": " + p.stderr)
+                rdtest.check(not re.search(r"(^|[\s`(])/var/lib/rocm-doctor/journal", p.stderr),
+                             where + ": the journal is named with the --root prefix: " + p.stderr)
+                rdtest.eq(r.tree(), original, where + ": tree after the failed run")
+                rdtest.check(all(v == "rolled-back" for v in runs.values()), where + ": journal %s" % runs)
                 outcomes["rolled-back"] += 1
                 m = re.match(r"rocm-doctor: (cannot \w+ [^/]*|usermod)", p.stderr)
                 outcomes[m.group(1).strip() if m else p.stderr.strip()] += 1
             os.unlink(filler)
             check_settled(r, original, where)
-        check(outcomes["applied"] > 0 and outcomes["rolled-back"] > 0, "both outcomes seen: %s" % dict(outcomes))
+        rdtest.check(outcomes["applied"] > 0 and outcomes["rolled-back"] > 0, "both outcomes seen: %s" % dict(outcomes))
         print("# disk full: %s" % dict(outcomes))
     finally:
         subprocess.run(["umount", "-l", mnt], capture_output=True)
 
 
 if __name__ == "__main__":
-    rc = fixlib.main()
+    rc = rdtest.main()
     print("# kill points: %s" % dict(sorted(counts.items())))
     sys.exit(rc)

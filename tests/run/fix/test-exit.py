@@ -12,7 +12,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from fixlib import Root, Skip, check, eq, load_facts, main, test, write_facts  # noqa: E402
+from fixlib import Root, load_facts, write_facts  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 RD, SRC = sys.argv[1], sys.argv[2]
 
@@ -31,33 +33,31 @@ def journal_state(r):
 
 
 def scenario(fmt):
-    if os.geteuid() != 0:
-        raise Skip("applying needs root")
     if not os.path.exists("/dev/full"):
-        raise Skip("needs /dev/full")
+        rdtest.skip("needs /dev/full")
     r = Root()
     facts = write_facts(load_facts(SRC), r.path + "/..")
     base = ["--root", r.path, "--facts", facts, "--user", "alice", "--only", "group"] + fmt
     p = rd(["fix", "--apply", "--yes"] + base, "/dev/full")
     run_id, state = journal_state(r)
-    eq(state, "applied", "the run was applied")
-    eq(p.returncode, 0, "fix --apply: the status says what the system is like (stderr %s)" % p.stderr)
-    check("cannot write to standard output; run %s was applied all the same" % run_id in p.stderr, p.stderr)
+    rdtest.eq(state, "applied", "the run was applied")
+    rdtest.eq(p.returncode, 0, "fix --apply: the status says what the system is like (stderr %s)" % p.stderr)
+    rdtest.check("cannot write to standard output; run %s was applied all the same" % run_id in p.stderr, p.stderr)
     p = rd(["undo", "--root", r.path] + fmt, "/dev/full")
-    eq(journal_state(r), (run_id, "undone"), "the run was undone")
-    eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
-    check("cannot write to standard output; run %s was undone all the same" % run_id in p.stderr, p.stderr)
+    rdtest.eq(journal_state(r), (run_id, "undone"), "the run was undone")
+    rdtest.eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
+    rdtest.check("cannot write to standard output; run %s was undone all the same" % run_id in p.stderr, p.stderr)
 
 
-@test
+@rdtest.test(root=True)
 def apply_and_undo_text_on_dev_full():
     scenario([])
 
 
-@test
+@rdtest.test(root=True)
 def apply_and_undo_json_on_dev_full():
     scenario(["--json"])
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(rdtest.main())

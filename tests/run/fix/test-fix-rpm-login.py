@@ -7,7 +7,6 @@ undo gives every file back.
 
 Usage: test-fix-rpm-login.py ROCM_DOCTOR. Exit 0 pass, 1 fail, 77 skipped."""
 
-import importlib.util
 import os
 import shutil
 import stat
@@ -18,11 +17,12 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import rpmlib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("test_fix_rpm", os.path.join(HERE, "test-fix-rpm.py"))
-tfr = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tfr)
-RD, run, check, write, make_key, tree = tfr.RD, tfr.run, tfr.check, tfr.write, tfr.make_key, tfr.tree
+from rpmfix import expect, make_key, need_tools, run, tree, write  # noqa: E402
+
+RD = os.path.abspath(sys.argv[1])
 
 SECRET = "Sx7qSECRET"
 MIRROR = "http://mirror-user:%s@mirror.example:8080/radeon" % SECRET
@@ -62,38 +62,40 @@ def login_roundtrip(kind, os_release, repo_dir, bad_repo, packages, secret_files
         outs = []
         p = run(RD, "fix", "--root", root, "--only", kind, "--key-file", armored)
         outs.append(p.stdout + p.stderr)
-        check(p.returncode == 1, "%s: plan exits 1" % kind, p.stdout + p.stderr)
+        expect("%s_login_roundtrip" % kind, p.stdout, root, fpr)
+        rdtest.check(p.returncode == 1, "%s: plan exits 1" % kind, p.stdout + p.stderr)
         for line in shown:
-            check(line in p.stdout, "%s: the plan shows %r" % (kind, line), p.stdout)
+            rdtest.check(line in p.stdout, "%s: the plan shows %r" % (kind, line), p.stdout)
         p = run(RD, "fix", "--json", "--root", root, "--only", kind, "--key-file", armored)
         outs.append(p.stdout + p.stderr)
         p = run(RD, "fix", "--apply", "--yes", "--root", root, "--only", kind, "--key-file", armored)
         outs.append(p.stdout + p.stderr)
-        check(p.returncode in (0, 1, 2), "%s: apply ran" % kind, p.stdout + p.stderr)
+        expect("%s_login_roundtrip.apply" % kind, p.stdout, root, fpr)
+        rdtest.check(p.returncode in (0, 1, 2), "%s: apply ran" % kind, p.stdout + p.stderr)
         for path in secret_files:
-            check(mode(root, path) == ("0o600", 0), "%s: %s is root's and 0600" % (kind, path), str(mode(root, path)))
+            rdtest.check(mode(root, path) == ("0o600", 0), "%s: %s is root's and 0600" % (kind, path), str(mode(root, path)))
         for path, text in written:
             got = open(os.path.join(root, path.lstrip("/"))).read()
-            check(text in got, "%s: %s holds %r" % (kind, path, text), got)
-        check(holding(root, SECRET) == sorted(secret_files + ["/etc/rocm-doctor/rocm-doctor.conf"]),
-              "%s: the password only in the credential files" % kind, str(holding(root, SECRET)))
+            rdtest.check(text in got, "%s: %s holds %r" % (kind, path, text), got)
+        rdtest.check(holding(root, SECRET) == sorted(secret_files + ["/etc/rocm-doctor/rocm-doctor.conf"]),
+                     "%s: the password only in the credential files" % kind, str(holding(root, SECRET)))
         for args in (["fix", "--status"], ["undo"]):
             p = run(RD, *args, "--root", root)
             outs.append(p.stdout + p.stderr)
-        check(p.returncode == 0, "%s: undo exits 0" % kind, p.stdout + p.stderr)
-        check(all(SECRET not in o for o in outs), "%s: no output shows the password" % kind,
-              "\n".join(o for o in outs if SECRET in o))
-        check(tree(root) == before, "%s: undo gives every file back" % kind)
-        check(holding(root, SECRET) == ["/etc/rocm-doctor/rocm-doctor.conf"], "%s: no credential file left" % kind,
-              str(holding(root, SECRET)))
+        rdtest.check(p.returncode == 0, "%s: undo exits 0" % kind, p.stdout + p.stderr)
+        rdtest.check(all(SECRET not in o for o in outs), "%s: no output shows the password" % kind,
+                     "\n".join(o for o in outs if SECRET in o))
+        rdtest.check(tree(root) == before, "%s: undo gives every file back" % kind)
+        rdtest.check(holding(root, SECRET) == ["/etc/rocm-doctor/rocm-doctor.conf"], "%s: no credential file left" % kind,
+                     str(holding(root, SECRET)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def main():
-    if not (rpmlib.have_rpm_tools() and shutil.which("gpg")):
-        print("SKIP: needs rpm, rpmbuild and gpg")
-        return 77
+
+@rdtest.test(root=True)
+def dnf_login_roundtrip():
+    need_tools()
     login_roundtrip("dnf", RHEL, "/etc/yum.repos.d",
                     "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/6.4.3/el/8.10/main/x86_64/\n"
                     "enabled=1\ngpgcheck=0\n",
@@ -103,6 +105,11 @@ def main():
                      "+baseurl=%s/rocm/el9/6.4.3/main\n" % BASE, "+username=mirror-user\n", "+password=*****\n"],
                     [("/etc/yum.repos.d/rocm.repo", "baseurl=%s/rocm/el9/6.4.3/main\n" % BASE),
                      ("/etc/yum.repos.d/rocm.repo", "username=mirror-user\npassword=%s\n" % SECRET)])
+
+
+@rdtest.test(root=True)
+def zypper_login_roundtrip():
+    need_tools()
     login_roundtrip("zypper", SLES, "/etc/zypp/repos.d",
                     "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/6.4.3/sle/15.5/main/x86_64/\n"
                     "enabled=1\ngpgcheck=0\n",
@@ -112,8 +119,7 @@ def main():
                      "+baseurl=%s/rocm/zyp/6.4.3/main?credentials=rocm-doctor\n" % BASE, "+password=*****\n"],
                     [("/etc/zypp/repos.d/rocm.repo", "baseurl=%s/rocm/zyp/6.4.3/main?credentials=rocm-doctor\n" % BASE),
                      ("/etc/zypp/credentials.d/rocm-doctor", "username=mirror-user\npassword=%s\n" % SECRET)])
-    return 1 if tfr.FAILED else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(rdtest.main())

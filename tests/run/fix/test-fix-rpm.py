@@ -18,61 +18,12 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import repolib  # noqa: E402
 import rpmlib  # noqa: E402
+from rpmfix import expect, make_key, need_tools, run, tree, write  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 RD = os.path.abspath(sys.argv[1])
 PLAN_EXIT = 1  # a plan with steps to apply (rocm-doctor(1), fix)
-FAILED = []
-
-
-def check(cond, what, detail=""):
-    print("%s - %s" % ("ok" if cond else "FAIL", what))
-    if not cond:
-        FAILED.append(what)
-        if detail:
-            print(detail)
-
-
-def run(*args, env=None):
-    e = dict(os.environ, NO_COLOR="1")
-    e.update(env or {})
-    return subprocess.run(args, capture_output=True, text=True, env=e, timeout=120)
-
-
-def tree(root):
-    out = {}
-    for dirpath, dirnames, files in os.walk(root):
-        rel = os.path.relpath(dirpath, root)
-        # rocm-doctor's journal, the rpm database (compared through rpm), and
-        # what dnf and zypper themselves leave when they read the files
-        if rel.startswith(("var/lib/rocm-doctor", "var/lib/rpm", "var/lib/dnf", "var/log", "var/cache",
-                           "etc/dnf", "var/lib/zypp", "etc/zypp/services.d", "etc/zypp/credentials.d")):
-            dirnames[:] = []
-            continue
-        for f in files:
-            with open(os.path.join(dirpath, f), "rb") as fh:
-                out[os.path.join(rel, f)] = hashlib.sha256(fh.read()).hexdigest()
-    return out
-
-
-def make_key(home):
-    os.makedirs(home, mode=0o700)
-    subprocess.run(["gpg", "--homedir", home, "--batch", "--passphrase", "", "--quick-gen-key",
-                    "Test ROCm key <rocm@example.com>", "rsa2048", "sign", "never"], check=True, capture_output=True)
-    armored = os.path.join(home, "key.asc")
-    with open(armored, "wb") as f:
-        f.write(subprocess.run(["gpg", "--homedir", home, "--armor", "--export"], check=True,
-                               capture_output=True).stdout)
-    lines = subprocess.run(["gpg", "--homedir", home, "--with-colons", "--list-keys"], check=True,
-                           capture_output=True, text=True).stdout.splitlines()
-    fpr = [l.split(":")[9] for l in lines if l.startswith("fpr:")][0]
-    return armored, fpr
-
-
-def write(root, path, text):
-    p = os.path.join(root, path.lstrip("/"))
-    os.makedirs(os.path.dirname(p), exist_ok=True)
-    with open(p, "w") as f:
-        f.write(text)
 
 
 def roundtrip(kind, os_release, repo_dir, bad_repo, packages, expect_plan, client_check):
@@ -89,28 +40,30 @@ def roundtrip(kind, os_release, repo_dir, bad_repo, packages, expect_plan, clien
         before = tree(root)
 
         p = run(RD, "fix", "--root", root, "--only", kind, "--key-file", armored)
-        check(p.returncode == PLAN_EXIT, "%s: plan exits %d" % (kind, PLAN_EXIT), p.stdout + p.stderr)
+        expect("%s_roundtrip" % kind, p.stdout, root, fpr)
+        rdtest.check(p.returncode == PLAN_EXIT, "%s: plan exits %d" % (kind, PLAN_EXIT), p.stdout + p.stderr)
         for line in expect_plan:
-            check(line in p.stdout, "%s: plan says %r" % (kind, line), p.stdout)
+            rdtest.check(line in p.stdout, "%s: plan says %r" % (kind, line), p.stdout)
         bad = run(RD, "fix", "--root", root, "--only", kind, "--key-file", "/etc/hostname")
-        check("not an OpenPGP key file" in bad.stdout + bad.stderr, "%s: a file that is no key is refused" % kind,
-              bad.stdout + bad.stderr)
+        rdtest.check("not an OpenPGP key file" in bad.stdout + bad.stderr, "%s: a file that is no key is refused" % kind,
+                     bad.stdout + bad.stderr)
 
         a = run(RD, "fix", "--apply", "--yes", "--root", root, "--only", kind, "--key-file", armored)
-        check(a.returncode in (0, 1, 2), "%s: apply ran" % kind, a.stdout + a.stderr)
+        expect("%s_roundtrip.apply" % kind, a.stdout, root, fpr)
+        rdtest.check(a.returncode in (0, 1, 2), "%s: apply ran" % kind, a.stdout + a.stderr)
         rocm = open(os.path.join(root, repo_dir.lstrip("/"), "rocm.repo")).read()
-        check("gpgcheck=1\n" in rocm and "gpgkey=file:///etc/pki/rpm-gpg/RPM-GPG-KEY-rocm\n" in rocm,
-              "%s: rocm.repo checks signatures" % kind, rocm)
+        rdtest.check("gpgcheck=1\n" in rocm and "gpgkey=file:///etc/pki/rpm-gpg/RPM-GPG-KEY-rocm\n" in rocm,
+                     "%s: rocm.repo checks signatures" % kind, rocm)
         client_check(root)
 
         again = run(RD, "fix", "--root", root, "--only", kind, "--key-file", armored)
-        check("write " not in again.stdout, "%s: planning again writes nothing" % kind, again.stdout)
+        rdtest.check("write " not in again.stdout, "%s: planning again writes nothing" % kind, again.stdout)
 
         u = run(RD, "undo", "--root", root)
-        check(u.returncode == 0, "%s: undo exits 0" % kind, u.stdout + u.stderr)
-        check(tree(root) == before, "%s: undo gives every file back byte for byte" % kind,
-              "%r\n%r" % (sorted(set(tree(root).items()) ^ set(before.items())), ""))
-        check(rpmlib.query(root) == db_before, "%s: rpm database unchanged" % kind)
+        rdtest.check(u.returncode == 0, "%s: undo exits 0" % kind, u.stdout + u.stderr)
+        rdtest.check(tree(root) == before, "%s: undo gives every file back byte for byte" % kind,
+                     "%r\n%r" % (sorted(set(tree(root).items()) ^ set(before.items())), ""))
+        rdtest.check(rpmlib.query(root) == db_before, "%s: rpm database unchanged" % kind)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -132,11 +85,12 @@ def refused(kind, os_release, repo_dir, bad_repo, packages):
         before = tree(root)
         for args in (["fix"], ["fix", "--apply", "--yes"]):
             p = run(RD, *args, "--root", root, "--only", kind, "--key-file", armored)
-            check(p.returncode == 1, "%s: %s --only %s on a symlinked target exits 1" % (kind, " ".join(args), kind),
-                  "exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
-            check("Not planned" in p.stdout or "not planned" in p.stdout, "%s: %s says it was not planned"
-                  % (kind, " ".join(args)), p.stdout)
-        check(tree(root) == before, "%s: nothing written when the fix is refused" % kind)
+            expect("%s_refused.%s" % (kind, "plan" if args == ["fix"] else "apply"), p.stdout, root, fpr)
+            rdtest.check(p.returncode == 1, "%s: %s --only %s on a symlinked target exits 1" % (kind, " ".join(args), kind),
+                         "exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+            rdtest.check("Not planned" in p.stdout or "not planned" in p.stdout, "%s: %s says it was not planned"
+                         % (kind, " ".join(args)), p.stdout)
+        rdtest.check(tree(root) == before, "%s: nothing written when the fix is refused" % kind)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -148,8 +102,8 @@ def dnf_reads(root):
     p = run("dnf", "--installroot=" + root, "--setopt=reposdir=" + root + "/etc/yum.repos.d",
             "--setopt=cachedir=/var/cache/dnf-test", "--releasever=9", "-q", "repolist", "--all")
     shutil.rmtree(os.path.join(root, "var/cache/dnf-test"), ignore_errors=True)
-    check(p.returncode == 0 and "ROCm-6.4.3" in p.stdout and "amdgpu" in p.stdout,
-          "dnf: the real dnf reads both repositories", p.stdout + p.stderr)
+    rdtest.check(p.returncode == 0 and "ROCm-6.4.3" in p.stdout and "amdgpu" in p.stdout,
+                 "dnf: the real dnf reads both repositories", p.stdout + p.stderr)
     dnf_fetches(root)
 
 
@@ -174,13 +128,13 @@ def dnf_fetches(orig_root):
         p = run("dnf", "--installroot=" + root, "--setopt=reposdir=" + root + "/etc/yum.repos.d",
                 "--setopt=cachedir=/var/cache/dnf-test", "--releasever=9", "--setopt=proxy=" + server.proxy_url,
                 "--setopt=sslcacert=" + server.cert, "list", "--available")
-        check(p.returncode == 0 and re.search(r"^rocm-core\.x86_64 +6\.4\.3\.60403-128\.el9 +ROCm-6\.4\.3 *$",
+        rdtest.check(p.returncode == 0 and re.search(r"^rocm-core\.x86_64 +6\.4\.3\.60403-128\.el9 +ROCm-6\.4\.3 *$",
                                               p.stdout, re.M) and
-              re.search(r"^amdgpu-dkms\.noarch +6\.12\.12\.60403-2187269\.el9 +amdgpu *$", p.stdout, re.M),
-              "dnf: the real dnf downloads both repositories over https and lists their packages",
-              p.stdout + p.stderr)
+                     re.search(r"^amdgpu-dkms\.noarch +6\.12\.12\.60403-2187269\.el9 +amdgpu *$", p.stdout, re.M),
+                     "dnf: the real dnf downloads both repositories over https and lists their packages",
+                     p.stdout + p.stderr)
         for path in ("/rocm/el9/6.4.3/main/repodata/repomd.xml", "/amdgpu/6.4.3/el/9.6/main/x86_64/repodata/repomd.xml"):
-            check(path in server.requests, "dnf: fetched https://repo.radeon.com" + path, str(server.requests))
+            rdtest.check(path in server.requests, "dnf: fetched https://repo.radeon.com" + path, str(server.requests))
     finally:
         server.close()
         shutil.rmtree(work, ignore_errors=True)
@@ -193,15 +147,14 @@ def zypper_reads(root):
     p = run("zypper", "--root", root, "--non-interactive", "lr", "-d")
     for d in ("var/cache/zypp", "var/log"):
         pass
-    check(p.returncode == 0 and "https://repo.radeon.com/rocm/zyp/6.4.3/main" in p.stdout and
-          "https://repo.radeon.com/amdgpu/6.4.3/sle/15.6/main/x86_64/" in p.stdout and "( ) No" not in p.stdout,
-          "zypper: the real zypper reads both repositories with GPG checks", p.stdout + p.stderr)
+    rdtest.check(p.returncode == 0 and "https://repo.radeon.com/rocm/zyp/6.4.3/main" in p.stdout and
+                 "https://repo.radeon.com/amdgpu/6.4.3/sle/15.6/main/x86_64/" in p.stdout and "( ) No" not in p.stdout,
+                 "zypper: the real zypper reads both repositories with GPG checks", p.stdout + p.stderr)
 
 
-def main():
-    if not (rpmlib.have_rpm_tools() and shutil.which("gpg")):
-        print("SKIP: needs rpm, rpmbuild and gpg")
-        return 77
+@rdtest.test(root=True)
+def dnf_roundtrip():
+    need_tools()
     roundtrip("dnf", 'NAME="Red Hat Enterprise Linux"\nID="rhel"\nID_LIKE="fedora"\nVERSION_ID="9.6"\n',
               "/etc/yum.repos.d",
               "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/6.4.3/el/8.10/main/x86_64/\n"
@@ -214,11 +167,21 @@ def main():
                "+baseurl=https://repo.radeon.com/rocm/el9/6.4.3/main",
                "+baseurl=https://repo.radeon.com/amdgpu/6.4.3/el/9.6/main/x86_64/"],
               dnf_reads)
+
+
+@rdtest.test(root=True)
+def dnf_refused():
+    need_tools()
     refused("dnf", 'NAME="Red Hat Enterprise Linux"\nID="rhel"\nID_LIKE="fedora"\nVERSION_ID="9.6"\n',
             "/etc/yum.repos.d",
             "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/6.4.3/el/8.10/main/x86_64/\n"
             "enabled=1\ngpgcheck=0\n",
             [("rocm-core", "6.4.3.60403", "128.el9"), ("amdgpu-dkms", "6.12.12.60403", "2187269.el9", "noarch")])
+
+
+@rdtest.test(root=True)
+def zypper_roundtrip():
+    need_tools()
     roundtrip("zypper", 'NAME="SLES"\nID="sles"\nID_LIKE="suse"\nVERSION_ID="15.6"\n', "/etc/zypp/repos.d",
               "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/6.4.3/sle/15.5/main/x86_64/\n"
               "enabled=1\ngpgcheck=0\n",
@@ -227,8 +190,7 @@ def main():
                "+baseurl=https://repo.radeon.com/rocm/zyp/6.4.3/main",
                "+baseurl=https://repo.radeon.com/amdgpu/6.4.3/sle/15.6/main/x86_64/"],
               zypper_reads)
-    return 1 if FAILED else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(rdtest.main())

@@ -22,10 +22,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fixlib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 RD, RDD, SRC, TB_RUN, DOUBLE = sys.argv[1:6]
 PROMTOOL = sys.argv[6] if len(sys.argv) > 6 else None
-test, Skip, check, eq = fixlib.test, fixlib.Skip, fixlib.check, fixlib.eq
 
 BOOT_A = "5f3a2c1e-8b7d-4e6f-9a0b-1c2d3e4f5a6b"
 BOOT_B = "0d9c8b7a-6f5e-4d3c-8b2a-190817263544"
@@ -47,7 +48,7 @@ class Bed:
         os.chmod(self.dir, 0o755)
         out = subprocess.run([sys.executable, os.path.join(SRC, "..", "scenarios", "run.py"), name, "--write",
                               self.dir], capture_output=True, text=True, check=True).stdout.split()
-        check(out[0] == "tb-run" and out[-1] == "CMD", "run.py --write: %s" % out)
+        rdtest.check(out[0] == "tb-run" and out[-1] == "CMD", "run.py --write: %s" % out)
         self.prefix = [TB_RUN] + out[1:-1]
         self.root = os.path.join(self.dir, "root")
         os.makedirs(os.path.join(self.root, "var", "lib"), exist_ok=True)
@@ -66,7 +67,7 @@ class Bed:
         env["NO_COLOR"] = "1"
         env.update(env_extra or {})
         p = subprocess.run(self.prefix + [prog] + args, capture_output=True, text=True, env=env, timeout=180)
-        check("Sanitizer" not in p.stderr, "sanitizer report:\n" + p.stderr)
+        rdtest.check("Sanitizer" not in p.stderr, "sanitizer report:\n" + p.stderr)
         return p
 
 
@@ -101,13 +102,14 @@ def setup(conf_extra=""):
     r.write("/etc/rocm-doctor/rocm-doctor.conf",
             "[output]\nprometheus_file = %s\nnfd_file = %s\n%s" % (PROM, NFD, conf_extra))
     p = bed.run(RD, ["fix", "--root", bed.root, "--only", "driver.blacklisted", "--apply", "--yes"])
-    eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
-    check(re.search(r"driver\.blacklisted +fixed after reboot", p.stdout), p.stdout)
+    rdtest.eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+    fixlib.expect_next("apply", p.stdout, bed.root)
+    rdtest.check(re.search(r"driver\.blacklisted +fixed after reboot", p.stdout), p.stdout)
     ids = os.listdir(r.p("/var/lib/rocm-doctor/journal"))
-    eq(len(ids), 1, "one run in the journal")
-    check(p.stdout.endswith("\nThe boot check verifies this run after the reboot or re-login it needs:\n"
+    rdtest.eq(len(ids), 1, "one run in the journal")
+    rdtest.check(p.stdout.endswith("\nThe boot check verifies this run after the reboot or re-login it needs:\n"
                             "`rocm-doctor fix --status --root %s %s` shows the verdict.\n" % (bed.root, ids[0])),
-          p.stdout)
+                 p.stdout)
     return bed, r, ids[0]
 
 
@@ -124,7 +126,7 @@ def status_json(r):
 def prom_runs(r):
     """rocm_doctor_fix_runs by state, from the textfile."""
     text = open(r.p(PROM)).read()
-    check("# TYPE rocm_doctor_fix_runs gauge\n" in text, text[-600:])
+    rdtest.check("# TYPE rocm_doctor_fix_runs gauge\n" in text, text[-600:])
     return {m.group(1): int(m.group(2))
             for m in re.finditer(r'^rocm_doctor_fix_runs\{state="([a-z]+)"\} (\d+)$', text, re.M)}
 
@@ -142,16 +144,18 @@ def promtool_clean(r):
     if not PROMTOOL:
         return
     p = subprocess.run([PROMTOOL, "check", "metrics"], stdin=open(r.p(PROM)), capture_output=True, text=True)
-    eq((p.returncode, p.stdout + p.stderr), (0, ""), "promtool check metrics")
+    rdtest.eq((p.returncode, p.stdout + p.stderr), (0, ""), "promtool check metrics")
 
 
 def fix_status(bed, *args):
     """fix --status, its wrapped lines (indented by 8) joined again."""
     p = bed.run(RD, ["fix", "--status", "--root", bed.root] + list(args))
-    eq(p.returncode, 0, "fix --status (stderr %s)" % p.stderr)
+    rdtest.eq(p.returncode, 0, "fix --status (stderr %s)" % p.stderr)
     if "--json" not in args:
-        check(all(len(line) <= 80 for line in p.stdout.splitlines() if not line.startswith("  Root: ")),
-              "a line is wider than 80 columns:\n" + p.stdout)
+        fixlib.expect_next("status", p.stdout, bed.root)
+    if "--json" not in args:
+        rdtest.check(all(len(line) <= 80 for line in p.stdout.splitlines() if not line.startswith("  Root: ")),
+                     "a line is wider than 80 columns:\n" + p.stdout)
     return re.sub(r"\n {8}(?=\S)", " ", p.stdout)
 
 
@@ -168,37 +172,37 @@ def double(mode):
 def pending_then_same_boot(bed, r, run_id, journal):
     """Pending after apply, and still after a boot check on the same boot."""
     j = journal_of(r, run_id)
-    eq((j["state"], j["boot_id"], j["verification"]), ("applied", BOOT_A, {"state": "pending", "needs": "reboot"}),
-       "journal after apply")
+    rdtest.eq((j["state"], j["boot_id"], j["verification"]), ("applied", BOOT_A, {"state": "pending", "needs": "reboot"}),
+              "journal after apply")
     st = json.loads(fix_status(bed, "--json"))
-    eq((st["pending"], st["verified"], st["failed"], len(st["runs"])), (1, 0, 0, 1), "fix --status --json counts")
+    rdtest.eq((st["pending"], st["verified"], st["failed"], len(st["runs"])), (1, 0, 0, 1), "fix --status --json counts")
     run = st["runs"][0]
-    eq((run["run_id"], run["state"], run["verification"]["state"]), (run_id, "applied", "pending"), "the run")
-    eq(run["changes"]["files_removed"], ["/etc/modprobe.d/blacklist-amdgpu.conf"], "files removed")
-    eq([c["argv"] for c in run["changes"]["commands"]], [["update-initramfs", "-u"]], "commands")
-    eq([s["fix"] for s in run["steps"]], ["modprobe"], "steps")
+    rdtest.eq((run["run_id"], run["state"], run["verification"]["state"]), (run_id, "applied", "pending"), "the run")
+    rdtest.eq(run["changes"]["files_removed"], ["/etc/modprobe.d/blacklist-amdgpu.conf"], "files removed")
+    rdtest.eq([c["argv"] for c in run["changes"]["commands"]], [["update-initramfs", "-u"]], "commands")
+    rdtest.eq([s["fix"] for s in run["steps"]], ["modprobe"], "steps")
     text = fix_status(bed)
-    check(text.startswith("Run %s: applied " % run_id) and ", pending\n" in text.splitlines()[0] + "\n", text)
-    check("    removed   /etc/modprobe.d/blacklist-amdgpu.conf\n" in text, text)
-    check("    command   update-initramfs -u (on first boot)\n" in text, text)
-    check("  Verification: pending until the boot check after a reboot\n" in text, text)
-    check(text.endswith("\n1 pending, 0 verified, 0 failed.\n"), text)
+    rdtest.check(text.startswith("Run %s: applied " % run_id) and ", pending\n" in text.splitlines()[0] + "\n", text)
+    rdtest.check("    removed   /etc/modprobe.d/blacklist-amdgpu.conf\n" in text, text)
+    rdtest.check("    command   update-initramfs -u (on first boot)\n" in text, text)
+    rdtest.check("  Verification: pending until the boot check after a reboot\n" in text, text)
+    rdtest.check(text.endswith("\n1 pending, 0 verified, 0 failed.\n"), text)
 
     p = once(bed, journal, double("success"))
-    check(p.returncode in (1, 2), "boot check on the same boot: %d %s" % (p.returncode, p.stderr))
-    eq(journal_of(r, run_id)["verification"], {"state": "pending", "needs": "reboot"}, "same boot: still pending")
+    rdtest.check(p.returncode in (1, 2), "boot check on the same boot: %d %s" % (p.returncode, p.stderr))
+    rdtest.eq(journal_of(r, run_id)["verification"], {"state": "pending", "needs": "reboot"}, "same boot: still pending")
     s = status_json(r)
-    eq((s["fix_runs"]["pending"], s["fix_runs"]["verified"], s["fix_runs"]["failed"]), (1, 0, 0), "status counts")
-    eq(s["fix_runs"]["runs"][0]["verification"]["state"], "pending", "status.json run")
-    eq(s.get("runtime"), None, "no level 2 when no run is due")
-    eq(prom_runs(r), {"pending": 1, "verified": 0, "failed": 0}, "metric while pending")
+    rdtest.eq((s["fix_runs"]["pending"], s["fix_runs"]["verified"], s["fix_runs"]["failed"]), (1, 0, 0), "status counts")
+    rdtest.eq(s["fix_runs"]["runs"][0]["verification"]["state"], "pending", "status.json run")
+    rdtest.eq(s.get("runtime"), None, "no level 2 when no run is due")
+    rdtest.eq(prom_runs(r), {"pending": 1, "verified": 0, "failed": 0}, "metric while pending")
     promtool_clean(r)
     labels = nfd_labels(r)
-    eq((labels.get("fix.pending"), labels.get("fix.failed")), ("true", "false"), "NFD while pending")
-    eq(journal.verdicts(), [], "no verdict entry on the same boot")
+    rdtest.eq((labels.get("fix.pending"), labels.get("fix.failed")), ("true", "false"), "NFD while pending")
+    rdtest.eq(journal.verdicts(), [], "no verdict entry on the same boot")
 
 
-@test
+@rdtest.test(root=True)
 def verified_after_reboot():
     bed, r, run_id = setup()
     journal = Journal()
@@ -206,43 +210,43 @@ def verified_after_reboot():
     # the reboot: amdgpu binds now that the blacklist is gone, another boot id
     after = Bed("healthy-rx7900xtx", BOOT_B)
     p = once(after, journal, double("success"), root=bed.root)
-    check(p.returncode in (0, 1), "boot check after the reboot: %d %s" % (p.returncode, p.stderr))
+    rdtest.check(p.returncode in (0, 1), "boot check after the reboot: %d %s" % (p.returncode, p.stderr))
     v = journal_of(r, run_id)["verification"]
-    check(re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", v.pop("time", "")), "time of the verdict")
-    eq(v, {"state": "verified", "needs": "reboot", "boot_id": BOOT_B,
+    rdtest.check(re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", v.pop("time", "")), "time of the verdict")
+    rdtest.eq(v, {"state": "verified", "needs": "reboot", "boot_id": BOOT_B,
            "results": [{"finding": "driver.blacklisted", "fix": "modprobe", "status": "fixed"}],
            "runtime": {"status": "ok", "gpus": 1}}, "verification in the journal")
     s = status_json(r)
-    eq((s["fix_runs"]["pending"], s["fix_runs"]["verified"], s["fix_runs"]["failed"]), (0, 1, 0), "status counts")
-    eq(s["fix_runs"]["runs"][0]["verification"]["state"], "verified", "status.json run")
-    eq(s["fix_runs"]["runs"][0]["verification"]["results"][0]["status"], "fixed", "status.json result")
-    check(s["runtime"]["devices"][0]["result"] == "ok", "level 2 ran for the verdict")
-    eq(prom_runs(r), {"pending": 0, "verified": 1, "failed": 0}, "metric after the verdict")
+    rdtest.eq((s["fix_runs"]["pending"], s["fix_runs"]["verified"], s["fix_runs"]["failed"]), (0, 1, 0), "status counts")
+    rdtest.eq(s["fix_runs"]["runs"][0]["verification"]["state"], "verified", "status.json run")
+    rdtest.eq(s["fix_runs"]["runs"][0]["verification"]["results"][0]["status"], "fixed", "status.json result")
+    rdtest.check(s["runtime"]["devices"][0]["result"] == "ok", "level 2 ran for the verdict")
+    rdtest.eq(prom_runs(r), {"pending": 0, "verified": 1, "failed": 0}, "metric after the verdict")
     promtool_clean(r)
     labels = nfd_labels(r)
-    eq((labels.get("fix.pending"), labels.get("fix.failed")), ("false", "false"), "NFD after the verdict")
+    rdtest.eq((labels.get("fix.pending"), labels.get("fix.failed")), ("false", "false"), "NFD after the verdict")
     entries = journal.verdicts()
-    eq(len(entries), 1, "one verdict entry")
+    rdtest.eq(len(entries), 1, "one verdict entry")
     e = entries[0]
-    eq((e["PRIORITY"], e["ROCM_DOCTOR_FIX_RUN"], e["ROCM_DOCTOR_VERIFICATION"], e["ROCM_DOCTOR_BOOT_ID"],
+    rdtest.eq((e["PRIORITY"], e["ROCM_DOCTOR_FIX_RUN"], e["ROCM_DOCTOR_VERIFICATION"], e["ROCM_DOCTOR_BOOT_ID"],
         e["SYSLOG_IDENTIFIER"]), ("6", run_id, "verified", BOOT_B, "rocm-doctord"), "verdict entry")
-    eq(e["MESSAGE"], "fix run %s verified: driver.blacklisted fixed; GPU kernel ok on 1 GPU" % run_id, "MESSAGE")
+    rdtest.eq(e["MESSAGE"], "fix run %s verified: driver.blacklisted fixed; GPU kernel ok on 1 GPU" % run_id, "MESSAGE")
     text = fix_status(bed, run_id)
-    check(re.search(r"^Run %s: applied \S+Z, verified\n" % run_id, text, re.M), text)
-    check("  Verified at %s on boot %s:\n" % (journal_of(r, run_id)["verification"]["time"], BOOT_B) in text, text)
-    check(re.search(r"^    \S driver\.blacklisted +fixed$", text, re.M), text)
-    check(re.search(r"^    \S GPU kernel +ok on 1 GPU$", text, re.M), text)
+    rdtest.check(re.search(r"^Run %s: applied \S+Z, verified\n" % run_id, text, re.M), text)
+    rdtest.check("  Verified at %s on boot %s:\n" % (journal_of(r, run_id)["verification"]["time"], BOOT_B) in text, text)
+    rdtest.check(re.search(r"^    \S driver\.blacklisted +fixed$", text, re.M), text)
+    rdtest.check(re.search(r"^    \S GPU kernel +ok on 1 GPU$", text, re.M), text)
     print("# fix --status %s:\n# " % run_id + text.rstrip("\n").replace("\n", "\n# "))
     # the next boot check: the verdict stays as it is, no second entry
     before = open(r.p("/var/lib/rocm-doctor/journal/%s/journal.json" % run_id), "rb").read()
     after.boot("77777777-6f5e-4d3c-8b2a-190817263544")
     once(after, journal, double("wrong-result"), root=bed.root)
-    eq(open(r.p("/var/lib/rocm-doctor/journal/%s/journal.json" % run_id), "rb").read(), before, "idempotent")
-    eq(journal.verdicts(), [], "no second verdict entry")
-    eq(status_json(r).get("runtime"), None, "no level 2 without a due run")
+    rdtest.eq(open(r.p("/var/lib/rocm-doctor/journal/%s/journal.json" % run_id), "rb").read(), before, "idempotent")
+    rdtest.eq(journal.verdicts(), [], "no second verdict entry")
+    rdtest.eq(status_json(r).get("runtime"), None, "no level 2 without a due run")
 
 
-@test
+@rdtest.test(root=True)
 def failed_finding_persists():
     """Another blacklist shows up before the reboot: driver.blacklisted is
     still failing, with the check's own words; the kernel is not run
@@ -252,36 +256,36 @@ def failed_finding_persists():
     r.write("/etc/modprobe.d/zz-local.conf", "blacklist amdgpu\n")
     bed.boot(BOOT_B)
     p = once(bed, journal, double("success"))
-    eq(p.returncode, 2, "boot check with the blacklist back (stderr %s)" % p.stderr)
+    rdtest.eq(p.returncode, 2, "boot check with the blacklist back (stderr %s)" % p.stderr)
     v = journal_of(r, run_id)["verification"]
     v.pop("time")
     results = v.pop("results")
-    eq(v, {"state": "failed", "needs": "reboot", "boot_id": BOOT_B,
+    rdtest.eq(v, {"state": "failed", "needs": "reboot", "boot_id": BOOT_B,
            "runtime": {"status": "not-run", "why": "verify_runtime = no in the configuration"}}, "verification")
-    eq(len(results), 1, "one result")
-    eq((results[0]["finding"], results[0]["fix"], results[0]["status"]),
-       ("driver.blacklisted", "modprobe", "still-failing"), "result")
+    rdtest.eq(len(results), 1, "one result")
+    rdtest.eq((results[0]["finding"], results[0]["fix"], results[0]["status"]),
+              ("driver.blacklisted", "modprobe", "still-failing"), "result")
     s = status_json(r)
-    check(BLACKLISTED in results[0]["why"], "why: %s" % results[0]["why"])
-    check([f["summary"] for f in s["findings"] if f["id"] == "driver.blacklisted"] == [results[0]["why"]],
-          "the why is the check's summary")
-    eq(s.get("runtime"), None, "verify_runtime = no: no level 2")
-    eq((s["fix_runs"]["pending"], s["fix_runs"]["verified"], s["fix_runs"]["failed"]), (0, 0, 1), "status counts")
-    eq(prom_runs(r), {"pending": 0, "verified": 0, "failed": 1}, "metric")
+    rdtest.check(BLACKLISTED in results[0]["why"], "why: %s" % results[0]["why"])
+    rdtest.check([f["summary"] for f in s["findings"] if f["id"] == "driver.blacklisted"] == [results[0]["why"]],
+                 "the why is the check's summary")
+    rdtest.eq(s.get("runtime"), None, "verify_runtime = no: no level 2")
+    rdtest.eq((s["fix_runs"]["pending"], s["fix_runs"]["verified"], s["fix_runs"]["failed"]), (0, 0, 1), "status counts")
+    rdtest.eq(prom_runs(r), {"pending": 0, "verified": 0, "failed": 1}, "metric")
     promtool_clean(r)
-    eq(nfd_labels(r).get("fix.failed"), "true", "NFD fix.failed")
+    rdtest.eq(nfd_labels(r).get("fix.failed"), "true", "NFD fix.failed")
     e = journal.verdicts()
-    eq([(x["PRIORITY"], x["ROCM_DOCTOR_VERIFICATION"]) for x in e], [("3", "failed")], "verdict entry")
-    eq(e[0]["MESSAGE"], "fix run %s failed verification: driver.blacklisted still failing (%s)"
-       % (run_id, results[0]["why"]), "MESSAGE")
+    rdtest.eq([(x["PRIORITY"], x["ROCM_DOCTOR_VERIFICATION"]) for x in e], [("3", "failed")], "verdict entry")
+    rdtest.eq(e[0]["MESSAGE"], "fix run %s failed verification: driver.blacklisted still failing (%s)"
+              % (run_id, results[0]["why"]), "MESSAGE")
     text = fix_status(bed, run_id)
-    check(re.search(r"^  Failed at \S+ on boot %s:$" % BOOT_B, text, re.M), text)
-    check(re.search(r"^    \S driver\.blacklisted +still failing: %s$" % re.escape(results[0]["why"]), text, re.M),
-          text)
-    check(re.search(r"^    - GPU kernel +not run \(verify_runtime = no\)$", text, re.M), text)
+    rdtest.check(re.search(r"^  Failed at \S+ on boot %s:$" % BOOT_B, text, re.M), text)
+    rdtest.check(re.search(r"^    \S driver\.blacklisted +still failing: %s$" % re.escape(results[0]["why"]), text, re.M),
+                 text)
+    rdtest.check(re.search(r"^    - GPU kernel +not run \(verify_runtime = no\)$", text, re.M), text)
 
 
-@test
+@rdtest.test(root=True)
 def failed_kernel():
     """The finding is gone after the reboot, but the GPU kernel computes
     wrong results: failed, and the runtime says why."""
@@ -289,24 +293,24 @@ def failed_kernel():
     journal = Journal()
     after = Bed("healthy-rx7900xtx", BOOT_B)
     p = once(after, journal, double("wrong-result"), root=bed.root)
-    eq(p.returncode, 2, "boot check with a failing kernel (stderr %s)" % p.stderr)
+    rdtest.eq(p.returncode, 2, "boot check with a failing kernel (stderr %s)" % p.stderr)
     v = journal_of(r, run_id)["verification"]
     v.pop("time")
-    eq(v, {"state": "failed", "needs": "reboot", "boot_id": BOOT_B,
+    rdtest.eq(v, {"state": "failed", "needs": "reboot", "boot_id": BOOT_B,
            "results": [{"finding": "driver.blacklisted", "fix": "modprobe", "status": "fixed"}],
            "runtime": {"status": "failed", "finding": "runtime.kernel-failed",
                        "why": GPU + " gfx1100 runs kernels but computes wrong results"}}, "verification")
-    eq(prom_runs(r), {"pending": 0, "verified": 0, "failed": 1}, "metric")
+    rdtest.eq(prom_runs(r), {"pending": 0, "verified": 0, "failed": 1}, "metric")
     e = journal.verdicts()
-    eq([(x["PRIORITY"], x["ROCM_DOCTOR_VERIFICATION"], x["ROCM_DOCTOR_FIX_RUN"]) for x in e],
-       [("3", "failed", run_id)], "verdict entry")
+    rdtest.eq([(x["PRIORITY"], x["ROCM_DOCTOR_VERIFICATION"], x["ROCM_DOCTOR_FIX_RUN"]) for x in e],
+              [("3", "failed", run_id)], "verdict entry")
     text = fix_status(bed)
-    check(re.search(r"^    \S GPU kernel +failed: %s gfx1100 runs kernels but computes wrong results$"
+    rdtest.check(re.search(r"^    \S GPU kernel +failed: %s gfx1100 runs kernels but computes wrong results$"
                     % re.escape(GPU), text, re.M), text)
-    check(text.endswith("\n0 pending, 0 verified, 1 failed.\n"), text)
+    rdtest.check(text.endswith("\n0 pending, 0 verified, 1 failed.\n"), text)
 
 
-@test
+@rdtest.test(root=True)
 def failed_untested_gpu():
     """No kernel could run on the GPU (no code object, hiprtc fails): not
     proven, so failed."""
@@ -316,13 +320,13 @@ def failed_untested_gpu():
     env = dict(double("hiprtc-fail"), ROCM_DOCTOR_TEST_RUNTIME_ISA="gfx700")
     once(after, journal, env, root=bed.root)
     v = journal_of(r, run_id)["verification"]
-    eq((v["state"], v["results"][0]["status"], v["runtime"]),
-       ("failed", "fixed", {"status": "failed", "finding": "runtime.kernel-untested",
+    rdtest.eq((v["state"], v["results"][0]["status"], v["runtime"]),
+              ("failed", "fixed", {"status": "failed", "finding": "runtime.kernel-untested",
                             "why": GPU + " gfx700 was not tested: this rocm-doctor has no kernel for it"}),
-       "verification")
+              "verification")
 
 
-@test
+@rdtest.test(root=True)
 def relogin_verified_at_the_next_boot_check():
     """A run that needs only a re-login (the group fix) is verified by the
     next boot check, on the same boot: the check reads the group database,
@@ -332,28 +336,28 @@ def relogin_verified_at_the_next_boot_check():
     r.write("/etc/rocm-doctor/rocm-doctor.conf",
             "[check]\nusers = alice\n[fix]\nallowed_fixes = group\n[output]\nprometheus_file = %s\n" % PROM)
     p = bed.run(RD, ["fix", "--root", bed.root, "--user", "alice", "--apply", "--yes"])
-    eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+    rdtest.eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
     run_id = os.listdir(r.p("/var/lib/rocm-doctor/journal"))[0]
     j = journal_of(r, run_id)
-    eq((j["boot_id"], j["verification"]), (BOOT_A, {"state": "pending", "needs": "relogin"}), "journal after apply")
+    rdtest.eq((j["boot_id"], j["verification"]), (BOOT_A, {"state": "pending", "needs": "relogin"}), "journal after apply")
     text = fix_status(bed)
-    check("    group     added alice to group render\n" in text, text)
-    check("  Verification: pending until the next boot check (re-login)\n" in text, text)
+    rdtest.check("    group     added alice to group render\n" in text, text)
+    rdtest.check("  Verification: pending until the next boot check (re-login)\n" in text, text)
     journal = Journal()
     p = once(bed, journal, double("success"))
-    eq(p.returncode, 0, "boot check (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+    rdtest.eq(p.returncode, 0, "boot check (stdout %s, stderr %s)" % (p.stdout, p.stderr))
     v = journal_of(r, run_id)["verification"]
     v.pop("time")
-    eq(v, {"state": "verified", "needs": "relogin", "boot_id": BOOT_A,
+    rdtest.eq(v, {"state": "verified", "needs": "relogin", "boot_id": BOOT_A,
            "results": [{"finding": "kfd.no-access", "fix": "group", "status": "fixed"},
                        {"finding": "render.no-access", "fix": "group", "status": "fixed"}],
            "runtime": {"status": "ok", "gpus": 1}}, "verified on the same boot")
-    eq(prom_runs(r), {"pending": 0, "verified": 1, "failed": 0}, "metric")
-    eq([(e["ROCM_DOCTOR_FIX_RUN"], e["ROCM_DOCTOR_VERIFICATION"]) for e in journal.verdicts()],
-       [(run_id, "verified")], "verdict entry")
+    rdtest.eq(prom_runs(r), {"pending": 0, "verified": 1, "failed": 0}, "metric")
+    rdtest.eq([(e["ROCM_DOCTOR_FIX_RUN"], e["ROCM_DOCTOR_VERIFICATION"]) for e in journal.verdicts()],
+              [(run_id, "verified")], "verdict entry")
 
 
-@test
+@rdtest.test(root=True)
 def lock_held_stays_pending():
     """While a fix or undo holds the journal's lock, the boot check leaves the
     runs pending and says why; the next boot check verifies them."""
@@ -364,16 +368,16 @@ def lock_held_stays_pending():
         fcntl.flock(lock, fcntl.LOCK_EX)
         p = once(bed, journal)
         fcntl.flock(lock, fcntl.LOCK_UN)
-    check("rocm-doctord: the pending fix runs were not all verified: another rocm-doctor fix or undo is running"
-          in p.stderr, p.stderr)
-    eq(journal_of(r, run_id)["verification"], {"state": "pending", "needs": "reboot"}, "still pending")
-    eq(journal.verdicts(), [], "no verdict entry")
+    rdtest.check("rocm-doctord: the pending fix runs were not all verified: another rocm-doctor fix or undo is running"
+                 in p.stderr, p.stderr)
+    rdtest.eq(journal_of(r, run_id)["verification"], {"state": "pending", "needs": "reboot"}, "still pending")
+    rdtest.eq(journal.verdicts(), [], "no verdict entry")
     once(bed, journal)
-    eq(journal_of(r, run_id)["verification"]["state"], "verified", "verified by the next boot check")
-    eq(len(journal.verdicts()), 1, "one verdict entry")
+    rdtest.eq(journal_of(r, run_id)["verification"]["state"], "verified", "verified by the next boot check")
+    rdtest.eq(len(journal.verdicts()), 1, "one verdict entry")
 
 
-@test
+@rdtest.test(root=True)
 def packages_shown():
     """A run that changed packages (its journal's "packages") shows them,
     with their versions, in text and in JSON."""
@@ -387,46 +391,46 @@ def packages_shown():
     with open(path, "w") as f:
         json.dump(j, f)
     run = json.loads(fix_status(bed, "--json", run_id))["runs"][0]
-    eq(run["changes"]["packages"], packages, "packages in JSON")
+    rdtest.eq(run["changes"]["packages"], packages, "packages in JSON")
     text = fix_status(bed, run_id)
-    check("    installed rocm 6.4.1.60401-83~24.04\n"
-          "    upgraded  hip-runtime-amd 6.4.1 (was 6.2.4)\n"
-          "    removed   rocminfo 5.7.1-3\n" in text, text)
+    rdtest.check("    installed rocm 6.4.1.60401-83~24.04\n"
+                 "    upgraded  hip-runtime-amd 6.4.1 (was 6.2.4)\n"
+                 "    removed   rocminfo 5.7.1-3\n" in text, text)
 
 
-@test
+@rdtest.test(root=True)
 def undone_run_is_not_verified():
     """A pending run that was undone before the reboot gets no verdict and
     counts nowhere."""
     bed, r, run_id = setup()
     journal = Journal()
     p = bed.run(RD, ["undo", "--root", bed.root, run_id])
-    eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
+    rdtest.eq(p.returncode, 0, "undo (stderr %s)" % p.stderr)
     bed.boot(BOOT_B)
     once(bed, journal, double("success"))
-    eq(journal_of(r, run_id)["verification"], {"state": "pending", "needs": "reboot"}, "left alone")
+    rdtest.eq(journal_of(r, run_id)["verification"], {"state": "pending", "needs": "reboot"}, "left alone")
     s = status_json(r)
-    eq((s["fix_runs"]["pending"], s["fix_runs"]["verified"], s["fix_runs"]["failed"]), (0, 0, 0), "counts")
-    eq(journal.verdicts(), [], "no verdict entry")
+    rdtest.eq((s["fix_runs"]["pending"], s["fix_runs"]["verified"], s["fix_runs"]["failed"]), (0, 0, 0), "counts")
+    rdtest.eq(journal.verdicts(), [], "no verdict entry")
     text = fix_status(bed)
-    check("  Verification: not done: the run is undone\n" in text, text)
+    rdtest.check("  Verification: not done: the run is undone\n" in text, text)
 
 
-@test
+@rdtest.test(root=True)
 def status_usage():
     bed = Bed("blacklisted-etc", BOOT_A)
     p = bed.run(RD, ["fix", "--status", "--root", bed.root])
-    eq((p.returncode, p.stdout), (0, "No fix run was applied to %s (%s/var/lib/rocm-doctor/journal holds none).\n"
+    rdtest.eq((p.returncode, p.stdout), (0, "No fix run was applied to %s (%s/var/lib/rocm-doctor/journal holds none).\n"
                                   % (bed.root, bed.root)), "no runs")
     p = bed.run(RD, ["fix", "--status", "--root", bed.root, "--json"])
-    eq((p.returncode, json.loads(p.stdout)), (0, {"pending": 0, "verified": 0, "failed": 0, "runs": []}),
-       "no runs, JSON")
+    rdtest.eq((p.returncode, json.loads(p.stdout)), (0, {"pending": 0, "verified": 0, "failed": 0, "runs": []}),
+              "no runs, JSON")
     p = bed.run(RD, ["fix", "--status", "--root", bed.root, "20200101-000000"])
-    eq((p.returncode, p.stderr), (3, "rocm-doctor: no run 20200101-000000 in %s/var/lib/rocm-doctor/journal\n"
+    rdtest.eq((p.returncode, p.stderr), (3, "rocm-doctor: no run 20200101-000000 in %s/var/lib/rocm-doctor/journal\n"
                                   % bed.root), "unknown run")
     p = bed.run(RD, ["fix", "--status", "--apply", "--root", bed.root])
-    eq(p.returncode, 3, "--status with --apply")
-    check("--apply is not an option of the fix --status command" in p.stderr, p.stderr)
+    rdtest.eq(p.returncode, 3, "--status with --apply")
+    rdtest.check("--apply is not an option of the fix --status command" in p.stderr, p.stderr)
     # the journal is root's: another user is told so, not "no runs"
     os.makedirs(os.path.join(bed.root, "var/lib/rocm-doctor/journal"), mode=0o700)
     os.chmod(os.path.join(bed.root, "var/lib/rocm-doctor"), 0o700)
@@ -434,12 +438,9 @@ def status_usage():
     if shutil.which("setpriv"):
         p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", RD, "fix", "--status",
                             "--root", bed.root], capture_output=True, text=True)
-        eq((p.returncode, p.stderr), (3, "rocm-doctor: cannot read %s/var/lib/rocm-doctor/journal: Permission "
+        rdtest.eq((p.returncode, p.stderr), (3, "rocm-doctor: cannot read %s/var/lib/rocm-doctor/journal: Permission "
                                       "denied (the journal is root's: use sudo)\n" % bed.root), "not root")
 
 
 if __name__ == "__main__":
-    if os.geteuid() != 0:
-        print("SKIP: applying a fix needs root")
-        sys.exit(77)
-    sys.exit(fixlib.main())
+    sys.exit(rdtest.main())

@@ -18,7 +18,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fix"))
-from fixlib import Root, Skip, check, eq, load_facts, main, temp_dir, test  # noqa: E402
+from fixlib import Root, expect, key_names, load_facts, temp_dir  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import rdtest  # noqa: E402
 
 RD, SRC = sys.argv[1], sys.argv[2]
 AMD = "https://repo.radeon.com/"
@@ -150,8 +152,8 @@ def plans_for(release, os_key):
     fam = pm
     if (release, os_key) in REFUSED:
         p = run(r, fpath, "setup", "--release", release)
-        eq(p.returncode, 3, "%s on %s: refused (%s)" % (release, os_key, p.stdout + p.stderr))
-        check("AMD does not ship ROCm %s for sles 15.6" % release in p.stderr, p.stderr)
+        rdtest.eq(p.returncode, 3, "%s on %s: refused (%s)" % (release, os_key, p.stdout + p.stderr))
+        rdtest.check("AMD does not ship ROCm %s for sles 15.6" % release in p.stderr, p.stderr)
         return
     want = EXPECT[(release, fam)]
     suite = SUITE.get(os_key)
@@ -161,11 +163,13 @@ def plans_for(release, os_key):
         if verb[0] == "fix":  # fix takes the release from the configuration
             r.write("/etc/rocm-doctor/rocm-doctor.conf", conf + "rocm_release = %s\n" % release)
         p = run(r, fpath, *verb)
+        expect("plan_%s_%s.%s" % (release.replace(".", "_"), os_key.replace(".", "_").replace("-", "_"), verb[0]),
+               p.stdout, r, fpath, key_names(key()[1], armored=key()[0]), area="setup")
         got = sorted(urls(p.stdout, pm))
-        eq(got, want_urls, "%s %s on %s: the folders planned (exit %d, stderr %s)\n%s" %
-           (" ".join(verb), release, os_key, p.returncode, p.stderr, p.stdout))
+        rdtest.eq(got, want_urls, "%s %s on %s: the folders planned (exit %d, stderr %s)\n%s" %
+                  (" ".join(verb), release, os_key, p.returncode, p.stderr, p.stdout))
         if release.endswith(".0"):
-            check("/%s/" % release not in "".join(u + "/" for u, _ in got), "no x.y.0 folder: %s" % got)
+            rdtest.check("/%s/" % release not in "".join(u + "/" for u, _ in got), "no x.y.0 folder: %s" % got)
 
 
 def make_test(release, os_key):
@@ -177,27 +181,27 @@ def make_test(release, os_key):
 
 for _rel in RELEASES:
     for _os in OSES:
-        test(make_test(_rel, _os))
+        rdtest.test(make_test(_rel, _os))
 
 
-@test
+@rdtest.test
 def release_not_in_the_table_is_refused():
     r, fpath, _ = host("ubuntu-24.04")
     p = run(r, fpath, "setup", "--release", "7.3.0")
-    eq(p.returncode, 3, "a release the tables lack: " + p.stdout + p.stderr)
-    check("--release 7.3.0" in p.stderr, p.stderr)
+    rdtest.eq(p.returncode, 3, "a release the tables lack: " + p.stdout + p.stderr)
+    rdtest.check("--release 7.3.0" in p.stderr, p.stderr)
 
 
-@test
+@rdtest.test
 def x_y_names_the_x_y_0_release():
     """`--release 7.1` is ROCm 7.1.0, as AMD's folder names it."""
     r, fpath, pm = host("ubuntu-24.04")
     p = run(r, fpath, "setup", "--release", "7.1")
-    eq(sorted(urls(p.stdout, pm)), sorted((u, N) for u in EXPECT[("7.1.0", "apt")].values()),
-       "setup --release 7.1: " + p.stdout + p.stderr)
+    rdtest.eq(sorted(urls(p.stdout, pm)), sorted((u, N) for u in EXPECT[("7.1.0", "apt")].values()),
+              "setup --release 7.1: " + p.stdout + p.stderr)
 
 
-@test
+@rdtest.test
 def fix_corrects_a_folder_amd_never_served():
     """A host whose sources name amdgpu/7.2/ubuntu (ROCm/ROCm#5968) and
     rocm/apt/7.2: the check says apt.repo-path with the folder AMD serves,
@@ -214,24 +218,24 @@ def fix_corrects_a_folder_amd_never_served():
     c = subprocess.run([RD, "check", "--json", "--root", r.path], capture_output=True, text=True, env=env)
     rep = json.loads(c.stdout)
     f = [x for x in rep["findings"] if x["id"] == "apt.repo-path"]
-    eq(len(f), 1, "apt.repo-path: %s" % [x["id"] for x in rep["findings"]])
-    eq(f[0]["severity"], "error", "severity")
-    check(any("https://repo.radeon.com/amdgpu/30.30/ubuntu" in e and "amdgpu.list:1" in e for e in f[0]["evidence"]),
-          f[0]["evidence"])
-    check(not [x for x in rep["findings"] if x["id"] == "apt.suite-mismatch"], "no suite finding")
+    rdtest.eq(len(f), 1, "apt.repo-path: %s" % [x["id"] for x in rep["findings"]])
+    rdtest.eq(f[0]["severity"], "error", "severity")
+    rdtest.check(any("https://repo.radeon.com/amdgpu/30.30/ubuntu" in e and "amdgpu.list:1" in e for e in f[0]["evidence"]),
+                 f[0]["evidence"])
+    rdtest.check(not [x for x in rep["findings"] if x["id"] == "apt.suite-mismatch"], "no suite finding")
     # the host's own sources, gathered from the root (no facts file)
     p = subprocess.run([RD, "fix", "--only", "apt", "--root", r.path], capture_output=True, text=True, env=env)
     # set right where they are: the lines of the two lists as the diff shows them
     got = sorted(re.findall(r"^[+ ]deb \[[^\]]*\] (\S+) (\S+) main$", p.stdout, re.M))
-    eq(got, sorted([(AMD + "rocm/apt/7.2", N), (AMD + "amdgpu/30.30/ubuntu", N), (AMD + "graphics/7.2/ubuntu", N)]),
-       "fix plans 7.2.0's folders: " + p.stdout + p.stderr)
-    eq(re.findall(r"^-deb .*$", p.stdout, re.M),
-       ["-deb [arch=amd64,i386 signed-by=/etc/apt/keyrings/rocm.gpg] %samdgpu/7.2/ubuntu noble main" % AMD],
-       "only the driver line is taken out: " + p.stdout)
-    check("rocm.sources" not in p.stdout and ".disabled" not in p.stdout, "in place: " + p.stdout)
+    rdtest.eq(got, sorted([(AMD + "rocm/apt/7.2", N), (AMD + "amdgpu/30.30/ubuntu", N), (AMD + "graphics/7.2/ubuntu", N)]),
+              "fix plans 7.2.0's folders: " + p.stdout + p.stderr)
+    rdtest.eq(re.findall(r"^-deb .*$", p.stdout, re.M),
+              ["-deb [arch=amd64,i386 signed-by=/etc/apt/keyrings/rocm.gpg] %samdgpu/7.2/ubuntu noble main" % AMD],
+              "only the driver line is taken out: " + p.stdout)
+    rdtest.check("rocm.sources" not in p.stdout and ".disabled" not in p.stdout, "in place: " + p.stdout)
 
 
-@test
+@rdtest.test
 def dnf_fix_corrects_an_x_y_0_folder():
     """RHEL 9.6 whose rocm.repo names rocm/el9/7.1.0/main (a folder AMD
     names 7.1): dnf.repo-path with the folder AMD serves, and fix writes
@@ -242,32 +246,34 @@ def dnf_fix_corrects_an_x_y_0_folder():
     env = dict(os.environ, NO_COLOR="1")
     c = subprocess.run([RD, "check", "--json", "--root", r.path], capture_output=True, text=True, env=env)
     f = [x for x in json.loads(c.stdout)["findings"] if x["id"] == "dnf.repo-path"]
-    eq(len(f), 1, "dnf.repo-path: " + c.stdout[-2000:])
-    check(any("rocm.repo:3" in e and "https://repo.radeon.com/rocm/el9/7.1/main" in e for e in f[0]["evidence"]),
-          f[0]["evidence"])
+    rdtest.eq(len(f), 1, "dnf.repo-path: " + c.stdout[-2000:])
+    rdtest.check(any("rocm.repo:3" in e and "https://repo.radeon.com/rocm/el9/7.1/main" in e for e in f[0]["evidence"]),
+                 f[0]["evidence"])
     p = subprocess.run([RD, "fix", "--only", "dnf", "--root", r.path], capture_output=True, text=True, env=env)
-    eq(sorted(urls(p.stdout, pm)), sorted((u, None) for u in EXPECT[("7.1.0", "dnf")].values()),
-       "fix writes 7.1.0's folders: " + p.stdout + p.stderr)
+    rdtest.eq(sorted(urls(p.stdout, pm)), sorted((u, None) for u in EXPECT[("7.1.0", "dnf")].values()),
+              "fix writes 7.1.0's folders: " + p.stdout + p.stderr)
 
 
-@test
+@rdtest.test
 def unlisted_os_release_one_refusal_then_the_nearest():
     """Ubuntu 25.10, which no ROCm release lists: setup refuses once, naming
     the nearest release AMD ships for (24.04) and the option that picks it;
     with that option the plan uses the nearest release's suite."""
     r, fpath, pm = host("ubuntu-25.10")
     p = run(r, fpath, "setup")
+    expect("unlisted_os_release_one_refusal_then_the_nearest", p.stdout, r, fpath,
+           key_names(key()[1], armored=key()[0]), area="setup")
     out = p.stdout.replace(r.path, "ROOT")
-    check("AMD ships no ROCm for ubuntu 25.10; the nearest release of it that AMD ships for is ubuntu 24.04 "
-          "(ROCm 7.2.4, whose packages are built for it): choose that with `--release 7.2.4`" in out, out + p.stderr)
-    eq(p.returncode, 2, "setup could not plan its repository step")
+    rdtest.check("AMD ships no ROCm for ubuntu 25.10; the nearest release of it that AMD ships for is ubuntu 24.04 "
+                 "(ROCm 7.2.4, whose packages are built for it): choose that with `--release 7.2.4`" in out, out + p.stderr)
+    rdtest.eq(p.returncode, 2, "setup could not plan its repository step")
     p = run(r, fpath, "setup", "--release", "7.2.4")
-    eq(sorted(urls(p.stdout, pm)), sorted([(AMD + "rocm/apt/7.2.4", N), (AMD + "amdgpu/30.30.4/ubuntu", N),
+    rdtest.eq(sorted(urls(p.stdout, pm)), sorted([(AMD + "rocm/apt/7.2.4", N), (AMD + "amdgpu/30.30.4/ubuntu", N),
                                            (AMD + "graphics/7.2.4/ubuntu", N)]),
-       "setup --release 7.2.4 on 25.10: noble's folders (stderr %s)\n%s" % (p.stderr, p.stdout))
+              "setup --release 7.2.4 on 25.10: noble's folders (stderr %s)\n%s" % (p.stderr, p.stdout))
 
 
-@test
+@rdtest.test
 def headline_counts_what_is_not_planned():
     """A step that cannot be planned (the key's fingerprint is another's):
     the headline says so, never "Nothing to do" above the list."""
@@ -276,12 +282,14 @@ def headline_counts_what_is_not_planned():
     r.write("/etc/rocm-doctor/rocm-doctor.conf",
             re.sub(r"apt_key_fingerprint = \S+", "apt_key_fingerprint = " + "0" * 24 + "9386B48A1A693C5C", conf))
     p = run(r, fpath, "fix", "--only", "apt")
+    expect("headline_counts_what_is_not_planned", p.stdout, r, fpath, key_names(key()[1], armored=key()[0]),
+           area="setup")
     first = p.stdout.splitlines()[0] if p.stdout else ""
-    eq(first, "Nothing planned in this root: 1 not planned (below).", "headline: " + p.stdout + p.stderr)
-    check("Nothing to do" not in p.stdout, p.stdout)
+    rdtest.eq(first, "Nothing planned in this root: 1 not planned (below).", "headline: " + p.stdout + p.stderr)
+    rdtest.check("Nothing to do" not in p.stdout, p.stdout)
 
 
-@test
+@rdtest.test
 def no_amd_gpu_nothing_to_set_up():
     """This machine has no AMD GPU: setup on it says so and plans nothing
     (exit 0); given --root it prepares that tree as asked."""
@@ -289,17 +297,17 @@ def no_amd_gpu_nothing_to_set_up():
     p = subprocess.run([RD, "setup"], capture_output=True, text=True, env=env, timeout=120)
     gpus = subprocess.run([RD, "check", "--json"], capture_output=True, text=True, env=env, timeout=120)
     if json.loads(gpus.stdout).get("gpus"):
-        raise Skip("this machine has an AMD GPU: the case is a machine without one")
-    eq((p.returncode, p.stdout), (0, "No AMD GPU is visible on this host (gpu.none): nothing to set up here. To "
+        rdtest.skip("this machine has an AMD GPU: the case is a machine without one")
+    rdtest.eq((p.returncode, p.stdout), (0, "No AMD GPU is visible on this host (gpu.none): nothing to set up here. To "
                                      "prepare an OS image for a machine with one, pass --root DIR (and --facts FILE "
                                      "of that machine).\n"), "setup without a GPU: " + p.stderr)
     p = subprocess.run([RD, "setup", "--json"], capture_output=True, text=True, env=env, timeout=120)
     j = json.loads(p.stdout)
-    eq((p.returncode, j["steps"], j["not_planned"]), (0, [], []), "setup --json without a GPU")
-    check("nothing to set up" in j["nothing_to_set_up"], j)
+    rdtest.eq((p.returncode, j["steps"], j["not_planned"]), (0, [], []), "setup --json without a GPU")
+    rdtest.check("nothing to set up" in j["nothing_to_set_up"], j)
 
 
-@test
+@rdtest.test
 def unreachable_mirror_still_names_every_package():
     """The package manager's dry run cannot reach AMD's server: the plan
     still names every package it would install (the driver and the running
@@ -314,21 +322,21 @@ def unreachable_mirror_still_names_every_package():
         json.dump(fa, f)
     p = run(r, fpath, "setup", "--release", "7.2.3")
     line = [l for l in p.stdout.splitlines() if l.startswith("   packages: ")]
-    eq(len(line), 1, "one packages line: " + p.stdout)
-    check("the apt dry run could not run (the repository server cannot be reached from here)" in line[0]
-          and " install " in line[0] and "(unresolved)" in line[0], line[0])
+    rdtest.eq(len(line), 1, "one packages line: " + p.stdout)
+    rdtest.check("the apt dry run could not run (the repository server cannot be reached from here)" in line[0]
+                 and " install " in line[0] and "(unresolved)" in line[0], line[0])
     words = line[0].split(" install ")[1].replace(" (unresolved)", "").split()
     for name in ("rocm", "amdgpu-dkms", "linux-headers-5.15.0-91-generic"):
-        check(name in words, "%s among the packages: %s" % (name, line[0]))
-    check("apt-get" not in line[0], "no command line in the plan's line: " + line[0])
-    check("(--verbose shows what the package manager printed)" in p.stdout, p.stdout)
+        rdtest.check(name in words, "%s among the packages: %s" % (name, line[0]))
+    rdtest.check("apt-get" not in line[0], "no command line in the plan's line: " + line[0])
+    rdtest.check("(--verbose shows what the package manager printed)" in p.stdout, p.stdout)
     v = run(r, fpath, "setup", "--release", "7.2.3", "--verbose")
-    check(re.search(r"^      \| .*apt-get", v.stdout, re.M), "--verbose: apt's command line: " + v.stdout)
+    rdtest.check(re.search(r"^      \| .*apt-get", v.stdout, re.M), "--verbose: apt's command line: " + v.stdout)
     j = run(r, fpath, "setup", "--release", "7.2.3", "--json")
     np = [x for x in json.loads(j.stdout)["not_planned"] if x["fix"] == "packages"]
-    eq(len(np), 1, "JSON not_planned: " + j.stdout[-1500:])
-    check("apt-get" in (np[0].get("detail") or ""), np[0])
+    rdtest.eq(len(np), 1, "JSON not_planned: " + j.stdout[-1500:])
+    rdtest.check("apt-get" in (np[0].get("detail") or ""), np[0])
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(rdtest.main())
