@@ -41,6 +41,30 @@ def cmdline_from_facts():
     rdtest.eq(p.stdout, "Nothing to do in this root.\n", "iommu=pt already on the command line")
 
 
+@rdtest.test
+def debian_tool_fixes_refused_on_rhel():
+    """On a host of the RHEL family update-grub and update-initramfs are not
+    the tools: fix --only cmdline,modprobe plans nothing, names the family's
+    own commands (grubby, dracut), exits 1 and leaves the root as it was."""
+    f = base_facts()
+    f["os"].update({"id": "rhel", "id_like": "fedora", "family": "rhel", "version_id": "9.4"})
+    r, facts = setup(f)
+    r.write("/etc/modprobe.d/blacklist-amdgpu.conf", "blacklist amdgpu\n")
+    before = r.tree()
+    p = plan(r, facts, "--only", "cmdline,modprobe")
+    rdtest.eq(p.returncode, 1, "exit status (nothing planned, %s)" % p.stderr)
+    rdtest.eq(p.stdout, "Nothing planned in this root: 2 not planned (below).\n\nNot planned:\n"
+              "   modprobe: this fix rebuilds the initramfs with update-initramfs, which hosts of the rhel "
+              "family do not have; comment out the blacklist lines the finding names, run `sudo dracut -f` "
+              "and reboot\n"
+              "   cmdline: this fix writes a GRUB drop-in for update-grub, which hosts of the rhel family do "
+              "not use; to add iommu=pt: run `sudo grubby --update-kernel=ALL --args=\"iommu=pt\"`, then "
+              "reboot\n", "the plan")
+    p = run(["fix", "--apply", "--yes", "--root", r.path, "--facts", facts, "--only", "cmdline,modprobe"])
+    rdtest.check(p.returncode != 0, "--apply applies nothing either", p.stdout + p.stderr)
+    rdtest.eq(r.tree(), before, "the root is unchanged")
+
+
 CMDLINE_PLAN = """Plan for ROOT: 1 step
 
 1. cmdline: add iommu=pt to the kernel command line
