@@ -75,7 +75,8 @@ LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)')
 NFD_PREFIX = "rocm-doctor.feature.node.kubernetes.io/"
 NFD_NAME = re.compile(r'^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$')
 NFD_VALUE = re.compile(r'^([A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?$')
-# Scenarios with a ROCm installation (tests/run/scenarios/scenarios_compat.py):
+# Scenarios with a ROCm installation (tests/run/scenarios/scenarios_rocm.py,
+# scenarios_apt.py):
 # the version NFD must publish.
 ROCM_VERSIONS = {"healthy-rx7900xtx-rocm": "6.2.4", "healthy-navi21-rocm-deb822": "6.3.3",
                  "healthy-8x-mi300x-rocm-dkms": "6.4.3"}
