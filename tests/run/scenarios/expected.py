@@ -3,10 +3,14 @@
 Every scenario has four files there, one per report format, each what
 `rocm-doctor check --format FORMAT` prints on the scenario's testbed:
 
-    check.txt   --format text        (run.py: the scenario test)
-    check.json  --format json        (run.py: the scenario test)
-    check.prom  --format prometheus  (tests/run/fleet/test-outputs.py)
-    check.nfd   --format nfd         (tests/run/fleet/test-outputs.py)
+    check.txt   --format text
+    check.json  --json
+    check.prom  --format prometheus
+    check.nfd   --format nfd
+
+The scenario test (run.py) renders all four in its testbed and compares
+them; the fleet-outputs-NAME tests (tests/run/fleet/test-outputs.py) compare
+the Prometheus and NFD files again with their own runs.
 
 Standard output, then, when the run wrote any, "--- stderr" and standard
 error (a refusal prints no report, only its reason). normalise() replaces
