@@ -30,13 +30,17 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True  # keep the source tree clean
-import fleetlib  # noqa: E402
+import fleetlib  # noqa: E402  (puts tests/run/scenarios on the path)
+import expected  # noqa: E402  (tests/run/scenarios/expected.py)
+
+sys.path.insert(0, os.path.join(fleetlib.SOURCE_ROOT, "tests", "lib"))
+import rdtest  # noqa: E402
 
 try:
     import jsonschema
 except ImportError:
     print("SKIP: python3-jsonschema is not installed")
-    sys.exit(fleetlib.EXIT_SKIP)
+    sys.exit(rdtest.EXIT_SKIP)
 
 BIN, TB_RUN, SCHEMA = sys.argv[1:4]
 ARGS = sys.argv[4:]
@@ -56,7 +60,6 @@ if "--double" in ARGS:
     import scenarios_double  # noqa: E402
     os.environ["ROCM_DOCTOR_RUNTIME_LIB"] = DOUBLE
 ONLY = [] if HOST else ARGS
-T = fleetlib.Results()
 
 with open(SCHEMA) as f:
     schema = json.load(f)
@@ -72,7 +75,8 @@ LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)')
 NFD_PREFIX = "rocm-doctor.feature.node.kubernetes.io/"
 NFD_NAME = re.compile(r'^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$')
 NFD_VALUE = re.compile(r'^([A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?$')
-# Scenarios with a ROCm installation (tests/run/scenarios/scenarios_compat.py):
+# Scenarios with a ROCm installation (tests/run/scenarios/scenarios_rocm.py,
+# scenarios_apt.py):
 # the version NFD must publish.
 ROCM_VERSIONS = {"healthy-rx7900xtx-rocm": "6.2.4", "healthy-navi21-rocm-deb822": "6.3.3",
                  "healthy-8x-mi300x-rocm-dkms": "6.4.3"}
@@ -121,62 +125,69 @@ def one(samples, name, **labels):
 def check_prometheus(label, text, report, rc, t0, t1):
     if PROMTOOL:
         p = subprocess.run([PROMTOOL, "check", "metrics"], input=text, capture_output=True, text=True)
-        T.check("%s: promtool check metrics is clean" % label,
-                p.returncode == 0 and not p.stdout.strip() and not p.stderr.strip(),
-                "rc=%d\n%s%s\n--- metrics\n%s" % (p.returncode, p.stdout, p.stderr, text))
+        rdtest.check(p.returncode == 0 and not p.stdout.strip() and not p.stderr.strip(),
+                     "%s: promtool check metrics is clean" % label,
+                     "rc=%d\n%s%s\n--- metrics\n%s" % (p.returncode, p.stdout, p.stderr, text))
     samples, helps, types, problems = parse_prom(text)
-    T.check("%s: every line parses" % label, not problems, "\n".join(problems))
-    T.check("%s: every metric has HELP and TYPE gauge" % label,
-            all(n in helps and types.get(n) == "gauge" for n in samples), "%s %s" % (helps, types))
-    T.check("%s: exit status" % label, one(samples, "rocm_doctor_exit_status") == rc == report["exit_status"],
-            "%s vs rc %d" % (samples.get("rocm_doctor_exit_status"), rc))
+    rdtest.check(not problems, "%s: every line parses" % label, "\n".join(problems))
+    rdtest.check(all(n in helps and types.get(n) == "gauge" for n in samples),
+                 "%s: every metric has HELP and TYPE gauge" % label,
+                 "%s %s" % (helps, types))
+    rdtest.check(one(samples, "rocm_doctor_exit_status") == rc == report["exit_status"],
+                 "%s: exit status" % label,
+                 "%s vs rc %d" % (samples.get("rocm_doctor_exit_status"), rc))
     ts = one(samples, "rocm_doctor_last_check_timestamp_seconds")
-    T.check("%s: timestamp is the time of the run" % label, ts is not None and t0 - 1 <= ts <= t1 + 1,
-            "%r not in [%f, %f]" % (ts, t0, t1))
-    T.check("%s: GPU count" % label, one(samples, "rocm_doctor_gpus") == len(report["gpus"]))
+    rdtest.check(ts is not None and t0 - 1 <= ts <= t1 + 1,
+                 "%s: timestamp is the time of the run" % label,
+                 "%r not in [%f, %f]" % (ts, t0, t1))
+    rdtest.check(one(samples, "rocm_doctor_gpus") == len(report["gpus"]), "%s: GPU count" % label)
     counts = {s: sum(1 for f in report["findings"] if f["severity"] == s) for s in ("ok", "info", "warning", "error")}
-    T.check("%s: findings by severity" % label,
-            all(one(samples, "rocm_doctor_findings", severity=s) == n for s, n in counts.items()),
-            "%s vs %s" % (samples.get("rocm_doctor_findings"), counts))
+    rdtest.check(all(one(samples, "rocm_doctor_findings", severity=s) == n for s, n in counts.items()),
+                 "%s: findings by severity" % label,
+                 "%s vs %s" % (samples.get("rocm_doctor_findings"), counts))
     want = {}
     for f in report["findings"]:
         key = (f["id"], f["severity"], f["gpu"] or "")
         want[key] = want.get(key, 0) + 1
     got = {(lab["id"], lab["severity"], lab["gpu"]): v for lab, v in samples.get("rocm_doctor_finding", [])}
-    T.check("%s: one finding series per id, severity and GPU" % label,
-            got == want and len(got) == len(samples.get("rocm_doctor_finding", [])), "%s vs %s" % (got, want))
+    rdtest.check(got == want and len(got) == len(samples.get("rocm_doctor_finding", [])),
+                 "%s: one finding series per id, severity and GPU" % label,
+                 "%s vs %s" % (got, want))
     for g in report["gpus"]:
         a = g["pci_address"]
         info = [lab for lab, v in samples.get("rocm_doctor_gpu_info", []) if lab.get("pci_address") == a]
-        T.check("%s: gpu_info of %s" % (label, a), len(info) == 1 and info[0] == {
-            "gpu": a, "pci_address": a, "gfx": g["gfx"] or "", "family": g["family"] or "", "name": g["name"],
-            "driver": g["driver"] or "", "integrated": "true" if g["integrated"] else "false"}, "%s" % info)
-        T.check("%s: VRAM and KFD nodes of %s" % (label, a),
-                one(samples, "rocm_doctor_gpu_vram_bytes", pci_address=a) == g["vram_bytes"] and
-                one(samples, "rocm_doctor_gpu_kfd_nodes", pci_address=a) == len(g["kfd_nodes"]))
+        rdtest.check(len(info) == 1 and info[0] == {
+"gpu": a, "pci_address": a, "gfx": g["gfx"] or "", "family": g["family"] or "", "name": g["name"],
+"driver": g["driver"] or "", "integrated": "true" if g["integrated"] else "false"},
+                     "%s: gpu_info of %s" % (label, a),
+                     "%s" % info)
+        rdtest.check(one(samples, "rocm_doctor_gpu_vram_bytes", pci_address=a) == g["vram_bytes"] and
+                     one(samples, "rocm_doctor_gpu_kfd_nodes", pci_address=a) == len(g["kfd_nodes"]),
+                     "%s: VRAM and KFD nodes of %s" % (label, a))
         link = g["link"]
         for kind in ("current", "max"):
             w = link[kind + "_width"]
             s = link[kind + "_speed_gts"]
-            T.check("%s: %s link of %s" % (label, kind, a),
-                    one(samples, "rocm_doctor_gpu_pcie_link_width_lanes", pci_address=a, link=kind) == (w or None) and
-                    one(samples, "rocm_doctor_gpu_pcie_link_speed_transfers_per_second", pci_address=a,
-                        link=kind) == (s * 1e9 or None),
-                    "%s %s" % (samples.get("rocm_doctor_gpu_pcie_link_width_lanes"),
-                               samples.get("rocm_doctor_gpu_pcie_link_speed_transfers_per_second")))
+            rdtest.check(one(samples, "rocm_doctor_gpu_pcie_link_width_lanes", pci_address=a, link=kind) == (w or None) and
+                         one(samples, "rocm_doctor_gpu_pcie_link_speed_transfers_per_second", pci_address=a,
+                             link=kind) == (s * 1e9 or None),
+                         "%s: %s link of %s" % (label, kind, a),
+                         "%s %s" % (samples.get("rocm_doctor_gpu_pcie_link_width_lanes"),
+                                    samples.get("rocm_doctor_gpu_pcie_link_speed_transfers_per_second")))
     # one label for a GPU's PCI address on every per-GPU series: gpu; the
     # old pci_address (same value) stays for one release where it was
     per_gpu = {n: series for n, series in samples.items() if n.startswith("rocm_doctor_gpu_") and n != "rocm_doctor_gpus"}
     no_gpu = sorted({n for n, series in per_gpu.items() for lab, _ in series if not lab.get("gpu") and
                      "hip_device" not in lab})
-    T.check("%s: every per-GPU series has the label gpu" % label, not no_gpu, no_gpu)
+    rdtest.check(not no_gpu, "%s: every per-GPU series has the label gpu" % label, no_gpu)
     differ = sorted({n for n, series in per_gpu.items() for lab, _ in series
                      if "pci_address" in lab and lab["pci_address"] != lab.get("gpu")})
-    T.check("%s: where pci_address is still there, it equals gpu" % label, not differ, differ)
+    rdtest.check(not differ, "%s: where pci_address is still there, it equals gpu" % label, differ)
     check_health_metrics(label, samples, report)
     if not report["gpus"]:
-        T.check("%s: no per-GPU series without GPUs" % label,
-                not any(n.startswith("rocm_doctor_gpu_") for n in samples), "%s" % list(samples))
+        rdtest.check(not any(n.startswith("rocm_doctor_gpu_") for n in samples),
+                     "%s: no per-GPU series without GPUs" % label,
+                     "%s" % list(samples))
     check_runtime_metrics(label, samples, report)
 
 
@@ -243,7 +254,7 @@ def check_health_metrics(label, samples, report):
     for name in sorted(names):
         got = sorted(map(repr, samples.get(name, [])))
         exp = sorted(map(repr, want.get(name, [])))
-        T.check("%s: %s is the JSON's health" % (label, name), got == exp, "got  %s\nwant %s" % (got, exp))
+        rdtest.check(got == exp, "%s: %s is the JSON's health" % (label, name), "got  %s\nwant %s" % (got, exp))
 
 
 def check_runtime_metrics(label, samples, report):
@@ -255,15 +266,17 @@ def check_runtime_metrics(label, samples, report):
                      "hip_device": str(d["index"])}
     want = [(key(d), {"ok": 1.0}.get(d["result"], 0.0)) for d in devices if d["result"] != "no-code-object"]
     got = samples.get("rocm_doctor_gpu_kernel_ok", [])
-    T.check("%s: rocm_doctor_gpu_kernel_ok per HIP device is the JSON's result" % label,
-            sorted(map(repr, got)) == sorted(map(repr, want)), "got  %s\nwant %s" % (got, want))
+    rdtest.check(sorted(map(repr, got)) == sorted(map(repr, want)),
+                 "%s: rocm_doctor_gpu_kernel_ok per HIP device is the JSON's result" % label,
+                 "got  %s\nwant %s" % (got, want))
     for name, (json_key, factor) in RUNTIME_METRICS.items():
         # x * 1e-6 and x / 1e6 may differ in the last bit; the renderer divides
         want = [(key(d), d[json_key] / 1e6 if factor == 1e-6 else d[json_key] * factor)
                 for d in devices if d[json_key] is not None]
         got = samples.get(name, [])
-        T.check("%s: %s per HIP device is the JSON's %s" % (label, name, json_key),
-                sorted(map(repr, got)) == sorted(map(repr, want)), "got  %s\nwant %s" % (got, want))
+        rdtest.check(sorted(map(repr, got)) == sorted(map(repr, want)),
+                     "%s: %s per HIP device is the JSON's %s" % (label, name, json_key),
+                     "got  %s\nwant %s" % (got, want))
 
 
 def check_nfd(label, text, report, rocm_version, name=None):
@@ -276,7 +289,7 @@ def check_nfd(label, text, report, rocm_version, name=None):
         if not eq or name is None or not NFD_NAME.match(name) or not NFD_VALUE.match(value) or key in labels:
             bad.append(line)
         labels[key] = value
-    T.check("%s: every NFD line is a valid, prefixed, unique label" % label, not bad and labels, "%s" % bad)
+    rdtest.check(not bad and labels, "%s: every NFD line is a valid, prefixed, unique label" % label, "%s" % bad)
     want = {"health": report["status"], "gpu.count": str(len(report["gpus"]))}
     for g in report["gpus"]:
         if g["gfx"]:
@@ -293,13 +306,14 @@ def check_nfd(label, text, report, rocm_version, name=None):
         sev = {f["severity"] for f in report["findings"] if f["id"] in HEALTH_IDS}
         want["gpu.health"] = "error" if "error" in sev else "warning" if "warning" in sev else "ok"
     want = {NFD_PREFIX + k: v for k, v in want.items()}
-    T.check("%s: NFD labels say what the report says" % label, labels == want,
-            "got  %s\nwant %s" % (labels, want))
+    rdtest.check(labels == want,
+                 "%s: NFD labels say what the report says" % label,
+                 "got  %s\nwant %s" % (labels, want))
     if name in ROCM_VERSIONS:
-        T.check("%s: NFD rocm.version is the installed ROCm" % label,
-                labels.get(NFD_PREFIX + "rocm.version") == ROCM_VERSIONS[name] == rocm_version,
-                "label %r, facts %r, want %r" % (labels.get(NFD_PREFIX + "rocm.version"), rocm_version,
-                                                 ROCM_VERSIONS[name]))
+        rdtest.check(labels.get(NFD_PREFIX + "rocm.version") == ROCM_VERSIONS[name] == rocm_version,
+                     "%s: NFD rocm.version is the installed ROCm" % label,
+                     "label %r, facts %r, want %r" % (labels.get(NFD_PREFIX + "rocm.version"), rocm_version,
+                                                      ROCM_VERSIONS[name]))
 
 
 def resolve(sch):
@@ -342,28 +356,34 @@ def undescribed(inst, sch, path="", out=None):
 
 def check_schema(label, report):
     errors = sorted(validator.iter_errors(report), key=lambda e: list(e.absolute_path))
-    T.check("%s: JSON report validates against the schema" % label, not errors,
-            "\n".join("%s: %s" % ("/".join(map(str, e.absolute_path)), e.message) for e in errors[:5]))
+    rdtest.check(not errors,
+                 "%s: JSON report validates against the schema" % label,
+                 "\n".join("%s: %s" % ("/".join(map(str, e.absolute_path)), e.message) for e in errors[:5]))
     missing = undescribed(report, schema)
-    T.check("%s: the schema describes every key of the report" % label, not missing, "%s" % missing[:10])
+    rdtest.check(not missing, "%s: the schema describes every key of the report" % label, "%s" % missing[:10])
 
 
-def formats(label, run, facts, name=None):
+def formats(label, run, facts, name=None, expect=None):
     """run(format) -> CompletedProcess; facts() -> the facts document.
-    Checks all three machine formats."""
+    Checks all three machine formats; expect(format, CompletedProcess), when
+    given, compares the Prometheus and NFD outputs with their expected files."""
+    expect = expect or (lambda fmt, p: None)
     p = run("json")
     if p.returncode == 3:
         # a scenario where the check cannot run (a bad configuration): no
         # format prints a report, and each says why on stderr
         for fmt in ("json", "prometheus", "nfd"):
             q = run(fmt)
-            T.check("%s: %s: exit 3, nothing on stdout, the reason on stderr" % (label, fmt),
-                    q.returncode == 3 and not q.stdout and q.stderr.strip(), q.stdout + q.stderr)
+            rdtest.check(q.returncode == 3 and not q.stdout and q.stderr.strip(),
+                         "%s: %s: exit 3, nothing on stdout, the reason on stderr" % (label, fmt),
+                         q.stdout + q.stderr)
+            if fmt != "json":
+                expect(fmt, q)
         return None
     try:
         report = json.loads(p.stdout)
     except ValueError:
-        T.check("%s: JSON report" % label, False, "rc=%d\n%s\n%s" % (p.returncode, p.stdout, p.stderr))
+        rdtest.check(False, "%s: JSON report" % label, "rc=%d\n%s\n%s" % (p.returncode, p.stdout, p.stderr))
         return None
     check_schema(label, report)
     t0 = time.time()
@@ -372,8 +392,10 @@ def formats(label, run, facts, name=None):
     # a batch's run says when it ran
     t0, t1 = getattr(p, "t0", t0), getattr(p, "t1", t1)
     check_prometheus(label, p.stdout, report, p.returncode, t0, t1)
+    expect("prometheus", p)
     p = run("nfd")
-    T.check("%s: nfd exit status is the check's" % label, p.returncode == report["exit_status"])
+    expect("nfd", p)
+    rdtest.check(p.returncode == report["exit_status"], "%s: nfd exit status is the check's" % label)
     f = facts()
     check_nfd(label, p.stdout, report, ((f or {}).get("rocm") or {}).get("default_version"), name)
     return report
@@ -445,18 +467,19 @@ def bundle_round_trip(label, bed, report, facts, d, p):
     findings."""
     out = os.path.join(d, "bundle.tar")
     found = {0: "no problem", 1: "warnings", 2: "errors"}[report["exit_status"]]
-    T.check("%s: report exits 0 once written and says what the check found" % label, p.returncode == 0 and
-            "The check found %s (see README.txt in the bundle)." % found in p.stdout,
-            "rc=%d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+    rdtest.check(p.returncode == 0 and
+"The check found %s (see README.txt in the bundle)." % found in p.stdout,
+                 "%s: report exits 0 once written and says what the check found" % label,
+                 "rc=%d\n%s%s" % (p.returncode, p.stdout, p.stderr))
     try:
         with tarfile.open(out) as tar:
             bundled = json.load(tar.extractfile("rocm-doctor-report/facts.json"))
     except (OSError, KeyError, ValueError, tarfile.TarError) as e:
-        T.check("%s: the bundle has facts.json" % label, False, str(e))
+        rdtest.check(False, "%s: the bundle has facts.json" % label, str(e))
         return
     bundled_s, facts_s = stable(bundled), as_bundled(stable(facts or {}))
     diff = sorted(k for k in set(bundled_s) | set(facts_s) if bundled_s.get(k) != facts_s.get(k))
-    T.check("%s: the bundle's facts are the live facts" % label, not diff, "differ: %s" % diff)
+    rdtest.check(not diff, "%s: the bundle's facts are the live facts" % label, "differ: %s" % diff)
     path = os.path.join(d, "facts.json")
     with open(path, "w") as f:
         json.dump(bundled, f)
@@ -464,9 +487,10 @@ def bundle_round_trip(label, bed, report, facts, d, p):
     p = subprocess.run([BIN, "check", "--facts", path, "--root", bundled["root"], "--json"],
                        capture_output=True, text=True, timeout=120)
     again = facts_of(p) or {"findings": [], "gpus": None}
-    T.check("%s: check --facts on the bundle gives the same findings, GPUs and status" % label,
-            p.returncode == report["exit_status"] and fingerprint(again) == fingerprint(report) and
-            again["gpus"] == report["gpus"], "rc=%d %s\n%s" % (p.returncode, fingerprint(again), p.stderr))
+    rdtest.check(p.returncode == report["exit_status"] and fingerprint(again) == fingerprint(report) and
+                 again["gpus"] == report["gpus"],
+                 "%s: check --facts on the bundle gives the same findings, GPUs and status" % label,
+                 "rc=%d %s\n%s" % (p.returncode, fingerprint(again), p.stderr))
 
 
 def facts_of(p):
@@ -480,8 +504,9 @@ def level2(name, bed):
     """The live level-2 report, then every format from one saved run."""
     p = bed.run("check", "--json")
     live = facts_of(p)
-    T.check("%s: live level-2 report (exit %d)" % (name, p.returncode),
-            live is not None and live["level"] == 2 and live["runtime"] is not None, p.stdout + p.stderr)
+    rdtest.check(live is not None and live["level"] == 2 and live["runtime"] is not None,
+                 "%s: live level-2 report (exit %d)" % (name, p.returncode),
+                 p.stdout + p.stderr)
     if live:
         check_schema(name + " (live)", live)
     d = tempfile.mkdtemp(dir=bed.tmp)
@@ -489,8 +514,9 @@ def level2(name, bed):
     path = os.path.join(d, "facts.json")
     p = bed.run("facts")
     facts = facts_of(p)
-    T.check("%s: facts --level 2 has the runtime results" % name,
-            facts is not None and (facts.get("runtime") or {}).get("ran") is True, p.stdout[-2000:] + p.stderr)
+    rdtest.check(facts is not None and (facts.get("runtime") or {}).get("ran") is True,
+                 "%s: facts --level 2 has the runtime results" % name,
+                 p.stdout[-2000:] + p.stderr)
     if not facts:
         return
     with open(path, "w") as f:
@@ -499,36 +525,58 @@ def level2(name, bed):
                                         "--format", fmt], capture_output=True, text=True, timeout=120)
     report = formats(name + " (saved)", saved, lambda: facts, name)
     if report and live:
-        T.check("%s: the saved run gives the live run's findings" % name,
-                fingerprint(report) == fingerprint(live) and report["level"] == 2,
-                "%s\n%s" % (fingerprint(report), fingerprint(live)))
-        T.check("%s: the saved run's report has a runtime object with its devices" % name,
-                report["runtime"] is not None and len(report["runtime"]["devices"]) ==
-                len(facts["runtime"].get("devices") or []))
+        rdtest.check(fingerprint(report) == fingerprint(live) and report["level"] == 2,
+                     "%s: the saved run gives the live run's findings" % name,
+                     "%s\n%s" % (fingerprint(report), fingerprint(live)))
+        rdtest.check(report["runtime"] is not None and len(report["runtime"]["devices"]) ==
+                     len(facts["runtime"].get("devices") or []),
+                     "%s: the saved run's report has a runtime object with its devices" % name)
 
 
-for name in ONLY:
+def expect_outputs(name, bed):
+    """The expect argument of formats() for a scenario: its Prometheus and
+    NFD outputs against tests/expected/scenarios/NAME/ (the scenario test
+    compares the text and JSON ones)."""
+    why = expected.compared()
+    if why:
+        print("note %s: outputs not compared with tests/expected: %s" % (name, why))
+        return None
+    return lambda fmt, p: expected.expect(name, fmt, p.stdout, p.stderr, bed.root, bed.tmp)
+
+
+def scenario_outputs(name):
+    """Every format of one scenario, its expected files and the bundle."""
     if DOUBLE and KERNELS == 0 and name in scenarios_double.NEEDS_KERNELS:
-        print("SKIP %s: this build embeds no GPU code objects" % name)
-        sys.exit(fleetlib.EXIT_SKIP)
+        rdtest.skip("this build embeds no GPU code objects")
     with fleetlib.Bed(name, BIN, TB_RUN) as bed:
         if DOUBLE:
             level2(name, bed)
-            continue
+            return
         if not bed.usable():
-            print("SKIP %s: needs root" % name)
-            sys.exit(fleetlib.EXIT_SKIP)
+            rdtest.skip("needs root")
+        # "{root}" in the scenario's arguments stands for its root, as run.py has it
+        bed.sc.args = [a.replace("{root}", bed.root) for a in bed.sc.args]
         # one testbed for every run of the scenario
         d = bundle_dir(bed)
         fmts = ("json", "prometheus", "nfd")
         ran = bed.batch(("facts",), *[("check", "--format", fmt) for fmt in fmts],
                         ("report", "-o", os.path.join(d, "bundle.tar")))
         facts = facts_of(ran[0])
-        report = formats(name, lambda fmt: ran[1 + fmts.index(fmt)], lambda: facts, name)
+        report = formats(name, lambda fmt: ran[1 + fmts.index(fmt)], lambda: facts, name,
+                         expect_outputs(name, bed))
         if report:
             bundle_round_trip(name, bed, report, facts, d, ran[-1])
 
-if HOST:
+
+for _name in ONLY:
+    # one test per scenario, named after it
+    _fn = (lambda n: lambda: scenario_outputs(n))(_name)
+    _fn.__name__ = _name
+    rdtest.test(_fn)
+
+
+def this_host():
+    """Every format on this host, and the schema's negative tests."""
     env = dict(os.environ)
     formats("this host", lambda fmt: subprocess.run([BIN, "check", "--format", fmt], capture_output=True,
                                                     text=True, env=env, timeout=120),
@@ -538,8 +586,8 @@ if HOST:
     # a real report with GPUs and findings to break
     with fleetlib.Bed("link-x4", BIN, TB_RUN) as bed:
         base = json.loads(bed.run("check", "--json").stdout)
-    T.check("the base report for the schema's negative tests validates",
-            validator.is_valid(base) and base["findings"] and base["gpus"])
+    rdtest.check(validator.is_valid(base) and base["findings"] and base["gpus"],
+                 "the base report for the schema's negative tests validates")
     broken = {
         "unknown severity": lambda r: r["findings"][0].update(severity="fatal"),
         "status disagrees with exit_status": lambda r: r.update(exit_status=0),
@@ -554,14 +602,16 @@ if HOST:
     for what, mutate in broken.items():
         r = copy.deepcopy(base)
         mutate(r)
-        T.check("schema rejects a report with %s" % what, not validator.is_valid(r))
+        rdtest.check(not validator.is_valid(r), "schema rejects a report with %s" % what)
     r = copy.deepcopy(base)
     r["new_top_level_key"] = {"added": "later"}
     r["gpus"][0]["new_key"] = 1
     r["findings"][0]["new_key"] = [1]
-    T.check("schema accepts keys added later", validator.is_valid(r))
-    T.check("keys the schema does not describe are found",
-            sorted(undescribed(r, schema)) == ["/findings/0/new_key", "/gpus/0/new_key", "/new_top_level_key"],
-            "%s" % undescribed(r, schema))
+    rdtest.check(validator.is_valid(r), "schema accepts keys added later")
+    rdtest.check(sorted(undescribed(r, schema)) == ["/findings/0/new_key", "/gpus/0/new_key", "/new_top_level_key"],
+                 "keys the schema does not describe are found",
+                 "%s" % undescribed(r, schema))
 
-sys.exit(T.finish())
+if HOST:
+    rdtest.test(this_host)
+sys.exit(rdtest.main())

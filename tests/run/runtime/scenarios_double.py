@@ -9,6 +9,7 @@ and crashes.
 """
 
 import scenarios
+import scenarios_apu
 from scenarios import Scenario, Testbed, healthy_rx7900xtx_box, scenario
 
 GPU = "0000:03:00.0"
@@ -94,7 +95,7 @@ def kfd_missing():
 def two_gpus():
     """Ryzen 8000G with a Radeon 780M iGPU (gfx1103) and an RX 7900 XTX
     (gfx1100): each GPU gets its own code object and its own result."""
-    sc = scenarios.apu_plus_dgpu()
+    sc = scenarios_apu.apu_plus_dgpu()
     sc.args += ["--level", "2"]
     sc.env["ROCM_DOCTOR_TEST_RUNTIME"] = "success"
     sc.text += [("runtime.kernel-ok", "0000:64:00.0 gfx1103 computes correctly"),

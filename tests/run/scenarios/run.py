@@ -12,6 +12,7 @@ Set ROCM_DOCTOR_KEEP_TESTBED=1 to keep the temporary directory.
 import argparse
 import json
 import os
+import shlex
 import shutil
 import stat
 import subprocess
@@ -25,12 +26,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import glob  # noqa: E402
 import importlib  # noqa: E402
 
+import expected  # noqa: E402
 import scenarios  # noqa: E402
 
 # Each area adds its scenarios in its own module, scenarios_AREA.py, which
 # registers them with scenarios.scenario() on import.
 for _path in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios_*.py"))):
     importlib.import_module(os.path.basename(_path)[:-3])
+# The catalogue whose outputs tests/expected/scenarios holds; another one
+# (tests/run/runtime's level-2 scenarios) may reuse this runner.
+CATALOGUE = dict(scenarios.SCENARIOS)
 
 EXIT_SKIP = 77
 SEVERITIES = ("ok", "info", "warning", "error")
@@ -117,6 +122,68 @@ def stage_for_wrap(sc, tmp, binary, env):
     if env.get("ROCM_DOCTOR_DATA_DIR"):
         env["ROCM_DOCTOR_DATA_DIR"] = reachable_copy(env["ROCM_DOCTOR_DATA_DIR"], staged)
     return reachable_copy(binary, staged), env
+
+
+# The formats the scenario test renders on the live run, in its one testbed,
+# and compares with tests/expected/scenarios/NAME/ (expected.py): a run
+# there costs about 0.05 s, building the testbed several times that.
+LIVE_FORMATS = ("json", "text", "prometheus", "nfd")
+FORMAT_ARGS = {"json": ["--json"], "text": ["--format", "text"], "prometheus": ["--format", "prometheus"],
+               "nfd": ["--format", "nfd"]}
+
+
+def live_formats(name):
+    """The formats to render: LIVE_FORMATS on a scenario of this catalogue,
+    the JSON report alone on another catalogue's."""
+    if scenarios.SCENARIOS.get(name) is CATALOGUE.get(name):
+        return LIVE_FORMATS
+    return ("json",)
+
+
+def run_batch(tb_run, paths, sc, tmp, runs, env):
+    """Runs each command of runs ({key: argv}) in one testbed, one after the
+    other (building the testbed costs more than a run). Returns the tb-run
+    command line and {key: (exit status, stdout, stderr)}, or None for the
+    latter when it timed out."""
+    out = os.path.join(tmp, "out")
+    os.mkdir(out)
+    script = ""
+    for i, argv in enumerate(runs.values()):
+        script += "%s >%s/%d.out 2>%s/%d.err; echo $? >%s/%d.rc\n" % (
+            " ".join(map(shlex.quote, argv)), out, i, out, i, out, i)
+    full = tb_run_command(os.path.abspath(tb_run), paths, sc.tb, ["sh", "-c", script])
+    try:
+        p = subprocess.run(full, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=300)
+    except subprocess.TimeoutExpired:
+        return full, None
+    ran = {}
+    for i, key in enumerate(runs):
+        def read(ext):
+            with open(os.path.join(out, "%d.%s" % (i, ext)), "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        try:
+            ran[key] = (int(read("rc")), read("out"), read("err"))
+        except (OSError, ValueError) as e:
+            raise RuntimeError("tb-run did not run %s (exit %d, %s): %s"
+                               % (key, p.returncode, e, p.stderr.decode("utf-8", "replace")))
+    return full, ran
+
+
+def check_expected(name, ran, root, tmp):
+    """Compares each live format's output with tests/expected/scenarios/NAME/
+    (expected.py); returns 1 when one differs."""
+    if live_formats(name) != LIVE_FORMATS:
+        return 0
+    why = expected.compared()
+    if why:
+        print("note %s: outputs not compared with tests/expected: %s" % (name, why))
+        return 0
+    bad = [fmt for fmt in LIVE_FORMATS
+           if not expected.expect(name, fmt, ran[fmt][1], ran[fmt][2], root, tmp)]
+    if bad:
+        print("FAIL %s: the %s output differs from tests/expected/scenarios/%s/" % (name, " and ".join(bad), name))
+        return 1
+    return 0
 
 
 def check_refusal(name, sc, status, out, err, root, full):
@@ -260,7 +327,7 @@ def main():
             return EXIT_SKIP
 
     keep = bool(os.environ.get("ROCM_DOCTOR_KEEP_TESTBED"))
-    tmp = tempfile.mkdtemp(prefix="rocm-doctor-%s-" % args.name)
+    tmp = tempfile.mkdtemp(prefix="rocm-doctor-%s-" % args.name, dir=expected.TESTBED_DIR)
     # Scenarios may run the tool under an unprivileged uid; it must read the root tree.
     os.chmod(tmp, 0o755)
     try:
@@ -270,27 +337,29 @@ def main():
             return subprocess.call(full, env=child_env(sc.env))
 
         binary, env = stage_for_wrap(sc, tmp, args.binary, child_env(sc.env))
-        tool = sc.wrap + [binary, "check", "--json", "--root", paths["root"]] + \
-            [a.replace("{root}", paths["root"]) for a in sc.args]
-        full = tb_run_command(os.path.abspath(args.tb_run), paths, sc.tb, tool)
-        try:
-            proc = subprocess.run(full, env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, timeout=300)
-        except subprocess.TimeoutExpired:
+        extra = [a.replace("{root}", paths["root"]) for a in sc.args]
+        # the JSON report (compared field by field) and the other formats, in one testbed
+        runs = {fmt: sc.wrap + [binary, "check"] + FORMAT_ARGS[fmt] + ["--root", paths["root"]] + extra
+                for fmt in live_formats(args.name)}
+        full, ran = run_batch(args.tb_run, paths, sc, tmp, runs, env)
+        if ran is None:
             print("FAIL %s: timed out\ncommand: %s" % (args.name, " ".join(full)))
             return 1
-        out = proc.stdout.decode("utf-8", "replace")
-        err = proc.stderr.decode("utf-8", "replace")
+        status, out, err = ran["json"]
         if sc.stderr is not None:
-            return check_refusal(args.name, sc, proc.returncode, out, err, paths["root"], full)
+            rc = check_refusal(args.name, sc, status, out, err, paths["root"], full)
+            return rc or check_expected(args.name, ran, paths["root"], tmp)
         try:
             report = json.loads(out)
         except ValueError as e:
             print("FAIL %s: stdout is not JSON (%s), exit status %d\ncommand: %s\n"
                   "--- stdout\n%s\n--- stderr\n%s"
-                  % (args.name, e, proc.returncode, " ".join(full), out, err))
+                  % (args.name, e, status, " ".join(full), out, err))
             return 1
-        problems = compare(sc, report, proc.returncode)
+        problems = compare(sc, report, status)
+        for fmt in ran:
+            if ran[fmt][0] != status:
+                problems.append("%s report: exit status %d, the JSON run's %d" % (fmt, ran[fmt][0], status))
         if problems:
             print("FAIL %s" % args.name)
             for p in problems:
@@ -300,8 +369,9 @@ def main():
             if err.strip():
                 print("--- stderr\n%s" % err)
             return 1
-        print("PASS %s: %s, exit %d" % (args.name, sc.findings or "no findings",
-                                        proc.returncode))
+        if check_expected(args.name, ran, paths["root"], tmp):
+            return 1
+        print("PASS %s: %s, exit %d" % (args.name, sc.findings or "no findings", status))
         return 0
     finally:
         if keep:

@@ -1,10 +1,13 @@
-"""Scenario catalogue: one function per real-world situation.
+"""The scenario registry and the building blocks every area shares.
 
-Each function builds a Testbed and returns a Scenario: the testbed, how to run
-the tool (extra arguments, environment, a wrapper command) and what the tool must
-report.  Values (PCI ids, revisions, subsystem ids, BAR addresses, VRAM sizes, KFD
-properties, kernel log lines) are taken from dumps of real machines; where no dump
-exists the comment says the value is representative.
+scenario(NAME) registers a function that builds a Testbed and returns a
+Scenario: the testbed, how to run the tool (extra arguments, environment, a
+wrapper command) and what the tool must report. The scenarios themselves are
+in scenarios_AREA.py, one module per area (the probe area of their main
+finding); the builders beyond the platforms and cards here are in beds_*.py.
+Values (PCI ids, revisions, subsystem ids, BAR addresses, VRAM sizes, KFD
+properties, kernel log lines) are taken from dumps of real machines; where no
+dump exists the comment says the value is representative.
 """
 
 import health_sysfs
@@ -12,6 +15,7 @@ from testbed import (
     Bar, GiB, MiB, Testbed, CLASS_3D, CLASS_AUDIO, CLASS_ETHERNET, CLASS_HOST_BRIDGE,
     PCIE_TO_PCI_BRIDGE,
 )
+
 
 SCENARIOS = {}
 
@@ -87,9 +91,6 @@ class Scenario:
         self.stderr = stderr
 
 
-# ==========================================================================
-# Building blocks: platforms
-
 def matisse_host(tb):
     """A Ryzen 5000 (Matisse) desktop: root complex and its dummy host bridge."""
     tb.host_bridge("0000:00:00.0", 0x1022, 0x1480, subsys=(0x1022, 0x1480))
@@ -114,9 +115,6 @@ def cpu_kfd_node(tb, cores, mem=64 * GiB, clk=4000):
     return tb.kfd_cpu_node(cores, mem, clk=clk)
 
 
-# ==========================================================================
-# Building blocks: cards
-
 # KFD properties of an RX 7900 XTX (gfx1100), in kernel order, as captured from a
 # real card (tinygrad's mock GPU).  Identity keys are filled in by the builder.
 NAVI31_KFD = {
@@ -132,6 +130,7 @@ NAVI31_KFD = {
     "fw_version": 2140, "capability": 671588992, "debug_prop": 1495,
     "sdma_fw_version": 20, "unique_id": 0, "num_xcc": 1, "max_engine_clk_ccompute": 2400,
 }
+
 
 # gfx1030 (Navi21).  No full KFD dump of a Navi21 exists in the corpus; this is
 # the gfx10.3 Navi23 node (same family: fw_version, capability, debug_prop,
@@ -151,6 +150,7 @@ NAVI21_KFD = {
     "sdma_fw_version": 76, "unique_id": 0, "num_xcc": 1, "max_engine_clk_ccompute": 4000,
 }
 
+
 # Radeon 780M (Phoenix1, gfx1103) of a Ryzen 7040/8000 APU, from a real machine (LACT).
 PHOENIX_KFD = {
     "cpu_cores_count": 0, "simd_count": 24, "mem_banks_count": 1, "caches_count": 27,
@@ -165,6 +165,7 @@ PHOENIX_KFD = {
     "fw_version": 67, "capability": 709075584, "capability2": 0, "debug_prop": 1495,
     "sdma_fw_version": 23, "unique_id": 0, "num_xcc": 1, "max_engine_clk_ccompute": 3301,
 }
+
 
 # MI300X in SPX mode (one node with 8 XCCs), from a real node (rocprofiler-sdk test data).
 MI300X_SPX_KFD = {
@@ -182,6 +183,7 @@ MI300X_SPX_KFD = {
     "unique_id": 0, "num_xcc": 8, "max_engine_clk_ccompute": 2400,
 }
 
+
 # One CPX partition of an MI300X (one XCC), from a real 8-GPU box in CPX mode
 # (ROCm k8s-device-plugin test data).
 MI300X_CPX_KFD = {
@@ -198,17 +200,26 @@ MI300X_CPX_KFD = {
     "sdma_fw_version": 24, "unique_id": 0, "num_xcc": 1, "max_engine_clk_ccompute": 2750,
 }
 
+
 # That CPX box: hive id shared by all eight GPUs, per-GPU PCI bus and unique_id.
 MI300X_HIVE_ID = 15188982192727901047
+
+
 MI300X_SYSTEM_PROPERTIES = {"platform_oem": 4777524452235890003,
                             "platform_id": 85015745549651, "platform_rev": 2}
+
+
 MI300X_GPUS = [  # (PCI bus, unique_id)
     (0x05, 16404946649897475633), (0x27, 2472748907779728154),
     (0x47, 15565237874008425757), (0x65, 12035684874187068538),
     (0x85, 15304831566906821053), (0xa7, 13644590235195043050),
     (0xc7, 13326531576914550249), (0xe5, 15931900197903628278),
 ]
+
+
 MI300X_VRAM = 192 * GiB
+
+
 MI300X_KFD_VRAM = 201310208 * 1024   # the VRAM pool rocminfo reports on an MI300X
 
 
@@ -378,47 +389,6 @@ def mi300x_box(tb, cpx):
     return gpus
 
 
-# ==========================================================================
-# Scenarios
-
-@scenario("healthy-rx7900xtx")
-def healthy_rx7900xtx():
-    """Everything right: RX 7900 XTX on a CPU root port with atomics, Gen4 x16,
-    ReBAR, KFD node 1, amdgpu loaded; run as root."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    return Scenario(tb, [], 0, gpu_count=1,
-                    gpus=[({"pci_address": "0000:03:00.0"},
-                           {"gfx": "gfx1100", "driver": "amdgpu", "vendor_id": 0x1002,
-                            "device_id": 0x744c, "integrated": False, "kfd_nodes": [1],
-                            "render_minor": 128, "vram_bytes": 25753026560,
-                            "link.current_width": 16, "link.max_width": 16})])
-
-
-@scenario("healthy-8x-mi300x")
-def healthy_8x_mi300x():
-    """Eight MI300X (class 0x1200, processing accelerator) in SPX mode."""
-    tb = Testbed()
-    mi300x_box(tb, cpx=False)
-    return Scenario(tb, [], 0, gpu_count=8,
-                    gpus_all={"gfx": "gfx942", "partitions": 1, "driver": "amdgpu"},
-                    gpus=[({"pci_address": "0000:%02x:00.0" % bus},
-                           {"render_minor": 128 + 8 * i, "kfd_nodes": [2 + i]})
-                          for i, (bus, _) in enumerate(MI300X_GPUS)])
-
-
-@scenario("mi300x-cpx")
-def mi300x_cpx():
-    """The same eight MI300X in CPX mode: 64 KFD GPU nodes, 8 per device."""
-    tb = Testbed()
-    mi300x_box(tb, cpx=True)
-    return Scenario(tb, [], 0, gpu_count=8,
-                    gpus_all={"gfx": "gfx942", "partitions": 8, "kfd_nodes": Len(8)},
-                    gpus=[({"pci_address": "0000:%02x:00.0" % bus},
-                           {"kfd_nodes": list(range(2 + 8 * i, 10 + 8 * i))})
-                          for i, (bus, _) in enumerate(MI300X_GPUS)])
-
-
 def no_gpu_box(tb):
     """A host bridge and an Intel I210 NIC: no display device, no amdgpu, no KFD."""
     matisse_host(tb)
@@ -431,74 +401,6 @@ def no_gpu_box(tb):
     tb.module("igb", "live", srcversion="3B0B1C6A3F2E3D4C5B6A798")
 
 
-@scenario("no-gpu")
-def no_gpu():
-    """No display device at all."""
-    tb = Testbed()
-    no_gpu_box(tb)
-    return Scenario(tb, [("gpu.none", "error")], 2, gpu_count=0)
-
-
-@scenario("no-gpu-container")
-def no_gpu_container():
-    """No GPU, inside a Docker container: the answer must say how to pass devices."""
-    tb = Testbed()
-    no_gpu_box(tb)
-    tb.root_file(".dockerenv", "")
-    return Scenario(tb, [("gpu.none", "error")], 2, gpu_count=0,
-                    text=[("gpu.none", "--device=/dev/kfd")])
-
-
-@scenario("nvidia-only")
-def nvidia_only():
-    """An H200 bound to nvidia and the BMC's ASPEED VGA bound to ast."""
-    tb = Testbed()
-    tb.host_bridge("0000:00:00.0", 0x1022, 0x14a4)
-    rp = tb.root_port("0000:00:01.1", 0x1022, 0x14ab, speed=32.0, width=16)
-    h200 = tb.gpu(rp, "0000:01:00.0", 0x10de, 0x2335, rev=0xa1, subsys=(0x10de, 0x18be),
-           cls=CLASS_3D, driver="nvidia", speed=32.0, width=16, multifunction=False,
-           bars=[Bar(0, 0xf4000000, 16 * MiB, "mem32"),
-                 Bar(1, 0x22000000000, 256 * GiB), Bar(3, 0x22400000000, 32 * MiB)],
-           atomics_requester=True, irq=90)
-    # BMC graphics: root port -> AST1150 PCIe-to-PCI bridge -> conventional PCI VGA.
-    rp2 = tb.root_port("0000:00:05.2", 0x1022, 0x14ab, speed=5.0, width=1, atomics=False)
-    br = tb.bridge_port(rp2, "0000:02:00.0", 0x1a03, 0x1150, PCIE_TO_PCI_BRIDGE,
-                        speed=5.0, width=1, routing=False, rev=0x06, driver=None)
-    vga = tb.gpu(br, "0000:03:00.0", 0x1a03, 0x2000, rev=0x52, subsys=(0x15d9, 0x1b95),
-                 driver="ast", multifunction=False, atomics_requester=False,
-                 completer=False, boot_vga=True,
-                 bars=[Bar(0, 0xf2000000, 64 * MiB, "mem32"),
-                       Bar(1, 0xf5000000, 256 * 1024, "mem32"),
-                       Bar(2, 0xc000, 128, "io")], irq=16)
-    vga.pcie = False
-    tb.drm(vga, card=0)          # ast is a display-only driver: no render node
-    tb.drm(h200, card=1, render=128)
-    tb.module("nvidia", "live", version="550.127.08", srcversion="A5C7D0B1E9F24C2B7A3E512")
-    tb.module("nvidia_drm", "live", version="550.127.08",
-              srcversion="1F0E3D2C4B5A69788796A5B", params={"modeset": "Y"},
-              pci_driver=False)
-    tb.module("ast", "live", srcversion="7B0C9D3E2F1A4B5C6D7E8F9")
-    return Scenario(tb, [("gpu.none", "error")], 2, gpu_count=0,
-                    evidence=[("gpu.none", "10de:2335"), ("gpu.none", "driver nvidia")])
-
-
-@scenario("no-driver")
-def no_driver():
-    """RX 6800 XT with no driver bound although amdgpu is loaded (/dev/kfd holds
-    only the CPU node)."""
-    tb = Testbed()
-    matisse_host(tb)
-    rp = matisse_root_port(tb, "0000:00:03.1", slot=1)
-    navi21(tb, rp, bus=0x0a, driver=None, rev=0xc1)
-    tb.module_amdgpu("live")
-    tb.kfd([cpu_kfd_node(tb, 16)])
-    tb.kmsg([(3.9, "[drm] amdgpu kernel modesetting enabled."),
-             (3.91, "amdgpu: Virtual CRAT table created for CPU"),
-             (3.92, "amdgpu: Topology: Add CPU node")])
-    return Scenario(tb, [("gpu.no-driver", "error")], 2, gpu_count=1,
-                    gpus=[({"pci_address": "0000:0c:00.0"}, {"driver": None})])
-
-
 def unbound_rx7900xtx_box(tb):
     """RX 7900 XTX present, amdgpu not loaded: no driver link, no DRM nodes, no KFD."""
     matisse_host(tb)
@@ -506,230 +408,10 @@ def unbound_rx7900xtx_box(tb):
     rx7900xtx(tb, rp, bus=1, driver=None)
 
 
-@scenario("blacklisted-etc")
-def blacklisted_etc():
-    """A stale `blacklist amdgpu` in /etc/modprobe.d keeps the driver out."""
-    tb = Testbed()
-    unbound_rx7900xtx_box(tb)
-    tb.root_file("etc/modprobe.d/blacklist-amdgpu.conf",
-                 "# Keep the GPU driver from loading while the ROCm stack is reinstalled.\n"
-                 "# Remove this file afterwards.\n"
-                 "blacklist amdgpu\n")
-    return Scenario(tb, [("driver.blacklisted", "error"), ("driver.not-loaded", "error")], 2,
-                    evidence=[("driver.blacklisted", "/etc/modprobe.d/blacklist-amdgpu.conf:3")])
-
-
-@scenario("etc-overrides-usr-blacklist")
-def etc_overrides_usr_blacklist():
-    """/usr/lib/modprobe.d/amdgpu.conf blacklists amdgpu, but /etc/modprobe.d has
-    a file of the same name, which replaces it: no blacklist is in effect."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    tb.modules["amdgpu"].params["gpu_recovery"] = "1"
-    tb.root_file("usr/lib/modprobe.d/amdgpu.conf", "blacklist amdgpu\n")
-    tb.root_file("etc/modprobe.d/amdgpu.conf", "options amdgpu gpu_recovery=1\n")
-    return Scenario(tb, [], 0, gpu_count=1)
-
-
-@scenario("nomodeset")
-def nomodeset():
-    """`nomodeset` on the kernel command line: amdgpu refuses to load."""
-    tb = Testbed()
-    unbound_rx7900xtx_box(tb)
-    cmdline = ("BOOT_IMAGE=/boot/vmlinuz-6.8.0-45-generic "
-               "root=UUID=5b1f7e0c-2a4d-4c36-9d1e-7f1c2b3a4d5e ro quiet splash nomodeset "
-               "vt.handoff=7")
-    tb.cmdline(cmdline)
-    tb.kmsg([(0.0, "Command line: " + cmdline, 6),
-             (0.21, "Kernel command line: " + cmdline, 5),
-             (0.52, "Booted with the nomodeset parameter. Only the system framebuffer "
-                    "will be available", 4)])
-    return Scenario(tb, [("driver.nomodeset", "error"), ("driver.not-loaded", "error")], 2)
-
-
-@scenario("radeon-gcn1")
-def radeon_gcn1():
-    """Radeon HD 7870 (Pitcairn, GCN1/SI) driven by the legacy radeon driver."""
-    tb = Testbed()
-    matisse_host(tb)
-    rp = matisse_root_port(tb, slot=0)
-    rp.set_link(8.0, 16)
-    gpu = tb.gpu(rp, "0000:01:00.0", 0x1002, 0x6818, rev=0x00, subsys=(0x174b, 0xe217),
-                 driver="radeon", speed=8.0, width=16, completer=False,
-                 atomics_requester=False, boot_vga=True,
-                 bars=[Bar(0, 0xe0000000, 256 * MiB), Bar(2, 0xfce00000, 256 * 1024, "mem64"),
-                       Bar(4, 0xe000, 256, "io"), Bar(6, 0xfce40000, 128 * 1024, "rom")],
-                 irq=60)
-    tb.pci(rp, "0000:01:00.1", 0x1002, 0xaab0, CLASS_AUDIO, subsys=(0x174b, 0xaab0),
-           driver="snd_hda_intel", max_speed=8.0, max_width=16,
-           bars=[Bar(0, 0xfce60000, 16 * 1024, "mem64")], irq=61)
-    tb.drm(gpu, card=0, render=128)
-    tb.module("radeon", "live", srcversion="5A1B3C7D9E0F2A4B6C8D0E1",
-              params={"si_support": "1", "cik_support": "1", "modeset": "-1"})
-    tb.kmsg([(3.8, "[drm] radeon kernel modesetting enabled."),
-             (3.81, "radeon 0000:01:00.0: enabling device (0006 -> 0007)"),
-             (3.9, "[drm] initializing kernel modesetting (PITCAIRN 0x1002:0x6818 "
-                   "0x174B:0xE217 0x00)."),
-             (4.0, "radeon 0000:01:00.0: VRAM: 2048M 0x0000000000000000 - "
-                   "0x000000007FFFFFFF (2048M used)"),
-             (4.3, "[drm] Initialized radeon 2.50.0 20080528 for 0000:01:00.0 on minor 0")])
-    return Scenario(tb, [("gpu.radeon-bound", "error")], 2, gpu_count=1,
-                    gpus=[({"device_id": 0x6818}, {"driver": "radeon"})],
-                    remedy=[("gpu.radeon-bound", "si_support=1")])
-
-
-@scenario("kfd-missing")
-def kfd_missing():
-    """amdgpu drives the GPU but the kernel has no KFD (no /dev/kfd)."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb, with_kfd=False)
-    return Scenario(tb, [("kfd.missing", "error")], 2, gpu_count=1)
-
-
-@scenario("user-not-in-render")
-def user_not_in_render():
-    """alice is in no group but her own; /dev/kfd and renderD128 are 0660 root:render."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    return Scenario(tb, [("kfd.no-access", "error"), ("render.no-access", "error")], 2,
-                    args=["--user", "alice"])
-
-
 def access_node(path, role, mode, uid, gid, group):
     """An entry of the report's access.nodes."""
     return {"path": path, "role": role, "exists": True, "mode": mode, "uid": uid, "gid": gid,
             "group": group, "acl": [], "error": None}
-
-
-@scenario("access-nodes")
-def access_nodes():
-    """user-not-in-render's host with the card node open to everyone and the
-    render node owned by a group that /etc/group does not name:
-    the report carries each node's fields, and the evidence says the same."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    tb.node_mode("/dev/dri/card0", 0o666, 0, 44)
-    tb.node_mode("/dev/dri/renderD128", 0o640, 0, 4321)
-    kfd = access_node("/dev/kfd", "kfd", "0660", 0, 992, "render")
-    render = access_node("/dev/dri/renderD128", "render", "0640", 0, 4321, None)
-    card = access_node("/dev/dri/card0", "card", "0666", 0, 44, "video")
-    return Scenario(tb, [("kfd.no-access", "error"), ("render.no-access", "error")], 2,
-                    args=["--user", "alice"], report=[("access.nodes", [kfd, render, card])],
-                    evidence=[("kfd.no-access", "/dev/kfd: mode 0660, owner uid 0, group render"),
-                              ("render.no-access", "/dev/dri/renderD128: mode 0640, owner uid 0, group 4321"),
-                              ("access.world-writable", "/dev/dri/card0: mode 0666, owner uid 0, group video")])
-
-
-@scenario("relogin-needed")
-def relogin_needed():
-    """alice was added to render and video, but her session predates it: the
-    process (uid 1000) carries no supplementary groups."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    tb.add_to_group("alice", "video")
-    tb.add_to_group("alice", "render")
-    return Scenario(tb, [("group.relogin-needed", "warning")], 1,
-                    wrap=["setpriv", "--reuid=1000", "--regid=1000", "--clear-groups"],
-                    needs_root=True)
-
-
-@scenario("apu-plus-dgpu")
-def apu_plus_dgpu():
-    """Ryzen 8000G desktop: Radeon 780M iGPU (Phoenix, 512 MiB carve-out, KFD node 1)
-    plus an RX 7900 XTX (KFD node 2)."""
-    tb = Testbed()
-    tb.host_bridge("0000:00:00.0", 0x1022, 0x14e8)
-    tb.pci(None, "0000:00:01.0", 0x1022, 0x14ea, CLASS_HOST_BRIDGE, pcie=False)
-    rp = tb.root_port("0000:00:01.1", 0x1022, 0x14ed, speed=16.0, width=16, slot=0)
-    tb.pci(None, "0000:00:08.0", 0x1022, 0x14ea, CLASS_HOST_BRIDGE, pcie=False)
-    internal = tb.root_port("0000:00:08.1", 0x1022, 0x14eb, speed=16.0, width=16)
-    igpu = tb.gpu(internal, "0000:64:00.0", 0x1002, 0x15bf, rev=0xdd,
-                  subsys=(0x17aa, 0x50da), vram=512 * MiB, speed=16.0, width=16,
-                  bars=[Bar(0, 0x7c10000000, 256 * MiB), Bar(2, 0x7c20000000, 2 * MiB),
-                        Bar(4, 0x1000, 256, "io"), Bar(5, 0xfcd00000, 512 * 1024, "mem32")],
-                  product_name="", unique_id=0, vbios="113-PHXGENERIC-001", gc_ip=(11, 0, 1),
-                  boot_vga=True, irq=80,
-                  attrs={"mem_info_gtt_total": "31433977856\n"})
-    tb.pci(internal, "0000:64:00.1", 0x1002, 0x1640, CLASS_AUDIO, subsys=(0x17aa, 0x50da),
-           driver="snd_hda_intel", bars=[Bar(0, 0xfcd80000, 16 * 1024, "mem32")], irq=81)
-    tb.drm(igpu, card=0, render=128)
-    dgpu = rx7900xtx(tb, rp, bus=1, card=1, render=129)
-    tb.module_amdgpu("live")
-    tb.kfd([cpu_kfd_node(tb, 16, mem=32 * GiB, clk=3301),
-            tb.kfd_gpu_node(igpu, PHOENIX_KFD, mem_bytes=31433977856, mem_width=128,
-                            mem_clk=800),
-            tb.kfd_gpu_node(dgpu, NAVI31_KFD, mem_bytes=25753026560, mem_width=384,
-                            mem_clk=1249)],
-           major=237)
-    tb.kmsg(amdgpu_boot_log(igpu, "0x1002:0x15BF 0x17AA:0x50DA 0xDD", 512, minor=0)
-            + amdgpu_boot_log(dgpu, "0x1002:0x744C 0x1DA2:0xE471 0xC8", 24560, minor=1)[2:])
-    return Scenario(tb, [("apu.igpu-conflict", "warning")], 1, gpu_count=2,
-                    remedy=[("apu.igpu-conflict", "ROCR_VISIBLE_DEVICES=GPU-a1ffc9d1799c317f")],
-                    gpus=[({"device_id": 0x15bf}, {"integrated": True, "gfx": "gfx1103",
-                                                   "kfd_nodes": [1]}),
-                          ({"device_id": 0x744c}, {"integrated": False, "gfx": "gfx1100",
-                                                   "kfd_nodes": [2]})])
-
-
-@scenario("rx580-no-atomics")
-def rx580_no_atomics():
-    """RX 580 (gfx803, needs PCIe atomics) on an X58 board behind a PLX PEX 8747
-    switch without AtomicOp routing: KFD skips the GPU."""
-    tb = Testbed()
-    tb.host_bridge("0000:00:00.0", 0x8086, 0x3405, rev=0x13)
-    rp = tb.root_port("0000:00:03.0", 0x8086, 0x340a, speed=5.0, width=16, atomics=False,
-                      rev=0x13)
-    downs = tb.switch(rp, "0000:01:00.0", ["0000:02:08.0", "0000:02:10.0"], 0x10b5, 0x8747,
-                      speed=8.0, width=16, routing=False, rev=0xca)
-    downs[0].parent.set_link(5.0, 16)   # the switch's uplink trains at the root port's Gen2
-    downs[1].set_link(2.5, 0)          # empty slot
-    downs[1].secondary_override = 0x04
-    gpu = tb.gpu(downs[0], "0000:03:00.0", 0x1002, 0x67df, rev=0xe7, subsys=(0x1da2, 0xe387),
-                 speed=8.0, width=16, vram=4294967296,
-                 bars=[Bar(0, 0xd0000000, 256 * MiB), Bar(2, 0xe0000000, 2 * MiB),
-                       Bar(4, 0xd000, 256, "io"), Bar(5, 0xfce00000, 256 * 1024, "mem32"),
-                       Bar(6, 0xfce40000, 128 * 1024, "rom")],
-                 atomics_requester=False, product_name="", boot_vga=True, irq=30)
-    tb.pci(downs[0], "0000:03:00.1", 0x1002, 0xaaf0, CLASS_AUDIO, subsys=(0x1da2, 0xaaf0),
-           driver="snd_hda_intel", max_speed=8.0, max_width=16,
-           bars=[Bar(0, 0xfce60000, 16 * 1024, "mem64")], irq=31)
-    tb.drm(gpu, card=0, render=128)
-    tb.module_amdgpu("live")
-    tb.kfd([cpu_kfd_node(tb, 12, mem=24 * GiB, clk=2667)])
-    tb.kmsg([(6.55, "[drm] amdgpu kernel modesetting enabled."),
-             (6.56, "amdgpu: Virtual CRAT table created for CPU"),
-             (6.57, "amdgpu: Topology: Add CPU node"),
-             (6.61, "[drm] initializing kernel modesetting (POLARIS10 0x1002:0x67DF "
-                    "0x1DA2:0xE387 0xE7)."),
-             (7.026427, "kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics 730<0"),
-             (7.41, "[drm] Initialized amdgpu 3.57.0 20150101 for 0000:03:00.0 on minor 0")])
-    return Scenario(tb, [("pcie.atomics-missing", "error")], 2, gpu_count=1,
-                    evidence=[("pcie.atomics-missing", "PCI rejects atomics")],
-                    gpus=[({"device_id": 0x67df}, {"driver": "amdgpu", "kfd_nodes": []})])
-
-
-@scenario("link-idle-gen1")
-def link_idle_gen1():
-    """Idle power saving: the link trains down to 2.5 GT/s; width is full."""
-    tb = Testbed()
-    gpu = healthy_navi21_box(tb)
-    tb.set_path_link(gpu, speed=2.5)
-    return Scenario(tb, [], 0, gpu_count=1,
-                    gpus=[({"pci_address": "0000:0c:00.0"},
-                           {"gfx": "gfx1030", "link.current_speed_gts": 2.5,
-                            "link.max_speed_gts": 16.0, "link.current_width": 16})])
-
-
-@scenario("link-x4")
-def link_x4():
-    """The card trained at x4 in an x16 slot (dirty contacts, riser, bifurcation)."""
-    tb = Testbed()
-    gpu = healthy_navi21_box(tb)
-    tb.set_path_link(gpu, width=4)
-    return Scenario(tb, [("pcie.link-degraded", "warning")], 1, gpu_count=1,
-                    evidence=[("pcie.link-degraded", "x4")],
-                    gpus=[({"pci_address": "0000:0c:00.0"},
-                           {"link.current_width": 4, "link.max_width": 16})])
 
 
 def build(name):

@@ -1,14 +1,16 @@
 """Scenarios for rocm-doctor.conf: the expected GPU count, the users whose
 access is checked, ignored findings and severity overrides, all read from
-/etc/rocm-doctor under the scenario's root tree."""
+/etc/rocm-doctor under the scenario's root tree.
+"""
 
 import scenarios
-from scenarios import (
-    Scenario, healthy_rx7900xtx_box, mi300x_box, scenario,
-)
+from scenarios import Scenario, healthy_rx7900xtx_box, mi300x_box, scenario
 from testbed import Testbed
 
+
 CONF = "etc/rocm-doctor/rocm-doctor.conf"
+
+
 DROPIN = "etc/rocm-doctor/conf.d/50-fleet.conf"
 
 

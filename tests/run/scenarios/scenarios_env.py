@@ -1,6 +1,6 @@
 """Scenarios of the environment area: variables that steer ROCm (set in the
-process environment or in the files a login reads), an iGPU next to a dGPU,
-containers, multi-GPU tuning and the installed PyTorch build.
+process environment or in the files a login reads: visible devices, gfx
+version overrides, PyTorch's target list) and an iGPU next to a dGPU.
 
 PyTorch is replaced by the test double in tests/run/scenarios/fake-torch (a package on
 PYTHONPATH); no AMD build of PyTorch can be installed on a machine without a GPU.
@@ -8,20 +8,21 @@ PYTHONPATH); no AMD build of PyTorch can be installed on a machine without a GPU
 
 import os
 
-from scenarios import (
-    Scenario, scenario, apu_plus_dgpu, healthy_navi21_box, healthy_rx7900xtx_box,
-    mi300x_box,
-)
-from scenarios_compat import PATH_WITH_ROCM, CompatTestbed, rocm_box
-from testbed import Testbed
+from scenarios import Scenario, cpu_kfd_node, healthy_navi21_box, healthy_rx7900xtx_box, scenario
+from beds_hosts import STRIX_HALO_KFD, apu, healthy, mi210_box, rembrandt_box, report
+from beds_rocm import CompatTestbed, PATH_WITH_ROCM, rocm_box
+from scenarios_apu import apu_plus_dgpu
+from testbed import GiB, Testbed
+
 
 FAKE_TORCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake-torch")
+
+
 RX7900XTX_UUID = "GPU-a1ffc9d1799c317f"
+
 
 ETC_ENVIRONMENT = 'PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"\n'
 
-
-# -- architecture overrides -------------------------------------------------
 
 @scenario("env-override-wrong-family")
 def env_override_wrong_family():
@@ -94,8 +95,6 @@ def env_override_global_with_igpu():
                                "/home/alice/.profile:5: HSA_OVERRIDE_GFX_VERSION=11.0.0")])
 
 
-# -- visible devices ----------------------------------------------------------
-
 @scenario("env-visible-devices-hides-all")
 def env_visible_devices_hides_all():
     """One GPU, but ROCR_VISIBLE_DEVICES=1 in the process environment."""
@@ -128,8 +127,6 @@ def env_visible_devices_by_uuid():
     return Scenario(tb, [], 0, env={"ROCR_VISIBLE_DEVICES": RX7900XTX_UUID})
 
 
-# -- build targets ------------------------------------------------------------
-
 @scenario("env-pytorch-arch-mismatch")
 def env_pytorch_arch_mismatch():
     """PYTORCH_ROCM_ARCH copied from an Instinct guide on an RX 6900 XT host."""
@@ -150,8 +147,6 @@ def env_amdgpu_targets_match():
     return Scenario(tb, [], 0, env={"AMDGPU_TARGETS": "gfx90a:xnack-,gfx1030"})
 
 
-# -- APU ----------------------------------------------------------------------
-
 def apu_plus_dgpu_testbed():
     """The Ryzen 8000G + RX 7900 XTX machine of the apu-plus-dgpu scenario."""
     return apu_plus_dgpu().tb
@@ -165,8 +160,6 @@ def apu_igpu_hidden_by_uuid():
     return Scenario(tb, [], 0, gpu_count=2)
 
 
-# -- containers ---------------------------------------------------------------
-
 def without_render_nodes(tb):
     """/dev/kfd was passed into the container, /dev/dri was not: sysfs still
     shows the host's DRM devices."""
@@ -177,128 +170,16 @@ def without_render_nodes(tb):
         del tb.nodes[path]
 
 
-@scenario("container-devices-missing")
-def container_devices_missing():
-    """docker run --device=/dev/kfd, without --device=/dev/dri."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    without_render_nodes(tb)
-    tb.root_file(".dockerenv", "")
-    return Scenario(tb, [("container.devices-missing", "error")], 2,
-                    evidence=[("container.devices-missing", "/dev/dri/renderD128: absent in the container")],
-                    remedy=[("container.devices-missing", "docker run --device=/dev/kfd --device=/dev/dri "
-                                                          "--group-add 992 ...")])
-
-
-@scenario("container-gid-mismatch")
-def container_gid_mismatch():
-    """Podman container running as uid 1000 without the host's render gid 992,
-    which has no name in the container's /etc/group."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    del tb.groups["render"]
-    tb.root_file("run/.containerenv", 'engine="podman-4.3.1"\n')
-    return Scenario(tb, [("container.gid-mismatch", "error")], 2,
-                    wrap=["setpriv", "--reuid=1000", "--regid=1000", "--clear-groups"],
-                    needs_root=True,
-                    evidence=[("container.gid-mismatch", "/dev/kfd: mode 0660, group 992 (no name in this "
-                                                         "container)"),
-                              ("container.gid-mismatch", "process uid 1000, groups 1000")],
-                    remedy=[("container.gid-mismatch", "podman run --device=/dev/kfd --device=/dev/dri "
-                                                       "--group-add 992 ")])
-
-
-# -- tuning -------------------------------------------------------------------
-
-@scenario("mi300x-numa-balancing")
-def mi300x_numa_balancing():
-    """Eight MI300X with automatic NUMA balancing on (the distribution default)."""
-    tb = Testbed()
-    mi300x_box(tb, cpx=False)
-    tb.overlay_file("proc/sys/kernel/numa_balancing", "1\n")
-    return Scenario(tb, [("tuning.numa-balancing", "warning")], 1, gpu_count=8,
-                    evidence=[("tuning.numa-balancing", "/proc/sys/kernel/numa_balancing: 1")])
-
-
 def amd_iommu(tb, units=4):
     """AMD-Vi enabled: one ivhd unit per IOMMU, as /sys/class/iommu lists them."""
     for i in range(units):
         tb.overlay_file("sys/class/iommu/ivhd%d/uevent" % i, "")
 
 
-@scenario("mi300x-iommu-no-pt")
-def mi300x_iommu_no_pt():
-    """The IOMMU is on (four AMD-Vi units) and the command line lacks iommu=pt."""
-    tb = Testbed()
-    mi300x_box(tb, cpx=False)
-    tb.overlay_file("proc/sys/kernel/numa_balancing", "0\n")
-    amd_iommu(tb)
-    return Scenario(tb, [("tuning.iommu-pt", "warning")], 1, gpu_count=8,
-                    evidence=[("tuning.iommu-pt", "/sys/class/iommu: ivhd0 ivhd1 ivhd2 ivhd3")],
-                    remedy=[("tuning.iommu-pt", "iommu=pt")])
-
-
-@scenario("mi300x-tuned")
-def mi300x_tuned():
-    """IOMMU on with iommu=pt, NUMA balancing off: nothing to report."""
-    tb = Testbed()
-    mi300x_box(tb, cpx=False)
-    tb.overlay_file("proc/sys/kernel/numa_balancing", "0\n")
-    amd_iommu(tb)
-    tb.cmdline("BOOT_IMAGE=/boot/vmlinuz-6.8.0-45-generic root=UUID=5b1f7e0c-2a4d-4c36-9d1e-7f1c2b3a4d5e "
-               "ro iommu=pt")
-    return Scenario(tb, [], 0, gpu_count=8)
-
-
-# -- PyTorch ------------------------------------------------------------------
-
 def torch_env(kind):
     return {"PYTHONPATH": os.path.abspath(FAKE_TORCH), "ROCM_DOCTOR_FAKE_TORCH": kind,
             "PYTHONDONTWRITEBYTECODE": "1"}
 
-
-@scenario("torch-cpu-wheel")
-def torch_cpu_wheel():
-    """`pip install torch` from PyPI gave the CPU build on an RX 7900 XTX host."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"],
-                    env=torch_env("cpu"),
-                    text=[("arch.no-kernels", "CPU-only build")],
-                    remedy=[("arch.no-kernels", "--index-url https://download.pytorch.org/whl/rocm")])
-
-
-@scenario("torch-cuda-wheel")
-def torch_cuda_wheel():
-    """A CUDA build of PyTorch on an AMD host."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"],
-                    env=torch_env("cuda:12.4"),
-                    evidence=[("arch.no-kernels", "torch.version.cuda 12.4")])
-
-
-@scenario("torch-rocm-no-gfx1100")
-def torch_rocm_no_gfx1100():
-    """A ROCm wheel built without gfx1100 on an RX 7900 XTX."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"],
-                    env=torch_env("rocm:6.2.41133:gfx900,gfx906,gfx908,gfx90a,gfx1030"),
-                    evidence=[("arch.no-kernels",
-                               "torch._C._cuda_getArchFlags(): gfx900 gfx906 gfx908 gfx90a gfx1030")])
-
-
-@scenario("torch-rocm-ok")
-def torch_rocm_ok():
-    """A ROCm wheel with kernels for the GPU: nothing to report."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    return Scenario(tb, [], 0, args=["--with-python"],
-                    env=torch_env("rocm:6.2.41133:gfx90a,gfx942,gfx1030,gfx1100"))
-
-
-# -- review: parsing and container cases that must not raise false alarms ----
 
 @scenario("env-environment-comment")
 def env_environment_comment():
@@ -337,22 +218,6 @@ def env_profile_reassigned():
     return Scenario(tb, [], 0, gpu_count=1)
 
 
-@scenario("container-one-of-eight-gpus")
-def container_one_of_eight_gpus():
-    """docker run --device=/dev/kfd --device=/dev/dri/renderD128 on an eight
-    MI300X host: sysfs shows all eight, the other render nodes were left out
-    on purpose."""
-    tb = Testbed()
-    mi300x_box(tb, cpx=False)
-    for r in tb.extra_records:
-        if "/drm/renderD" in r.path and not r.path.endswith("/renderD128"):
-            r.nodes = []
-    for path in [p for p in tb.nodes if p.startswith("dev/dri/") and p != "dev/dri/renderD128"]:
-        del tb.nodes[path]
-    tb.root_file(".dockerenv", "")
-    return Scenario(tb, [], 0, gpu_count=8)
-
-
 @scenario("env-override-igpu-hidden")
 def env_override_igpu_hidden():
     """Ryzen 8000G + RX 7900 XTX; alice's ~/.profile sets a global override and
@@ -367,25 +232,6 @@ def env_override_igpu_hidden():
     return Scenario(tb, [], 0, gpu_count=2, args=["--user", "alice"])
 
 
-@scenario("torch-import-hangs")
-def torch_import_hangs():
-    """`import torch` never finishes: the child is killed after three times the
-    runtime limit (--timeout 1: 3 s) and the check goes on."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    return Scenario(tb, [], 0, args=["--with-python", "--timeout", "1"], env=torch_env("hang"))
-
-
-@scenario("torch-import-hangs-closed")
-def torch_import_hangs_closed():
-    """`import torch` closes its output and then never finishes: with both pipes
-    at end of file the child is still waited for only until the deadline."""
-    tb = Testbed()
-    healthy_rx7900xtx_box(tb)
-    return Scenario(tb, [], 0, args=["--with-python", "--timeout", "1"], env=torch_env("hang-closed"))
-
-
-# -- PyTorch: the index a remedy names ---------------------------------------
 #
 # The remedy installs torch again from the index the build came from. pip
 # writes no record of the index for `pip install --index-url` (direct_url.json
@@ -395,7 +241,6 @@ def torch_import_hangs_closed():
 # repo.radeon.com/rocm/manylinux/rocm-rel-X.Y.Z carry the full ROCm release and
 # a build suffix, pytorch.org's the series. The target lists below are
 # representative (a build without the RX 7900 XTX's gfx1100).
-
 def torch_index_box(kind):
     """An RX 7900 XTX with ROCm 7.1.0 from AMD's repository, and the torch
     build `kind` (tests/run/scenarios/fake-torch) in the Python that runs."""
@@ -410,90 +255,54 @@ def torch_index_box(kind):
 AMD_TORCH = "2.4.0+rocm6.1.3.git2a9c6ea2"
 
 
-@scenario("torch-amd-release-no-gfx1100")
-def torch_amd_release_no_gfx1100():
-    """torch from AMD's release wheels (repo.radeon.com/rocm/manylinux, where
-    AMD points users for builds pytorch.org does not publish:
-    https://github.com/ROCm/legacy-rocm-build/issues/3979), version
-    2.4.0+rocm6.1.3.git..., without kernels for the RX 7900 XTX. The remedy
-    names AMD's release directory of the host's ROCm 7.1, not pytorch.org's
-    index."""
-    tb, env = torch_index_box("rocm:6.1.40093:gfx900,gfx906,gfx908,gfx90a,gfx942:" + AMD_TORCH)
-    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
-                    text=[("arch.no-kernels", "PyTorch %s (ROCm 6.1.40093) has no kernels for " % AMD_TORCH)],
-                    remedy=[("arch.no-kernels",
-                             "Install a wheel built for gfx1100 (a newer ROCm series: `pip3 install "
-                             "--force-reinstall torch --find-links https://repo.radeon.com/rocm/manylinux/"
-                             "rocm-rel-7.1/`, AMD's release wheels, which torch %s came from (its version's "
-                             "local tag says so)), or build PyTorch from source with PYTORCH_ROCM_ARCH=gfx1100."
-                             % AMD_TORCH)])
-
-
-@scenario("torch-amd-release-ok")
-def torch_amd_release_ok():
-    """The healthy twin: AMD's release wheel with gfx1100 kernels."""
-    tb, env = torch_index_box("rocm:6.1.40093:gfx90a,gfx942,gfx1030,gfx1100:" + AMD_TORCH)
-    return Scenario(tb, [], 0, args=["--with-python"], env=env)
-
-
 PT_NIGHTLY = "2.10.0.dev20251015+rocm7.0"
-
-
-@scenario("torch-pytorch-nightly-no-gfx1100")
-def torch_pytorch_nightly_no_gfx1100():
-    """torch from pytorch.org's nightly index (download.pytorch.org/whl/nightly/rocm7.0,
-    as in https://github.com/renfald/tail-tagger/issues/17), without kernels
-    for the GPU: the remedy stays on pytorch.org's nightlies, for the host's
-    ROCm 7.1, with --pre."""
-    tb, env = torch_index_box("rocm:7.0.51831:gfx90a,gfx942,gfx950:" + PT_NIGHTLY)
-    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
-                    remedy=[("arch.no-kernels",
-                             "`pip3 install --pre --force-reinstall torch --index-url "
-                             "https://download.pytorch.org/whl/nightly/rocm7.1`, PyTorch's nightly wheels, which "
-                             "torch %s came from (its version's local tag says so)" % PT_NIGHTLY)])
-
-
-@scenario("torch-pytorch-nightly-ok")
-def torch_pytorch_nightly_ok():
-    """The healthy twin: the nightly with gfx1100 kernels."""
-    tb, env = torch_index_box("rocm:7.0.51831:gfx90a,gfx942,gfx950,gfx1100:" + PT_NIGHTLY)
-    return Scenario(tb, [], 0, args=["--with-python"], env=env)
 
 
 PT_STABLE = "2.5.1+rocm6.2"
 
 
-@scenario("torch-pytorch-org-no-gfx1100")
-def torch_pytorch_org_no_gfx1100():
-    """torch 2.5.1+rocm6.2 from download.pytorch.org/whl/rocm6.2 (the index
-    of https://github.com/ROCm/legacy-rocm-build/issues/3979's pip command),
-    without kernels for the GPU: the remedy names pytorch.org's index of the
-    host's ROCm 7.1, not AMD's."""
-    tb, env = torch_index_box("rocm:6.2.41133:gfx900,gfx906,gfx908,gfx90a,gfx1030:" + PT_STABLE)
-    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
-                    remedy=[("arch.no-kernels",
-                             "`pip3 install --force-reinstall torch --index-url "
-                             "https://download.pytorch.org/whl/rocm7.1`, pytorch.org's wheels, which torch %s "
-                             "came from (its version's local tag says so)" % PT_STABLE)])
+@report("rembrandt-override-10.3.0", "https://github.com/ROCm/legacy-rocm-build/issues/2061")
+def rembrandt_override(twin):
+    """The same 680M (gfx1035) with ROCm 6.2.4, which has rocBLAS kernels for
+    gfx1030 but not gfx1035, and HSA_OVERRIDE_GFX_VERSION=10.3.0 as for an
+    RX 6600 (ROCm#2061) or RX 6700 XT: the override is honoured (info, not
+    arch.no-kernels as an error).  The fault: no override set."""
+    tb = CompatTestbed()
+    rembrandt_box(tb, 8 * GiB)
+    rocm_box(tb, suite="jammy", codename_version="22.04")
+    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/opt/rocm/bin"}
+    # arch.unsupported (ROCm supports no iGPU officially) stays in both, as for
+    # an RX 6700 XT; the override decides arch.no-kernels
+    if twin:
+        env["HSA_OVERRIDE_GFX_VERSION"] = "10.3.0"
+        return Scenario(tb, [("arch.unsupported", "warning")], 1, env=env)
+    return Scenario(tb, [("arch.no-kernels", "error"), ("arch.unsupported", "warning")], 2, env=env,
+                    remedy=[("arch.no-kernels", "HSA_OVERRIDE_GFX_VERSION_1=10.3.0")])
 
 
-@scenario("torch-pytorch-org-ok")
-def torch_pytorch_org_ok():
-    """The healthy twin: pytorch.org's wheel with gfx1100 kernels."""
-    tb, env = torch_index_box("rocm:6.2.41133:gfx90a,gfx942,gfx1030,gfx1100:" + PT_STABLE)
-    return Scenario(tb, [], 0, args=["--with-python"], env=env)
+@report("mi210-stale-override", "https://github.com/ROCm/legacy-rocm-build/issues/5238")
+def mi210_override(twin):
+    """MI210 (gfx90a) with HSA_OVERRIDE_GFX_VERSION=10.3.0 left from another
+    card: "Memory access fault by GPU node-2".  Twin: no override."""
+    tb = CompatTestbed()
+    mi210_box(tb)
+    if twin:
+        return healthy(tb)
+    return Scenario(tb, [("arch.override-wrong-family", "error")], 2,
+                    env={"HSA_OVERRIDE_GFX_VERSION": "10.3.0"})
 
 
-@scenario("torch-cpu-wheel-index-assumed")
-def torch_cpu_wheel_index_assumed():
-    """The CPU build from PyPI (`pip install torch`,
-    https://github.com/renfald/tail-tagger/issues/17) says nothing of a ROCm
-    index: the remedy names pytorch.org's for ROCm 7.1 and says it is an
-    assumption, with AMD's release directory as the alternative."""
-    tb, env = torch_index_box("cpu")
-    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
-                    remedy=[("arch.no-kernels",
-                             "`pip3 install --force-reinstall torch --index-url "
-                             "https://download.pytorch.org/whl/rocm7.1`; that index is assumed: torch 2.5.1+cpu "
-                             "does not say where it came from (AMD's release wheels install with --find-links "
-                             "https://repo.radeon.com/rocm/manylinux/rocm-rel-7.1/ instead)")])
+@report("strix-halo-override-12.0.1", "https://github.com/ROCm/rocm-systems/issues/3531")
+def strix_override(twin):
+    """Framework Desktop, Strix Halo (gfx1151), Debian 13, ComfyUI with
+    HSA_OVERRIDE_GFX_VERSION=12.0.1: "KFD node 0 ih_fifo overflow", kernel
+    crash.  Twin: no override."""
+    tb = CompatTestbed()
+    tb.host_bridge("0000:00:00.0", 0x1022, 0x14e8)
+    gpu, node = apu(tb, 0x1586, 0xc1, STRIX_HALO_KFD, 64 * GiB, gtt=32 * GiB, gc=(11, 5, 1))
+    tb.module_amdgpu("live")
+    tb.kfd([cpu_kfd_node(tb, 32, mem=64 * GiB), node])
+    if twin:
+        return healthy(tb)
+    return Scenario(tb, [("arch.override-wrong-family", "error")], 2,
+                    env={"HSA_OVERRIDE_GFX_VERSION": "12.0.1"})

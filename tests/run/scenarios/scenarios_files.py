@@ -1,11 +1,14 @@
 """Scenarios for the OS files themselves: a FIFO where a file should be (the
 check must return and name the file as unreadable evidence, never block in
-open), and line-based files larger than any fixed limit."""
+open), and line-based files larger than any fixed limit.
+"""
 
 from scenarios import Scenario, healthy_rx7900xtx_box, scenario, unbound_rx7900xtx_box
 from testbed import FIFO, Testbed
 
+
 NOT_REGULAR = "is not a regular file"
+
 
 # Where a FIFO can stand in the root tree, and what reading it would have told.
 FIFO_PLACES = {

@@ -10,12 +10,23 @@ The MI300X node is the eight-GPU box of scenarios.py, whose healthy files
 
 import health_sysfs as hs
 from scenarios import (
-    MI300X_GPUS, Scenario, healthy_rx7900xtx_box, mi300x_box, scenario,
+    MI300X_GPUS, MI300X_SPX_KFD, NAVI31_KFD, Scenario, cpu_kfd_node, healthy_rx7900xtx_box, matisse_host,
+    matisse_root_port, mi300x_box, scenario,
 )
-from testbed import GiB, Testbed
+from beds_hosts import (
+    STRIX_HALO_KFD, apu, card, healthy, host_os, instinct_tuned, kfd_props, os_release, report,
+)
+from beds_rocm import CompatTestbed
+from health_sysfs import add_firmware
+from testbed import GiB, MiB, Testbed
+
 
 MI300X_BAD = 3                       # the GPU at 0000:65:00.0
+
+
 MI300X_BAD_BDF = "0000:%02x:00.0" % MI300X_GPUS[MI300X_BAD][0]
+
+
 SPX_NODE = 2                          # KFD node of GPU 0 in SPX mode (two CPU nodes first)
 
 
@@ -44,8 +55,6 @@ def reset_log(bdf, times, ring="gfx_0.1.0", failed=False, start=1200.0):
         ]
     return lines
 
-
-# -- the showcase: one bad GPU in an eight-GPU node ---------------------------
 
 @scenario("health-8x-mi300x-one-bad-gpu")
 def health_8x_mi300x_one_bad_gpu():
@@ -151,8 +160,6 @@ def health_xgmi_hive_incomplete():
                     evidence=[("xgmi.hive-incomplete", "0000:e5:00.0: the same model (1002:74a1), not in the hive")])
 
 
-# -- RAS --------------------------------------------------------------------
-
 @scenario("health-ras-correctable")
 def health_ras_correctable():
     """250 correctable errors on one GPU's HBM (limit 100)."""
@@ -216,8 +223,6 @@ def health_retired_pages_param():
                     evidence=[("gpu.retired-pages", "threshold 200 from amdgpu.bad_page_threshold=200")])
 
 
-# -- resets -----------------------------------------------------------------
-
 @scenario("health-reset-failed")
 def health_reset_failed():
     """A ring timeout, a reset that failed: the GPU needs a reboot."""
@@ -242,8 +247,6 @@ def health_reset_radeon_drm_error():
     return Scenario(tb, [("gpu.reset-seen", "warning")], 1,
                     text=[("gpu.reset-seen", "0000:03:00.0 reset 1 times and hung 1 times")])
 
-
-# -- PCIe AER ---------------------------------------------------------------
 
 def rx7900xtx_health(tb, gpu):
     """The RX 7900 XTX's hwmon as LACT captured it, zero AER counters."""
@@ -288,8 +291,6 @@ def health_aer_correctable():
     return Scenario(tb, [("pcie.aer-errors", "warning")], 1,
                     text=[("pcie.aer-errors", "worst at 0000:00:01.1")])
 
-
-# -- temperature, power, throttling -----------------------------------------
 
 @scenario("health-hot")
 def health_hot():
@@ -374,8 +375,6 @@ def health_metrics_unknown_revision():
     return Scenario(tb, [], 0)
 
 
-# -- memory present ---------------------------------------------------------
-
 @scenario("health-vram-missing")
 def health_vram_missing():
     """An MI300X reporting 144 GiB: one HBM stack of eight gone."""
@@ -397,7 +396,6 @@ def health_vram_nps4():
     return Scenario(tb, [], 0)
 
 
-# -- products the tables name and size (conf/health.ini [vram]) --------------
 #
 # The hosts have no /usr/share/libdrm/amdgpu.ids under --root (Debian 12's,
 # libdrm 2.4.114, has none of 7448, 7550, 7551, 74a5, 75a3 either), so the
@@ -406,14 +404,9 @@ def health_vram_nps4():
 # CU count (representative, not captured); the VRAM a healthy board reports
 # is the board's size less the 16 MiB the driver keeps, as the RX 7900 XTX of
 # scenarios.py shows (24560 of 24576 MiB).
-
-from scenarios import NAVI31_KFD, cpu_kfd_node, matisse_host, matisse_root_port  # noqa: E402
-from scenarios_reports import (  # noqa: E402
-    MI300X_SPX_KFD, STRIX_HALO_KFD, apu, card, instinct_tuned, kfd_props,
-)
-from testbed import MiB  # noqa: E402
-
 NAVI48_KFD = kfd_props(NAVI31_KFD, 120001, 128, array_count=8, fw_version=2420)
+
+
 NAVI31_SWITCH = (0x1002, 0x1478, 0x1479)
 
 
@@ -451,6 +444,8 @@ def w7900(twin):
 
 
 scenario("health-vram-missing-w7900")(lambda: w7900(False))
+
+
 scenario("health-vram-w7900-twin")(lambda: w7900(True))
 
 
@@ -472,6 +467,8 @@ def r9700(twin):
 
 
 scenario("health-vram-missing-r9700")(lambda: r9700(False))
+
+
 scenario("health-vram-r9700-twin")(lambda: r9700(True))
 
 
@@ -537,6 +534,8 @@ def mi355x(twin):
 
 
 scenario("health-vram-missing-mi355x")(lambda: mi355x(False))
+
+
 scenario("health-vram-mi355x-twin")(lambda: mi355x(True))
 
 
@@ -561,4 +560,26 @@ def strix_halo(twin):
 
 
 scenario("named-strix-halo-512m")(lambda: strix_halo(False))
+
+
 scenario("named-strix-halo-twin")(lambda: strix_halo(True))
+
+
+@report("strix-halo-mes-0x83", "https://github.com/ROCm/legacy-rocm-build/issues/5724")
+def strix_halo_mes(twin):
+    """Strix Halo (gfx1151) on Fedora 43 whose amd-gpu-firmware shipped MES
+    firmware 0x83: GPU hangs and memory access faults under compute load,
+    assessed by AMD (ROCm#5724), fixed by rolling the firmware package back.
+    Twin: MES 0x82."""
+    tb = CompatTestbed()
+    host_os(tb, os_release("fedora", "43", "Fedora Linux 43"), "6.17.12-300.fc43.x86_64")
+    tb.host_bridge("0000:00:00.0", 0x1022, 0x14e8)
+    gpu, node = apu(tb, 0x1586, 0xc1, STRIX_HALO_KFD, 96 * GiB, gtt=96 * GiB, gc=(11, 5, 1))
+    add_firmware(gpu, {"mec": 0x2a4, "mes": 0x82 if twin else 0x83, "mes_kiq": 0x6f, "sos": 0x004e0044})
+    tb.module_amdgpu("live")
+    tb.kfd([cpu_kfd_node(tb, 32, mem=128 * GiB), node])
+    if twin:
+        return healthy(tb, [])
+    return Scenario(tb, [("gpu.firmware-known-bad", "warning")], 1,
+                    text=[("gpu.firmware-known-bad", "GPU 0000:64:00.0 (gfx1151) runs mes firmware 0x00000083")],
+                    remedy=[("gpu.firmware-known-bad", "amd-gpu-firmware on Fedora")])

@@ -8,7 +8,31 @@ behind it. Scenarios with a working GPU need one; those paths are covered by
 the test double in tests/run/runtime/.
 """
 
-from scenarios import Scenario, Testbed, healthy_rx7900xtx_box, no_gpu_box, scenario
+from scenarios import (
+    NAVI31_KFD, Scenario, cpu_kfd_node, healthy_rx7900xtx_box, matisse_host, matisse_root_port, no_gpu_box,
+    rx7900xtx, scenario,
+)
+from beds_hosts import ROCKY_94, healthy, host_os, report
+from beds_rocm import CompatTestbed
+from testbed import Testbed
+
+
+@report("rocky94-rocm-not-installed", "https://github.com/ROCm/legacy-rocm-build/issues/1888")
+def rocky_runtime(twin):
+    """Rocky Linux 9.4, RX 7900 XTX, level 2 with no ROCm runtime: the remedy
+    installs with dnf, never apt.  Twin: level 1 on the same host."""
+    tb = CompatTestbed()
+    host_os(tb, ROCKY_94, "5.14.0-427.13.1.el9_4.x86_64")
+    matisse_host(tb)
+    gpu = rx7900xtx(tb, matisse_root_port(tb), bus=1)
+    tb.module_amdgpu("live")
+    tb.kfd([cpu_kfd_node(tb, 16), tb.kfd_gpu_node(gpu, NAVI31_KFD, mem_bytes=25753026560)])
+    if twin:
+        return healthy(tb)
+    return Scenario(tb, [("runtime.hip-missing", "error"), ("runtime.hsa-missing", "error")], 2,
+                    args=["--level", "2"],
+                    env={"ROCM_DOCTOR_RUNTIME_LIB": "/nonexistent/libhsa-runtime64.so.1"},
+                    remedy=[("runtime.hsa-missing", "sudo dnf install")])
 
 
 @scenario("runtime-real-no-gpu")

@@ -1,10 +1,26 @@
 """Scenarios of the Slurm area: a node's slurm.conf and gres.conf against its
 GPU (the RX 7900 XTX box, render node /dev/dri/renderD128), each mistake next
 to a correct configuration that must stay silent. No NodeName= on the lines,
-so they concern every node, whatever the bed's host name."""
+so they concern every node, whatever the bed's host name.
+"""
 
 from scenarios import Scenario, healthy_rx7900xtx_box, scenario
+from beds_hosts import healthy, mi210_box, report
+from beds_rocm import CompatTestbed
 from testbed import Testbed
+
+
+@report("slurm-rocr-visible-empty", "https://github.com/ollama/ollama/issues/11220")
+def slurm_visible(twin):
+    """A node where the batch system sets ROCR_VISIBLE_DEVICES to an id that
+    matches no GPU (ollama#11220: Slurm's ROCR_VISIBLE_DEVICES); here 4 on
+    a one-GPU MI210 node.  Twin: unset."""
+    tb = CompatTestbed()
+    mi210_box(tb)
+    if twin:
+        return healthy(tb)
+    return Scenario(tb, [("env.visible-devices-hides-all", "error")], 2, env={"ROCR_VISIBLE_DEVICES": "4"})
+
 
 SLURM_CONF = "ClusterName=c\nGresTypes=gpu\n"
 

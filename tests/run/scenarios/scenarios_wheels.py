@@ -1,4 +1,6 @@
-"""Scenarios of ROCm installed as Python wheels (AMD's TheRock build).
+"""Scenarios of ROCm installed as Python wheels (AMD's TheRock build) and of the
+installed PyTorch build (CPU, CUDA or ROCm wheels, the gfx targets they carry,
+an import that hangs).
 
 The site-packages trees are laid out as pip leaves them (ROCm/TheRock
 RELEASES.md and docs/packaging/python_packaging.md): one <name>-<version>.dist-info
@@ -7,12 +9,224 @@ and with underscores, the METADATA Name as published), the platform directory
 _rocm_sdk_core/lib holding the runtime under its SONAME, and
 _rocm_sdk_libraries_<family>/lib the family's libraries. The files are empty:
 the tool only looks for them. Versions are representative of the 7.1 wheels.
+
+PyTorch is replaced by the test double in tests/run/scenarios/fake-torch.
 """
 
-from scenarios import Scenario, mi300x_box, scenario
-from scenarios_compat import PATH_WITH_ROCM, CompatTestbed, rocm_box
+from scenarios import (
+    NAVI21_KFD, Scenario, cpu_kfd_node, healthy_rx7900xtx_box, matisse_host, matisse_root_port, mi300x_box,
+    scenario,
+)
+from beds_hosts import NAVI23_KFD, RAVEN_KFD, apu, card, report
+from beds_rocm import CompatTestbed, PATH_WITH_ROCM, rocm_box
+from scenarios_env import AMD_TORCH, PT_NIGHTLY, PT_STABLE, torch_env, torch_index_box
+from testbed import GiB, Testbed
+
+
+@scenario("torch-cpu-wheel")
+def torch_cpu_wheel():
+    """`pip install torch` from PyPI gave the CPU build on an RX 7900 XTX host."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"],
+                    env=torch_env("cpu"),
+                    text=[("arch.no-kernels", "CPU-only build")],
+                    remedy=[("arch.no-kernels", "--index-url https://download.pytorch.org/whl/rocm")])
+
+
+@scenario("torch-cuda-wheel")
+def torch_cuda_wheel():
+    """A CUDA build of PyTorch on an AMD host."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"],
+                    env=torch_env("cuda:12.4"),
+                    evidence=[("arch.no-kernels", "torch.version.cuda 12.4")])
+
+
+@scenario("torch-rocm-no-gfx1100")
+def torch_rocm_no_gfx1100():
+    """A ROCm wheel built without gfx1100 on an RX 7900 XTX."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"],
+                    env=torch_env("rocm:6.2.41133:gfx900,gfx906,gfx908,gfx90a,gfx1030"),
+                    evidence=[("arch.no-kernels",
+                               "torch._C._cuda_getArchFlags(): gfx900 gfx906 gfx908 gfx90a gfx1030")])
+
+
+@scenario("torch-rocm-ok")
+def torch_rocm_ok():
+    """A ROCm wheel with kernels for the GPU: nothing to report."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    return Scenario(tb, [], 0, args=["--with-python"],
+                    env=torch_env("rocm:6.2.41133:gfx90a,gfx942,gfx1030,gfx1100"))
+
+
+@scenario("torch-import-hangs")
+def torch_import_hangs():
+    """`import torch` never finishes: the child is killed after three times the
+    runtime limit (--timeout 1: 3 s) and the check goes on."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    return Scenario(tb, [], 0, args=["--with-python", "--timeout", "1"], env=torch_env("hang"))
+
+
+@scenario("torch-import-hangs-closed")
+def torch_import_hangs_closed():
+    """`import torch` closes its output and then never finishes: with both pipes
+    at end of file the child is still waited for only until the deadline."""
+    tb = Testbed()
+    healthy_rx7900xtx_box(tb)
+    return Scenario(tb, [], 0, args=["--with-python", "--timeout", "1"], env=torch_env("hang-closed"))
+
+
+@scenario("torch-amd-release-no-gfx1100")
+def torch_amd_release_no_gfx1100():
+    """torch from AMD's release wheels (repo.radeon.com/rocm/manylinux, where
+    AMD points users for builds pytorch.org does not publish:
+    https://github.com/ROCm/legacy-rocm-build/issues/3979), version
+    2.4.0+rocm6.1.3.git..., without kernels for the RX 7900 XTX. The remedy
+    names AMD's release directory of the host's ROCm 7.1, not pytorch.org's
+    index."""
+    tb, env = torch_index_box("rocm:6.1.40093:gfx900,gfx906,gfx908,gfx90a,gfx942:" + AMD_TORCH)
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
+                    text=[("arch.no-kernels", "PyTorch %s (ROCm 6.1.40093) has no kernels for " % AMD_TORCH)],
+                    remedy=[("arch.no-kernels",
+                             "Install a wheel built for gfx1100 (a newer ROCm series: `pip3 install "
+                             "--force-reinstall torch --find-links https://repo.radeon.com/rocm/manylinux/"
+                             "rocm-rel-7.1/`, AMD's release wheels, which torch %s came from (its version's "
+                             "local tag says so)), or build PyTorch from source with PYTORCH_ROCM_ARCH=gfx1100."
+                             % AMD_TORCH)])
+
+
+@scenario("torch-amd-release-ok")
+def torch_amd_release_ok():
+    """The healthy twin: AMD's release wheel with gfx1100 kernels."""
+    tb, env = torch_index_box("rocm:6.1.40093:gfx90a,gfx942,gfx1030,gfx1100:" + AMD_TORCH)
+    return Scenario(tb, [], 0, args=["--with-python"], env=env)
+
+
+@scenario("torch-pytorch-nightly-no-gfx1100")
+def torch_pytorch_nightly_no_gfx1100():
+    """torch from pytorch.org's nightly index (download.pytorch.org/whl/nightly/rocm7.0,
+    as in https://github.com/renfald/tail-tagger/issues/17), without kernels
+    for the GPU: the remedy stays on pytorch.org's nightlies, for the host's
+    ROCm 7.1, with --pre."""
+    tb, env = torch_index_box("rocm:7.0.51831:gfx90a,gfx942,gfx950:" + PT_NIGHTLY)
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
+                    remedy=[("arch.no-kernels",
+                             "`pip3 install --pre --force-reinstall torch --index-url "
+                             "https://download.pytorch.org/whl/nightly/rocm7.1`, PyTorch's nightly wheels, which "
+                             "torch %s came from (its version's local tag says so)" % PT_NIGHTLY)])
+
+
+@scenario("torch-pytorch-nightly-ok")
+def torch_pytorch_nightly_ok():
+    """The healthy twin: the nightly with gfx1100 kernels."""
+    tb, env = torch_index_box("rocm:7.0.51831:gfx90a,gfx942,gfx950,gfx1100:" + PT_NIGHTLY)
+    return Scenario(tb, [], 0, args=["--with-python"], env=env)
+
+
+@scenario("torch-pytorch-org-no-gfx1100")
+def torch_pytorch_org_no_gfx1100():
+    """torch 2.5.1+rocm6.2 from download.pytorch.org/whl/rocm6.2 (the index
+    of https://github.com/ROCm/legacy-rocm-build/issues/3979's pip command),
+    without kernels for the GPU: the remedy names pytorch.org's index of the
+    host's ROCm 7.1, not AMD's."""
+    tb, env = torch_index_box("rocm:6.2.41133:gfx900,gfx906,gfx908,gfx90a,gfx1030:" + PT_STABLE)
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
+                    remedy=[("arch.no-kernels",
+                             "`pip3 install --force-reinstall torch --index-url "
+                             "https://download.pytorch.org/whl/rocm7.1`, pytorch.org's wheels, which torch %s "
+                             "came from (its version's local tag says so)" % PT_STABLE)])
+
+
+@scenario("torch-pytorch-org-ok")
+def torch_pytorch_org_ok():
+    """The healthy twin: pytorch.org's wheel with gfx1100 kernels."""
+    tb, env = torch_index_box("rocm:6.2.41133:gfx90a,gfx942,gfx1030,gfx1100:" + PT_STABLE)
+    return Scenario(tb, [], 0, args=["--with-python"], env=env)
+
+
+@scenario("torch-cpu-wheel-index-assumed")
+def torch_cpu_wheel_index_assumed():
+    """The CPU build from PyPI (`pip install torch`,
+    https://github.com/renfald/tail-tagger/issues/17) says nothing of a ROCm
+    index: the remedy names pytorch.org's for ROCm 7.1 and says it is an
+    assumption, with AMD's release directory as the alternative."""
+    tb, env = torch_index_box("cpu")
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
+                    remedy=[("arch.no-kernels",
+                             "`pip3 install --force-reinstall torch --index-url "
+                             "https://download.pytorch.org/whl/rocm7.1`; that index is assumed: torch 2.5.1+cpu "
+                             "does not say where it came from (AMD's release wheels install with --find-links "
+                             "https://repo.radeon.com/rocm/manylinux/rocm-rel-7.1/ instead)")])
+
+
+@report("raven-ridge-torch-no-gfx902", "https://github.com/pytorch/pytorch/issues/73534")
+def raven_torch(twin):
+    """Ryzen Embedded V1605B (Raven, gfx902) with a ROCm wheel built for
+    gfx900/906/908/90a/1030: hipErrorNoBinaryForGpu on is_available().  A 4 GiB
+    carve-out.  Twin: a wheel that has gfx902."""
+    tb = CompatTestbed()
+    tb.host_bridge("0000:00:00.0", 0x1022, 0x15d0)
+    gpu, node = apu(tb, 0x15dd, 0xc1, RAVEN_KFD, 4 * GiB, gtt=8 * GiB, gc=(9, 2, 2))
+    tb.module_amdgpu("live")
+    tb.kfd([cpu_kfd_node(tb, 4, mem=16 * GiB), node])
+    archs = "gfx900,gfx902,gfx906" if twin else "gfx900,gfx906,gfx908,gfx90a,gfx1030"
+    sc = Scenario(tb, [] if twin else [("arch.no-kernels", "error")], 0 if twin else 2, args=["--with-python"],
+                  env=torch_env("rocm:5.0.0:" + archs))
+    if not twin:
+        sc.remedy = [("arch.no-kernels", "HSA_OVERRIDE_GFX_VERSION_1=9.0.0")]
+    return sc
+
+
+@report("rx6600-torch-gfx1030-only", "https://github.com/ROCm/legacy-rocm-build/issues/2061")
+def rx6600_torch(twin):
+    """RX 6600 (Navi23, gfx1032) with a PyTorch wheel that has gfx1030 only:
+    hipErrorNoBinaryForGpu.  Twin: HSA_OVERRIDE_GFX_VERSION=10.3.0, which the
+    reporter used."""
+    tb = CompatTestbed()
+    matisse_host(tb)
+    gpu, node = card(tb, matisse_root_port(tb), 0x0a, 0x73ff, 0xc7, NAVI23_KFD, vram=8 * GiB,
+                     switch=(0x1002, 0x1478, 0x1479))
+    tb.module_amdgpu("live")
+    tb.kfd([cpu_kfd_node(tb, 6), node])
+    env = torch_env("rocm:5.4.22803:gfx900,gfx906,gfx908,gfx90a,gfx1030")
+    if twin:
+        env["HSA_OVERRIDE_GFX_VERSION"] = "10.3.0"
+        return Scenario(tb, [], 0, args=["--with-python"], env=env)
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"], env=env,
+                    remedy=[("arch.no-kernels", "HSA_OVERRIDE_GFX_VERSION_1=10.3.0")])
+
+
+@report("rx6900xt-rocm42-wheel-abort", "https://github.com/ROCm/legacy-rocm-build/issues/1471")
+def rocm42_abort(twin):
+    """RX 6900 XT (gfx1030) with a ROCm 4.2 wheel built for gfx900/906/908:
+    `import torch` works, torch.cuda.is_available() aborts with
+    hipErrorNoBinaryForGpu (ROCm#1471 shows the same abort for gfx803).  The
+    targets come from the build without starting HIP; the abort is evidence.
+    Twin: a wheel with gfx1030."""
+    tb = CompatTestbed()
+    matisse_host(tb)
+    gpu, node = card(tb, matisse_root_port(tb, "0000:00:03.1", slot=1), 0x0a, 0x73bf, 0xc0, NAVI21_KFD,
+                     vram=16 * GiB, switch=(0x1002, 0x1478, 0x1479))
+    tb.module_amdgpu("live")
+    tb.kfd([cpu_kfd_node(tb, 16), node])
+    if twin:
+        return Scenario(tb, [], 0, args=["--with-python"],
+                        env=torch_env("rocm:6.2.41133:gfx900,gfx906,gfx908,gfx90a,gfx1030,gfx1100"))
+    return Scenario(tb, [("arch.no-kernels", "error")], 2, args=["--with-python"],
+                    env=torch_env("rocm-abort:4.2.21155"),
+                    evidence=[("arch.no-kernels", "libtorch_hip.so (code objects): gfx900 gfx906 gfx908"),
+                              ("arch.no-kernels", "hipErrorNoBinaryForGpu")])
+
 
 VENV = "/home/ml/venv"
+
+
 SITE = VENV + "/lib/python3.12/site-packages"
 
 
@@ -138,7 +352,6 @@ def mi300x_system_wheels_gfx110x():
                                                 "https://rocm.nightlies.amd.com/v2/gfx94X-dcgpu/")])
 
 
-# -- a venv inside an OS image (--root) ---------------------------------------
 #
 # The image is a python:3.12 container image: its interpreter is
 # /usr/local/bin/python3.12, with /usr/local/bin/python3 a relative link to it
@@ -146,9 +359,12 @@ def mi300x_system_wheels_gfx110x():
 # and no such file on the host that inspects the image. A venv made in the
 # image (`python3 -m venv /home/u/venv`) has bin/python an absolute link to the
 # interpreter it was made with and bin/python3 a relative link to python.
-
 IMG_VENV = "/home/u/venv"
+
+
 IMG_SITE = IMG_VENV + "/lib/python3.12/site-packages"
+
+
 IMG_PY3 = IMG_VENV + "/bin/python3"
 
 
@@ -175,6 +391,8 @@ def image_wheel_report(family, gfx, version="7.1.0"):
 
 
 GFX110X = ["gfx1100", "gfx1101", "gfx1102", "gfx1103"]
+
+
 IMG_GFX110X_REMEDY = ("gfx94X-dcgpu (gfx942): `/home/u/venv/bin/python -m pip install --force-reinstall "
                       "--index-url https://rocm.nightlies.amd.com/v2/gfx94X-dcgpu/ \"rocm[libraries,devel]\"`")
 
@@ -283,8 +501,6 @@ def image_venv_python_escape_ok():
     return Scenario(tb, [], 0, gpu_count=8, args=["--python", IMG_PY3],
                     report=[("wheels", image_wheel_report("gfx94X-dcgpu", ["gfx942"]))])
 
-
-# -- torch next to the wheels: the index its remedy names ---------------------
 
 AMD_TORCH_71 = "2.8.0+rocm7.1.0.lw.git56765e8c"  # representative of AMD's rocm-rel-7.1 wheels
 
