@@ -307,7 +307,7 @@ CASES = {
                                      ["driver.secure-boot-dkms", "driver.not-loaded"], 2,
                                      ["secure-boot-key-rejected"], scenario="secure-boot-dkms",
                                      evidence=[("driver.secure-boot-dkms", "/var/lib/dkms/amdgpu: 6.8.5-2041575.24.04")]),
-    # rpm-based hosts (scenarios_platforms.py): dnf, zypper, DKMS headers
+    # rpm-based hosts (scenarios_rpm.py): dnf, zypper, DKMS headers
     "gpg-check-failed-key-missing": Case(
         "Public key for rocm-core-7.0.2.70002-56.el9.x86_64.rpm is not installed\nError: GPG check FAILED",
         ["dnf.key-missing"], 1, ["dnf-gpg-check-failed"], scenario="rhel9-key-not-imported",
@@ -365,7 +365,7 @@ CASES = {
                                scenario="healthy-8x-mi300x-rocm-dkms"),
     # several causes hold: the one that stops the build first comes first (no
     # headers: the build cannot start), then the kernel the release lacks
-    # (tests/run/scenarios/scenarios_hosts.py, ROCm/ROCm#3701 after an HWE update)
+    # (tests/run/scenarios/scenarios_kernel.py, ROCm/ROCm#3701 after an HWE update)
     "dkms-build-headers-first": Case(
         "Error! Bad return status for module build on kernel: 6.17.0-14-generic (x86_64)",
         ["kernel.devel-missing", "kernel.unsupported", "driver.not-loaded"], 2, ["dkms-build-failed"],
