@@ -7,6 +7,7 @@ suite runs as root and are skipped and counted elsewhere; and no script
 without one is in that suite.
 
 Usage: test-root-suite.py SOURCE_ROOT"""
+import json
 import os
 import re
 import sys
@@ -14,7 +15,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import rdtest  # noqa: E402
 
-ROOT = sys.argv[1]
+ROOT, BUILD = sys.argv[1], sys.argv[2]
 DECLARES_ROOT = re.compile(r"^\s*@?rdtest\.test\([^)]*\broot=(?!False)", re.M)
 
 
@@ -30,27 +31,22 @@ def scripts():
 
 
 def registrations():
-    """(meson.build, script, the text of its test() call) for each test()
-    call that names a script, directly or through a variable of files()."""
+    """(test name, script, suites, RDTEST_ROOT) for each meson test that runs
+    a Python script of tests/, from meson's own account of its tests
+    (meson-info/intro-tests.json in the build directory)."""
+    with open(os.path.join(BUILD, "meson-info", "intro-tests.json")) as f:
+        tests = json.load(f)
+    tests_dir = os.path.realpath(os.path.join(ROOT, "tests"))
     out = []
-    for d, _, files in os.walk(os.path.join(ROOT, "tests")):
-        if "meson.build" not in files:
-            continue
-        path = os.path.join(d, "meson.build")
-        text = open(path).read()
-        names = {v: f for v, f in re.findall(r"^\s*(\w+)\s*=\s*\[?\s*files\('([^']+\.py)'\)", text, re.M)}
-        for _ in range(2):  # a variable of a list that holds one of those: e2e_args = [explain_e2e, ...]
-            for v, rhs in re.findall(r"^\s*(\w+)\s*\+?=\s*(.*)$", text, re.M):
-                for known, f in list(names.items()):
-                    if v not in names and re.search(r"\b%s\b" % known, rhs):
-                        names[v] = f
-        for call in re.finditer(r"^\s*test\((.*?)\)\n(?=\S|\s*(?:endif|endforeach|test\(|#|$))", text, re.M | re.S):
-            body = call.group(1)
-            named = re.findall(r"files\('([^']+\.py)'\)", body)
-            named += [f for v, f in names.items() if re.search(r"\b%s\b" % v, body)]
-            for f in named:
-                out.append((os.path.relpath(path, ROOT), os.path.relpath(os.path.join(d, f), os.path.join(ROOT, "tests")),
-                            body))
+    for t in tests:
+        suites = {s.split(":", 1)[-1] for s in t.get("suite", [])}
+        for arg in t.get("cmd", []):
+            if not isinstance(arg, str) or not arg.endswith(".py"):
+                continue
+            path = os.path.realpath(arg if os.path.isabs(arg) else os.path.join(t.get("workdir") or BUILD, arg))
+            if path.startswith(tests_dir + os.sep):
+                out.append((t["name"], os.path.relpath(path, tests_dir), suites, t.get("env", {}).get("RDTEST_ROOT")))
+                break
     return out
 
 
@@ -58,24 +54,30 @@ def registrations():
 def the_rule_finds_the_registrations():
     regs = registrations()
     rdtest.check(len(regs) >= 30, "at least 30 registrations of Python tests found", len(regs))
-    rdtest.check(any(s == "run/daemon/test-nfd-lifecycle.py" for _, s, _ in regs),
-                 "daemon-nfd-lifecycle's script is among them", sorted({s for _, s, _ in regs}))
+    rdtest.check(any(s == "run/daemon/test-nfd-lifecycle.py" for _, s, _, _ in regs),
+                 "daemon-nfd-lifecycle's script is among them", sorted({s for _, s, _, _ in regs}))
 
 
 @rdtest.test
 def a_script_with_root_tests_runs_them_in_suite_root():
     regs = registrations()
     for script in scripts():
-        text = open(os.path.join(ROOT, "tests", script)).read()
-        mine = [(m, b) for m, s, b in regs if s == script]
-        in_root = [b for _, b in mine if "'root'" in b]
-        if DECLARES_ROOT.search(text):
-            rdtest.check(in_root and all("root_only" in b or "RDTEST_ROOT" in b for b in in_root),
+        with open(os.path.join(ROOT, "tests", script)) as f:
+            declares = bool(DECLARES_ROOT.search(f.read()))
+        mine = [(n, suites, mode) for n, s, suites, mode in regs if s == script]
+        shown = "\n".join("%s: suites %s, RDTEST_ROOT=%s" % (n, sorted(su), m) for n, su, m in mine)
+        if declares:
+            rdtest.check(any("root" in su and m == "only" for _, su, m in mine),
                          "%s has root-only tests: registered in suite 'root' with RDTEST_ROOT=only" % script,
-                         "\n".join(b for _, b in mine) or "not registered")
-        elif mine:
-            rdtest.check(not in_root, "%s has no root-only test: not in suite 'root'" % script,
-                         "\n".join(in_root))
+                         shown or "not registered")
+            rdtest.check(all(m in ("only", "none") for _, _, m in mine),
+                         "%s: each registration says RDTEST_ROOT (only or none)" % script, shown)
+        for n, su, m in mine:
+            rdtest.check(("root" in su) == (m == "only"),
+                         "%s: in suite 'root' exactly when RDTEST_ROOT=only" % n, shown)
+        if not declares:
+            rdtest.check(not any("root" in su for _, su, _ in mine),
+                         "%s has no root-only test: not in suite 'root'" % script, shown)
 
 
 sys.exit(rdtest.main())

@@ -52,6 +52,26 @@ def tb_run_command(tb_run, paths, tb, cmd):
             + tb.node_args() + ["--"] + cmd)
 
 
+SOURCE_TESTS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def stage_source_dirs(env, tmp):
+    """env with each value that is a directory of the source tree (the fake
+    PyTorch package on PYTHONPATH) pointed at a copy in the testbed's
+    temporary directory: what the tool reports of it then does not depend on
+    where the tree is checked out (the text report wraps by length)."""
+    out = dict(env)
+    for k, v in env.items():
+        if isinstance(v, str) and v.startswith(SOURCE_TESTS + os.sep) and os.path.isdir(v):
+            copy = os.path.join(tmp, os.path.basename(v))
+            if not os.path.exists(copy):
+                shutil.copytree(v, copy, symlinks=True)
+                for d, _, _ in os.walk(copy):
+                    os.chmod(d, 0o755)
+            out[k] = copy
+    return out
+
+
 def child_env(extra):
     env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUB_PREFIXES)}
     env["NO_COLOR"] = "1"
@@ -336,7 +356,7 @@ def main():
             full = tb_run_command(args.tb_run, paths, sc.tb, cmd)
             return subprocess.call(full, env=child_env(sc.env))
 
-        binary, env = stage_for_wrap(sc, tmp, args.binary, child_env(sc.env))
+        binary, env = stage_for_wrap(sc, tmp, args.binary, child_env(stage_source_dirs(sc.env, tmp)))
         extra = [a.replace("{root}", paths["root"]) for a in sc.args]
         # the JSON report (compared field by field) and the other formats, in one testbed
         runs = {fmt: sc.wrap + [binary, "check"] + FORMAT_ARGS[fmt] + ["--root", paths["root"]] + extra
