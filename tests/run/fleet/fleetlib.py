@@ -52,9 +52,11 @@ class Bed:
         return not self.sc.needs_root or (os.geteuid() == 0 and shutil.which(self.sc.wrap[0]))
 
     def tool(self, verb, args, wrap=True):
-        """`rocm-doctor VERB --root ROOT <scenario args> ARGS`, wrapped as the scenario runs it."""
+        """`rocm-doctor VERB --root ROOT <scenario args> ARGS`, wrapped as the
+        scenario runs it ("{root}" in the scenario's arguments is its root, as
+        run.py has it)."""
         return (self.sc.wrap if wrap else []) + [self.binary, verb, "--root", self.root] \
-            + self.sc.args + list(args)
+            + [a.replace("{root}", self.root) for a in self.sc.args] + list(args)
 
     def run(self, verb, *args, env=None, wrap=True):
         """Runs `rocm-doctor VERB --root ROOT <scenario args> ARGS` in the testbed."""

@@ -554,8 +554,6 @@ def scenario_outputs(name):
             return
         if not bed.usable():
             rdtest.skip("needs root")
-        # "{root}" in the scenario's arguments stands for its root, as run.py has it
-        bed.sc.args = [a.replace("{root}", bed.root) for a in bed.sc.args]
         # one testbed for every run of the scenario
         d = bundle_dir(bed)
         fmts = ("json", "prometheus", "nfd")
