@@ -57,6 +57,7 @@ class Failure(Exception):
 
 
 class _Current:
+    name = None
     checks = 0
     failed = 0
     total_checks = 0
@@ -101,6 +102,11 @@ def fail(what, detail=""):
     """Counts a failed check and ends the test."""
     check(False, what, detail)
     raise Failure(what)
+
+
+def current():
+    """The name of the test that is running (None outside one)."""
+    return _Current.name
 
 
 def skip(why):
@@ -165,6 +171,7 @@ def _selected():
 def _run_one(t):
     """Runs one test; returns "pass", "fail" or "skip: why"."""
     _Current.checks = _Current.failed = 0
+    _Current.name = t.__name__
     if t.rdtest_root and os.geteuid() != 0:
         return "skip: needs root"
     try:
@@ -223,36 +230,3 @@ def run(binary, *args, env=None, timeout=60, stdin=None):
                        input=stdin)
     return p.returncode, p.stdout, p.stderr
 
-
-class Tally:
-    """Being replaced by @test and check(): counts checks and prints a line
-    each (tap: TAP lines and "1..N" at the end)."""
-
-    def __init__(self, tap=False, quiet=False):
-        self.tap, self.quiet = tap, quiet
-        self.passed = self.failed = 0
-
-    def check(self, name, cond, detail=""):
-        cond = bool(cond)
-        if cond:
-            self.passed += 1
-        else:
-            self.failed += 1
-        n = self.passed + self.failed
-        if self.tap:
-            print("%s %d - %s" % ("ok" if cond else "not ok", n, name))
-            if not cond:
-                for line in str(detail).strip().splitlines():
-                    print("# " + line)
-        elif not cond:
-            print("FAIL - %s" % name + ("\n%s" % detail if detail != "" else ""))
-        elif not self.quiet:
-            print("ok - %s" % name)
-        return cond
-
-    def finish(self):
-        if self.tap:
-            print("1..%d" % (self.passed + self.failed))
-        else:
-            print("%d passed, %d failed" % (self.passed, self.failed))
-        sys.exit(1 if self.failed or not self.passed else 0)

@@ -112,6 +112,11 @@ def expect_file_compares_and_regenerates():
 
 
 @rdtest.test
+def current_names_the_running_test():
+    rdtest.eq(rdtest.current(), "current_names_the_running_test", "the name")
+
+
+@rdtest.test
 def normalise_replaces_paths_and_times():
     got = rdtest.normalise("/tmp/rd.x/etc at 2026-12-06T07:53:53Z run 20261206-075353-002 and 20261206-075353\n",
                            {"/tmp/rd.x": "ROOT"})

@@ -165,15 +165,11 @@ _SEQ = {}
 
 
 def current_test():
-    """The name of the rdtest test that is running (the innermost
-    registered test function on the stack)."""
-    codes = {t.__code__: t.__name__ for t in rdtest._TESTS}
-    f = sys._getframe(1)
-    while f is not None:
-        if f.f_code in codes:
-            return codes[f.f_code]
-        f = f.f_back
-    raise RuntimeError("not called from a test")
+    """The name of the rdtest test that is running."""
+    name = rdtest.current()
+    if name is None:
+        raise RuntimeError("not called from a test")
+    return name
 
 
 def expect_next(what, text, root=None, facts=None, more=None, area="fix"):
