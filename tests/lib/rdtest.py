@@ -38,6 +38,8 @@ selected test was skipped (meson shows SKIP).
 import difflib
 import os
 import re
+import shutil
+import stat
 import subprocess
 import sys
 
@@ -230,3 +232,41 @@ def run(binary, *args, env=None, timeout=60, stdin=None):
                        input=stdin)
     return p.returncode, p.stdout, p.stderr
 
+
+def other_users_can_run(path):
+    """True if a process of another uid, without groups, can reach and execute path."""
+    path = os.path.abspath(path)
+    d = path
+    while True:
+        d = os.path.dirname(d)
+        try:
+            if not os.stat(d).st_mode & stat.S_IXOTH:
+                return False
+        except OSError:
+            return False
+        if d == "/":
+            break
+    try:
+        m = os.stat(path).st_mode
+    except OSError:
+        return False
+    return bool(m & stat.S_IXOTH and m & stat.S_IROTH)
+
+
+def reachable_copy(path, tmp):
+    """PATH itself when another uid can reach it, else a copy in TMP (mode
+    0755) that it can: a checkout under /root or a home of mode 0700 is out
+    of reach of a test's other uid (a scenario's user, a pod's)."""
+    if other_users_can_run(path):
+        return os.path.abspath(path)
+    copy = os.path.join(tmp, os.path.basename(path))
+    if os.path.isdir(path):
+        shutil.copytree(path, copy, symlinks=False)
+        for d, dirs, files in os.walk(copy):
+            os.chmod(d, 0o755)
+            for f in files:
+                os.chmod(os.path.join(d, f), 0o644)
+    else:
+        shutil.copy2(path, copy)
+        os.chmod(copy, 0o755)
+    return copy

@@ -276,6 +276,7 @@ def run_once(as_pod):
         os.makedirs(os.path.join(host, "etc"), exist_ok=True)
         shutil.copy("/etc/os-release", os.path.join(host, "etc", "os-release"))
         argv = [DAEMON, "--once", "--root", host, "--config", os.path.join(tmp, "rocm-doctor.conf")]
+        env = dict(os.environ)
         if as_pod:
             # as the pod runs it: the daemon's uid and gid, no other group, and
             # features.d as the init container leaves it (root's, the daemon's
@@ -288,8 +289,15 @@ def run_once(as_pod):
             os.chmod(host + NFD_DIR, 0o775)
             os.makedirs(host + "/run/rocm-doctor")
             os.chown(host + "/run/rocm-doctor", uid, gid)  # the emptyDir, writable by the pod
+            # the daemon and its tables where that uid reaches them (a checkout
+            # under /root is out of its reach)
+            staged = os.path.join(tmp, "staged")
+            os.mkdir(staged, 0o755)
+            argv[0] = rdtest.reachable_copy(DAEMON, staged)
+            if env.get("ROCM_DOCTOR_DATA_DIR"):
+                env["ROCM_DOCTOR_DATA_DIR"] = rdtest.reachable_copy(env["ROCM_DOCTOR_DATA_DIR"], staged)
             argv = ["setpriv", "--reuid", str(uid), "--regid", str(gid), "--clear-groups"] + argv
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env)
         rdtest.check(p.returncode in (0, 1, 2),
                      "rocm-doctord --once runs with the ConfigMap's configuration (exit 0-2)%s" %
                      (" as uid %d, gid %d" % (sc["runAsUser"], sc["runAsGroup"]) if as_pod else ""),

@@ -40,6 +40,10 @@ class Bed:
         os.chmod(self.tmp, 0o755)
         self.paths = self.sc.tb.write(os.path.join(self.tmp, "tb"))
         self.root = self.paths["root"]
+        # a scenario that runs the tool under another uid: the binary and the
+        # tables as copies that uid can reach, as the scenario test runs them
+        self.binary, self.env = scenario_run.stage_for_wrap(self.sc, self.tmp, self.binary,
+                                                            scenario_run.child_env(self.sc.env))
 
     def __enter__(self):
         return self
@@ -61,7 +65,7 @@ class Bed:
     def run(self, verb, *args, env=None, wrap=True):
         """Runs `rocm-doctor VERB --root ROOT <scenario args> ARGS` in the testbed."""
         full = scenario_run.tb_run_command(self.tb_run, self.paths, self.sc.tb, self.tool(verb, args, wrap))
-        e = scenario_run.child_env(self.sc.env)
+        e = dict(self.env)
         e.update(env or {})
         return subprocess.run(full, env=e, capture_output=True, text=True, timeout=120)
 
@@ -75,7 +79,7 @@ class Bed:
             json.dump([self.tool(r[0], r[1:]) for r in runs], f)
         full = scenario_run.tb_run_command(self.tb_run, self.paths, self.sc.tb,
                                            [sys.executable, "-c", BATCH_RUNNER, spec, out])
-        p = subprocess.run(full, env=scenario_run.child_env(self.sc.env), capture_output=True, text=True,
+        p = subprocess.run(full, env=dict(self.env), capture_output=True, text=True,
                            timeout=120 * len(runs))
         try:
             with open(out) as f:

@@ -27,6 +27,7 @@ import glob  # noqa: E402
 import importlib  # noqa: E402
 
 import expected  # noqa: E402
+import rdtest  # noqa: E402
 import scenarios  # noqa: E402
 
 # Each area adds its scenarios in its own module, scenarios_AREA.py, which
@@ -89,45 +90,6 @@ def root_skip_reason(sc):
     return None
 
 
-def other_users_can_run(path):
-    """True if a process of another uid, without groups, can reach and execute path."""
-    path = os.path.abspath(path)
-    d = path
-    while True:
-        d = os.path.dirname(d)
-        try:
-            if not os.stat(d).st_mode & stat.S_IXOTH:
-                return False
-        except OSError:
-            return False
-        if d == "/":
-            break
-    try:
-        m = os.stat(path).st_mode
-    except OSError:
-        return False
-    return bool(m & stat.S_IXOTH and m & stat.S_IROTH)
-
-
-def reachable_copy(path, tmp):
-    """PATH itself when another uid can reach it, else a copy in TMP (mode
-    0755) that it can: a build under /root (mode 0700) is out of reach of the
-    uid a scenario runs the tool as."""
-    if other_users_can_run(path):
-        return os.path.abspath(path)
-    copy = os.path.join(tmp, os.path.basename(path))
-    if os.path.isdir(path):
-        shutil.copytree(path, copy, symlinks=False)
-        for d, dirs, files in os.walk(copy):
-            os.chmod(d, 0o755)
-            for f in files:
-                os.chmod(os.path.join(d, f), 0o644)
-    else:
-        shutil.copy2(path, copy)
-        os.chmod(copy, 0o755)
-    return copy
-
-
 def stage_for_wrap(sc, tmp, binary, env):
     """The binary and environment to run the tool with: when a scenario runs
     it under another uid (wrap), the binary and its tables must be in that
@@ -140,8 +102,8 @@ def stage_for_wrap(sc, tmp, binary, env):
     os.chmod(staged, 0o755)
     env = dict(env)
     if env.get("ROCM_DOCTOR_DATA_DIR"):
-        env["ROCM_DOCTOR_DATA_DIR"] = reachable_copy(env["ROCM_DOCTOR_DATA_DIR"], staged)
-    return reachable_copy(binary, staged), env
+        env["ROCM_DOCTOR_DATA_DIR"] = rdtest.reachable_copy(env["ROCM_DOCTOR_DATA_DIR"], staged)
+    return rdtest.reachable_copy(binary, staged), env
 
 
 # The formats the scenario test renders on the live run, in its one testbed,
