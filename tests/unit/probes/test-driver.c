@@ -342,7 +342,8 @@ static void test_kmsg_malformed(void)
     };
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         rd_kmsg_record r = { .priority = 99, .text = NULL };
-        g_test_message("record %zu: %s", i, bad[i]);
+        g_autofree char *shown = g_strescape(bad[i], NULL);
+        g_test_message("record %zu: %s", i, shown);
         g_assert_cmpint(kmsg(bad[i], &r), ==, -EINVAL);
         g_assert_cmpint(r.priority, ==, 99);
         g_assert_null(r.text);

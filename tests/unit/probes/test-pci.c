@@ -385,7 +385,8 @@ static void test_ids_line(void)
         "\xff\xfe,\xff,\xff",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
-        g_test_message("line %zu: %s", i, bad[i]);
+        g_autofree char *shown = g_strescape(bad[i], NULL);
+        g_test_message("line %zu: %s", i, shown);
         g_assert_cmpint(rd_amdgpu_ids_parse_line(bad[i], &dev, &rev, &name), ==, -EINVAL);
     }
     g_assert_cmpuint(dev, ==, 1);
