@@ -81,11 +81,11 @@ static bool stderr_is_journal(void)
     return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
-typedef int (*render_fn)(FILE *, const rd_facts *, const rd_gpu_view *, const rd_findings *);
 typedef int (*render_runs_fn)(FILE *, const rd_report_fix_runs *);
 
-/* The check in one format, followed by the fix runs' part. */
-static int render_to_string(render_fn fn, render_runs_fn runs_fn, const rd_run *run, const rd_report_fix_runs *runs,
+/* The check in one format, by the report's renderer, followed by the fix
+ * runs' part. */
+static int render_to_string(rd_format fmt, render_runs_fn runs_fn, const rd_run *run, const rd_report_fix_runs *runs,
                             char **ret, size_t *ret_size)
 {
     char *buf = NULL;
@@ -93,7 +93,10 @@ static int render_to_string(render_fn fn, render_runs_fn runs_fn, const rd_run *
     FILE *f = open_memstream(&buf, &size);
     if (!f)
         return -errno;
-    int r = fn(f, &run->facts, &run->view, &run->findings);
+    const rd_report_input in = {
+        .facts = &run->facts, .view = &run->view, .findings = &run->findings, .level = run->level, .color = false
+    };
+    int r = rd_renderers[fmt].write(f, &in);
     if (r == 0)
         r = runs_fn(f, runs);
     if (fclose(f) != 0 && r == 0)
@@ -107,14 +110,14 @@ static int render_to_string(render_fn fn, render_runs_fn runs_fn, const rd_run *
     return 0;
 }
 
-static int publish_rendered(const rd_run *run, const char *what, const char *file, render_fn fn, render_runs_fn runs_fn,
-                            const rd_report_fix_runs *runs, const char *prefix)
+static int publish_rendered(const rd_run *run, const char *what, const char *file, rd_format fmt,
+                            render_runs_fn runs_fn, const rd_report_fix_runs *runs, const char *prefix)
 {
     if (!file || !*file)
         return 0;
     _cleanup_free_ char *data = NULL;
     size_t size = 0;
-    int r = render_to_string(fn, runs_fn, run, runs, &data, &size);
+    int r = render_to_string(fmt, runs_fn, run, runs, &data, &size);
     _cleanup_free_ char *path = rd_daemon_output_path(run->ctx.root, file);
     if (r == 0 && prefix) {
         char *joined = xasprintf("%s%s", prefix, data);
@@ -161,12 +164,12 @@ static int publish_files(const rd_run *run, time_t nfd_expiry)
             ret = r;
         }
     }
-    r = publish_rendered(run, "Prometheus", run->config.prometheus_file, rd_report_prometheus,
+    r = publish_rendered(run, "Prometheus", run->config.prometheus_file, RD_FORMAT_PROMETHEUS,
                          rd_report_prometheus_fix_runs, &counts, NULL);
     if (r < 0 && ret == 0)
         ret = r;
     _cleanup_free_ char *expiry = nfd_expiry ? rd_report_nfd_expiry_line(nfd_expiry) : NULL;
-    r = publish_rendered(run, "Node Feature Discovery", run->config.nfd_file, rd_report_nfd, rd_report_nfd_fix_runs,
+    r = publish_rendered(run, "Node Feature Discovery", run->config.nfd_file, RD_FORMAT_NFD, rd_report_nfd_fix_runs,
                          &counts, expiry);
     if (r < 0 && ret == 0)
         ret = r;

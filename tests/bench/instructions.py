@@ -15,6 +15,7 @@ which a real host does not execute; libc's own system call stubs, a few
 dozen instructions a call, go out with them).
 
 Figures: tests/bench/README.md."""
+import importlib
 import os
 import re
 import subprocess
@@ -24,7 +25,7 @@ import tempfile
 top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(top, "tests", "run", "scenarios"))
 sys.dont_write_bytecode = True
-import run  # noqa: E402,F401  (registers every scenarios_*.py)
+importlib.import_module("run")  # registers every scenarios_*.py
 import scenarios  # noqa: E402
 
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")

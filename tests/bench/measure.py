@@ -2,7 +2,6 @@
 """Runs a command N times under GNU time and prints the median wall and CPU
 time and the largest peak RSS. GNU time forks from a small process, so the
 peak RSS is the command's own, not this interpreter's."""
-import os
 import statistics
 import subprocess
 import sys

@@ -25,7 +25,6 @@ import rdtest  # noqa: E402
 from fixrun import (  # noqa: E402
     ACCESS,
     base_facts,
-    conf,
     DRIVER,
     expect,
     IS_ROOT,

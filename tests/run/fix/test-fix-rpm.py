@@ -6,11 +6,9 @@ under --root the key import is deferred to the tree's first boot).
 
 Usage: test-fix-rpm.py ROCM_DOCTOR. Exit 0 pass, 1 fail, 77 skipped."""
 
-import hashlib
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 

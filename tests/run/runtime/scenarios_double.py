@@ -8,9 +8,9 @@ exercised in this project's CI: success, wrong results, launch errors, hangs
 and crashes.
 """
 
-import scenarios
 import scenarios_apu
-from scenarios import Scenario, Testbed, healthy_rx7900xtx_box, scenario
+from scenarios import Scenario, healthy_rx7900xtx_box, scenario
+from testbed import Testbed
 
 GPU = "0000:03:00.0"
 

@@ -14,7 +14,6 @@ import json
 import os
 import shlex
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -255,12 +254,12 @@ def compare(sc, report, status):
                 problems.append("gpu %s: %s expected %r, got %r"
                                 % (g.get("pci_address"), key, want,
                                    "<missing>" if have is KeyError else have))
-    for selector, expected in sc.gpus:
+    for selector, fields in sc.gpus:
         match = [g for g in gpus if all(lookup(g, k) == v for k, v in selector.items())]
         if len(match) != 1:
             problems.append("gpus matching %s: expected 1, got %d" % (selector, len(match)))
             continue
-        for key, want in expected.items():
+        for key, want in fields.items():
             have = lookup(match[0], key)
             if have is KeyError or not want == have:
                 problems.append("gpu %s: %s expected %r, got %r"

@@ -12,8 +12,7 @@ dump exists the comment says the value is representative.
 
 import health_sysfs
 from testbed import (
-    Bar, GiB, MiB, Testbed, CLASS_3D, CLASS_AUDIO, CLASS_ETHERNET, CLASS_HOST_BRIDGE,
-    PCIE_TO_PCI_BRIDGE,
+    Bar, GiB, MiB, CLASS_AUDIO, CLASS_ETHERNET, CLASS_HOST_BRIDGE,
 )
 
 

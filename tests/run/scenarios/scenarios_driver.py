@@ -268,7 +268,7 @@ def alma_not_loaded(twin):
     host_os(tb, ALMA_91, "5.14.0-162.6.1.el9_1.x86_64")
     matisse_host(tb)
     rp = matisse_root_port(tb)
-    gpu, node = rx7900xtx(tb, rp, bus=1, driver="amdgpu" if twin else None), None
+    gpu = rx7900xtx(tb, rp, bus=1, driver="amdgpu" if twin else None)
     if twin:
         tb.module_amdgpu("live")
         tb.kfd([cpu_kfd_node(tb, 16), tb.kfd_gpu_node(gpu, NAVI31_KFD, mem_bytes=25753026560)])

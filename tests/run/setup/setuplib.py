@@ -6,7 +6,6 @@ apt-get and dpkg; the rpm host for dnf --installroot and zypper --root.
 
 It reads the scripts' arguments: ROCM_DOCTOR SOURCE_DIR CACHE_DIR."""
 import copy
-import fcntl
 import hashlib
 import json
 import os

@@ -16,7 +16,6 @@ import os
 import shutil
 import socketserver
 import subprocess
-import tempfile
 import threading
 
 RELEASE = "6.4.1"

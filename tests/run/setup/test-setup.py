@@ -8,25 +8,21 @@ exactly what was there. The GPU comes from a facts file (an RX 7900 XTX on
 Ubuntu 24.04): no AMD GPU is needed.
 
 Usage: test-setup.py ROCM_DOCTOR SOURCE_DIR CACHE_DIR"""
-import copy
 import fcntl
-import hashlib
 import json
 import os
 import re
 import shutil
 import signal
-import stat
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fix"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 sys.path.insert(0, HERE)
-from fixlib import Root, temp_dir  # noqa: E402
+from fixlib import temp_dir  # noqa: E402
 import rdtest  # noqa: E402
 import standin  # noqa: E402
 from setuplib import (  # noqa: E402
