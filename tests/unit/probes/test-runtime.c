@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Level-2 assessment: runtime facts in, findings out (pure), plus the small
- * parsers of the runtime code and the facts JSON round trip. */
+/* probes/runtime.c: level 2's assessment, runtime facts in, findings out
+ * (pure), and the runtime facts' JSON round trip. */
 #include <glib.h>
 
 #include "check.h"
@@ -317,24 +317,6 @@ static void test_not_run(void)
     rd_facts_free(&f);
 }
 
-static void test_helpers(void)
-{
-    char buf[32];
-    g_assert_true(rd_runtime_isa_gfx("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", buf, sizeof buf));
-    g_assert_cmpstr(buf, ==, "gfx90a");
-    g_assert_true(rd_runtime_isa_gfx("amdgcn-amd-amdhsa--gfx1100", buf, sizeof buf));
-    g_assert_cmpstr(buf, ==, "gfx1100");
-    g_assert_false(rd_runtime_isa_gfx("x86_64-unknown-linux", buf, sizeof buf));
-    g_assert_false(rd_runtime_isa_gfx(NULL, buf, sizeof buf));
-    rd_hip_version_string(50221153, buf, sizeof buf);
-    g_assert_cmpstr(buf, ==, "5.2.21153");
-    rd_hip_version_string(60241134, buf, sizeof buf);
-    g_assert_cmpstr(buf, ==, "6.2.41134");
-    g_assert_cmpstr(rd_hsa_status_name(0x1008), ==, "HSA_STATUS_ERROR_OUT_OF_RESOURCES");
-    g_assert_cmpstr(rd_hsa_status_name(43), ==, "HSA_STATUS_ERROR_MEMORY_FAULT");
-    g_assert_null(rd_hsa_status_name(0x7777));
-}
-
 static void test_facts_round_trip(void)
 {
     rd_facts f;
@@ -372,7 +354,6 @@ static const rd_test_case tests[] = {
     { "/runtime/timeout-and-crash", test_timeout_and_crash },
     { "/runtime/no-device", test_no_device },
     { "/runtime/not-run", test_not_run },
-    { "/runtime/helpers", test_helpers },
     { "/runtime/facts-round-trip", test_facts_round_trip },
 };
 
