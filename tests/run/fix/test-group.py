@@ -67,6 +67,7 @@ def group_plan_json():
     import json
     r, facts = setup(base_facts())
     p = run(["fix", "--root", r.path, "--facts", facts, "--json"] + ACCESS)
+    expect("group_plan_json", p.stdout, r, facts)
     j = json.loads(p.stdout)
     rdtest.eq(j["schema"], "rocm-doctor-plan/1", "schema")
     rdtest.eq([s["fix"] for s in j["steps"]], ["group"], "steps")

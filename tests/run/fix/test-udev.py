@@ -106,6 +106,7 @@ def udev_all_users_only_when_asked():
     import json
     import hashlib
     p = run(["fix", "--root", r.path, "--facts", facts, "--json"] + ACCESS)
+    expect("udev_all_users_only_when_asked.json", p.stdout, r, facts)
     w = [a for a in json.loads(p.stdout)["steps"][0]["actions"] if a["action"] == "write"][0]
     rdtest.eq((w["path"], w["mode"], w["sha256"]),
               ("/etc/udev/rules.d/70-rocm-doctor-gpu.rules", "0644", hashlib.sha256(UDEV_RULE.encode()).hexdigest()),
