@@ -6,6 +6,7 @@ apt-get and dpkg; the rpm host for dnf --installroot and zypper --root.
 
 It reads the scripts' arguments: ROCM_DOCTOR SOURCE_DIR CACHE_DIR."""
 import copy
+import fcntl
 import hashlib
 import json
 import os
@@ -260,22 +261,37 @@ def setup_killed_at(h, marker):
         if os.path.exists(marker) or proc.poll() is not None:
             break
         time.sleep(0.1)
+    kill_and_wait_for_the_lock(h, proc)
+
+
+def kill_and_wait_for_the_lock(h, proc):
+    """Kills proc's process group (rocm-doctor started with
+    start_new_session) and waits until the run's lock is free. The package
+    manager runs in a group of its own under a leader process that holds
+    the lock too; the leader ends that group when rocm-doctor dies, which
+    on a loaded machine can be a while after rocm-doctor was reaped."""
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    wait_group_gone(proc.pid)
-
-
-def wait_group_gone(pgid):
-    """Waits until no process of group pgid is left: a child killed between
-    fork and exec still holds rocm-doctor's lock until it is gone, which
-    on a loaded machine can be after its parent was reaped."""
-    for _ in range(300):
+    for _ in range(600):
         try:
-            os.killpg(pgid, 0)
+            os.killpg(proc.pid, 0)
         except ProcessLookupError:
-            return
+            break
         time.sleep(0.05)
+    lock = h.r.p("/var/lib/rocm-doctor/lock")
+    if not os.path.exists(lock):
+        return
+    with open(lock, "rb") as f:
+        for _ in range(1200):
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                time.sleep(0.1)
+                continue
+            fcntl.flock(f, fcntl.LOCK_UN)
+            return
+    rdtest.check(False, "the killed run's lock is released within 120 s", lock)
 
 
 def ansible_play(h, m, tmp, mirror_base, **more):

@@ -43,6 +43,7 @@ from setuplib import (  # noqa: E402
     rpm_roundtrip,
     rx9070xt_facts,
     same_tree,
+    kill_and_wait_for_the_lock,
     setup_killed_at,
     task_output,
     unfinished_undo_then_fixed)
@@ -761,8 +762,7 @@ def undo_killed_between_packages_and_repository_finished_by_the_next():
             break
         time.sleep(0.1)
     rdtest.check(os.path.exists(marker), "apt removed the packages")
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+    kill_and_wait_for_the_lock(h, proc)
     os.unlink(h.r.p("/etc/apt/apt.conf.d/99rd-kill"))
     os.unlink(marker)
     rdtest.eq(h.journal(h.run_ids()[0])["state"], "undoing", "the killed undo")
