@@ -35,6 +35,7 @@ The environment selects:
 Exit status: 0 passed, 1 a test failed (or nothing was checked), 77 every
 selected test was skipped (meson shows SKIP).
 """
+import atexit
 import difflib
 import os
 import re
@@ -42,6 +43,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXPECTED_DIR = os.path.join(SOURCE_ROOT, "tests", "expected")
@@ -251,6 +253,35 @@ def other_users_can_run(path):
     except OSError:
         return False
     return bool(m & stat.S_IXOTH and m & stat.S_IROTH)
+
+
+_REMOVE_AT_EXIT = []
+
+
+def remove_at_exit(path):
+    """Removes path (a file or a folder) when the test program exits, unless
+    ROCM_DOCTOR_KEEP_TESTBED is set; returns path."""
+    _REMOVE_AT_EXIT.append(path)
+    return path
+
+
+def temp_dir(prefix):
+    """A new temporary folder, removed when the test program exits."""
+    return remove_at_exit(tempfile.mkdtemp(prefix=prefix))
+
+
+@atexit.register
+def _remove_temporaries():
+    if os.environ.get("ROCM_DOCTOR_KEEP_TESTBED"):
+        return
+    for path in reversed(_REMOVE_AT_EXIT):
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 def reachable_copy(path, tmp):

@@ -73,6 +73,7 @@ def live_check_json_and_facts_round_trip():
                  err)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as t:
         t.write(facts_out)
+    rdtest.remove_at_exit(t.name)
     rc2, out2, err2 = run("check", "--json", "--facts", t.name)
     rdtest.check(rc2 == rc and ids(json.loads(out2)) == ids(rep),
                  "check --facts on saved facts = live check",
@@ -151,7 +152,7 @@ def malformed_facts_files():
         "array.json": ('[1, 2, 3]', 'no "schema" key'),
         "nul.json": ('{"schema": "rocm-doctor-facts/1"}\0garbage', "NUL byte"),
     }
-    d = tempfile.mkdtemp()
+    d = rdtest.temp_dir("rd-cli-facts-")
     for name, (text, needle) in bad.items():
         path = os.path.join(d, name)
         with open(path, "w") as fh:
@@ -168,7 +169,7 @@ def malformed_facts_files():
 @rdtest.test
 def malformed_knowledge_table():
     # a malformed knowledge table stops the check with file:line (exit 3)
-    conf = tempfile.mkdtemp()
+    conf = rdtest.temp_dir("rd-cli-conf-")
     src = os.environ.get("ROCM_DOCTOR_DATA_DIR")
     with open(os.path.join(src, "pci-ids.ini")) as fh:
         ids_text = fh.read()

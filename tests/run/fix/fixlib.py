@@ -2,10 +2,8 @@
 """Temporary roots, facts files, tree snapshots, a local HTTPS server and
 the normalised expected-output files of the fix and setup tests (the
 harness is tests/lib/rdtest.py)."""
-import atexit
 import copy
 import hashlib
-import shutil
 import json
 import os
 import re
@@ -23,23 +21,8 @@ SHADOW = "root:*:19000:0:99999:7:::\nalice:!:19000:0:99999:7:::\nbob:!:19000:0:9
 GROUP = "root:x:0:\nvideo:x:44:\nrender:x:992:\nalice:x:1000:\nbob:x:1001:\n"
 GSHADOW = "root:*::\nvideo:*::\nrender:!::\nalice:!::\nbob:!::\n"
 
-
-_TEMP_DIRS = []
-
-
-def temp_dir(prefix):
-    """A temporary directory removed when the test program exits."""
-    d = tempfile.mkdtemp(prefix=prefix)
-    _TEMP_DIRS.append(d)
-    return d
-
-
-@atexit.register
-def _cleanup():
-    if os.environ.get("ROCM_DOCTOR_KEEP_TESTBED"):
-        return
-    for d in _TEMP_DIRS:
-        shutil.rmtree(d, ignore_errors=True)
+# a temporary folder removed when the test program exits
+temp_dir = rdtest.temp_dir
 
 
 class Root:

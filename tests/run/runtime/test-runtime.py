@@ -297,6 +297,7 @@ def facts_level_2_carry_the_runtime():
     if facts.get("runtime", {}).get("ran"):
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tmp:
             tmp.write(out_facts)
+        rdtest.remove_at_exit(tmp.name)
         try:
             rc, out, err = run("check", "--facts", tmp.name, "--json")
             rep = json.loads(out) if out.startswith("{") else {}

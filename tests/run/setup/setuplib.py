@@ -122,7 +122,7 @@ class Host:
         self.r.write("/etc/rocm-doctor/rocm-doctor.conf",
                      "[fix]\napt_key_file = %s\napt_key_fingerprint = %s\npackage_lock_timeout_s = 2\n%s"
                      "[repository]\nmirror = %s\n" % (m.key_file, m.fingerprint, conf_extra, base))
-        self.facts = os.path.join(self.path, "..", os.path.basename(self.path) + ".facts.json")
+        self.facts = rdtest.remove_at_exit(self.path + ".facts.json")
         self.write_facts(facts(kernel))
         q = self.chroot("apt-get", "update")
         rdtest.eq(q.returncode, 0, "apt-get update in the root: " + q.stdout)
@@ -379,7 +379,7 @@ class RpmHost:
         self.r.write("/etc/rocm-doctor/rocm-doctor.conf",
                      "[fix]\napt_key_file = %s\napt_key_fingerprint = %s\npackage_lock_timeout_s = 2\n"
                      "[repository]\nmirror = %s/radeon\n" % (m.key_file, m.fingerprint, m.base))
-        self.facts = self.path + ".facts.json"
+        self.facts = rdtest.remove_at_exit(self.path + ".facts.json")
         with open(self.facts, "w") as f:
             json.dump(fa, f)
         # the base every installed system has (and its rpm database)

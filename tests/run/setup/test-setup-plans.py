@@ -127,7 +127,7 @@ def host(os_key):
             "[fix]\napt_key_file = %s\napt_key_fingerprint = %s\napt_driver = yes\napt_graphics = yes\n" % (path, fpr))
     facts = load_facts(SRC)
     facts["os"].update(os_facts)
-    fpath = os.path.join(r.path + ".facts.json")
+    fpath = rdtest.remove_at_exit(r.path + ".facts.json")
     with open(fpath, "w") as f:
         json.dump(facts, f)
     return r, fpath, pm

@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import rdtest  # noqa: E402
@@ -30,7 +29,7 @@ def run(args, timeout=30):
 
 
 def tree(files, fifos):
-    root = tempfile.mkdtemp(prefix="rd-fifo-")
+    root = rdtest.temp_dir("rd-fifo-")
     base = {"etc/os-release": OS_RELEASE, "etc/passwd": "root:x:0:0::/root:/bin/sh\n", "etc/group": "root:x:0:\n",
             "etc/dnf/dnf.conf": "[main]\ngpgcheck=1\n"}
     base.update(files)
@@ -51,7 +50,7 @@ def all_three(name, root, want):
     rdtest.check(p is not None, "%s: check finishes" % name)
     p = run(["fix", "--root", root, "--user", "root"])
     rdtest.check(p is not None, "%s: fix (plan) finishes" % name)
-    out = os.path.join(tempfile.mkdtemp(prefix="rd-fifo-bundle-"), "bundle.tar")
+    out = os.path.join(rdtest.temp_dir("rd-fifo-bundle-"), "bundle.tar")
     p = run(["report", "-o", out, "--root", root, "--user", "root"], timeout=60)
     rdtest.check(p is not None and p.returncode in (0, 1, 2) and os.path.exists(out),
                  "%s: report finishes" % name,

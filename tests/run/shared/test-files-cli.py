@@ -28,7 +28,7 @@ def run(args, timeout=20):
 
 
 def tree(files=(), fifos=()):
-    root = tempfile.mkdtemp(prefix="rd-files-")
+    root = rdtest.temp_dir("rd-files-")
     base = {"etc/os-release": OS_RELEASE, "etc/passwd": "root:x:0:0::/root:/bin/sh\n",
             "etc/group": "root:x:0:\n", "etc/apt/sources.list": ""}
     base.update(dict(files))
@@ -158,7 +158,7 @@ def the_support_bundle_is_atomic():
     # The support bundle: written atomically, mode 0600, no temp file left, a
     # FIFO in the tree does not block it.
     root = tree(fifos=["etc/environment"])
-    out_dir = tempfile.mkdtemp(prefix="rd-bundle-")
+    out_dir = rdtest.temp_dir("rd-bundle-")
     out = os.path.join(out_dir, "bundle.tar")
     p = run(["report", "-o", out, "--root", root, "--user", "root"], timeout=60)
     rdtest.check(p is not None and p.returncode in (0, 1, 2), "report returns (%r)" % ((p and (p.returncode, p.stderr)),))
