@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The harness's own rules: a test without checks fails, a failed check
 fails its test, skips exit 77 and root skips are counted, RDTEST_SELECT and
-RDTEST_ROOT select, expect_file compares and regenerates."""
+RDTEST_ROOT select, expect_file compares and regenerates, temporaries go at
+exit."""
 import os
 import subprocess
 import sys
@@ -26,6 +27,26 @@ def script(body, env=None):
         return p.returncode, p.stdout
     finally:
         os.unlink(f.name)
+
+
+@rdtest.test
+def temporaries_go_at_exit_unless_kept():
+    body = ("import os\n@rdtest.test\ndef t():\n"
+            "    d = rdtest.temp_dir('rd-rdtest-')\n"
+            "    f = rdtest.remove_at_exit(d + '.json')\n"
+            "    open(f, 'w').close()\n"
+            "    os.makedirs(os.path.join(d, 'a', 'b'))\n"
+            "    print('MADE', d, f)\n"
+            "    rdtest.check(True, 'x')\n")
+    for keep in (False, True):
+        code, out = script(body, {"ROCM_DOCTOR_KEEP_TESTBED": "1"} if keep else {})
+        rdtest.eq(code, 0, "exit status (keep %s)" % keep)
+        made = [l.split()[1:] for l in out.splitlines() if l.startswith("MADE ")]
+        rdtest.check(len(made) == 1, "the test made a folder and a file", out)
+        for path in made[0] if made else []:
+            rdtest.eq(os.path.exists(path), keep, "%s after the exit (ROCM_DOCTOR_KEEP_TESTBED %s)" % (path, keep))
+            if keep:
+                subprocess.run(["rm", "-rf", path], check=True)
 
 
 @rdtest.test
