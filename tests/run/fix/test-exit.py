@@ -12,7 +12,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from fixlib import Root, load_facts, write_facts  # noqa: E402
+from fixlib import Root, load_facts, temp_dir, write_facts  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import rdtest  # noqa: E402
 
@@ -36,7 +36,7 @@ def scenario(fmt):
     if not os.path.exists("/dev/full"):
         rdtest.skip("needs /dev/full")
     r = Root()
-    facts = write_facts(load_facts(SRC), r.path + "/..")
+    facts = write_facts(load_facts(SRC), temp_dir("rd-exit-facts."))
     base = ["--root", r.path, "--facts", facts, "--user", "alice", "--only", "group"] + fmt
     p = rd(["fix", "--apply", "--yes"] + base, "/dev/full")
     run_id, state = journal_state(r)

@@ -12,7 +12,6 @@ Usage: test-slurm-health.py ROCM_DOCTOR TB_RUN"""
 import json
 import os
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,7 +49,7 @@ def facts_files():
     if why:
         rdtest.skip(why)
     if not FACTS:
-        tmp = tempfile.mkdtemp(prefix="rocm-doctor-slurm-facts-")
+        tmp = rdtest.temp_dir("rocm-doctor-slurm-facts-")
         broken, healthy = os.path.join(tmp, "broken.json"), os.path.join(tmp, "healthy.json")
         facts_of("health-aer-errors", broken)
         facts_of("health-rx7900xtx-healthy", healthy)

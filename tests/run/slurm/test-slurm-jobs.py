@@ -13,7 +13,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -91,7 +90,7 @@ class Jobs:
 
     @classmethod
     def start(cls):
-        tmp = tempfile.mkdtemp(prefix="rocm-doctor-slurm-jobs-")
+        tmp = rdtest.temp_dir("rocm-doctor-slurm-jobs-")
         healthy = facts_of("health-rx7900xtx-healthy")
         files = {"healthy": healthy, "broken": facts_of("health-aer-errors"),
                  "ras0": with_ras(healthy, 0), "ras2": with_ras(healthy, 2)}
