@@ -9,6 +9,7 @@
 #include "gpg.h"
 #include "keyring.h"
 #include "redact.h"
+#include "release.h"
 #include "repo-url.h"
 #include "util.h"
 
@@ -135,42 +136,23 @@ static int keyring_has_rocm(const rd_fix_input *in, const char *path, const char
     return match > 0;
 }
 
-/* The row of the repository table an enabled AMD source of this kind
- * names: the release it serves, or the release a path AMD never served
- * meant (rocm/apt/6.4.0 is 6.4.0's); NULL when none. *ret_any: such a
- * source exists at all; *ret_newer: it names a release newer than the
- * table. */
-static const rd_repo_row *source_row(const rd_fix_input *in, rd_repo_kind kind, bool *ret_any, bool *ret_newer)
+/* Whether the host has an enabled AMD source of this kind (the driver's:
+ * the plan keeps writing it). */
+static bool has_source_of_kind(const rd_fix_input *in, rd_repo_kind kind)
 {
     const rd_apt_facts *a = &in->facts->apt;
     const char *mirror = in->config ? in->config->mirror : NULL;
-    const rd_repo_row *found = NULL;
-    for (size_t i = 0; i < a->n_sources; i++) {
+    bool found = false;
+    for (size_t i = 0; i < a->n_sources && !found; i++) {
         const rd_apt_source *src = &a->sources[i];
         const char *path = src->enabled && !src->placeholder ? rd_repo_path_of(mirror, src->uri) : NULL;
         rd_repo_match m;
         if (!path || !streq_ptr(src->type, "deb") || rd_repos_classify(in->knowledge, path, &m) == 0)
             continue;
-        if (m.family == RD_REPO_APT && m.kind == kind) {
-            if (ret_any)
-                *ret_any = true;
-            if (ret_newer && m.newer)
-                *ret_newer = true;
-            if (!found)
-                found = m.row ? m.row : m.meant;
-        }
+        found = m.family == RD_REPO_APT && m.kind == kind;
         rd_repo_match_done(&m);
     }
     return found;
-}
-
-/* A release this OS has packages of: the one the host's AMD source names,
- * else the ROCm installed under /opt, so that fixing the repository does
- * not upgrade ROCm behind the person's back. */
-static const rd_repo_row *current_release(const rd_fix_input *in)
-{
-    const rd_repo_row *r = source_row(in, RD_REPO_ROCM, NULL, NULL);
-    return r ? r : rd_repos_find(in->knowledge, in->facts->rocm.default_version);
 }
 
 /* A keyring of apt-key's that the check found AMD's key in, holding that
@@ -187,47 +169,26 @@ static bool legacy_keyring_only_amd(const rd_fix_input *in, const char *path)
     return fprs && fprs[0] && !fprs[1];
 }
 
-/* The release to install: configured, already in use, or the newest the
- * support table knows for every GPU here; its row of the repository table
- * and the apt suite that serves this OS. */
-static int pick_release(const rd_fix_input *in, const rd_repo_row **ret_row, const char **ret_suite, char **ret_reason)
+/* The release: the one decision of src/core/release.c (asked, configured,
+ * the host's own, or for a host without ROCm the newest). */
+static int decide(const rd_fix_input *in, rd_release_choice *ret, char **ret_reason)
+{
+    const rd_release_input ri = {
+        .facts = in->facts,
+        .knowledge = in->knowledge,
+        .config = in->config,
+        .gpus = in->gpus,
+        .asked = in->release,
+        .family = RD_REPO_APT,
+    };
+    return rd_release_decide(&ri, ret, ret_reason);
+}
+
+/* The apt suite of a release of the table on this OS. */
+static int table_suite(const rd_fix_input *in, const rd_repo_row *row, const char **ret_suite, char **ret_reason)
 {
     const rd_os_facts *os = &in->facts->os;
     const rd_knowledge *k = in->knowledge;
-    const char *release = in->release ? in->release : in->config ? in->config->rocm_release : NULL;
-    const rd_repo_row *row = NULL;
-    bool newer = false;
-    if (!release) {
-        source_row(in, RD_REPO_ROCM, NULL, &newer);
-        if (newer) {
-            *ret_reason =
-                xasprintf("this host's AMD source names a ROCm release newer than the repository table "
-                          "(repos.ini of %s, newest %s): left as it is",
-                          strempty(k->repos_info.date), rd_repos_newest(k) ? rd_repos_newest(k)->release : "-");
-            return -ENOENT;
-        }
-        row = current_release(in);
-    }
-    if (!release && !row) {
-        _cleanup_strv_free_ char **gfx = NULL;
-        size_t n = 0;
-        for (size_t i = 0; i < in->gpus->n_gpus; i++)
-            if (in->gpus->gpus[i].gfx[0]) {
-                gfx = strv_push(gfx, xstrdup(in->gpus->gpus[i].gfx));
-                n++;
-            }
-        release = rd_knowledge_pick_release(k, os->id, os->version_id, gfx, n);
-        if (!release) {
-            *ret_reason = rd_support_no_release_reason(k, &in->facts->os, gfx, n);
-            return -ENOENT;
-        }
-    }
-    if (!row)
-        row = rd_repos_find(k, release);
-    if (!row) {
-        *ret_reason = rd_repos_unknown_release(k, release);
-        return -EINVAL;
-    }
     if (!os->version_codename) {
         *ret_reason = xstrdup("the OS release codename is unknown (/etc/os-release has no VERSION_CODENAME)");
         return -ENOENT;
@@ -249,7 +210,6 @@ static int pick_release(const rd_fix_input *in, const rd_repo_row **ret_row, con
         return -ENOENT;
     }
     *ret_suite = suite;
-    *ret_row = row;
     return 0;
 }
 
@@ -273,11 +233,11 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_s
 }
 
 /* One deb822 stanza; a blank line before every stanza but the first. */
-static void source_stanza(strbuf *b, bool first, const char *uri, const char *suite)
+static void source_stanza(strbuf *b, bool first, const char *uri, const char *suite, const char *components)
 {
     strbuf_printf(
-        b, "%sTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
-        first ? "" : "\n", uri, suite);
+        b, "%sTypes: deb\nURIs: %s\nSuites: %s\nComponents: %s\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
+        first ? "" : "\n", uri, suite, components ? components : "main");
 }
 
 /* The login of a mirror URL that had one: never in the sources file
@@ -308,8 +268,7 @@ static char **wanted_uris(const rd_fix_input *in, const rd_repo_row *row, const 
     if (!rocm)
         return NULL;
     char **v = strv_push(NULL, rocm);
-    bool had_driver = false;
-    source_row(in, RD_REPO_AMDGPU, &had_driver, NULL);
+    bool had_driver = has_source_of_kind(in, RD_REPO_AMDGPU);
     char *graphics = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_GRAPHICS, &os);
     char *driver = rd_repos_url(base, row, RD_REPO_APT, RD_REPO_AMDGPU, &os);
     /* from 7.0 ROCm's packages need the graphics repository's (libdrm):
@@ -387,7 +346,7 @@ static int plan_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, const rd
     strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository%s.\n", row->release,
                   mirror ? " (through the configured mirror)" : "");
     for (size_t i = 0; uris[i]; i++)
-        source_stanza(&src, i == 0, uris[i], suite);
+        source_stanza(&src, i == 0, uris[i], suite, NULL);
     _cleanup_free_ char *sources = strbuf_steal(&src);
     int r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason);
     if (r < 0)
@@ -638,16 +597,124 @@ static int plan_in_place(const rd_fix_input *in, rd_plan *p, rd_step *s, const r
     return r < 0 ? r : 0;
 }
 
+/* ---- a release outside the tables: the host's own folders kept ---- */
+
+/* The host's enabled AMD sources as they are (folder, suite, components),
+ * each once. */
+typedef struct {
+    char *uri, *suite, *components;
+    bool signed_ok;
+} kept_source;
+
+static void kept_free(kept_source *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].uri);
+        free(v[i].suite);
+        free(v[i].components);
+    }
+    free(v);
+}
+
+static size_t kept_sources(const rd_fix_input *in, kept_source **ret)
+{
+    const rd_apt_facts *a = &in->facts->apt;
+    const char *mirror = in->config ? in->config->mirror : NULL;
+    kept_source *v = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < a->n_sources; i++) {
+        const rd_apt_source *src = &a->sources[i];
+        if (!src->enabled || src->placeholder || !streq_ptr(src->type, "deb") || !src->uri || !src->suite ||
+            !rd_repo_path_of(mirror, src->uri))
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = same_folder(v[j].uri, src->uri) && streq(v[j].suite, src->suite);
+        if (seen)
+            continue;
+        _cleanup_free_ char *comps = strv_join(src->components, " ");
+        *ARRAY_APPEND(v, n) = (kept_source){
+            .uri = xstrdup(src->uri),
+            .suite = xstrdup(src->suite),
+            .components = xstrdup(comps && *comps ? comps : "main"),
+            .signed_ok = signed_by_amd(in, src->signed_by),
+        };
+    }
+    *ret = v;
+    return n;
+}
+
+/* The key, Signed-By and the pin for the folders the host has: nothing
+ * writes another release's folders. */
+static int plan_keep(const rd_fix_input *in, rd_plan *p, const rd_release_choice *c, char **ret_reason)
+{
+    kept_source *v = NULL;
+    size_t n = kept_sources(in, &v);
+    _cleanup_free_ char *why = rd_release_outside_text(in->knowledge, c);
+    if (n == 0) {
+        kept_free(v, n);
+        if (c->origin == RD_RELEASE_ASKED || c->origin == RD_RELEASE_CONFIGURED)
+            *ret_reason = rd_repos_unknown_release(in->knowledge, c->release);
+        else
+            *ret_reason = xasprintf("%s; this host has no AMD source to keep, and no release is written in its "
+                                    "place: pass --release (or set rocm_release) to choose one",
+                                    why);
+        return -ENOENT;
+    }
+    bool all_signed = true, pinned = false;
+    for (size_t i = 0; i < n; i++)
+        all_signed &= v[i].signed_ok;
+    for (size_t i = 0; i < in->facts->apt.n_pins; i++)
+        pinned |= in->facts->apt.pins[i].priority > 500;
+    rd_step *s = rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (the host's folders kept)",
+                                  c->release);
+    rd_step_address_findings(s, in, "apt");
+    _cleanup_free_ char *key_source = NULL;
+    strbuf notes = { 0 };
+    int r = plan_auth(in, p, s, ret_reason);
+    if (r >= 0 && !(all_signed && pinned)) {
+        strbuf src = { 0 };
+        strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository: the folders this host had.\n",
+                      c->release);
+        for (size_t i = 0; i < n; i++)
+            source_stanza(&src, i == 0, v[i].uri, v[i].suite, v[i].components);
+        _cleanup_free_ char *sources = strbuf_steal(&src);
+        if ((r = plan_key(in, p, s, &key_source, ret_reason)) >= 0 &&
+            (r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason)) >= 0 &&
+            (r = plan_pin(in, p, s, ret_reason)) >= 0)
+            r = plan_old_sources(in, p, s, &notes, ret_reason);
+    }
+    if (r >= 0)
+        r = plan_old_keys(in, p, s, &notes, ret_reason);
+    kept_free(v, n);
+    if (r < 0) {
+        free(notes.s);
+        return r;
+    }
+    if (rd_step_changes(s))
+        s->note = xasprintf("%s. Run `apt-get update`%s", why,
+                            key_source ? "" : "; the key already in " KEYRING " is kept");
+    rd_plan_drop_empty_step(p);
+    if (notes.len)
+        *ret_reason = strbuf_steal(&notes);
+    return 0;
+}
+
 static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
 {
     /* setup adds the repository of the host's own package manager only */
     if (in->setup && rd_os_family_facts(&in->facts->os) != RD_OS_DEBIAN)
         return 0;
-    _cleanup_free_ char *key_source = NULL;
-    const rd_repo_row *row = NULL;
-    const char *suite = NULL;
-    int r = pick_release(in, &row, &suite, ret_reason);
+    _cleanup_(rd_release_choice_done) rd_release_choice choice = { 0 };
+    int r = decide(in, &choice, ret_reason);
     if (r < 0)
+        return r;
+    if (!choice.row)
+        return plan_keep(in, p, &choice, ret_reason);
+    _cleanup_free_ char *key_source = NULL;
+    const rd_repo_row *row = choice.row;
+    const char *suite = NULL;
+    if ((r = table_suite(in, row, &suite, ret_reason)) < 0)
         return r;
     _cleanup_strv_free_ char **uris = wanted_uris(in, row, suite);
     if (!uris) {

@@ -15,6 +15,7 @@
 #include "gpg.h"
 #include "repo-url.h"
 #include "redact.h"
+#include "release.h"
 #include "util.h"
 
 #define KEY_FILE RD_RPM_KEY_FILE
@@ -59,53 +60,20 @@ static bool key_imported(const rd_facts *f, const char *fpr)
     return false;
 }
 
-/* The row of the release an enabled AMD repository of the host names (the
- * release a folder AMD never served meant); NULL: none. */
-static const rd_repo_row *host_row(const rd_fix_input *in, const manager *m)
+/* The release: the one decision of src/core/release.c (asked, configured,
+ * the host's own repositories or installation, else the newest for every
+ * GPU here). */
+static int decide(const rd_fix_input *in, const manager *m, rd_release_choice *ret, char **ret_reason)
 {
-    const rd_repo_config *c = m->zypper ? &in->facts->repos.zypper : &in->facts->repos.dnf;
-    const rd_repo_row *found = NULL;
-    for (size_t i = 0; i < c->n_repos && !found; i++) {
-        const char *path = c->repos[i].amd && c->repos[i].enabled ? rd_repo_path_of(NULL, c->repos[i].url) : NULL;
-        rd_repo_match mt;
-        if (!path || rd_repos_classify(in->knowledge, path, &mt) == 0)
-            continue;
-        if (mt.kind == RD_REPO_ROCM)
-            found = mt.row ? mt.row : mt.meant;
-        rd_repo_match_done(&mt);
-    }
-    return found;
-}
-
-/* The release to install: asked for, configured, named by the host's own
- * repository or installation, else the newest for every GPU here. */
-static int pick_release(const rd_fix_input *in, const manager *m, const rd_repo_row **ret, char **ret_reason)
-{
-    const rd_knowledge *k = in->knowledge;
-    const char *release = in->release ? in->release : in->config ? in->config->rocm_release : NULL;
-    const rd_repo_row *row = release ? rd_repos_find(k, release) : host_row(in, m);
-    if (!release && !row && in->facts->rocm.default_version)
-        row = rd_repos_find(k, release = in->facts->rocm.default_version);
-    if (!release && !row) {
-        char **gfx = NULL;
-        size_t n = 0;
-        for (size_t i = 0; i < in->gpus->n_gpus; i++)
-            if (in->gpus->gpus[i].gfx[0])
-                gfx = strv_push(gfx, xstrdup(in->gpus->gpus[i].gfx)), n++;
-        release = rd_knowledge_pick_release(k, in->facts->os.id, in->facts->os.version_id, gfx, n);
-        if (!release)
-            *ret_reason = rd_support_no_release_reason(k, &in->facts->os, gfx, n);
-        strv_free(gfx);
-        if (!release)
-            return -ENOENT;
-        row = rd_repos_find(k, release);
-    }
-    if (!row) {
-        *ret_reason = rd_repos_unknown_release(k, release);
-        return -EINVAL;
-    }
-    *ret = row;
-    return 0;
+    const rd_release_input ri = {
+        .facts = in->facts,
+        .knowledge = in->knowledge,
+        .config = in->config,
+        .gpus = in->gpus,
+        .asked = in->release,
+        .family = m->zypper ? RD_REPO_SLES : RD_REPO_EL,
+    };
+    return rd_release_decide(&ri, ret, ret_reason);
 }
 
 /* zypper's credentials for the mirror (a repository's baseurl names it) */
@@ -275,18 +243,60 @@ static bool plan_crb(const rd_fix_input *in, rd_step *s)
     return false;
 }
 
-static void notes(const rd_fix_input *in, const manager *m, rd_step *s, bool crb)
+static bool repo_enabled(const rd_repo_config *cfg, char *const *patterns)
+{
+    for (size_t i = 0; i < cfg->n_repos; i++)
+        for (size_t j = 0; patterns && patterns[j]; j++)
+            if (cfg->repos[i].enabled && fnmatch(patterns[j], cfg->repos[i].id, 0) == 0)
+                return true;
+    return false;
+}
+
+/* The prerequisites AMD's instructions add that this host lacks: CRB and
+ * EPEL on EL (dnf), SUSE's modules and repositories on SLES (zypper). The
+ * plan names them with their commands; it never enables them itself (but
+ * CRB when allowed_fixes lists "crb"). */
+static void prereq_notes(const rd_fix_input *in, const manager *m, bool crb, strbuf *b)
+{
+    const rd_rpm_info *info = &in->knowledge->rpm;
+    const rd_os_family fam = rd_os_family_facts(&in->facts->os);
+    if (!m->zypper && fam == RD_OS_RHEL) {
+        const rd_repo_config *cfg = &in->facts->repos.dnf;
+        bool no_crb = !crb && !repo_enabled(cfg, info->crb_repos), no_epel = !repo_enabled(cfg, info->epel_repos);
+        if (!no_crb && !no_epel)
+            return;
+        _cleanup_free_ char *c = no_crb ? rd_distro_crb_hint(&in->facts->os) : xstrdup("");
+        _cleanup_free_ char *e = no_epel ? rd_distro_epel_hint(&in->facts->os) : xstrdup("");
+        strbuf_printf(b,
+                      "%sThis host has no enabled %s%s%s repository, which ROCm's packages need: enable it yourself "
+                      "before installing (rocm-doctor does not change the distribution's repositories). %s%s",
+                      b->s ? "\n" : "", no_crb ? "CRB" : "", no_crb && no_epel ? " or " : "", no_epel ? "EPEL" : "", c,
+                      e);
+        while (b->len > 0 && b->s[b->len - 1] == ' ')
+            b->s[--b->len] = '\0';
+    } else if (m->zypper && fam == RD_OS_SUSE && !repo_enabled(&in->facts->repos.zypper, info->sles_repos) &&
+               info->sles_modules) {
+        strbuf mods = { 0 };
+        for (size_t i = 0; info->sles_modules[i]; i++)
+            strbuf_printf(&mods, "%s`sudo SUSEConnect -p %s/%s/x86_64`", i ? ", " : "", info->sles_modules[i],
+                          strempty(in->facts->os.version_id));
+        _cleanup_free_ char *list = strbuf_steal(&mods);
+        strbuf_printf(b,
+                      "%sThis host has none of the SUSE repositories ROCm's packages need (perl, Education, "
+                      "science): add the modules AMD's instructions list yourself: %s.",
+                      b->s ? "\n" : "", strempty(list));
+    }
+}
+
+static void notes(const rd_fix_input *in, const manager *m, rd_step *s, bool crb, const char *outside)
 {
     strbuf b = { 0 };
+    if (outside)
+        strbuf_printf(&b, "%s.", outside);
+    prereq_notes(in, m, crb, &b);
     for (size_t i = 0; i < in->findings->n; i++) {
         const rd_finding *f = &in->findings->items[i];
-        if (streq(f->id, "dnf.prereq-repo-missing") && !crb) {
-            _cleanup_free_ char *c = rd_distro_crb_hint(&in->facts->os), *e = rd_distro_epel_hint(&in->facts->os);
-            strbuf_printf(&b,
-                          "%sEnable the prerequisite repositories yourself (rocm-doctor does not change the "
-                          "distribution's repositories). %s%s",
-                          b.s ? "\n" : "", c, e);
-        } else if (streq(f->id, "kernel.devel-missing") && in->facts->kernel_devel.wanted && !in->setup)
+        if (streq(f->id, "kernel.devel-missing") && in->facts->kernel_devel.wanted && !in->setup)
             strbuf_printf(&b,
                           "%sInstall the running kernel's headers: `sudo %s install %s`, then `sudo dkms "
                           "autoinstall` or reboot (`rocm-doctor setup` plans both).",
@@ -297,16 +307,80 @@ static void notes(const rd_fix_input *in, const manager *m, rd_step *s, bool crb
     s->note = strbuf_steal(&b);
 }
 
+/* A release outside the tables: the host's own AMD repositories, kept as
+ * they are (baseurl, id), written whole with gpgcheck=1 and the key; the
+ * driver's in amdgpu.repo, the rest in rocm.repo. */
+static int kept_texts(const rd_fix_input *in, const manager *m, const rd_release_choice *c, const char *secret,
+                      char **ret_rocm, char **ret_amdgpu, char **ret_reason)
+{
+    const rd_repo_config *cfg = m->zypper ? &in->facts->repos.zypper : &in->facts->repos.dnf;
+    strbuf rocm = { 0 }, amdgpu = { 0 };
+    size_t n = 0;
+    for (size_t i = 0; i < cfg->n_repos; i++) {
+        const rd_rpm_repo *r = &cfg->repos[i];
+        const char *path = r->amd && r->enabled && r->url ? rd_repo_path_of(NULL, r->url) : NULL;
+        if (!path || !r->id)
+            continue;
+        rd_repo_match mt;
+        bool driver = rd_repos_classify(in->knowledge, path, &mt) > 0 && mt.kind == RD_REPO_AMDGPU;
+        rd_repo_match_done(&mt);
+        _cleanup_free_ char *url = rd_repo_on_base(in->config, r->url);
+        _cleanup_free_ char *sec = section(r->id, r->name ? r->name : r->id, url, m->zypper, in->config, secret);
+        strbuf *b = driver ? &amdgpu : &rocm;
+        strbuf_printf(b, "%s%s", b->len ? "\n" : "", sec);
+        n++;
+    }
+    if (n == 0) {
+        free(rocm.s);
+        free(amdgpu.s);
+        _cleanup_free_ char *why = rd_release_outside_text(in->knowledge, c);
+        if (c->origin == RD_RELEASE_ASKED || c->origin == RD_RELEASE_CONFIGURED)
+            *ret_reason = rd_repos_unknown_release(in->knowledge, c->release);
+        else
+            *ret_reason = xasprintf("%s; this host has no AMD repository to keep, and no release is written in its "
+                                    "place: pass --release (or set rocm_release) to choose one",
+                                    why);
+        return -ENOENT;
+    }
+    _cleanup_free_ char *r1 = strbuf_steal(&rocm), *r2 = strbuf_steal(&amdgpu);
+    *ret_rocm = r1 ? xasprintf(RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository: the folders this host had.\n%s",
+                               c->release, r1)
+                   : NULL;
+    *ret_amdgpu =
+        r2 ? xasprintf(RD_FIX_HEADER_LINE "# The amdgpu driver: the folders this host had.\n%s", r2) : NULL;
+    return 0;
+}
+
+/* The texts of rocm.repo and amdgpu.repo for the release chosen: the
+ * table's folders, or outside the tables the host's own; NULL: that file
+ * is not written. */
+static int texts(const rd_fix_input *in, const manager *m, const rd_release_choice *c, const char *secret,
+                 char **ret_rocm, char **ret_amdgpu, char **ret_reason)
+{
+    return c->row ? repo_texts(in, m, c->row, secret, ret_rocm, ret_amdgpu, ret_reason)
+                  : kept_texts(in, m, c, secret, ret_rocm, ret_amdgpu, ret_reason);
+}
+
+static int write_one(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, const char *text,
+                     const char *shown, char **ret_reason)
+{
+    if (!text)
+        return 0;
+    int r = shown ? rd_step_write_secret(p, s, in, path, text, shown, ret_reason)
+                  : rd_step_write(p, s, in, path, text, strlen(text), 0644, ret_reason);
+    return r < 0 ? r : 0;
+}
+
 /* The two .repo files; with the mirror's login, dnf's at 0600 (they hold
  * the password), zypper's credentials file at 0600 beside 0644 ones. */
-static int write_repos(const rd_fix_input *in, rd_plan *p, rd_step *s, const manager *m, const rd_repo_row *row,
+static int write_repos(const rd_fix_input *in, rd_plan *p, rd_step *s, const manager *m, const rd_release_choice *ch,
                        const char *p1, const char *rocm, const char *p2, const char *amdgpu, char **ret_reason)
 {
     const rd_config *c = in->config;
     int r;
     if (!c || !c->mirror_login || m->zypper) {
-        if ((r = rd_step_write(p, s, in, p1, rocm, strlen(rocm), 0644, ret_reason)) < 0 ||
-            (r = rd_step_write(p, s, in, p2, amdgpu, strlen(amdgpu), 0644, ret_reason)) < 0)
+        if ((r = write_one(p, s, in, p1, rocm, NULL, ret_reason)) < 0 ||
+            (r = write_one(p, s, in, p2, amdgpu, NULL, ret_reason)) < 0)
             return r;
     }
     if (!c || !c->mirror_login)
@@ -320,9 +394,9 @@ static int write_repos(const rd_fix_input *in, rd_plan *p, rd_step *s, const man
         return r < 0 ? r : 0;
     }
     _cleanup_free_ char *rocm_shown = NULL, *amdgpu_shown = NULL;
-    if ((r = repo_texts(in, m, row, RD_MASKED, &rocm_shown, &amdgpu_shown, ret_reason)) < 0 ||
-        (r = rd_step_write_secret(p, s, in, p1, rocm, rocm_shown, ret_reason)) < 0 ||
-        (r = rd_step_write_secret(p, s, in, p2, amdgpu, amdgpu_shown, ret_reason)) < 0)
+    if ((r = texts(in, m, ch, RD_MASKED, &rocm_shown, &amdgpu_shown, ret_reason)) < 0 ||
+        (r = write_one(p, s, in, p1, rocm, rocm_shown, ret_reason)) < 0 ||
+        (r = write_one(p, s, in, p2, amdgpu, amdgpu_shown, ret_reason)) < 0)
         return r;
     return 0;
 }
@@ -334,29 +408,31 @@ static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, c
     rd_os_family fam = rd_os_family_facts(&in->facts->os);
     if (in->setup && (m->zypper ? fam != RD_OS_SUSE : fam != RD_OS_RHEL))
         return 0;
-    const rd_repo_row *row = NULL;
-    int r = pick_release(in, m, &row, ret_reason);
+    _cleanup_(rd_release_choice_done) rd_release_choice ch = { 0 };
+    int r = decide(in, m, &ch, ret_reason);
     if (r < 0)
         return r;
-    const char *version = row->release;
-    _cleanup_free_ char *rocm = NULL, *amdgpu = NULL;
+    _cleanup_free_ char *rocm = NULL, *amdgpu = NULL, *outside = rd_release_outside_text(in->knowledge, &ch);
     const rd_config *c = in->config;
     bool login = c && c->mirror_login;
-    r = repo_texts(in, m, row, login ? c->mirror_secret : NULL, &rocm, &amdgpu, ret_reason);
+    r = texts(in, m, &ch, login ? c->mirror_secret : NULL, &rocm, &amdgpu, ret_reason);
     if (r < 0)
         return r;
-    rd_step *s = rd_plan_add_step(p, m->id, RD_EFFECT_NOW, "AMD's %s repositories for ROCm %s (%s %s)", m->id, version,
-                                  strempty(in->facts->os.id), strempty(in->facts->os.version_id));
+    rd_step *s = ch.row ? rd_plan_add_step(p, m->id, RD_EFFECT_NOW, "AMD's %s repositories for ROCm %s (%s %s)", m->id,
+                                           ch.release, strempty(in->facts->os.id), strempty(in->facts->os.version_id))
+                        : rd_plan_add_step(p, m->id, RD_EFFECT_NOW,
+                                           "AMD's %s repositories for ROCm %s (the host's folders kept)", m->id,
+                                           ch.release);
     rd_step_address_findings(s, in, m->id);
     if ((r = plan_key(in, p, s, ret_reason)) < 0)
         return r;
     _cleanup_free_ char *p1 = xasprintf("%s/rocm.repo", m->dir), *p2 = xasprintf("%s/amdgpu.repo", m->dir);
-    if ((r = write_repos(in, p, s, m, row, p1, rocm, p2, amdgpu, ret_reason)) < 0 ||
+    if ((r = write_repos(in, p, s, m, &ch, p1, rocm, p2, amdgpu, ret_reason)) < 0 ||
         (r = move_others(in, p, s, m, ret_reason)) < 0)
         return r;
     bool crb = !m->zypper && plan_crb(in, s);
     if (rd_step_changes(s) || s->n_actions > 0)
-        notes(in, m, s, crb);
+        notes(in, m, s, crb, outside);
     rd_plan_drop_empty_step(p);
     return 0;
 }

@@ -14,6 +14,7 @@
 #include "distro.h"
 #include "probe.h"
 #include "repo-url.h"
+#include "release.h"
 #include "util.h"
 
 #define MAX_TEXT (1024 * 1024)
@@ -454,16 +455,32 @@ static bool path_has(const char *path_env, const char *dir)
     return false;
 }
 
-static char *release_hint(const rd_assess_input *in)
+/* The release to install, by the one release decision: the host's own
+ * sources or packages where it has them, else the newest for its OS and
+ * GPUs. *ret_why says which. */
+static char *release_hint(const rd_assess_input *in, const char **ret_why)
 {
-    const rd_facts *f = in->facts;
-    char **gfx = NULL;
+    /* an iGPU beside a discrete GPU does not count */
+    _cleanup_strv_free_ char **gfx = xcalloc(1, sizeof(char *));
     for (size_t i = 0; i < in->gpus->n_gpus; i++)
         if (gpu_counts(in->gpus, &in->gpus->gpus[i]) && !strv_contains(gfx, in->gpus->gpus[i].gfx))
             gfx = strv_push(gfx, xstrdup(in->gpus->gpus[i].gfx));
-    const char *rel = rd_knowledge_pick_release(in->knowledge, f->os.id, f->os.version_id, gfx, strv_length(gfx));
-    strv_free(gfx);
-    return rel ? xstrdup(rel) : NULL;
+    const rd_release_input ri = {
+        .facts = in->facts,
+        .knowledge = in->knowledge,
+        .config = in->config,
+        .gpus = in->gpus,
+        .gfx = gfx,
+        .family = rd_release_family_of(&in->facts->os),
+    };
+    rd_release_choice c = { 0 };
+    _cleanup_free_ char *reason = NULL;
+    if (rd_release_decide(&ri, &c, &reason) < 0)
+        return NULL;
+    char *rel = c.moving ? NULL : TAKE_PTR(c.release);
+    *ret_why = rd_release_origin_text(c.origin);
+    rd_release_choice_done(&c);
+    return rel;
 }
 
 static bool install_intended(const rd_assess_input *in)
@@ -548,14 +565,15 @@ static void assess_not_installed(const rd_assess_input *in, rd_findings *out)
     for (size_t i = 0; i < f->rocm.n_packages; i++)
         rd_finding_evidence(fd, "%s: %s %s installed", package_source(&f->rocm, f->rocm.packages[i].name),
                             f->rocm.packages[i].name, f->rocm.packages[i].version);
-    _cleanup_free_ char *rel = release_hint(in);
+    const char *why = NULL;
+    _cleanup_free_ char *rel = release_hint(in, &why);
     _cleanup_free_ char *how = install_cmd(&f->os);
     if (rel)
         rd_finding_remedy(fd,
-                          "Install ROCm %s (the newest release that supports this OS and these GPUs): %s. "
+                          "Install ROCm %s (%s): %s. "
                           "Containers with ROCm inside (docker run --device=/dev/kfd --device=/dev/dri ...) and "
                           "PyTorch's ROCm wheels need only the kernel driver on the host.",
-                          rel, how);
+                          rel, why, how);
     else
         rd_finding_remedy(fd,
                           "Install a ROCm release that supports this OS and these GPUs (see `rocm-doctor list "

@@ -11,10 +11,14 @@
 
 /* setup's --release: a release of the support table that AMD ships for
  * this OS; refused with the valid values otherwise. */
-static int check_release(const rd_run *run, const char *release)
+static int check_release(const rd_options *o, const rd_run *run, const char *release)
 {
     const rd_knowledge *k = &run->ctx.knowledge;
     const rd_os_facts *os = &run->facts.os;
+    if (!os->id)
+        return rd_usage_error("--release %s: %s has no os-release (etc/os-release, usr/lib/os-release): which OS "
+                              "to set up is unknown",
+                              release, o->root ? o->root : "this host");
     strbuf valid = { 0 };
     bool known = false, shipped = false;
     /* an OS release no ROCm release lists (Ubuntu 25.10) takes the packages
@@ -91,10 +95,11 @@ static int no_gpu_here(const rd_options *o)
 static int prepare(const rd_options *o, const rd_run *run, char ***ret_usecases)
 {
     int r;
+    /* a release that cannot be set up is refused whatever the host has */
+    if (o->release && (r = check_release(o, run, o->release)) != 0)
+        return r;
     if (!o->root && run->view.n_gpus == 0)
         return no_gpu_here(o);
-    if (o->release && (r = check_release(run, o->release)) != 0)
-        return r;
     if (o->usecase && (r = parse_usecases(run, o->release, o->usecase, ret_usecases)) != 0)
         return r;
     return RD_CLI_GO_ON;

@@ -562,6 +562,11 @@ bool rd_repo_match_unserved(const rd_repo_match *m)
     return !m->row && m->versioned && !m->newer && !m->older;
 }
 
+bool rd_repo_match_moving(const rd_repo_match *m)
+{
+    return streq_ptr(m->version, "latest");
+}
+
 bool rd_repos_tree_major_known(const rd_knowledge *k, rd_repo_family f, const char *major)
 {
     size_t n = strlen(strempty(major));

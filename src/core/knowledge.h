@@ -356,6 +356,9 @@ void rd_repo_match_done(rd_repo_match *m);
 /* Whether a path is judged: a version in the table's range that no row
  * serves, which the package manager fails on (404). */
 bool rd_repo_match_unserved(const rd_repo_match *m);
+/* Whether the path is one of AMD's moving folders (rocm/apt/latest,
+ * amdgpu/latest/...): it serves whatever release AMD published last. */
+bool rd_repo_match_moving(const rd_repo_match *m);
 /* Whether any release of the table has an OS tree of this major in family f
  * (EL 8, 9, 10; SLES 15): a rolling release's version names none. */
 bool rd_repos_tree_major_known(const rd_knowledge *k, rd_repo_family f, const char *major);

@@ -40,7 +40,8 @@ def healthy_8x_mi300x_rocm_dkms():
 @scenario("rocm-not-installed")
 def rocm_not_installed():
     """AMD's repository is set up, /opt/rocm points at a removed /opt/rocm-6.2.4:
-    an install that did not finish (or was half removed)."""
+    an install that did not finish (or was half removed). The remedy names
+    the release of the host's own sources, never the newest."""
     tb = CompatTestbed()
     healthy_rx7900xtx_box(tb)
     apt_rocm(tb)
@@ -48,8 +49,8 @@ def rocm_not_installed():
     tb.root_link("etc/alternatives/rocm", "/opt/rocm-6.2.4")
     return Scenario(tb, [("rocm.not-installed", "warning")], 1,
                     evidence=[("rocm.not-installed", "/opt/rocm -> /etc/alternatives/rocm (missing)")],
-                    remedy=[("rocm.not-installed", "Install ROCm 7.2.4 (the newest release that supports this OS "
-                             "and these GPUs)")],
+                    remedy=[("rocm.not-installed", "Install ROCm 6.2.4 (the release this host's AMD sources "
+                             "name)")],
                     env={"PATH": PATH_WITH_ROCM})
 
 
