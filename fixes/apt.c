@@ -235,9 +235,9 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_s
 /* One deb822 stanza; a blank line before every stanza but the first. */
 static void source_stanza(strbuf *b, bool first, const char *uri, const char *suite, const char *components)
 {
-    strbuf_printf(
-        b, "%sTypes: deb\nURIs: %s\nSuites: %s\nComponents: %s\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
-        first ? "" : "\n", uri, suite, components ? components : "main");
+    strbuf_printf(b,
+                  "%sTypes: deb\nURIs: %s\nSuites: %s\nComponents: %s\nArchitectures: amd64\nSigned-By: " KEYRING "\n",
+                  first ? "" : "\n", uri, suite, components ? components : "main");
 }
 
 /* The login of a mirror URL that had one: never in the sources file
@@ -692,8 +692,8 @@ static int plan_keep(const rd_fix_input *in, rd_plan *p, const rd_release_choice
         return r;
     }
     if (rd_step_changes(s))
-        s->note = xasprintf("%s. Run `apt-get update`%s", why,
-                            key_source ? "" : "; the key already in " KEYRING " is kept");
+        s->note =
+            xasprintf("%s. Run `apt-get update`%s", why, key_source ? "" : "; the key already in " KEYRING " is kept");
     rd_plan_drop_empty_step(p);
     if (notes.len)
         *ret_reason = strbuf_steal(&notes);

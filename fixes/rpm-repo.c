@@ -346,8 +346,7 @@ static int kept_texts(const rd_fix_input *in, const manager *m, const rd_release
     *ret_rocm = r1 ? xasprintf(RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository: the folders this host had.\n%s",
                                c->release, r1)
                    : NULL;
-    *ret_amdgpu =
-        r2 ? xasprintf(RD_FIX_HEADER_LINE "# The amdgpu driver: the folders this host had.\n%s", r2) : NULL;
+    *ret_amdgpu = r2 ? xasprintf(RD_FIX_HEADER_LINE "# The amdgpu driver: the folders this host had.\n%s", r2) : NULL;
     return 0;
 }
 
@@ -418,11 +417,11 @@ static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, c
     r = texts(in, m, &ch, login ? c->mirror_secret : NULL, &rocm, &amdgpu, ret_reason);
     if (r < 0)
         return r;
-    rd_step *s = ch.row ? rd_plan_add_step(p, m->id, RD_EFFECT_NOW, "AMD's %s repositories for ROCm %s (%s %s)", m->id,
-                                           ch.release, strempty(in->facts->os.id), strempty(in->facts->os.version_id))
-                        : rd_plan_add_step(p, m->id, RD_EFFECT_NOW,
-                                           "AMD's %s repositories for ROCm %s (the host's folders kept)", m->id,
-                                           ch.release);
+    rd_step *s =
+        ch.row ? rd_plan_add_step(p, m->id, RD_EFFECT_NOW, "AMD's %s repositories for ROCm %s (%s %s)", m->id,
+                                  ch.release, strempty(in->facts->os.id), strempty(in->facts->os.version_id))
+               : rd_plan_add_step(p, m->id, RD_EFFECT_NOW,
+                                  "AMD's %s repositories for ROCm %s (the host's folders kept)", m->id, ch.release);
     rd_step_address_findings(s, in, m->id);
     if ((r = plan_key(in, p, s, ret_reason)) < 0)
         return r;
