@@ -653,7 +653,11 @@ static int plan_keep(const rd_fix_input *in, rd_plan *p, const rd_release_choice
     _cleanup_free_ char *why = rd_release_outside_text(in->knowledge, c);
     if (n == 0) {
         kept_free(v, n);
-        if (c->origin == RD_RELEASE_ASKED || c->origin == RD_RELEASE_CONFIGURED)
+        if (c->row)
+            *ret_reason = xasprintf("ROCm %s's apt folders (suite \"ubuntu\" for ROCm's, codenames for the driver's) "
+                                    "are kept where a host has them; rocm-doctor writes none for releases before 5.3",
+                                    c->release);
+        else if (c->origin == RD_RELEASE_ASKED || c->origin == RD_RELEASE_CONFIGURED)
             *ret_reason = rd_repos_unknown_release(in->knowledge, c->release);
         else
             *ret_reason = xasprintf("%s; this host has no AMD source to keep, and no release is written in its "
@@ -709,7 +713,10 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     int r = decide(in, &choice, ret_reason);
     if (r < 0)
         return r;
-    if (!choice.row)
+    /* 5.0 to 5.2: the ROCm folder's suite is "ubuntu", the driver's the
+     * codename; such hosts keep what they have */
+    const rd_release *line = choice.row ? rd_knowledge_release(in->knowledge, choice.row->release) : NULL;
+    if (!choice.row || (line && line->apt_suite_ubuntu))
         return plan_keep(in, p, &choice, ret_reason);
     _cleanup_free_ char *key_source = NULL;
     const rd_repo_row *row = choice.row;

@@ -537,10 +537,15 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
         bool obsolete = m.kind == RD_REPO_ROCM && streq(m.version, "debian");
         /* a release newer than the tables is not judged (tables.older-than-host) */
         const rd_release *rel = obsolete && k->n_releases ? &k->releases[k->n_releases - 1] : match_line(k, &m);
+        bool driver = m.kind != RD_REPO_ROCM;
         rd_repo_match_done(&m);
         if (!rel)
             continue;
         const char *want = rd_knowledge_apt_suite(k, rel->latest, codename);
+        /* up to 5.2 only ROCm's folder has the literal suite "ubuntu"; the
+         * driver's has the codename */
+        if (want && driver && streq(want, "ubuntu"))
+            want = codename;
         /* a release the table does not list (Ubuntu 25.04, Debian testing):
          * the suite of the nearest one of its family */
         const rd_release_os *near = want ? NULL : rd_support_nearest_os(rel, &f->os);

@@ -407,7 +407,11 @@ static bool shape_of(char **p, rd_repo_match *m)
         else if (streq(p[1], "zyp"))
             m->family = RD_REPO_SLES;
         else {
-            const char *maj = startswith(p[1], "rhel") ? p[1] + 4 : startswith(p[1], "el") ? p[1] + 2 : NULL;
+            /* rocm/centos8/5.0: the EL 8 folder of 5.0 and 5.1 */
+            const char *maj = startswith(p[1], "rhel")     ? p[1] + 4
+                              : startswith(p[1], "centos") ? p[1] + 6
+                              : startswith(p[1], "el")     ? p[1] + 2
+                                                           : NULL;
             if (!maj || !*maj || strspn(maj, "0123456789") != strlen(maj))
                 return false;
             m->family = RD_REPO_EL;

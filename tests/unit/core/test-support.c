@@ -234,9 +234,14 @@ static void test_shipped_rpm(void)
     g_assert_true(strv_contains(shipped.rpm.epel_packages, "perl-URI-Encode"));
 
     const rd_release *r71 = rd_knowledge_release(&shipped, "7.1.0");
-    /* Debian 13 uses noble from 7.1 on; a rebuild is judged as RHEL */
+    /* Debian 13 uses noble from 7.0.2 on (ROCm/amdgpu-docs@56bbe3b), none
+     * before; ROCm 5.0 to 5.2's apt folder has the literal suite "ubuntu";
+     * a rebuild is judged as RHEL */
     g_assert_cmpstr(rd_knowledge_apt_suite(&shipped, "7.1.0", "trixie"), ==, "noble");
-    g_assert_null(rd_knowledge_apt_suite(&shipped, "7.0.2", "trixie"));
+    g_assert_cmpstr(rd_knowledge_apt_suite(&shipped, "7.0.2", "trixie"), ==, "noble");
+    g_assert_null(rd_knowledge_apt_suite(&shipped, "6.4.4", "trixie"));
+    g_assert_cmpstr(rd_knowledge_apt_suite(&shipped, "5.1.3", "focal"), ==, "ubuntu");
+    g_assert_cmpstr(rd_knowledge_apt_suite(&shipped, "5.6.1", "jammy"), ==, "jammy");
     const rd_release_os *o = rd_release_find_os(r71, "rocky", "9.6");
     g_assert_nonnull(o);
     g_assert_cmpstr(o->id, ==, "rhel");
