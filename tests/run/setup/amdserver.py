@@ -6,6 +6,7 @@ packages in AMD's formats and names for a release the tables lack, ROCm
 
   amdgpu-install/7.3/ubuntu/jammy/amdgpu-install_7.3.70300-1_all.deb
   amdgpu-install/7.3/el/9.6/amdgpu-install-7.3.70300-1.el9.noarch.rpm
+  amdgpu-install/7.3/sle/15.7/amdgpu-install-7.3.70300-1.noarch.rpm
 
 Their repository files (conffiles) name 7.3's folders; their maintainer
 scripts would leave a marker file if anything ran them. A second tree has
@@ -25,6 +26,7 @@ from standin import run
 RELEASE_FOLDER = "7.3"
 DEB = "amdgpu-install_7.3.70300-1_all.deb"
 RPM = "amdgpu-install-7.3.70300-1.el9.noarch.rpm"
+SLES_RPM = "amdgpu-install-7.3.70300-1.noarch.rpm"
 # the other releases the index lists: ones the tables know (7.2 is 7.2.0,
 # as AMD names X.Y.0's folder), and AMD's moving folder
 OTHER_FOLDERS = ["6.4.1", "7.2", "7.2.3", "latest"]
@@ -56,6 +58,17 @@ EL_SOURCES = {
         "enabled=1\npriority=50\ngpgcheck=1\ngpgkey=https://repo.radeon.com/rocm/rocm.gpg.key\n",
 }
 
+SLES_SOURCES = {
+    "/etc/zypp/repos.d/amdgpu.repo":
+        "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/30.40/sle/15.7/main/x86_64/\nenabled=1\n"
+        "gpgcheck=1\ngpgkey=https://repo.radeon.com/rocm/rocm.gpg.key\n",
+    "/etc/zypp/repos.d/rocm.repo":
+        "[rocm]\nname=ROCm 7.3\nbaseurl=https://repo.radeon.com/rocm/zyp/7.3/main\nenabled=1\ngpgcheck=1\n"
+        "gpgkey=https://repo.radeon.com/rocm/rocm.gpg.key\n\n"
+        "[graphics]\nname=AMD graphics 7.3\nbaseurl=https://repo.radeon.com/graphics/7.3/sle/15.7/main/x86_64/\n"
+        "enabled=1\ngpgcheck=1\ngpgkey=https://repo.radeon.com/rocm/rocm.gpg.key\n",
+}
+
 
 def build_installer_deb(work, out, marker):
     d = os.path.join(work, "deb")
@@ -81,26 +94,26 @@ def build_installer_deb(work, out, marker):
     run(["dpkg-deb", "--root-owner-group", "-Zxz", "--build", d, out])
 
 
-def build_installer_rpm(work, out, marker):
-    top = os.path.join(work, "rpm")
+def build_installer_rpm(work, out, marker, sources, release):
+    top = os.path.join(work, "rpm-" + release)
     os.makedirs(os.path.join(top, "SOURCES"))
-    spec = ["Name: amdgpu-install", "Version: 7.3.70300", "Release: 1.el9", "Summary: stand-in for AMD's installer",
-            "License: MIT", "BuildArch: noarch", "AutoReqProv: no"]
-    for i, path in enumerate(sorted(EL_SOURCES)):
+    spec = ["Name: amdgpu-install", "Version: 7.3.70300", "Release: " + release,
+            "Summary: stand-in for AMD's installer", "License: MIT", "BuildArch: noarch", "AutoReqProv: no"]
+    for i, path in enumerate(sorted(sources)):
         with open(os.path.join(top, "SOURCES", os.path.basename(path)), "w") as f:
-            f.write(EL_SOURCES[path])
+            f.write(sources[path])
         spec.append("Source%d: %s" % (i, os.path.basename(path)))
     spec += ["%description", "stand-in", "%install"]
-    for i, path in enumerate(sorted(EL_SOURCES)):
+    for i, path in enumerate(sorted(sources)):
         spec.append("install -D -m 0644 %%{SOURCE%d} %%{buildroot}%s" % (i, path))
     spec += ["%pre", "touch %s" % marker, "%post", "touch %s" % marker, "%files"]
-    spec += ["%%config(noreplace) %s" % p for p in sorted(EL_SOURCES)]
+    spec += ["%%config(noreplace) %s" % p for p in sorted(sources)]
     with open(os.path.join(top, "amdgpu-install.spec"), "w") as f:
         f.write("\n".join(spec) + "\n")
     run(["rpmbuild", "--define", "_topdir " + top, "--target", "noarch", "-bb",
          os.path.join(top, "amdgpu-install.spec")])
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    shutil.copy(os.path.join(top, "RPMS", "noarch", RPM), out)
+    shutil.copy(os.path.join(top, "RPMS", "noarch", os.path.basename(out)), out)
 
 
 def _apache_index(path, url_path):
@@ -155,7 +168,9 @@ class AmdServer:
         self.deb = os.path.join(rel, "ubuntu", "jammy", DEB)
         self.rpm = os.path.join(rel, "el", "9.6", RPM)
         build_installer_deb(work, self.deb, marker)
-        build_installer_rpm(work, self.rpm, marker)
+        build_installer_rpm(work, self.rpm, marker, EL_SOURCES, "1.el9")
+        self.sles_rpm = os.path.join(rel, "sle", "15.7", SLES_RPM)
+        build_installer_rpm(work, self.sles_rpm, marker, SLES_SOURCES, "1")
         for folder in OTHER_FOLDERS:
             os.makedirs(os.path.join(self.www, "amdgpu-install", folder, "ubuntu"))
         for pkg in (self.deb, self.rpm):

@@ -94,6 +94,24 @@ def test_el_folders():
 
 
 @rdtest.test
+def test_sles_folders():
+    s = server()
+    # SLES 15.6: the release's nearest tree of that major, 15.7
+    r, f = read("read", s.base, "7.3.0", "sles", "15.6")
+    rdtest.eq(r, "0", "read: %s" % f.get("reason"))
+    rdtest.eq(f.get("installer"), s.base + "/amdgpu-install/7.3/sle/15.7/amdgpu-install-7.3.70300-1.noarch.rpm",
+              "the package read")
+    rdtest.eq(f.get("repo"), [
+        "sles amdgpu %s/amdgpu/30.40/sle/15.7/main/x86_64/ suite=- components=- file=/etc/zypp/repos.d/amdgpu.repo"
+        % s.base,
+        "sles rocm %s/rocm/zyp/7.3/main suite=- components=- file=/etc/zypp/repos.d/rocm.repo" % s.base,
+        "sles graphics %s/graphics/7.3/sle/15.7/main/x86_64/ suite=- components=- file=/etc/zypp/repos.d/rocm.repo"
+        % s.base,
+    ], "the folders of the zypper .repo files")
+    rdtest.check(not os.path.exists(s.marker), "no %pre or %post ran")
+
+
+@rdtest.test
 def test_missing():
     s = server()
     r, f = read("read", s.base, "7.9.0", "ubuntu", "22.04", "jammy")
@@ -106,8 +124,9 @@ def test_missing():
     r, f = read("read", s.base, "7.3.0", "rhel", "8.10")
     rdtest.eq((r, f.get("reason")), ("ENOENT", "ROCm 7.3.0 has no installer for EL 8.10 on %s (its trees: el/9.6)"
                                      % s.base), "an EL major the release has no tree for")
-    r, f = read("read", s.base, "7.3.0", "sles", "15.6")
-    rdtest.eq(r, "ENOENT", "SLES: the fixture has no sle/ folder")
+    r, f = read("read", s.base, "7.3.0", "sles", "12.5")
+    rdtest.eq((r, f.get("reason")), ("ENOENT", "ROCm 7.3.0 has no installer for SLES 12.5 on %s (its trees: sle/15.7)"
+                                     % s.base), "a SLES major the release has no tree for")
 
 
 @rdtest.test
