@@ -652,33 +652,34 @@ static int rpm_extract(const char *rpm, const char *dest, const char *conf_dir, 
     int r = rd_fix_spawn(argv, &out);
     if (r == 0 && access(tar, F_OK) == 0)
         return untar(tar, dest, conf_dir, ret_reason);
-    if (r != 127 && r >= 0) {
-        *ret_reason = xasprintf("rpm2archive cannot read the package: %s", out && *out ? out : "it failed");
-        return -EBADMSG;
-    }
-    /* no rpm2archive: rpm2cpio into a file, cpio out of it (through sh for
-     * the redirections; the paths are arguments, never part of the script) */
+    /* no rpm2archive, or one without -n (before rpm 4.15), or a package it
+     * cannot read: rpm2cpio into a file, cpio out of it (through sh for the
+     * redirections; the paths are arguments, never part of the script) */
+    _cleanup_free_ char *first =
+        r == 127 || r < 0 ? NULL
+                          : xasprintf("rpm2archive cannot read the package: %s", out && *out ? out : "it failed");
     _cleanup_free_ char *cpio = xasprintf("%s.cpio", rpm), *pattern = xasprintf("*%s/*", conf_dir + 1);
     char *to_cpio[] = { (char *)"sh", (char *)"-c", (char *)"rpm2cpio \"$1\" > \"$2\"", (char *)"sh", (char *)rpm,
                         cpio,         NULL };
-    free(out);
-    out = NULL;
-    if ((r = rd_fix_spawn(to_cpio, &out)) != 0) {
-        *ret_reason = xasprintf("rpm2cpio cannot read the package: %s", out && *out ? out : "it failed");
-        return r == 127 ? -ENOEXEC : -EBADMSG;
-    }
     char *from_cpio[] = {
         (char *)"sh", (char *)"-c", (char *)"cd \"$1\" && cpio -i -d --quiet --no-absolute-filenames \"$3\" < \"$2\"",
         (char *)"sh", (char *)dest, cpio,
         pattern,      NULL
     };
+    const char *tool = "rpm2cpio";
     free(out);
     out = NULL;
-    if ((r = rd_fix_spawn(from_cpio, &out)) != 0) {
-        *ret_reason = xasprintf("cpio cannot read the package's files: %s", out && *out ? out : "it failed");
-        return r == 127 ? -ENOEXEC : -EBADMSG;
+    if ((r = rd_fix_spawn(to_cpio, &out)) == 0) {
+        tool = "cpio";
+        free(out);
+        out = NULL;
+        r = rd_fix_spawn(from_cpio, &out);
     }
-    return 0;
+    if (r == 0)
+        return 0;
+    _cleanup_free_ char *second = xasprintf("%s cannot read the package: %s", tool, out && *out ? out : "it failed");
+    *ret_reason = first ? xasprintf("%s; %s", first, second) : TAKE_PTR(second);
+    return r == 127 && !first ? -ENOEXEC : -EBADMSG;
 }
 
 /* dnf variables AMD's .repo files may carry, as the installer's scripts
