@@ -44,6 +44,8 @@ typedef struct {
     const char *output; /* -o, --output FILE */
     /* slurm */
     const char *on_unknown; /* --on-unknown drain|keep */
+    /* list */
+    bool server; /* list releases --server: the releases on the repository server */
 } rd_options;
 
 /* A verb's entry in the table of verbs (main.c). main.c checks the options
@@ -126,6 +128,7 @@ enum {
     RD_OPT_USECASE = 1 << 21,
     RD_OPT_VERBOSE = 1 << 22,
     RD_OPT_ON_UNKNOWN = 1 << 23,
+    RD_OPT_SERVER = 1 << 24,
 };
 
 bool rd_cli_want_color(int setting);

@@ -27,7 +27,8 @@ static const rd_verb verbs[] = {
     { "check", "Diagnose this host (the default)", rd_verb_check, "", DIAGNOSIS_OPTIONS, 0, 0, NULL },
     { "facts", "Print what was learned about the host, as JSON", rd_verb_facts, "", DIAGNOSIS_OPTIONS, 0, 0, NULL },
     { "list", "List the knowledge: archs, releases, checks, fixes, usecases", rd_verb_list,
-      "archs|releases|checks|fixes|usecases", RD_OPT_FORMAT, 1, 1, "list needs what to list: " RD_CLI_LIST_TOPICS },
+      "archs|releases|checks|fixes|usecases", RD_OPT_FORMAT | RD_OPT_SERVER | RD_OPT_CONFIG, 1, 1,
+      "list needs what to list: " RD_CLI_LIST_TOPICS },
     { "explain", "Explain an error message and find its cause on this host", rd_verb_explain, "MESSAGE",
       DIAGNOSIS_OPTIONS, 1, RD_ARGS_ANY, EXPLAIN_NEEDS },
     { "fix", "Show the plan that fixes the findings; --apply runs it", rd_verb_fix, "",
@@ -106,6 +107,8 @@ static const struct {
     { RD_OPT_STATUS, "  --status [RUN]   fix: the applied runs, what they changed and how they\n"
                      "                   were verified after the reboot\n" },
     { RD_OPT_OUTPUT, "  -o, --output FILE  report: where to write the bundle (- for standard output)\n" },
+    { RD_OPT_SERVER, "  --server         list releases: the releases AMD's server (or the configured\n"
+                     "                   mirror) has that the tables lack\n" },
     { RD_OPT_ON_UNKNOWN, "  --on-unknown ACT slurm: when the check cannot run, drain the node (drain,\n"
                          "                   the default) or leave it as it is (keep); never resume\n" },
     { 0, "  -h, --help       Show this help\n"
@@ -212,16 +215,17 @@ static int reject_options(const rd_options *o, const char *verb, unsigned not_ac
         { RD_OPT_STATUS, "--status" },
         { RD_OPT_VERBOSE, "--verbose" },
         { RD_OPT_ON_UNKNOWN, "--on-unknown" },
+        { RD_OPT_SERVER, "--server" },
     };
-    unsigned given = (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) | (o->facts_file ? RD_OPT_FACTS : 0) |
-                     (o->config_file ? RD_OPT_CONFIG : 0) | (o->format_set ? RD_OPT_FORMAT : 0) |
-                     (o->level ? RD_OPT_LEVEL : 0) | (o->with_python ? RD_OPT_WITH_PYTHON : 0) |
-                     (o->timeout_s ? RD_OPT_TIMEOUT : 0) | (o->apply ? RD_OPT_APPLY : 0) | (o->yes ? RD_OPT_YES : 0) |
-                     (o->only ? RD_OPT_ONLY : 0) | (o->key_file ? RD_OPT_KEY_FILE : 0) | (o->last ? RD_OPT_LAST : 0) |
-                     (o->output ? RD_OPT_OUTPUT : 0) | (o->python ? RD_OPT_PYTHON : 0) |
-                     (o->rocm_path ? RD_OPT_ROCM_PATH : 0) | (o->release ? RD_OPT_RELEASE : 0) |
-                     (o->usecase ? RD_OPT_USECASE : 0) | (o->status ? RD_OPT_STATUS : 0) |
-                     (o->verbose ? RD_OPT_VERBOSE : 0) | (o->on_unknown ? RD_OPT_ON_UNKNOWN : 0);
+    unsigned given =
+        (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) | (o->facts_file ? RD_OPT_FACTS : 0) |
+        (o->config_file ? RD_OPT_CONFIG : 0) | (o->format_set ? RD_OPT_FORMAT : 0) | (o->level ? RD_OPT_LEVEL : 0) |
+        (o->with_python ? RD_OPT_WITH_PYTHON : 0) | (o->timeout_s ? RD_OPT_TIMEOUT : 0) |
+        (o->apply ? RD_OPT_APPLY : 0) | (o->yes ? RD_OPT_YES : 0) | (o->only ? RD_OPT_ONLY : 0) |
+        (o->key_file ? RD_OPT_KEY_FILE : 0) | (o->last ? RD_OPT_LAST : 0) | (o->output ? RD_OPT_OUTPUT : 0) |
+        (o->python ? RD_OPT_PYTHON : 0) | (o->rocm_path ? RD_OPT_ROCM_PATH : 0) | (o->release ? RD_OPT_RELEASE : 0) |
+        (o->usecase ? RD_OPT_USECASE : 0) | (o->status ? RD_OPT_STATUS : 0) | (o->verbose ? RD_OPT_VERBOSE : 0) |
+        (o->on_unknown ? RD_OPT_ON_UNKNOWN : 0) | (o->server ? RD_OPT_SERVER : 0);
     for (size_t i = 0; i < ELEMENTSOF(names); i++)
         if (given & not_accepted & names[i].flag)
             return rd_usage_error("%s is not an option of the %s command", names[i].name, verb);
@@ -318,6 +322,7 @@ enum {
     OPT_USECASE,
     OPT_VERBOSE,
     OPT_ON_UNKNOWN,
+    OPT_SERVER,
     OPT_LIST_VERBS,
     OPT_LIST_OPTIONS,
 };
@@ -353,6 +358,7 @@ static const struct {
     { { "status", no_argument, NULL, OPT_STATUS }, RD_OPT_STATUS, 0 },
     { { "verbose", no_argument, NULL, OPT_VERBOSE }, RD_OPT_VERBOSE, 0 },
     { { "on-unknown", required_argument, NULL, OPT_ON_UNKNOWN }, RD_OPT_ON_UNKNOWN, 0 },
+    { { "server", no_argument, NULL, OPT_SERVER }, RD_OPT_SERVER, 0 },
     { { "output", required_argument, NULL, 'o' }, RD_OPT_OUTPUT, 'o' },
     { { "help", no_argument, NULL, 'h' }, 0, 'h' },
     { { "version", no_argument, NULL, 'V' }, 0, 'V' },
@@ -463,6 +469,7 @@ static int parse_option(int c, char **argv, rd_options *o, bool *want_help, help
     case OPT_YES: o->yes = true; break;
     case OPT_VERBOSE: o->verbose = true; break;
     case OPT_ON_UNKNOWN: o->on_unknown = optarg; break;
+    case OPT_SERVER: o->server = true; break;
     case OPT_ONLY:
         if (!*optarg)
             return rd_usage_error("%s", "--only needs a comma-separated list of ids");

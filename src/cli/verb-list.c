@@ -6,7 +6,9 @@
 #include "cli.h"
 #include "context.h"
 #include "fixes.h"
+#include "installer.h"
 #include "registry.h"
+#include "repo-url.h"
 #include "report-list.h"
 #include "util.h"
 
@@ -39,6 +41,30 @@ static int print_list(rd_list_kind kind, const rd_list_input *in, bool json)
     return r < 0 ? rd_fail("cannot write to standard output") : 0;
 }
 
+/* list releases --server: the amdgpu-install/ index of the configured
+ * repository base (AMD's server or the mirror) against repos.ini. */
+static int print_server_releases(const rd_options *o, rd_list_input *in)
+{
+    _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
+    const rd_config_ids ids = { .probes = &rd_probe_registry, .fix_ids = fix_ids };
+    _cleanup_free_ char *err = NULL;
+    rd_config config;
+    if (rd_config_load(&ids, "/", o->config_file, &config, &err) < 0)
+        return rd_fail("%s", err);
+    _cleanup_strv_free_ char **releases = NULL;
+    int r = rd_installer_list_releases(&config, in->knowledge, &releases, &err);
+    if (r < 0) {
+        rd_config_free(&config);
+        return rd_fail("%s", err);
+    }
+    in->server = rd_repo_base(&config);
+    in->server_releases = releases;
+    r = print_list(RD_LIST_SERVER_RELEASES, in, o->format == RD_FORMAT_JSON);
+    in->server = NULL;
+    rd_config_free(&config);
+    return r;
+}
+
 int rd_verb_list(const rd_options *o, char **args, size_t n_args)
 {
     if (o->format_set && o->format != RD_FORMAT_TEXT && o->format != RD_FORMAT_JSON)
@@ -49,6 +75,11 @@ int rd_verb_list(const rd_options *o, char **args, size_t n_args)
     if (i == ELEMENTSOF(lists))
         return rd_usage_error("cannot list \"%s\": " LISTS, args[0]);
 
+    if (o->server && lists[i].kind != RD_LIST_RELEASES)
+        return rd_usage_error("%s", "--server lists releases only: rocm-doctor list releases --server");
+    if (o->config_file && !o->server)
+        return rd_usage_error("%s", "--config is for list releases --server (the mirror it names)");
+
     rd_knowledge k = { 0 };
     rd_list_input in = { .knowledge = &k, .probes = &rd_probe_registry, .fixes = &rd_fix_registry };
     if (lists[i].knowledge) {
@@ -56,7 +87,7 @@ int rd_verb_list(const rd_options *o, char **args, size_t n_args)
         if (rd_knowledge_load(rd_data_dir(), &k, &err) < 0)
             return rd_fail("%s", err);
     }
-    int r = print_list(lists[i].kind, &in, o->format == RD_FORMAT_JSON);
+    int r = o->server ? print_server_releases(o, &in) : print_list(lists[i].kind, &in, o->format == RD_FORMAT_JSON);
     rd_knowledge_free(&k);
     return r;
 }

@@ -3,43 +3,30 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include "download.h"
 #include "fix.h"
 #include "util.h"
 
-/* dir and everything in it (the scratch gpg home: files, sockets and
- * gpg's own subdirectories), without following a symlink. */
-static void rm_tree(const char *dir)
-{
-    _cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    _cleanup_strv_free_ char **names = fd >= 0 ? dir_names(fd, NULL, NULL, NULL) : NULL;
-    for (size_t i = 0; names && names[i]; i++) {
-        struct stat st;
-        if (fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
-            _cleanup_free_ char *p = xasprintf("%s/%s", dir, names[i]);
-            rm_tree(p);
-        } else
-            (void)unlinkat(fd, names[i], 0);
-    }
-    (void)rmdir(dir);
-}
-
 int rd_gpg_begin(rd_gpg *g, char **ret_reason)
 {
-    snprintf(g->home, sizeof g->home, "/tmp/rocm-doctor-gpg.XXXXXX");
-    if (!mkdtemp(g->home)) {
-        int e = errno;
+    rd_scratch s = { { 0 } };
+    int r = rd_scratch_begin(&s, "gpg", NULL);
+    if (r < 0) {
         g->home[0] = 0;
         if (ret_reason)
-            *ret_reason = xasprintf("cannot create a temporary directory for gpg: %s", strerror(e));
-        return -e;
+            *ret_reason = xasprintf("cannot create a temporary directory for gpg: %s", strerror(-r));
+        return r;
     }
+    _Static_assert(sizeof g->home == sizeof s.dir, "the gpg home is a scratch directory");
+    memcpy(g->home, s.dir, sizeof g->home);
     return 0;
 }
 
 void rd_gpg_end(rd_gpg *g)
 {
-    if (g->home[0])
-        rm_tree(g->home);
+    rd_scratch s;
+    memcpy(s.dir, g->home, sizeof s.dir);
+    rd_scratch_end(&s);
     g->home[0] = 0;
 }
 
@@ -129,20 +116,13 @@ bool rd_gpg_fpr_matches(const char *fpr, const char *want)
 
 int rd_gpg_download(const rd_gpg *g, const char *url, char **ret_path, char **ret_reason)
 {
-    _cleanup_free_ char *path = xasprintf("%s/downloaded.key", g->home), *out = NULL;
-    char *argv[] = { (char *)"curl",       (char *)"-fsSL",
-                     (char *)"--proto",    (char *)"=https",
-                     (char *)"--max-time", (char *)"60",
-                     (char *)"-o",         path,
-                     (char *)url,          NULL };
-    int r = rd_fix_spawn(argv, &out);
-    if (r != 0) {
+    _cleanup_free_ char *path = xasprintf("%s/downloaded.key", g->home), *why = NULL;
+    const rd_download_opts o = { .proto = "=https", .max_time_s = 60 };
+    int r = rd_download(url, path, &o, &why);
+    if (r < 0) {
         *ret_reason = xasprintf("cannot download the key from %s: %s (pass --key-file FILE on a host that cannot "
                                 "reach it)",
-                                url,
-                                r < 0         ? strerror(-r)
-                                : out && *out ? strstrip(out)
-                                              : "curl failed");
+                                url, why);
         return -EIO;
     }
     *ret_path = TAKE_PTR(path);

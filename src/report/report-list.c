@@ -517,6 +517,40 @@ static void fixes_text(FILE *out, const rd_list_input *in)
         fprintf(out, "%-10s %s\n", in->fixes->fixes[i]->id, in->fixes->fixes[i]->title);
 }
 
+/* ---- releases --server ---- */
+
+/* The server's releases that repos.ini has no row for. */
+static char **not_in_tables(const rd_list_input *in)
+{
+    char **v = NULL;
+    for (size_t i = 0; in->server_releases && in->server_releases[i]; i++)
+        if (!rd_repos_find(in->knowledge, in->server_releases[i]))
+            v = strv_push(v, xstrdup(in->server_releases[i]));
+    return v;
+}
+
+static json_object *server_releases_json(const rd_list_input *in)
+{
+    _cleanup_strv_free_ char **missing = not_in_tables(in);
+    json_object *root = json_object_new_object();
+    rd_json_set_str(root, "server", in->server);
+    rd_json_add(root, "releases", rd_json_strv(in->server_releases));
+    rd_json_add(root, "not_in_tables", rd_json_strv(missing));
+    rd_json_add(root, "repositories_table", table_json(&in->knowledge->repos_info));
+    return root;
+}
+
+static void server_releases_text(FILE *out, const rd_list_input *in)
+{
+    _cleanup_strv_free_ char **missing = not_in_tables(in);
+    fprintf(out, "Releases on %s that the tables lack (repos.ini of %s):", in->server,
+            in->knowledge->repos_info.date ? in->knowledge->repos_info.date : "unknown date");
+    if (!missing)
+        fprintf(out, " none");
+    print_words(out, missing, "");
+    fprintf(out, "\n");
+}
+
 /* clang-format off */
 static const struct {
     json_object *(*json)(const rd_list_input *in);
@@ -528,6 +562,7 @@ static const struct {
     [RD_LIST_USECASES] = { usecases_json, usecases_text },
     [RD_LIST_GPUS]     = { gpus_json,     gpus_text },
     [RD_LIST_FIXES]    = { fixes_json,    fixes_text },
+    [RD_LIST_SERVER_RELEASES] = { server_releases_json, server_releases_text },
 };
 /* clang-format on */
 

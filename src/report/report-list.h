@@ -16,6 +16,9 @@ typedef enum {
     RD_LIST_USECASES, /* what setup installs, per use case and package manager */
     RD_LIST_GPUS,     /* the products of health.ini [vram]: target, memory, support */
     RD_LIST_FIXES,    /* every fix id and its title */
+    /* list releases --server: the releases the repository server's
+     * amdgpu-install/ index has, and those repos.ini lacks */
+    RD_LIST_SERVER_RELEASES,
 } rd_list_kind;
 
 /* What a list is made of: the knowledge tables (archs, releases, usecases,
@@ -24,6 +27,8 @@ typedef struct {
     const rd_knowledge *knowledge;
     const rd_probe_table *probes;
     const rd_fix_table *fixes;
+    const char *server;           /* the repository base read (RD_LIST_SERVER_RELEASES) */
+    char *const *server_releases; /* what its index lists, oldest first */
 } rd_list_input;
 
 /* The list as text on out (without a final flush) and as JSON. */
