@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include "fixes.h"
 #include "gpg.h"
+#include "installer.h"
 #include "keyring.h"
 #include "redact.h"
 #include "release.h"
@@ -646,6 +647,50 @@ static size_t kept_sources(const rd_fix_input *in, kept_source **ret)
 
 /* The key, Signed-By and the pin for the folders the host has: nothing
  * writes another release's folders. */
+/* Writes the given folders as rocm.sources with Signed-By, the key and the
+ * pin, and moves the old files aside; nothing when every one is already
+ * signed by AMD's key and pinned. */
+static int write_folders(const rd_fix_input *in, rd_plan *p, const kept_source *v, size_t n, const char *release,
+                         const char *title, const char *header, const char *why, char **ret_reason)
+{
+    bool all_signed = true, pinned = false;
+    for (size_t i = 0; i < n; i++)
+        all_signed &= v[i].signed_ok;
+    for (size_t i = 0; i < in->facts->apt.n_pins; i++)
+        pinned |= in->facts->apt.pins[i].priority > 500;
+    rd_step *s = rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (%s)", release, title);
+    rd_step_address_findings(s, in, "apt");
+    _cleanup_free_ char *key_source = NULL;
+    strbuf notes = { 0 };
+    int r = plan_auth(in, p, s, ret_reason);
+    if (r >= 0 && !(all_signed && pinned)) {
+        strbuf src = { 0 };
+        strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository: %s.\n", release, header);
+        for (size_t i = 0; i < n; i++)
+            source_stanza(&src, i == 0, v[i].uri, v[i].suite, v[i].components);
+        _cleanup_free_ char *sources = strbuf_steal(&src);
+        if ((r = plan_key(in, p, s, &key_source, ret_reason)) >= 0 &&
+            (r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason)) >= 0 &&
+            (r = plan_pin(in, p, s, ret_reason)) >= 0)
+            r = plan_old_sources(in, p, s, &notes, ret_reason);
+    }
+    if (r >= 0)
+        r = plan_old_keys(in, p, s, &notes, ret_reason);
+    if (r < 0) {
+        free(notes.s);
+        return r;
+    }
+    if (rd_step_changes(s))
+        s->note =
+            xasprintf("%s. Run `apt-get update`%s", why, key_source ? "" : "; the key already in " KEYRING " is kept");
+    rd_plan_drop_empty_step(p);
+    if (notes.len)
+        *ret_reason = strbuf_steal(&notes);
+    return 0;
+}
+
+/* The key, Signed-By and the pin for the folders the host has: nothing
+ * writes another release's folders. */
 static int plan_keep(const rd_fix_input *in, rd_plan *p, const rd_release_choice *c, char **ret_reason)
 {
     kept_source *v = NULL;
@@ -665,43 +710,52 @@ static int plan_keep(const rd_fix_input *in, rd_plan *p, const rd_release_choice
                                     why);
         return -ENOENT;
     }
-    bool all_signed = true, pinned = false;
-    for (size_t i = 0; i < n; i++)
-        all_signed &= v[i].signed_ok;
-    for (size_t i = 0; i < in->facts->apt.n_pins; i++)
-        pinned |= in->facts->apt.pins[i].priority > 500;
-    rd_step *s = rd_plan_add_step(p, "apt", RD_EFFECT_NOW, "AMD's apt repository for ROCm %s (the host's folders kept)",
-                                  c->release);
-    rd_step_address_findings(s, in, "apt");
-    _cleanup_free_ char *key_source = NULL;
-    strbuf notes = { 0 };
-    int r = plan_auth(in, p, s, ret_reason);
-    if (r >= 0 && !(all_signed && pinned)) {
-        strbuf src = { 0 };
-        strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository: the folders this host had.\n",
-                      c->release);
-        for (size_t i = 0; i < n; i++)
-            source_stanza(&src, i == 0, v[i].uri, v[i].suite, v[i].components);
-        _cleanup_free_ char *sources = strbuf_steal(&src);
-        if ((r = plan_key(in, p, s, &key_source, ret_reason)) >= 0 &&
-            (r = rd_step_write(p, s, in, SOURCES_FILE, sources, strlen(sources), 0644, ret_reason)) >= 0 &&
-            (r = plan_pin(in, p, s, ret_reason)) >= 0)
-            r = plan_old_sources(in, p, s, &notes, ret_reason);
-    }
-    if (r >= 0)
-        r = plan_old_keys(in, p, s, &notes, ret_reason);
+    if (!why)
+        why = xasprintf("ROCm %s (%s): the host's folders are kept as they are", c->release, strempty(c->evidence));
+    int r =
+        write_folders(in, p, v, n, c->release, "the host's folders kept", "the folders this host had", why, ret_reason);
     kept_free(v, n);
-    if (r < 0) {
-        free(notes.s);
+    return r;
+}
+
+/* A release newer than the tables, asked for: the folders AMD's own
+ * installer package of that release names for this OS. */
+static int plan_installer(const rd_fix_input *in, rd_plan *p, const rd_release_choice *c, char **ret_reason)
+{
+    _cleanup_installer_info_ rd_installer_info info = { 0 };
+    int r = rd_installer_read(in->config, in->knowledge, &in->facts->os, c->release, &info, ret_reason);
+    if (r < 0)
         return r;
+    bool driver =
+        (in->config && in->config->apt_driver) || has_source_of_kind(in, RD_REPO_AMDGPU) || rd_fix_wants_driver(in);
+    kept_source *v = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < info.n_repos; i++) {
+        const rd_installer_repo *ir = &info.repos[i];
+        if (ir->family != RD_REPO_APT || !ir->suite || (ir->kind == RD_REPO_AMDGPU && !driver))
+            continue;
+        _cleanup_free_ char *comps = strv_join(ir->components, " ");
+        *ARRAY_APPEND(v, n) = (kept_source){
+            .uri = xstrdup(ir->url),
+            .suite = xstrdup(ir->suite),
+            .components = xstrdup(comps && *comps ? comps : "main"),
+        };
     }
-    if (rd_step_changes(s))
-        s->note =
-            xasprintf("%s. Run `apt-get update`%s", why, key_source ? "" : "; the key already in " KEYRING " is kept");
-    rd_plan_drop_empty_step(p);
-    if (notes.len)
-        *ret_reason = strbuf_steal(&notes);
-    return 0;
+    if (n == 0) {
+        free(v);
+        *ret_reason = xasprintf("%s names no apt folder of ROCm %s", info.installer_url, c->release);
+        return -EBADMSG;
+    }
+    const rd_repo_row *newest = rd_repos_newest(in->knowledge);
+    _cleanup_free_ char *why = xasprintf(
+        "ROCm %s is newer than rocm-doctor's tables (repos.ini of %s): its folders were read from AMD's installer "
+        "package %s, and count only once apt fetches their indexes signed by AMD's key; what the tables cannot "
+        "know of it (its gfx targets, kernel range) is taken from ROCm %s",
+        c->release, strempty(in->knowledge->repos_info.date), info.installer_url, newest ? newest->release : "-");
+    _cleanup_free_ char *header = xasprintf("the folders its installer package names (%s)", info.installer_url);
+    r = write_folders(in, p, v, n, c->release, "from AMD's installer package", header, why, ret_reason);
+    kept_free(v, n);
+    return r;
 }
 
 static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
@@ -716,6 +770,9 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     /* 5.0 to 5.2: the ROCm folder's suite is "ubuntu", the driver's the
      * codename; such hosts keep what they have */
     const rd_release *line = choice.row ? rd_knowledge_release(in->knowledge, choice.row->release) : NULL;
+    if (!choice.row && choice.after_tables &&
+        (choice.origin == RD_RELEASE_ASKED || choice.origin == RD_RELEASE_CONFIGURED))
+        return plan_installer(in, p, &choice, ret_reason);
     if (!choice.row || (line && line->apt_suite_ubuntu))
         return plan_keep(in, p, &choice, ret_reason);
     _cleanup_free_ char *key_source = NULL;

@@ -13,6 +13,7 @@
 #include "fixes.h"
 #include "distro.h"
 #include "gpg.h"
+#include "installer.h"
 #include "repo-url.h"
 #include "redact.h"
 #include "release.h"
@@ -353,11 +354,52 @@ static int kept_texts(const rd_fix_input *in, const manager *m, const rd_release
 /* The texts of rocm.repo and amdgpu.repo for the release chosen: the
  * table's folders, or outside the tables the host's own; NULL: that file
  * is not written. */
+/* A release newer than the tables, asked for: the folders AMD's own
+ * installer package of that release names for this OS, each a section. */
+static int installer_texts(const rd_fix_input *in, const manager *m, const rd_release_choice *c, const char *secret,
+                           char **ret_rocm, char **ret_amdgpu, char **ret_reason)
+{
+    _cleanup_installer_info_ rd_installer_info info = { 0 };
+    int r = rd_installer_read(in->config, in->knowledge, &in->facts->os, c->release, &info, ret_reason);
+    if (r < 0)
+        return r;
+    rd_repo_family fam = m->zypper ? RD_REPO_SLES : RD_REPO_EL;
+    strbuf rocm = { 0 }, amdgpu = { 0 };
+    for (size_t i = 0; i < info.n_repos; i++) {
+        const rd_installer_repo *ir = &info.repos[i];
+        if (ir->family != fam)
+            continue;
+        const char *id = ir->kind == RD_REPO_AMDGPU ? "amdgpu" : ir->kind == RD_REPO_GRAPHICS ? "amdgraphics" : "rocm";
+        _cleanup_free_ char *name = xasprintf("%s %s repository", id, c->release);
+        _cleanup_free_ char *sec = section(id, name, ir->url, m->zypper, in->config, secret);
+        strbuf *b = ir->kind == RD_REPO_AMDGPU ? &amdgpu : &rocm;
+        strbuf_printf(b, "%s%s", b->len ? "\n" : "", sec);
+    }
+    _cleanup_free_ char *r1 = strbuf_steal(&rocm), *r2 = strbuf_steal(&amdgpu);
+    if (!r1) {
+        *ret_reason = xasprintf("%s names no %s folder of ROCm %s", info.installer_url, m->id, c->release);
+        return -EBADMSG;
+    }
+    *ret_rocm = xasprintf(RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository: the folders its installer package names "
+                                             "(%s).\n%s",
+                          c->release, info.installer_url, r1);
+    *ret_amdgpu = r2 ? xasprintf(RD_FIX_HEADER_LINE "# The amdgpu driver for ROCm %s (%s).\n%s", c->release,
+                                 info.installer_url, r2)
+                     : NULL;
+    return 0;
+}
+
+static bool from_installer(const rd_release_choice *c)
+{
+    return !c->row && c->after_tables && (c->origin == RD_RELEASE_ASKED || c->origin == RD_RELEASE_CONFIGURED);
+}
+
 static int texts(const rd_fix_input *in, const manager *m, const rd_release_choice *c, const char *secret,
                  char **ret_rocm, char **ret_amdgpu, char **ret_reason)
 {
-    return c->row ? repo_texts(in, m, c->row, secret, ret_rocm, ret_amdgpu, ret_reason)
-                  : kept_texts(in, m, c, secret, ret_rocm, ret_amdgpu, ret_reason);
+    return c->row              ? repo_texts(in, m, c->row, secret, ret_rocm, ret_amdgpu, ret_reason)
+           : from_installer(c) ? installer_texts(in, m, c, secret, ret_rocm, ret_amdgpu, ret_reason)
+                               : kept_texts(in, m, c, secret, ret_rocm, ret_amdgpu, ret_reason);
 }
 
 static int write_one(rd_plan *p, rd_step *s, const rd_fix_input *in, const char *path, const char *text,
@@ -411,7 +453,13 @@ static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, c
     int r = decide(in, m, &ch, ret_reason);
     if (r < 0)
         return r;
-    _cleanup_free_ char *rocm = NULL, *amdgpu = NULL, *outside = rd_release_outside_text(in->knowledge, &ch);
+    _cleanup_free_ char *rocm = NULL, *amdgpu = NULL;
+    _cleanup_free_ char *outside =
+        from_installer(&ch)
+            ? xasprintf("ROCm %s is newer than rocm-doctor's tables (repos.ini of %s): its folders were read from "
+                        "AMD's installer package, and count only once %s fetches their metadata signed by AMD's key",
+                        ch.release, strempty(in->knowledge->repos_info.date), m->id)
+            : rd_release_outside_text(in->knowledge, &ch);
     const rd_config *c = in->config;
     bool login = c && c->mirror_login;
     r = texts(in, m, &ch, login ? c->mirror_secret : NULL, &rocm, &amdgpu, ret_reason);

@@ -4,6 +4,7 @@
  * cases asked for. */
 #include <stdio.h>
 #include "cli.h"
+#include "installer.h"
 #include "json-util.h"
 #include "report-plan.h"
 #include "run.h"
@@ -36,6 +37,16 @@ static int check_release(const rd_options *o, const rd_run *run, const char *rel
         }
     }
     _cleanup_free_ char *list = valid.len ? strbuf_steal(&valid) : xstrdup("none");
+    const rd_repo_row *newest = rd_repos_newest(k);
+    if (!known && !rd_repos_find(k, release) && newest && rd_version_compare(release, newest->release) > 0) {
+        /* newer than the tables: its folders come from AMD's installer
+         * package, which the server must have for this OS */
+        _cleanup_installer_info_ rd_installer_info info = { 0 };
+        _cleanup_free_ char *why = NULL;
+        if (rd_installer_read(&run->config, k, os, release, &info, &why) < 0)
+            return rd_fail("--release %s: %s", release, why);
+        return 0;
+    }
     if (!known)
         return rd_usage_error("--release %s: no such ROCm release in support.ini; for %s %s: %s", release,
                               strempty(os->id), strempty(os->version_id), list);
