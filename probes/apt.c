@@ -364,6 +364,39 @@ static int read_preferences(const rd_ctx *ctx, rd_facts *facts, const char *path
     return r;
 }
 
+/* The Version: field of the Release file apt keeps for a source in
+ * /var/lib/apt/lists (the URI without its scheme, '/' as '_', then
+ * _dists_SUITE_InRelease or _Release); NULL when there is none. */
+static char *index_version(const rd_ctx *ctx, const rd_apt_source *s)
+{
+    const char *u = strstr(s->uri, "://");
+    if (!u || !s->suite || strchr(s->suite, '/'))
+        return NULL;
+    _cleanup_free_ char *name = xstrdup(u + 3);
+    size_t n = strlen(name);
+    while (n > 0 && name[n - 1] == '/')
+        name[--n] = '\0';
+    for (char *p = name; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    static const char *const kinds[] = { "InRelease", "Release" };
+    for (size_t k = 0; k < ELEMENTSOF(kinds); k++) {
+        _cleanup_free_ char *path = xasprintf("/var/lib/apt/lists/%s_dists_%s_%s", name, s->suite, kinds[k]);
+        _cleanup_free_ char *text = NULL;
+        if (rd_root_read_file(ctx, path, 1u << 20, &text) < 0)
+            continue;
+        for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+            const char *v = startswith(l, "Version:");
+            if (!v)
+                continue;
+            v += strspn(v, " \t");
+            size_t len = strcspn(v, " \t\r\n");
+            return len > 0 && len < 32 ? xstrndup(v, len) : NULL;
+        }
+    }
+    return NULL;
+}
+
 static void apt_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_apt_facts *a = &facts->apt;
@@ -388,6 +421,9 @@ static void apt_gather(const rd_ctx *ctx, rd_facts *facts)
         const char *sb = a->sources[i].signed_by;
         if (sb && sb[0] == '/')
             scan_keyring(ctx, a, sb, false, true);
+        /* only AMD's moving folders: what they serve changes */
+        if (a->sources[i].uri && strstr(a->sources[i].uri, "/latest"))
+            a->sources[i].index_version = index_version(ctx, &a->sources[i]);
     }
     scan_keyring_dir(ctx, a, "/etc/apt/keyrings", false);
     scan_keyring_dir(ctx, a, "/usr/share/keyrings", false);
@@ -525,6 +561,7 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
         return;
     rd_finding *fd = NULL;
     const char *want_first = NULL;
+    const rd_release *first_release = NULL;
     bool any_obsolete = false;
     for (size_t i = 0; i < f->apt.n_sources; i++) {
         const rd_apt_source *s = &f->apt.sources[i];
@@ -535,19 +572,40 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
             continue;
         /* .../rocm/apt/debian (suite xenial): the layout before versioned paths */
         bool obsolete = m.kind == RD_REPO_ROCM && streq(m.version, "debian");
+        /* AMD's moving folder: judged as the release it serves (apt's
+         * Release file), else the newest the tables know */
+        bool moving = rd_repo_match_moving(&m);
+        const rd_release *served = moving && s->index_version ? rd_knowledge_release(k, s->index_version) : NULL;
         /* a release newer than the tables is not judged (tables.older-than-host) */
-        const rd_release *rel = obsolete && k->n_releases ? &k->releases[k->n_releases - 1] : match_line(k, &m);
+        const rd_release *rel = (obsolete || (moving && !served)) && k->n_releases ? &k->releases[k->n_releases - 1]
+                                : served                                           ? served
+                                                                                   : match_line(k, &m);
         bool driver = m.kind != RD_REPO_ROCM;
         rd_repo_match_done(&m);
         if (!rel)
             continue;
         const char *want = rd_knowledge_apt_suite(k, rel->latest, codename);
+        /* a release without packages for an OS that a later one has (Debian
+         * 13 with 6.3's sources): the first release that has them */
+        const rd_release *first = !want && rd_support_lists_os(k, &f->os) ? rd_support_first_for_os(k, &f->os) : NULL;
+        if (first) {
+            if (!fd)
+                fd = rd_finding_add(out, "apt.suite-mismatch", RD_SEV_ERROR, NULL,
+                                    "An AMD apt source names a suite that does not fit this OS (%s %s)", f->os.id,
+                                    codename);
+            _cleanup_free_ char *t = source_text(s);
+            rd_finding_evidence(fd, "%s: ROCm %s has no packages for %s %s; the first release that has is ROCm %s (%s)",
+                                t, rel->line, f->os.id, strempty(f->os.version_id), first->line, first->latest);
+            if (!first_release)
+                first_release = first;
+            continue;
+        }
         /* up to 5.2 only ROCm's folder has the literal suite "ubuntu"; the
          * driver's has the codename */
         if (want && driver && streq(want, "ubuntu"))
             want = codename;
-        /* a release the table does not list (Ubuntu 25.04, Debian testing):
-         * the suite of the nearest one of its family */
+        /* an OS release no line lists (Ubuntu 25.04, Debian testing): the
+         * suite of the nearest one of its family */
         const rd_release_os *near = want ? NULL : rd_support_nearest_os(rel, &f->os);
         if (near && near->apt_suite)
             want = near->apt_suite;
@@ -593,6 +651,11 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
                           "Use the suite %s in that line (AMD's repositories use the Ubuntu codename; only "
                           "those before ROCm 5.3 used \"ubuntu\"), then `sudo apt update`.",
                           want_first);
+    else if (first_release)
+        rd_finding_remedy(fd,
+                          "Move to ROCm %s or later, the first release with packages for %s %s (`sudo rocm-doctor fix "
+                          "--only apt --release %s` writes its sources), then `sudo apt update`.",
+                          first_release->latest, f->os.id, strempty(f->os.version_id), first_release->latest);
     else
         rd_finding_remedy(fd, "Point the source at a release that supports this OS (`rocm-doctor list releases` shows "
                               "the table), then `sudo apt update`.");
@@ -803,6 +866,7 @@ const rd_probe rd_probe_apt = {
         { "/etc/apt/trusted.gpg.d", true },
         { "/etc/apt/keyrings", true },
         { "/usr/share/keyrings", true },
+        { "/var/lib/apt/lists", true },
         { "/var/lib/dpkg/status", false },
         { NULL, false },
     },

@@ -535,7 +535,9 @@ static bool repo_os(const repo_check *c, const char *url, char **ret_major, char
     rd_repo_match m;
     if (!path || rd_repos_classify(c->in->knowledge, path, &m) == 0)
         return false;
-    bool ok = (m.row || m.os_row) && m.family == (streq(c->pm, "dnf") ? RD_REPO_EL : RD_REPO_SLES) && (m.major || m.os);
+    /* AMD's moving folders (rocm/el8/latest/main) are judged like any */
+    bool ok = (m.row || m.os_row || rd_repo_match_moving(&m)) &&
+              m.family == (streq(c->pm, "dnf") ? RD_REPO_EL : RD_REPO_SLES) && (m.major || m.os);
     if (ok) {
         *ret_major = m.os ? NULL : TAKE_PTR(m.major);
         *ret_os = TAKE_PTR(m.os);

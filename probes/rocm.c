@@ -1011,6 +1011,106 @@ static void assess_tables_older(const rd_assess_input *in, rd_findings *out)
                           "they do not know alone. A newer rocm-doctor knows it.");
 }
 
+/* One enabled source of AMD's (on its server or the mirror), of any
+ * package manager. */
+typedef struct {
+    char *where; /* file:line */
+    const char *url;
+    const char *index_version; /* apt: what a moving folder serves today */
+} amd_source;
+
+static size_t amd_sources(const rd_assess_input *in, amd_source **ret)
+{
+    const rd_facts *f = in->facts;
+    const char *mirror = in->config ? in->config->mirror : NULL;
+    amd_source *v = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < f->apt.n_sources; i++) {
+        const rd_apt_source *s = &f->apt.sources[i];
+        if (s->enabled && !s->placeholder && s->uri && rd_repo_path_of(mirror, s->uri))
+            *ARRAY_APPEND(v, n) = (amd_source){ xasprintf("%s:%" PRId64, s->file, s->line), s->uri, s->index_version };
+    }
+    const rd_repo_config *cfgs[] = { &f->repos.dnf, &f->repos.zypper };
+    for (size_t c = 0; c < ELEMENTSOF(cfgs); c++)
+        for (size_t i = 0; i < cfgs[c]->n_repos; i++) {
+            const rd_rpm_repo *r = &cfgs[c]->repos[i];
+            if (r->enabled && r->amd && r->url && rd_repo_path_of(NULL, r->url))
+                *ARRAY_APPEND(v, n) = (amd_source){ xasprintf("%s:%" PRId64, r->file, r->line), r->url, NULL };
+        }
+    *ret = v;
+    return n;
+}
+
+static void amd_sources_free(amd_source *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].where);
+    free(v);
+}
+
+/* The open world of AMD's folders: every source on AMD's server (or the
+ * mirror) is a release of the tables, a moving folder, a release older
+ * than the tables, one newer (tables.older-than-host), or a folder the
+ * tables do not know; none is passed over in silence. */
+static void assess_open_world(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_knowledge *k = in->knowledge;
+    if (k->n_repos == 0)
+        return;
+    const char *mirror = in->config ? in->config->mirror : NULL;
+    amd_source *v = NULL;
+    size_t n = amd_sources(in, &v);
+    rd_finding *moving = NULL, *old = NULL, *unknown = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *path = rd_repo_path_of(mirror, v[i].url);
+        rd_repo_match m;
+        int c = rd_repos_classify(k, path, &m);
+        if (c > 0 && rd_repo_match_moving(&m)) {
+            if (!moving)
+                moving = rd_finding_add(out, "rocm.release-moving", RD_SEV_INFO, NULL,
+                                        "This host follows AMD's moving \"latest\" folder: it changes ROCm release at "
+                                        "every upgrade");
+            if (v[i].index_version)
+                rd_finding_evidence(moving, "%s: %s (serves ROCm %s today, by the index apt fetched last)", v[i].where,
+                                    v[i].url, v[i].index_version);
+            else
+                rd_finding_evidence(moving, "%s: %s", v[i].where, v[i].url);
+        } else if (c > 0 && m.older) {
+            if (!old)
+                old = rd_finding_add(out, "rocm.release-unsupported", RD_SEV_WARNING, NULL,
+                                     "An AMD source names a ROCm release older than any rocm-doctor supports (%s and "
+                                     "later)",
+                                     k->repos[0].release);
+            rd_finding_evidence(old, "%s: %s names %s %s", v[i].where, v[i].url,
+                                m.kind == RD_REPO_AMDGPU ? "driver" : "ROCm", m.version);
+        } else if (c == 0 ||
+                   (!m.row && !m.meant && !m.os_row && !m.newer && !m.versioned && !streq_ptr(m.version, "debian"))) {
+            if (!unknown)
+                unknown = rd_finding_add(out, "tables.folder-unknown", RD_SEV_INFO, NULL,
+                                         "A folder on AMD's repository server that rocm-doctor's tables (of %s) do "
+                                         "not know",
+                                         strempty(k->repos_info.date));
+            rd_finding_evidence(unknown, "%s: %s", v[i].where, v[i].url);
+        }
+        if (c > 0)
+            rd_repo_match_done(&m);
+    }
+    amd_sources_free(v, n);
+    if (moving)
+        rd_finding_remedy(moving, "Nothing is broken by it, but every upgrade may bring another release (and a driver "
+                                  "that the GPUs or the kernel do not support). To stay on one release, name it: "
+                                  "`sudo rocm-doctor fix --only apt --release X.Y.Z` (dnf, zypper likewise) writes "
+                                  "that release's folders.");
+    if (old)
+        rd_finding_remedy(old, "AMD no longer supports that release and rocm-doctor does not judge it; its "
+                               "repository fix keeps the folders as they are. Moving to a supported release "
+                               "(`rocm-doctor list releases`) is a deliberate upgrade: pass --release to choose one.");
+    if (unknown)
+        rd_finding_remedy(unknown, "rocm-doctor does not judge what it does not know and never rewrites it to a guess. "
+                                   "If `apt update` (or dnf, zypper) fetches it, it is fine; a newer rocm-doctor may "
+                                   "know it.");
+}
+
 static void rocm_assess(const rd_assess_input *in, rd_findings *out)
 {
     if (!in->facts->rocm.checked)
@@ -1020,6 +1120,7 @@ static void rocm_assess(const rd_assess_input *in, rd_findings *out)
     assess_multiple(in, out);
     assess_path(in, out);
     assess_tables_older(in, out);
+    assess_open_world(in, out);
     if (in->gpus->n_gpus == 0)
         return;
     assess_no_kernels(in, out);
@@ -1029,9 +1130,9 @@ static void rocm_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const rocm_findings[] = {
-    "rocm.not-installed", "rocm.multiple-versions", "path.rocm-bin-missing",
-    "arch.no-kernels",    "arch.unsupported",       "driver.userspace-mismatch",
-    "kernel.unsupported", "tables.older-than-host", NULL,
+    "rocm.not-installed",  "rocm.multiple-versions",    "path.rocm-bin-missing", "arch.no-kernels",
+    "arch.unsupported",    "driver.userspace-mismatch", "kernel.unsupported",    "tables.older-than-host",
+    "rocm.release-moving", "rocm.release-unsupported",  "tables.folder-unknown", NULL,
 };
 
 /* clang-format off */

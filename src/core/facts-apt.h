@@ -19,6 +19,10 @@ typedef struct {
     char *signed_by;   /* NULL when absent */
     bool enabled;      /* deb822 Enabled: no -> false */
     char *placeholder; /* a literal @WORD@ left from a template, or NULL */
+    /* AMD's moving folders (rocm/apt/latest): the Version: of the Release
+     * file apt last fetched for it (/var/lib/apt/lists), the release it
+     * serves today; NULL when apt has none */
+    char *index_version;
 } rd_apt_source;
 
 typedef struct {

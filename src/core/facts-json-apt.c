@@ -3,11 +3,12 @@
 #include "facts-json.h"
 
 static const rd_field source_fields[] = {
-    F(rd_apt_source, file, RD_FT_STR),        F(rd_apt_source, line, RD_FT_INT),
-    F(rd_apt_source, format, RD_FT_STR),      F(rd_apt_source, type, RD_FT_STR),
-    F(rd_apt_source, uri, RD_FT_STR),         F(rd_apt_source, suite, RD_FT_STR),
-    F(rd_apt_source, components, RD_FT_STRV), F(rd_apt_source, signed_by, RD_FT_STR),
-    F(rd_apt_source, enabled, RD_FT_BOOL),    F(rd_apt_source, placeholder, RD_FT_STR),
+    F(rd_apt_source, file, RD_FT_STR),          F(rd_apt_source, line, RD_FT_INT),
+    F(rd_apt_source, format, RD_FT_STR),        F(rd_apt_source, type, RD_FT_STR),
+    F(rd_apt_source, uri, RD_FT_STR),           F(rd_apt_source, suite, RD_FT_STR),
+    F(rd_apt_source, components, RD_FT_STRV),   F(rd_apt_source, signed_by, RD_FT_STR),
+    F(rd_apt_source, enabled, RD_FT_BOOL),      F(rd_apt_source, placeholder, RD_FT_STR),
+    F(rd_apt_source, index_version, RD_FT_STR),
 };
 
 static SCHEMA(source_schema, rd_apt_source, source_fields);

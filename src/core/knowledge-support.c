@@ -455,6 +455,14 @@ bool rd_support_lists_os(const rd_knowledge *k, const rd_os_facts *os)
     return false;
 }
 
+const rd_release *rd_support_first_for_os(const rd_knowledge *k, const rd_os_facts *os)
+{
+    for (size_t i = 0; i < k->n_releases; i++)
+        if (rd_release_find_os(&k->releases[i], os->id, os->version_id))
+            return &k->releases[i];
+    return NULL;
+}
+
 char *rd_support_no_release_reason(const rd_knowledge *k, const rd_os_facts *os, char *const *gfx, size_t n_gfx)
 {
     const char *id = os->id ? os->id : "this OS";

@@ -314,6 +314,8 @@ const char *rd_support_newest_kernel(const rd_release *rel, const rd_release_os 
 /* Whether any release lists this OS release (ID and VERSION_ID, a rebuild
  * as its family's reference). */
 bool rd_support_lists_os(const rd_knowledge *k, const rd_os_facts *os);
+/* The oldest release line that has packages for this OS; NULL: none. */
+const rd_release *rd_support_first_for_os(const rd_knowledge *k, const rd_os_facts *os);
 /* Why no release can be picked for this host and how to choose one, as one
  * sentence: on an OS release AMD does not ship ROCm for, the nearest one of
  * its family that a release supporting every gfx target ships for, and the
