@@ -1035,7 +1035,9 @@ static size_t amd_sources(const rd_assess_input *in, amd_source **ret)
         for (size_t i = 0; i < cfgs[c]->n_repos; i++) {
             const rd_rpm_repo *r = &cfgs[c]->repos[i];
             if (r->enabled && r->amd && r->url && rd_repo_path_of(NULL, r->url))
-                *ARRAY_APPEND(v, n) = (amd_source){ xasprintf("%s:%" PRId64, r->file, r->line), r->url, NULL };
+                *ARRAY_APPEND(v, n) =
+                    (amd_source){ xasprintf("%s:%" PRId64, r->file, r->baseurl_line > 0 ? r->baseurl_line : r->line),
+                                  r->url, NULL };
         }
     *ret = v;
     return n;
@@ -1096,11 +1098,15 @@ static void assess_open_world(const rd_assess_input *in, rd_findings *out)
             rd_repo_match_done(&m);
     }
     amd_sources_free(v, n);
-    if (moving)
-        rd_finding_remedy(moving, "Nothing is broken by it, but every upgrade may bring another release (and a driver "
-                                  "that the GPUs or the kernel do not support). To stay on one release, name it: "
-                                  "`sudo rocm-doctor fix --only apt --release X.Y.Z` (dnf, zypper likewise) writes "
-                                  "that release's folders.");
+    if (moving) {
+        rd_os_family fam = rd_os_family_facts(&in->facts->os);
+        const char *fix = fam == RD_OS_RHEL ? "dnf" : fam == RD_OS_SUSE ? "zypper" : "apt";
+        rd_finding_remedy(moving,
+                          "Nothing is broken by it, but every upgrade may bring another release (and a driver that "
+                          "the GPUs or the kernel do not support). To stay on one release, name it: `sudo rocm-doctor "
+                          "fix --only %s --release X.Y.Z` writes that release's folders.",
+                          fix);
+    }
     if (old)
         rd_finding_remedy(old, "AMD no longer supports that release and rocm-doctor does not judge it; its "
                                "repository fix keeps the folders as they are. Moving to a supported release "

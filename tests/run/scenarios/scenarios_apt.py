@@ -261,3 +261,125 @@ def healthy_debian13_rocm71():
     apt_rocm(tb, "7.1.0", "noble")
     dpkg_status(tb, rocm_packages("7.1.0", codename_version="24.04"))
     return Scenario(tb, [], 0, gpu_count=1, env={"PATH": PATH_WITH_ROCM})
+
+
+# --------------------------------------------------------------------------
+# the open world: releases before the tables, moving folders, unknown folders
+@scenario("ubuntu2204-rocm56-old-guide")
+def ubuntu2204_rocm56_old_guide():
+    """Ubuntu 22.04 set up by an old guide for ROCm 5.6: a one-line source with
+    the suite "ubuntu" (which 5.3 and later answer with focal's index), AMD's
+    key added with apt-key to trusted.gpg, no signed-by, no pin, ROCm 5.6.0
+    installed. Judged within 5.6: the suite is jammy for 5.6 on 22.04."""
+    tb = CompatTestbed()
+    healthy_navi21_box(tb)
+    tb.root_file("etc/os-release", UBUNTU_2204_OS_RELEASE)
+    tb.kernel(release="5.15.0-76-generic")
+    rocm_install(tb, "5.6.0", build="67")
+    dpkg_status(tb, rocm_packages("5.6.0", build="67", codename_version="22.04"))
+    tb.root_file("etc/apt/trusted.gpg.d/rocm.asc", pgp_key_block())
+    tb.root_file("etc/apt/sources.list.d/rocm.list", "deb [arch=amd64] https://repo.radeon.com/rocm/apt/5.6 ubuntu main\n")
+    return Scenario(tb, [("apt.suite-mismatch", "error"), ("apt.key-deprecated", "warning"),
+                         ("apt.no-signed-by", "warning"), ("apt.pin-missing", "warning")], 2,
+                    evidence=[("apt.suite-mismatch", "/etc/apt/sources.list.d/rocm.list:1: deb "
+                               "https://repo.radeon.com/rocm/apt/5.6 ubuntu main: suite ubuntu, "
+                               "ROCm 5.6 on jammy uses jammy")],
+                    env={"PATH": PATH_WITH_ROCM})
+
+
+@scenario("apt-latest-noble")
+def apt_latest_noble():
+    """Ubuntu 24.04 following AMD's moving folders (rocm/apt/latest and
+    graphics/latest/ubuntu, suite noble), signed and pinned; apt's index says
+    they serve 7.2.4 today: right for this OS, but the host changes release
+    at every upgrade (said as info)."""
+    tb = CompatTestbed()
+    healthy_rx7900xtx_box(tb)
+    rocm_install(tb, "7.2.0")
+    dpkg_status(tb, rocm_packages("7.2.0"))
+    tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
+    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
+                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+    tb.root_file("etc/apt/sources.list.d/rocm.list",
+                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/latest noble main\n"
+                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
+                 "https://repo.radeon.com/graphics/latest/ubuntu noble main\n")
+    tb.root_file("var/lib/apt/lists/repo.radeon.com_rocm_apt_latest_dists_noble_InRelease",
+                 "Origin: repo.radeon.com\nLabel: repo.radeon.com\nSuite: noble\nCodename: noble\nVersion: 7.2.4\n"
+                 "Architectures: amd64\nComponents: main\n")
+    return Scenario(tb, [("rocm.release-moving", "info")], 0, compare_info=True,
+                    evidence=[("rocm.release-moving", "/etc/apt/sources.list.d/rocm.list:1: "
+                               "https://repo.radeon.com/rocm/apt/latest (serves ROCm 7.2.4 today, by the index "
+                               "apt fetched last)"),
+                              ("rocm.release-moving", "/etc/apt/sources.list.d/rocm.list:2: "
+                               "https://repo.radeon.com/graphics/latest/ubuntu")],
+                    env={"PATH": PATH_WITH_ROCM})
+
+
+@scenario("apt-latest-jammy-on-noble")
+def apt_latest_jammy_on_noble():
+    """Ubuntu 24.04 with AMD's moving folder under the 22.04 suite (a guide
+    copied from a jammy host): judged as the newest release the tables know,
+    the suite is wrong."""
+    tb = CompatTestbed()
+    healthy_rx7900xtx_box(tb)
+    rocm_install(tb, "7.2.0")
+    dpkg_status(tb, rocm_packages("7.2.0"))
+    tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
+    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
+                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+    tb.root_file("etc/apt/sources.list.d/rocm.list",
+                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/latest jammy main\n")
+    return Scenario(tb, [("apt.suite-mismatch", "error"), ("rocm.release-moving", "info")], 2, compare_info=True,
+                    evidence=[("apt.suite-mismatch", "/etc/apt/sources.list.d/rocm.list:1: deb "
+                               "https://repo.radeon.com/rocm/apt/latest jammy main: suite jammy, "
+                               "ROCm 7.2 on noble uses noble"),
+                              ("rocm.release-moving", "/etc/apt/sources.list.d/rocm.list:1: "
+                               "https://repo.radeon.com/rocm/apt/latest")],
+                    env={"PATH": PATH_WITH_ROCM})
+
+
+@scenario("debian13-rocm631-sources")
+def debian13_rocm631_sources():
+    """Debian 13 with ROCm 6.3.1's sources (rocm/apt/6.3.1 jammy, as for
+    Debian 12): 6.3 has no packages for Debian 13; the first release that has
+    is 7.0.2 (noble suite)."""
+    tb = CompatTestbed()
+    healthy_rx7900xtx_box(tb)
+    tb.root_file("etc/os-release", DEBIAN_13_OS_RELEASE)
+    tb.kernel(release="6.12.48+deb13-amd64")
+    tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
+    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
+                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+    tb.root_file("etc/apt/sources.list.d/rocm.list",
+                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/6.3.1 jammy main\n")
+    return Scenario(tb, [("apt.suite-mismatch", "error"), ("rocm.not-installed", "warning")], 2,
+                    evidence=[("apt.suite-mismatch", "/etc/apt/sources.list.d/rocm.list:1: deb "
+                               "https://repo.radeon.com/rocm/apt/6.3.1 jammy main: ROCm 6.3 has no packages for "
+                               "debian 13; the first release that has is ROCm 7.0 (7.0.2)")],
+                    remedy=[("apt.suite-mismatch", "Move to ROCm 7.0.2 or later")],
+                    env={"PATH": PATH_WITHOUT_ROCM})
+
+
+@scenario("apt-rocm45-and-unknown-folder")
+def apt_rocm45_and_unknown_folder():
+    """A host still on ROCm 4.5's folder (older than any release the tools
+    support) and a folder on AMD's server the tables do not know: both said,
+    neither judged nor rewritten."""
+    tb = CompatTestbed()
+    healthy_navi21_box(tb)
+    tb.root_file("etc/os-release", UBUNTU_2204_OS_RELEASE)
+    tb.kernel(release="5.15.0-76-generic")
+    tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
+    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
+                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+    tb.root_file("etc/apt/sources.list.d/rocm.list",
+                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/4.5 ubuntu main\n"
+                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/beta jammy main\n")
+    return Scenario(tb, [("rocm.not-installed", "warning"), ("rocm.release-unsupported", "warning"),
+                         ("tables.folder-unknown", "info")], 1, compare_info=True,
+                    evidence=[("rocm.release-unsupported", "/etc/apt/sources.list.d/rocm.list:1: "
+                               "https://repo.radeon.com/rocm/apt/4.5 names ROCm 4.5"),
+                              ("tables.folder-unknown", "/etc/apt/sources.list.d/rocm.list:2: "
+                               "https://repo.radeon.com/rocm/apt/beta")],
+                    env={"PATH": PATH_WITHOUT_ROCM})

@@ -346,3 +346,49 @@ def healthy_fedora42_own_rocm():
     tb.kernel(release="6.14.9-300.fc42.x86_64")
     fedora42_own_rocm(tb, "libhiprtc.so.6.3.42134")
     return Scenario(tb, [], 0, gpu_count=1, env={"PATH": PATH_WITH_ROCM})
+
+
+# --------------------------------------------------------------------------
+# AMD's moving folders
+def el_latest_repos(tb, rocm_major, driver_tree):
+    tb.root_file("etc/yum.repos.d/rocm.repo",
+                 "[rocm]\nname=ROCm latest\nbaseurl=https://repo.radeon.com/rocm/%s/latest/main\n"
+                 "enabled=1\npriority=50\ngpgcheck=1\ngpgkey=%s\n" % (rocm_major, GPGKEY))
+    tb.root_file("etc/yum.repos.d/amdgpu.repo",
+                 "[amdgpu]\nname=amdgpu\nbaseurl=https://repo.radeon.com/amdgpu/latest/%s/main/x86_64/\n"
+                 "enabled=1\npriority=50\ngpgcheck=1\ngpgkey=%s\n" % (driver_tree, GPGKEY))
+
+
+@scenario("rhel9-latest-el8")
+def rhel9_latest_el8():
+    """RHEL 9.6 whose configuration management still pushes AMD's moving
+    folders of EL 8 (rocm/rhel8/latest/main, amdgpu/latest/rhel/8.10): the
+    el8 trees on EL 9 are a mismatch, and the host follows whatever release
+    AMD published last."""
+    tb = RpmTestbed()
+    rhel_mi300x(tb)
+    el_latest_repos(tb, "rhel8", "rhel/8.10")
+    return Scenario(tb, [("dnf.release-mismatch", "error"), ("rocm.release-moving", "info")], 2, compare_info=True,
+                    evidence=[("dnf.release-mismatch", "/etc/yum.repos.d/rocm.repo:3: [rocm] "
+                               "baseurl=https://repo.radeon.com/rocm/rhel8/latest/main: the EL8 tree"),
+                              ("dnf.release-mismatch", "/etc/yum.repos.d/amdgpu.repo:3: [amdgpu] "
+                               "baseurl=https://repo.radeon.com/amdgpu/latest/rhel/8.10/main/x86_64/: the 8.10 tree"),
+                              ("rocm.release-moving", "/etc/yum.repos.d/rocm.repo:3: "
+                               "https://repo.radeon.com/rocm/rhel8/latest/main")],
+                    env={"PATH": PATH_WITH_ROCM})
+
+
+@scenario("rhel9-latest-el9")
+def rhel9_latest_el9():
+    """RHEL 9.6 on AMD's moving folders of its own major (rocm/el9/latest/main,
+    amdgpu/latest/el/9.6): only the information that it changes release at
+    every upgrade."""
+    tb = RpmTestbed()
+    rhel_mi300x(tb)
+    el_latest_repos(tb, "el9", "el/9.6")
+    return Scenario(tb, [("rocm.release-moving", "info")], 0, compare_info=True,
+                    evidence=[("rocm.release-moving", "/etc/yum.repos.d/rocm.repo:3: "
+                               "https://repo.radeon.com/rocm/el9/latest/main"),
+                              ("rocm.release-moving", "/etc/yum.repos.d/amdgpu.repo:3: "
+                               "https://repo.radeon.com/amdgpu/latest/el/9.6/main/x86_64/")],
+                    env={"PATH": PATH_WITH_ROCM})
