@@ -651,7 +651,7 @@ static size_t kept_sources(const rd_fix_input *in, kept_source **ret)
  * pin, and moves the old files aside; nothing when every one is already
  * signed by AMD's key and pinned. */
 static int write_folders(const rd_fix_input *in, rd_plan *p, const kept_source *v, size_t n, const char *release,
-                         const char *title, const char *header, const char *why, char **ret_reason)
+                         const char *title, const char *header, const char *why, bool moving, char **ret_reason)
 {
     bool all_signed = true, pinned = false;
     for (size_t i = 0; i < n; i++)
@@ -663,7 +663,11 @@ static int write_folders(const rd_fix_input *in, rd_plan *p, const kept_source *
     _cleanup_free_ char *key_source = NULL;
     strbuf notes = { 0 };
     int r = plan_auth(in, p, s, ret_reason);
-    if (r >= 0 && !(all_signed && pinned)) {
+    if (r >= 0 && moving) {
+        /* no fix writes a moving folder: the key and the pin only */
+        if ((r = plan_key(in, p, s, &key_source, ret_reason)) >= 0 && !pinned)
+            r = plan_pin(in, p, s, ret_reason);
+    } else if (r >= 0 && !(all_signed && pinned)) {
         strbuf src = { 0 };
         strbuf_printf(&src, RD_FIX_HEADER_LINE "# ROCm %s from AMD's repository: %s.\n", release, header);
         for (size_t i = 0; i < n; i++)
@@ -712,8 +716,8 @@ static int plan_keep(const rd_fix_input *in, rd_plan *p, const rd_release_choice
     }
     if (!why)
         why = xasprintf("ROCm %s (%s): the host's folders are kept as they are", c->release, strempty(c->evidence));
-    int r =
-        write_folders(in, p, v, n, c->release, "the host's folders kept", "the folders this host had", why, ret_reason);
+    int r = write_folders(in, p, v, n, c->release, "the host's folders kept", "the folders this host had", why,
+                          c->moving, ret_reason);
     kept_free(v, n);
     return r;
 }
@@ -753,7 +757,7 @@ static int plan_installer(const rd_fix_input *in, rd_plan *p, const rd_release_c
         "know of it (its gfx targets, kernel range) is taken from ROCm %s",
         c->release, strempty(in->knowledge->repos_info.date), info.installer_url, newest ? newest->release : "-");
     _cleanup_free_ char *header = xasprintf("the folders its installer package names (%s)", info.installer_url);
-    r = write_folders(in, p, v, n, c->release, "from AMD's installer package", header, why, ret_reason);
+    r = write_folders(in, p, v, n, c->release, "from AMD's installer package", header, why, false, ret_reason);
     kept_free(v, n);
     return r;
 }

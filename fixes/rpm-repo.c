@@ -315,6 +315,11 @@ static int kept_texts(const rd_fix_input *in, const manager *m, const rd_release
                       char **ret_rocm, char **ret_amdgpu, char **ret_reason)
 {
     const rd_repo_config *cfg = m->zypper ? &in->facts->repos.zypper : &in->facts->repos.dnf;
+    if (c->moving) {
+        /* no fix writes a moving folder */
+        *ret_reason = rd_release_outside_text(in->knowledge, c);
+        return -ENOENT;
+    }
     strbuf rocm = { 0 }, amdgpu = { 0 };
     size_t n = 0;
     for (size_t i = 0; i < cfg->n_repos; i++) {

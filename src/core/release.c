@@ -229,8 +229,9 @@ char *rd_release_outside_text(const rd_knowledge *k, const rd_release_choice *c)
     const char *first = k->n_repos ? k->repos[0].release : "-", *last = newest ? newest->release : "-";
     const char *date = strempty(k->repos_info.date);
     if (c->moving)
-        return xasprintf("AMD's moving folder \"latest\" (%s) serves whatever release AMD published last: kept as it "
-                         "is; set rocm_release or pass --release to hold the host at one release",
+        return xasprintf("AMD's moving folder \"latest\" (%s) serves whatever release AMD published last: its "
+                         "sources are left as they are (no fix writes a moving folder); pass --release (or set "
+                         "rocm_release) to hold the host at one release",
                          strempty(c->evidence));
     if (c->before_tables)
         return xasprintf("ROCm %s (%s) is older than the releases rocm-doctor knows (repos.ini of %s, %s to %s): its "

@@ -404,5 +404,67 @@ def real_apt_rocm_not_installed():
     apt_check_real(t, ["rocm/apt/6.2.4/dists/noble", "amdgpu/6.2.4/ubuntu/dists/noble"])
 
 
+@rdtest.test(root=True)
+def real_apt_rocm56_old_guide():
+    """The 5.6 host of the old guides (rocm/apt/5.6 with the suite "ubuntu",
+    apt-key's key, no signed-by, no pin, ROCm 5.6.0 installed): the fix keeps
+    5.6's folder with the suite 5.6 serves Ubuntu 22.04 under, moves the key
+    into a keyring named by Signed-By and adds the pin; the real apt fetches
+    5.6's folder only, never another release's."""
+    t, binary = apt_live("ubuntu2204-rocm56-old-guide")
+    t.roundtrip([], ["1. apt: AMD's apt repository for ROCm 5.6.0 (jammy)\n",
+                     "+URIs: https://repo.radeon.com/rocm/apt/5.6\n",
+                     "+Suites: jammy\n",
+                     "+Signed-By: /etc/apt/keyrings/rocm.gpg\n",
+                     "   move /etc/apt/trusted.gpg.d/rocm.asc aside to /etc/apt/trusted.gpg.d/rocm.asc.disabled (kept in "
+                     "the journal)\n",
+                     "   write /etc/apt/preferences.d/rocm-pin-600 (mode 0644, root:root)\n"],
+                [("apt.suite-mismatch", "fixed"), ("apt.no-signed-by", "fixed"), ("apt.key-deprecated", "fixed"),
+                 ("apt.pin-missing", "fixed")],
+                ["apt.suite-mismatch", "apt.no-signed-by", "apt.key-deprecated", "apt.pin-missing"],
+                after=lambda t: apt_check_real(t, ["rocm/apt/5.6/dists/jammy"],
+                                               absent=["rocm/apt/7", "rocm/apt/6", "/dists/ubuntu"]))
+
+
+@rdtest.test(root=True)
+def real_apt_newer_than_tables_keeps_folders():
+    """A host on ROCm 7.3.0, newer than the tables, whose sources lack
+    signed-by and whose key apt-key added: the fix keeps 7.3's folders as the
+    host had them (nothing of 7.2.4, the tables' newest), fixes the key,
+    Signed-By and the pin, and says why."""
+    t, binary = apt_live("apt-rocm-newer-than-table")
+    t.r.write("/etc/apt/sources.list.d/rocm.list",
+              "deb [arch=amd64] https://repo.radeon.com/rocm/apt/7.3 noble main\n"
+              "deb [arch=amd64] https://repo.radeon.com/graphics/7.3/ubuntu noble main\n")
+    p = t.rd("fix", "--only", "apt")
+    expect("real_apt_newer_than_tables_keeps_folders", p.stdout, t.root, more=t.more)
+    rdtest.eq(p.returncode, 1, "plan (stderr %s)" % p.stderr)
+    for w in ["1. apt: AMD's apt repository for ROCm 7.3 (the host's folders kept)\n",
+              "+URIs: https://repo.radeon.com/rocm/apt/7.3\n",
+              "+URIs: https://repo.radeon.com/graphics/7.3/ubuntu\n",
+              "is newer than rocm-doctor's tables"]:
+        rdtest.check(w in p.stdout, "plan lacks %r:\n%s" % (w, p.stdout))
+    rdtest.check("7.2.4" not in p.stdout.replace("newest 7.2.4", "").replace("to 7.2.4", ""), p.stdout)
+    p = t.rd("fix", "--only", "apt", "--apply", "--yes")
+    rdtest.eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+    apt_check_real(t, ["rocm/apt/7.3/dists/noble", "graphics/7.3/ubuntu/dists/noble"], absent=["7.2"])
+
+
+@rdtest.test(root=True)
+def real_apt_latest_not_rewritten():
+    """A host on AMD's moving folder with the wrong suite: no fix writes a
+    moving folder; the plan leaves the sources as they are and says how to
+    hold the host at one release."""
+    t, binary = apt_live("apt-latest-jammy-on-noble")
+    before = t.r.read("/etc/apt/sources.list.d/rocm.list")
+    p = t.rd("fix", "--only", "apt")
+    rdtest.check(p.returncode in (0, 1), "plan (stderr %s)" % p.stderr)
+    rdtest.check("rocm.sources" not in p.stdout, p.stdout)
+    rdtest.check("latest" not in "".join(l for l in p.stdout.splitlines(True) if l.startswith("+")), p.stdout)
+    p = t.rd("fix", "--only", "apt", "--apply", "--yes")
+    rdtest.eq(t.r.read("/etc/apt/sources.list.d/rocm.list"), before, "the moving folder's source is untouched")
+    rdtest.check(not t.r.exists("/etc/apt/sources.list.d/rocm.sources"), "no rocm.sources written")
+
+
 if __name__ == "__main__":
     sys.exit(rdtest.main())
