@@ -421,7 +421,10 @@ static void apt_gather(const rd_ctx *ctx, rd_facts *facts)
         const char *sb = a->sources[i].signed_by;
         if (sb && sb[0] == '/')
             scan_keyring(ctx, a, sb, false, true);
-        /* only AMD's moving folders: what they serve changes */
+        /* only AMD's moving folders: what they serve changes (one Release
+         * file each; /var/lib/apt/lists is not among the declared reads,
+         * which the support bundle copies and the daemon watches, since
+         * every apt update rewrites it) */
         if (a->sources[i].uri && strstr(a->sources[i].uri, "/latest"))
             a->sources[i].index_version = index_version(ctx, &a->sources[i]);
     }
@@ -866,7 +869,6 @@ const rd_probe rd_probe_apt = {
         { "/etc/apt/trusted.gpg.d", true },
         { "/etc/apt/keyrings", true },
         { "/usr/share/keyrings", true },
-        { "/var/lib/apt/lists", true },
         { "/var/lib/dpkg/status", false },
         { NULL, false },
     },

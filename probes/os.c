@@ -230,8 +230,11 @@ static void assess_unlisted(const rd_assess_input *in, rd_findings *out)
     const rd_knowledge *k = in->knowledge;
     if (in->gpus->n_gpus == 0 || !o->id || k->n_releases == 0)
         return;
-    /* the installed ROCm's release when there is one, else the newest */
-    const rd_release *rel = rd_knowledge_release(k, in->facts->rocm.default_version);
+    /* the release of AMD's ROCm installed under /opt when there is one,
+     * else the newest (a distribution's own ROCm is not AMD's release) */
+    const char *opt = in->facts->rocm.default_path;
+    const rd_release *rel =
+        opt && startswith(opt, "/opt/") ? rd_knowledge_release(k, in->facts->rocm.default_version) : NULL;
     if (!rel)
         rel = &k->releases[k->n_releases - 1];
     if (rd_release_find_os(rel, o->id, o->version_id))

@@ -167,7 +167,9 @@ static bool from_installed(const rd_release_input *in, rd_release_choice *c)
         if (streq(f->rpm.packages[i].name, "rocm-core"))
             version = f->rpm.packages[i].version, where = "rpm database: rocm-core";
     _cleanup_free_ char *release = rd_release_of_package_version(version);
-    if (!release && f->rocm.default_version) {
+    /* AMD's installation under /opt; a distribution's own ROCm (Debian's
+     * 5.2 in /usr) is no release of AMD's repositories */
+    if (!release && f->rocm.default_version && f->rocm.default_path && startswith(f->rocm.default_path, "/opt/")) {
         release = rd_release_of_package_version(f->rocm.default_version);
         version = f->rocm.default_version;
         where = f->rocm.default_path ? f->rocm.default_path : "/opt/rocm";

@@ -28,6 +28,7 @@ PM = "the host's own package manager: run only for the package family the host (
 COREUTILS_DEB = "coreutils is Essential: yes (Debian policy: no dependency on Essential packages)"
 COREUTILS_RPM = "coreutils is in every installation (rpm and systemd require it)"
 USER_PYTHON = "runs the Python of the environment under diagnosis, never one the package provides"
+RPM2ARCHIVE = "part of rpm (4.13 and later), which every rpm host has; rpm2cpio and cpio are the fallback"
 DKMS = "run only after installing AMD's amdgpu-dkms, which depends on dkms"
 DEB_ONLY = ("run by the fixes that write Debian's /etc/default/grub.d and initramfs-tools' "
             "configuration; neither exists on RHEL or SLES")
@@ -53,6 +54,10 @@ PROGRAMS = {
     "chroot": (("exempt", COREUTILS_DEB), ("exempt", COREUTILS_RPM)),
     "env": (("exempt", COREUTILS_DEB), ("exempt", COREUTILS_RPM)),
     "python3": (("exempt", USER_PYTHON), ("exempt", USER_PYTHON)),
+    "tar": (("exempt", "tar is Essential: yes (Debian policy: no dependency on Essential packages)"),
+            ("requires", "tar")),
+    "rpm2archive": (("exempt", "run only on rpm hosts (a release's installer .rpm), where rpm provides it"),
+                    ("exempt", RPM2ARCHIVE)),
 }
 
 
@@ -63,6 +68,8 @@ def spawned_programs():
         re.compile(r'rd_strv_new\(\s*"([^"]+)"'),
         re.compile(r'\bargv\[\]\s*=\s*\{\s*\(char \*\)\(?(?:\w+ \? \w+ : )?"([^"]+)"'),
         re.compile(r'#define\s+PYTHON\s+"([^"]+)"'),
+        # an argument vector filled one by one: its first element
+        re.compile(r'char \*argv\[\d+\];\s*size_t n = 0;\s*argv\[n\+\+\] = \(char \*\)"([^"]+)"'),
     ]
     for top in ("src", "probes", "fixes"):
         for d, _, names in os.walk(os.path.join(ROOT, top)):

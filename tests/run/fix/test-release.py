@@ -12,7 +12,6 @@ Usage: test-release.py ROCM_DOCTOR. Exit 0 pass, 1 fail, 77 skipped."""
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 

@@ -93,8 +93,10 @@ def each_command_gets_its_own_options():
     rdtest.check("--apply" not in complete("rocm-doctor check --"), "check is not offered fix's --apply")
     rdtest.check({"--apply", "--only"} <= set(complete("rocm-doctor fix --")),
                  "fix is offered --apply and --only")
-    rdtest.check(complete("rocm-doctor list --") == ["--color", "--format", "--help", "--json", "--version"],
-                 "list is offered --format and --json only (and --color, --help, --version: every command's)",
+    rdtest.check(complete("rocm-doctor list --") == ["--color", "--config", "--format", "--help", "--json", "--server",
+                                                     "--version"],
+                 "list is offered --format, --json, --server and --config only (and --color, --help, --version: "
+                 "every command's)",
                  complete("rocm-doctor list --"))
     rdtest.check("--user" not in complete("rocm-doctor undo --"), "undo is not offered --user")
 
