@@ -13,8 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "fixes.h"
 #include "fleet.h"
 #include "json-util.h"
+#include "registry.h"
 #include "report-fleet.h"
 #include "util.h"
 
@@ -26,12 +28,21 @@
 static int node_from_facts(const rd_options *o, const char *path, const char *name, rd_fleet_node *ret,
                            char **ret_error)
 {
-    rd_options fo = { .facts_file = path, .config_file = o->config_file, .user = o->user };
+    _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
+    const rd_run_params p = {
+        .probes = &rd_probe_registry,
+        .fix_ids = fix_ids,
+        .facts_file = path,
+        .config_file = o->config_file,
+        .user = o->user,
+    };
     rd_run run;
-    if (rd_cli_run_check(&fo, &run) != 0) {
-        *ret_error = xstrdup("facts file could not be diagnosed (see the message above)");
+    _cleanup_free_ char *err = NULL;
+    int e = rd_run_check(&p, &run, &err);
+    if (e < 0) {
+        *ret_error = xasprintf("facts file could not be diagnosed: %s", err ? err : errno_name(-e));
         rd_run_free(&run);
-        return -EINVAL;
+        return e;
     }
     _cleanup_json_ json_object *report = rd_report_json(&run.facts, &run.view, &run.findings, run.level);
     int r = rd_fleet_node_from_report(report, name, ret, ret_error);

@@ -172,9 +172,13 @@ void rd_fleet_node_add_facts(rd_fleet_node *node, const rd_facts *f)
         const rd_health_gpu *h = &f->health.gpus[i];
         if (!h->pci_address)
             continue;
-        if (h->firmware) {
-            _cleanup_free_ char *fw = strv_join(h->firmware, " ");
-            set_gpu(node, "firmware", h->pci_address, fw);
+        /* one property per firmware: "firmware mec 0000:47:00.0" = "0x000000b1" */
+        for (char **fw = h->firmware; fw && *fw; fw++) {
+            const char *eq = strchr(*fw, '=');
+            if (!eq)
+                continue;
+            _cleanup_free_ char *what = xasprintf("firmware %.*s", (int)(eq - *fw), *fw);
+            set_gpu(node, what, h->pci_address, eq + 1);
         }
         if (h->vbios_version)
             set_gpu(node, "vbios", h->pci_address, h->vbios_version);

@@ -151,9 +151,14 @@ int rd_report_fleet_text(FILE *out, const rd_fleet *fleet, const rd_fleet_analys
         fprintf(out, ", %zu not checked", a->n_status[3]);
     fprintf(out, "%s\n", reset);
 
-    if (a->n_causes)
+    /* warnings and errors in full; the informational findings in one line
+     * after them (a healthy fleet is the summary line alone) */
+    size_t n_serious = 0;
+    while (n_serious < a->n_causes && a->causes[n_serious].finding->severity >= RD_SEV_WARNING)
+        n_serious++;
+    if (n_serious)
         fprintf(out, "\n%sCauses%s\n", bold, reset);
-    for (size_t i = 0; i < a->n_causes; i++) {
+    for (size_t i = 0; i < n_serious; i++) {
         const rd_fleet_cause *c = &a->causes[i];
         rd_report_mark(&t, c->finding->severity);
         _cleanup_free_ char *head = xasprintf("%s [%s], %zu node%s", c->finding->summary ? c->finding->summary : "",
@@ -171,6 +176,17 @@ int rd_report_fleet_text(FILE *out, const rd_fleet *fleet, const rd_fleet_analys
             fputs("    fix: ", out);
             rd_term_wrap(&t, line, 9, 6);
         }
+    }
+
+    if (n_serious && n_serious < a->n_causes) {
+        strbuf b = { 0 };
+        for (size_t i = n_serious; i < a->n_causes; i++)
+            strbuf_printf(&b, "%s%s (%zu)", i > n_serious ? ", " : "", a->causes[i].finding->id,
+                          a->causes[i].n_nodes);
+        rd_report_mark(&t, RD_SEV_INFO);
+        _cleanup_free_ char *line = xasprintf("also: %s", b.s);
+        free(b.s);
+        rd_term_wrap(&t, line, 2, 4);
     }
 
     if (a->n_drift)
@@ -276,7 +292,7 @@ static const char html_style[] =
     "h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.5em}"
     "table{border-collapse:collapse;margin:.5em 0}"
     "th,td{border:1px solid #bbb;padding:.3em .6em;text-align:left;vertical-align:top}"
-    "th{background:#eee}code{font-family:monospace}"
+    "th{background:#eee}code{font-family:monospace}td.fix code{white-space:nowrap}"
     ".sev-error{color:#a00;font-weight:bold}.sev-warning{color:#a60;font-weight:bold}.sev-info{color:#06a}"
     ".grid{display:flex;flex-wrap:wrap;gap:3px;max-width:60em}"
     ".node{display:inline-block;width:6.5em;padding:.2em;font-size:.75em;font-family:monospace;"
@@ -314,7 +330,7 @@ int rd_report_fleet_html(FILE *out, const rd_fleet *fleet, const rd_fleet_analys
             html_escaped(out, c->hostlist);
             fputs("</code></td><td>", out);
             html_escaped(out, c->finding->remedy);
-            fputs("</td><td>", out);
+            fputs("</td><td class=\"fix\">", out);
             _cleanup_free_ char *cmd = rd_fleet_fix_command(c->finding);
             if (cmd) {
                 fputs("<code>", out);
