@@ -218,12 +218,17 @@ static void job_free(job *j)
     free(j->err.s);
 }
 
-/* The last line of text (a tool's last word), or NULL. */
+/* What a node's error output says: ssh's own line ("ssh: connect to host
+ * ...: Connection refused") when there is one, else the last line; NULL
+ * for none. */
 static char *last_line(const char *text)
 {
     if (!text)
         return NULL;
     _cleanup_strv_free_ char **lines = strv_split(text, "\n");
+    for (char **l = lines; l && *l; l++)
+        if (startswith(*l, "ssh: "))
+            return xstrdup(strstrip(*l));
     size_t n = strv_length(lines);
     while (n > 0 && !*strstrip(lines[n - 1]))
         n--;
