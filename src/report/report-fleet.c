@@ -181,8 +181,7 @@ int rd_report_fleet_text(FILE *out, const rd_fleet *fleet, const rd_fleet_analys
     if (n_serious && n_serious < a->n_causes) {
         strbuf b = { 0 };
         for (size_t i = n_serious; i < a->n_causes; i++)
-            strbuf_printf(&b, "%s%s (%zu)", i > n_serious ? ", " : "", a->causes[i].finding->id,
-                          a->causes[i].n_nodes);
+            strbuf_printf(&b, "%s%s (%zu)", i > n_serious ? ", " : "", a->causes[i].finding->id, a->causes[i].n_nodes);
         rd_report_mark(&t, RD_SEV_INFO);
         _cleanup_free_ char *line = xasprintf("also: %s", b.s);
         free(b.s);
