@@ -366,7 +366,7 @@ static int through_parallel_shell(const rd_options *o, const char *shell, char *
     strv_free(argv);
     strbuf *outs = xcalloc(n, sizeof *outs), *errs = xcalloc(n, sizeof *errs);
     for (int pass = 0; pass < 2; pass++) {
-        _cleanup_strv_free_ char **lines = strv_split(pass ? j.err.s : j.out.s, "\n");
+        _cleanup_strv_free_ char **lines = strv_split(strempty(pass ? j.err.s : j.out.s), "\n");
         for (char **l = lines; l && *l; l++) {
             const char *text = NULL;
             size_t i = line_node(names, n, *l, &text);
@@ -441,50 +441,113 @@ static int slurm_nodes(const rd_options *o, char ***ret)
     return 0;
 }
 
+/* A line of srun --label's output: " 3: text" → 3 and the text; -1 for a
+ * line of srun's own. */
+static long task_of(const char *line, const char **ret_text)
+{
+    const char *p = line;
+    while (*p == ' ')
+        p++;
+    char *end = NULL;
+    errno = 0;
+    long t = strtol(p, &end, 10);
+    if (errno || end == p || t < 0 || !startswith(end, ": "))
+        return -1;
+    *ret_text = end + 2;
+    return t;
+}
+
+/* The first line each task prints: its node's name (the task's shell
+ * prints it before it runs rocm-doctor). */
+#define NODE_LINE "rocm-doctor-fleet-node "
+
 static int through_srun(const rd_options *o, char **names, size_t n, int64_t timeout_s, rd_fleet *fleet)
 {
-    char tmpl[] = "/tmp/rocm-doctor-fleet-XXXXXX";
-    if (!mkdtemp(tmpl))
-        return rd_fail("cannot make a temporary folder: %s", errno_name(errno));
-    _cleanup_free_ char *err_dir = xasprintf("%s/err", tmpl);
-    _cleanup_free_ char *out_dir = xasprintf("%s/out", tmpl);
-    if (mkdir(err_dir, 0700) < 0 || mkdir(out_dir, 0700) < 0)
-        return rd_fail("cannot make a temporary folder: %s", errno_name(errno));
     _cleanup_free_ char *list = strv_join(names, ",");
     _cleanup_free_ char *nn = xasprintf("--nodes=%zu", n);
     _cleanup_free_ char *nodelist = xasprintf("--nodelist=%s", list);
-    _cleanup_free_ char *output = xasprintf("--output=%s/%%N", out_dir);
-    _cleanup_free_ char *error = xasprintf("--error=%s/%%N", err_dir);
-    char **argv = rd_strv_new("srun", nn, "--ntasks-per-node=1", nodelist, output, error, "--kill-on-bad-exit=0", NULL);
+    _cleanup_free_ char *job_name = xasprintf("--job-name=rocm-doctor-fleet-%ld", (long)getpid());
+    char **argv =
+        rd_strv_new("srun", nn, "--ntasks-per-node=1", nodelist, "--label", "--kill-on-bad-exit=0", job_name, NULL);
     if (o->partition)
         argv = strv_push(argv, xasprintf("--partition=%s", o->partition));
+    /* sh -c 'echo NAME; exec rocm-doctor check --json "$@"' sh [--user U] */
+    argv = strv_push(argv, xstrdup("sh"));
+    argv = strv_push(argv, xstrdup("-c"));
+    argv = strv_push(argv, xstrdup("echo \"" NODE_LINE "${SLURMD_NODENAME:-$(hostname -s)}\"; exec \"$@\""));
+    argv = strv_push(argv, xstrdup("sh"));
     _cleanup_strv_free_ char **cmd = remote_command(o);
     for (char **c = cmd; *c; c++)
         argv = strv_push(argv, xstrdup(*c));
     job j = { .name = xstrdup("srun"), .out_fd = -1, .err_fd = -1, .status = -1 };
     run_jobs(&j, 1, given_argv, argv, 1, timeout_s);
     strv_free(argv);
-    _cleanup_free_ char *srun_last = last_line(j.err.s);
-    _cleanup_close_ int out_fd = open(out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    _cleanup_close_ int err_fd = open(err_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    for (size_t i = 0; i < n; i++) {
-        _cleanup_free_ char *out = NULL, *err = NULL;
-        size_t out_len = 0, err_len = 0;
-        if (read_file_at(out_fd, names[i], MAX_OUTPUT, &out, &out_len) < 0)
-            out_len = 0;
-        if (read_file_at(err_fd, names[i], MAX_OUTPUT, &err, &err_len) < 0 || !err_len) {
-            free(err);
-            err = xstrdup_or_null(srun_last);
-        }
-        bool no_tool = err && strstr(err, "rocm-doctor") && strstr(err, "No such file");
-        node_of(o, names[i], out ? out : "", out_len, err, j.timed_out && !out_len, j.interrupted,
-                no_tool ? (127 << 8) : 0, timeout_s, fleet);
-        unlinkat(out_fd, names[i], 0);
-        unlinkat(err_fd, names[i], 0);
+    if (j.timed_out || j.interrupted) {
+        /* srun was killed: its step may live on; cancel the job by its name */
+        _cleanup_free_ char *name_arg = xasprintf("--name=%s", job_name + strlen("--job-name="));
+        char **cancel = rd_strv_new("scancel", name_arg, NULL);
+        sig_atomic_t saved = got_sigint;
+        job c = { .name = xstrdup("scancel"), .out_fd = -1, .err_fd = -1, .status = -1 };
+        got_sigint = 0;
+        run_jobs(&c, 1, given_argv, cancel, 1, 30);
+        got_sigint = saved;
+        job_free(&c);
+        strv_free(cancel);
     }
-    rmdir(out_dir);
-    rmdir(err_dir);
-    rmdir(tmpl);
+    /* tasks by their label, each named by its first line */
+    size_t n_tasks = 0;
+    char **task_node = NULL;
+    strbuf *outs = NULL, *errs = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        _cleanup_strv_free_ char **lines = strv_split(strempty(pass ? j.err.s : j.out.s), "\n");
+        for (char **l = lines; l && *l; l++) {
+            const char *text = NULL;
+            long t = task_of(*l, &text);
+            if (t < 0 || (size_t)t >= MAX_NODES)
+                continue;
+            if ((size_t)t >= n_tasks) {
+                size_t more = (size_t)t + 1;
+                task_node = xrealloc(task_node, more * sizeof *task_node);
+                outs = xrealloc(outs, more * sizeof *outs);
+                errs = xrealloc(errs, more * sizeof *errs);
+                for (size_t k = n_tasks; k < more; k++) {
+                    task_node[k] = NULL;
+                    outs[k] = (strbuf){ 0 };
+                    errs[k] = (strbuf){ 0 };
+                }
+                n_tasks = more;
+            }
+            if (!pass && !task_node[t] && startswith(text, NODE_LINE)) {
+                task_node[t] = xstrdup(text + strlen(NODE_LINE));
+                continue;
+            }
+            strbuf_append(pass ? &errs[t] : &outs[t], text);
+            strbuf_append(pass ? &errs[t] : &outs[t], "\n");
+        }
+    }
+    _cleanup_free_ char *srun_last = last_line(j.err.s);
+    for (size_t i = 0; i < n; i++) {
+        size_t t = 0;
+        while (t < n_tasks && !streq_ptr(task_node[t], names[i]))
+            t++;
+        if (t == n_tasks) {
+            _cleanup_free_ char *why = j.timed_out ? NULL : xstrdup(srun_last ? srun_last : "srun ran no task there");
+            node_of(o, names[i], "", 0, why, j.timed_out, j.interrupted, 0, timeout_s, fleet);
+            continue;
+        }
+        const char *err = errs[t].s;
+        bool no_tool = err && strstr(err, "rocm-doctor") && strstr(err, "not found");
+        node_of(o, names[i], outs[t].s ? outs[t].s : "", outs[t].len, err, j.timed_out && !outs[t].len, j.interrupted,
+                no_tool ? (127 << 8) : 0, timeout_s, fleet);
+    }
+    for (size_t t = 0; t < n_tasks; t++) {
+        free(task_node[t]);
+        free(outs[t].s);
+        free(errs[t].s);
+    }
+    free(task_node);
+    free(outs);
+    free(errs);
     job_free(&j);
     return 0;
 }

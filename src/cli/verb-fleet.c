@@ -156,9 +156,10 @@ static int render(const rd_options *o, const rd_fleet *fleet)
 
 int rd_verb_fleet(const rd_options *o, char **args, size_t n_args)
 {
-    int sources = !!o->from + !!o->hosts + !!o->slurm;
-    if (sources != 1)
-        return rd_usage_error("%s", "fleet needs one of --from DIR, --hosts NODESET or --slurm");
+    if (o->hosts && o->slurm)
+        return rd_usage_error("%s", "--hosts and --slurm are two ways to reach the nodes; give one of them");
+    if (!o->from && !o->hosts && !o->slurm)
+        return rd_usage_error("%s", "fleet needs --from DIR, --hosts NODESET or --slurm");
     if (o->format_set && o->format == RD_FORMAT_NFD)
         return rd_usage_error("%s", "fleet prints text, json or prometheus (and HTML with --html FILE)");
     if ((o->nodes || o->partition) && !o->slurm)
@@ -167,9 +168,10 @@ int rd_verb_fleet(const rd_options *o, char **args, size_t n_args)
         return rd_usage_error("%s", "--slurm needs --nodes NODELIST or --partition P");
     rd_fleet fleet = { 0 };
     int r = 0;
+    /* --from with --hosts or --slurm: the saved nodes and the live ones */
     if (o->from)
         r = rd_cli_fleet_from_dir(o, o->from, &fleet);
-    else
+    if (r == 0 && (o->hosts || o->slurm))
         r = rd_cli_fleet_remote(o, &fleet);
     if (r == 0) {
         rd_fleet_sort(&fleet);
