@@ -285,6 +285,32 @@ def the_role_configures_a_scratch_root():
                  "rc=%d\n%s%s" % (probe.returncode, probe.stdout, probe.stderr))
 
 
+@rdtest.test
+def the_role_collects_reports_for_fleet():
+    # rocm_doctor_collect_dir: the host's report on the controller as
+    # HOST.json, which `rocm-doctor fleet --from` judges
+    root, role_vars = scratch_root()
+    collect = os.path.join(tmp, "reports")
+    p, tasks = play(dict(role_vars, rocm_doctor_collect_dir=collect, rocm_doctor_manage_units=False,
+                         rocm_doctor_slurm=False))
+    recap = p.stdout.rpartition("PLAY RECAP")[2]
+    rdtest.check(p.returncode == 0 and "failed=0" in recap, "the role runs with rocm_doctor_collect_dir",
+                 "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+    rdtest.eq(sorted(os.listdir(collect)) if os.path.isdir(collect) else None, ["localhost.json"],
+              "the report is collected as HOST.json")
+    direct = subprocess.run([BIN, "check", "--json", "--root", root], capture_output=True, text=True, env=env)
+    f = subprocess.run([BIN, "fleet", "--from", collect, "--json"], capture_output=True, text=True, env=env)
+    rdtest.eq(f.returncode, direct.returncode, "fleet --from the folder: the host's exit status")
+    try:
+        j = json.loads(f.stdout)
+        node = j["nodes"][0]
+    except (ValueError, KeyError, IndexError):
+        rdtest.fail("fleet --from prints its JSON", f.stdout + f.stderr)
+    rdtest.eq((node["name"], sorted(node["findings"])),
+              ("localhost", sorted(set(x["id"] for x in json.loads(direct.stdout)["findings"]))),
+              "fleet sees the host's findings under its inventory name")
+
+
 @rdtest.test(root=True)
 def fixes_applied_by_the_playbook_and_undone():
     """fix --apply needs root."""
