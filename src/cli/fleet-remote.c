@@ -362,7 +362,10 @@ static int through_parallel_shell(const rd_options *o, const char *shell, char *
     for (char **c = cmd; *c; c++)
         argv = strv_push(argv, xstrdup(*c));
     job j = { .name = xstrdup(shell), .out_fd = -1, .err_fd = -1, .status = -1 };
-    run_jobs(&j, 1, given_argv, argv, 1, timeout_s + 30);
+    /* the shell's own limit: its waves of `parallel` nodes, each bounded
+     * by the node timeout it enforces, and a margin */
+    int64_t waves = (int64_t)((n + parallel - 1) / parallel);
+    run_jobs(&j, 1, given_argv, argv, 1, waves * timeout_s + 30);
     strv_free(argv);
     strbuf *outs = xcalloc(n, sizeof *outs), *errs = xcalloc(n, sizeof *errs);
     for (int pass = 0; pass < 2; pass++) {
@@ -378,7 +381,8 @@ static int through_parallel_shell(const rd_options *o, const char *shell, char *
     }
     for (size_t i = 0; i < n; i++) {
         const char *err = errs[i].s;
-        bool timed_out = j.timed_out || (err && (strstr(err, "command timeout") || strstr(err, "timed out")));
+        bool timed_out =
+            (j.timed_out && !outs[i].len) || (err && (strstr(err, "command timeout") || strstr(err, "timed out")));
         bool no_tool = err && (strstr(err, "exit code 127") || strstr(err, "exited with exit code 127"));
         _cleanup_free_ char *reason = NULL;
         if (no_tool && !outs[i].len)
