@@ -228,10 +228,34 @@ static void test_healthy_and_tie(void)
     rd_fleet_free(&fleet);
 }
 
+/* A node that lost a GPU stays in its class (the GPU model): its count and
+ * the lost GPU's link are the drift; a node with no GPU is a class of its own. */
+static void test_gpu_count_drift(void)
+{
+    rd_fleet fleet = { 0 };
+    add(&fleet, "n1", report("MI250X", 8, "6.1", 16.0, NULL));
+    add(&fleet, "n2", report("MI250X", 8, "6.1", 16.0, NULL));
+    add(&fleet, "n3", report("MI250X", 7, "6.1", 16.0, NULL));
+    add(&fleet, "n4", report("MI250X", 0, "6.1", 16.0, NULL));
+    g_assert_cmpstr(fleet.nodes[3].klass, ==, "no GPU");
+    rd_fleet_analysis a;
+    rd_fleet_analyse(&fleet, &a);
+    g_assert_cmpuint(a.n_drift, ==, 1);
+    g_assert_cmpstr(a.drift[0].klass, ==, "MI250X");
+    g_assert_cmpstr(a.drift[0].property, ==, "gpu_count");
+    g_assert_cmpstr(a.drift[0].majority, ==, "8");
+    g_assert_cmpuint(a.drift[0].n_outliers, ==, 1);
+    g_assert_cmpstr(a.drift[0].outliers[0].node, ==, "n3");
+    g_assert_cmpstr(a.drift[0].outliers[0].value, ==, "7");
+    rd_fleet_analysis_free(&a);
+    rd_fleet_free(&fleet);
+}
+
 static const rd_test_case tests[] = {
     { "/fleet/hostlist/compress", test_compress },        { "/fleet/hostlist/expand", test_expand },
     { "/fleet/hostlist/round-trip", test_round_trip },    { "/fleet/report/not-a-report", test_not_a_report },
     { "/fleet/causes-and-drift", test_causes_and_drift }, { "/fleet/healthy-and-tie", test_healthy_and_tie },
+    { "/fleet/gpu-count-drift", test_gpu_count_drift },
 };
 
 RD_TEST_MAIN(tests, true)
