@@ -135,7 +135,8 @@ cluster = None
 
 def fleet(shell, *args, popen=False):
     env = dict(os.environ, PATH=cluster.path, ROCM_DOCTOR_FLEET_SHELL=shell, NO_COLOR="1", LC_ALL="C.UTF-8")
-    argv = [BIN, "fleet", "--hosts", "127.0.0.[2-9]", "--node-timeout", "5", *args]
+    # 15 s: room for a loaded machine's checks; the hanging node still times out
+    argv = [BIN, "fleet", "--hosts", "127.0.0.[2-9]", "--node-timeout", "15", *args]
     if popen:
         return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
@@ -163,10 +164,10 @@ def check_fleet(shell):
     except ValueError:
         rdtest.fail("%s: JSON on stdout" % shell, p.stdout + p.stderr)
     status = {n["name"]: n["status"] for n in j["nodes"]}
-    rdtest.eq(status, {"127.0.0.2": "ok", "127.0.0.3": "ok", "127.0.0.4": "ok", "127.0.0.5": "ok",
-                       "127.0.0.6": "error", "127.0.0.7": "unreachable", "127.0.0.8": "unreachable",
-                       "127.0.0.9": "unreachable"}, "%s: each node's status" % shell)
     reasons = {u["node"]: u["reason"] for u in j["unreachable"]}
+    want = {"127.0.0.2": "ok", "127.0.0.3": "ok", "127.0.0.4": "ok", "127.0.0.5": "ok", "127.0.0.6": "error",
+            "127.0.0.7": "unreachable", "127.0.0.8": "unreachable", "127.0.0.9": "unreachable"}
+    rdtest.check(status == want, "%s: each node's status" % shell, "want %s\ngot %s\n%s" % (want, status, reasons))
     rdtest.check("refused" in reasons.get(STOPPED, "").lower() or "exit code 255" in reasons.get(STOPPED, ""),
                  "%s: the stopped sshd's node: connection refused" % shell, reasons)
     rdtest.check("timed out" in reasons.get(HANGS, "") or "timeout" in reasons.get(HANGS, ""),
@@ -175,7 +176,7 @@ def check_fleet(shell):
                  "%s: the node without rocm-doctor says so" % shell, reasons)
     causes = {c["id"]: c["hostlist"] for c in j["causes"]}
     rdtest.eq(causes.get("kfd.no-access"), ERROR, "%s: the cause on its node" % shell)
-    rdtest.check(took < 60, "%s: bounded by the node timeout (took %.1f s)" % (shell, took))
+    rdtest.check(took < 90, "%s: bounded by the node timeout (took %.1f s)" % (shell, took))
 
 
 @rdtest.test
@@ -200,7 +201,7 @@ def through_ssh():
 @rdtest.test
 def ctrl_c_prints_what_arrived():
     setup()
-    p = fleet("ssh", "--json", "--node-timeout", "300", popen=True)
+    p = fleet("ssh", "--json", "--node-timeout", "300", popen=True)  # the later --node-timeout wins
     time.sleep(8)  # the healthy nodes answer; the hanging one does not
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
