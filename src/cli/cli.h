@@ -46,6 +46,15 @@ typedef struct {
     const char *on_unknown; /* --on-unknown drain|keep */
     /* list */
     bool server; /* list releases --server: the releases on the repository server */
+    /* fleet */
+    const char *from;      /* --from DIR: saved reports or facts files */
+    const char *hosts;     /* --hosts NODESET: through clush, pdsh or ssh */
+    bool slurm;            /* --slurm: through srun */
+    const char *nodes;     /* --nodes NODELIST (--slurm) */
+    const char *partition; /* --partition P (--slurm) */
+    int64_t parallel;      /* --parallel N: nodes at once; 0 default */
+    int64_t node_timeout;  /* --node-timeout SEC: per node; 0 default */
+    const char *html;      /* --html FILE: the HTML report */
 } rd_options;
 
 /* A verb's entry in the table of verbs (main.c). main.c checks the options
@@ -99,6 +108,17 @@ int rd_verb_report(const rd_options *o, char **args, size_t n_args);
 /* slurm health|prolog|epilog (verb-slurm.c) */
 int rd_verb_slurm(const rd_options *o, char **args, size_t n_args);
 
+/* fleet (verb-fleet.c): the nodes of --from DIR, one file each; a node from
+ * a report's or facts file's text (path: the facts file to diagnose); the
+ * nodes of --hosts or --slurm (fleet-remote.c). 0, or 3 after saying why. */
+struct rd_fleet;
+struct rd_fleet_node;
+int rd_verb_fleet(const rd_options *o, char **args, size_t n_args);
+int rd_cli_fleet_from_dir(const rd_options *o, const char *dir, struct rd_fleet *fleet);
+int rd_cli_fleet_node_from_text(const rd_options *o, const char *text, size_t size, const char *path, const char *name,
+                                struct rd_fleet_node *ret);
+int rd_cli_fleet_remote(const rd_options *o, struct rd_fleet *fleet);
+
 /* Prints "rocm-doctor: MESSAGE" and the --help hint on stderr; returns 3. */
 #define rd_usage_error(...) (rd_msg_usage_error("rocm-doctor", __VA_ARGS__), RD_EXIT_UNKNOWN)
 /* Prints "rocm-doctor: MESSAGE" on stderr; returns 3. */
@@ -129,6 +149,7 @@ enum {
     RD_OPT_VERBOSE = 1 << 22,
     RD_OPT_ON_UNKNOWN = 1 << 23,
     RD_OPT_SERVER = 1 << 24,
+    RD_OPT_FLEET = 1 << 25, /* --from, --hosts, --slurm, --nodes, --partition, --parallel, --node-timeout, --html */
 };
 
 bool rd_cli_want_color(int setting);

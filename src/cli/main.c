@@ -49,6 +49,8 @@ static const rd_verb verbs[] = {
     { "slurm", "Slurm: drain or resume this node; check a job's GPUs", rd_verb_slurm, "health|prolog|epilog",
       RD_OPT_ROOT | RD_OPT_FACTS | RD_OPT_CONFIG | RD_OPT_LEVEL | RD_OPT_TIMEOUT | RD_OPT_ON_UNKNOWN, 1, 1,
       "slurm needs a mode: health, prolog or epilog" },
+    { "fleet", "Check many nodes and group them by cause (--from, --hosts, --slurm)", rd_verb_fleet, "",
+      RD_OPT_FLEET | RD_OPT_FORMAT | RD_OPT_USER | RD_OPT_CONFIG, 0, 0, NULL },
 };
 /* fix --status [RUN] is a command of its own as far as options go. */
 static const rd_verb fix_status = { "fix --status",
@@ -111,6 +113,14 @@ static const struct {
                      "                   mirror) has that the tables lack\n" },
     { RD_OPT_ON_UNKNOWN, "  --on-unknown ACT slurm: when the check cannot run, drain the node (drain,\n"
                          "                   the default) or leave it as it is (keep); never resume\n" },
+    { RD_OPT_FLEET, "  --from DIR       fleet: the saved reports or facts files, one per node\n"
+                    "  --hosts NODESET  fleet: check these nodes through clush, pdsh or ssh\n"
+                    "  --slurm          fleet: check nodes through srun, one task per node\n"
+                    "  --nodes LIST     fleet --slurm: these nodes (gpu[001-128])\n"
+                    "  --partition P    fleet --slurm: the nodes of this partition\n"
+                    "  --parallel N     fleet: nodes checked at once (default 64)\n"
+                    "  --node-timeout SEC  fleet: give up on a node after SEC seconds (default 120)\n"
+                    "  --html FILE      fleet: also write the report as one HTML page\n" },
     { 0, "  -h, --help       Show this help\n"
          "  -V, --version    Show the version and the GPU targets of the embedded kernels\n" },
 };
@@ -216,6 +226,7 @@ static int reject_options(const rd_options *o, const char *verb, unsigned not_ac
         { RD_OPT_VERBOSE, "--verbose" },
         { RD_OPT_ON_UNKNOWN, "--on-unknown" },
         { RD_OPT_SERVER, "--server" },
+        { RD_OPT_FLEET, "--from/--hosts/--slurm/--nodes/--partition/--parallel/--node-timeout/--html" },
     };
     unsigned given =
         (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) | (o->facts_file ? RD_OPT_FACTS : 0) |
@@ -226,6 +237,8 @@ static int reject_options(const rd_options *o, const char *verb, unsigned not_ac
         (o->python ? RD_OPT_PYTHON : 0) | (o->rocm_path ? RD_OPT_ROCM_PATH : 0) | (o->release ? RD_OPT_RELEASE : 0) |
         (o->usecase ? RD_OPT_USECASE : 0) | (o->status ? RD_OPT_STATUS : 0) | (o->verbose ? RD_OPT_VERBOSE : 0) |
         (o->on_unknown ? RD_OPT_ON_UNKNOWN : 0) | (o->server ? RD_OPT_SERVER : 0);
+    if (o->from || o->hosts || o->slurm || o->nodes || o->partition || o->parallel || o->node_timeout || o->html)
+        given |= RD_OPT_FLEET;
     for (size_t i = 0; i < ELEMENTSOF(names); i++)
         if (given & not_accepted & names[i].flag)
             return rd_usage_error("%s is not an option of the %s command", names[i].name, verb);
@@ -323,6 +336,14 @@ enum {
     OPT_VERBOSE,
     OPT_ON_UNKNOWN,
     OPT_SERVER,
+    OPT_FROM,
+    OPT_HOSTS,
+    OPT_SLURM,
+    OPT_NODES,
+    OPT_PARTITION,
+    OPT_PARALLEL,
+    OPT_NODE_TIMEOUT,
+    OPT_HTML,
     OPT_LIST_VERBS,
     OPT_LIST_OPTIONS,
 };
@@ -359,6 +380,14 @@ static const struct {
     { { "verbose", no_argument, NULL, OPT_VERBOSE }, RD_OPT_VERBOSE, 0 },
     { { "on-unknown", required_argument, NULL, OPT_ON_UNKNOWN }, RD_OPT_ON_UNKNOWN, 0 },
     { { "server", no_argument, NULL, OPT_SERVER }, RD_OPT_SERVER, 0 },
+    { { "from", required_argument, NULL, OPT_FROM }, RD_OPT_FLEET, 0 },
+    { { "hosts", required_argument, NULL, OPT_HOSTS }, RD_OPT_FLEET, 0 },
+    { { "slurm", no_argument, NULL, OPT_SLURM }, RD_OPT_FLEET, 0 },
+    { { "nodes", required_argument, NULL, OPT_NODES }, RD_OPT_FLEET, 0 },
+    { { "partition", required_argument, NULL, OPT_PARTITION }, RD_OPT_FLEET, 0 },
+    { { "parallel", required_argument, NULL, OPT_PARALLEL }, RD_OPT_FLEET, 0 },
+    { { "node-timeout", required_argument, NULL, OPT_NODE_TIMEOUT }, RD_OPT_FLEET, 0 },
+    { { "html", required_argument, NULL, OPT_HTML }, RD_OPT_FLEET, 0 },
     { { "output", required_argument, NULL, 'o' }, RD_OPT_OUTPUT, 'o' },
     { { "help", no_argument, NULL, 'h' }, 0, 'h' },
     { { "version", no_argument, NULL, 'V' }, 0, 'V' },
@@ -493,6 +522,22 @@ static int parse_option(int c, char **argv, rd_options *o, bool *want_help, help
         if (!*optarg)
             return rd_usage_error("%s", "--usecase needs a comma-separated list of use cases");
         o->usecase = optarg;
+        break;
+    case OPT_FROM: o->from = optarg; break;
+    case OPT_HOSTS: o->hosts = optarg; break;
+    case OPT_SLURM: o->slurm = true; break;
+    case OPT_NODES: o->nodes = optarg; break;
+    case OPT_PARTITION: o->partition = optarg; break;
+    case OPT_HTML: o->html = optarg; break;
+    case OPT_PARALLEL:
+        if (safe_atou64(optarg, 10, &u) < 0 || u == 0 || u > 4096)
+            return rd_usage_error("--parallel must be a number from 1 to 4096, not \"%s\"", optarg);
+        o->parallel = (int64_t)u;
+        break;
+    case OPT_NODE_TIMEOUT:
+        if (safe_atou64(optarg, 10, &u) < 0 || u == 0 || u > 3600)
+            return rd_usage_error("--node-timeout must be a number of seconds from 1 to 3600, not \"%s\"", optarg);
+        o->node_timeout = (int64_t)u;
         break;
     case 'o': o->output = optarg; break;
     case 'h': *want_help = true; break;

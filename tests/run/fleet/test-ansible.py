@@ -285,6 +285,52 @@ def the_role_configures_a_scratch_root():
                  "rc=%d\n%s%s" % (probe.returncode, probe.stdout, probe.stderr))
 
 
+@rdtest.test
+def the_role_collects_reports_for_fleet():
+    # rocm_doctor_collect_dir: the host's report on the controller as
+    # HOST.json, which `rocm-doctor fleet --from` judges
+    root, role_vars = scratch_root()
+    collect = os.path.join(tmp, "reports")
+    p, tasks = play(dict(role_vars, rocm_doctor_collect_dir=collect, rocm_doctor_manage_units=False,
+                         rocm_doctor_slurm=False))
+    recap = p.stdout.rpartition("PLAY RECAP")[2]
+    rdtest.check(p.returncode == 0 and "failed=0" in recap, "the role runs with rocm_doctor_collect_dir",
+                 "rc=%d\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+    rdtest.eq(sorted(os.listdir(collect)) if os.path.isdir(collect) else None, ["localhost.json"],
+              "the report is collected as HOST.json")
+    direct = subprocess.run([BIN, "check", "--json", "--root", root], capture_output=True, text=True, env=env)
+    f = subprocess.run([BIN, "fleet", "--from", collect, "--json"], capture_output=True, text=True, env=env)
+    rdtest.eq(f.returncode, direct.returncode, "fleet --from the folder: the host's exit status")
+    try:
+        j = json.loads(f.stdout)
+        node = j["nodes"][0]
+    except (ValueError, KeyError, IndexError):
+        rdtest.fail("fleet --from prints its JSON", f.stdout + f.stderr)
+    want_ids = sorted(set(x["id"] for x in json.loads(direct.stdout)["findings"]))
+    rdtest.eq((node["name"], sorted(node["findings"])), ("localhost", want_ids),
+              "fleet sees the host's findings under its inventory name")
+    # the facts instead: fleet diagnoses them to the same findings
+    facts_dir = os.path.join(tmp, "facts")
+    p, tasks = play(dict(role_vars, rocm_doctor_collect_dir=facts_dir, rocm_doctor_collect_facts=True,
+                         rocm_doctor_manage_units=False, rocm_doctor_slurm=False))
+    rdtest.check(p.returncode == 0, "the role runs with rocm_doctor_collect_facts", (p.stdout + p.stderr)[-3000:])
+    try:
+        with open(os.path.join(facts_dir, "localhost.json")) as fh:
+            schema = json.load(fh).get("schema")
+    except (OSError, ValueError) as e:
+        schema = str(e)
+    rdtest.eq(schema, "rocm-doctor-facts/1", "the facts are collected")
+    # facts are judged with the configuration of the machine fleet runs on,
+    # or --config: the hosts' own here (expected_gpus)
+    conf = os.path.join(root, "etc", "rocm-doctor", "rocm-doctor.conf")
+    f = subprocess.run([BIN, "fleet", "--from", facts_dir, "--config", conf, "--json"], capture_output=True, text=True,
+                       env=env)
+    nodes = json.loads(f.stdout)["nodes"] if f.stdout.startswith("{") else []
+    got = [(n["name"], sorted(n["findings"])) for n in nodes]
+    rdtest.check(got == [("localhost", want_ids)], "fleet diagnoses the collected facts to the same findings",
+                 "want %s\ngot %s\n%s" % ([("localhost", want_ids)], got, f.stderr))
+
+
 @rdtest.test(root=True)
 def fixes_applied_by_the_playbook_and_undone():
     """fix --apply needs root."""

@@ -177,7 +177,7 @@ def commands_topics_and_option_values():
     rdtest.check(complete("rocm-doctor list archs ") == [],
                  "list takes one topic",
                  complete("rocm-doctor list archs "))
-    rdtest.check(complete("rocm-doctor help f") == ["facts", "fix"],
+    rdtest.check(complete("rocm-doctor help f") == ["facts", "fix", "fleet"],
                  "help completes the commands",
                  complete("rocm-doctor help f"))
 
