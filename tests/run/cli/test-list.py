@@ -103,7 +103,7 @@ def list_releases():
     rc, out, err = run("list", "releases", "--json")
     j = json.loads(out) if rc == 0 else {}
     rels = j.get("releases", [])
-    rdtest.check([r["release"] for r in rels][:3] == ["5.6", "5.7", "6.0"] and j.get("table", {}).get("name") == "support",
+    rdtest.check([r["release"] for r in rels][:3] == ["5.0", "5.1", "5.2"] and j.get("table", {}).get("name") == "support",
                  "list releases --json: oldest first, table stated",
                  out[:300])
     r62 = next((r for r in rels if r["release"] == "6.2"), {})
@@ -164,7 +164,8 @@ def list_checks_and_usecases():
                  checks.get("packages-rpm"))
     rdtest.check(checks.get("rocm", {}).get("findings") ==
                  ["rocm.not-installed", "rocm.multiple-versions", "path.rocm-bin-missing", "arch.no-kernels",
-                  "arch.unsupported", "driver.userspace-mismatch", "kernel.unsupported", "tables.older-than-host"],
+                  "arch.unsupported", "driver.userspace-mismatch", "kernel.unsupported", "tables.older-than-host",
+                  "rocm.release-moving", "rocm.release-unsupported", "tables.folder-unknown"],
                  "list checks --json: rocm's findings",
                  checks.get("rocm"))
     rdtest.check(checks.get("apt", {}).get("findings") ==
