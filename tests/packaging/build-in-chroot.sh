@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's install command, as written, in a fresh Debian 12 root: proves
+# The README's install command, as written, in a fresh Debian root (12,
+# bookworm, unless --suite names another: trixie is Debian 13): proves
 # that it works on a new machine and that debian/control's Build-Depends are
 # complete. The root is `debootstrap --variant=minbase bookworm` and gets
 # only what the command itself installs (apt-get build-dep, then the built
@@ -7,17 +8,22 @@
 # both packages purge. The .deb files and, for lintian, the source package
 # (native: dpkg-source alone) come back to OUTDIR.
 #
-#   tests/packaging/build-in-chroot.sh OUTDIR [MIRROR]
+#   tests/packaging/build-in-chroot.sh [--suite SUITE] OUTDIR [MIRROR]
 #
 # Needs root, debootstrap and the network to a Debian mirror. The debootstrap
 # result is kept as a tarball in $ROCM_DOCTOR_CHROOT_CACHE (default
 # /var/cache/rocm-doctor-ci) and reused when present (delete it to refresh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+suite=bookworm
+if [ "${1:-}" = --suite ]; then
+    suite=$2
+    shift 2
+fi
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 mirror=${2:-http://deb.debian.org/debian}
 cache=${ROCM_DOCTOR_CHROOT_CACHE:-/var/cache/rocm-doctor-ci}
-base="$cache/bookworm-minbase.tar"
+base="$cache/$suite-minbase.tar"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v debootstrap >/dev/null; then
     echo "SKIP: needs root and debootstrap"
@@ -41,7 +47,7 @@ trap cleanup EXIT
 SECONDS=0
 if [ ! -s "$base" ]; then
     mkdir -p "$cache"
-    debootstrap --variant=minbase bookworm "$root" "$mirror" >"$out/debootstrap.log" 2>&1 || {
+    debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$out/debootstrap.log" 2>&1 || {
         tail -20 "$out/debootstrap.log"
         exit 1
     }
@@ -51,7 +57,9 @@ else
     tar -C "$root" -xf "$base"
     echo "reused $base"
 fi
-echo "deb $mirror bookworm main" >"$root/etc/apt/sources.list"
+# Debian 13's root has its sources in deb822 form: one list, ours.
+rm -f "$root"/etc/apt/sources.list.d/*.sources
+echo "deb $mirror $suite main" >"$root/etc/apt/sources.list"
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
@@ -77,7 +85,7 @@ in_root "cd /src/rocm-doctor && $install_cmd" >"$out/install.log" 2>&1 || {
     tail -40 "$out/install.log"
     exit 1
 }
-echo "README install command: ${SECONDS}s"
+echo "README install command ($suite): ${SECONDS}s"
 grep -E '^dpkg-deb: building package' "$out/install.log" || true
 
 failed=0
