@@ -252,7 +252,8 @@ static char *dry_run_cause(const char *err)
         return xstrdup("a repository folder answers 404 Not Found (see `rocm-doctor check`: apt.repo-path, "
                        "dnf.repo-path)");
     if (strstr(e, "NO_PUBKEY") || strstr(e, "is not signed") || strstr(e, "GPG error") ||
-        strstr(e, "GPG check FAILED") || strstr(e, "Signature verification failed"))
+        strstr(e, "GPG check FAILED") || strstr(e, "Signature verification failed") ||
+        strstr(e, "OpenPGP signature verification failed") || strstr(e, "/usr/bin/sqv returned"))
         return xstrdup("the repository's signature cannot be checked (its key is missing or another)");
     if (strstr(e, "Could not get lock") || strstr(e, "is locked by another process"))
         return xstrdup("another package manager holds the lock");
@@ -268,8 +269,8 @@ static char *dry_run_cause(const char *err)
         first = colon ? colon + 3 : e;
     }
     _cleanup_free_ char *line = xstrndup(first, strcspn(first, "\n"));
-    strstrip(line);
-    return xasprintf("%.160s", *line ? line : "the package manager failed");
+    const char *l = strstrip(line);
+    return str_cut_words(*l ? l : "the package manager failed", 160);
 }
 
 /* The plan's packages when the dry run cannot run: every package it means to

@@ -161,13 +161,48 @@ static char *detect_virtualization(void)
     return xstrdup("vm-other");
 }
 
+/* What says a container engine started this process: the files an engine
+ * bind-mounts into every container it starts (/etc/hostname, /etc/hosts,
+ * /etc/resolv.conf: Docker, Podman, containerd and CRI-O all do), or PID 1's
+ * cgroup naming one. NULL when neither does; "" when /proc/self/mountinfo
+ * cannot be read (nothing disproves a container then). */
+static char *engine_marker(void)
+{
+    _cleanup_free_ char *mounts = NULL;
+    if (read_file_at(AT_FDCWD, "/proc/self/mountinfo", 0, &mounts, NULL) < 0)
+        return xstrdup("");
+    /* mountinfo(5): ID PARENT MAJ:MIN ROOT MOUNT_POINT ... */
+    for (char *line = mounts, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = 0;
+        _cleanup_strv_free_ char **f = strv_split(line, " ");
+        if (strv_length(f) < 5)
+            continue;
+        if (streq(f[4], "/etc/hostname") || streq(f[4], "/etc/hosts") || streq(f[4], "/etc/resolv.conf"))
+            return xasprintf("%s is a mount of its own (/proc/self/mountinfo)", f[4]);
+    }
+    _cleanup_free_ char *cg = NULL;
+    if (read_file_at(AT_FDCWD, "/proc/1/cgroup", 65536, &cg, NULL) == 0) {
+        static const char *const engines[] = { "docker", "containerd", "kubepods", "libpod", "crio" };
+        for (size_t i = 0; i < ELEMENTSOF(engines); i++)
+            if (strstr(cg, engines[i])) {
+                size_t n = strcspn(cg, "\n");
+                return xasprintf("/proc/1/cgroup: %.*s", (int)n, cg);
+            }
+    }
+    return NULL;
+}
+
 static void detect_container(const rd_ctx *ctx, rd_os_facts *o)
 {
     int fd;
-    if ((fd = rd_root_open(ctx, "/.dockerenv", O_PATH)) >= 0) {
-        close(fd);
+    _cleanup_free_ char *engine = NULL;
+    /* /.dockerenv is a file of the image: an image built with Docker and
+     * booted as a VM still has it. It counts with a sign of the engine. */
+    if ((fd = rd_root_open(ctx, "/.dockerenv", O_PATH)) >= 0 && (close(fd), engine = engine_marker())) {
         o->container = xstrdup("docker");
-        o->container_evidence = xstrdup("/.dockerenv exists");
+        o->container_evidence = *engine ? xasprintf("/.dockerenv exists; %s", engine) : xstrdup("/.dockerenv exists");
     } else if ((fd = rd_root_open(ctx, "/run/.containerenv", O_PATH)) >= 0) {
         close(fd);
         o->container = xstrdup("podman");

@@ -158,25 +158,44 @@ static void assess_child(const rd_runtime_facts *rt, rd_findings *out)
     }
 }
 
+/* gpu.none, when it is an error here: on a host with no AMD GPU it is the one
+ * error, and what the runtime says is its evidence, not a second error. */
+static rd_finding *gpu_none(rd_findings *out)
+{
+    for (size_t i = 0; i < out->n; i++)
+        if (streq(out->items[i].id, "gpu.none") && out->items[i].severity == RD_SEV_ERROR)
+            return &out->items[i];
+    return NULL;
+}
+
 static void assess_hsa_init(const rd_assess_input *in, const rd_runtime_facts *rt, rd_findings *out)
 {
     char hex[24];
     snprintf(hex, sizeof hex, "0x%" PRIx64, rt->hsa_init_status);
     const char *name = rt->hsa_init_status_name ? rt->hsa_init_status_name : hex;
-    rd_finding *fd = rd_finding_add(out, "runtime.hsa-init-failed", RD_SEV_ERROR, NULL,
-                                    "The ROCm runtime cannot start: hsa_init returned %s", name);
+    bool isa = rt->hsa_init_status == 0x100F || rt->hsa_init_status == 0x1017 || rt->hsa_init_status == 0x1010;
     /* hsa_status_string repeats the name: "HSA_STATUS_ERROR_X: text" */
     const char *text = strempty(rt->hsa_init_status_string);
     const char *rest = rt->hsa_init_status_name ? startswith(text, rt->hsa_init_status_name) : NULL;
     if (rest && startswith(rest, ": "))
         text = rest + 2;
+    rd_finding *none = isa ? NULL : gpu_none(out);
+    if (none) {
+        rd_finding_evidence(none, "level 2: %s: hsa_init: %s (%s)", rt->hsa_library, name, hex);
+        if (rt->hip_init_status > 0)
+            rd_finding_evidence(none, "level 2: hipGetDeviceCount: %s, %" PRId64 " devices",
+                                strempty(rt->hip_device_count_status_name),
+                                rt->hip_device_count < 0 ? 0 : rt->hip_device_count);
+        return;
+    }
+    rd_finding *fd = rd_finding_add(out, "runtime.hsa-init-failed", RD_SEV_ERROR, NULL,
+                                    "The ROCm runtime cannot start: hsa_init returned %s", name);
     rd_finding_evidence(fd, "%s: hsa_init: %s (%s)%s%s", rt->hsa_library, name, hex, *text ? ": " : "", text);
     if (rt->hip_init_status > 0)
         rd_finding_evidence(fd, "HIP agrees: hipInit: %s, hipGetDeviceCount: %s, %" PRId64 " devices",
                             strempty(rt->hip_init_status_name), strempty(rt->hip_device_count_status_name),
                             rt->hip_device_count < 0 ? 0 : rt->hip_device_count);
 
-    bool isa = rt->hsa_init_status == 0x100F || rt->hsa_init_status == 0x1017 || rt->hsa_init_status == 0x1010;
     const rd_finding *cause = find_cause(out, isa ? isa_causes : no_gpu_causes, NULL);
     if (cause) {
         blame(fd, cause,
@@ -342,6 +361,11 @@ static void library_missing(const rd_facts *f, rd_findings *out, const char *id,
  * variables that hide GPUs. */
 static void no_device(rd_findings *out, const char *summary, const char *evidence, const char *why, const char *remedy)
 {
+    rd_finding *none = gpu_none(out);
+    if (none) {
+        rd_finding_evidence(none, "level 2: %s", evidence);
+        return;
+    }
     rd_finding *fd = rd_finding_add(out, "runtime.no-device", RD_SEV_ERROR, NULL, "%s", summary);
     rd_finding_evidence(fd, "%s", evidence);
     const rd_finding *cause = find_cause(out, no_gpu_causes, NULL);

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "build-config.h"
 #include "findings.h"
+#include "json-util.h"
 #include "kernels/rd-kernels.h"
 #include "util.h"
 
@@ -260,8 +261,8 @@ bool rd_cli_want_color(int setting)
 
 int rd_cli_print_json(json_object *j)
 {
-    const char *s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-    int r = puts(s) < 0 || fflush(stdout) != 0 ? -EIO : 0;
+    _cleanup_free_ char *s = rd_json_pretty(j);
+    int r = fputs(s, stdout) < 0 || fflush(stdout) != 0 ? -EIO : 0;
     json_object_put(j);
     return r;
 }

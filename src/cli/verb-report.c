@@ -16,6 +16,7 @@
 #include "build-config.h"
 #include "cli.h"
 #include "env.h"
+#include "json-util.h"
 #include "facts-json.h"
 #include "redact.h"
 #include "report.h"
@@ -93,8 +94,7 @@ static int add_text(bundle *b, const char *name, const char *text, redactor reda
 static int add_json(bundle *b, const char *name, json_object *j)
 {
     rd_redact_json(&bundle_policy, j, &b->n_redacted);
-    const char *s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-    _cleanup_free_ char *text = xasprintf("%s\n", s);
+    _cleanup_free_ char *text = rd_json_pretty(j);
     json_object_put(j);
     return add_member(b, name, text, strlen(text));
 }

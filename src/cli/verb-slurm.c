@@ -258,7 +258,7 @@ static int save_counters(const char *dir, json_object *counters)
     if (r < 0)
         return rd_fail("cannot create %s: %s", dir, errno_name(-r));
     _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    const char *text = json_object_to_json_string_ext(counters, JSON_C_TO_STRING_PRETTY);
+    _cleanup_free_ char *text = rd_json_pretty(counters);
     r = dfd < 0 ? -errno : write_atomic_at(dfd, "counters.json", text, strlen(text), 0600, (uid_t)-1, (gid_t)-1);
     if (r < 0)
         return rd_fail("cannot write %s/counters.json: %s", dir, errno_name(-r));

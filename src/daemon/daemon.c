@@ -154,8 +154,7 @@ static int publish_files(const rd_run *run, time_t nfd_expiry)
         json_object *j = rd_report_json(&run->facts, &run->view, &run->findings, run->level);
         json_object_object_add(j, "fix_runs", fix_runs);
         fix_runs = NULL;
-        const char *s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-        _cleanup_free_ char *text = xasprintf("%s\n", s);
+        _cleanup_free_ char *text = rd_json_pretty(j);
         json_object_put(j);
         _cleanup_free_ char *path = rd_daemon_output_path(run->ctx.root, status_file);
         r = rd_daemon_write_output(run->ctx.root, status_file, text, strlen(text));

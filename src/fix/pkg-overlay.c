@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fix.h"
+#include "rootfs.h"
 #include "util.h"
 
 /* the overlay is a 0700 directory: the mirror's login may be copied in */
@@ -73,8 +74,11 @@ static int planned(const rd_plan *p, const char *path, const char **ret, size_t 
     return r;
 }
 
-/* Copies one file of the root (or its planned content) into the overlay. */
-static int copy_in(const rd_plan *p, const rd_fix_input *in, const char *ov, const char *path)
+/* Copies one file of the root (or its planned content) into the overlay,
+ * under its own name. A symbolic link is followed inside the root, as the
+ * root's apt follows it (Debian 13's debian-archive-keyring.gpg is a link to
+ * the .pgp beside it); one that leads above the root is refused. */
+static int copy_in(const rd_plan *p, const rd_fix_input *in, const char *ov, const char *path, char **ret_reason)
 {
     const char *content = NULL;
     size_t size = 0;
@@ -83,7 +87,18 @@ static int copy_in(const rd_plan *p, const rd_fix_input *in, const char *ov, con
     if (r == 0)
         return 0;
     if (r < 0) {
-        r = rd_fix_read(in->root_fd, path, &own, &size, NULL);
+        rootfs_resolved res;
+        r = rootfs_resolve(in->root_fd, path, &res);
+        if (r == -EXDEV) {
+            *ret_reason = xasprintf("%s is a link that leads outside the root (%s -> %s); the package manager's dry "
+                                    "run reads only the root's files",
+                                    path, strempty(res.link), strempty(res.target));
+            rootfs_resolved_done(&res);
+            return r;
+        }
+        if (r == 0)
+            r = rd_fix_read(in->root_fd, res.path, &own, &size, NULL);
+        rootfs_resolved_done(&res);
         if (r < 0)
             return r == -ENOENT || r == -ELOOP || r == -EISDIR || r == -EINVAL ? 0 : r;
         content = own;
@@ -98,7 +113,7 @@ static bool visible(const char *name, const void *userdata)
 }
 
 /* Every file of dir (root's, and the plan's new ones) into the overlay. */
-static int copy_dir(const rd_plan *p, const rd_fix_input *in, const char *ov, const char *dir)
+static int copy_dir(const rd_plan *p, const rd_fix_input *in, const char *ov, const char *dir, char **ret_reason)
 {
     _cleanup_free_ char *dst = xasprintf("%s%s", ov, dir);
     int r = mkdir_p(dst);
@@ -108,7 +123,7 @@ static int copy_dir(const rd_plan *p, const rd_fix_input *in, const char *ov, co
     _cleanup_strv_free_ char **names = dfd >= 0 ? dir_names(dfd, visible, NULL, NULL) : NULL;
     for (size_t i = 0; names && names[i]; i++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]);
-        if ((r = copy_in(p, in, ov, path)) < 0)
+        if ((r = copy_in(p, in, ov, path, ret_reason)) < 0)
             return r;
     }
     /* files the plan creates there */
@@ -117,7 +132,7 @@ static int copy_dir(const rd_plan *p, const rd_fix_input *in, const char *ov, co
         for (size_t k = 0; k < p->steps[i].n_actions; k++) {
             const rd_action *a = &p->steps[i].actions[k];
             if (a->kind == RD_ACT_WRITE && strncmp(a->path, dir, dl) == 0 && a->path[dl] == '/' &&
-                !strchr(a->path + dl + 1, '/') && (r = copy_in(p, in, ov, a->path)) < 0)
+                !strchr(a->path + dl + 1, '/') && (r = copy_in(p, in, ov, a->path, ret_reason)) < 0)
                 return r;
         }
     return 0;
@@ -213,11 +228,12 @@ int rd_plan_overlay(const rd_plan *p, const rd_fix_input *in, rd_pm pm, char **r
         return -errno;
     }
     int r = 0;
+    _cleanup_free_ char *why = NULL;
     if (pm == RD_PM_APT) {
         for (size_t i = 0; i < ELEMENTSOF(apt_dirs) && r >= 0; i++)
-            r = copy_dir(p, in, dir, apt_dirs[i]);
+            r = copy_dir(p, in, dir, apt_dirs[i], &why);
         for (size_t i = 0; i < ELEMENTSOF(apt_files) && r >= 0; i++)
-            r = copy_in(p, in, dir, apt_files[i]);
+            r = copy_in(p, in, dir, apt_files[i], &why);
         if (r >= 0)
             r = retarget_dir(dir, "/etc/apt/sources.list.d");
         if (r >= 0) {
@@ -238,13 +254,14 @@ int rd_plan_overlay(const rd_plan *p, const rd_fix_input *in, rd_pm pm, char **r
             r = seed_lists(in, dir);
     } else {
         const char *const *dirs = pm == RD_PM_DNF ? dnf_dirs : zypper_dirs;
-        r = copy_dir(p, in, dir, dirs[0]);
+        r = copy_dir(p, in, dir, dirs[0], &why);
         _cleanup_free_ char *cache = xasprintf("%s/cache", dir);
         if (r >= 0)
             r = mkdir_p(cache);
     }
     if (r < 0) {
-        *ret_reason = xasprintf("cannot prepare the package manager's dry run in %s: %s", dir, strerror(-r));
+        *ret_reason = why ? TAKE_PTR(why)
+                          : xasprintf("cannot prepare the package manager's dry run in %s: %s", dir, strerror(-r));
         rd_overlay_remove(dir);
         return r;
     }

@@ -3,6 +3,7 @@
  * with one signature, over the builders of report-text.c, report-json.c,
  * report-prom.c and report-nfd.c. */
 #include <errno.h>
+#include "json-util.h"
 #include "report.h"
 #include "util.h"
 
@@ -15,8 +16,8 @@ static int write_text(FILE *out, const rd_report_input *in)
 static int write_json(FILE *out, const rd_report_input *in)
 {
     json_object *j = rd_report_json(in->facts, in->view, in->findings, in->level);
-    const char *s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-    int r = fputs(s, out) < 0 || fputc('\n', out) < 0 ? -EIO : 0;
+    _cleanup_free_ char *s = rd_json_pretty(j);
+    int r = fputs(s, out) < 0 ? -EIO : 0;
     json_object_put(j);
     return r;
 }

@@ -128,8 +128,76 @@ void rd_json_set_bool(json_object *o, const char *key, bool v)
     json_object_object_add(o, key, json_object_new_boolean(v));
 }
 
+/* A value that holds no other: json-c's own text for it (a string escaped as
+ * json-c escapes, but '/' kept). */
+static void pretty_leaf(strbuf *b, json_object *o)
+{
+    strbuf_append(b, o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+                       : "null");
+}
+
+static void pretty_indent(strbuf *b, unsigned level)
+{
+    for (unsigned i = 0; i < level; i++)
+        strbuf_append(b, "  ");
+}
+
+/* json-c's pretty layout, written here so that it is the same text on every
+ * json-c: members one to a line, two spaces a level, "key":value; an empty
+ * array or object is [] or {} (json-c 0.18 prints that, 0.14 to 0.17 spread
+ * it over two lines). */
+static void pretty_value(strbuf *b, json_object *o, unsigned level)
+{
+    json_type t = o ? json_object_get_type(o) : json_type_null;
+    if (t == json_type_array) {
+        size_t n = json_object_array_length(o);
+        if (n == 0) {
+            strbuf_append(b, "[]");
+            return;
+        }
+        strbuf_append(b, "[\n");
+        for (size_t i = 0; i < n; i++) {
+            pretty_indent(b, level + 1);
+            pretty_value(b, json_object_array_get_idx(o, i), level + 1);
+            strbuf_append(b, i + 1 < n ? ",\n" : "\n");
+        }
+        pretty_indent(b, level);
+        strbuf_append(b, "]");
+    } else if (t == json_type_object) {
+        if (json_object_object_length(o) == 0) {
+            strbuf_append(b, "{}");
+            return;
+        }
+        strbuf_append(b, "{\n");
+        bool first = true;
+        json_object_object_foreach (o, key, val) {
+            if (!first)
+                strbuf_append(b, ",\n");
+            first = false;
+            pretty_indent(b, level + 1);
+            _cleanup_json_ json_object *k = json_object_new_string(key);
+            pretty_leaf(b, k);
+            strbuf_append(b, ":");
+            pretty_value(b, val, level + 1);
+        }
+        strbuf_append(b, "\n");
+        pretty_indent(b, level);
+        strbuf_append(b, "}");
+    } else
+        pretty_leaf(b, o);
+}
+
+char *rd_json_pretty_text(json_object *o)
+{
+    strbuf b = { 0 };
+    pretty_value(&b, o, 0);
+    return strbuf_steal(&b);
+}
+
 char *rd_json_pretty(json_object *o)
 {
-    return xasprintf("%s\n",
-                     json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+    strbuf b = { 0 };
+    pretty_value(&b, o, 0);
+    strbuf_append(&b, "\n");
+    return strbuf_steal(&b);
 }

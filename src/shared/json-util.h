@@ -48,5 +48,10 @@ static inline void rd_json_add(json_object *o, const char *key, json_object *v)
     json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT);
 }
 
-/* The object as pretty text with a final newline (owned by the caller). */
+/* The object as pretty text with a final newline (owned by the caller):
+ * the same text whatever json-c this is built with (0.14 to 0.18), empty
+ * arrays and objects as [] and {}. Every JSON text rocm-doctor prints or
+ * writes goes through it. */
 char *rd_json_pretty(json_object *o);
+/* The same without the final newline. */
+char *rd_json_pretty_text(json_object *o);

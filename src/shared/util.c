@@ -379,6 +379,24 @@ char *strstrip(char *s)
     return s;
 }
 
+char *str_cut_words(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max)
+        return xstrdup(s);
+    size_t keep = max - 3; /* room for "..." */
+    /* the last space at or before keep ends the kept words */
+    size_t cut = keep;
+    while (cut > 0 && !isspace((unsigned char)s[cut]))
+        cut--;
+    if (cut == 0) /* one word longer than max: at a character boundary */
+        for (cut = keep; cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80; cut--)
+            ;
+    while (cut > 0 && isspace((unsigned char)s[cut - 1]))
+        cut--;
+    return xasprintf("%.*s...", (int)cut, s);
+}
+
 int read_line_at(int dirfd, const char *path, char **ret)
 {
     _cleanup_free_ char *buf = NULL;

@@ -166,6 +166,10 @@ int read_line_at(int dirfd, const char *path, char **ret);
 int read_u64_at(int dirfd, const char *path, int base, uint64_t *ret);
 
 char *strstrip(char *s);
+/* s shortened to at most max bytes at a word boundary, "..." marking the
+ * cut: never a word cut in half (a single word longer than max is cut at a
+ * UTF-8 character boundary). A copy of s when it fits. max >= 8. */
+char *str_cut_words(const char *s, size_t max);
 /* The value of one hexadecimal digit (either case), or -EINVAL. */
 int unhexchar(char c);
 int safe_atou64(const char *s, int base, uint64_t *ret);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's install command, as written, in a fresh Debian 12 root: proves
+# The README's install command, as written, in a fresh Debian root (12,
+# bookworm, unless --suite names another: trixie is Debian 13): proves
 # that it works on a new machine and that debian/control's Build-Depends are
 # complete. The root is `debootstrap --variant=minbase bookworm` and gets
 # only what the command itself installs (apt-get build-dep, then the built
@@ -7,17 +8,32 @@
 # both packages purge. The .deb files and, for lintian, the source package
 # (native: dpkg-source alone) come back to OUTDIR.
 #
-#   tests/packaging/build-in-chroot.sh OUTDIR [MIRROR]
+#   tests/packaging/build-in-chroot.sh [--suite SUITE] [--test 'MESON TEST ARGS'] OUTDIR [MIRROR]
+#
+# --test: then, in the same root, what the test suite needs
+# (.ci/install-deps --test), a build of the tree with -Dwerror=true and
+# `meson test` with those arguments (a suite selection), less the tests
+# tests/packaging/known-failures-SUITE.txt names (each with its reason); the
+# test log comes back to OUTDIR.
 #
 # Needs root, debootstrap and the network to a Debian mirror. The debootstrap
 # result is kept as a tarball in $ROCM_DOCTOR_CHROOT_CACHE (default
 # /var/cache/rocm-doctor-ci) and reused when present (delete it to refresh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+suite=bookworm
+test_args=
+while [ "${1:-}" = --suite ] || [ "${1:-}" = --test ]; do
+    case $1 in
+    --suite) suite=$2 ;;
+    --test) test_args=$2 ;;
+    esac
+    shift 2
+done
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 mirror=${2:-http://deb.debian.org/debian}
 cache=${ROCM_DOCTOR_CHROOT_CACHE:-/var/cache/rocm-doctor-ci}
-base="$cache/bookworm-minbase.tar"
+base="$cache/$suite-minbase.tar"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v debootstrap >/dev/null; then
     echo "SKIP: needs root and debootstrap"
@@ -33,7 +49,7 @@ fi
 
 root=$(mktemp -d /var/tmp/rocm-doctor-chroot.XXXXXX)
 cleanup() {
-    for m in dev/pts dev proc; do umount "$root/$m" 2>/dev/null || true; done
+    for m in sys dev/pts dev proc; do umount "$root/$m" 2>/dev/null || true; done
     rm -rf --one-file-system "$root"
 }
 trap cleanup EXIT
@@ -41,7 +57,7 @@ trap cleanup EXIT
 SECONDS=0
 if [ ! -s "$base" ]; then
     mkdir -p "$cache"
-    debootstrap --variant=minbase bookworm "$root" "$mirror" >"$out/debootstrap.log" 2>&1 || {
+    debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$out/debootstrap.log" 2>&1 || {
         tail -20 "$out/debootstrap.log"
         exit 1
     }
@@ -51,7 +67,9 @@ else
     tar -C "$root" -xf "$base"
     echo "reused $base"
 fi
-echo "deb $mirror bookworm main" >"$root/etc/apt/sources.list"
+# Debian 13's root has its sources in deb822 form: one list, ours.
+rm -f "$root"/etc/apt/sources.list.d/*.sources
+echo "deb $mirror $suite main" >"$root/etc/apt/sources.list"
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
@@ -77,7 +95,7 @@ in_root "cd /src/rocm-doctor && $install_cmd" >"$out/install.log" 2>&1 || {
     tail -40 "$out/install.log"
     exit 1
 }
-echo "README install command: ${SECONDS}s"
+echo "README install command ($suite): ${SECONDS}s"
 grep -E '^dpkg-deb: building package' "$out/install.log" || true
 
 failed=0
@@ -91,6 +109,41 @@ check "rocm-doctor check as nobody exits 0-2 (got $rc)" test "$rc" -le 2
 check "its report names the host" grep -q '^rocm-doctor [0-9.]*: ' "$out/check.log"
 check "rocm-doctord --once runs" in_root 'rocm-doctord --once >/dev/null 2>&1 || [ $? -le 2 ]'
 check "both packages purge" in_root 'apt-get purge -y -q rocm-doctor rocm-doctord >/dev/null && ! dpkg -s rocm-doctor >/dev/null 2>&1'
+
+if [ -n "$test_args" ] && [ "$failed" -eq 0 ]; then
+    # the suite reads this machine's /sys as a host would (the scenario
+    # tests bring their own)
+    mount -t sysfs sysfs "$root/sys"
+    SECONDS=0
+    in_root 'cd /src/rocm-doctor && .ci/install-deps --test' >"$out/test-deps.log" 2>&1 || {
+        tail -30 "$out/test-deps.log"
+        exit 1
+    }
+    echo "test dependencies ($suite): ${SECONDS}s"
+    SECONDS=0
+    set +e
+    known=tests/packaging/known-failures-$suite.txt
+    in_root "cd /src/rocm-doctor && rm -rf build-test && meson setup build-test -Dwerror=true >/dev/null && \
+        ninja -C build-test >/dev/null && \
+        meson test -C build-test --list $test_args 2>/dev/null | sed 's,^.* / ,,' | sort >build-test/selected && \
+        if [ -f $known ]; then sed 's/#.*//; s/[[:space:]]//g; /^\$/d' $known | sort >build-test/known; \
+        else : >build-test/known; fi && \
+        comm -23 build-test/selected build-test/known >build-test/run && \
+        echo \"\$(wc -l <build-test/selected) tests selected, \$(wc -l <build-test/known) known failures left out\" && \
+        xargs -a build-test/run meson test -C build-test --print-errorlogs --num-processes 2" \
+        >"$out/test.log" 2>&1
+    rc=$?
+    set -e
+    cp "$root/src/rocm-doctor/build-test/meson-logs/testlog.txt" "$out/testlog.txt" 2>/dev/null || true
+    grep -E 'tests selected' "$out/test.log" || true
+    sed -n '/^Ok:/,/^Timeout:/p' "$out/test.log"
+    echo "build and meson test $test_args ($suite): ${SECONDS}s"
+    if [ "$rc" -ne 0 ]; then
+        grep -E '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR)' "$out/test.log" || tail -40 "$out/test.log"
+        failed=1
+    fi
+    rm -rf "$root/src/rocm-doctor/build-test"
+fi
 
 # The source package, for lintian beside the binaries.
 in_root 'cd /src/rocm-doctor && dh clean && cd /src && dpkg-source -b rocm-doctor' >>"$out/install.log" 2>&1

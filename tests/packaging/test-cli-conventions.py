@@ -10,6 +10,9 @@
 - -V is --version; both name the embedded GPU targets (or say none are).
 - --help and --version exit 3 when standard output cannot be written
   (/dev/full), with the reason on stderr.
+- The man page's SYNOPSIS and the README's command list name every command
+  of --help and every topic `list` takes (read beside the source tree this
+  script is in).
 """
 import os
 import re
@@ -92,6 +95,32 @@ def writing_to_a_full_disk_fails_cleanly():
         rdtest.check(rc == 3 and "cannot write to standard output" in err,
                      "%s to /dev/full exits 3 and says why" % " ".join(args),
                      "rc=%d %s" % (rc, err))
+
+
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+@rdtest.test
+def synopsis_and_readme_name_every_command_and_list_topic():
+    rc, _, err = run("list")
+    m = re.search(r"list needs what to list: (.*)", err)
+    rdtest.check(m, "`list` alone names its topics: " + err)
+    topics = re.findall(r"[a-z]+", m.group(1).replace(" or ", ", ")) if m else []
+    rdtest.check("fixes" in topics and "usecases" in topics, "list topics: %r" % topics)
+    man = open(os.path.join(TOP, "man", "rocm-doctor.1-00-name.scd"), encoding="utf-8").read()
+    synopsis = man.split("# SYNOPSIS")[1].split("# DESCRIPTION")[0]
+    readme = open(os.path.join(TOP, "README.md"), encoding="utf-8").read()
+    commands_section = readme.split("\n## Commands\n")[1].split("\n## ")[0]
+    for c in commands:
+        rdtest.check(re.search(r"^\*rocm-doctor\* (\[)?\*%s\*" % c, synopsis, re.M),
+                     "the man page's SYNOPSIS has %s" % c, synopsis)
+        rdtest.check(re.search(r"`rocm-doctor (\[)?%s\b" % c, commands_section),
+                     "the README's command list has %s" % c)
+    list_line = re.search(r"^\*rocm-doctor\* \*list\* (.*)$", synopsis, re.M)
+    readme_list = re.search(r"`rocm-doctor list ([a-z|]+)`", commands_section)
+    for topic in topics:
+        rdtest.check(list_line and "*%s*" % topic in list_line.group(1), "SYNOPSIS: list %s" % topic)
+        rdtest.check(readme_list and topic in readme_list.group(1).split("|"), "README: list %s" % topic)
 
 
 sys.exit(rdtest.main())

@@ -69,7 +69,9 @@ for page in rocm-doctor rocm-doctord rocm-doctor.conf; do
 done
 check "the bash completion of both commands is installed" \
     test -f /usr/share/bash-completion/completions/rocm-doctor -a -e /usr/share/bash-completion/completions/rocm-doctord
-units=(/lib/systemd/system/rocm-doctor-boot.service /lib/systemd/system/rocm-doctord.service)
+# where the package put them: systemd.pc's directory of the build system
+mapfile -t units < <(dpkg -L rocm-doctord | grep -E '/systemd/system/rocm-doctor(-boot|d)\.service$')
+check "the package has both units (${units[*]})" test "${#units[@]}" = 2
 check "systemd-analyze verify on the installed units" systemd-analyze verify "${units[@]}"
 for u in "${units[@]}"; do
     level=$(systemd-analyze security --offline=true "$u" 2>/dev/null | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')

@@ -7,7 +7,7 @@ Lists the programs src/, probes/ and fixes/ spawn (the first, literal word
 of an argument vector: rd_strv_new("PROG", ...), char *argv[] = {
 (char *)"PROG", ...}, the probes' execlp of a #define'd name) and checks each
 against PROGRAMS below: a Debian package named in the rocm-doctor package's
-Depends (or Recommends, where marked) in debian/control and a Requires of
+Depends (or Recommends or Suggests, where marked) in debian/control and a Requires of
 the rocm-doctor package in rocm-doctor.spec, or an exemption with its
 reason for that family. A program the code runs that PROGRAMS does not name
 fails, so a new one needs a decision. Where the program is installed on this
@@ -33,7 +33,14 @@ DKMS = "run only after installing AMD's amdgpu-dkms, which depends on dkms"
 DEB_ONLY = ("run by the fixes that write Debian's /etc/default/grub.d and initramfs-tools' "
             "configuration; neither exists on RHEL or SLES")
 
-# program: (Debian: ("depends"|"recommends", package) or ("exempt", reason),
+# Recommends are what a diagnosis host needs; Suggests what only some fixes
+# run, on hosts that already have it: update-grub on a host that boots with
+# GRUB (grub-pc and grub-efi depend on grub2-common), update-initramfs on one
+# whose initramfs initramfs-tools builds. A container image or a host that
+# boots otherwise does not get them pulled in.
+SUGGESTS_ONLY = {"grub2-common", "initramfs-tools", "os-prober"}
+
+# program: (Debian: ("depends"|"recommends"|"suggests", package) or ("exempt", reason),
 #           RPM: ("requires", capability) or ("exempt", reason))
 PROGRAMS = {
     "gpg": (("depends", "gpg"), ("requires", "gnupg2")),
@@ -41,8 +48,8 @@ PROGRAMS = {
     "usermod": (("depends", "passwd"), ("requires", "/usr/sbin/usermod")),
     "gpasswd": (("depends", "passwd"), ("requires", "/usr/bin/gpasswd")),
     "udevadm": (("recommends", "udev"), ("requires", "/usr/bin/udevadm")),
-    "update-grub": (("recommends", "grub2-common"), ("exempt", DEB_ONLY)),
-    "update-initramfs": (("recommends", "initramfs-tools"), ("exempt", DEB_ONLY)),
+    "update-grub": (("suggests", "grub2-common"), ("exempt", DEB_ONLY)),
+    "update-initramfs": (("suggests", "initramfs-tools"), ("exempt", DEB_ONLY)),
     "dkms": (("exempt", DKMS), ("exempt", DKMS)),
     "apt-get": (("exempt", PM), ("exempt", PM)),
     "dpkg": (("exempt", PM), ("exempt", PM)),
@@ -97,12 +104,12 @@ WRAPPED = re.compile(r'rd_strv_new\(\s*"(chroot|env)"([^;]*?)NULL\)', re.S)
 
 
 def deb_fields(package):
-    """Depends and Recommends of one binary package of debian/control, as package-name sets."""
+    """Depends, Recommends and Suggests of one binary package of debian/control, as package-name sets."""
     text = open(os.path.join(ROOT, "debian", "control"), encoding="utf-8").read()
     for para in text.split("\n\n"):
         if re.search(r"^Package:\s*%s\s*$" % re.escape(package), para, re.M):
             out = {}
-            for field in ("Depends", "Recommends"):
+            for field in ("Depends", "Recommends", "Suggests"):
                 m = re.search(r"^%s:(.*(?:\n[ \t].*)*)" % field, para, re.M)
                 names = set()
                 for alt in (m.group(1).replace("\n", " ").split(",") if m else []):
@@ -146,7 +153,7 @@ def every_program_is_declared_by_both_packages():
     rdtest.check(deb is not None, "debian/control has the rocm-doctor package")
     rpm = spec_requires()
     rdtest.check(bool(rpm), "the spec's main package has Requires")
-    deb = deb or {"depends": set(), "recommends": set()}
+    deb = deb or {"depends": set(), "recommends": set(), "suggests": set()}
     for prog in programs:
         if prog not in PROGRAMS:
             continue
@@ -156,7 +163,8 @@ def every_program_is_declared_by_both_packages():
         else:
             rdtest.check(dval in deb[dkind],
                          "%s: debian/control's rocm-doctor %s %s" % (prog, dkind.capitalize(), dval),
-                         "Depends: %s; Recommends: %s" % (sorted(deb["depends"]), sorted(deb["recommends"])))
+                         "Depends: %s; Recommends: %s; Suggests: %s" % (sorted(deb["depends"]), sorted(deb["recommends"]),
+                                                                        sorted(deb["suggests"])))
             path = shutil.which(prog, path="/usr/sbin:/usr/bin:/sbin:/bin")
             if path:
                 real = os.path.realpath(path)
@@ -171,6 +179,31 @@ def every_program_is_declared_by_both_packages():
             rdtest.check(len(rval) > 20, "%s: exempt on RPM with a reason" % prog)
         else:
             rdtest.check(rval in rpm, "%s: the spec's rocm-doctor Requires %s" % (prog, rval), repr(sorted(rpm)))
+
+
+@rdtest.test
+def boot_tools_are_only_suggested():
+    deb = deb_fields("rocm-doctor") or {"depends": set(), "recommends": set(), "suggests": set()}
+    for pkg in sorted(SUGGESTS_ONLY):
+        rdtest.check(pkg not in deb["depends"] | deb["recommends"],
+                     "%s is neither a Depends nor a Recommends of rocm-doctor" % pkg,
+                     "Depends: %s; Recommends: %s" % (sorted(deb["depends"]), sorted(deb["recommends"])))
+    rdtest.check(deb["recommends"] == {"udev"}, "rocm-doctor Recommends only udev", repr(sorted(deb["recommends"])))
+
+
+@rdtest.test
+def build_depends_name_systemd_pc_on_every_release():
+    text = open(os.path.join(ROOT, "debian", "control"), encoding="utf-8").read()
+    m = re.search(r"^Build-Depends:(.*(?:\n[ \t].*)*)", text, re.M)
+    deps = [d.strip() for d in (m.group(1) if m else "").replace("\n", " ").split(",")]
+    # systemd.pc is in systemd-dev from systemd 253-2 (Debian 13, Ubuntu
+    # 24.04), in systemd before (Debian 12).
+    rdtest.check("systemd-dev | systemd (<< 253-2~)" in deps,
+                 "Build-Depends has systemd-dev | systemd (<< 253-2~)", repr(deps))
+    for path in ("rocm-doctor.install", "rocm-doctord.install"):
+        lines = open(os.path.join(ROOT, "debian", path), encoding="utf-8").read().split()
+        rdtest.check(not any("systemd/system/" in l for l in lines),
+                     "debian/%s names no unit directory (debian/rules takes it from systemd.pc)" % path, repr(lines))
 
 
 sys.exit(rdtest.main())

@@ -451,7 +451,7 @@ CASES = {
     "hsa-oor-level2-only": Case("hsa_init failed: 0x1008", ["runtime.hsa-init-failed"], 2,
                                 ["hsa-out-of-resources"], scenario="runtime-real-kfd-refuses",
                                 evidence=[("runtime.hsa-init-failed", "HSA_STATUS_ERROR_OUT_OF_RESOURCES")]),
-    "hip-no-device-level2-no-gpu": Case("hipErrorNoDevice", ["gpu.none", "runtime.hsa-init-failed"], 2,
+    "hip-no-device-level2-no-gpu": Case("hipErrorNoDevice", ["gpu.none"], 2,
                                         ["hip-no-device"], scenario="runtime-real-no-gpu"),
     "text-report-level2-hint": Case("HSA_STATUS_ERROR_OUT_OF_RESOURCES", [], 0, ["hsa-out-of-resources"],
                                     scenario="healthy-rx7900xtx", json=False,

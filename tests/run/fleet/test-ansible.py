@@ -137,8 +137,11 @@ def scratch_root():
     with open(os.path.join(root, "etc", "hostname"), "w") as f:
         f.write("gpu-node-17\n")
     for unit in UNITS:
-        os.makedirs(os.path.join(root, "lib", "systemd", "system"), exist_ok=True)
-        shutil.copy(unit, os.path.join(root, "lib", "systemd", "system"))
+        # /usr/lib/systemd/system: every systemd reads it (systemd 257's
+        # systemctl --root no longer reads /lib/systemd/system of a tree
+        # without the /lib link)
+        os.makedirs(os.path.join(root, "usr", "lib", "systemd", "system"), exist_ok=True)
+        shutil.copy(unit, os.path.join(root, "usr", "lib", "systemd", "system"))
     role_vars = dict(playbook_vars(os.path.join(top, "facts.d"), root),
                      rocm_doctor_manage_units=bool(UNITS) and shutil.which("systemctl") is not None,
                      rocm_doctor_gpu_users=["alice", "bob"], rocm_doctor_expected_gpus=2,

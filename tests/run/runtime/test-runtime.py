@@ -8,7 +8,8 @@
 - On a host without /dev/kfd (a CI container) and with Debian's (or AMD's)
   runtime installed, `check --level 2` reports the runtime's real error,
   HSA_STATUS_ERROR_OUT_OF_RESOURCES from hsa_init, as runtime.hsa-init-failed
-  and names the level-1 cause. On a host with a GPU this part skips: the
+  naming the level-1 cause, or, with no AMD GPU at all, as evidence of
+  gpu.none (one error for the one cause). On a host with a GPU this part skips: the
   result there depends on the hardware.
 - `verify` prints its per-GPU table (with the test double: its GPUs are the
   host's KFD nodes, none here, so the table says why nothing was tested).
@@ -105,19 +106,28 @@ def the_real_runtime_on_this_host():
         rdtest.check(hsa.get("init_status") == "HSA_STATUS_ERROR_OUT_OF_RESOURCES" and hsa.get("init_status_code") == 0x1008,
                      "real hsa_init fails with HSA_STATUS_ERROR_OUT_OF_RESOURCES",
                      json.dumps(hsa))
-        f = ids.get("runtime.hsa-init-failed")
-        rdtest.check(f is not None and f["severity"] == "error",
-                     "runtime.hsa-init-failed is an error",
-                     json.dumps(report.get("findings")))
-        if f:
-            causes = [e for e in f["evidence"] if e.startswith("cause: ")]
-            level1 = [i for i, x in ids.items() if not i.startswith("runtime.") and x["severity"] == "error"]
-            rdtest.check(len(causes) == 1 and causes[0].split()[1] in level1,
-                         "it names the level-1 cause, one of this host's errors",
-                         "%s / %s" % (causes, level1))
-            rdtest.check(any("(0x1008): " in e for e in f["evidence"]),
-                         "its evidence quotes hsa_status_string",
-                         str(f["evidence"]))
+        none = ids.get("gpu.none")
+        if none and none["severity"] == "error":
+            # no AMD GPU here: gpu.none is the one error, the runtime's
+            # failure its evidence
+            rdtest.check("runtime.hsa-init-failed" not in ids, "no second error beside gpu.none", str(list(ids)))
+            rdtest.check(any(e.startswith("level 2: ") and "hsa_init: HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008)" in e
+                             for e in none["evidence"]),
+                         "gpu.none's evidence has hsa_init's status", str(none["evidence"]))
+        else:
+            f = ids.get("runtime.hsa-init-failed")
+            rdtest.check(f is not None and f["severity"] == "error",
+                         "runtime.hsa-init-failed is an error",
+                         json.dumps(report.get("findings")))
+            if f:
+                causes = [e for e in f["evidence"] if e.startswith("cause: ")]
+                level1 = [i for i, x in ids.items() if not i.startswith("runtime.") and x["severity"] == "error"]
+                rdtest.check(len(causes) == 1 and causes[0].split()[1] in level1,
+                             "it names the level-1 cause, one of this host's errors",
+                             "%s / %s" % (causes, level1))
+                rdtest.check(any("(0x1008): " in e for e in f["evidence"]),
+                             "its evidence quotes hsa_status_string",
+                             str(f["evidence"]))
         rdtest.check("runtime.no-device" not in ids, "HIP's own failure is not reported separately", str(list(ids)))
         hip = rt.get("hip") or {}
         rdtest.check(hip.get("library") and hip.get("device_count") == 0,
@@ -135,7 +145,12 @@ def the_real_runtime_on_this_host():
         rdtest.check("Runtime (level 2)" in out and "no GPU tested: hsa_init: HSA_STATUS_ERROR_OUT_OF_RESOURCES" in out,
                      "verify prints the runtime header and why nothing was tested",
                      out)
-        rdtest.check("[runtime.hsa-init-failed]" in out, "verify shows the runtime finding", out)
+        if none and none["severity"] == "error":
+            rdtest.check("No GPU was tested." in out and "see rocm-doctor check" in out and
+                         "[runtime.hsa-init-failed]" not in out,
+                         "verify says no GPU was tested and points to check for gpu.none", out)
+        else:
+            rdtest.check("[runtime.hsa-init-failed]" in out, "verify shows the runtime finding", out)
 
 
 @rdtest.test

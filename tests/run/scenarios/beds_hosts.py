@@ -235,7 +235,7 @@ def container_box(tb, engine):
     tb.module_amdgpu("live")
     tb.kfd([cpu_kfd_node(tb, 16), tb.kfd_gpu_node(gpu, NAVI31_KFD, mem_bytes=25753026560)])
     if engine == "docker":
-        tb.root_file(".dockerenv", "")
+        tb.docker_container()
     else:
         tb.root_file("run/.containerenv", 'engine="podman-4.9.3"\n')
     return gpu

@@ -14,9 +14,26 @@ def no_gpu_container():
     """No GPU, inside a Docker container: the answer must say how to pass devices."""
     tb = Testbed()
     no_gpu_box(tb)
+    tb.docker_container()
+    return Scenario(tb, [("gpu.none", "error")], 2, gpu_count=0,
+                    text=[("gpu.none", "--device=/dev/kfd")],
+                    report=[("host.container", "docker")])
+
+
+@scenario("vm-docker-built-image-no-gpu")
+def vm_docker_built_image_no_gpu():
+    """An image built with Docker, booted as a KVM guest with no AMD GPU (an
+    NVIDIA one passed through): /.dockerenv is in the image, but no engine
+    started this system (no bind-mounted /etc/hostname, PID 1's cgroup is
+    systemd's). A VM, not a container: gpu.none says so, without the
+    container remedy."""
+    tb = Testbed()
+    no_gpu_box(tb)
+    tb.overlay_file("sys/class/dmi/id/sys_vendor", "QEMU\n")
     tb.root_file(".dockerenv", "")
     return Scenario(tb, [("gpu.none", "error")], 2, gpu_count=0,
-                    text=[("gpu.none", "--device=/dev/kfd")])
+                    text=[("gpu.none", "in a VM, pass one through")],
+                    report=[("host.container", None)])
 
 
 @scenario("container-devices-missing")
@@ -25,7 +42,7 @@ def container_devices_missing():
     tb = Testbed()
     healthy_rx7900xtx_box(tb)
     without_render_nodes(tb)
-    tb.root_file(".dockerenv", "")
+    tb.docker_container()
     return Scenario(tb, [("container.devices-missing", "error")], 2,
                     evidence=[("container.devices-missing", "/dev/dri/renderD128: absent in the container")],
                     remedy=[("container.devices-missing", "docker run --device=/dev/kfd --device=/dev/dri "
@@ -62,7 +79,7 @@ def container_one_of_eight_gpus():
             r.nodes = []
     for path in [p for p in tb.nodes if p.startswith("dev/dri/") and p != "dev/dri/renderD128"]:
         del tb.nodes[path]
-    tb.root_file(".dockerenv", "")
+    tb.docker_container()
     return Scenario(tb, [], 0, gpu_count=8)
 
 
@@ -79,7 +96,7 @@ def docker_no_gpu_devices():
             r.nodes = []
     for path in [p for p in tb.nodes if p == "dev/kfd" or p.startswith("dev/dri/")]:
         del tb.nodes[path]
-    tb.root_file(".dockerenv", "")
+    tb.docker_container()
     # one cause, one finding: the host has KFD, only the container lacks the nodes
     return Scenario(tb, [("container.devices-missing", "error")], 2,
                     gpu_count=1,

@@ -37,14 +37,16 @@ def rocky_runtime(twin):
 
 @scenario("runtime-real-no-gpu")
 def runtime_real_no_gpu():
-    """No AMD GPU at all: the real hsa_init fails, and gpu.none is its cause."""
+    """No AMD GPU at all: the real hsa_init fails. One cause, one error:
+    gpu.none, with the runtime's failure as its evidence (not a second
+    runtime.hsa-init-failed error)."""
     tb = Testbed()
     no_gpu_box(tb)
-    return Scenario(tb, [("gpu.none", "error"), ("runtime.hsa-init-failed", "error")], 2,
+    return Scenario(tb, [("gpu.none", "error")], 2,
                     args=["--level", "2"], gpu_count=0,
-                    evidence=[("runtime.hsa-init-failed", "hsa_init: HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008)"),
-                              ("runtime.hsa-init-failed", "cause: gpu.none")],
-                    remedy=[("runtime.hsa-init-failed", "Fix gpu.none first")])
+                    evidence=[("gpu.none", "level 2: /lib/x86_64-linux-gnu/libhsa-runtime64.so.1: hsa_init: "
+                                           "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008)"),
+                              ("gpu.none", "level 2: hipGetDeviceCount: hipErrorNoDevice, 0 devices")])
 
 
 @scenario("runtime-real-kfd-missing")

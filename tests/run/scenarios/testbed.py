@@ -936,6 +936,21 @@ class Testbed:
     def root_file(self, path, text):
         self.root_files[path.lstrip("/")] = text
 
+    def docker_container(self):
+        """Inside a container Docker started: /.dockerenv in the root, and
+        what the engine does that an image booted as a VM lacks: /etc/hostname,
+        /etc/hosts and /etc/resolv.conf bind-mounted in (mountinfo)."""
+        self.root_file(".dockerenv", "")
+        cid = "/var/lib/docker/containers/4f1c0a4d2b7e"
+        self.overlay_file("proc/self/mountinfo", "".join([
+            "612 551 0:52 / / rw,relatime master:303 - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/A,"
+            "upperdir=/var/lib/docker/overlay2/4f1c/diff,workdir=/var/lib/docker/overlay2/4f1c/work\n",
+            "613 612 0:55 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw\n",
+            "640 612 259:2 %s/resolv.conf /etc/resolv.conf rw,relatime - ext4 /dev/nvme0n1p2 rw\n" % cid,
+            "641 612 259:2 %s/hostname /etc/hostname rw,relatime - ext4 /dev/nvme0n1p2 rw\n" % cid,
+            "642 612 259:2 %s/hosts /etc/hosts rw,relatime - ext4 /dev/nvme0n1p2 rw\n" % cid]))
+        self.overlay_file("proc/1/cgroup", "0::/\n")
+
     def user(self, name, uid, gid, gecos="", home=None, shell="/bin/bash"):
         self.passwd.append((name, uid, gid, gecos, home or "/home/" + name, shell))
         self.groups.setdefault(name, [gid, []])
@@ -1015,6 +1030,12 @@ class Testbed:
         # The os probe reads its flags (the hypervisor bit): a bare-metal
         # CPU unless a scenario says otherwise, whatever runs the tests.
         files["proc/cpuinfo"] = "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu sse2 ssse3 avx2\n"
+        # The os probe reads them (is this a container an engine started?):
+        # a host booted as such unless a scenario says otherwise, whatever
+        # runs the tests (CI may run in a container).
+        files["proc/self/mountinfo"] = ("22 1 259:2 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 rw\n"
+                                        "23 22 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc proc rw\n")
+        files["proc/1/cgroup"] = "0::/init.scope\n"
         if self.kfd_nodes is not None:
             files.update(self._kfd_link_files())
         files.update(self.overlay_files)

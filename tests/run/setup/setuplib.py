@@ -41,10 +41,15 @@ def need_root():
         rdtest.skip("installing packages into a root needs root (chroot, dpkg)")
 
 
-def base_tar():
-    """The cached debootstrap'd Debian 12 minimal tree (a tarball)."""
+SUITES = {"bookworm": "Debian 12", "trixie": "Debian 13"}
+
+
+def base_tar(suite="bookworm"):
+    """The cached debootstrap'd minimal tree of a Debian release (a tarball):
+    Debian 12 unless suite names another. A release this machine cannot
+    debootstrap (its debootstrap lacks the script, no mirror) skips."""
     need_root()
-    tar = os.path.join(CACHE, "bookworm-minbase.tar")
+    tar = os.path.join(CACHE, "%s-minbase.tar" % suite)
     if os.path.exists(tar):
         return tar
     if not shutil.which("debootstrap"):
@@ -52,11 +57,11 @@ def base_tar():
     os.makedirs(CACHE, exist_ok=True)
     work = tempfile.mkdtemp(prefix="rd-debootstrap.", dir=CACHE)
     mirror = os.environ.get("ROCM_DOCTOR_DEBIAN_MIRROR", "http://deb.debian.org/debian")
-    p = subprocess.run(["debootstrap", "--variant=minbase", "bookworm", work + "/root", mirror],
+    p = subprocess.run(["debootstrap", "--variant=minbase", suite, work + "/root", mirror],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
-        rdtest.skip("debootstrap could not build a Debian 12 root (%s): %s" % (mirror, p.stdout[-500:]))
+        rdtest.skip("debootstrap could not build a %s root (%s): %s" % (SUITES[suite], mirror, p.stdout[-500:]))
     subprocess.run(["tar", "-C", work + "/root", "-cf", tar + ".part", "."], check=True)
     os.rename(tar + ".part", tar)
     shutil.rmtree(work, ignore_errors=True)
@@ -99,15 +104,15 @@ class Host:
     """A fresh copy of the base tree, made to look like a bare Ubuntu 24.04
     host: its apt sources name only the local distribution repository."""
 
-    def __init__(self, kernel=KERNEL, mirror_base=None, conf_extra=""):
-        tar = base_tar()
+    def __init__(self, kernel=KERNEL, mirror_base=None, conf_extra="", suite="bookworm", distro_source=None):
+        tar = base_tar(suite)
         m = mirror()
         self.path = temp_dir("rd-setup-root.")
         subprocess.run(["tar", "-C", self.path, "-xf", tar], check=True)
         self.r = Root.at(self.path)
         self.r.write("/etc/os-release", 'NAME="Ubuntu"\nVERSION_ID="24.04"\nID=ubuntu\nID_LIKE=debian\n'
                                          'VERSION_CODENAME=noble\nPRETTY_NAME="Ubuntu 24.04.1 LTS"\n')
-        self.r.write("/etc/apt/sources.list", "deb [trusted=yes] %s/distro noble main\n" % m.base)
+        self.r.write("/etc/apt/sources.list", distro_source or "deb [trusted=yes] %s/distro noble main\n" % m.base)
         # hermetic apt: no caches kept, no recommends from the host's taste
         self.r.write("/etc/apt/apt.conf.d/99rd-test", 'Dir::Cache::pkgcache "";\nDir::Cache::srcpkgcache "";\n')
         with open(self.r.p("/etc/group"), "a") as f:

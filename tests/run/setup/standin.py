@@ -213,7 +213,8 @@ class Mirror:
         distro = os.path.join(self.www, "distro")
         for name, (v, dep, files) in DISTRO.items():
             build_deb(work, os.path.join(distro, "pool"), name, v, dep, files)
-        index(distro, "noble", "Ubuntu")
+        # signed too, for the hosts whose sources name a keyring (Signed-By)
+        index(distro, "noble", "Ubuntu", self.gnupghome)
         self.server = None
 
     def serve(self):

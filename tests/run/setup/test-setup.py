@@ -806,6 +806,58 @@ def second_apply_while_the_first_is_in_dpkg():
         proc.wait()
 
 
+def keyring_link(h, target):
+    keyrings = h.r.p("/usr/share/keyrings")
+    binary = subprocess.run(["gpg", "--dearmor"], input=open(mirror().key_file, "rb").read(),
+                            stdout=subprocess.PIPE, check=True).stdout
+    with open(os.path.join(keyrings, "rd-archive-keyring.pgp"), "wb") as f:
+        f.write(binary)
+    link = os.path.join(keyrings, "rd-archive-keyring.gpg")
+    if os.path.lexists(link):
+        os.unlink(link)
+    os.symlink(target, link)
+
+
+@rdtest.test(root=True)
+def debian13_keyring_links_followed_in_the_root():
+    h = Host(suite="trixie")
+    # the layout this is about, as Debian 13 has it
+    real = h.r.p("/usr/share/keyrings/debian-archive-keyring.gpg")
+    rdtest.check(os.path.islink(real) and os.readlink(real) == "debian-archive-keyring.pgp",
+                 "Debian 13's archive keyring is a link to the .pgp: %r" % (os.path.islink(real) and os.readlink(real)))
+    m = mirror()
+    h.r.write("/etc/apt/sources.list",
+              "deb [signed-by=/usr/share/keyrings/rd-archive-keyring.gpg] %s/distro noble main\n" % m.base)
+    keyring_link(h, "rd-archive-keyring.pgp")
+    q = h.chroot("apt-get", "update")
+    rdtest.eq(q.returncode, 0, "the root's own apt verifies the source through the link: " + q.stdout)
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.setup()
+    out = p.stdout.replace(h.path, "ROOT")
+    rdtest.eq(p.returncode, 1, "plan: steps to carry out (stdout %s, stderr %s)" % (out, p.stderr))
+    rdtest.check("could not run" not in out and "(unresolved)" not in out, "the dry run ran: " + out)
+    rdtest.eq(sorted(package_lines(out)), WANT_INSTALL, "every package with its exact version, from apt's dry run")
+    rdtest.eq(h.packages(), pkgs_before, "planning installed nothing")
+    same_tree(h.tree(), tree_before, "planning wrote nothing")
+
+    # a link that climbs above the root is refused, named, not read
+    keyring_link(h, "../../../../../../../../etc/rd-outside.pgp")
+    p = h.setup()
+    out = p.stdout.replace(h.path, "ROOT")
+    rdtest.check("/usr/share/keyrings/rd-archive-keyring.gpg is a link that leads outside the root" in out,
+                 "the link is named: stdout %s stderr %s" % (out, p.stderr))
+    rdtest.check("Not planned:\n   packages: " in out, "the packages step is not planned: " + out)
+    rdtest.eq(package_lines(out), [], "no version resolved")
+
+    # a keyring in the root that is no key: apt 3's sqv fails, and the
+    # cause says so in whole words (it was "... error message is: Error: Fa")
+    keyring_link(h, "rd-archive-keyring.pgp")
+    h.r.write("/usr/share/keyrings/rd-archive-keyring.pgp", "not a key\n")
+    p = h.setup()
+    out = p.stdout.replace(h.path, "ROOT")
+    rdtest.check("the apt dry run could not run (the repository's signature cannot be checked (its key is missing or "
+                 "another)), so no version is resolved" in out, "sqv's failure read as a signature problem: " + out)
+
 if __name__ == "__main__":
     # ROCM_DOCTOR_SETUP_TESTS=a,b: only these (CI's sanitizer build runs one
     # case per package manager and the kill cases); the same as RDTEST_SELECT

@@ -3,6 +3,7 @@
  * what its renderer writes. */
 #include <glib.h>
 
+#include "json-util.h"
 #include "report.h"
 #include "report-fixture.h"
 #include "util.h"
@@ -57,8 +58,7 @@ static void test_renderer_table(void)
     g_assert_cmpstr(nfd2, ==, nfd);
 
     json_object *j = rd_report_json(&x.facts, &x.view, &x.findings, 1);
-    _cleanup_free_ char *want =
-        xasprintf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+    _cleanup_free_ char *want = rd_json_pretty(j);
     json_object_put(j);
     _cleanup_free_ char *json = render_as(RD_FORMAT_JSON, &x, false);
     g_assert_cmpstr(json, ==, want);

@@ -154,10 +154,28 @@ static void test_unhexchar(void)
     g_assert_cmpint(unhexchar(0), ==, -EINVAL);
 }
 
+static void test_cut_words(void)
+{
+    g_autofree char *fits = str_cut_words("Error: Failed to parse", 40);
+    g_assert_cmpstr(fits, ==, "Error: Failed to parse");
+    /* apt's sqv message at 52 bytes: "Error: Fa" was what a byte cut left */
+    const char *msg = "Sub-process /usr/bin/sqv returned an error code (1), error message is: Error: Failed to "
+                      "parse keyring";
+    g_autofree char *cut = str_cut_words(msg, 80);
+    g_assert_cmpstr(cut, ==, "Sub-process /usr/bin/sqv returned an error code (1), error message is: Error:...");
+    g_assert_cmpuint(strlen(cut), <=, 80);
+    g_autofree char *at_space = str_cut_words("aaaa bbbb cccc", 12);
+    g_assert_cmpstr(at_space, ==, "aaaa bbbb...");
+    /* one long word: cut between characters, never inside one (é is 2 bytes) */
+    g_autofree char *word = str_cut_words("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 10);
+    g_assert_cmpstr(word, ==, "\xc3\xa9\xc3\xa9\xc3\xa9...");
+}
+
 static const rd_test_case tests[] = {
-    { "/util/arrays", test_arrays },           { "/util/strv-split", test_strv_split },
-    { "/util/strv-new", test_strv_new },       { "/util/unhexchar", test_unhexchar },
-    { "/util/root-prefix", test_root_prefix }, { "/util/dir-each", test_dir_each },
+    { "/util/cut-words", test_cut_words },   { "/util/arrays", test_arrays },
+    { "/util/strv-split", test_strv_split }, { "/util/strv-new", test_strv_new },
+    { "/util/unhexchar", test_unhexchar },   { "/util/root-prefix", test_root_prefix },
+    { "/util/dir-each", test_dir_each },
 };
 
 RD_TEST_MAIN(tests, false)
