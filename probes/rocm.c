@@ -1062,59 +1062,61 @@ static void assess_open_world(const rd_assess_input *in, rd_findings *out)
     const char *mirror = in->config ? in->config->mirror : NULL;
     amd_source *v = NULL;
     size_t n = amd_sources(in, &v);
-    rd_finding *moving = NULL, *old = NULL, *unknown = NULL;
+    /* evidence first: a finding's pointer moves when another is added */
+    _cleanup_strv_free_ char **moving = NULL, **old = NULL, **unknown = NULL;
     for (size_t i = 0; i < n; i++) {
         const char *path = rd_repo_path_of(mirror, v[i].url);
         rd_repo_match m;
         int c = rd_repos_classify(k, path, &m);
-        if (c > 0 && rd_repo_match_moving(&m)) {
-            if (!moving)
-                moving = rd_finding_add(out, "rocm.release-moving", RD_SEV_INFO, NULL,
-                                        "This host follows AMD's moving \"latest\" folder: it changes ROCm release at "
-                                        "every upgrade");
-            if (v[i].index_version)
-                rd_finding_evidence(moving, "%s: %s (serves ROCm %s today, by the index apt fetched last)", v[i].where,
-                                    v[i].url, v[i].index_version);
-            else
-                rd_finding_evidence(moving, "%s: %s", v[i].where, v[i].url);
-        } else if (c > 0 && m.older) {
-            if (!old)
-                old = rd_finding_add(out, "rocm.release-unsupported", RD_SEV_WARNING, NULL,
-                                     "An AMD source names a ROCm release older than any rocm-doctor supports (%s and "
-                                     "later)",
-                                     k->repos[0].release);
-            rd_finding_evidence(old, "%s: %s names %s %s", v[i].where, v[i].url,
-                                m.kind == RD_REPO_AMDGPU ? "driver" : "ROCm", m.version);
-        } else if (c == 0 ||
-                   (!m.row && !m.meant && !m.os_row && !m.newer && !m.versioned && !streq_ptr(m.version, "debian"))) {
-            if (!unknown)
-                unknown = rd_finding_add(out, "tables.folder-unknown", RD_SEV_INFO, NULL,
-                                         "A folder on AMD's repository server that rocm-doctor's tables (of %s) do "
-                                         "not know",
-                                         strempty(k->repos_info.date));
-            rd_finding_evidence(unknown, "%s: %s", v[i].where, v[i].url);
-        }
+        if (c > 0 && rd_repo_match_moving(&m))
+            moving = strv_push(moving, v[i].index_version
+                                           ? xasprintf("%s: %s (serves ROCm %s today, by the index apt fetched last)",
+                                                       v[i].where, v[i].url, v[i].index_version)
+                                           : xasprintf("%s: %s", v[i].where, v[i].url));
+        else if (c > 0 && m.older)
+            old = strv_push(old, xasprintf("%s: %s names %s %s", v[i].where, v[i].url,
+                                           m.kind == RD_REPO_AMDGPU ? "driver" : "ROCm", m.version));
+        else if (c == 0 ||
+                 (!m.row && !m.meant && !m.os_row && !m.newer && !m.versioned && !streq_ptr(m.version, "debian")))
+            unknown = strv_push(unknown, xasprintf("%s: %s", v[i].where, v[i].url));
         if (c > 0)
             rd_repo_match_done(&m);
     }
     amd_sources_free(v, n);
+    rd_finding *fd;
     if (moving) {
+        fd = rd_finding_add(out, "rocm.release-moving", RD_SEV_INFO, NULL,
+                            "This host follows AMD's moving \"latest\" folder: it changes ROCm release at every "
+                            "upgrade");
+        for (size_t i = 0; moving[i]; i++)
+            rd_finding_evidence(fd, "%s", moving[i]);
         rd_os_family fam = rd_os_family_facts(&in->facts->os);
         const char *fix = fam == RD_OS_RHEL ? "dnf" : fam == RD_OS_SUSE ? "zypper" : "apt";
-        rd_finding_remedy(moving,
+        rd_finding_remedy(fd,
                           "Nothing is broken by it, but every upgrade may bring another release (and a driver that "
                           "the GPUs or the kernel do not support). To stay on one release, name it: `sudo rocm-doctor "
                           "fix --only %s --release X.Y.Z` writes that release's folders.",
                           fix);
     }
-    if (old)
-        rd_finding_remedy(old, "AMD no longer supports that release and rocm-doctor does not judge it; its "
-                               "repository fix keeps the folders as they are. Moving to a supported release "
-                               "(`rocm-doctor list releases`) is a deliberate upgrade: pass --release to choose one.");
-    if (unknown)
-        rd_finding_remedy(unknown, "rocm-doctor does not judge what it does not know and never rewrites it to a guess. "
-                                   "If `apt update` (or dnf, zypper) fetches it, it is fine; a newer rocm-doctor may "
-                                   "know it.");
+    if (old) {
+        fd = rd_finding_add(out, "rocm.release-unsupported", RD_SEV_WARNING, NULL,
+                            "An AMD source names a ROCm release older than any rocm-doctor supports (%s and later)",
+                            k->repos[0].release);
+        for (size_t i = 0; old[i]; i++)
+            rd_finding_evidence(fd, "%s", old[i]);
+        rd_finding_remedy(fd, "AMD no longer supports that release and rocm-doctor does not judge it; its repository "
+                              "fix keeps the folders as they are. Moving to a supported release (`rocm-doctor list "
+                              "releases`) is a deliberate upgrade: pass --release to choose one.");
+    }
+    if (unknown) {
+        fd = rd_finding_add(out, "tables.folder-unknown", RD_SEV_INFO, NULL,
+                            "A folder on AMD's repository server that rocm-doctor's tables (of %s) do not know",
+                            strempty(k->repos_info.date));
+        for (size_t i = 0; unknown[i]; i++)
+            rd_finding_evidence(fd, "%s", unknown[i]);
+        rd_finding_remedy(fd, "rocm-doctor does not judge what it does not know and never rewrites it to a guess. If "
+                              "`apt update` (or dnf, zypper) fetches it, it is fine; a newer rocm-doctor may know it.");
+    }
 }
 
 static void rocm_assess(const rd_assess_input *in, rd_findings *out)
