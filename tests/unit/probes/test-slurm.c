@@ -465,6 +465,36 @@ static void test_node_state(void)
     g_assert_null(st.reason);
     rd_slurm_node_state_done(&st);
     g_assert_cmpint(rd_slurm_node_state_parse("Node gpu01 not found\n", &st), ==, -EINVAL);
+    /* DOWN, DOWN*, ERROR and the FAIL flag are never rocm-doctor's; POWERED_DOWN is no DOWN */
+    const struct {
+        const char *state;
+        bool drain, down;
+    } states[] = {
+        { "DOWN", false, true },           { "DOWN*+DRAIN", true, true },  { "IDLE+FAIL", false, true },
+        { "IDLE+DRAIN+FAIL", true, true }, { "ERROR", false, true },       { "IDLE+POWERED_DOWN", false, false },
+        { "MIXED+DRAIN", true, false },    { "IDLE*+DRAIN", true, false }, { "IDLE~", false, false },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(states); i++) {
+        _cleanup_free_ char *text = g_strdup_printf("NodeName=n State=%s Weight=1\n", states[i].state);
+        g_assert_cmpint(rd_slurm_node_state_parse(text, &st), ==, 0);
+        g_assert_cmpstr(st.state, ==, states[i].state);
+        g_assert_cmpint(st.drain, ==, states[i].drain);
+        g_assert_cmpint(st.down, ==, states[i].down);
+        rd_slurm_node_state_done(&st);
+    }
+}
+
+static void test_node_name(void)
+{
+    g_assert_true(rd_slurm_node_name_valid("rdnode"));
+    g_assert_true(rd_slurm_node_name_valid("gpu-01.a_b"));
+    const char *bad[] = {
+        "",   "rdnode,rdother1", "rdnode[1-2]", "gpu[01]", "rd node", "rd\tnode", "rdnode\n", "-n", "ALL", "all", "n=1",
+        "n;x"
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
+        g_assert_false(rd_slurm_node_name_valid(bad[i]));
+    g_assert_false(rd_slurm_node_name_valid(NULL));
 }
 
 static void test_reason(void)
@@ -476,6 +506,25 @@ static void test_reason(void)
     g_assert_cmpstr(r, ==, (char *)"rocm-doctor: gpu.ras-uncorrectable,pcie.aer-errors");
     g_assert_true(rd_slurm_reason_is_ours(r));
     g_assert_false(rd_slurm_reason_is_ours("Not responding"));
+    /* the whole reason is one rocm-doctor writes, not only its prefix */
+    g_assert_true(rd_slurm_reason_is_ours("rocm-doctor: check failed"));
+    g_assert_true(rd_slurm_reason_is_ours("rocm-doctor: gpu.hot,+3"));
+    g_assert_true(rd_slurm_reason_is_ours("rocm-doctor: +21"));
+    const char *foreign[] = { "rocm-doctor: maintenance by admin, do not resume",
+                              "rocm-doctor:",
+                              "rocm-doctor: ",
+                              "rocm-doctor:gpu.hot",
+                              "rocm-doctor: gpu.hot,",
+                              "rocm-doctor: gpu.hot,,gpu.cold",
+                              "rocm-doctor: gpu.hot keep",
+                              "rocm-doctor: +3,gpu.hot",
+                              "rocm-doctor: gpu.hot,+0",
+                              "rocm-doctor: GPU.hot",
+                              "rocm-doctor: check failed, see ticket 12",
+                              "rocm-doctor: gpu.hot\nother",
+                              "admin rocm-doctor: gpu.hot" };
+    for (size_t i = 0; i < G_N_ELEMENTS(foreign); i++)
+        g_assert_false(rd_slurm_reason_is_ours(foreign[i]));
     /* many ids: cut with a count of the rest, within the limit */
     char *many[21];
     for (int i = 0; i < 20; i++)
@@ -499,7 +548,23 @@ static void test_decide(void)
                                        .reason = (char *)"rocm-doctor: gpu.none",
                                        .drain = true };
     rd_slurm_node_state admin = { .state = (char *)"IDLE+DRAIN", .reason = (char *)"bad DIMM", .drain = true };
+    rd_slurm_node_state admin_prefix = { .state = (char *)"IDLE+DRAIN",
+                                         .reason = (char *)"rocm-doctor: maintenance by admin, do not resume",
+                                         .drain = true };
+    rd_slurm_node_state down = { .state = (char *)"DOWN", .reason = (char *)"hw swap", .down = true };
+    rd_slurm_node_state down_ours = {
+        .state = (char *)"DOWN+DRAIN", .reason = (char *)"rocm-doctor: gpu.hot", .drain = true, .down = true
+    };
     char *reason = NULL;
+    /* never an administrator's drain, never a node DOWN, whatever the verdict */
+    for (int status = 0; status <= 3; status++)
+        for (int u = 0; u <= 1; u++) {
+            rd_slurm_on_unknown ou = u ? RD_SLURM_UNKNOWN_KEEP : RD_SLURM_UNKNOWN_DRAIN;
+            g_assert_cmpint(rd_slurm_decide(status, ids, ou, &admin_prefix, &reason), ==, RD_SLURM_KEEP);
+            g_assert_cmpint(rd_slurm_decide(status, ids, ou, &down, &reason), ==, RD_SLURM_KEEP);
+            g_assert_cmpint(rd_slurm_decide(status, ids, ou, &down_ours, &reason), ==, RD_SLURM_KEEP);
+            g_assert_null(reason);
+        }
     g_assert_cmpint(rd_slurm_decide(2, ids, RD_SLURM_UNKNOWN_DRAIN, &idle, &reason), ==, RD_SLURM_DRAIN);
     g_assert_cmpstr(reason, ==, (char *)"rocm-doctor: gpu.hot");
     g_clear_pointer(&reason, free);
@@ -628,6 +693,7 @@ static const rd_test_case tests[] = {
     { "/slurm/assess/cores", test_cores },
     { "/slurm/assess/invalid", test_invalid },
     { "/slurm/node/state", test_node_state },
+    { "/slurm/node/name", test_node_name },
     { "/slurm/node/reason", test_reason },
     { "/slurm/node/decide", test_decide },
     { "/slurm/job/gpus", test_job_gpus },
