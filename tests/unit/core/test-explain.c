@@ -221,6 +221,7 @@ static const char *const no_message[] = {
     "zypper.repo-invalid",
     "tables.older-than-host",
     "slurm.conf-invalid",
+    "slurm.conf-too-large",
     "slurm.grestypes-missing",
     "slurm.gres-type",
     "slurm.gres-cores",

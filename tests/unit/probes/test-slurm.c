@@ -448,6 +448,119 @@ static void test_invalid(void)
     host_free(&h);
 }
 
+/* Gathers and assesses again (after more files were written in the root). */
+static void regather(slurm_host *h)
+{
+    rd_facts_free(&h->facts);
+    rd_findings_free(&h->out);
+    rd_facts_init(&h->facts);
+    add_gpu(&h->facts, 0x05, 128, 0);
+    add_gpu(&h->facts, 0x25, 129, 1);
+    rd_probe_slurm.gather(&h->ctx, &h->facts);
+    h->out = (rd_findings){ 0 };
+    rd_gpu_view view;
+    rd_assess(&rd_probe_registry, &h->facts, &knowledge, &view, &h->out);
+    rd_gpu_view_free(&view);
+}
+
+/* A gres.conf that includes itself n times, after its one GPU line. */
+static char *self_including(unsigned n)
+{
+    strbuf b = { 0 };
+    strbuf_append(&b, "NodeName=gpu01 Name=gpu File=/dev/dri/renderD128\n");
+    for (unsigned i = 0; i < n; i++)
+        strbuf_append(&b, "Include gres.conf\n");
+    return strbuf_steal(&b);
+}
+
+/* Each file is read once per parse: a file that includes itself is read
+ * once, its lines counted once, each repeat said; small N, and N=20 (out
+ * of memory when every Include is followed to the depth limit). */
+static void test_include_once(void)
+{
+    for (unsigned n = 1; n <= 20; n += 19) {
+        _cleanup_free_ char *gres = self_including(n);
+        slurm_host h;
+        host_gather(&h, good_slurm_conf, gres, NULL);
+        g_assert_cmpuint(h.facts.slurm.n_gres, ==, 1);
+        g_assert_null(h.facts.slurm.limits);
+        const rd_finding *fd = rd_findings_get(&h.out, "slurm.conf-invalid");
+        g_assert_nonnull(fd);
+        g_assert_cmpuint(fd->n_evidence, ==, n);
+        g_assert_cmpstr(fd->evidence[0], ==,
+                        "/etc/slurm/gres.conf:2: Include gres.conf: /etc/slurm/gres.conf was read already (an "
+                        "Include cycle or repeat): not read again");
+        g_assert_null(rd_findings_get(&h.out, "slurm.conf-too-large"));
+        host_free(&h);
+    }
+    /* a cycle of two files: each read once */
+    slurm_host h;
+    host_gather(&h, good_slurm_conf, "Include a.conf\n", NULL);
+    rd_test_write_file(h.root, "etc/slurm/a.conf",
+                       "NodeName=gpu01 Name=gpu File=/dev/dri/renderD128\nInclude b.conf\n");
+    rd_test_write_file(h.root, "etc/slurm/b.conf",
+                       "NodeName=gpu01 Name=gpu File=/dev/dri/renderD129\nInclude a.conf\n");
+    regather(&h);
+    g_assert_cmpuint(h.facts.slurm.n_gres, ==, 2);
+    check_evidence(&h.out, "slurm.conf-invalid", 0,
+                   "/etc/slurm/b.conf:2: Include a.conf: /etc/slurm/a.conf was read already (an Include cycle or "
+                   "repeat): not read again");
+    host_free(&h);
+}
+
+/* The bounds of one parse: files, lines, File= expansions; the
+ * finding says which and where. */
+static void test_parse_bounds(void)
+{
+    /* 70 included files: the 65th is not read */
+    strbuf b = { 0 };
+    strbuf_append(&b, "");
+    for (int i = 0; i < 70; i++)
+        strbuf_printf(&b, "Include part%d.conf\n", i);
+    _cleanup_free_ char *many = strbuf_steal(&b);
+    slurm_host h;
+    host_gather(&h, good_slurm_conf, many, NULL);
+    for (int i = 0; i < 70; i++) {
+        _cleanup_free_ char *name = g_strdup_printf("etc/slurm/part%d.conf", i);
+        rd_test_write_file(h.root, name, "NodeName=other Name=gpu Count=1\n");
+    }
+    regather(&h);
+    /* slurm.conf and gres.conf are two of the 64 files */
+    g_assert_cmpuint(h.facts.slurm.n_gres, ==, 62);
+    check_evidence(&h.out, "slurm.conf-too-large", 0,
+                   "/etc/slurm/part62.conf: more than 64 files in all: this one and the rest are not read");
+    host_free(&h);
+
+    /* File= ranges of 256 names on 1100 lines: expansions stop at 262144 */
+    b = (strbuf){ 0 };
+    strbuf_append(&b, "");
+    for (int i = 0; i < 1100; i++)
+        strbuf_printf(&b, "NodeName=other%d Name=gpu File=/dev/dri/renderD[0-255]\n", i);
+    _cleanup_free_ char *wide = strbuf_steal(&b);
+    host_gather(&h, good_slurm_conf, wide, NULL);
+    g_assert_cmpuint(h.facts.slurm.n_gres, ==, 1100);
+    size_t expanded = 0;
+    for (size_t i = 0; i < h.facts.slurm.n_gres; i++)
+        expanded += strv_length(h.facts.slurm.gres[i].files);
+    g_assert_cmpuint(expanded, ==, 1024 * 256);
+    check_evidence(&h.out, "slurm.conf-too-large", 0,
+                   "/etc/slurm/gres.conf: File= ranges name more than 262144 files in all: the rest are not "
+                   "expanded");
+    host_free(&h);
+
+    /* more than 200000 lines in all: the rest is not read */
+    b = (strbuf){ 0 };
+    strbuf_append(&b, "");
+    for (int i = 0; i < 200010; i++)
+        strbuf_append(&b, "X=1\n");
+    _cleanup_free_ char *longer = strbuf_steal(&b);
+    host_gather(&h, good_slurm_conf, longer, NULL);
+    const rd_finding *fd = rd_findings_get(&h.out, "slurm.conf-too-large");
+    g_assert_nonnull(fd);
+    g_assert_cmpstr(fd->evidence[0], ==, "/etc/slurm/gres.conf: more than 200000 lines in all: the rest is not read");
+    host_free(&h);
+}
+
 static void test_node_state(void)
 {
     rd_slurm_node_state st = { 0 };
@@ -692,6 +805,8 @@ static const rd_test_case tests[] = {
     { "/slurm/assess/cgroup-kfd", test_cgroup },
     { "/slurm/assess/cores", test_cores },
     { "/slurm/assess/invalid", test_invalid },
+    { "/slurm/conf/include-once", test_include_once },
+    { "/slurm/conf/parse-bounds", test_parse_bounds },
     { "/slurm/node/state", test_node_state },
     { "/slurm/node/name", test_node_name },
     { "/slurm/node/reason", test_reason },
