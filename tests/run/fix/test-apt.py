@@ -520,6 +520,7 @@ def a_revoked_or_expired_key_is_refused():
         p = run(["fix", "--apply", "--yes", "--root", r.path, "--facts", facts, "--only", "apt", "--key-file", path])
         rdtest.check(p.returncode != 0 and not os.path.exists(r.p("/etc/apt/keyrings/rocm.gpg")),
                      "%s: --apply installs nothing, exit %d" % (why.split()[0], p.returncode), p.stdout + p.stderr)
+        rdtest.eq(r.tree(), before, "%s: the root is unchanged" % why.split()[0])
     # not a regular file: refused at once, before gpg reads it
     fifo = os.path.join(fixlib.temp_dir("rd-fifo."), "key.fifo")
     os.mkfifo(fifo)
