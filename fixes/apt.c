@@ -70,6 +70,9 @@ static int load_key(const rd_fix_input *in, char **ret, size_t *ret_size, char *
                           want, in->config && in->config->apt_key_fingerprint ? "" : " (AMD's, pinned in repos.ini)");
             return -EPERM;
         }
+    r = rd_gpg_key_usable(&g, file, downloaded ? url : file, ret_reason);
+    if (r < 0)
+        return r;
     _cleanup_free_ char *raw = NULL;
     size_t raw_size = 0;
     r = read_file_at(AT_FDCWD, file, 1u << 20, &raw, &raw_size);

@@ -30,8 +30,10 @@ typedef struct {
 static const manager dnf = { "dnf", "/etc/yum.repos.d", false };
 static const manager zypper = { "zypper", "/etc/zypp/repos.d", true };
 
-/* The fingerprint of the one key in a key file; a file of several keys is refused. */
-static int key_fingerprint(const char *file, char **ret_fpr, char **ret_reason)
+/* The fingerprint of the one key in a key file; a file of several keys, or
+ * a key revoked or expired, is refused. shown: the file as the reason
+ * names it. */
+static int key_fingerprint(const char *file, const char *shown, char **ret_fpr, char **ret_reason)
 {
     _cleanup_gpg_ rd_gpg g = { 0 };
     int r = rd_gpg_begin(&g, ret_reason);
@@ -45,6 +47,8 @@ static int key_fingerprint(const char *file, char **ret_fpr, char **ret_reason)
         *ret_reason = xasprintf("%s holds %zu keys; one key, AMD's, is expected", file, strv_length(fprs));
         return -EINVAL;
     }
+    if ((r = rd_gpg_key_usable(&g, file, shown, ret_reason)) < 0)
+        return r;
     *ret_fpr = TAKE_PTR(fprs[0]);
     return 0;
 }
@@ -169,7 +173,7 @@ static int plan_key(const rd_fix_input *in, rd_plan *p, rd_step *s, char **ret_r
     _cleanup_free_ char *fpr = NULL, *data = NULL;
     size_t size = 0;
     if (file) {
-        r = key_fingerprint(file, &fpr, ret_reason);
+        r = key_fingerprint(file, downloaded ? url : file, &fpr, ret_reason);
         if (r < 0)
             return r;
         if (!rd_gpg_fpr_matches(fpr, want)) {

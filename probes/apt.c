@@ -280,9 +280,9 @@ static rd_apt_keyring *keyring_find(rd_apt_facts *a, const char *path)
     return NULL;
 }
 
-/* The key id of the fingerprint rocm-doctor.conf names (apt_key_fingerprint,
- * for a site that has moved to a newer AMD key): the low 64 bits of a v4
- * fingerprint, the high 64 bits of a v5/v6 one. NULL when none is set. */
+/* The key rocm-doctor.conf names (apt_key_fingerprint, for a site that has
+ * moved to a newer AMD key): a v4 fingerprint whole, a 16-digit key id as
+ * it is, the high 64 bits of a v5/v6 one. NULL when none is set. */
 static char *configured_key_id(const rd_ctx *ctx)
 {
     const char *fpr = ctx->config ? ctx->config->apt_key_fingerprint : NULL;
@@ -297,7 +297,7 @@ static char *configured_key_id(const rd_ctx *ctx)
     _cleanup_free_ char *hex = b.s ? strbuf_steal(&b) : xstrdup("");
     size_t n = strlen(hex);
     if (n == 40 || n == 16)
-        return xstrdup(hex + n - 16);
+        return xstrdup(hex);
     if (n == 64)
         return xstrndup(hex, 16);
     return NULL;
@@ -312,7 +312,13 @@ static void scan_keyring(const rd_ctx *ctx, rd_apt_facts *a, const char *path, b
     size_t size = 0;
     int r = rootfs_read_file(ctx->root_fd, path, rd_root_how(ctx), MAX_TEXT, &data, &size);
     _cleanup_free_ char *configured = configured_key_id(ctx);
-    bool has = r >= 0 && (rd_keyring_has_key((const unsigned char *)data, size, ctx->knowledge.apt_key_id) ||
+    /* AMD's key: a primary key whose whole fingerprint is the one the
+     * tables pin (the key id only where no table names the fingerprint) */
+    const rd_knowledge *kn = &ctx->knowledge;
+    const char *amd = kn->repo_fingerprint  ? kn->repo_fingerprint
+                      : kn->rpm.fingerprint ? kn->rpm.fingerprint
+                                            : kn->apt_key_id;
+    bool has = r >= 0 && (rd_keyring_has_key((const unsigned char *)data, size, amd) ||
                           rd_keyring_has_key((const unsigned char *)data, size, configured));
     if (!keep_all && !has)
         return;

@@ -11,9 +11,8 @@
 #define CORE_MAX 8192
 
 const char *const rd_slurm_findings[] = {
-    "slurm.conf-invalid", "slurm.grestypes-missing", "slurm.gres-count",
-    "slurm.gres-file",    "slurm.gres-type",         "slurm.gres-autodetect",
-    "slurm.gres-cores",   "slurm.cgroup-kfd",        NULL,
+    "slurm.conf-invalid",    "slurm.grestypes-missing", "slurm.gres-count", "slurm.gres-file",      "slurm.gres-type",
+    "slurm.gres-autodetect", "slurm.gres-cores",        "slurm.cgroup-kfd", "slurm.conf-too-large", NULL,
 };
 
 typedef struct {
@@ -114,6 +113,17 @@ static void check_invalid(const slurm_view *v, rd_findings *out)
                                     "Slurm's configuration has lines that do not read as Slurm reads them");
     rd_finding_evidence_all(fd, v->s->errors);
     rd_finding_remedy(fd, "Correct the lines shown; slurmd and slurmctld refuse or misread them the same way.");
+}
+
+static void check_too_large(const slurm_view *v, rd_findings *out)
+{
+    if (!v->s->limits)
+        return;
+    rd_finding *fd = rd_finding_add(out, "slurm.conf-too-large", RD_SEV_WARNING, NULL,
+                                    "Slurm's configuration is larger than rocm-doctor reads: the rest was not checked");
+    rd_finding_evidence_all(fd, v->s->limits);
+    rd_finding_remedy(fd, "Look for an Include that repeats or loops, or a range that names far more devices than "
+                          "the nodes have; split a very large configuration by node.");
 }
 
 static void check_grestypes(const slurm_view *v, rd_findings *out)
@@ -350,6 +360,7 @@ void rd_slurm_assess(const rd_assess_input *in, rd_findings *out)
     slurm_view v;
     view_build(in, &v);
     check_invalid(&v, out);
+    check_too_large(&v, out);
     check_grestypes(&v, out);
     check_count(&v, out);
     check_files(&v, out);

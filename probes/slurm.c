@@ -3,6 +3,7 @@
  * GPUs, read from /etc/slurm (or Debian's older /etc/slurm-llnl). The
  * judgement is in slurm-assess.c. */
 #include <fcntl.h>
+#include <stdarg.h>
 #include <strings.h>
 #include "probe.h"
 #include "rootfs.h"
@@ -12,6 +13,20 @@
 
 /* Include depth past which a file is not read (a file that includes itself). */
 #define INCLUDE_MAX 8
+/* The bounds of one reading of the configuration (slurm.conf, gres.conf,
+ * cgroup.conf and their Includes together): every check, slurm health and
+ * the daemon read it, so no input makes that slow. Each file is read at
+ * most once per top-level file. */
+#define PARSE_FILES_MAX 64
+#define PARSE_LINES_MAX 200000
+#define PARSE_EXPANSIONS_MAX 262144
+
+typedef struct {
+    size_t files, lines, expansions;
+    char **seen; /* the files read for the current top-level file */
+    size_t n_seen;
+    bool files_hit, lines_hit, expansions_hit;
+} parse_budget;
 
 static const char *const conf_dirs[] = { "/etc/slurm", "/etc/slurm-llnl" };
 
@@ -22,7 +37,21 @@ typedef struct {
     unsigned depth;
     int (*on_line)(const rd_slurm_line *l, void *userdata);
     size_t *n_errors; /* the length of facts->slurm.errors: appending stays O(1) */
+    parse_budget *budget;
 } reader;
+
+/* Says once, in facts->slurm.limits, that a bound of the reading was hit. */
+_printf_(3, 4) static void limit_hit(reader *rd, bool *flag, const char *fmt, ...)
+{
+    if (*flag)
+        return;
+    *flag = true;
+    va_list ap;
+    va_start(ap, fmt);
+    _cleanup_free_ char *what = xvasprintf(fmt, ap);
+    va_end(ap);
+    rd->facts->slurm.limits = strv_push(rd->facts->slurm.limits, xasprintf("%s: %s", rd->path, what));
+}
 
 static void add_error(rd_slurm_facts *s, size_t *n_errors, const char *path, unsigned line, const char *what)
 {
@@ -50,6 +79,12 @@ static int include_file(reader *rd, const rd_slurm_line *l)
     }
     _cleanup_free_ char *path =
         l->include[0] == '/' ? xstrdup(l->include) : xasprintf("%s/%s", s->conf_dir, l->include);
+    if (strv_contains(rd->budget->seen, path)) {
+        _cleanup_free_ char *what =
+            xasprintf("Include %s: %s was read already (an Include cycle or repeat): not read again", l->include, path);
+        add_error(s, rd->n_errors, rd->path, l->line, what);
+        return 0;
+    }
     reader sub = *rd;
     sub.depth++;
     int r = read_conf(&sub, path);
@@ -68,6 +103,10 @@ static int dispatch_line(const rd_slurm_line *l, void *userdata)
         add_error(&rd->facts->slurm, rd->n_errors, rd->path, l->line, what);
         return 0;
     }
+    if (++rd->budget->lines > PARSE_LINES_MAX) {
+        limit_hit(rd, &rd->budget->lines_hit, "more than %d lines in all: the rest is not read", PARSE_LINES_MAX);
+        return 1; /* stops this file's parse */
+    }
     if (l->include)
         return include_file(rd, l);
     return rd->on_line(l, rd);
@@ -77,6 +116,16 @@ static int dispatch_line(const rd_slurm_line *l, void *userdata)
  * reports a missing included one. */
 static int read_conf(reader *rd, const char *path)
 {
+    if (rd->budget->files >= PARSE_FILES_MAX) {
+        const char *saved = rd->path;
+        rd->path = path;
+        limit_hit(rd, &rd->budget->files_hit, "more than %d files in all: this one and the rest are not read",
+                  PARSE_FILES_MAX);
+        rd->path = saved;
+        return 0;
+    }
+    rd->budget->files++;
+    rd->budget->seen = strv_push_n(rd->budget->seen, &rd->budget->n_seen, xstrdup(path));
     _cleanup_free_ char *text = NULL;
     int r = rd_root_read_file(rd->ctx, path, 0, &text);
     rd_facts_note_unreadable(rd->facts, path, r, "the Slurm settings of this node's GPUs");
@@ -136,9 +185,17 @@ static int gres_conf_line(const rd_slurm_line *l, void *userdata)
             g->count = c;
     }
     _cleanup_free_ char *error = NULL;
+    if (g->file_spec && rd->budget->expansions_hit)
+        return 0; /* the bound was hit: File= is not expanded any more */
     if (g->file_spec && rd_slurm_list_expand(g->file_spec, &g->files, &error) < 0) {
         _cleanup_free_ char *what = xasprintf("File=%s: %s", g->file_spec, error);
         add_error(s, rd->n_errors, rd->path, l->line, what);
+    }
+    rd->budget->expansions += strv_length(g->files);
+    if (rd->budget->expansions > PARSE_EXPANSIONS_MAX) {
+        strv_free(TAKE_PTR(g->files));
+        limit_hit(rd, &rd->budget->expansions_hit,
+                  "File= ranges name more than %d files in all: the rest are not expanded", PARSE_EXPANSIONS_MAX);
     }
     return 0;
 }
@@ -227,10 +284,15 @@ static void slurm_gather(const rd_ctx *ctx, rd_facts *facts)
         { "cgroup.conf", cgroup_conf_line },
     };
     size_t n_errors = 0;
+    parse_budget budget = { 0 };
     for (size_t i = 0; i < ELEMENTSOF(files); i++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", s->conf_dir, files[i].name);
-        reader rd = { .ctx = ctx, .facts = facts, .on_line = files[i].on_line, .n_errors = &n_errors };
+        reader rd = {
+            .ctx = ctx, .facts = facts, .on_line = files[i].on_line, .n_errors = &n_errors, .budget = &budget
+        };
         read_conf(&rd, path);
+        strv_free(TAKE_PTR(budget.seen));
+        budget.n_seen = 0;
     }
     read_allowed_devices(ctx, facts, &n_errors);
     rd_slurm_gather_rsmi(ctx, facts);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include "cli.h"
 #include "config.h"
+#include "explain.h"
 #include "fix.h"
 #include "fixes.h"
 #include "json-util.h"
@@ -21,16 +22,30 @@
 /* A status older than this is not taken as the node's health. */
 #define STATUS_MAX_AGE_S 600
 
+/* This node's name, exactly one (scontrol takes a list, or a range, where
+ * it takes a name); NULL, said on stderr, when there is none. */
 static char *slurm_node_name(void)
 {
     const char *env = secure_getenv("SLURMD_NODENAME");
-    if (env && *env)
+    if (env && *env) {
+        if (!rd_slurm_node_name_valid(env)) {
+            rd_msg_error("rocm-doctor",
+                         "SLURMD_NODENAME is not one node name (letters, digits, '-', '_' and '.'; no list or "
+                         "range): \"%s\"",
+                         env);
+            return NULL;
+        }
         return xstrdup(env);
+    }
     char buf[256] = { 0 };
     if (gethostname(buf, sizeof(buf) - 1) < 0)
-        return NULL;
+        buf[0] = 0;
     buf[strcspn(buf, ".")] = 0;
-    return *buf ? xstrdup(buf) : NULL;
+    if (!rd_slurm_node_name_valid(buf)) {
+        rd_msg_error("rocm-doctor", "%s", "cannot tell this node's name: set SLURMD_NODENAME");
+        return NULL;
+    }
+    return xstrdup(buf);
 }
 
 /* The findings of a report (status.json or a fresh check's JSON): the exit
@@ -44,7 +59,8 @@ static int verdict_of_report(json_object *report, char ***ret_ids)
     for (size_t i = 0; i < json_object_array_length(findings); i++) {
         json_object *f = json_object_array_get_idx(findings, i);
         const char *sev = rd_json_get_str(f, "severity"), *id = rd_json_get_str(f, "id");
-        if (!sev || !id)
+        /* the ids become Slurm's reason and the one line printed */
+        if (!sev || !id || !rd_finding_id_valid(id))
             return -EINVAL;
         if (streq(sev, "error")) {
             status = 2;
@@ -56,7 +72,10 @@ static int verdict_of_report(json_object *report, char ***ret_ids)
 }
 
 /* The status file's verdict when it was written in the last
- * STATUS_MAX_AGE_S seconds; -ESTALE when older. */
+ * STATUS_MAX_AGE_S seconds; -ESTALE when older, -EPERM when it is not
+ * root's alone (owned by another user, or writable by group or others),
+ * -EINVAL when its findings are not a report's. *ret_path: the file,
+ * whenever it exists. */
 static int status_file_verdict(const rd_options *o, char ***ret_ids, char **ret_path)
 {
     rd_config config;
@@ -75,6 +94,10 @@ static int status_file_verdict(const rd_options *o, char ***ret_ids, char **ret_
     _cleanup_close_ int fd = root_fd < 0 ? -errno : rootfs_open_regular(root_fd, path, ROOTFS_IN_ROOT, &st);
     if (fd < 0)
         return fd;
+    *ret_path = xstrdup(path);
+    /* whoever can write it could resume the node: only root's word counts */
+    if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+        return -EPERM;
     if (st.st_mtime < time(NULL) - STATUS_MAX_AGE_S)
         return -ESTALE;
     _cleanup_free_ char *text = NULL;
@@ -84,8 +107,6 @@ static int status_file_verdict(const rd_options *o, char ***ret_ids, char **ret_
     json_object *j = json_tokener_parse(text);
     r = j ? verdict_of_report(j, ret_ids) : -EINVAL;
     json_object_put(j);
-    if (r >= 0)
-        *ret_path = TAKE_PTR(path);
     return r;
 }
 
@@ -110,9 +131,11 @@ static int check_verdict(const rd_options *o, char ***ret_ids)
 static int scontrol(const char *const *argv, char **ret_output)
 {
     _cleanup_free_ char *out = NULL;
-    int r = rd_fix_spawn((char *const *)argv, &out);
+    int r = rd_fix_spawn_within((char *const *)argv, RD_SLURM_SCONTROL_TIMEOUT_S, &out);
     if (r != 0) {
         _cleanup_free_ char *cmd = rd_argv_join((char *const *)argv);
+        if (r == -ETIME)
+            return rd_fail("%s did not finish within %d seconds: ended", cmd, RD_SLURM_SCONTROL_TIMEOUT_S);
         if (r < 0)
             return rd_fail("cannot run %s: %s", cmd, errno_name(-r));
         return rd_fail("%s exited with status %d: %s", cmd, r, strempty(out));
@@ -179,7 +202,7 @@ static int decide_and_act(int status, char *const *ids, rd_slurm_on_unknown on_u
 {
     _cleanup_free_ char *node = slurm_node_name();
     if (!node)
-        return rd_fail("%s", "cannot tell this node's name: set SLURMD_NODENAME");
+        return RD_EXIT_UNKNOWN;
     _cleanup_free_ char *shown = NULL;
     const char *const argv[] = { "scontrol", "show", "node", node, NULL };
     if (scontrol(argv, &shown) != 0)
@@ -207,11 +230,17 @@ static int slurm_health(const rd_options *o)
         return RD_EXIT_UNKNOWN;
     _cleanup_free_ char *node = slurm_node_name();
     if (!node)
-        return rd_fail("%s", "cannot tell this node's name: set SLURMD_NODENAME");
+        return RD_EXIT_UNKNOWN;
     _cleanup_strv_free_ char **ids = NULL;
     _cleanup_free_ char *status_path = NULL;
     int status = o->facts_file ? -ENOENT : status_file_verdict(o, &ids, &status_path);
-    if (status < 0) {
+    if (status_path && (status == -EPERM || status == -EINVAL)) {
+        /* a status file that is there but is no verdict: the check cannot run */
+        rd_msg_error("rocm-doctor", "%s is not a verdict (%s): the check cannot run", status_path,
+                     status == -EPERM ? "not owned by root alone" : "not a report with valid finding ids");
+        strv_free(TAKE_PTR(ids));
+        status = RD_EXIT_UNKNOWN;
+    } else if (status < 0) {
         strv_free(TAKE_PTR(ids));
         status = check_verdict(o, &ids);
     } else
@@ -324,8 +353,15 @@ static int slurm_epilog(const rd_options *o)
     int r = read_file_at(AT_FDCWD, path, 16u << 20, &text, &size);
     if (r == -ENOENT)
         return 0; /* no GPUs, or no prolog: nothing to compare */
-    if (r < 0)
-        return rd_fail("cannot read %s: %s", path, errno_name(-r));
+    if (r < 0) {
+        /* damaged or not a file: removed all the same, as the next job of
+         * this id must not compare with it */
+        rd_msg_error("rocm-doctor", "cannot read %s: %s (removed)", path, errno_name(-r));
+        if (unlink(path) < 0 && errno == EISDIR)
+            (void)rmdir(path);
+        (void)rmdir(dir);
+        return RD_EXIT_UNKNOWN;
+    }
     json_object *saved = json_tokener_parse(text);
     rd_run run;
     r = !saved ? rd_fail("%s: not JSON", path) : check_run(o, &run) != 0 ? RD_EXIT_UNKNOWN : 0;

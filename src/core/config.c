@@ -28,7 +28,7 @@ void rd_config_init(rd_config *c)
         .runtime_timeout_s = 20,
         .package_lock_timeout_s = 300,
         .package_timeout_s = 1800,
-        .package_query_timeout_s = 300,
+        .package_query_timeout_s = 120,
         .access_group = xstrdup("render"),
         .status_file = xstrdup("/run/rocm-doctor/status.json"),
         .debounce_ms = 50,

@@ -65,8 +65,10 @@ static bool valid_section_name(const char *s)
     return true;
 }
 
-static bool valid_finding_id(const char *s)
+bool rd_finding_id_valid(const char *s)
 {
+    if (!s || strlen(s) > RD_FINDING_ID_MAX)
+        return false;
     const char *dot = strchr(s, '.');
     if (!dot || dot == s || !dot[1])
         return false;
@@ -153,7 +155,7 @@ static int add_causes(load_state *st, rd_error_entry *e, const char *value)
     char *save = NULL;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *id = strstrip(tok);
-        if (!valid_finding_id(id))
+        if (!rd_finding_id_valid(id))
             return fail(st, xasprintf("cause \"%s\" is not a finding id (area.name)", id));
         if (st->known_ids && !known(st->known_ids, id))
             return fail(st, xasprintf("cause \"%s\" is not a known finding id", id));

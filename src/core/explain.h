@@ -64,6 +64,12 @@ int rd_error_table_load(const char *path, const char *const *known_ids, rd_error
 void rd_error_table_free(rd_error_table *t);
 const rd_error_entry *rd_error_table_get(const rd_error_table *t, const char *id);
 
+/* Whether s has the form of a finding id: AREA.NAME, AREA of lower-case
+ * letters, NAME of lower-case letters, digits and '-', at most
+ * RD_FINDING_ID_MAX bytes in all. */
+#define RD_FINDING_ID_MAX 64
+bool rd_finding_id_valid(const char *s);
+
 /* The text a pattern is matched against: lower case, without underscores
  * and quotes, white space runs as one blank, trimmed. */
 char *rd_error_normalize(const char *text);

@@ -43,6 +43,7 @@ static const rd_field slurm_fields[] = {
     F(rd_slurm_facts, allowed_devices, RD_FT_STRV),  F(rd_slurm_facts, allowed_devices_file, RD_FT_STR),
     F(rd_slurm_facts, rsmi_plugin, RD_FT_BOOL),      F(rd_slurm_facts, rsmi_library, RD_FT_STR),
     FA(rd_slurm_facts, numa, n_numa, numa_schema),   F(rd_slurm_facts, errors, RD_FT_STRV),
+    F(rd_slurm_facts, limits, RD_FT_STRV),
 };
 
 SCHEMA(rd_slurm_facts_schema, rd_slurm_facts, slurm_fields);

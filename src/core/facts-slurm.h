@@ -61,4 +61,5 @@ typedef struct {
     rd_slurm_numa *numa;
     size_t n_numa;
     char **errors; /* "FILE:LINE: what is wrong" */
+    char **limits; /* "FILE: the bound of the reading hit there" */
 } rd_slurm_facts;

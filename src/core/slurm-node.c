@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "slurm-node.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <strings.h>
+#include "explain.h"
 #include "util.h"
 
 /* The value of "Key=" on one of the lines of text, to the end of its line
@@ -36,7 +39,15 @@ int rd_slurm_node_state_parse(const char *text, rd_slurm_node_state *ret)
             reason = NULL;
         }
     }
-    ret->drain = strstr(state, "DRAIN") != NULL;
+    /* "IDLE+DRAIN", "DOWN*+DRAIN", "MIXED+FAIL": the base state, then its
+     * flags; '*' and the like mark a node that does not respond */
+    _cleanup_free_ char *words = xstrdup(state);
+    bool first = true;
+    for (char *save = NULL, *w = strtok_r(words, "+", &save); w; w = strtok_r(NULL, "+", &save), first = false) {
+        w[strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_")] = 0;
+        ret->drain |= streq(w, "DRAIN") || streq(w, "DRAINED") || streq(w, "DRAINING");
+        ret->down |= (first && (streq(w, "DOWN") || streq(w, "ERROR"))) || streq(w, "FAIL") || streq(w, "FAILING");
+    }
     ret->state = TAKE_PTR(state);
     ret->reason = reason;
     return 0;
@@ -68,15 +79,62 @@ char *rd_slurm_reason(char *const *ids)
     return strbuf_steal(&b);
 }
 
+/* "+N": the count of the ids that did not fit */
+static bool is_count(const char *s, size_t n)
+{
+    if (n < 2 || n > 8 || s[0] != '+' || s[1] == '0')
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+    return true;
+}
+
 bool rd_slurm_reason_is_ours(const char *reason)
 {
-    return reason && startswith(reason, RD_SLURM_REASON_PREFIX);
+    if (!reason || strlen(reason) > RD_SLURM_REASON_MAX)
+        return false;
+    if (streq(reason, RD_SLURM_REASON_PREFIX " check failed"))
+        return true;
+    const char *list = startswith(reason, RD_SLURM_REASON_PREFIX " ");
+    if (!list || !*list)
+        return false;
+    /* ID,ID,...[,+N] or +N alone, nothing else */
+    for (const char *p = list;;) {
+        size_t n = strcspn(p, ",");
+        bool last = p[n] == 0;
+        if (is_count(p, n)) {
+            if (!last)
+                return false;
+        } else {
+            _cleanup_free_ char *id = xstrndup(p, n);
+            if (!rd_finding_id_valid(id))
+                return false;
+        }
+        if (last)
+            return true;
+        p += n + 1;
+    }
+}
+
+bool rd_slurm_node_name_valid(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n > RD_SLURM_NODE_NAME_MAX || name[0] == '-' || name[0] == '.' || strcasecmp(name, "ALL") == 0)
+        return false;
+    for (const char *c = name; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
+            return false;
+    return true;
 }
 
 rd_slurm_action rd_slurm_decide(int status, char *const *error_ids, rd_slurm_on_unknown on_unknown,
                                 const rd_slurm_node_state *node, char **ret_reason)
 {
     bool ours = node->drain && rd_slurm_reason_is_ours(node->reason);
+    /* DOWN and FAIL are an administrator's or Slurm's, never rocm-doctor's */
+    if (node->down)
+        return RD_SLURM_KEEP;
     if (status == 3 && on_unknown == RD_SLURM_UNKNOWN_KEEP)
         return RD_SLURM_KEEP;
     if (status != 2 && status != 3)

@@ -2,8 +2,9 @@
 /* The health check's decision about this Slurm node: drain it with the
  * finding ids as the reason, resume it, or leave it. Pure: the state comes
  * from `scontrol show node`, the verdict from the check. A node is resumed
- * only when its drain reason is one rocm-doctor wrote (it starts with
- * RD_SLURM_REASON_PREFIX); an administrator's drain is never touched. */
+ * only when its drain reason is exactly one rocm-doctor writes
+ * (rd_slurm_reason_is_ours); an administrator's drain, and a node DOWN or
+ * FAILed, are never touched. */
 #pragma once
 
 #include <stdbool.h>
@@ -13,11 +14,18 @@
 /* Slurm keeps any length, but sinfo -R shows 20 columns by default and
  * admins read it in scontrol: the ids are cut to this many bytes. */
 #define RD_SLURM_REASON_MAX 128
+/* Slurm's node names are host names */
+#define RD_SLURM_NODE_NAME_MAX 64
+/* How long one scontrol run may take: a HealthCheckProgram must end in
+ * seconds (slurmd waits for it); a scontrol that hangs (slurmctld does
+ * not answer) is ended and the run's status is 3. */
+#define RD_SLURM_SCONTROL_TIMEOUT_S 10
 
 typedef struct {
     char *state;  /* "IDLE+DRAIN", "MIXED", "DOWN*+DRAIN" */
     char *reason; /* without the " [user@time]" Slurm appends; NULL when none */
     bool drain;   /* the DRAIN flag is set (draining or drained) */
+    bool down;    /* DOWN (or ERROR), or the FAIL flag: never changed */
 } rd_slurm_node_state;
 
 /* Reads the State= and Reason= of `scontrol show node NAME` output; -EINVAL
@@ -29,7 +37,14 @@ void rd_slurm_node_state_done(rd_slurm_node_state *s);
  * that do not fit counted as "+N". NULL or no ids: "rocm-doctor: check
  * failed". */
 char *rd_slurm_reason(char *const *ids);
+/* Whether reason is one rd_slurm_reason makes, the whole of it:
+ * "rocm-doctor: check failed", or "rocm-doctor: " and a comma-separated
+ * list of finding ids (rd_finding_id_valid), the last item maybe "+N".
+ * "rocm-doctor: maintenance, do not resume" is not. */
 bool rd_slurm_reason_is_ours(const char *reason);
+/* Whether name is exactly one node name: letters, digits, '-', '_', '.',
+ * not "ALL", no list (',', brackets, blanks). */
+bool rd_slurm_node_name_valid(const char *name);
 
 typedef enum {
     RD_SLURM_KEEP,   /* leave the node as it is */

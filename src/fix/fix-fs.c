@@ -154,7 +154,7 @@ char *rd_argv_join(char *const *argv)
     return strbuf_steal(&b);
 }
 
-static rd_fix_deadlines deadlines = { .query_s = 300, .transaction_s = 1800 };
+static rd_fix_deadlines deadlines = { .query_s = 120, .transaction_s = 1800 };
 
 void rd_fix_set_deadlines(const rd_fix_deadlines *d)
 {

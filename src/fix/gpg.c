@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include "download.h"
 #include "fix.h"
 #include "util.h"
@@ -43,8 +44,125 @@ static const char *last_line(char *out)
     return startswith(why, "gpg: ") ? why + 5 : why;
 }
 
+/* A key file is a regular file: a FIFO, /dev/zero or /dev/urandom would
+ * hold gpg until its deadline. */
+static int key_file_regular(const char *file, char **ret_reason)
+{
+    struct stat st;
+    _cleanup_close_ int fd = open_regular_at(AT_FDCWD, file, &st);
+    if (fd >= 0)
+        return 0;
+    struct stat lst;
+    if (stat(file, &lst) == 0 && !S_ISREG(lst.st_mode))
+        *ret_reason = xasprintf("%s is not a regular file (%s): a key file must be one", file,
+                                S_ISFIFO(lst.st_mode)   ? "a FIFO"
+                                : S_ISCHR(lst.st_mode)  ? "a character device"
+                                : S_ISBLK(lst.st_mode)  ? "a block device"
+                                : S_ISDIR(lst.st_mode)  ? "a directory"
+                                : S_ISSOCK(lst.st_mode) ? "a socket"
+                                                        : "not a file");
+    else
+        *ret_reason = xasprintf("cannot read the key file %s: %s", file, strerror(-fd));
+    return fd;
+}
+
+/* A date of gpg's colon listing (seconds since the epoch) as YYYY-MM-DD. */
+static char *colon_date(const char *field)
+{
+    uint64_t t;
+    if (!field || safe_atou64(field, 10, &t) < 0 || t == 0)
+        return NULL;
+    time_t tt = (time_t)t;
+    struct tm tm;
+    char buf[32];
+    if (!gmtime_r(&tt, &tm) || strftime(buf, sizeof buf, "%Y-%m-%d", &tm) == 0)
+        return NULL;
+    return xstrdup(buf);
+}
+
+/* Field i (1-based) of a colon-listing line, up to the next ':'. */
+static char *colon_field(const char *line, int i)
+{
+    const char *f = line;
+    for (int k = 1; k < i && f; k++)
+        if ((f = strchr(f, ':')))
+            f++;
+    return f ? xstrndup(f, strcspn(f, ":")) : NULL;
+}
+
+int rd_gpg_key_usable(const rd_gpg *g, const char *file, const char *shown, char **ret_reason)
+{
+    int r = key_file_regular(file, ret_reason);
+    if (r < 0)
+        return r;
+    char *argv[] = { (char *)"gpg",         (char *)"--homedir",
+                     (char *)g->home,       (char *)"--batch",
+                     (char *)"--no-tty",    (char *)"--with-colons",
+                     (char *)"--show-keys", (char *)"--with-sig-list",
+                     (char *)file,          NULL };
+    _cleanup_free_ char *out = NULL;
+    r = rd_fix_spawn(argv, &out);
+    if (r != 0) {
+        *ret_reason = r < 0 ? xasprintf("cannot run gpg to read %s: %s", file, strerror(-r))
+                            : xasprintf("%s is not an OpenPGP key file (gpg: %s)", file, last_line(out));
+        return -EINVAL;
+    }
+    /* pub:VALIDITY:...:KEYID:CREATED:EXPIRES:..., then fpr:, and with
+     * --with-sig-list the key's revocation as rev:...:CREATED:...:20x */
+    _cleanup_free_ char *fpr = NULL, *revoked = NULL, *expired = NULL;
+    bool in_primary = false;
+    int64_t now = (int64_t)time(NULL);
+    char *save = NULL;
+    for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (startswith(l, "pub:")) {
+            if (revoked || expired)
+                break; /* the first unusable key is enough */
+            in_primary = true;
+            free(fpr);
+            fpr = NULL;
+            _cleanup_free_ char *validity = colon_field(l, 2), *expires = colon_field(l, 7);
+            uint64_t t;
+            bool past = expires && safe_atou64(expires, 10, &t) == 0 && t > 0 && (int64_t)t <= now;
+            if (streq_ptr(validity, "r"))
+                revoked = xstrdup("");
+            else if (streq_ptr(validity, "e") || past)
+                expired = colon_date(expires);
+            if (streq_ptr(validity, "e") && !expired)
+                expired = xstrdup("");
+        } else if (startswith(l, "fpr:") && in_primary && !fpr)
+            fpr = colon_field(l, 10);
+        else if (startswith(l, "sub:") || startswith(l, "uid:"))
+            in_primary = false;
+        else if (startswith(l, "rev:") && revoked && !*revoked) {
+            _cleanup_free_ char *cls = colon_field(l, 11), *created = colon_field(l, 6);
+            if (cls && startswith(cls, "20")) {
+                free(revoked);
+                revoked = colon_date(created);
+                if (!revoked)
+                    revoked = xstrdup("");
+            }
+        }
+    }
+    if (revoked) {
+        *ret_reason = *revoked
+                          ? xasprintf("%s holds key %s, revoked on %s: not installed", shown, strempty(fpr), revoked)
+                          : xasprintf("%s holds key %s, revoked: not installed", shown, strempty(fpr));
+        return -EKEYREVOKED;
+    }
+    if (expired) {
+        *ret_reason = *expired
+                          ? xasprintf("%s holds key %s, expired on %s: not installed", shown, strempty(fpr), expired)
+                          : xasprintf("%s holds key %s, expired: not installed", shown, strempty(fpr));
+        return -EKEYEXPIRED;
+    }
+    return 0;
+}
+
 int rd_gpg_fingerprints(const rd_gpg *g, const char *file, char ***ret, char **ret_reason)
 {
+    int r0 = key_file_regular(file, ret_reason);
+    if (r0 < 0)
+        return r0;
     char *argv[] = { (char *)"gpg",         (char *)"--homedir", (char *)g->home,
                      (char *)"--batch",     (char *)"--no-tty",  (char *)"--with-colons",
                      (char *)"--show-keys", (char *)file,        NULL };

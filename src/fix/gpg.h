@@ -17,8 +17,17 @@ void rd_gpg_end(rd_gpg *g);
 #define _cleanup_gpg_ __attribute__((cleanup(rd_gpg_end)))
 
 /* The primary-key fingerprints (upper-case hex) in a key file, armored or
- * binary; -EINVAL and the reason when gpg cannot read it or it holds no key. */
+ * binary; -EINVAL and the reason when gpg cannot read it or it holds no key.
+ * A file that is not a regular file (a FIFO, /dev/zero) is refused at
+ * once, before gpg reads it. */
 int rd_gpg_fingerprints(const rd_gpg *g, const char *file, char ***ret, char **ret_reason);
+/* Whether the keys of a key file can sign: -EKEYREVOKED when a primary key
+ * is revoked, -EKEYEXPIRED when it has expired, the reason saying so and
+ * since when (YYYY-MM-DD, UTC, from gpg, which checks the signatures).
+ * apt and rpm reject every Release or package such a key signs. shown:
+ * the file as the reason names it (the URL of a downloaded key). */
+int rd_gpg_key_usable(const rd_gpg *g, const char *file, const char *shown, char **ret_reason);
+
 /* The same for a key or keyring held in memory (armored: ASCII armor). */
 int rd_gpg_fingerprints_of(const char *data, size_t size, bool armored, char ***ret, char **ret_reason);
 

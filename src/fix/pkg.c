@@ -782,10 +782,43 @@ static int run_within(char **argv, int64_t timeout_s, const char *key, char **re
     return r == -ETIME ? -ETIME : -EIO;
 }
 
+/* The end of the dry run under way (CLOCK_MONOTONIC, ms), 0 when none: its
+ * runs (apt-get update, the simulation, the URIs; dnf's resolutions) share
+ * the one deadline of package_query_timeout_s, so a server that trickles
+ * cannot hold the dry run for that long once per run. */
+static int64_t dry_run_end_ms;
+
+static int64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* A query or a dry run. */
 static int run(char **argv, char **ret_output, char **ret_error)
 {
-    return run_within(argv, rd_fix_get_deadlines()->query_s, "package_query_timeout_s", ret_output, ret_error);
+    int64_t query_s = rd_fix_get_deadlines()->query_s;
+    if (!dry_run_end_ms)
+        return run_within(argv, query_s, "package_query_timeout_s", ret_output, ret_error);
+    int64_t left_ms = dry_run_end_ms - monotonic_ms();
+    if (left_ms <= 0) {
+        _cleanup_free_ char *brief = short_cmd(argv);
+        *ret_error = xasprintf("the dry run used its %" PRId64 " s (package_query_timeout_s) before %s", query_s, brief);
+        return -ETIME;
+    }
+    _cleanup_free_ char *out = NULL;
+    int r = rd_fix_spawn_within(argv, (left_ms + 999) / 1000, &out);
+    if (r == 0) {
+        if (ret_output)
+            *ret_output = TAKE_PTR(out);
+        return 0;
+    }
+    /* the deadline named is the dry run's, in all */
+    *ret_error = spawn_error(argv, r, out, query_s, "package_query_timeout_s");
+    if (ret_output)
+        *ret_output = TAKE_PTR(out);
+    return r == -ETIME ? -ETIME : -EIO;
 }
 
 /* A transaction: it downloads and installs. */
@@ -1172,10 +1205,12 @@ int rd_pkg_dry_run(rd_pm pm, const char *root, const char *overlay_dir, char *co
                    rd_pkg_changes *ret, char **ret_error)
 {
     rd_pkg_changes c = { 0 };
+    dry_run_end_ms = monotonic_ms() + rd_fix_get_deadlines()->query_s * 1000;
     int r = pm == RD_PM_APT      ? apt_dry_run(root, overlay_dir, install, remove, &c, ret_error)
             : pm == RD_PM_DNF    ? dnf_dry_run(root, overlay_dir, install, remove, &c, ret_error)
             : pm == RD_PM_ZYPPER ? zypper_dry_run(root, overlay_dir, install, remove, &c, ret_error)
                                  : (*ret_error = xstrdup("no package manager is known for this OS"), -EOPNOTSUPP);
+    dry_run_end_ms = 0;
     if (r < 0) {
         rd_pkg_changes_free(&c);
         return r;

@@ -343,6 +343,15 @@ def apt_live(name, extra=""):
     fpr, armored, binary = make_key(name)
     t = Live(name, conf=apt_conf(armored, fpr, extra))
     t.more = key_names(fpr, armored, binary)
+    # the bed's stand-in for AMD's key gives way to this test's key, the
+    # one its configuration pins: the keyrings the bed set up hold it
+    stand_in = "/etc/rocm-doctor/conf.d/00-stand-in-key.conf"
+    if t.r.exists(stand_in):
+        os.unlink(t.r.p(stand_in))
+        for path, data in (("/etc/apt/keyrings/rocm.gpg", binary),
+                           ("/etc/apt/trusted.gpg.d/rocm.asc", open(armored, "rb").read())):
+            if t.r.exists(path):
+                t.r.write(path, data)
     for d in ("var/lib/apt/lists/partial", "var/cache/apt/archives/partial", "etc/apt/apt.conf.d"):
         os.makedirs(t.r.p(d), exist_ok=True)
     if not t.r.exists("/var/lib/dpkg/status"):
@@ -464,6 +473,128 @@ def real_apt_latest_not_rewritten():
     p = t.rd("fix", "--only", "apt", "--apply", "--yes")
     rdtest.eq(t.r.read("/etc/apt/sources.list.d/rocm.list"), before, "the moving folder's source is untouched")
     rdtest.check(not t.r.exists("/etc/apt/sources.list.d/rocm.sources"), "no rocm.sources written")
+
+
+def packets(data):
+    """The OpenPGP packets of a binary key export, (tag, whole packet)."""
+    out, i = [], 0
+    while i < len(data):
+        h = data[i]
+        if h & 0x40:
+            tag, o = h & 0x3f, data[i + 1]
+            if o < 192:
+                n, hl = o, 2
+            elif o < 224:
+                n, hl = ((o - 192) << 8) + data[i + 2] + 192, 3
+            else:
+                n, hl = int.from_bytes(data[i + 2:i + 6], "big"), 6
+        else:
+            tag, lt = (h >> 2) & 0x0f, h & 3
+            k = {0: 1, 1: 2, 2: 4}[lt]
+            n, hl = int.from_bytes(data[i + 1:i + 1 + k], "big"), 1 + k
+        out.append((tag, data[i:i + hl + n]))
+        i += hl + n
+    return out
+
+
+def facts_and_findings(r):
+    import json
+    p = run(["facts", "--json", "--root", r.path])
+    rdtest.eq(p.returncode, 0, "facts (stderr %s)" % p.stderr)
+    keyrings = {k["path"]: k for k in json.loads(p.stdout)["apt"]["keyrings"]}
+    p = run(["check", "--json", "--root", r.path])
+    ids = [f["id"] for f in json.loads(p.stdout)["findings"] if f["severity"] in ("warning", "error")]
+    return keyrings, ids
+
+
+@rdtest.test
+def a_foreign_key_carrying_amds_signature_is_not_amds():
+    """A keyring holding only another key, with the signature packet of
+    the pinned key copied onto it (so the pinned key's id is in the file),
+    is not the pinned key: amd_key is false and apt.key-missing is raised.
+    The real key in the same place is found."""
+    if not shutil.which("gpg"):
+        rdtest.skip("needs gpg")
+    amd_fpr, amd_armored, amd_binary = make_key("amd-stand-in")
+    other_fpr, other_armored, other_binary = make_key("someone-else")
+    amd, other = packets(amd_binary), packets(other_binary)
+    rdtest.check([t for t, _ in amd] == [6, 13, 2] and [t for t, _ in other] == [6, 13, 2],
+                 "keys of gpg: key, user id, self-signature", [t for t, _ in amd])
+    forged = other[0][1] + other[1][1] + amd[2][1]  # the other key, its user id, the pinned key's signature
+    rdtest.check(bytes.fromhex(amd_fpr[-16:]) in forged, "the forged keyring holds the pinned key's id")
+    r = fixlib.Root()
+    r.write("/etc/apt/sources.list.d/rocm.sources",
+            "Types: deb\nURIs: https://repo.radeon.com/rocm/apt/6.2.4\nSuites: noble\nComponents: main\n"
+            "Signed-By: /etc/apt/keyrings/rocm.gpg\n")
+    conf(r, "[fix]\napt_key_fingerprint = %s\n" % amd_fpr)
+    for name, ring, want in (("forged", forged, False), ("the real key", amd_binary, True),
+                             ("the real key, armored", open(amd_armored, "rb").read(), True),
+                             ("the other key alone", other_binary, False)):
+        r.write("/etc/apt/keyrings/rocm.gpg", ring)
+        keyrings, ids = facts_and_findings(r)
+        k = keyrings.get("/etc/apt/keyrings/rocm.gpg", {})
+        rdtest.check(k.get("amd_key") is want, "%s: amd_key %s" % (name, want), k)
+        rdtest.check(("apt.key-missing" in ids) is not want, "%s: apt.key-missing %s" % (name, not want), ids)
+
+
+def gpg_at(home, when, *args, stdin=None):
+    return gpg(home, "--faked-system-time", when, *args, stdin=stdin)
+
+
+@rdtest.test
+def a_revoked_or_expired_key_is_refused():
+    """A key given with its own fingerprint is still refused when it is
+    revoked or has expired, saying which and since when; a key file that
+    is not a regular file is refused at once."""
+    if not shutil.which("gpg"):
+        rdtest.skip("needs gpg")
+    import time
+    # revoked: made in 2021 with its revocation certificate (dated then), revoked later
+    home = fixlib.temp_dir("rd-gpg.")
+    gpg_at(home, "20210301T120000", "--passphrase", "", "--quick-gen-key", "Revoked <r@example.invalid>", "ed25519",
+           "sign", "never")
+    out = gpg(home, "--with-colons", "--list-keys").stdout.decode()
+    rev_fpr = re.search(r"^fpr:+([0-9A-F]{40}):", out, re.M).group(1)
+    cert = os.path.join(home, "openpgp-revocs.d", rev_fpr + ".rev")
+    text = open(cert).read().replace(":-----BEGIN", "-----BEGIN")
+    gpg_at(home, "20210601T120000", "--import", stdin=text.encode())
+    revoked = os.path.join(home, "revoked.asc")
+    with open(revoked, "wb") as f:
+        f.write(gpg(home, "--armor", "--export", rev_fpr).stdout)
+    # expired: made in 2020, expiring on 2020-06-01
+    home2 = fixlib.temp_dir("rd-gpg.")
+    gpg_at(home2, "20200101T000000", "--passphrase", "", "--quick-gen-key", "Expired <e@example.invalid>", "ed25519",
+           "sign", "2020-06-01")
+    out = gpg(home2, "--with-colons", "--list-keys").stdout.decode()
+    exp_fpr = re.search(r"^fpr:+([0-9A-F]{40}):", out, re.M).group(1)
+    expired = os.path.join(home2, "expired.asc")
+    with open(expired, "wb") as f:
+        f.write(gpg(home2, "--armor", "--export", exp_fpr).stdout)
+    for path, fpr, why in ((revoked, rev_fpr, "revoked on 2021-03-01"), (expired, exp_fpr, "expired on 2020-06-01")):
+        r, facts = setup(base_facts())
+        conf(r, "[fix]\nrocm_release = 6.2.4\napt_key_fingerprint = %s\n" % fpr)
+        before = r.tree()
+        p = plan(r, facts, "--only", "apt", "--key-file", path)
+        rdtest.check("apt: %s holds key %s, %s" % (path, fpr, why) in p.stdout and "not installed" in p.stdout,
+                     "%s: refused, saying since when" % why.split()[0], p.stdout + p.stderr)
+        rdtest.check("rocm.gpg" not in p.stdout.split("Not planned")[0], "%s: no keyring written" % why.split()[0],
+                     p.stdout)
+        p = run(["fix", "--apply", "--yes", "--root", r.path, "--facts", facts, "--only", "apt", "--key-file", path])
+        rdtest.check(p.returncode != 0 and not os.path.exists(r.p("/etc/apt/keyrings/rocm.gpg")),
+                     "%s: --apply installs nothing, exit %d" % (why.split()[0], p.returncode), p.stdout + p.stderr)
+        rdtest.eq(r.tree(), before, "%s: the root is unchanged" % why.split()[0])
+    # not a regular file: refused at once, before gpg reads it
+    fifo = os.path.join(fixlib.temp_dir("rd-fifo."), "key.fifo")
+    os.mkfifo(fifo)
+    for path, what in ((fifo, "a FIFO"), ("/dev/zero", "a character device"), ("/dev/urandom", "a character device")):
+        r, facts = setup(base_facts())
+        conf(r, "[fix]\nrocm_release = 6.2.4\napt_key_fingerprint = %s\n" % rev_fpr)
+        start = time.time()
+        p = plan(r, facts, "--only", "apt", "--key-file", path)
+        took = time.time() - start
+        rdtest.check("apt: %s is not a regular file (%s): a key file must be one" % (path, what) in p.stdout,
+                     "%s as key file: refused" % path, p.stdout + p.stderr)
+        rdtest.check(took < 20, "%s as key file: at once (%.1f s)" % (path, took))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ numbers are representative.
 """
 
 import base64
+import hashlib
 import os
 import struct
 
@@ -92,7 +93,11 @@ class CompatTestbed(Testbed):
 
 # --------------------------------------------------------------------------
 # OpenPGP: a public key block whose self-signature names the key id, as a
-# keyring file holding AMD's key does.
+# keyring file holding AMD's key does. It is a stand-in: a key whose
+# fingerprint is AMD's cannot be made here, and rocm-doctor takes a key as
+# AMD's only by its whole fingerprint. The beds that hold it pin its
+# fingerprint (STAND_IN_FPR) in a drop-in of rocm-doctor.conf, the way a site
+# pins a newer AMD key (key_fingerprint in [fix]).
 def _packet(tag, body):
     n = len(body)
     if n < 192:
@@ -133,11 +138,38 @@ def pgp_key_block(key_id=AMD_KEY_ID, uid=b"AMD MLSE DevOps", armored=True):
     data = key + user + _packet(2, sig)
     if not armored:
         return data
+    return armor(data)
+
+
+def armor(data):
     b64 = base64.b64encode(data).decode()
     lines = [b64[i:i + 64] for i in range(0, len(b64), 64)]
     crc = base64.b64encode(struct.pack(">I", _crc24(data))[1:]).decode()
     return ("-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n" + "\n".join(lines) + "\n=" + crc
             + "\n-----END PGP PUBLIC KEY BLOCK-----\n")
+
+
+
+def v4_fingerprint(key_packet_body):
+    """A v4 key's fingerprint: SHA-1 of 0x99, the body's two-byte length, the body."""
+    return hashlib.sha1(b"\x99" + struct.pack(">H", len(key_packet_body)) + key_packet_body).hexdigest().upper()
+
+
+def _stand_in_fpr():
+    data = pgp_key_block(armored=False)
+    n = data[1] if data[1] < 192 else ((data[1] - 192) << 8) + data[2] + 192
+    start = 2 if data[1] < 192 else 3
+    return v4_fingerprint(data[start:start + n])
+
+
+STAND_IN_FPR = _stand_in_fpr()
+# where the beds pin it
+STAND_IN_CONF = "etc/rocm-doctor/conf.d/00-stand-in-key.conf"
+
+
+def pin_stand_in_key(tb):
+    tb.root_file(STAND_IN_CONF, "# the beds' stand-in for AMD's key (beds_rocm.pgp_key_block)\n"
+                 "[fix]\nkey_fingerprint = %s\n" % STAND_IN_FPR)
 
 
 # --------------------------------------------------------------------------
@@ -235,8 +267,10 @@ def apt_rocm(tb, version="6.2.4", suite="noble", deb822=False, signed=True, key=
     keyring = "/etc/apt/keyrings/rocm.gpg"
     if key == "keyrings":
         tb.root_file(keyring, pgp_key_block())
+        pin_stand_in_key(tb)
     elif key == "trusted.gpg.d":
         tb.root_file("etc/apt/trusted.gpg.d/rocm.asc", pgp_key_block())
+        pin_stand_in_key(tb)
     opts = "arch=amd64 signed-by=%s" % keyring if signed else "arch=amd64"
     if deb822:
         stanzas = ["https://repo.radeon.com/rocm/apt/%s" % rocm]

@@ -7,7 +7,7 @@ from beds_distros import DEBIAN_TESTING, UBUNTU_2504, rocm_install_new_gfx, rx90
 from beds_hosts import host_os, report
 from beds_rocm import (
     CompatTestbed, PATH_WITH_ROCM, PATH_WITHOUT_ROCM, UBUNTU_2204_OS_RELEASE, apt_rocm, debian_box,
-    dpkg_status, pgp_key_block, rocm_box, rocm_install, rocm_packages,
+    dpkg_status, pgp_key_block, pin_stand_in_key, rocm_box, rocm_install, rocm_packages,
 )
 from beds_rpm import DEBIAN_13_OS_RELEASE
 
@@ -114,6 +114,7 @@ def apt_rocm_newer_than_table():
     rocm_install(tb, "7.3.0", build="31")
     dpkg_status(tb, rocm_packages("7.3.0", build="31"))
     tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
+    pin_stand_in_key(tb)
     tb.root_file("etc/apt/preferences.d/rocm-pin-600",
                  "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
     tb.root_file("etc/apt/sources.list.d/rocm.list",

@@ -98,6 +98,52 @@ def trickling_mirror_ends_at_the_deadline():
     ts.same_tree(h.tree(), tree_before, "planning wrote nothing")
 
 
+class _TrickleBounded(_Trickle):
+    """The same, ending by itself after 150 bytes (300 s): past any
+    deadline of a dry run, never past the test."""
+
+    def do_GET(self):  # noqa: N802
+        self.send_response(200)
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+        try:
+            for _ in range(150):
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(2)
+        except OSError:
+            pass
+
+
+@rdtest.test(root=True)
+def trickling_mirror_ends_at_the_default_deadline():
+    """With no deadline configured, a mirror that answers and then trickles
+    a byte every 2 s holds setup's dry run for package_query_timeout_s's
+    default, 120 s, the dry run's runs together: not 300 s, not once per
+    run."""
+    h = Host()
+    srv = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _TrickleBounded)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        set_conf(h, "", "http://127.0.0.1:%d/radeon" % srv.server_address[1])
+        tmpdir = temp_dir("rd-trickle-tmp.")
+        t0 = time.monotonic()
+        p = subprocess.run([RD, "setup", "--release", "6.4.1", "--root", h.path, "--facts", h.facts],
+                           capture_output=True, text=True, timeout=400,
+                           env=dict(os.environ, NO_COLOR="1", LC_ALL="C", TMPDIR=tmpdir))
+        took = time.monotonic() - t0
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    out = p.stdout.replace(h.path, "ROOT")
+    print("# the plan took %.1f s: %s" % (took, [l for l in out.splitlines() if "did not finish" in l]))
+    rdtest.eq(p.returncode, 2, "setup with its package step unplanned (stdout %s, stderr %s)" % (out, p.stderr))
+    rdtest.check(took < 180, "the dry run ended within 180 s: %.1f s" % took)
+    rdtest.check("apt-get update did not finish within 120 s (package_query_timeout_s) and was stopped" in out,
+                 "the default deadline named: " + out)
+
+
 class _TrickleDebs(http.server.SimpleHTTPRequestHandler):
     """The stand-in mirror, whose package archives (not its indexes) come
     one byte every 2 s."""

@@ -6,11 +6,15 @@ node is drained with the finding ids as its reason (as `sinfo -R` shows
 it), left alone while still broken, resumed once healthy; an
 administrator's drain stays; a check that cannot run drains (or, with
 --on-unknown keep, leaves the node) and never resumes; a fresh status file
-is taken as the verdict, a stale one is not.
+is taken as the verdict, a stale one is not, nor one that is not root's
+alone; an administrator's DOWN or drain (even one whose reason starts like
+rocm-doctor's) is never changed; a list as the node name is refused; a
+hanging scontrol is ended after its deadline.
 
 Usage: test-slurm-health.py ROCM_DOCTOR TB_RUN"""
 import json
 import os
+import signal
 import sys
 import time
 
@@ -134,6 +138,116 @@ def health_drains_and_resumes_the_node():
         os.utime(status, (old, old))
         rc, out, err = health(c, "--config", conf)
         rdtest.check("the verdict of" not in err and rc in (0, 1, 2, 3), "stale status: not taken", err)
+
+
+@rdtest.test(root=True)
+def only_root_and_only_its_own_drain_put_a_node_back():
+    """Who may resume a node: a status file is a verdict only when root
+    owns it and no one else may write it; only a drain whose whole reason
+    is one rocm-doctor writes is resumed; a node DOWN or drained for
+    someone else's reason is never changed; the node name is exactly one
+    node; finding ids from the status file are checked; a scontrol that
+    hangs is ended within seconds."""
+    tmp, broken, healthy = facts_files()
+    # a second node the list would reach; MessageTimeout: scontrol waits
+    # this long for a slurmctld that does not answer; ReturnToService=0: an
+    # administrator's DOWN stays until the administrator ends it (the
+    # cluster's 2 would end it at slurmd's next registration)
+    other = ("NodeName=rdother1 NodeAddr=127.0.0.1 Port=1 CPUs=1 State=UNKNOWN\nMessageTimeout=60\n"
+             "ReturnToService=0\n")
+    with slurmlib.Cluster(extra_conf=other) as c:
+        node = c.node
+
+        def drained_by_us():
+            c.run(["scontrol", "update", "nodename=" + node, "state=resume"])
+            rc, out, err = health(c, "--facts", broken)
+            rdtest.check(rc == 2 and c.reason() == "rocm-doctor: pcie.aer-errors", "set up: drained by rocm-doctor",
+                         "%d %s %s" % (rc, out, err))
+
+        status = os.path.join(tmp, "status-owner.json")
+        conf = os.path.join(tmp, "rocm-doctor-owner.conf")
+        with open(conf, "w") as f:
+            f.write("[output]\nstatus_file = %s\n" % status)
+
+        def write_status(findings, uid=0, mode=0o644):
+            if os.path.exists(status):
+                os.unlink(status)
+            with open(status, "w") as f:
+                json.dump({"schema": "rocm-doctor/1", "findings": findings}, f)
+            os.chown(status, uid, uid)
+            os.chmod(status, mode)
+
+        # a healthy verdict written by someone who is not root alone
+        for uid, mode, what in ((65534, 0o644, "owned by a user"), (0, 0o666, "mode 0666"),
+                                (0, 0o664, "group-writable")):
+            drained_by_us()
+            write_status([], uid, mode)
+            rc, out, err = health(c, "--config", conf, "--on-unknown", "keep")
+            rdtest.check(rc == 3 and c.reason() == "rocm-doctor: pcie.aer-errors" and "DRAIN" in c.node_field("State"),
+                         "status file %s: no verdict, the node stays drained (exit 3)" % what,
+                         "%d %s %s %s" % (rc, out, err, c.reason()))
+            rdtest.check("is not a verdict" in err and status in err, "status file %s: says why" % what, err)
+        # root's own, 0644: the verdict
+        write_status([])
+        rc, out, err = health(c, "--config", conf)
+        rdtest.check(rc == 0 and c.reason() is None, "status file root's alone: the verdict resumes",
+                     "%d %s %s %s" % (rc, out, err, c.reason()))
+
+        # an id that is not a finding id never reaches Slurm or the output
+        write_status([{"id": "gpu.hot\nfake: resumed", "severity": "error"}])
+        rc, out, err = health(c, "--config", conf)
+        rdtest.check(rc == 3 and len(out.splitlines()) == 1 and c.reason() == "rocm-doctor: check failed",
+                     "status file with a bad id: not a verdict, one line, 'check failed'",
+                     "%d %r %r %r" % (rc, out, err, c.reason()))
+        os.unlink(status)
+
+        # an administrator's drain that starts like ours
+        admin = "rocm-doctor: maintenance by admin, do not resume"
+        c.run(["scontrol", "update", "nodename=" + node, "state=resume"])
+        c.run(["scontrol", "update", "nodename=" + node, "state=drain", "reason=" + admin])
+        rc, out, err = health(c, "--facts", healthy)
+        rdtest.check(rc == 0 and c.reason() == admin and "DRAIN" in c.node_field("State"),
+                     "admin drain with rocm-doctor's prefix: healthy check leaves it",
+                     "%d %s %s %s" % (rc, out, err, c.reason()))
+        rc, out, err = health(c, "--facts", broken)
+        rdtest.check(rc == 2 and c.reason() == admin, "admin drain with rocm-doctor's prefix: reason kept",
+                     "%d %s %s" % (rc, out, c.reason()))
+
+        # an administrator's DOWN
+        c.run(["scontrol", "update", "nodename=" + node, "state=resume"])
+        c.run(["scontrol", "update", "nodename=" + node, "state=down", "reason=hw swap"])
+        for facts, want in ((broken, 2), (healthy, 0)):
+            rc, out, err = health(c, "--facts", facts)
+            state = c.node_field("State") or ""
+            rdtest.check(rc == want and out.startswith(node + ": DOWN") and c.reason() == "hw swap"
+                         and state.startswith("DOWN"),
+                         "node DOWN (hw swap), exit %d: never changed" % want,
+                         "%d %s %s %s %s" % (rc, out, err, c.reason(), state))
+        c.run(["scontrol", "update", "nodename=" + node, "state=resume"])
+        c.wait_idle()
+
+        # a list as the node name
+        rc, out, err = health(c, "--facts", broken, env={"SLURMD_NODENAME": node + ",rdother1"})
+        rdtest.check(rc == 3 and "not one node name" in err, "SLURMD_NODENAME a list: refused, exit 3",
+                     "%d %s %s" % (rc, out, err))
+        p = c.run(["sinfo", "-R", "-h", "-o", "%N|%E", "-n", node + ",rdother1"])
+        rdtest.check("rocm-doctor" not in p.stdout, "SLURMD_NODENAME a list: no node drained", p.stdout)
+        for name in ("rdnode[1-2]", "rd node"):
+            rc, out, err = health(c, "--facts", broken, env={"SLURMD_NODENAME": name})
+            rdtest.check(rc == 3 and "not one node name" in err, "SLURMD_NODENAME %r: refused" % name, err)
+
+        # slurmctld stopped: scontrol hangs (MessageTimeout=60); ended within the deadline
+        pid = c.pids["slurmctld"]
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            start = time.time()
+            rc, out, err = health(c, "--facts", healthy)
+            took = time.time() - start
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        print("# a hanging scontrol: slurm health took %.1f s" % took)
+        rdtest.check(rc == 3 and took < 20, "hanging scontrol: exit 3 within 20 s", "%d %.1f s %s" % (rc, took, err))
+        rdtest.check("did not finish within 10 seconds" in err, "hanging scontrol: says so", err)
 
 
 def wait_for(c, cond, timeout=30):

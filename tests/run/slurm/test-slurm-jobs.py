@@ -12,6 +12,7 @@ Usage: test-slurm-jobs.py ROCM_DOCTOR TB_RUN"""
 import json
 import os
 import stat
+import subprocess
 import sys
 import time
 
@@ -165,6 +166,42 @@ def ras_growth_during_the_job_drains_the_node():
                  "RAS grew: the epilog says what grew",
                  err)
     print("# sinfo -R after the epilog:\n# " + c.run(["sinfo", "-R"]).stdout.replace("\n", "\n# "))
+
+
+@rdtest.test(root=True)
+def the_epilog_removes_counters_it_cannot_read():
+    """A counters file the epilog cannot read (a FIFO, a directory, one
+    over the size limit) is removed as the man page says, with exit 3 and
+    the reason on stderr; the next job of that id starts clean."""
+    if slurmlib.Cluster.missing():
+        rdtest.skip(slurmlib.Cluster.missing())
+    base = rdtest.temp_dir("rocm-doctor-slurm-epilog-")
+    env = dict(os.environ, ROCM_DOCTOR_SLURM_STATE_DIR=base, SLURMD_NODENAME="rdnode", SLURM_JOB_ID="77")
+    job = os.path.join(base, "77")
+    path = os.path.join(job, "counters.json")
+
+    def fifo():
+        os.mkfifo(path, 0o600)
+
+    def directory():
+        os.mkdir(path, 0o700)
+
+    def huge():
+        with open(path, "wb") as f:
+            f.truncate(17 << 20)
+
+    for make in (fifo, directory, huge):
+        os.makedirs(job, 0o700, exist_ok=True)
+        make()
+        p = subprocess.run([binary, "slurm", "epilog"], env=env, capture_output=True, text=True, timeout=30)
+        rdtest.check(p.returncode == 3 and "cannot read " + path in p.stderr,
+                     "%s as counters.json: exit 3, says so" % make.__name__,
+                     "%d %s" % (p.returncode, p.stderr))
+        rdtest.check(not os.path.lexists(path) and not os.path.lexists(job),
+                     "%s as counters.json: removed" % make.__name__,
+                     os.listdir(base))
+        if os.path.lexists(path):
+            (os.rmdir if os.path.isdir(path) else os.unlink)(path)
 
 
 status = rdtest.main()

@@ -133,28 +133,59 @@ static void test_preferences(void)
 
 static void test_keyring(void)
 {
-    /* a signature packet's unhashed area with the issuer subpacket (type 16) */
-    static const unsigned char binary[] = {
+    /* a v4 Ed25519 public key packet (old format, tag 6) made with gpg;
+     * gpg gives its fingerprint as 334C6F58287870808B614ADB6BE1E6C28EF30EBE */
+    static const unsigned char key[] = {
+        0x98, 0x33, 0x04, 0x65, 0x92, 0x00, 0x80, 0x16, 0x09, 0x2b, 0x06, 0x01, 0x04, 0x01, 0xda, 0x47, 0x0f, 0x01,
+        0x01, 0x07, 0x40, 0x17, 0xd8, 0x48, 0xeb, 0xe4, 0x50, 0x38, 0x23, 0xdf, 0x8f, 0x09, 0x72, 0xb8, 0x9d, 0x2c,
+        0x96, 0x14, 0xc4, 0x6f, 0xbd, 0xfe, 0xd8, 0x6b, 0x8c, 0xc0, 0x35, 0xf9, 0x65, 0xae, 0xd8, 0x5b, 0xfc,
+    };
+    /* a signature packet whose issuer subpacket (type 16) names AMD's key id */
+    static const unsigned char sig[] = {
         0xc2, 0x1c, 0x04, 0x13, 0x01, 0x08, 0x00, 0x06, 0x05, 0x02, 0x5d, 0x24, 0x8c, 0x40,
         0x00, 0x0a, 0x09, 0x10, 0x93, 0x86, 0xb4, 0x8a, 0x1a, 0x69, 0x3c, 0x5c, 0x5a, 0x3c,
     };
-    g_assert_true(rd_keyring_has_key(binary, sizeof binary, "9386B48A1A693C5C"));
-    g_assert_true(rd_keyring_has_key(binary, sizeof binary, "9386b48a1a693c5c"));
-    g_assert_false(rd_keyring_has_key(binary, sizeof binary, "871920D1991BC93C"));
-    g_assert_false(rd_keyring_has_key(binary, sizeof binary, "9386B48A"));
-    g_assert_false(rd_keyring_has_key(binary, 10, "9386B48A1A693C5C"));
+    const char *fpr = "334C6F58287870808B614ADB6BE1E6C28EF30EBE";
+    unsigned char ring[sizeof key + sizeof sig];
+    memcpy(ring, key, sizeof key);
+    memcpy(ring + sizeof key, sig, sizeof sig);
 
-    g_autofree char *b64 = g_base64_encode(binary, sizeof binary);
+    _cleanup_strv_free_ char **fprs = rd_keyring_fingerprints(ring, sizeof ring);
+    g_assert_nonnull(fprs);
+    g_assert_cmpstr(fprs[0], ==, fpr);
+    g_assert_null(fprs[1]);
+    g_assert_true(rd_keyring_has_key(ring, sizeof ring, fpr));
+    g_assert_true(rd_keyring_has_key(ring, sizeof ring, "334c 6f58 2878 7080 8b61  4adb 6be1 e6c2 8ef3 0ebe"));
+    g_assert_true(rd_keyring_has_key(ring, sizeof ring, "6BE1E6C28EF30EBE"));
+    g_assert_false(rd_keyring_has_key(ring, sizeof ring, "334C6F58287870808B614ADB6BE1E6C28EF30EBF"));
+    g_assert_false(rd_keyring_has_key(ring, sizeof ring, "6BE1E6C2"));
+    /* the key id of a signature's issuer is no key: a foreign key carrying
+     * a copy of AMD's signature is not AMD's */
+    g_assert_false(rd_keyring_has_key(ring, sizeof ring, "9386B48A1A693C5C"));
+    g_assert_false(rd_keyring_has_key(sig, sizeof sig, "9386B48A1A693C5C"));
+    g_assert_null(rd_keyring_fingerprints(sig, sizeof sig));
+    /* cut short: no key */
+    g_assert_false(rd_keyring_has_key(ring, 10, fpr));
+
+    /* the same packet in the new format (0xc6), and as a subkey (tag 14): not a primary key */
+    unsigned char alt[sizeof key];
+    memcpy(alt, key, sizeof key);
+    alt[0] = 0xc6;
+    g_assert_true(rd_keyring_has_key(alt, sizeof alt, fpr));
+    alt[0] = 0xb8;
+    g_assert_false(rd_keyring_has_key(alt, sizeof alt, fpr));
+
+    g_autofree char *b64 = g_base64_encode(ring, sizeof ring);
     g_autofree char *armored = g_strdup_printf("-----BEGIN PGP PUBLIC KEY BLOCK-----\n"
                                                "Comment: test\n"
                                                "\n"
                                                "%.20s\n%s\n=AbCd\n"
                                                "-----END PGP PUBLIC KEY BLOCK-----\n",
                                                b64, b64 + 20);
-    g_assert_true(rd_keyring_has_key((const unsigned char *)armored, strlen(armored), "9386B48A1A693C5C"));
-    g_assert_false(rd_keyring_has_key((const unsigned char *)armored, strlen(armored), "871920D1991BC93C"));
+    g_assert_true(rd_keyring_has_key((const unsigned char *)armored, strlen(armored), fpr));
+    g_assert_false(rd_keyring_has_key((const unsigned char *)armored, strlen(armored), "9386B48A1A693C5C"));
     /* the armored text itself does not hold the raw bytes */
-    g_assert_null(memmem(armored, strlen(armored), binary + 18, 8));
+    g_assert_null(memmem(armored, strlen(armored), key + 3, 8));
 }
 
 static const rd_test_case tests[] = {

@@ -448,6 +448,119 @@ static void test_invalid(void)
     host_free(&h);
 }
 
+/* Gathers and assesses again (after more files were written in the root). */
+static void regather(slurm_host *h)
+{
+    rd_facts_free(&h->facts);
+    rd_findings_free(&h->out);
+    rd_facts_init(&h->facts);
+    add_gpu(&h->facts, 0x05, 128, 0);
+    add_gpu(&h->facts, 0x25, 129, 1);
+    rd_probe_slurm.gather(&h->ctx, &h->facts);
+    h->out = (rd_findings){ 0 };
+    rd_gpu_view view;
+    rd_assess(&rd_probe_registry, &h->facts, &knowledge, &view, &h->out);
+    rd_gpu_view_free(&view);
+}
+
+/* A gres.conf that includes itself n times, after its one GPU line. */
+static char *self_including(unsigned n)
+{
+    strbuf b = { 0 };
+    strbuf_append(&b, "NodeName=gpu01 Name=gpu File=/dev/dri/renderD128\n");
+    for (unsigned i = 0; i < n; i++)
+        strbuf_append(&b, "Include gres.conf\n");
+    return strbuf_steal(&b);
+}
+
+/* Each file is read once per parse: a file that includes itself is read
+ * once, its lines counted once, each repeat said; small N, and N=20 (out
+ * of memory when every Include is followed to the depth limit). */
+static void test_include_once(void)
+{
+    for (unsigned n = 1; n <= 20; n += 19) {
+        _cleanup_free_ char *gres = self_including(n);
+        slurm_host h;
+        host_gather(&h, good_slurm_conf, gres, NULL);
+        g_assert_cmpuint(h.facts.slurm.n_gres, ==, 1);
+        g_assert_null(h.facts.slurm.limits);
+        const rd_finding *fd = rd_findings_get(&h.out, "slurm.conf-invalid");
+        g_assert_nonnull(fd);
+        g_assert_cmpuint(fd->n_evidence, ==, n);
+        g_assert_cmpstr(fd->evidence[0], ==,
+                        "/etc/slurm/gres.conf:2: Include gres.conf: /etc/slurm/gres.conf was read already (an "
+                        "Include cycle or repeat): not read again");
+        g_assert_null(rd_findings_get(&h.out, "slurm.conf-too-large"));
+        host_free(&h);
+    }
+    /* a cycle of two files: each read once */
+    slurm_host h;
+    host_gather(&h, good_slurm_conf, "Include a.conf\n", NULL);
+    rd_test_write_file(h.root, "etc/slurm/a.conf",
+                       "NodeName=gpu01 Name=gpu File=/dev/dri/renderD128\nInclude b.conf\n");
+    rd_test_write_file(h.root, "etc/slurm/b.conf",
+                       "NodeName=gpu01 Name=gpu File=/dev/dri/renderD129\nInclude a.conf\n");
+    regather(&h);
+    g_assert_cmpuint(h.facts.slurm.n_gres, ==, 2);
+    check_evidence(&h.out, "slurm.conf-invalid", 0,
+                   "/etc/slurm/b.conf:2: Include a.conf: /etc/slurm/a.conf was read already (an Include cycle or "
+                   "repeat): not read again");
+    host_free(&h);
+}
+
+/* The bounds of one parse: files, lines, File= expansions; the
+ * finding says which and where. */
+static void test_parse_bounds(void)
+{
+    /* 70 included files: the 65th is not read */
+    strbuf b = { 0 };
+    strbuf_append(&b, "");
+    for (int i = 0; i < 70; i++)
+        strbuf_printf(&b, "Include part%d.conf\n", i);
+    _cleanup_free_ char *many = strbuf_steal(&b);
+    slurm_host h;
+    host_gather(&h, good_slurm_conf, many, NULL);
+    for (int i = 0; i < 70; i++) {
+        _cleanup_free_ char *name = g_strdup_printf("etc/slurm/part%d.conf", i);
+        rd_test_write_file(h.root, name, "NodeName=other Name=gpu Count=1\n");
+    }
+    regather(&h);
+    /* slurm.conf and gres.conf are two of the 64 files */
+    g_assert_cmpuint(h.facts.slurm.n_gres, ==, 62);
+    check_evidence(&h.out, "slurm.conf-too-large", 0,
+                   "/etc/slurm/part62.conf: more than 64 files in all: this one and the rest are not read");
+    host_free(&h);
+
+    /* File= ranges of 256 names on 1100 lines: expansions stop at 262144 */
+    b = (strbuf){ 0 };
+    strbuf_append(&b, "");
+    for (int i = 0; i < 1100; i++)
+        strbuf_printf(&b, "NodeName=other%d Name=gpu File=/dev/dri/renderD[0-255]\n", i);
+    _cleanup_free_ char *wide = strbuf_steal(&b);
+    host_gather(&h, good_slurm_conf, wide, NULL);
+    g_assert_cmpuint(h.facts.slurm.n_gres, ==, 1100);
+    size_t expanded = 0;
+    for (size_t i = 0; i < h.facts.slurm.n_gres; i++)
+        expanded += strv_length(h.facts.slurm.gres[i].files);
+    g_assert_cmpuint(expanded, ==, 1024 * 256);
+    check_evidence(&h.out, "slurm.conf-too-large", 0,
+                   "/etc/slurm/gres.conf: File= ranges name more than 262144 files in all: the rest are not "
+                   "expanded");
+    host_free(&h);
+
+    /* more than 200000 lines in all: the rest is not read */
+    b = (strbuf){ 0 };
+    strbuf_append(&b, "");
+    for (int i = 0; i < 200010; i++)
+        strbuf_append(&b, "X=1\n");
+    _cleanup_free_ char *longer = strbuf_steal(&b);
+    host_gather(&h, good_slurm_conf, longer, NULL);
+    const rd_finding *fd = rd_findings_get(&h.out, "slurm.conf-too-large");
+    g_assert_nonnull(fd);
+    g_assert_cmpstr(fd->evidence[0], ==, "/etc/slurm/gres.conf: more than 200000 lines in all: the rest is not read");
+    host_free(&h);
+}
+
 static void test_node_state(void)
 {
     rd_slurm_node_state st = { 0 };
@@ -465,6 +578,36 @@ static void test_node_state(void)
     g_assert_null(st.reason);
     rd_slurm_node_state_done(&st);
     g_assert_cmpint(rd_slurm_node_state_parse("Node gpu01 not found\n", &st), ==, -EINVAL);
+    /* DOWN, DOWN*, ERROR and the FAIL flag are never rocm-doctor's; POWERED_DOWN is no DOWN */
+    const struct {
+        const char *state;
+        bool drain, down;
+    } states[] = {
+        { "DOWN", false, true },           { "DOWN*+DRAIN", true, true },  { "IDLE+FAIL", false, true },
+        { "IDLE+DRAIN+FAIL", true, true }, { "ERROR", false, true },       { "IDLE+POWERED_DOWN", false, false },
+        { "MIXED+DRAIN", true, false },    { "IDLE*+DRAIN", true, false }, { "IDLE~", false, false },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(states); i++) {
+        _cleanup_free_ char *text = g_strdup_printf("NodeName=n State=%s Weight=1\n", states[i].state);
+        g_assert_cmpint(rd_slurm_node_state_parse(text, &st), ==, 0);
+        g_assert_cmpstr(st.state, ==, states[i].state);
+        g_assert_cmpint(st.drain, ==, states[i].drain);
+        g_assert_cmpint(st.down, ==, states[i].down);
+        rd_slurm_node_state_done(&st);
+    }
+}
+
+static void test_node_name(void)
+{
+    g_assert_true(rd_slurm_node_name_valid("rdnode"));
+    g_assert_true(rd_slurm_node_name_valid("gpu-01.a_b"));
+    const char *bad[] = {
+        "",   "rdnode,rdother1", "rdnode[1-2]", "gpu[01]", "rd node", "rd\tnode", "rdnode\n", "-n", "ALL", "all", "n=1",
+        "n;x"
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
+        g_assert_false(rd_slurm_node_name_valid(bad[i]));
+    g_assert_false(rd_slurm_node_name_valid(NULL));
 }
 
 static void test_reason(void)
@@ -476,6 +619,25 @@ static void test_reason(void)
     g_assert_cmpstr(r, ==, (char *)"rocm-doctor: gpu.ras-uncorrectable,pcie.aer-errors");
     g_assert_true(rd_slurm_reason_is_ours(r));
     g_assert_false(rd_slurm_reason_is_ours("Not responding"));
+    /* the whole reason is one rocm-doctor writes, not only its prefix */
+    g_assert_true(rd_slurm_reason_is_ours("rocm-doctor: check failed"));
+    g_assert_true(rd_slurm_reason_is_ours("rocm-doctor: gpu.hot,+3"));
+    g_assert_true(rd_slurm_reason_is_ours("rocm-doctor: +21"));
+    const char *foreign[] = { "rocm-doctor: maintenance by admin, do not resume",
+                              "rocm-doctor:",
+                              "rocm-doctor: ",
+                              "rocm-doctor:gpu.hot",
+                              "rocm-doctor: gpu.hot,",
+                              "rocm-doctor: gpu.hot,,gpu.cold",
+                              "rocm-doctor: gpu.hot keep",
+                              "rocm-doctor: +3,gpu.hot",
+                              "rocm-doctor: gpu.hot,+0",
+                              "rocm-doctor: GPU.hot",
+                              "rocm-doctor: check failed, see ticket 12",
+                              "rocm-doctor: gpu.hot\nother",
+                              "admin rocm-doctor: gpu.hot" };
+    for (size_t i = 0; i < G_N_ELEMENTS(foreign); i++)
+        g_assert_false(rd_slurm_reason_is_ours(foreign[i]));
     /* many ids: cut with a count of the rest, within the limit */
     char *many[21];
     for (int i = 0; i < 20; i++)
@@ -499,7 +661,23 @@ static void test_decide(void)
                                        .reason = (char *)"rocm-doctor: gpu.none",
                                        .drain = true };
     rd_slurm_node_state admin = { .state = (char *)"IDLE+DRAIN", .reason = (char *)"bad DIMM", .drain = true };
+    rd_slurm_node_state admin_prefix = { .state = (char *)"IDLE+DRAIN",
+                                         .reason = (char *)"rocm-doctor: maintenance by admin, do not resume",
+                                         .drain = true };
+    rd_slurm_node_state down = { .state = (char *)"DOWN", .reason = (char *)"hw swap", .down = true };
+    rd_slurm_node_state down_ours = {
+        .state = (char *)"DOWN+DRAIN", .reason = (char *)"rocm-doctor: gpu.hot", .drain = true, .down = true
+    };
     char *reason = NULL;
+    /* never an administrator's drain, never a node DOWN, whatever the verdict */
+    for (int status = 0; status <= 3; status++)
+        for (int u = 0; u <= 1; u++) {
+            rd_slurm_on_unknown ou = u ? RD_SLURM_UNKNOWN_KEEP : RD_SLURM_UNKNOWN_DRAIN;
+            g_assert_cmpint(rd_slurm_decide(status, ids, ou, &admin_prefix, &reason), ==, RD_SLURM_KEEP);
+            g_assert_cmpint(rd_slurm_decide(status, ids, ou, &down, &reason), ==, RD_SLURM_KEEP);
+            g_assert_cmpint(rd_slurm_decide(status, ids, ou, &down_ours, &reason), ==, RD_SLURM_KEEP);
+            g_assert_null(reason);
+        }
     g_assert_cmpint(rd_slurm_decide(2, ids, RD_SLURM_UNKNOWN_DRAIN, &idle, &reason), ==, RD_SLURM_DRAIN);
     g_assert_cmpstr(reason, ==, (char *)"rocm-doctor: gpu.hot");
     g_clear_pointer(&reason, free);
@@ -627,7 +805,10 @@ static const rd_test_case tests[] = {
     { "/slurm/assess/cgroup-kfd", test_cgroup },
     { "/slurm/assess/cores", test_cores },
     { "/slurm/assess/invalid", test_invalid },
+    { "/slurm/conf/include-once", test_include_once },
+    { "/slurm/conf/parse-bounds", test_parse_bounds },
     { "/slurm/node/state", test_node_state },
+    { "/slurm/node/name", test_node_name },
     { "/slurm/node/reason", test_reason },
     { "/slurm/node/decide", test_decide },
     { "/slurm/job/gpus", test_job_gpus },
