@@ -21,6 +21,7 @@ import socketserver
 import threading
 import urllib.parse
 
+import standin
 from standin import run
 
 RELEASE_FOLDER = "7.3"
@@ -114,6 +115,46 @@ def build_installer_rpm(work, out, marker, sources, release):
          os.path.join(top, "amdgpu-install.spec")])
     os.makedirs(os.path.dirname(out), exist_ok=True)
     shutil.copy(os.path.join(top, "RPMS", "noarch", os.path.basename(out)), out)
+
+
+# the 7.3 repositories themselves, as the installer's conffiles name them:
+# stand-ins with AMD's names at 7.3.0's versions, suite jammy
+REPO_BUILD = "70300-1"
+APT_REPOS = {
+    "rocm/apt/7.3": "rocm",
+    "graphics/7.3/ubuntu": "graphics",
+    "amdgpu/30.40/ubuntu": "driver",
+}
+
+
+def new_key(gnupghome, uid):
+    """A signing key of its own in gnupghome; its fingerprint."""
+    os.makedirs(gnupghome, mode=0o700)
+    env = dict(os.environ, GNUPGHOME=gnupghome)
+    run(["gpg", "--batch", "--passphrase", "", "--quick-gen-key", uid, "rsa2048", "sign", "never"], env=env)
+    out = run(["gpg", "--batch", "--with-colons", "--list-keys"], env=env)
+    return [l.split(":")[9] for l in out.splitlines() if l.startswith("fpr:")][0]
+
+
+def add_release(www, gnupghome, work, marker):
+    """Under www (a mirror's base): amdgpu-install/7.3/ubuntu/jammy/ with the
+    installer .deb, and the apt repositories its conffiles name, signed with
+    the key in gnupghome."""
+    build_installer_deb(os.path.join(work, "installer"),
+                        os.path.join(www, "amdgpu-install", RELEASE_FOLDER, "ubuntu", "jammy", DEB), marker)
+    for folder, what in APT_REPOS.items():
+        repo = os.path.join(www, folder)
+        w = os.path.join(work, what)
+        if what == "rocm":
+            for name, (v, dep, files) in standin.rocm_standins("7.3.0", REPO_BUILD).items():
+                standin.build_deb(w, os.path.join(repo, "pool"), name, v, dep, files)
+        elif what == "graphics":
+            standin.build_deb(w, os.path.join(repo, "pool"), "libdrm-amdgpu-common", "1.0.0." + REPO_BUILD, "",
+                              {"/opt/amdgpu/share/libdrm/amdgpu.ids": "# stand-in\n"})
+        else:
+            standin.build_deb(w, os.path.join(repo, "pool"), "amdgpu-dkms", "1:6.18.4.30400000-2400000.22.04", "",
+                              {"/usr/src/amdgpu-6.18.4.30400000/dkms.conf": "PACKAGE_NAME=amdgpu\n"})
+        standin.index(repo, "jammy", "repo.radeon.com", gnupghome)
 
 
 def _apache_index(path, url_path):
