@@ -157,6 +157,36 @@ def add_release(www, gnupghome, work, marker):
         standin.index(repo, "jammy", "repo.radeon.com", gnupghome)
 
 
+# EL 9's, as the EL installer's .repo files name them ($amdgpudistro: 9.6)
+EL_REPOS = {
+    "rocm/el9/7.3/main": "rocm",
+    "graphics/7.3/el/9.6/main/x86_64": "graphics",
+    "amdgpu/30.40/el/9.6/main/x86_64": "driver",
+}
+EL_RPMS = {
+    "rocm": {n: (v.replace("6.4.1", "7.3.0").replace("60401", "70300").replace("6.4.", "7.3."), "1.el9", req,
+                 {p.replace("6.4.1", "7.3.0").replace(".so.6", ".so.7"): c.replace("6.4.1-83", "7.3.0-1")
+                  for p, c in files.items()})
+             for n, (v, _, req, files) in standin.RPM_ROCM.items()},
+    "graphics": {"libdrm-amdgpu-common": ("1.0.0.70300", "1.el9", "", {"/opt/amdgpu/share/libdrm/amdgpu.ids":
+                                                                        "# stand-in"})},
+    "driver": {"amdgpu-dkms": ("6.18.4", "2400000.el9", "", {"/usr/src/amdgpu-6.18.4/dkms.conf": "PACKAGE_NAME=amdgpu"})},
+}
+
+
+def add_release_el(www, gnupghome, work, marker):
+    """Under www: amdgpu-install/7.3/el/9.6/ with the EL installer .rpm, and
+    the EL 9 repositories it names, signed with the key in gnupghome."""
+    build_installer_rpm(os.path.join(work, "installer-el"),
+                        os.path.join(www, "amdgpu-install", RELEASE_FOLDER, "el", "9.6", RPM), marker, EL_SOURCES,
+                        "1.el9")
+    for folder, what in EL_REPOS.items():
+        repo = os.path.join(www, folder)
+        for name, (v, rel, req, files) in EL_RPMS[what].items():
+            standin.build_rpm(os.path.join(work, "el-" + what), repo, gnupghome, name, v, rel, req, files)
+        standin.rpm_repo(repo, gnupghome)
+
+
 def _apache_index(path, url_path):
     """A directory index as Apache's mod_autoindex writes it."""
     rows = []

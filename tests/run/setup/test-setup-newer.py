@@ -23,7 +23,7 @@ sys.path.insert(0, HERE)
 from fixlib import temp_dir  # noqa: E402
 import rdtest  # noqa: E402
 import standin  # noqa: E402
-from setuplib import Host, expect, facts, mirror, need_root, package_lines, same_tree  # noqa: E402
+from setuplib import Host, RpmHost, expect, facts, mirror, need_root, package_lines, rpm_mirror, same_tree  # noqa: E402
 
 STATE = {}
 VERSION = "7.3.0." + "70300-1"
@@ -51,6 +51,18 @@ def server():
                               STATE["marker"])
         STATE["m"] = m
     return STATE["m"]
+
+
+def server_el():
+    """The mirror with 7.3.0's EL installer and EL 9 repositories too."""
+    m = server()
+    if "el" not in STATE:
+        import amdserver
+        rpm_mirror()
+        amdserver.add_release_el(os.path.join(m.www, "radeon"), m.gnupghome, temp_dir("rd-setup-newer-el."),
+                                 STATE["marker"])
+        STATE["el"] = True
+    return m
 
 
 def host(os_release=JAMMY, mirror_base=None):
@@ -136,7 +148,7 @@ def installer_naming_folders_of_another_key_not_planned():
     h = host(mirror_base=m.base + "/radeon-other")
     pkgs_before, tree_before = h.packages(), h.tree()
     p = h.rd("setup", "--release", "7.3.0")
-    expect(h, "plan", p.stdout)
+    expect(h, "plan", p.stdout.replace(STATE["other_fpr"][-16:], "OTHER-KEYID"))
     out = p.stdout.replace(h.path, "ROOT")
     rdtest.eq(p.returncode, 2, "the plan has steps it cannot carry out (stderr %s)\n%s" % (p.stderr, out))
     rdtest.eq(re.findall(r"^\+URIs: (\S+)$", out, re.M), [], "no folder of the installer is written: " + out)
@@ -155,6 +167,38 @@ def installer_naming_folders_of_another_key_not_planned():
     after = h.tree()
     rdtest.eq(sorted(k for k in set(after) | set(tree_before) if after.get(k) != tree_before.get(k)),
               ["etc/group", "etc/group-", "etc/gshadow", "etc/gshadow-"], "apply wrote the groups alone, no apt file")
+
+
+@rdtest.test(root=True)
+def release_from_the_installer_el9_plan_apply_undo():
+    m = server_el()
+    h = RpmHost("dnf")
+    pkgs_before, tree_before = h.packages(), h.tree()
+    p = h.rd("setup", "--release", "7.3.0")
+    expect(h, "plan", p.stdout)
+    out = p.stdout.replace(h.path, "ROOT")
+    rdtest.eq(p.returncode, 1, "plan: steps to carry out (stderr %s)\n%s" % (p.stderr, out))
+    base = m.base + "/radeon/"
+    rdtest.eq(sorted(re.findall(r"^\+baseurl=(\S+)$", out, re.M)),
+              [base + "amdgpu/30.40/el/9.6/main/x86_64/", base + "graphics/7.3/el/9.6/main/x86_64/",
+               base + "rocm/el9/7.3/main"], "exactly the EL installer's folders, on the mirror: " + out)
+    rdtest.check(base + "amdgpu-install/7.3/el/9.6/amdgpu-install-7.3.70300-1.el9.noarch.rpm" in out,
+                 "the plan names the installer the folders came from: " + out)
+    rdtest.check("Not planned" not in out, "every step planned: " + out)
+    pk = dict((n, v) for _, n, v in package_lines(out))
+    rdtest.eq(pk.get("rocm-core"), "7.3.0.70300-1.el9", "rocm-core from rocm/el9/7.3/main: %s" % out)
+    rdtest.eq(pk.get("amdgpu-dkms"), "6.18.4-2400000.el9", "the driver from amdgpu/30.40: %s" % out)
+    rdtest.eq(h.packages(), pkgs_before, "planning installed nothing")
+    same_tree(h.tree(), tree_before, "planning wrote nothing")
+    p = h.rd("setup", "--release", "7.3.0", "--apply", "--yes")
+    expect(h, "apply", p.stdout)
+    rdtest.eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
+    rdtest.check("rocm-core 7.3.0.70300-1.el9" in h.packages(), h.packages())
+    rdtest.check(not os.path.exists(STATE["marker"]), "no scriptlet of the installer ran")
+    p = h.rd("undo")
+    rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    rdtest.eq(h.packages(), pkgs_before, "rpm -qa after undo")
+    same_tree(h.tree(), tree_before, "the tree after undo")
 
 
 @rdtest.test(root=True)
