@@ -12,6 +12,7 @@ release the server lacks and an unreachable server are refused, nothing
 written.
 
 Usage: test-setup-newer.py ROCM_DOCTOR SOURCE_DIR CACHE_DIR"""
+import json
 import os
 import re
 import sys
@@ -140,6 +141,30 @@ def release_from_the_installer_debian_12():
               "Debian 12: the jammy installer's folders: " + out)
     rdtest.eq(dict((n, v) for _, n, v in package_lines(out)).get("rocm-core"), VERSION, out)
     same_tree(h.tree(), tree_before, "planning wrote nothing")
+
+
+@rdtest.test(root=True)
+def configured_release_fix_apt():
+    """rocm_release = 7.3.0 in the configuration: fix --only apt plans the
+    installer's folders; the check of the root names no release problem."""
+    m = server()
+    h = host()
+    conf = h.r.read("/etc/rocm-doctor/rocm-doctor.conf").replace("[fix]\n", "[fix]\nrocm_release = 7.3.0\n")
+    h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf)
+    tree_before = h.tree()
+    p = h.rd("fix", "--only", "apt")
+    out = p.stdout.replace(h.path, "ROOT")
+    rdtest.eq(p.returncode, 1, "plan (stderr %s)\n%s" % (p.stderr, out))
+    base = m.base + "/radeon/"
+    rdtest.eq(uris(out), [base + "amdgpu/30.40/ubuntu", base + "graphics/7.3/ubuntu", base + "rocm/apt/7.3"],
+              "the configured release's folders, from its installer: " + out)
+    rdtest.check("2. apt: AMD's apt repository for ROCm 7.3.0 (from AMD's installer package)" in out or
+                 "1. apt: AMD's apt repository for ROCm 7.3.0 (from AMD's installer package)" in out, out)
+    same_tree(h.tree(), tree_before, "planning wrote nothing")
+    p = h.rd("check", "--json")
+    ids = sorted(f["id"] for f in json.loads(p.stdout)["findings"] if f["severity"] in ("warning", "error"))
+    rdtest.check(not [i for i in ids if "release" in i or i.startswith("tables.")],
+                 "no release finding for the configured newer release: %s" % ids)
 
 
 @rdtest.test(root=True)
