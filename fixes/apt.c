@@ -9,6 +9,7 @@
 #include "gpg.h"
 #include "installer.h"
 #include "keyring.h"
+#include "pkg.h"
 #include "redact.h"
 #include "release.h"
 #include "repo-url.h"
@@ -725,6 +726,56 @@ static int plan_keep(const rd_fix_input *in, rd_plan *p, const rd_release_choice
     return r;
 }
 
+/* The line of apt's output that names one of the folders v (a GPG error,
+ * else any), or NULL. */
+static char *line_naming(const char *out, const kept_source *v, size_t n)
+{
+    char *any = NULL;
+    for (const char *l = out; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        _cleanup_free_ char *line = xstrndup(l, strcspn(l, "\n"));
+        bool names = false;
+        for (size_t i = 0; i < n && !names; i++)
+            names = strstr(line, v[i].uri) != NULL;
+        if (!names)
+            continue;
+        strstrip(line);
+        if (strstr(line, "GPG error") || strstr(line, "NO_PUBKEY") || strstr(line, "not signed")) {
+            free(any);
+            return xasprintf("%.400s", line);
+        }
+        if (!any)
+            any = xasprintf("%.400s", line);
+    }
+    return any;
+}
+
+/* Folders read from an installer count only once apt fetches their signed
+ * indexes under AMD's pinned key: apt-get update with only the root's own
+ * configuration and these folders' files laid over it. A failure that
+ * names one of them refuses them; one elsewhere (another source, no
+ * network under --root) is left to the packages step's dry run. */
+static int verify_installer_folders(const rd_fix_input *in, const rd_plan *p, const kept_source *v, size_t n,
+                                    const char *release, const char *installer_url, char **ret_reason)
+{
+    _cleanup_free_ char *ov = NULL, *err = NULL;
+    int r = rd_plan_overlay(p, in, RD_PM_APT, &ov, ret_reason);
+    if (r < 0)
+        return r;
+    rd_pkg_changes c = { 0 };
+    r = rd_pkg_dry_run(RD_PM_APT, in->root, ov, NULL, NULL, &c, &err);
+    rd_overlay_remove(ov);
+    rd_pkg_changes_free(&c);
+    if (r >= 0)
+        return 0;
+    _cleanup_free_ char *line = line_naming(strempty(err), v, n);
+    if (!line)
+        return 0;
+    *ret_reason = xasprintf("ROCm %s's folders, read from AMD's installer package %s, are not planned: apt cannot "
+                            "fetch their indexes signed by AMD's key (fingerprint %s): %s",
+                            release, installer_url, wanted_fingerprint(in), line);
+    return -EBADMSG;
+}
+
 /* A release newer than the tables, asked for: the folders AMD's own
  * installer package of that release names for this OS. */
 static int plan_installer(const rd_fix_input *in, rd_plan *p, const rd_release_choice *c, char **ret_reason)
@@ -760,6 +811,20 @@ static int plan_installer(const rd_fix_input *in, rd_plan *p, const rd_release_c
         "know of it (its gfx targets, kernel range) is taken from ROCm %s",
         c->release, strempty(in->knowledge->repos_info.date), info.installer_url, newest ? newest->release : "-");
     _cleanup_free_ char *header = xasprintf("the folders its installer package names (%s)", info.installer_url);
+    {
+        /* the same files planned alone first: apt must take them */
+        _cleanup_(rd_plan_free) rd_plan trial = { .root = xstrdup(p->root) };
+        _cleanup_free_ char *notes = NULL;
+        r = write_folders(in, &trial, v, n, c->release, "from AMD's installer package", header, why, false, &notes);
+        if (r >= 0)
+            r = verify_installer_folders(in, &trial, v, n, c->release, info.installer_url, ret_reason);
+        else
+            *ret_reason = TAKE_PTR(notes);
+        if (r < 0) {
+            kept_free(v, n);
+            return r;
+        }
+    }
     r = write_folders(in, p, v, n, c->release, "from AMD's installer package", header, why, false, ret_reason);
     kept_free(v, n);
     return r;

@@ -276,11 +276,18 @@ static char *dry_run_cause(const char *err)
 /* The plan's packages when the dry run cannot run: every package it means to
  * install or remove, unresolved, and the cause; the command line and the
  * package manager's output are the detail (--verbose, the JSON). */
-static char *unresolved_reason(const char *pmn, const wanted *w, const char *err)
+static char *unresolved_reason(const rd_plan *p, const char *pmn, const wanted *w, const char *err)
 {
     strbuf b = { 0 };
     _cleanup_free_ char *cause = dry_run_cause(err);
-    strbuf_printf(&b, "the %s dry run could not run (%s), so no version is resolved; the plan would", pmn, cause);
+    /* AMD's repository that has the packages was refused above: say so */
+    bool repo_refused = false;
+    for (size_t i = 0; i < p->n_not_planned && !repo_refused; i++)
+        repo_refused = p->not_planned[i].refused && streq(p->not_planned[i].fix, pmn);
+    strbuf_printf(&b, "the %s dry run could not run (%s", pmn, cause);
+    if (repo_refused)
+        strbuf_printf(&b, "; AMD's repository is not planned, see %s above", pmn);
+    strbuf_append(&b, "), so no version is resolved; the plan would");
     if (w->install) {
         _cleanup_free_ char *list = strv_join(w->install, " ");
         strbuf_printf(&b, " install %s", list);
@@ -346,7 +353,7 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     r = rd_pkg_dry_run(pm, in->root, ov, w.install, w.remove, &c, &err);
     rd_overlay_remove(ov);
     if (r < 0) {
-        *ret_reason = unresolved_reason(pmn, &w, err);
+        *ret_reason = unresolved_reason(p, pmn, &w, err);
         rd_plan_detail(p, TAKE_PTR(err));
         wanted_free(&w);
         return r;

@@ -366,7 +366,7 @@ static int kept_texts(const rd_fix_input *in, const manager *m, const rd_release
 /* A release newer than the tables, asked for: the folders AMD's own
  * installer package of that release names for this OS, each a section. */
 static int installer_texts(const rd_fix_input *in, const manager *m, const rd_release_choice *c, const char *secret,
-                           char **ret_rocm, char **ret_amdgpu, char **ret_reason)
+                           char **ret_rocm, char **ret_amdgpu, char **ret_from, char **ret_reason)
 {
     _cleanup_installer_info_ rd_installer_info info = { 0 };
     int r = rd_installer_read(in->config, in->knowledge, &in->facts->os, c->release, &info, ret_reason);
@@ -395,6 +395,8 @@ static int installer_texts(const rd_fix_input *in, const manager *m, const rd_re
     *ret_amdgpu = r2 ? xasprintf(RD_FIX_HEADER_LINE "# The amdgpu driver for ROCm %s (%s).\n%s", c->release,
                                  info.installer_url, r2)
                      : NULL;
+    if (ret_from)
+        *ret_from = xstrdup(info.installer_url);
     return 0;
 }
 
@@ -403,11 +405,13 @@ static bool from_installer(const rd_release_choice *c)
     return !c->row && c->after_tables && (c->origin == RD_RELEASE_ASKED || c->origin == RD_RELEASE_CONFIGURED);
 }
 
+/* ret_from (may be NULL): the installer package the folders came from,
+ * for a release newer than the tables. */
 static int texts(const rd_fix_input *in, const manager *m, const rd_release_choice *c, const char *secret,
-                 char **ret_rocm, char **ret_amdgpu, char **ret_reason)
+                 char **ret_rocm, char **ret_amdgpu, char **ret_from, char **ret_reason)
 {
     return c->row              ? repo_texts(in, m, c->row, secret, ret_rocm, ret_amdgpu, ret_reason)
-           : from_installer(c) ? installer_texts(in, m, c, secret, ret_rocm, ret_amdgpu, ret_reason)
+           : from_installer(c) ? installer_texts(in, m, c, secret, ret_rocm, ret_amdgpu, ret_from, ret_reason)
                                : kept_texts(in, m, c, secret, ret_rocm, ret_amdgpu, ret_reason);
 }
 
@@ -444,7 +448,7 @@ static int write_repos(const rd_fix_input *in, rd_plan *p, rd_step *s, const man
         return r < 0 ? r : 0;
     }
     _cleanup_free_ char *rocm_shown = NULL, *amdgpu_shown = NULL;
-    if ((r = texts(in, m, ch, RD_MASKED, &rocm_shown, &amdgpu_shown, ret_reason)) < 0 ||
+    if ((r = texts(in, m, ch, RD_MASKED, &rocm_shown, &amdgpu_shown, NULL, ret_reason)) < 0 ||
         (r = write_one(p, s, in, p1, rocm, rocm_shown, ret_reason)) < 0 ||
         (r = write_one(p, s, in, p2, amdgpu, amdgpu_shown, ret_reason)) < 0)
         return r;
@@ -462,23 +466,29 @@ static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, c
     int r = decide(in, m, &ch, ret_reason);
     if (r < 0)
         return r;
-    _cleanup_free_ char *rocm = NULL, *amdgpu = NULL;
+    _cleanup_free_ char *rocm = NULL, *amdgpu = NULL, *from = NULL;
+    const rd_config *c = in->config;
+    bool login = c && c->mirror_login;
+    r = texts(in, m, &ch, login ? c->mirror_secret : NULL, &rocm, &amdgpu, &from, ret_reason);
+    if (r < 0)
+        return r;
+    const rd_repo_row *newest = rd_repos_newest(in->knowledge);
     _cleanup_free_ char *outside =
         from_installer(&ch)
             ? xasprintf("ROCm %s is newer than rocm-doctor's tables (repos.ini of %s): its folders were read from "
-                        "AMD's installer package, and count only once %s fetches their metadata signed by AMD's key",
-                        ch.release, strempty(in->knowledge->repos_info.date), m->id)
+                        "AMD's installer package %s, and count only once %s fetches their metadata signed by AMD's "
+                        "key; what the tables cannot know of it (its gfx targets, kernel range) is taken from ROCm %s",
+                        ch.release, strempty(in->knowledge->repos_info.date), strempty(from), m->id,
+                        newest ? newest->release : "-")
             : rd_release_outside_text(in->knowledge, &ch);
-    const rd_config *c = in->config;
-    bool login = c && c->mirror_login;
-    r = texts(in, m, &ch, login ? c->mirror_secret : NULL, &rocm, &amdgpu, ret_reason);
-    if (r < 0)
-        return r;
     rd_step *s =
         ch.row ? rd_plan_add_step(p, m->id, RD_EFFECT_NOW, "AMD's %s repositories for ROCm %s (%s %s)", m->id,
                                   ch.release, strempty(in->facts->os.id), strempty(in->facts->os.version_id))
-               : rd_plan_add_step(p, m->id, RD_EFFECT_NOW,
-                                  "AMD's %s repositories for ROCm %s (the host's folders kept)", m->id, ch.release);
+        : from_installer(&ch)
+            ? rd_plan_add_step(p, m->id, RD_EFFECT_NOW,
+                               "AMD's %s repositories for ROCm %s (from AMD's installer package)", m->id, ch.release)
+            : rd_plan_add_step(p, m->id, RD_EFFECT_NOW, "AMD's %s repositories for ROCm %s (the host's folders kept)",
+                               m->id, ch.release);
     rd_step_address_findings(s, in, m->id);
     if ((r = plan_key(in, p, s, ret_reason)) < 0)
         return r;

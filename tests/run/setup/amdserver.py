@@ -21,6 +21,7 @@ import socketserver
 import threading
 import urllib.parse
 
+import standin
 from standin import run
 
 RELEASE_FOLDER = "7.3"
@@ -114,6 +115,76 @@ def build_installer_rpm(work, out, marker, sources, release):
          os.path.join(top, "amdgpu-install.spec")])
     os.makedirs(os.path.dirname(out), exist_ok=True)
     shutil.copy(os.path.join(top, "RPMS", "noarch", os.path.basename(out)), out)
+
+
+# the 7.3 repositories themselves, as the installer's conffiles name them:
+# stand-ins with AMD's names at 7.3.0's versions, suite jammy
+REPO_BUILD = "70300-1"
+APT_REPOS = {
+    "rocm/apt/7.3": "rocm",
+    "graphics/7.3/ubuntu": "graphics",
+    "amdgpu/30.40/ubuntu": "driver",
+}
+
+
+def new_key(gnupghome, uid):
+    """A signing key of its own in gnupghome; its fingerprint."""
+    os.makedirs(gnupghome, mode=0o700)
+    env = dict(os.environ, GNUPGHOME=gnupghome)
+    run(["gpg", "--batch", "--passphrase", "", "--quick-gen-key", uid, "rsa2048", "sign", "never"], env=env)
+    out = run(["gpg", "--batch", "--with-colons", "--list-keys"], env=env)
+    return [l.split(":")[9] for l in out.splitlines() if l.startswith("fpr:")][0]
+
+
+def add_release(www, gnupghome, work, marker):
+    """Under www (a mirror's base): amdgpu-install/7.3/ubuntu/jammy/ with the
+    installer .deb, and the apt repositories its conffiles name, signed with
+    the key in gnupghome."""
+    build_installer_deb(os.path.join(work, "installer"),
+                        os.path.join(www, "amdgpu-install", RELEASE_FOLDER, "ubuntu", "jammy", DEB), marker)
+    for folder, what in APT_REPOS.items():
+        repo = os.path.join(www, folder)
+        w = os.path.join(work, what)
+        if what == "rocm":
+            for name, (v, dep, files) in standin.rocm_standins("7.3.0", REPO_BUILD).items():
+                standin.build_deb(w, os.path.join(repo, "pool"), name, v, dep, files)
+        elif what == "graphics":
+            standin.build_deb(w, os.path.join(repo, "pool"), "libdrm-amdgpu-common", "1.0.0." + REPO_BUILD, "",
+                              {"/opt/amdgpu/share/libdrm/amdgpu.ids": "# stand-in\n"})
+        else:
+            standin.build_deb(w, os.path.join(repo, "pool"), "amdgpu-dkms", "1:6.18.4.30400000-2400000.22.04", "",
+                              {"/usr/src/amdgpu-6.18.4.30400000/dkms.conf": "PACKAGE_NAME=amdgpu\n"})
+        standin.index(repo, "jammy", "repo.radeon.com", gnupghome)
+
+
+# EL 9's, as the EL installer's .repo files name them ($amdgpudistro: 9.6)
+EL_REPOS = {
+    "rocm/el9/7.3/main": "rocm",
+    "graphics/7.3/el/9.6/main/x86_64": "graphics",
+    "amdgpu/30.40/el/9.6/main/x86_64": "driver",
+}
+EL_RPMS = {
+    "rocm": {n: (v.replace("6.4.1", "7.3.0").replace("60401", "70300").replace("6.4.", "7.3."), "1.el9", req,
+                 {p.replace("6.4.1", "7.3.0").replace(".so.6", ".so.7"): c.replace("6.4.1-83", "7.3.0-1")
+                  for p, c in files.items()})
+             for n, (v, _, req, files) in standin.RPM_ROCM.items()},
+    "graphics": {"libdrm-amdgpu-common": ("1.0.0.70300", "1.el9", "", {"/opt/amdgpu/share/libdrm/amdgpu.ids":
+                                                                        "# stand-in"})},
+    "driver": {"amdgpu-dkms": ("6.18.4", "2400000.el9", "", {"/usr/src/amdgpu-6.18.4/dkms.conf": "PACKAGE_NAME=amdgpu"})},
+}
+
+
+def add_release_el(www, gnupghome, work, marker):
+    """Under www: amdgpu-install/7.3/el/9.6/ with the EL installer .rpm, and
+    the EL 9 repositories it names, signed with the key in gnupghome."""
+    build_installer_rpm(os.path.join(work, "installer-el"),
+                        os.path.join(www, "amdgpu-install", RELEASE_FOLDER, "el", "9.6", RPM), marker, EL_SOURCES,
+                        "1.el9")
+    for folder, what in EL_REPOS.items():
+        repo = os.path.join(www, folder)
+        for name, (v, rel, req, files) in EL_RPMS[what].items():
+            standin.build_rpm(os.path.join(work, "el-" + what), repo, gnupghome, name, v, rel, req, files)
+        standin.rpm_repo(repo, gnupghome)
 
 
 def _apache_index(path, url_path):
