@@ -804,7 +804,8 @@ static int run(char **argv, char **ret_output, char **ret_error)
     int64_t left_ms = dry_run_end_ms - monotonic_ms();
     if (left_ms <= 0) {
         _cleanup_free_ char *brief = short_cmd(argv);
-        *ret_error = xasprintf("the dry run used its %" PRId64 " s (package_query_timeout_s) before %s", query_s, brief);
+        *ret_error =
+            xasprintf("the dry run used its %" PRId64 " s (package_query_timeout_s) before %s", query_s, brief);
         return -ETIME;
     }
     _cleanup_free_ char *out = NULL;

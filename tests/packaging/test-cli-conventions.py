@@ -46,7 +46,9 @@ def help_lists_commands_and_options():
 VALUES = {"--root": "/nonexistent", "--user": "root", "--facts": "/nonexistent", "--config": "/nonexistent",
           "--format": "json", "--level": "1", "--timeout": "5", "--color": "never", "--only": "group",
           "--key-file": "/nonexistent", "--output": "/nonexistent/x.tar", "--python": "/nonexistent",
-          "--rocm-path": "/nonexistent", "--release": "6.4", "--usecase": "rocm", "--on-unknown": "keep"}
+          "--rocm-path": "/nonexistent", "--release": "6.4", "--usecase": "rocm", "--on-unknown": "keep",
+          "--from": "/nonexistent", "--hosts": "n1", "--html": "/nonexistent/x.html", "--node-timeout": "5",
+          "--nodes": "n1", "--parallel": "2", "--partition": "p"}
 
 
 @rdtest.test

@@ -28,6 +28,9 @@ PM = "the host's own package manager: run only for the package family the host (
 COREUTILS_DEB = "coreutils is Essential: yes (Debian policy: no dependency on Essential packages)"
 COREUTILS_RPM = "coreutils is in every installation (rpm and systemd require it)"
 USER_PYTHON = "runs the Python of the environment under diagnosis, never one the package provides"
+FLEET_REMOTE = "fleet runs it on the nodes it checks, each of which has its own installation"
+FLEET_SHELL = "fleet --hosts uses whichever parallel shell the head node has (clush, pdsh), else ssh"
+FLEET_SLURM = "fleet --slurm runs on a Slurm head or login node, which has Slurm's commands"
 RPM2ARCHIVE = "part of rpm (4.13 and later), which every rpm host has; rpm2cpio and cpio are the fallback"
 DKMS = "run only after installing AMD's amdgpu-dkms, which depends on dkms"
 DEB_ONLY = ("run by the fixes that write Debian's /etc/default/grub.d and initramfs-tools' "
@@ -61,6 +64,13 @@ PROGRAMS = {
     "chroot": (("exempt", COREUTILS_DEB), ("exempt", COREUTILS_RPM)),
     "env": (("exempt", COREUTILS_DEB), ("exempt", COREUTILS_RPM)),
     "python3": (("exempt", USER_PYTHON), ("exempt", USER_PYTHON)),
+    "rocm-doctor": (("exempt", FLEET_REMOTE), ("exempt", FLEET_REMOTE)),
+    "pdsh": (("suggests", "pdsh"), ("exempt", FLEET_SHELL)),
+    "clush": (("suggests", "clustershell"), ("exempt", FLEET_SHELL)),
+    "scancel": (("exempt", FLEET_SLURM), ("exempt", FLEET_SLURM)),
+    "sinfo": (("exempt", FLEET_SLURM), ("exempt", FLEET_SLURM)),
+    "srun": (("exempt", FLEET_SLURM), ("exempt", FLEET_SLURM)),
+    "ssh": (("suggests", "openssh-client"), ("exempt", FLEET_SHELL)),
     "tar": (("exempt", "tar is Essential: yes (Debian policy: no dependency on Essential packages)"),
             ("requires", "tar")),
     "rpm2archive": (("exempt", "run only on rpm hosts (a release's installer .rpm), where rpm provides it"),

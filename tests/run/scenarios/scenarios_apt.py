@@ -279,6 +279,7 @@ def ubuntu2204_rocm56_old_guide():
     rocm_install(tb, "5.6.0", build="67")
     dpkg_status(tb, rocm_packages("5.6.0", build="67", codename_version="22.04"))
     tb.root_file("etc/apt/trusted.gpg.d/rocm.asc", pgp_key_block())
+    pin_stand_in_key(tb)
     tb.root_file("etc/apt/sources.list.d/rocm.list", "deb [arch=amd64] https://repo.radeon.com/rocm/apt/5.6 ubuntu main\n")
     return Scenario(tb, [("apt.suite-mismatch", "error"), ("apt.key-deprecated", "warning"),
                          ("apt.no-signed-by", "warning"), ("apt.pin-missing", "warning")], 2,
@@ -299,6 +300,7 @@ def apt_latest_noble():
     rocm_install(tb, "7.2.0")
     dpkg_status(tb, rocm_packages("7.2.0"))
     tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
+    pin_stand_in_key(tb)
     tb.root_file("etc/apt/preferences.d/rocm-pin-600",
                  "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
     tb.root_file("etc/apt/sources.list.d/rocm.list",
@@ -327,6 +329,7 @@ def apt_latest_jammy_on_noble():
     rocm_install(tb, "7.2.0")
     dpkg_status(tb, rocm_packages("7.2.0"))
     tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
+    pin_stand_in_key(tb)
     tb.root_file("etc/apt/preferences.d/rocm-pin-600",
                  "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
     tb.root_file("etc/apt/sources.list.d/rocm.list",
@@ -350,6 +353,7 @@ def debian13_rocm631_sources():
     tb.root_file("etc/os-release", DEBIAN_13_OS_RELEASE)
     tb.kernel(release="6.12.48+deb13-amd64")
     tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
+    pin_stand_in_key(tb)
     tb.root_file("etc/apt/preferences.d/rocm-pin-600",
                  "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
     tb.root_file("etc/apt/sources.list.d/rocm.list",
@@ -372,6 +376,7 @@ def apt_rocm45_and_unknown_folder():
     tb.root_file("etc/os-release", UBUNTU_2204_OS_RELEASE)
     tb.kernel(release="5.15.0-76-generic")
     tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
+    pin_stand_in_key(tb)
     tb.root_file("etc/apt/preferences.d/rocm-pin-600",
                  "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
     tb.root_file("etc/apt/sources.list.d/rocm.list",

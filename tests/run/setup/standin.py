@@ -342,10 +342,11 @@ def add_rpm_trees(m):
     work = os.path.join(m.top, "rpmwork")
     trees = {
         os.path.join("rocm", "el9", RPM_RELEASE, "main"): RPM_ROCM,
-        # 6.4.1's RHEL trees are 9.5 9.4 8.10 (ROCm/amdgpu-docs@43ab98f conf.py):
-        # an EL 9.6 host gets the 9.5 tree, as amdgpu-install's $amdgpudistro
-        # would have to be set for it
-        os.path.join("amdgpu", RPM_RELEASE, "el", "9.5", "main", "x86_64"): RPM_DRIVER,
+        # 6.4.1's RHEL trees are 9.6 9.5 9.4 8.10 (9.6 added after the release:
+        # ROCm/rocm-install-on-linux#475, cherry-picked to docs/6.4.1; log
+        # ROCm/ROCm#4899 of amdgpu-install/6.4.1/rhel/9.6): an EL 9.6 host
+        # gets its own tree
+        os.path.join("amdgpu", RPM_RELEASE, "el", "9.6", "main", "x86_64"): RPM_DRIVER,
         os.path.join("rocm", "zyp", RPM_RELEASE, "main"): RPM_ROCM,
         os.path.join("amdgpu", RPM_RELEASE, "sle", "15.6", "main", "x86_64"): RPM_DRIVER,
     }

@@ -73,7 +73,7 @@ EXPECT = {
     ("7.1.0", "apt"): apt("rocm/apt/7.1", "amdgpu/30.20/ubuntu", "graphics/7.1/ubuntu"),
     ("7.2.3", "apt"): apt("rocm/apt/7.2.3", "amdgpu/30.30.3/ubuntu", "graphics/7.2.3/ubuntu"),
     ("6.4.0", "dnf"): apt("rocm/el9/6.4/main", "amdgpu/6.4/el/9.5/main/x86_64"),
-    ("6.4.1", "dnf"): apt("rocm/el9/6.4.1/main", "amdgpu/6.4.1/el/9.5/main/x86_64"),
+    ("6.4.1", "dnf"): apt("rocm/el9/6.4.1/main", "amdgpu/6.4.1/el/9.6/main/x86_64"),
     ("7.0.2", "dnf"): apt("rocm/el9/7.0.2/main", "amdgpu/30.10.2/el/9.6/main/x86_64",
                           "graphics/7.0.2/el/9.6/main/x86_64"),
     ("7.1.0", "dnf"): apt("rocm/el9/7.1/main", "amdgpu/30.20/el/9.6/main/x86_64", "graphics/7.1/el/9.6/main/x86_64"),

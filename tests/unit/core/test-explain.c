@@ -208,27 +208,13 @@ static void test_known_causes(void)
  * (VRAM a board lost), or no failure at all (a kernel that ran, a GPU the
  * build has no kernel for). */
 static const char *const no_message[] = {
-    "access.world-writable",
-    "pcie.link-degraded",
-    "tuning.numa-balancing",
-    "gpu.power-capped",
-    "gpu.vram-missing",
-    "runtime.kernel-ok",
-    "runtime.kernel-untested",
-    "os.not-validated",
-    "facts.unreadable",
-    "rpm.database-unreadable",
-    "zypper.repo-invalid",
-    "tables.older-than-host",
-    "tables.folder-unknown",
-    "rocm.release-moving",
-    "rocm.release-unsupported",
-    "slurm.conf-invalid",
-    "slurm.conf-too-large",
-    "slurm.grestypes-missing",
-    "slurm.gres-type",
-    "slurm.gres-cores",
-    NULL,
+    "access.world-writable",   "pcie.link-degraded",   "tuning.numa-balancing",
+    "gpu.power-capped",        "gpu.vram-missing",     "runtime.kernel-ok",
+    "runtime.kernel-untested", "os.not-validated",     "facts.unreadable",
+    "rpm.database-unreadable", "zypper.repo-invalid",  "tables.older-than-host",
+    "tables.folder-unknown",   "rocm.release-moving",  "rocm.release-unsupported",
+    "slurm.conf-invalid",      "slurm.conf-too-large", "slurm.grestypes-missing",
+    "slurm.gres-type",         "slurm.gres-cores",     NULL,
 };
 
 /* Every finding a check can report is the cause of some message in the
