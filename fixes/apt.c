@@ -174,21 +174,6 @@ static bool legacy_keyring_only_amd(const rd_fix_input *in, const char *path)
     return fprs && fprs[0] && !fprs[1];
 }
 
-/* The release: the one decision of src/core/release.c (asked, configured,
- * the host's own, or for a host without ROCm the newest). */
-static int decide(const rd_fix_input *in, rd_release_choice *ret, char **ret_reason)
-{
-    const rd_release_input ri = {
-        .facts = in->facts,
-        .knowledge = in->knowledge,
-        .config = in->config,
-        .gpus = in->gpus,
-        .asked = in->release,
-        .family = RD_REPO_APT,
-    };
-    return rd_release_decide(&ri, ret, ret_reason);
-}
-
 /* The apt suite of a release of the table on this OS. */
 static int table_suite(const rd_fix_input *in, const rd_repo_row *row, const char **ret_suite, char **ret_reason)
 {
@@ -836,7 +821,7 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     if (in->setup && rd_os_family_facts(&in->facts->os) != RD_OS_DEBIAN)
         return 0;
     _cleanup_(rd_release_choice_done) rd_release_choice choice = { 0 };
-    int r = decide(in, &choice, ret_reason);
+    int r = rd_fix_release(in, RD_REPO_APT, &choice, ret_reason);
     if (r < 0)
         return r;
     /* 5.0 to 5.2: the ROCm folder's suite is "ubuntu", the driver's the

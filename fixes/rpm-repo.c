@@ -65,22 +65,6 @@ static bool key_imported(const rd_facts *f, const char *fpr)
     return false;
 }
 
-/* The release: the one decision of src/core/release.c (asked, configured,
- * the host's own repositories or installation, else the newest for every
- * GPU here). */
-static int decide(const rd_fix_input *in, const manager *m, rd_release_choice *ret, char **ret_reason)
-{
-    const rd_release_input ri = {
-        .facts = in->facts,
-        .knowledge = in->knowledge,
-        .config = in->config,
-        .gpus = in->gpus,
-        .asked = in->release,
-        .family = m->zypper ? RD_REPO_SLES : RD_REPO_EL,
-    };
-    return rd_release_decide(&ri, ret, ret_reason);
-}
-
 /* zypper's credentials for the mirror (a repository's baseurl names it) */
 #define ZYPP_CREDENTIALS_NAME "rocm-doctor"
 #define ZYPP_CREDENTIALS "/etc/zypp/credentials.d/" ZYPP_CREDENTIALS_NAME
@@ -463,7 +447,7 @@ static int plan_manager(const rd_fix_input *in, rd_plan *p, char **ret_reason, c
     if (in->setup && (m->zypper ? fam != RD_OS_SUSE : fam != RD_OS_RHEL))
         return 0;
     _cleanup_(rd_release_choice_done) rd_release_choice ch = { 0 };
-    int r = decide(in, m, &ch, ret_reason);
+    int r = rd_fix_release(in, m->zypper ? RD_REPO_SLES : RD_REPO_EL, &ch, ret_reason);
     if (r < 0)
         return r;
     _cleanup_free_ char *rocm = NULL, *amdgpu = NULL, *from = NULL;

@@ -44,7 +44,8 @@ static int check_release(const rd_options *o, const rd_run *run, const char *rel
         _cleanup_installer_info_ rd_installer_info info = { 0 };
         _cleanup_free_ char *why = NULL;
         if (rd_installer_read(&run->config, k, os, release, &info, &why) < 0)
-            return rd_fail("--release %s: %s", release, why);
+            return rd_fail("--release %s: %s; the releases rocm-doctor's tables have for %s %s: %s", release, why,
+                           strempty(os->id), strempty(os->version_id), list);
         return 0;
     }
     if (!known)

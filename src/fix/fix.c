@@ -379,3 +379,16 @@ int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error)
     *ret = p;
     return 0;
 }
+
+int rd_fix_release(const rd_fix_input *in, rd_repo_family family, rd_release_choice *ret, char **ret_reason)
+{
+    const rd_release_input ri = {
+        .facts = in->facts,
+        .knowledge = in->knowledge,
+        .config = in->config,
+        .gpus = in->gpus,
+        .asked = in->release,
+        .family = family,
+    };
+    return rd_release_decide(&ri, ret, ret_reason);
+}

@@ -335,7 +335,7 @@ static char *download_reason(const char *what, const char *url, int r, const cha
     case -ETIMEDOUT:
     case -EPROTO:
     case -EPROTONOSUPPORT: return xasprintf("cannot reach the repository server for %s (%s): %s", what, url, why);
-    case -ENOENT: return xasprintf("the repository server has no %s (%s: 404)", what, url);
+    case -ENOENT: return xasprintf("%s is not on the repository server (%s: 404)", what, url);
     default: return xasprintf("cannot download %s from %s: %s", what, url, why);
     }
 }
