@@ -124,8 +124,9 @@ int rd_cli_fleet_remote(const rd_options *o, struct rd_fleet *fleet);
 /* Prints "rocm-doctor: MESSAGE" on stderr; returns 3. */
 #define rd_fail(...) (rd_msg_error("rocm-doctor", __VA_ARGS__), RD_EXIT_UNKNOWN)
 
-/* The options, one flag each: the verbs' table in main.c says which a verb
- * takes. */
+/* The options, one flag each (several for the fleet's): the verbs' table in
+ * main.c says which a verb takes. When a command is given several it does
+ * not take, the lowest flag is the one named. */
 enum {
     RD_OPT_ROOT = 1 << 0,
     RD_OPT_USER = 1 << 1,
@@ -143,13 +144,13 @@ enum {
     RD_OPT_OUTPUT = 1 << 13,
     RD_OPT_PYTHON = 1 << 14,
     RD_OPT_ROCM_PATH = 1 << 15,
-    RD_OPT_STATUS = 1 << 16,
-    RD_OPT_RELEASE = 1 << 20,
-    RD_OPT_USECASE = 1 << 21,
-    RD_OPT_VERBOSE = 1 << 22,
-    RD_OPT_ON_UNKNOWN = 1 << 23,
-    RD_OPT_SERVER = 1 << 24,
-    RD_OPT_FLEET = 1 << 25, /* --from, --hosts, --slurm, --nodes, --partition, --parallel, --node-timeout, --html */
+    RD_OPT_RELEASE = 1 << 16,
+    RD_OPT_USECASE = 1 << 17,
+    RD_OPT_STATUS = 1 << 18,
+    RD_OPT_VERBOSE = 1 << 19,
+    RD_OPT_ON_UNKNOWN = 1 << 20,
+    RD_OPT_SERVER = 1 << 21,
+    RD_OPT_FLEET = 1 << 22, /* --from, --hosts, --slurm, --nodes, --partition, --parallel, --node-timeout, --html */
 };
 
 bool rd_cli_want_color(int setting);
