@@ -167,7 +167,7 @@ static int want_setup(const rd_fix_input *in, const char *pm, const char *instal
         if (!v)
             continue;
         /* undo must be able to put it back at its version */
-        if (rd_pkg_reinstallable(rd_pm_from_name(pm), in->root, name, v, &err) == 0) {
+        if (rd_pkg_reinstallable(rd_pm_from_name(pm), in->ctx->root, name, v, &err) == 0) {
             _cleanup_free_ char *msg = xasprintf("%s %s stays: no configured repository offers that version, so "
                                                  "undo could not put it back (it was installed from a file); "
                                                  "remove it yourself if it shadows AMD's",
@@ -329,7 +329,7 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         return r;
     const char *pmn = rd_pm_name(pm);
     _cleanup_free_ char *installed = NULL;
-    r = rd_pkg_installed(pm, in->root, &installed, ret_reason);
+    r = rd_pkg_installed(pm, in->ctx->root, in->ctx->root_fd, &installed, ret_reason);
     if (r < 0)
         return r;
     wanted w = { 0 };
@@ -350,7 +350,7 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     }
     rd_pkg_changes c = { 0 };
     _cleanup_free_ char *err = NULL;
-    r = rd_pkg_dry_run(pm, in->root, ov, w.install, w.remove, &c, &err);
+    r = rd_pkg_dry_run(pm, in->ctx->root, ov, w.install, w.remove, &c, &err);
     rd_overlay_remove(ov);
     if (r < 0) {
         *ret_reason = unresolved_reason(p, pmn, &w, err);

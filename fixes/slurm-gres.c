@@ -110,7 +110,7 @@ static int slurm_gres_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason
         return -ENODEV;
     }
     _cleanup_free_ char *path = xasprintf("%s/gres.conf", s->conf_dir), *old = NULL;
-    (void)rd_fix_read(in->root_fd, path, &old, NULL, NULL);
+    (void)rd_fix_read(in->ctx->root_fd, path, &old, NULL, NULL);
     _cleanup_free_ char *text = proposed(in, old, path, gpus, n);
     rd_step *s_ = rd_plan_add_step(p, "slurm-gres", RD_EFFECT_NOW, "%s lists this node's %zu AMD GPU%s", path, n,
                                    n == 1 ? "" : "s");
