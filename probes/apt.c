@@ -507,7 +507,7 @@ static void assess_repo_missing(const rd_assess_input *in, rd_findings *out)
         if (!s->placeholder || !s->enabled)
             continue;
         if (!fd)
-            fd = rd_finding_add(out, "apt.repo-missing", RD_SEV_ERROR, NULL,
+            fd = rd_finding_add(out, RD_FINDING(APT_REPO_MISSING), RD_SEV_ERROR, NULL,
                                 "An apt source still holds a template placeholder: the repository does not exist "
                                 "and `apt update` fails");
         _cleanup_free_ char *t = source_text(s);
@@ -545,7 +545,7 @@ static void assess_repo_missing(const rd_assess_input *in, rd_findings *out)
         if (found)
             continue;
         if (!fd)
-            fd = rd_finding_add(out, "apt.repo-missing", RD_SEV_WARNING, NULL,
+            fd = rd_finding_add(out, RD_FINDING(APT_REPO_MISSING), RD_SEV_WARNING, NULL,
                                 "Packages from AMD's repository are installed, but apt has no source for them");
         rd_finding_evidence(fd, "/var/lib/dpkg/status: %s %s installed", owned[p].package, version);
         rd_finding_evidence(fd,
@@ -599,7 +599,7 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
         const rd_release *first = !want && rd_support_lists_os(k, &f->os) ? rd_support_first_for_os(k, &f->os) : NULL;
         if (first) {
             if (!fd)
-                fd = rd_finding_add(out, "apt.suite-mismatch", RD_SEV_ERROR, NULL,
+                fd = rd_finding_add(out, RD_FINDING(APT_SUITE_MISMATCH), RD_SEV_ERROR, NULL,
                                     "An AMD apt source names a suite that does not fit this OS (%s %s)", f->os.id,
                                     codename);
             _cleanup_free_ char *t = source_text(s);
@@ -622,7 +622,7 @@ static void assess_suite(const rd_assess_input *in, rd_findings *out)
             continue;
         if (!fd)
             fd =
-                rd_finding_add(out, "apt.suite-mismatch", RD_SEV_ERROR, NULL,
+                rd_finding_add(out, RD_FINDING(APT_SUITE_MISMATCH), RD_SEV_ERROR, NULL,
                                "An AMD apt source names a suite that does not fit this OS (%s %s)", f->os.id, codename);
         _cleanup_free_ char *t = source_text(s);
         if (obsolete)
@@ -695,7 +695,7 @@ static void assess_keys(const rd_assess_input *in, rd_findings *out)
         _cleanup_free_ char *t = source_text(s);
         if (!s->signed_by) {
             if (!nosb)
-                nosb = rd_finding_add(out, "apt.no-signed-by", RD_SEV_WARNING, NULL,
+                nosb = rd_finding_add(out, RD_FINDING(APT_NO_SIGNED_BY), RD_SEV_WARNING, NULL,
                                       "AMD's apt source does not say which key signs it (no signed-by)");
             rd_finding_evidence(nosb, "%s", t);
             continue;
@@ -706,7 +706,7 @@ static void assess_keys(const rd_assess_input *in, rd_findings *out)
         if (kr && kr->exists && kr->amd_key)
             continue;
         if (!missing)
-            missing = rd_finding_add(out, "apt.key-missing", RD_SEV_ERROR, NULL,
+            missing = rd_finding_add(out, RD_FINDING(APT_KEY_MISSING), RD_SEV_ERROR, NULL,
                                      "The key file AMD's apt source names does not hold AMD's key: `apt update` "
                                      "fails with NO_PUBKEY %s",
                                      key_id);
@@ -742,7 +742,7 @@ static void assess_keys(const rd_assess_input *in, rd_findings *out)
         if (!kr->legacy || !kr->amd_key)
             continue;
         if (!legacy)
-            legacy = rd_finding_add(out, "apt.key-deprecated", any_amd ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+            legacy = rd_finding_add(out, RD_FINDING(APT_KEY_DEPRECATED), any_amd ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
                                     "AMD's signing key was added with apt-key, which is deprecated");
         rd_finding_evidence(legacy, "%s holds key %s", kr->path, key_id);
     }
@@ -776,7 +776,7 @@ static void assess_pin(const rd_assess_input *in, rd_findings *out)
     for (size_t i = 0; i < a->n_pins; i++)
         if (a->pins[i].priority > 500)
             return;
-    rd_finding *fd = rd_finding_add(out, "apt.pin-missing", RD_SEV_WARNING, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(APT_PIN_MISSING), RD_SEV_WARNING, NULL,
                                     "AMD's repository is not pinned: the distribution's ROCm packages can mix in");
     _cleanup_free_ char *t = source_text(rocm);
     rd_finding_evidence(fd, "%s", t);
@@ -812,7 +812,7 @@ static void assess_repo_path(const rd_assess_input *in, rd_findings *out)
         bool judged = rd_repo_match_unserved(&m);
         if (judged) {
             if (!fd)
-                fd = rd_finding_add(out, "apt.repo-path", RD_SEV_ERROR, NULL,
+                fd = rd_finding_add(out, RD_FINDING(APT_REPO_PATH), RD_SEV_ERROR, NULL,
                                     "An apt source names a folder AMD does not serve: `apt update` fails on it "
                                     "(404 Not Found)");
             _cleanup_free_ char *t = source_text(s);
@@ -856,8 +856,10 @@ static void apt_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const apt_findings[] = {
-    "apt.repo-missing",   "apt.repo-path",    "apt.suite-mismatch", "apt.key-missing",
-    "apt.key-deprecated", "apt.no-signed-by", "apt.pin-missing",    NULL,
+    RD_FINDING(APT_REPO_MISSING),   RD_FINDING(APT_REPO_PATH),
+    RD_FINDING(APT_SUITE_MISMATCH), RD_FINDING(APT_KEY_MISSING),
+    RD_FINDING(APT_KEY_DEPRECATED), RD_FINDING(APT_NO_SIGNED_BY),
+    RD_FINDING(APT_PIN_MISSING),    NULL,
 };
 
 /* clang-format off */

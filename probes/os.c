@@ -274,7 +274,7 @@ static void assess_unlisted(const rd_assess_input *in, rd_findings *out)
         rel = &k->releases[k->n_releases - 1];
     if (rd_release_find_os(rel, o->id, o->version_id))
         return;
-    rd_finding *fd = rd_finding_add(out, "os.not-validated", RD_SEV_INFO, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(OS_NOT_VALIDATED), RD_SEV_INFO, NULL,
                                     "%s is not a release AMD lists for ROCm %s: it is not validated by AMD",
                                     o->pretty_name ? o->pretty_name : o->id, rel->line);
     rd_finding_evidence(fd, "/etc/os-release: ID=%s VERSION_ID=%s%s%s", o->id, strempty(o->version_id),
@@ -307,7 +307,7 @@ static void assess_unreadable(const rd_facts *f, rd_findings *out)
 {
     if (f->n_unreadable == 0)
         return;
-    rd_finding *fd = rd_finding_add(out, "facts.unreadable", RD_SEV_WARNING, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(FACTS_UNREADABLE), RD_SEV_WARNING, NULL,
                                     f->n_unreadable == 1 ? "%zu file could not be read: the checks that need it "
                                                            "did not run"
                                                          : "%zu files could not be read: the checks that need them "
@@ -329,7 +329,7 @@ static void os_assess(const rd_assess_input *in, rd_findings *out)
     assess_unreadable(in->facts, out);
     if (!o->wsl)
         return;
-    rd_finding *fd = rd_finding_add(out, "host.wsl", RD_SEV_ERROR, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(HOST_WSL), RD_SEV_ERROR, NULL,
                                     "This is Windows Subsystem for Linux: ROCm here uses AMD's WSL stack, "
                                     "not amdgpu/KFD");
     rd_finding_evidence(fd, "%s", o->wsl_evidence);
@@ -337,7 +337,8 @@ static void os_assess(const rd_assess_input *in, rd_findings *out)
                           "--usecase=wsl,rocm --no-dkms) inside; the Linux driver checks do not apply here.");
 }
 
-static const char *const os_findings[] = { "host.wsl", "os.not-validated", "facts.unreadable", NULL };
+static const char *const os_findings[] = { RD_FINDING(HOST_WSL), RD_FINDING(OS_NOT_VALIDATED),
+                                           RD_FINDING(FACTS_UNREADABLE), NULL };
 
 /* clang-format off */
 const rd_probe rd_probe_os = {

@@ -46,22 +46,34 @@ static bool reports(const rd_probe *p, const char *id)
     return false;
 }
 
+static int check_need(const rd_probe_table *t, size_t i, const char *id, char **ret_error)
+{
+    bool before = false, known = false;
+    for (size_t j = 0; j < t->n_assess; j++)
+        if (reports(t->assess[j], id)) {
+            known = true;
+            before |= j < i;
+        }
+    if (!known || !before) {
+        *ret_error = xasprintf("probe %s reads %s, which %s", t->assess[i]->id, id,
+                               known ? "is assessed after it" : "no probe reports");
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int rd_probe_table_check(const rd_probe_table *t, char **ret_error)
 {
-    for (size_t i = 0; i < t->n_assess; i++)
-        for (const char *const *id = t->assess[i]->needs; id && *id; id++) {
-            bool before = false, known = false;
-            for (size_t j = 0; j < t->n_assess; j++)
-                if (reports(t->assess[j], *id)) {
-                    known = true;
-                    before |= j < i;
-                }
-            if (!known || !before) {
-                *ret_error = xasprintf("probe %s reads %s, which %s", t->assess[i]->id, *id,
-                                       known ? "is assessed after it" : "no probe reports");
+    for (size_t i = 0; i < t->n_assess; i++) {
+        const rd_probe *p = t->assess[i];
+        for (const char *const *id = p->needs; id && *id; id++)
+            if (check_need(t, i, *id, ret_error) < 0)
                 return -EINVAL;
-            }
-        }
+        for (size_t k = 0; p->needs_flags && k < RD_N_FINDINGS; k++)
+            if ((rd_finding_catalogue[k].flags & p->needs_flags) &&
+                check_need(t, i, rd_finding_catalogue[k].id, ret_error) < 0)
+                return -EINVAL;
+    }
     return 0;
 }
 

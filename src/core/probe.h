@@ -9,6 +9,7 @@
 #include "findings.h"
 #include "gpus.h"
 #include "knowledge.h"
+#include "catalogue.h"
 
 struct rd_config;
 
@@ -48,6 +49,7 @@ typedef struct {
      * instead of repeating it), NULL-terminated: the assess order must put
      * the probes that report them first (rd_probe_table_check). */
     const char *const *needs;
+    unsigned needs_flags; /* ... and every finding of the catalogue with one of these flags */
     void (*gather)(const rd_ctx *ctx, rd_facts *facts);
     void (*assess)(const rd_assess_input *in, rd_findings *out);
 } rd_probe;
@@ -63,7 +65,7 @@ typedef struct {
 } rd_probe_table;
 
 /* The finding the configuration itself reports (rd_config_apply). */
-#define RD_CONFIG_FINDING "gpu.count-mismatch"
+#define RD_CONFIG_FINDING RD_FINDING(GPU_COUNT_MISMATCH)
 
 /* -EINVAL when a probe reads a finding that no probe assessed before it
  * reports, with *ret_error saying which. */

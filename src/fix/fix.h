@@ -12,6 +12,7 @@
 #include <sys/types.h>
 #include "config.h"
 #include "facts.h"
+#include "catalogue.h"
 #include "findings.h"
 #include "gpus.h"
 #include "knowledge.h"

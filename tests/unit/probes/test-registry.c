@@ -36,6 +36,8 @@ static void t_needs_are_honoured(void)
     for (size_t i = 0; i < rd_probe_registry.n_assess; i++)
         for (const char *const *n = rd_probe_registry.assess[i]->needs; n && *n; n++)
             declared++;
+    for (size_t k = 0; k < RD_N_FINDINGS; k++)
+        declared += (rd_finding_catalogue[k].flags & rd_probe_runtime.needs_flags) != 0;
     /* kfd reads pci's atomics finding, the runtime its level-1 causes */
     g_assert_cmpuint(declared, >=, 15);
 }
@@ -80,6 +82,32 @@ static void t_findings_unique(void)
         }
     g_assert_true(rd_probe_table_knows(&rd_probe_registry, "gpu.count-mismatch"));
     g_assert_false(rd_probe_table_knows(&rd_probe_registry, "no.such-finding"));
+}
+
+/* The catalogue and the probes agree: every id a probe declares has a
+ * row, every row is declared by a probe (or is the configuration's), and
+ * a probe reports each id with at most the row's severity. */
+static void t_catalogue(void)
+{
+    g_assert_cmpuint(RD_N_FINDINGS, >=, 98);
+    for (size_t k = 0; k < RD_N_FINDINGS; k++) {
+        const rd_finding_def *d = &rd_finding_catalogue[k];
+        g_assert_true(rd_finding_lookup(d->id) == d);
+        g_assert_true(rd_probe_table_knows(&rd_probe_registry, d->id));
+        g_assert_cmpint(d->severity, >=, RD_SEV_OK);
+        g_assert_cmpint(d->severity, <=, RD_SEV_ERROR);
+        for (size_t j = 0; j < k; j++)
+            g_assert_cmpstr(rd_finding_catalogue[j].id, !=, d->id);
+    }
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++)
+        for (const char *const *f = rd_probe_registry.gather[i]->findings; f && *f; f++)
+            g_assert_nonnull(rd_finding_lookup(*f));
+    g_assert_null(rd_finding_lookup("no.such-finding"));
+    g_assert_cmpstr(RD_FINDING(DRIVER_KERNEL_TOO_OLD), ==, "driver.kernel-too-old");
+    g_assert_true(rd_finding_lookup(RD_FINDING(DRIVER_KERNEL_TOO_OLD))->flags & RD_FINDING_NO_GPU);
+    g_assert_true(rd_finding_lookup(RD_FINDING(ARCH_UNSUPPORTED))->flags & RD_FINDING_BAD_ISA);
+    g_assert_cmpuint(rd_finding_lookup(RD_FINDING(GPU_NONE))->flags, ==, RD_FINDING_NO_GPU);
+    g_assert_cmpuint(rd_finding_lookup(RD_FINDING(GPU_HOT))->flags, ==, 0);
 }
 
 /* clang-format off */
@@ -138,6 +166,7 @@ static void test_probe_order(void)
 static const rd_test_case tests[] = {
     { "/registry/same-probes", t_same_probes },
     { "/registry/needs-are-honoured", t_needs_are_honoured },
+    { "/registry/catalogue", t_catalogue },
     { "/registry/areas-exist", t_areas_exist },
     { "/registry/reads-are-absolute", t_reads_are_absolute },
     { "/registry/findings-unique", t_findings_unique },
