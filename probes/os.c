@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include "distro.h"
 #include "probe.h"
+#include "release.h"
 #include "rootfs.h"
 #include "util.h"
 
@@ -265,11 +266,8 @@ static void assess_unlisted(const rd_assess_input *in, rd_findings *out)
     const rd_knowledge *k = in->knowledge;
     if (in->gpus->n_gpus == 0 || !o->id || k->n_releases == 0)
         return;
-    /* the release of AMD's ROCm installed under /opt when there is one,
-     * else the newest (a distribution's own ROCm is not AMD's release) */
-    const char *opt = in->facts->rocm.default_path;
-    const rd_release *rel =
-        opt && startswith(opt, "/opt/") ? rd_knowledge_release(k, in->facts->rocm.default_version) : NULL;
+    /* the release of AMD's ROCm installed when there is one, else the newest */
+    const rd_release *rel = rd_knowledge_release(k, rd_release_amd_installed(in->facts));
     if (!rel)
         rel = &k->releases[k->n_releases - 1];
     if (rd_release_find_os(rel, o->id, o->version_id))
