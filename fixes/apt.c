@@ -873,7 +873,7 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         free(notes.s);
         return r;
     }
-    if (right && !rd_step_changes(s) && !in->setup && rd_fix_has_finding(in, "rocm.not-installed")) {
+    if (right && !rd_step_changes(s) && !in->setup && rd_fix_has_finding(in, RD_FINDING(ROCM_NOT_INSTALLED))) {
         free(notes.s);
         *ret_reason = xasprintf("AMD's apt repository for ROCm %s (%s) is already set up here; `rocm-doctor setup` "
                                 "installs ROCm from it",

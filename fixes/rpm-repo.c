@@ -285,7 +285,7 @@ static void notes(const rd_fix_input *in, const manager *m, rd_step *s, bool crb
     prereq_notes(in, m, crb, &b);
     for (size_t i = 0; i < in->findings->n; i++) {
         const rd_finding *f = &in->findings->items[i];
-        if (streq(f->id, "kernel.devel-missing") && in->facts->kernel_devel.wanted && !in->setup)
+        if (streq(f->id, RD_FINDING(KERNEL_DEVEL_MISSING)) && in->facts->kernel_devel.wanted && !in->setup)
             strbuf_printf(&b,
                           "%sInstall the running kernel's headers: `sudo %s install %s`, then `sudo dkms "
                           "autoinstall` or reboot (`rocm-doctor setup` plans both).",

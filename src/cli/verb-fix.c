@@ -22,9 +22,11 @@ static int parse_only(const char *only, char ***ret)
         bool finding = strchr(id, '.') && strspn(id, "abcdefghijklmnopqrstuvwxyz0123456789.-") == strlen(id);
         if (!rd_fix_get(&rd_fix_registry, id) && !finding) {
             strv_free(v);
-            return rd_usage_error("--only: \"%s\" is neither a fix (group, udev, modprobe, apt, env, cmdline) nor a "
-                                  "finding id",
-                                  id);
+            _cleanup_strv_free_ char **fixes = NULL;
+            for (size_t i = 0; i < rd_fix_registry.n_fixes; i++)
+                fixes = strv_push(fixes, xstrdup(rd_fix_registry.fixes[i]->id));
+            _cleanup_free_ char *names = strv_join(fixes, ", ");
+            return rd_usage_error("--only: \"%s\" is neither a fix (%s) nor a finding id", id, names);
         }
         if (!strv_contains(v, id))
             v = strv_push(v, xstrdup(id));

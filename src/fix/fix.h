@@ -13,6 +13,7 @@
 #include "config.h"
 #include "context.h"
 #include "facts.h"
+#include "catalogue.h"
 #include "findings.h"
 #include "gpus.h"
 #include "knowledge.h"

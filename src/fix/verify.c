@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include "journal-private.h"
+#include "catalogue.h"
 
 #define BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
 
@@ -133,9 +134,9 @@ static json_object *runtime_verdict(const rd_findings *fs, bool ran, bool *ret_f
         const rd_finding *f = &fs->items[i];
         if (!startswith(f->id, "runtime."))
             continue;
-        if (streq(f->id, "runtime.kernel-ok"))
+        if (streq(f->id, RD_FINDING(RUNTIME_KERNEL_OK)))
             ok++;
-        else if ((f->severity >= RD_SEV_ERROR || streq(f->id, "runtime.kernel-untested")) && !bad)
+        else if ((f->severity >= RD_SEV_ERROR || streq(f->id, RD_FINDING(RUNTIME_KERNEL_UNTESTED))) && !bad)
             bad = f;
         else if (!other)
             other = f;

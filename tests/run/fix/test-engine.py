@@ -9,6 +9,7 @@ How each fix is tested: fixrun.py.
 
 Usage: test-engine.py ROCM_DOCTOR FIX_DRIVER SOURCE_DIR [TB_RUN]"""
 import fcntl
+import json
 import os
 import re
 import shutil
@@ -290,7 +291,10 @@ def apply_needs_root():
 def usage_errors():
     p = run(["fix", "--only", "bogus"])
     rdtest.eq(p.returncode, 3, "unknown --only id")
-    rdtest.check('"bogus" is neither a fix' in p.stderr, p.stderr)
+    fixes = [f["id"] for f in json.loads(run(["list", "fixes", "--json"]).stdout)["fixes"]]
+    rdtest.check(len(fixes) >= 10 and "slurm-gres" in fixes, "list fixes --json: the registry", fixes)
+    rdtest.check('--only: "bogus" is neither a fix (%s) nor a finding id' % ", ".join(fixes) in p.stderr,
+                 "the error names every fix of the registry", p.stderr)
     p = run(["undo", "--last", "20261130-105800"])
     rdtest.eq(p.returncode, 3, "--last and an id")
     p = run(["fix", "--apply", "--json"])
