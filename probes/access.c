@@ -165,7 +165,11 @@ char *rd_group_name(const char *text, int64_t gid)
 
 /* ---- gather ---- */
 
-static void stat_node(rd_access_facts *a, const char *path, const char *role, const char *group_text)
+/* The node's group name: from group_text when the host is a root tree
+ * (in_root; NULL when its /etc/group is unreadable, and then no name: this
+ * machine's own group database says nothing of the tree's), else from the
+ * running system's group database. */
+static void stat_node(rd_access_facts *a, const char *path, const char *role, bool in_root, const char *group_text)
 {
     for (size_t i = 0; i < a->n_nodes; i++)
         if (streq(a->nodes[i].path, path))
@@ -183,9 +187,10 @@ static void stat_node(rd_access_facts *a, const char *path, const char *role, co
     n->mode = st.st_mode & 07777;
     n->uid = st.st_uid;
     n->gid = st.st_gid;
-    if (group_text)
-        n->group = rd_group_name(group_text, st.st_gid);
-    else {
+    if (in_root) {
+        if (group_text)
+            n->group = rd_group_name(group_text, st.st_gid);
+    } else {
         struct group gr, *res = NULL;
         char buf[4096];
         if (getgrgid_r(st.st_gid, &gr, buf, sizeof buf, &res) == 0 && res)
@@ -267,29 +272,30 @@ static void access_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_access_facts *a = &facts->access;
     _cleanup_free_ char *passwd_text = NULL, *group_text = NULL;
-    if (rd_ctx_has_root(ctx)) {
+    bool in_root = rd_ctx_has_root(ctx);
+    if (in_root) {
         rd_facts_note_unreadable(facts, "/etc/passwd", rd_root_read_file(ctx, "/etc/passwd", 0, &passwd_text),
                                  "the users' uid and primary group (access to /dev/kfd and render nodes)");
         rd_facts_note_unreadable(facts, "/etc/group", rd_root_read_file(ctx, "/etc/group", 0, &group_text),
                                  "the users' groups and the device nodes' group names");
     }
 
-    stat_node(a, "/dev/kfd", "kfd", group_text);
+    stat_node(a, "/dev/kfd", "kfd", in_root, group_text);
     for (size_t i = 0; i < facts->drm.n_devices; i++)
         if (facts->drm.devices[i].render)
-            stat_node(a, facts->drm.devices[i].render, "render", group_text);
+            stat_node(a, facts->drm.devices[i].render, "render", in_root, group_text);
     for (size_t i = 0; i < facts->kfd.n_nodes; i++) {
         uint64_t minor;
         if (rd_kfd_node_is_gpu(&facts->kfd.nodes[i]) && rd_kfd_prop(&facts->kfd.nodes[i], "drm_render_minor", &minor) &&
             minor > 0 && minor < 1u << 20) {
             char path[64];
             snprintf(path, sizeof path, "/dev/dri/renderD%" PRIu64, minor);
-            stat_node(a, path, "render", group_text);
+            stat_node(a, path, "render", in_root, group_text);
         }
     }
     for (size_t i = 0; i < facts->drm.n_devices; i++)
         if (facts->drm.devices[i].card)
-            stat_node(a, facts->drm.devices[i].card, "card", group_text);
+            stat_node(a, facts->drm.devices[i].card, "card", in_root, group_text);
 
     const char *name = NULL, *source = NULL;
     if (ctx->user) {

@@ -48,12 +48,34 @@ def rpm(root, *args, check=True):
                           check=check, capture_output=True, text=True)
 
 
+# Imported keys: rpm names a key gpg-pubkey-SHORTID-CREATED and, from 4.20
+# on, refuses to install a package of that name ("use rpmkeys --import").
+# keys/short-id-SHORTID.asc is a certificate of that short id
+# (keys/make-short-id-key.py), imported with the real rpmkeys.
+KEYS = os.path.join(HERE, "keys")
+
+
+def key_file(short_id):
+    path = os.path.join(KEYS, "short-id-%s.asc" % short_id)
+    if not os.path.exists(path):
+        raise RuntimeError("no test key of short id %s: make %s with keys/make-short-id-key.py" % (short_id, path))
+    return path
+
+
 def install(root, packages):
     """An rpm database under root/var/lib/rpm with these (name, version,
-    release[, arch]) packages installed."""
+    release[, arch]) packages installed; a ("gpg-pubkey", SHORTID, ...)
+    entry is an imported key of that short id (its release is the test
+    key's creation time, not the one given)."""
     os.makedirs(os.path.join(root, "var/lib/rpm"), exist_ok=True)
     rpm(root, "--initdb")
-    files = [build(*p) for p in packages]
+    keys = [p[1] for p in packages if p[0] == "gpg-pubkey"]
+    for k in keys:
+        p = subprocess.run(["rpmkeys", "--root", root, "--dbpath", "/var/lib/rpm", "--import", key_file(k)],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError("rpmkeys --import %s: %s" % (key_file(k), p.stdout + p.stderr))
+    files = [build(*p) for p in packages if p[0] != "gpg-pubkey"]
     if files:
         rpm(root, "-i", "--nodeps", "--noscripts", "--nosignature", "--ignorearch", "--ignoreos",
             "--excludedocs", *files)

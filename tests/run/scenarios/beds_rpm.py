@@ -5,8 +5,9 @@ The rpm database of each root is real: small packages built with rpmbuild
 (tests/run/fix/specs/package.spec) under the names and versions the hosts
 have, installed with `rpm --root ROOT --dbpath /var/lib/rpm`. AMD's signing key
 appears in the database as gpg-pubkey-1a693c5c-5d438912, the name rpm gives it
-(https://github.com/ROCm/legacy-rocm-build/issues/1762); here it is a stand-in
-package of that name, since the key itself cannot be made. Repository files
+(https://github.com/ROCm/legacy-rocm-build/issues/1762); here it is a test key
+of the same short id (1a693c5c, the part of the name the check reads),
+imported with the real `rpmkeys --import` (rpmlib.install). Repository files
 are written as AMD's install guides write them; package build numbers are
 representative.
 """

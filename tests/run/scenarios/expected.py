@@ -12,6 +12,13 @@ The scenario test (run.py) renders all four in its testbed and compares
 them; the fleet-outputs-NAME tests (tests/run/fleet/test-outputs.py) compare
 the Prometheus and NFD files again with their own runs.
 
+A level-2 scenario that loads the machine's real HIP runtime (its JSON
+names the runtime's version) keeps check.txt and check.json per HIP
+release, under hip-MAJOR.MINOR/: what the runtime itself says differs by
+release (HIP 5.2, Debian 12: hipInit fails with hipErrorInvalidDevice; HIP
+5.7, Debian 13: hipErrorNoDevice), and the report quotes it. Each platform's
+run is compared with the files of its own HIP release.
+
 Standard output, then, when the run wrote any, "--- stderr" and standard
 error (a refusal prints no report, only its reason). normalise() replaces
 what changes from run to run; rdtest.expect_file compares, and
@@ -92,8 +99,21 @@ def compared():
     return None
 
 
-def expect(name, fmt, stdout, stderr, root, tmp=None):
+# The real HIP runtime's version in the JSON report (level 2).
+_HIP_VERSION = re.compile(r'"hip": ?\{[^{}]*?"runtime_version": ?"(\d+)\.(\d+)\.')
+
+
+def hip_release(json_text):
+    """"hip-MAJOR.MINOR" when the JSON report names the real HIP runtime's
+    version, else None."""
+    m = _HIP_VERSION.search(json_text or "")
+    return "hip-%s.%s" % m.groups() if m else None
+
+
+def expect(name, fmt, stdout, stderr, root, tmp=None, hip=None):
     """Compares (or with ROCM_DOCTOR_REGENERATE=1 writes) one format's
-    output; returns True when it matches."""
-    return rdtest.expect_file(os.path.join("scenarios", name, FILES[fmt]),
+    output; returns True when it matches. hip (hip_release()): the text and
+    JSON files are those of that HIP release."""
+    sub = hip if hip and fmt in ("text", "json") else ""
+    return rdtest.expect_file(os.path.join("scenarios", name, sub, FILES[fmt]),
                               content(stdout, stderr, root, tmp))

@@ -159,8 +159,9 @@ def check_expected(name, ran, root, tmp):
     if why:
         print("note %s: outputs not compared with tests/expected: %s" % (name, why))
         return 0
+    hip = expected.hip_release(ran["json"][1])
     bad = [fmt for fmt in LIVE_FORMATS
-           if not expected.expect(name, fmt, ran[fmt][1], ran[fmt][2], root, tmp)]
+           if not expected.expect(name, fmt, ran[fmt][1], ran[fmt][2], root, tmp, hip=hip)]
     if bad:
         print("FAIL %s: the %s output differs from tests/expected/scenarios/%s/" % (name, " and ".join(bad), name))
         return 1

@@ -176,7 +176,11 @@ PartitionName=debug Nodes={self.node} Default=YES MaxTime=INFINITE State=UP
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self):
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.stop()  # the daemons that did start (a slurmd that failed leaves munged and slurmctld)
+            raise
         return self
 
     def __exit__(self, *exc):

@@ -12,10 +12,12 @@ import json
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fleet"))
@@ -87,6 +89,53 @@ def expand(spec):
     return out
 
 
+def start_munged(tmp):
+    """A real munged of its own (key, socket and pid file in tmp), which
+    slurm.conf's AuthInfo names: Slurm 24.11's slurmd -G fails without a
+    munged to talk to. Returns its pid."""
+    if not shutil.which("munged"):
+        rdtest.skip("munged is not installed (apt-get install munge)")
+    key, pidfile = os.path.join(tmp, "munge.key"), os.path.join(tmp, "munged.pid")
+    with open(key, "wb") as f:
+        f.write(os.urandom(128))
+    os.chmod(key, 0o600)
+    p = subprocess.run(["munged", "--force", "--key-file=" + key, "--socket=" + os.path.join(tmp, "munge.sock"),
+                        "--pid-file=" + pidfile, "--log-file=" + os.path.join(tmp, "munged.log"),
+                        "--seed-file=" + os.path.join(tmp, "munge.seed")], capture_output=True, text=True, timeout=60)
+    rdtest.check(p.returncode == 0, "munged starts", p.stdout + p.stderr)
+    for _ in range(100):
+        try:
+            with open(pidfile) as f:
+                return int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            time.sleep(0.1)
+    raise RuntimeError("munged wrote no pid file " + pidfile)
+
+
+def stop(pid):
+    os.kill(pid, signal.SIGTERM)
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+
+
+def slurmd_version():
+    m = re.search(r"(\d+)\.(\d+)", subprocess.run(["slurmd", "-V"], capture_output=True, text=True).stdout)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def cgroup_conf():
+    """Slurm 24.11's slurmd -G starts its cgroup plugin and fails where no
+    cgroup v2 (or complete v1) hierarchy is mounted, as in a chroot;
+    CgroupPlugin=disabled (a value 22.05 does not have) spares it: -G reads
+    gres.conf, no cgroup."""
+    return "CgroupPlugin=disabled\n" if slurmd_version() >= (24, 11) else None
+
+
 def slurmd_agrees(bed, tmp):
     """slurmd -G and rocm-doctor facts on the same gres.conf."""
     dev = os.path.join(tmp, "dev")
@@ -95,8 +144,10 @@ def slurmd_agrees(bed, tmp):
         os.mknod(os.path.join(dev, "renderD%d" % i), 0o600 | stat.S_IFCHR, os.makedev(1, 3))
     gres = ("# GPUs of gpu01\nNodeName=gpu[01-02] Name=gpu Type=mi300x File=%s/renderD[128-129] \\\n"
             "    Cores=0\nInclude gres.d/more.conf\n" % dev)
-    write_conf(bed.root, "ClusterName=c\nSlurmctldHost=localhost\nGresTypes=gpu\n"
-               "NodeName=gpu01 CPUs=1 Gres=gpu:mi300x:2,gpu:mi250:2\nPartitionName=p Nodes=gpu01\n", gres, None,
+    write_conf(bed.root, "ClusterName=c\nSlurmctldHost=localhost\nGresTypes=gpu\nAuthType=auth/munge\n"
+               "AuthInfo=socket=%s/munge.sock\nProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n"
+               "NodeName=gpu01 CPUs=1 Gres=gpu:mi300x:2,gpu:mi250:2\nPartitionName=p Nodes=gpu01\n" % tmp, gres,
+               cgroup_conf(),
                {"gres.d/more.conf": "NodeName=gpu01 Name=gpu Type=mi250 File=%s/renderD[130,131] # two\n" % dev})
     env = dict(os.environ, SLURM_CONF=os.path.join(bed.root, "etc", "slurm", "slurm.conf"))
     p = subprocess.run(["slurmd", "-G", "-N", NODE], env=env, capture_output=True, text=True, timeout=60)
@@ -207,9 +258,13 @@ def slurmd_reads_gres_conf_as_the_check_does():
     if not shutil.which("slurmd"):
         rdtest.skip("slurmd is not installed")
     tmp = tempfile.mkdtemp(prefix="rocm-doctor-slurmd-")
+    munged = None
     try:
+        munged = start_munged(tmp)
         slurmd_agrees(Shared.get(), tmp)
     finally:
+        if munged:
+            stop(munged)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
