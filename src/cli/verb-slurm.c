@@ -117,7 +117,7 @@ static int check_verdict(const rd_options *o, char ***ret_ids)
     if (co.level == 0)
         co.level = 1;
     rd_run run;
-    int r = rd_cli_run_check(&co, &run);
+    int r = rd_cli_run_diagnosis(&co, &run);
     if (r == 0) {
         r = rd_findings_exit_status(&run.findings);
         for (size_t i = 0; i < run.findings.n; i++)
@@ -189,7 +189,7 @@ static int check_run(const rd_options *o, rd_run *run)
     rd_options co = *o;
     if (co.level == 0)
         co.level = 1;
-    int r = rd_cli_run_check(&co, run);
+    int r = rd_cli_run_diagnosis(&co, run);
     if (r != 0)
         rd_run_free(run);
     return r;

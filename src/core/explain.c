@@ -605,7 +605,7 @@ size_t rd_explain_message_urls(const rd_knowledge *k, const char *mirror, const 
 {
     static const char *const ids[] = { "apt.repo-path", "dnf.repo-path", "zypper.repo-path" };
     size_t found = 0;
-    for (const char *p = text; k && k->n_repos && p && (p = strstr(p, "http")); p++) {
+    for (const char *p = text; k && !rd_repos_empty(k) && p && (p = strstr(p, "http")); p++) {
         if (!startswith(p, "https://") && !startswith(p, "http://"))
             continue;
         size_t n = strcspn(p, " \t\n'\"<>[](),");

@@ -111,6 +111,7 @@ int rd_knowledge_load_health(const char *path, rd_knowledge *k, char **ret_error
 
 const rd_product_memory *rd_knowledge_product_memory(const rd_knowledge *k, uint16_t device_id, uint8_t revision)
 {
+    (void)rd_knowledge_need(k, RD_KT_HEALTH, NULL);
     const rd_product_memory *any = NULL;
     for (size_t i = 0; i < k->n_product_memory; i++) {
         const rd_product_memory *p = &k->product_memory[i];
@@ -127,6 +128,7 @@ const rd_product_memory *rd_knowledge_product_memory(const rd_knowledge *k, uint
 const rd_firmware_bad *rd_knowledge_firmware_bad(const rd_knowledge *k, const char *gfx, const char *name,
                                                  uint32_t version)
 {
+    (void)rd_knowledge_need(k, RD_KT_HEALTH, NULL);
     for (size_t i = 0; i < k->n_firmware_bad; i++)
         if (k->firmware_bad[i].version == version && streq(k->firmware_bad[i].gfx, gfx) &&
             streq(k->firmware_bad[i].name, name))

@@ -223,16 +223,37 @@ static char *row_problem(const rd_repo_row *r)
     return NULL;
 }
 
-int rd_knowledge_load_repos(const char *path, rd_knowledge *k, char **ret_error)
+/* [table] and [key], which come before the releases; when [key] comes
+ * after them, the whole file. */
+int kn_load_repos_key(const char *path, parse_state *st, char **ret_error)
 {
-    parse_state st = { .k = k, .info = &k->repos_info };
-    int r = kn_load_table(path, &st, repos_handler, ret_error);
+    rd_knowledge *k = st->k;
+    st->stop_before = "release ";
+    int r = kn_parse_text(path, st, repos_handler, ret_error);
+    if (r >= 0 && (!k->repo_key || !k->repo_fingerprint) && st->pos < st->end) {
+        st->stop_before = NULL;
+        r = kn_parse_text(path, st, repos_handler, ret_error);
+    }
     if (r < 0)
+        return r;
+    if ((r = kn_check_info(path, st->info, ret_error)) < 0)
         return r;
     if (!k->repo_key || !k->repo_fingerprint) {
         *ret_error = xasprintf("%s: [key] needs path and fingerprint", path);
         return -EINVAL;
     }
+    return 0;
+}
+
+/* The release rows from where kn_load_repos_key stopped, and the checks
+ * across them. */
+int kn_load_repos_rows(const char *path, parse_state *st, char **ret_error)
+{
+    rd_knowledge *k = st->k;
+    st->stop_before = NULL;
+    int r = kn_parse_text(path, st, repos_handler, ret_error);
+    if (r < 0)
+        return r;
     if (k->n_repos == 0) {
         *ret_error = xasprintf("%s: no [release X.Y.Z] section", path);
         return -EINVAL;
@@ -247,10 +268,29 @@ int rd_knowledge_load_repos(const char *path, rd_knowledge *k, char **ret_error)
     return 0;
 }
 
+int rd_knowledge_load_repos(const char *path, rd_knowledge *k, char **ret_error)
+{
+    parse_state st = { .k = k, .info = &k->repos_info };
+    _cleanup_free_ char *text = NULL;
+    int r = kn_read_table(path, &st, &text, ret_error);
+    if (r >= 0)
+        r = kn_load_repos_key(path, &st, ret_error);
+    if (r >= 0)
+        r = kn_load_repos_rows(path, &st, ret_error);
+    return r;
+}
+
 /* ---- queries ---- */
+
+bool rd_repos_empty(const rd_knowledge *k)
+{
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
+    return k->n_repos == 0;
+}
 
 const rd_repo_row *rd_repos_find(const rd_knowledge *k, const char *release)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     _cleanup_free_ char *v = release ? xstrndup(release, strcspn(release, "-")) : NULL;
     if (!v || !kn_is_version(v, 2, 3))
         return NULL;
@@ -262,6 +302,7 @@ const rd_repo_row *rd_repos_find(const rd_knowledge *k, const char *release)
 
 char *rd_repos_unknown_release(const rd_knowledge *k, const char *release)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     const rd_repo_row *newest = rd_repos_newest(k);
     return xasprintf("ROCm \"%s\" is not a release of the repository table (repos.ini of %s, %s to %s): the folders "
                      "AMD serves for it are unknown; `rocm-doctor list releases` shows them",
@@ -271,11 +312,13 @@ char *rd_repos_unknown_release(const rd_knowledge *k, const char *release)
 
 const rd_repo_row *rd_repos_newest(const rd_knowledge *k)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     return k->n_repos ? &k->repos[k->n_repos - 1] : NULL;
 }
 
 const rd_repo_row *rd_repos_newest_of_line(const rd_knowledge *k, const char *line)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     for (size_t i = k->n_repos; line && i > 0; i--) {
         const char *rest = startswith(k->repos[i - 1].release, line);
         if (rest && *rest == '.')
@@ -347,6 +390,7 @@ char *rd_repos_url(const char *base, const rd_repo_row *r, rd_repo_family f, rd_
 
 char *rd_repos_key_url(const rd_knowledge *k, const char *base)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPO_KEY, NULL);
     return k->repo_key ? xasprintf("%s/%s", strempty(base), k->repo_key) : NULL;
 }
 
@@ -532,6 +576,7 @@ static bool row_serves(const rd_repo_row *row, rd_repo_family f, const char *tmp
 int rd_repos_classify(const rd_knowledge *k, const char *path, rd_repo_match *ret)
 {
     *ret = (rd_repo_match){ 0 };
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     while (path && *path == '/')
         path++;
     _cleanup_strv_free_ char **parts = path ? strv_split(path, "/") : NULL;
@@ -573,6 +618,7 @@ bool rd_repo_match_moving(const rd_repo_match *m)
 
 bool rd_repos_tree_major_known(const rd_knowledge *k, rd_repo_family f, const char *major)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     size_t n = strlen(strempty(major));
     for (size_t i = 0; n && i < k->n_repos; i++) {
         char *const *trees = f == RD_REPO_EL ? k->repos[i].el_trees : k->repos[i].sles_trees;

@@ -64,6 +64,7 @@ int rd_knowledge_load_wheels(const char *path, rd_knowledge *k, char **ret_error
 
 const rd_wheel_family *rd_knowledge_wheel_family(const rd_knowledge *k, const char *name)
 {
+    (void)rd_knowledge_need(k, RD_KT_WHEELS, NULL);
     for (size_t i = 0; name && i < k->n_wheel_families; i++)
         if (strcasecmp(k->wheel_families[i].name, name) == 0)
             return &k->wheel_families[i];
@@ -72,6 +73,7 @@ const rd_wheel_family *rd_knowledge_wheel_family(const rd_knowledge *k, const ch
 
 const rd_wheel_family *rd_knowledge_wheel_family_for(const rd_knowledge *k, const char *gfx)
 {
+    (void)rd_knowledge_need(k, RD_KT_WHEELS, NULL);
     for (size_t i = 0; gfx && i < k->n_wheel_families; i++)
         if (k->wheel_families[i].index && strv_contains(k->wheel_families[i].gfx, gfx))
             return &k->wheel_families[i];

@@ -4,6 +4,7 @@
  * pci-ids.ini), -support.c, -health.c, -wheels.c, -packages.c, -repos.c. */
 #include "knowledge-private.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 int kn_fail(parse_state *st, char *msg)
@@ -81,64 +82,196 @@ static int table_handler(void *user, const char *section, const char *name, cons
     return st->rows(user, section, name, value);
 }
 
-int kn_load_table(const char *path, parse_state *st, ini_handler h, char **ret_error)
+/* inih's reader over the text in memory, as fgets reads a file (a line
+ * longer than the buffer comes in pieces); NULL at the end, and before a
+ * section whose name starts with st->stop_before. */
+static char *text_reader(char *buf, int size, void *user)
+{
+    parse_state *st = user;
+    if (st->pos >= st->end || size < 2)
+        return NULL;
+    if (st->stop_before && st->pos[0] == '[' && startswith(st->pos + 1, st->stop_before) &&
+        (st->pos == st->start || st->pos[-1] == '\n'))
+        return NULL;
+    const char *nl = memchr(st->pos, '\n', (size_t)(st->end - st->pos));
+    size_t len = nl ? (size_t)(nl - st->pos) + 1 : (size_t)(st->end - st->pos);
+    if (len > (size_t)size - 1)
+        len = (size_t)size - 1;
+    memcpy(buf, st->pos, len);
+    buf[len] = 0;
+    if (buf[len - 1] == '\n')
+        st->line++;
+    st->pos += len;
+    return buf;
+}
+
+int kn_parse_text(const char *path, parse_state *st, ini_handler h, char **ret_error)
 {
     st->rows = h;
-    FILE *f = fopen_regular(path);
-    if (!f) {
-        int err = errno;
-        *ret_error = xasprintf("%s: %s", path, strerror(err));
-        return -err;
-    }
-    int line = ini_parse_file(f, table_handler, st);
-    fclose(f);
+    unsigned before = st->line;
+    int line = ini_parse_stream(text_reader, st, table_handler, st);
     if (line != 0 || st->error) {
         if (line > 0)
-            *ret_error = xasprintf("%s:%d: %s", path, line,
+            *ret_error = xasprintf("%s:%u: %s", path, before + (unsigned)line,
                                    st->error ? st->error : "syntax error (expected [section] or key = value)");
         else
             *ret_error = xasprintf("%s: %s", path, st->error ? st->error : "cannot parse");
         free(st->error);
+        st->error = NULL;
         return -EINVAL;
     }
-    if (!st->info->name || !st->info->version || !st->info->date) {
+    return 0;
+}
+
+int kn_read_table(const char *path, parse_state *st, char **ret_text, char **ret_error)
+{
+    size_t size;
+    int r = read_file_at(AT_FDCWD, path, 64u << 20, ret_text, &size);
+    if (r < 0) {
+        *ret_error = xasprintf("%s: %s", path, strerror(-r));
+        return r;
+    }
+    st->start = st->pos = *ret_text;
+    st->end = *ret_text + size;
+    st->line = 0;
+    return 0;
+}
+
+int kn_check_info(const char *path, const rd_table_info *info, char **ret_error)
+{
+    if (!info->name || !info->version || !info->date) {
         *ret_error = xasprintf("%s: the [table] section must state name, version and date", path);
         return -EINVAL;
     }
     return 0;
 }
 
-int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
+int kn_load_table(const char *path, parse_state *st, ini_handler h, char **ret_error)
+{
+    _cleanup_free_ char *text = NULL;
+    int r = kn_read_table(path, st, &text, ret_error);
+    if (r >= 0)
+        r = kn_parse_text(path, st, h, ret_error);
+    if (r >= 0)
+        r = kn_check_info(path, st->info, ret_error);
+    st->start = st->pos = st->end = NULL;
+    return r;
+}
+
+/* ---- the tables, loaded now or on first use ---- */
+
+static int load_repos_key(const char *path, rd_knowledge *k, char **ret_error);
+static int load_repos_rows(const char *path, rd_knowledge *k, char **ret_error);
+
+/* In the order they load: support.ini's gfx lists name archs.ini's
+ * targets, the rows of repos.ini continue where its [key] stopped. */
+static const struct {
+    unsigned bit, needs;
+    const char *file;
+    bool optional; /* absent: the table is empty, its checks are skipped */
+    int (*load)(const char *path, rd_knowledge *k, char **ret_error);
+} tables[] = {
+    { RD_KT_ARCHS, 0, "archs.ini", false, rd_knowledge_load_archs },
+    { RD_KT_PCI_IDS, 0, "pci-ids.ini", false, rd_knowledge_load_pci_ids },
+    { RD_KT_SUPPORT, RD_KT_ARCHS, "support.ini", true, rd_knowledge_load_support },
+    { RD_KT_HEALTH, 0, "health.ini", true, rd_knowledge_load_health },
+    { RD_KT_WHEELS, 0, "wheels.ini", true, rd_knowledge_load_wheels },
+    { RD_KT_PACKAGES, 0, "packages.ini", true, rd_knowledge_load_packages },
+    { RD_KT_REPO_KEY, 0, "repos.ini", true, load_repos_key },
+    { RD_KT_REPOS, RD_KT_REPO_KEY, "repos.ini", true, load_repos_rows },
+};
+
+static int load_repos_key(const char *path, rd_knowledge *k, char **ret_error)
+{
+    parse_state st = { .k = k, .info = &k->repos_info };
+    int r = kn_read_table(path, &st, &k->lazy->repos_text, ret_error);
+    if (r >= 0)
+        r = kn_load_repos_key(path, &st, ret_error);
+    k->lazy->repos_pos = (size_t)(st.pos - st.start);
+    k->lazy->repos_line = st.line;
+    return r;
+}
+
+static int load_repos_rows(const char *path, rd_knowledge *k, char **ret_error)
+{
+    struct kn_lazy *l = k->lazy;
+    if (!l->repos_text) /* the first step failed: its error stands */
+        return 0;
+    parse_state st = { .k = k, .info = &k->repos_info, .line = l->repos_line };
+    st.start = l->repos_text;
+    st.pos = l->repos_text + l->repos_pos;
+    st.end = l->repos_text + strlen(l->repos_text);
+    int r = kn_load_repos_rows(path, &st, ret_error);
+    free(l->repos_text);
+    l->repos_text = NULL;
+    return r;
+}
+
+int rd_knowledge_need(const rd_knowledge *ck, unsigned want, char **ret_error)
+{
+    rd_knowledge *k = (rd_knowledge *)ck; /* what its readers see is filled, never changed */
+    struct kn_lazy *l = k->lazy;
+    if (!l)
+        return 0;
+    for (size_t i = 0; i < ELEMENTSOF(tables); i++)
+        if (want & tables[i].bit)
+            want |= tables[i].needs;
+    int ret = 0;
+    for (size_t i = 0; i < ELEMENTSOF(tables); i++) {
+        if (!(want & tables[i].bit) || (l->loaded & tables[i].bit))
+            continue;
+        l->loaded |= tables[i].bit; /* parsed once, whatever comes of it */
+        _cleanup_free_ char *path = xasprintf("%s/%s", l->dir, tables[i].file);
+        struct stat st;
+        if (tables[i].optional && stat(path, &st) < 0 && errno == ENOENT)
+            continue;
+        char *err = NULL;
+        int r = tables[i].load(path, k, &err);
+        if (r < 0 && !l->error) {
+            l->error = err;
+            l->error_code = r;
+        } else
+            free(err);
+        if (r < 0 && ret == 0)
+            ret = r;
+    }
+    if (ret < 0 && ret_error)
+        *ret_error = xstrdup(l->error);
+    return ret;
+}
+
+int rd_knowledge_error(const rd_knowledge *k, char **ret_error)
+{
+    if (!k->lazy || !k->lazy->error)
+        return 0;
+    *ret_error = xstrdup(k->lazy->error);
+    return k->lazy->error_code;
+}
+
+int rd_knowledge_open(const char *dir, unsigned now, rd_knowledge *ret, char **ret_error)
 {
     rd_knowledge k = { 0 };
-    _cleanup_free_ char *archs = xasprintf("%s/archs.ini", dir);
-    _cleanup_free_ char *ids = xasprintf("%s/pci-ids.ini", dir);
-    _cleanup_free_ char *support = xasprintf("%s/support.ini", dir);
-    _cleanup_free_ char *health = xasprintf("%s/health.ini", dir);
-    _cleanup_free_ char *wheels = xasprintf("%s/wheels.ini", dir);
-    _cleanup_free_ char *packages = xasprintf("%s/packages.ini", dir);
-    _cleanup_free_ char *repos = xasprintf("%s/repos.ini", dir);
-    int r = rd_knowledge_load_archs(archs, &k, ret_error);
-    if (r >= 0)
-        r = rd_knowledge_load_pci_ids(ids, &k, ret_error);
-    /* Without the support matrix the release checks are skipped; a present
-     * but malformed one is an error like any table. */
-    struct stat st;
-    if (r >= 0 && (stat(support, &st) == 0 || errno != ENOENT))
-        r = rd_knowledge_load_support(support, &k, ret_error);
-    if (r >= 0 && (stat(health, &st) == 0 || errno != ENOENT))
-        r = rd_knowledge_load_health(health, &k, ret_error);
-    if (r >= 0 && (stat(wheels, &st) == 0 || errno != ENOENT))
-        r = rd_knowledge_load_wheels(wheels, &k, ret_error);
-    if (r >= 0 && (stat(packages, &st) == 0 || errno != ENOENT))
-        r = rd_knowledge_load_packages(packages, &k, ret_error);
-    if (r >= 0 && (stat(repos, &st) == 0 || errno != ENOENT))
-        r = rd_knowledge_load_repos(repos, &k, ret_error);
+    k.lazy = xcalloc(1, sizeof(*k.lazy));
+    k.lazy->dir = xstrdup(dir);
+    int r = rd_knowledge_need(&k, now, ret_error);
     if (r < 0) {
         rd_knowledge_free(&k);
         return r;
     }
     *ret = k;
+    return 0;
+}
+
+int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error)
+{
+    int r = rd_knowledge_open(dir, RD_KT_ALL, ret, ret_error);
+    if (r < 0)
+        return r;
+    /* all loaded: nothing left for first use */
+    free(ret->lazy->dir);
+    free(ret->lazy->repos_text);
+    free(ret->lazy);
+    ret->lazy = NULL;
     return 0;
 }
 
@@ -213,5 +346,12 @@ static SCHEMA(knowledge_schema, rd_knowledge, knowledge_fields);
 
 void rd_knowledge_free(rd_knowledge *k)
 {
+    if (k->lazy) {
+        free(k->lazy->dir);
+        free(k->lazy->error);
+        free(k->lazy->repos_text);
+        free(k->lazy);
+        k->lazy = NULL;
+    }
     rd_struct_free(&knowledge_schema, k);
 }
