@@ -3,81 +3,90 @@
  * map to them. */
 #include "knowledge-private.h"
 
-static int archs_handler(void *user, const char *section, const char *name, const char *value)
+/* [gfxNNNN]: a row each. */
+static int arch_row(parse_state *st, const char *section, const char *arg, void **ret)
 {
-    parse_state *st = user;
-    if (!startswith(section, "gfx") || strlen(section) < 6 || strlen(section) > 8)
-        return kn_fail(st, xasprintf("section [%s] is not a gfx target name", section));
-
+    if (strlen(section) < 6 || strlen(section) > 8)
+        return -1;
     if (!st->current || !streq(st->current->gfx, section)) {
         for (size_t i = 0; i < st->k->n_archs; i++)
-            if (streq(st->k->archs[i].gfx, section)) {
-                if (st->current != &st->k->archs[i])
-                    return kn_fail(st, xasprintf("section [%s] appears twice", section));
-            }
+            if (streq(st->k->archs[i].gfx, section))
+                return kn_fail(st, xasprintf("section [%s] appears twice", section));
         st->current = ARRAY_APPEND(st->k->archs, st->k->n_archs);
         st->current->gfx = xstrdup(section);
     }
-    rd_arch *a = st->current;
-
-    if (streq(name, "gfx_target_version")) {
-        uint64_t v;
-        char expect[16];
-        if (safe_atou64(value, 10, &v) < 0 || v > 999999 || !rd_gfx_name(v, expect, sizeof expect))
-            return kn_fail(st, xasprintf("gfx_target_version \"%s\" is not a decimal target version", value));
-        if (!streq(expect, section))
-            return kn_fail(st, xasprintf("gfx_target_version %s is %s, not %s", value, expect, section));
-        a->gfx_target_version = (uint32_t)v;
-    } else if (streq(name, "codename")) {
-        free(a->codename);
-        a->codename = xstrdup(value);
-    } else if (streq(name, "family")) {
-        free(a->family);
-        a->family = xstrdup(value);
-    } else if (streq(name, "apu")) {
-        if (kn_parse_bool(value, &a->apu) < 0)
-            return kn_fail(st, xasprintf("apu must be yes or no, not \"%s\"", value));
-    } else if (streq(name, "atomics")) {
-        const char *fw;
-        uint64_t v;
-        if (streq(value, "required"))
-            a->atomics = RD_ATOMICS_REQUIRED;
-        else if (streq(value, "not-required"))
-            a->atomics = RD_ATOMICS_NOT_REQUIRED;
-        else if ((fw = startswith(value, "firmware ")) && safe_atou64(fw, 10, &v) == 0 && v < UINT32_MAX) {
-            a->atomics = RD_ATOMICS_FIRMWARE;
-            a->atomics_fw = (uint32_t)v;
-        } else
-            return kn_fail(st,
-                           xasprintf("atomics must be required, not-required or \"firmware N\", not \"%s\"", value));
-    } else if (streq(name, "kfd")) {
-        bool yes;
-        if (kn_parse_bool(value, &yes) < 0)
-            return kn_fail(st, xasprintf("kfd must be yes or no, not \"%s\"", value));
-        a->no_kfd = !yes;
-    } else if (streq(name, "override") && streq(value, "none")) {
-        free(a->override);
-        a->override = NULL;
-        a->override_known = true;
-    } else if (streq(name, "override")) {
-        unsigned ma, mi, st2;
-        char extra;
-        if (sscanf(value, "%u.%u.%u%c", &ma, &mi, &st2, &extra) != 3 || ma > 63 || mi > 255 || st2 > 255)
-            return kn_fail(st, xasprintf("override \"%s\" is not a version like 10.3.0", value));
-        free(a->override);
-        a->override = xstrdup(value);
-        a->override_known = true;
-    } else
-        return kn_fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
+    *ret = st->current;
     return 1;
 }
 
-static int pci_ids_handler(void *user, const char *section, const char *name, const char *value)
+static int target_version_value(parse_state *st, void *obj, const char *name, const char *value)
 {
-    parse_state *st = user;
-    bool apu = streq(section, "apu-pci-ids");
-    if (!apu && !streq(section, "pci-ids"))
-        return kn_fail(st, xasprintf("unknown section [%s]", section));
+    rd_arch *a = obj;
+    uint64_t v;
+    char expect[16];
+    if (safe_atou64(value, 10, &v) < 0 || v > 999999 || !rd_gfx_name(v, expect, sizeof expect))
+        return kn_fail(st, xasprintf("gfx_target_version \"%s\" is not a decimal target version", value));
+    if (!streq(expect, a->gfx))
+        return kn_fail(st, xasprintf("gfx_target_version %s is %s, not %s", value, expect, a->gfx));
+    a->gfx_target_version = (uint32_t)v;
+    return 1;
+}
+
+static int atomics_value(parse_state *st, void *obj, const char *name, const char *value)
+{
+    rd_arch *a = obj;
+    const char *fw;
+    uint64_t v;
+    if (streq(value, "required"))
+        a->atomics = RD_ATOMICS_REQUIRED;
+    else if (streq(value, "not-required"))
+        a->atomics = RD_ATOMICS_NOT_REQUIRED;
+    else if ((fw = startswith(value, "firmware ")) && safe_atou64(fw, 10, &v) == 0 && v < UINT32_MAX) {
+        a->atomics = RD_ATOMICS_FIRMWARE;
+        a->atomics_fw = (uint32_t)v;
+    } else
+        return kn_fail(st, xasprintf("atomics must be required, not-required or \"firmware N\", not \"%s\"", value));
+    return 1;
+}
+
+static int kfd_value(parse_state *st, void *obj, const char *name, const char *value)
+{
+    bool yes;
+    if (kn_parse_bool(value, &yes) < 0)
+        return kn_fail(st, xasprintf("kfd must be yes or no, not \"%s\"", value));
+    ((rd_arch *)obj)->no_kfd = !yes;
+    return 1;
+}
+
+static int override_value(parse_state *st, void *obj, const char *name, const char *value)
+{
+    rd_arch *a = obj;
+    unsigned ma, mi, st2;
+    char extra;
+    if (!streq(value, "none") &&
+        (sscanf(value, "%u.%u.%u%c", &ma, &mi, &st2, &extra) != 3 || ma > 63 || mi > 255 || st2 > 255))
+        return kn_fail(st, xasprintf("override \"%s\" is not a version like 10.3.0", value));
+    free(a->override);
+    a->override = streq(value, "none") ? NULL : xstrdup(value);
+    a->override_known = true;
+    return 1;
+}
+
+static const kn_key arch_keys[] = {
+    { "gfx_target_version", KN_PARSE, 0, NULL, target_version_value },
+    KN_STR("codename", rd_arch, codename),
+    KN_STR("family", rd_arch, family),
+    { "apu", KN_BOOL, offsetof(rd_arch, apu) },
+    { "atomics", KN_PARSE, 0, NULL, atomics_value },
+    { "kfd", KN_PARSE, 0, NULL, kfd_value },
+    { "override", KN_PARSE, 0, NULL, override_value },
+};
+static const kn_section archs_sections[] = { { "gfx", true, arch_row, KN_KEYS(arch_keys) } };
+static const kn_rows archs_rows = { KN_KEYS(archs_sections), "not a gfx target name" };
+
+/* [pci-ids] and [apu-pci-ids]: "DEVICE = gfx target" (the product name for an APU). */
+static int pci_id_row(parse_state *st, bool apu, const char *name, const char *value)
+{
     uint64_t id;
     if (safe_atou64(name, 16, &id) < 0 || id > 0xffff || strlen(name) != 4)
         return kn_fail(st, xasprintf("\"%s\" is not a 4-digit hex PCI device id", name));
@@ -102,10 +111,28 @@ static int pci_ids_handler(void *user, const char *section, const char *name, co
     return 1;
 }
 
+static int pci_id_value(parse_state *st, void *obj, const char *name, const char *value)
+{
+    return pci_id_row(st, false, name, value);
+}
+
+static int apu_pci_id_value(parse_state *st, void *obj, const char *name, const char *value)
+{
+    return pci_id_row(st, true, name, value);
+}
+
+static const kn_key pci_id_keys[] = { { NULL, KN_PARSE, 0, NULL, pci_id_value } };
+static const kn_key apu_pci_id_keys[] = { { NULL, KN_PARSE, 0, NULL, apu_pci_id_value } };
+static const kn_section pci_ids_sections[] = {
+    { "pci-ids", false, kn_whole, KN_KEYS(pci_id_keys) },
+    { "apu-pci-ids", false, kn_whole, KN_KEYS(apu_pci_id_keys) },
+};
+static const kn_rows pci_ids_rows = { KN_KEYS(pci_ids_sections) };
+
 int rd_knowledge_load_archs(const char *path, rd_knowledge *k, char **ret_error)
 {
-    parse_state st = { .k = k, .info = &k->archs_info };
-    int r = kn_load_table(path, &st, archs_handler, ret_error);
+    parse_state st = { .k = k, .rows_of = &archs_rows, .info = &k->archs_info };
+    int r = kn_load_table(path, &st, ret_error);
     if (r < 0)
         return r;
     for (size_t i = 0; i < k->n_archs; i++) {
@@ -120,8 +147,8 @@ int rd_knowledge_load_archs(const char *path, rd_knowledge *k, char **ret_error)
 
 int rd_knowledge_load_pci_ids(const char *path, rd_knowledge *k, char **ret_error)
 {
-    parse_state st = { .k = k, .info = &k->pci_ids_info, .pci_ids = true };
-    int r = kn_load_table(path, &st, pci_ids_handler, ret_error);
+    parse_state st = { .k = k, .rows_of = &pci_ids_rows, .info = &k->pci_ids_info };
+    int r = kn_load_table(path, &st, ret_error);
     free(st.ids_seen[0]);
     free(st.ids_seen[1]);
     return r;

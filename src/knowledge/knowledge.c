@@ -27,23 +27,95 @@ int kn_parse_bool(const char *v, bool *ret)
     return 0;
 }
 
-/* A string key of a fixed section: slot NULL is a key the section lacks. */
-int kn_string_key(parse_state *st, const char *section, const char *name, const char *value, char **slot)
+/* ---- the row table engine ---- */
+
+int kn_whole(parse_state *st, const char *section, const char *arg, void **ret)
 {
-    if (!slot)
-        return kn_fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
-    free(*slot);
-    *slot = xstrdup(value);
+    *ret = st->k;
     return 1;
 }
 
-int kn_table_key(parse_state *st, const char *name, const char *value)
+static int apply_key(parse_state *st, const kn_key *key, void *obj, const char *name, const char *value)
 {
-    return kn_string_key(st, "table", name, value,
-                         streq(name, "name")      ? &st->info->name
-                         : streq(name, "version") ? &st->info->version
-                         : streq(name, "date")    ? &st->info->date
-                                                  : NULL);
+    void *field = (char *)obj + key->offset;
+    char *e = NULL;
+    switch (key->type) {
+    case KN_STRING: {
+        if (key->check && (e = key->check(st, name, value)))
+            return kn_fail(st, e);
+        char **slot = field;
+        free(*slot);
+        *slot = xstrdup(value);
+        return 1;
+    }
+    case KN_BOOL:
+        if (kn_parse_bool(value, field) < 0)
+            return kn_fail(st, xasprintf("%s must be yes or no, not \"%s\"", name, value));
+        return 1;
+    case KN_WORDS: {
+        _cleanup_strv_free_ char **v = strv_split(value, key->commas ? " \t," : " \t");
+        if (!v && key->nonempty)
+            return kn_fail(st, xasprintf("%s is empty", name));
+        for (size_t i = 0; v && v[i]; i++) {
+            if (key->check && (e = key->check(st, name, v[i])))
+                return kn_fail(st, e);
+            if (key->unique && strv_contains(v + i + 1, v[i]))
+                return kn_fail(st, xasprintf("%s: %s is listed twice", name, v[i]));
+        }
+        char ***slot = field;
+        strv_free(*slot);
+        *slot = TAKE_PTR(v);
+        return 1;
+    }
+    case KN_PARSE: return key->parse(st, obj, name, value);
+    }
+    return 0;
+}
+
+static char *unknown_section(const kn_rows *t, const char *section)
+{
+    if (t->sections_are)
+        return xasprintf("section [%s] is %s", section, t->sections_are);
+    return xasprintf("unknown section [%s]", section);
+}
+
+/* [table], which every table has: its name, version and date. */
+static int info_of(parse_state *st, const char *section, const char *arg, void **ret)
+{
+    *ret = st->info;
+    return 1;
+}
+static const kn_key info_keys[] = {
+    KN_STR("name", rd_table_info, name),
+    KN_STR("version", rd_table_info, version),
+    KN_STR("date", rd_table_info, date),
+};
+static const kn_section info_section = { "table", false, info_of, KN_KEYS(info_keys) };
+
+/* inih's handler: [table], then the table's own sections. */
+static int rows_handler(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *st = user;
+    const kn_rows *t = st->rows_of;
+    if (!name) /* a new section (INI_CALL_HANDLER_ON_NEW_SECTION builds) */
+        return 1;
+    for (size_t i = 0; i <= t->n_sections; i++) {
+        const kn_section *sec = i == 0 ? &info_section : &t->sections[i - 1];
+        const char *arg = sec->per_row ? startswith(section, sec->name) : NULL;
+        if (sec->per_row ? !arg : !streq(section, sec->name))
+            continue;
+        void *obj = NULL;
+        int r = sec->object(st, section, arg, &obj);
+        if (r < 0)
+            break;
+        if (r == 0)
+            return 0;
+        for (size_t j = 0; j < sec->n_keys; j++)
+            if (!sec->keys[j].name || streq(sec->keys[j].name, name))
+                return apply_key(st, &sec->keys[j], obj, name, value);
+        return kn_fail(st, xasprintf("unknown key \"%s\" in [%s]%s", name, section, strempty(sec->unknown_key_hint)));
+    }
+    return kn_fail(st, unknown_section(t, section));
 }
 
 /* "6", "6.8", "6.8.5", "30.20": dotted decimal numbers, nothing else. */
@@ -71,17 +143,6 @@ bool kn_is_fingerprint(const char *s)
     return strlen(s) == 40 && strspn(s, "0123456789ABCDEF") == 40;
 }
 
-/* What every table shares: [table] (name, version, date), then its own rows. */
-static int table_handler(void *user, const char *section, const char *name, const char *value)
-{
-    parse_state *st = user;
-    if (!name) /* a new section (INI_CALL_HANDLER_ON_NEW_SECTION builds) */
-        return 1;
-    if (streq(section, "table"))
-        return kn_table_key(st, name, value);
-    return st->rows(user, section, name, value);
-}
-
 /* inih's reader over the text in memory, as fgets reads a file (a line
  * longer than the buffer comes in pieces); NULL at the end, and before a
  * section whose name starts with st->stop_before. */
@@ -105,11 +166,10 @@ static char *text_reader(char *buf, int size, void *user)
     return buf;
 }
 
-int kn_parse_text(const char *path, parse_state *st, ini_handler h, char **ret_error)
+int kn_parse_text(const char *path, parse_state *st, char **ret_error)
 {
-    st->rows = h;
     unsigned before = st->line;
-    int line = ini_parse_stream(text_reader, st, table_handler, st);
+    int line = ini_parse_stream(text_reader, st, rows_handler, st);
     if (line != 0 || st->error) {
         if (line > 0)
             *ret_error = xasprintf("%s:%u: %s", path, before + (unsigned)line,
@@ -146,12 +206,12 @@ int kn_check_info(const char *path, const rd_table_info *info, char **ret_error)
     return 0;
 }
 
-int kn_load_table(const char *path, parse_state *st, ini_handler h, char **ret_error)
+int kn_load_table(const char *path, parse_state *st, char **ret_error)
 {
     _cleanup_free_ char *text = NULL;
     int r = kn_read_table(path, st, &text, ret_error);
     if (r >= 0)
-        r = kn_parse_text(path, st, h, ret_error);
+        r = kn_parse_text(path, st, ret_error);
     if (r >= 0)
         r = kn_check_info(path, st->info, ret_error);
     st->start = st->pos = st->end = NULL;
