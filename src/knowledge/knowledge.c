@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The knowledge tables: loading them all, the parts every table loader
- * shares, and freeing. One file per table: knowledge-archs.c (archs.ini,
- * pci-ids.ini), -support.c, -health.c, -wheels.c, -packages.c, -repos.c. */
+/* The knowledge tables: the row-table engine every loader is written in,
+ * loading the tables now or on first use, and freeing. One file per
+ * table: knowledge-archs.c (archs.ini, pci-ids.ini), -support.c,
+ * -health.c, -wheels.c, -packages.c, -repos.c. */
 #include "knowledge-private.h"
 
 #include <fcntl.h>
