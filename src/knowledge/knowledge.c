@@ -278,6 +278,7 @@ int rd_knowledge_need(const rd_knowledge *ck, unsigned want, char **ret_error)
         if (want & tables[i].bit)
             want |= tables[i].needs;
     int ret = 0;
+    _cleanup_free_ char *first = NULL; /* this call's first error */
     for (size_t i = 0; i < ELEMENTSOF(tables); i++) {
         if (!(want & tables[i].bit) || (l->loaded & tables[i].bit))
             continue;
@@ -288,16 +289,18 @@ int rd_knowledge_need(const rd_knowledge *ck, unsigned want, char **ret_error)
             continue;
         char *err = NULL;
         int r = tables[i].load(path, k, &err);
+        if (r < 0 && ret == 0) {
+            ret = r;
+            first = xstrdup(err);
+        }
         if (r < 0 && !l->error) {
             l->error = err;
             l->error_code = r;
         } else
             free(err);
-        if (r < 0 && ret == 0)
-            ret = r;
     }
     if (ret < 0 && ret_error)
-        *ret_error = xstrdup(l->error);
+        *ret_error = TAKE_PTR(first);
     return ret;
 }
 
