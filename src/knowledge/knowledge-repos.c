@@ -129,12 +129,13 @@ static char *driver_value(parse_state *st, const char *name, const char *value)
     return xasprintf("driver \"%s\" is not a version like 6.4 or 30.10.1", value);
 }
 
+/* The last row of [release]: a folder key of path_keys, else unknown. */
 static int path_value(parse_state *st, void *obj, const char *name, const char *value)
 {
     for (size_t i = 0; i < ELEMENTSOF(path_keys); i++)
         if (streq(name, path_keys[i].name))
             return parse_path(st, &path_keys[i], value, path_slot(obj, path_keys[i].family, path_keys[i].kind));
-    return 0;
+    return kn_fail(st, xasprintf("unknown key \"%s\" in [release %s]", name, ((rd_repo_row *)obj)->release));
 }
 
 static int source_value(parse_state *st, void *obj, const char *name, const char *value)
@@ -190,27 +191,11 @@ static int release_row(parse_state *st, const char *section, const char *rel, vo
     return 1;
 }
 
-#define PATH(n)                                                                                                        \
-    {                                                                                                                  \
-        n, KN_PARSE, 0, NULL, path_value                                                                               \
-    }
 #define TREES(n, f, chk)                                                                                               \
     {                                                                                                                  \
         n, KN_WORDS, offsetof(rd_repo_row, f), chk, NULL, false, true, true                                            \
     }
 static const kn_key release_keys[] = {
-    PATH("apt-rocm"),
-    PATH("apt-amdgpu"),
-    PATH("apt-graphics"),
-    PATH("apt-installer"),
-    PATH("el-rocm"),
-    PATH("el-amdgpu"),
-    PATH("el-graphics"),
-    PATH("el-installer"),
-    PATH("sles-rocm"),
-    PATH("sles-amdgpu"),
-    PATH("sles-graphics"),
-    PATH("sles-installer"),
     { "date", KN_STRING, offsetof(rd_repo_row, date), date_value },
     { "driver", KN_STRING, offsetof(rd_repo_row, driver), driver_value },
     TREES("suites", suites, suite_word),
@@ -218,6 +203,7 @@ static const kn_key release_keys[] = {
     TREES("sles-trees", sles_trees, tree_word),
     { "source", KN_PARSE, 0, NULL, source_value },
     { "also", KN_PARSE, 0, NULL, also_value },
+    { NULL, KN_PARSE, 0, NULL, path_value }, /* apt-rocm ... sles-installer: path_keys */
 };
 static const kn_key key_keys[] = {
     { "path", KN_STRING, offsetof(rd_knowledge, repo_key), key_path_value },

@@ -183,10 +183,15 @@ static int window_value(parse_state *st, void *obj, const char *name, const char
     return 1;
 }
 
+/* The last row of [rocm X.Y]: the folder keys that moved to repos.ini, else unknown. */
 static int moved_key(parse_state *st, void *obj, const char *name, const char *value)
 {
-    return kn_fail(st,
-                   xasprintf("\"%s\" moved to repos.ini: the folders AMD serves are listed per release there", name));
+    static const char *const moved[] = { "el-rocm", "el-amdgpu", "el-graphics", "sles-rocm", "sles-amdgpu", "amdgpu" };
+    for (size_t i = 0; i < ELEMENTSOF(moved); i++)
+        if (streq(name, moved[i]))
+            return kn_fail(
+                st, xasprintf("\"%s\" moved to repos.ini: the folders AMD serves are listed per release there", name));
+    return kn_fail(st, xasprintf("unknown key \"%s\" in [rocm %s]", name, ((rd_release *)obj)->line));
 }
 
 static int rpm_of(parse_state *st, const char *section, const char *arg, void **ret)
@@ -228,12 +233,7 @@ static const kn_key release_keys[] = {
     { "dkms", KN_STRING, offsetof(rd_release, dkms), dkms_value },
     { "window", KN_PARSE, 0, NULL, window_value },
     { "os", KN_PARSE, 0, NULL, parse_os_line },
-    { "el-rocm", KN_PARSE, 0, NULL, moved_key },
-    { "el-amdgpu", KN_PARSE, 0, NULL, moved_key },
-    { "el-graphics", KN_PARSE, 0, NULL, moved_key },
-    { "sles-rocm", KN_PARSE, 0, NULL, moved_key },
-    { "sles-amdgpu", KN_PARSE, 0, NULL, moved_key },
-    { "amdgpu", KN_PARSE, 0, NULL, moved_key },
+    { NULL, KN_PARSE, 0, NULL, moved_key },
 };
 static const kn_section support_sections[] = {
     { "rpm", false, rpm_of, KN_KEYS(rpm_keys) },
