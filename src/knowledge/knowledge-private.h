@@ -107,6 +107,8 @@ int kn_parse_bool(const char *v, bool *ret);
 bool kn_is_version(const char *s, int min_parts, int max_parts);
 /* 40 upper-case hex digits: an OpenPGP v4 fingerprint as the tables write it. */
 bool kn_is_fingerprint(const char *s);
+/* The check of a fingerprint key (KN_STRING): 40 upper-case hex digits. */
+char *kn_fingerprint_value(parse_state *st, const char *name, const char *value);
 /* Parses path by its row table (st->rows_of) and checks [table]; the
  * error names the file and the line. */
 int kn_load_table(const char *path, parse_state *st, char **ret_error);

@@ -156,13 +156,6 @@ static int also_value(parse_state *st, void *obj, const char *name, const char *
     return ok;
 }
 
-static char *fingerprint_value(parse_state *st, const char *name, const char *value)
-{
-    if (kn_is_fingerprint(value))
-        return NULL;
-    return xasprintf("fingerprint \"%s\" is not 40 upper-case hex digits", value);
-}
-
 static char *key_path_value(parse_state *st, const char *name, const char *value)
 {
     if (!*value || value[0] == '/' || strstr(value, "..") || strstr(value, "://"))
@@ -207,7 +200,7 @@ static const kn_key release_keys[] = {
 };
 static const kn_key key_keys[] = {
     { "path", KN_STRING, offsetof(rd_knowledge, repo_key), key_path_value },
-    { "fingerprint", KN_STRING, offsetof(rd_knowledge, repo_fingerprint), fingerprint_value },
+    { "fingerprint", KN_STRING, offsetof(rd_knowledge, repo_fingerprint), kn_fingerprint_value },
 };
 static const kn_section repos_sections[] = {
     { "key", false, kn_whole, KN_KEYS(key_keys) },

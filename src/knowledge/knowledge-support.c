@@ -92,13 +92,6 @@ static char *host_value(parse_state *st, const char *name, const char *value)
     return NULL;
 }
 
-static char *fingerprint_value(parse_state *st, const char *name, const char *value)
-{
-    if (!kn_is_fingerprint(value))
-        return xasprintf("fingerprint \"%s\" is not 40 upper-case hex digits", value);
-    return NULL;
-}
-
 static char *key_id_value(parse_state *st, const char *name, const char *value)
 {
     uint64_t id;
@@ -206,7 +199,7 @@ static int rpm_of(parse_state *st, const char *section, const char *arg, void **
     }
 static const kn_key rpm_keys[] = {
     { "host", KN_STRING, offsetof(rd_rpm_info, host), host_value },
-    { "fingerprint", KN_STRING, offsetof(rd_rpm_info, fingerprint), fingerprint_value },
+    { "fingerprint", KN_STRING, offsetof(rd_rpm_info, fingerprint), kn_fingerprint_value },
     { "gpgkey", KN_PARSE, 0, NULL, parse_template },
     WORDS("crb-repos", crb_repos),
     WORDS("epel-repos", epel_repos),

@@ -144,6 +144,13 @@ bool kn_is_fingerprint(const char *s)
     return strlen(s) == 40 && strspn(s, "0123456789ABCDEF") == 40;
 }
 
+char *kn_fingerprint_value(parse_state *st, const char *name, const char *value)
+{
+    if (kn_is_fingerprint(value))
+        return NULL;
+    return xasprintf("fingerprint \"%s\" is not 40 upper-case hex digits", value);
+}
+
 /* inih's reader over the text in memory, as fgets reads a file (a line
  * longer than the buffer comes in pieces); NULL at the end, and before a
  * section whose name starts with st->stop_before. */
