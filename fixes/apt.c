@@ -111,7 +111,7 @@ static char **root_keyring_fingerprints(const rd_fix_input *in, const char *path
     _cleanup_free_ char *content = NULL, *reason = NULL;
     size_t size = 0;
     char **fprs = NULL;
-    if (rd_fix_read(in->root_fd, path, &content, &size, NULL) < 0 ||
+    if (rd_fix_read(in->ctx->root_fd, path, &content, &size, NULL) < 0 ||
         rd_gpg_fingerprints_of(content, size, endswith(path, ".asc"), &fprs, &reason) < 0)
         return NULL;
     return fprs;
@@ -128,7 +128,7 @@ static int keyring_has_rocm(const rd_fix_input *in, const char *path, const char
     size_t wl = strlen(want);
     if (wl >= 16)
         memcpy(id, want + wl - 16, 16);
-    if (rd_fix_read(in->root_fd, path, &content, &size, NULL) < 0 ||
+    if (rd_fix_read(in->ctx->root_fd, path, &content, &size, NULL) < 0 ||
         (wl >= 16 && !strchr(want, ' ') && !rd_keyring_has_key((const unsigned char *)content, size, id)))
         return 0;
     _cleanup_strv_free_ char **fprs = root_keyring_fingerprints(in, path);
@@ -354,7 +354,7 @@ static bool has_suffix(const char *name, const void *suffixes)
 static char **list_names(const rd_fix_input *in, const char *dir, const char *suffix1, const char *suffix2)
 {
     const char *const suffixes[] = { suffix1, suffix2 };
-    _cleanup_close_ int dfd = rd_fix_open_dir(in->root_fd, dir, NULL);
+    _cleanup_close_ int dfd = rd_fix_open_dir(in->ctx->root_fd, dir, NULL);
     return dfd >= 0 ? dir_names(dfd, has_suffix, suffixes, NULL) : NULL;
 }
 
@@ -368,7 +368,7 @@ static int plan_old_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, strb
             continue;
         _cleanup_free_ char *content = NULL;
         const char *mirror = in->config ? in->config->mirror : NULL;
-        if (rd_fix_read(in->root_fd, path, &content, NULL, NULL) < 0 ||
+        if (rd_fix_read(in->ctx->root_fd, path, &content, NULL, NULL) < 0 ||
             (!strstr(content, "repo.radeon.com") && !(mirror && strstr(content, mirror))))
             continue;
         int r = rd_step_move_aside(p, s, in, path, ret_reason);
@@ -376,7 +376,7 @@ static int plan_old_sources(const rd_fix_input *in, rd_plan *p, rd_step *s, strb
             return r;
     }
     _cleanup_free_ char *main_list = NULL;
-    if (rd_fix_read(in->root_fd, "/etc/apt/sources.list", &main_list, NULL, NULL) >= 0 &&
+    if (rd_fix_read(in->ctx->root_fd, "/etc/apt/sources.list", &main_list, NULL, NULL) >= 0 &&
         strstr(main_list, "repo.radeon.com"))
         strbuf_printf(notes, "/etc/apt/sources.list also names repo.radeon.com: remove those lines by hand");
     return 0;
@@ -569,7 +569,7 @@ static int plan_in_place(const rd_fix_input *in, rd_plan *p, rd_step *s, const r
         for (size_t j = 0; j < i; j++)
             first &= !streq(v[j].src->file, v[i].src->file);
         _cleanup_free_ char *content = NULL, *edited = NULL;
-        if (!first || rd_fix_read(in->root_fd, v[i].src->file, &content, NULL, NULL) < 0)
+        if (!first || rd_fix_read(in->ctx->root_fd, v[i].src->file, &content, NULL, NULL) < 0)
             continue;
         edited = edited_file(content, v, n, v[i].src->file, uris, suite);
         if (!streq(edited, content))
@@ -747,7 +747,7 @@ static int verify_installer_folders(const rd_fix_input *in, const rd_plan *p, co
     if (r < 0)
         return r;
     rd_pkg_changes c = { 0 };
-    r = rd_pkg_dry_run(RD_PM_APT, in->root, ov, NULL, NULL, &c, &err);
+    r = rd_pkg_dry_run(RD_PM_APT, in->ctx->root, ov, NULL, NULL, &c, &err);
     rd_overlay_remove(ov);
     rd_pkg_changes_free(&c);
     if (r >= 0)
@@ -873,7 +873,7 @@ static int apt_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         free(notes.s);
         return r;
     }
-    if (right && !rd_step_changes(s) && !in->setup && rd_fix_has_finding(in, "rocm.not-installed")) {
+    if (right && !rd_step_changes(s) && !in->setup && rd_fix_has_finding(in, RD_FINDING(ROCM_NOT_INSTALLED))) {
         free(notes.s);
         *ret_reason = xasprintf("AMD's apt repository for ROCm %s (%s) is already set up here; `rocm-doctor setup` "
                                 "installs ROCm from it",

@@ -144,8 +144,8 @@ static void add_overrides(const rd_fix_input *in, env_values *ev)
     const rd_gpu_view *v = in->gpus;
     for (size_t i = 0; i < v->n_gpus && ev->n < ELEMENTSOF(ev->vars) - 1; i++) {
         const rd_gpu *g = &v->gpus[i];
-        bool wrong = finding_on(in, "arch.override-wrong-family", g->pci->address);
-        if (g->integrated || (!finding_on(in, "arch.no-kernels", g->pci->address) && !wrong))
+        bool wrong = finding_on(in, RD_FINDING(ARCH_OVERRIDE_WRONG_FAMILY), g->pci->address);
+        if (g->integrated || (!finding_on(in, RD_FINDING(ARCH_NO_KERNELS), g->pci->address) && !wrong))
             continue;
         /* for missing kernels, only a value naming another target helps */
         unsigned a, b, c;
@@ -256,7 +256,7 @@ static void address_env_findings(const rd_fix_input *in, rd_step *s, char *const
         const rd_finding *f = &in->findings->items[i];
         if (!streq_ptr(f->fix, "env") || (in->only && !rd_fix_named(in, "env") && !rd_fix_named(in, f->id)))
             continue;
-        if (streq(f->id, "arch.no-kernels") && !(f->gpu && strv_contains(overridden, f->gpu)))
+        if (streq(f->id, RD_FINDING(ARCH_NO_KERNELS)) && !(f->gpu && strv_contains(overridden, f->gpu)))
             continue;
         rd_step_address(s, f->id);
     }

@@ -45,7 +45,7 @@ static int group_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     size_t n_entries = 0;
     int r = rd_fix_read_groups(in, &entries, &n_entries);
     if (r < 0) {
-        *ret_reason = xasprintf("cannot read %s/etc/group: %s", root_prefix(in->root), rd_fix_describe_error(-r));
+        *ret_reason = xasprintf("cannot read %s/etc/group: %s", root_prefix(in->ctx->root), rd_fix_describe_error(-r));
         return r;
     }
     /* the groups that own the nodes, by name, resolved in this root */
@@ -61,7 +61,7 @@ static int group_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
                 name = entries[g].name;
         if (!name) {
             *ret_reason = xasprintf("%s belongs to gid %" PRId64 ", which has no name in %s/etc/group", n->path, n->gid,
-                                    root_prefix(in->root));
+                                    root_prefix(in->ctx->root));
             rd_group_entries_free(entries, n_entries);
             return -ENOENT;
         }

@@ -140,7 +140,7 @@ static int plan_radeon(const rd_fix_input *in, rd_plan *p, rd_step *s, char **re
     bool si = false, cik = false;
     for (size_t i = 0; in->findings && i < in->findings->n; i++) {
         const rd_finding *f = &in->findings->items[i];
-        if (!streq(f->id, "gpu.radeon-bound") || !streq_ptr(f->fix, "modprobe") || !f->gpu)
+        if (!streq(f->id, RD_FINDING(GPU_RADEON_BOUND)) || !streq_ptr(f->fix, "modprobe") || !f->gpu)
             continue;
         if (in->only && !rd_fix_named(in, "modprobe") && !rd_fix_named(in, f->id))
             continue;

@@ -167,7 +167,7 @@ static int want_setup(const rd_fix_input *in, const char *pm, const char *instal
         if (!v)
             continue;
         /* undo must be able to put it back at its version */
-        if (rd_pkg_reinstallable(rd_pm_from_name(pm), in->root, name, v, &err) == 0) {
+        if (rd_pkg_reinstallable(rd_pm_from_name(pm), in->ctx->root, name, v, &err) == 0) {
             _cleanup_free_ char *msg = xasprintf("%s %s stays: no configured repository offers that version, so "
                                                  "undo could not put it back (it was installed from a file); "
                                                  "remove it yourself if it shadows AMD's",
@@ -190,7 +190,7 @@ static bool dkms_installed(const char *installed)
 static void want_headers(const rd_fix_input *in, const char *pm, const char *installed, wanted *w)
 {
     const rd_kernel_devel_facts *k = &in->facts->kernel_devel;
-    bool needed = w->driver || dkms_installed(installed) || rd_fix_has_finding(in, "kernel.devel-missing");
+    bool needed = w->driver || dkms_installed(installed) || rd_fix_has_finding(in, RD_FINDING(KERNEL_DEVEL_MISSING));
     if (!needed || (k->checked && k->build_dir))
         return;
     int col = rd_packages_pm_index(pm);
@@ -329,7 +329,7 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         return r;
     const char *pmn = rd_pm_name(pm);
     _cleanup_free_ char *installed = NULL;
-    r = rd_pkg_installed(pm, in->root, &installed, ret_reason);
+    r = rd_pkg_installed(pm, in->ctx->root, in->ctx->root_fd, &installed, ret_reason);
     if (r < 0)
         return r;
     wanted w = { 0 };
@@ -350,7 +350,7 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
     }
     rd_pkg_changes c = { 0 };
     _cleanup_free_ char *err = NULL;
-    r = rd_pkg_dry_run(pm, in->root, ov, w.install, w.remove, &c, &err);
+    r = rd_pkg_dry_run(pm, in->ctx->root, ov, w.install, w.remove, &c, &err);
     rd_overlay_remove(ov);
     if (r < 0) {
         *ret_reason = unresolved_reason(p, pmn, &w, err);
@@ -372,8 +372,8 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
         set->import_key = xstrdup(RD_RPM_KEY_FILE);
     rd_step *s = rd_plan_add_step(p, "packages", w.driver ? RD_EFFECT_REBOOT : RD_EFFECT_NOW, "%s", t);
     rd_step_address_findings(s, in, "packages");
-    if (in->setup && rd_fix_has_finding(in, "rocm.not-installed"))
-        rd_step_address(s, "rocm.not-installed");
+    if (in->setup && rd_fix_has_finding(in, RD_FINDING(ROCM_NOT_INSTALLED)))
+        rd_step_address(s, RD_FINDING(ROCM_NOT_INSTALLED));
     rd_step_packages(s, set);
     if (w.driver) {
         const char *kernel = in->facts->os.kernel_release;
@@ -381,8 +381,8 @@ static int packages_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason)
          * this builds now (under --root: at the tree's first boot) */
         if (kernel)
             rd_step_command(s, rd_strv_new("dkms", "autoinstall", "-k", kernel, NULL), NULL);
-        if (rd_fix_has_finding(in, "driver.kernel-too-old"))
-            rd_step_address(s, "driver.kernel-too-old");
+        if (rd_fix_has_finding(in, RD_FINDING(DRIVER_KERNEL_TOO_OLD)))
+            rd_step_address(s, RD_FINDING(DRIVER_KERNEL_TOO_OLD));
         s->note = xasprintf("AMD's amdgpu driver because %s; reboot so that it is the one loaded; the boot "
                             "check (rocm-doctord --once) then proves it with a GPU kernel%s%s",
                             w.driver_why ? w.driver_why : "amdgpu-dkms is installed and needs the headers",

@@ -197,12 +197,12 @@ static bool other_repo_file(const char *name, const void *userdata)
 /* Other files in the repository directory that name AMD's host. */
 static int move_others(const rd_fix_input *in, rd_plan *p, rd_step *s, const manager *m, char **ret_reason)
 {
-    _cleanup_close_ int dfd = rd_fix_open_dir(in->root_fd, m->dir, NULL);
+    _cleanup_close_ int dfd = rd_fix_open_dir(in->ctx->root_fd, m->dir, NULL);
     _cleanup_strv_free_ char **names = dfd >= 0 ? dir_names(dfd, other_repo_file, NULL, NULL) : NULL;
     for (size_t i = 0; names && names[i]; i++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", m->dir, names[i]), *content = NULL;
         const char *mirror = in->config ? in->config->mirror : NULL;
-        if (rd_fix_read(in->root_fd, path, &content, NULL, NULL) < 0 ||
+        if (rd_fix_read(in->ctx->root_fd, path, &content, NULL, NULL) < 0 ||
             (!strstr(content, strempty(in->knowledge->rpm.host)) && !(mirror && strstr(content, mirror))))
             continue;
         int r = rd_step_move_aside(p, s, in, path, ret_reason);
@@ -285,7 +285,7 @@ static void notes(const rd_fix_input *in, const manager *m, rd_step *s, bool crb
     prereq_notes(in, m, crb, &b);
     for (size_t i = 0; i < in->findings->n; i++) {
         const rd_finding *f = &in->findings->items[i];
-        if (streq(f->id, "kernel.devel-missing") && in->facts->kernel_devel.wanted && !in->setup)
+        if (streq(f->id, RD_FINDING(KERNEL_DEVEL_MISSING)) && in->facts->kernel_devel.wanted && !in->setup)
             strbuf_printf(&b,
                           "%sInstall the running kernel's headers: `sudo %s install %s`, then `sudo dkms "
                           "autoinstall` or reboot (`rocm-doctor setup` plans both).",

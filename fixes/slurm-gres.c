@@ -110,11 +110,11 @@ static int slurm_gres_plan(const rd_fix_input *in, rd_plan *p, char **ret_reason
         return -ENODEV;
     }
     _cleanup_free_ char *path = xasprintf("%s/gres.conf", s->conf_dir), *old = NULL;
-    (void)rd_fix_read(in->root_fd, path, &old, NULL, NULL);
+    (void)rd_fix_read(in->ctx->root_fd, path, &old, NULL, NULL);
     _cleanup_free_ char *text = proposed(in, old, path, gpus, n);
     rd_step *s_ = rd_plan_add_step(p, "slurm-gres", RD_EFFECT_NOW, "%s lists this node's %zu AMD GPU%s", path, n,
                                    n == 1 ? "" : "s");
-    static const char *const ids[] = { "slurm.gres-count", "slurm.gres-file" };
+    static const char *const ids[] = { RD_FINDING(SLURM_GRES_COUNT), RD_FINDING(SLURM_GRES_FILE) };
     for (size_t i = 0; i < ELEMENTSOF(ids); i++)
         if (rd_fix_has_finding(in, ids[i]))
             rd_step_address(s_, ids[i]);

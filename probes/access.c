@@ -347,7 +347,7 @@ static void assess_world_writable(const rd_access_facts *a, rd_findings *out)
         if (!n->exists || (n->mode & 06) != 06)
             continue;
         if (!ww)
-            ww = rd_finding_add(out, "access.world-writable", RD_SEV_INFO, NULL,
+            ww = rd_finding_add(out, RD_FINDING(ACCESS_WORLD_WRITABLE), RD_SEV_INFO, NULL,
                                 "GPU device nodes are open to every local user");
         describe(ww, n);
     }
@@ -399,7 +399,7 @@ static void assess_user_role(const rd_assess_input *in, const rd_user_facts *use
             continue;
         if (user->session_known && rd_access_can_rw(n, user->uid, user->groups, user->n_groups)) {
             if (!*relogin) {
-                *relogin = rd_finding_add(out, "group.relogin-needed", RD_SEV_WARNING, NULL,
+                *relogin = rd_finding_add(out, RD_FINDING(GROUP_RELOGIN_NEEDED), RD_SEV_WARNING, NULL,
                                           "%s is in the GPU group now, but this login session predates it", user->name);
                 rd_finding_remedy(*relogin,
                                   "Log out and back in (or reboot); `newgrp %s` gives one shell "
@@ -410,8 +410,8 @@ static void assess_user_role(const rd_assess_input *in, const rd_user_facts *use
             continue;
         }
         if (!fd) {
-            fd = rd_finding_add(out, role == 0 ? "kfd.no-access" : "render.no-access", RD_SEV_ERROR, NULL,
-                                "%s cannot open %s read-write", user->name,
+            fd = rd_finding_add(out, role == 0 ? RD_FINDING(KFD_NO_ACCESS) : RD_FINDING(RENDER_NO_ACCESS), RD_SEV_ERROR,
+                                NULL, "%s cannot open %s read-write", user->name,
                                 role == 0 ? "/dev/kfd" : "the GPU render nodes");
             group = node_group(n, gbuf, sizeof gbuf);
         }
@@ -446,8 +446,9 @@ static void access_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
-static const char *const access_findings[] = { "kfd.no-access", "render.no-access", "group.relogin-needed",
-                                               "access.world-writable", NULL };
+static const char *const access_findings[] = { RD_FINDING(KFD_NO_ACCESS), RD_FINDING(RENDER_NO_ACCESS),
+                                               RD_FINDING(GROUP_RELOGIN_NEEDED), RD_FINDING(ACCESS_WORLD_WRITABLE),
+                                               NULL };
 
 /* clang-format off */
 const rd_probe rd_probe_access = {

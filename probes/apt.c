@@ -508,7 +508,7 @@ static void assess_repo_missing(const rd_assess_input *in, rd_findings *out)
         if (!s->placeholder || !s->enabled)
             continue;
         if (!fd)
-            fd = rd_finding_add(out, "apt.repo-missing", RD_SEV_ERROR, NULL,
+            fd = rd_finding_add(out, RD_FINDING(APT_REPO_MISSING), RD_SEV_ERROR, NULL,
                                 "An apt source still holds a template placeholder: the repository does not exist "
                                 "and `apt update` fails");
         _cleanup_free_ char *t = source_text(s);
@@ -546,7 +546,7 @@ static void assess_repo_missing(const rd_assess_input *in, rd_findings *out)
         if (found)
             continue;
         if (!fd)
-            fd = rd_finding_add(out, "apt.repo-missing", RD_SEV_WARNING, NULL,
+            fd = rd_finding_add(out, RD_FINDING(APT_REPO_MISSING), RD_SEV_WARNING, NULL,
                                 "Packages from AMD's repository are installed, but apt has no source for them");
         rd_finding_evidence(fd, "/var/lib/dpkg/status: %s %s installed", owned[p].package, version);
         rd_finding_evidence(fd,
@@ -562,114 +562,152 @@ static void assess_repo_missing(const rd_assess_input *in, rd_findings *out)
     }
 }
 
-static void assess_suite(const rd_assess_input *in, rd_findings *out)
+/* What assess_suite gathers over the sources for its remedy. */
+typedef struct {
+    rd_finding *fd;
+    const char *want_first;          /* the suite the first mismatched line should name */
+    const rd_release *first_release; /* the first release with packages for this OS */
+    bool any_obsolete;
+} suite_state;
+
+/* The release an AMD source serves, judged for its suite, or NULL. */
+static const rd_release *source_release(const rd_assess_input *in, const rd_apt_source *s, bool *ret_obsolete,
+                                        bool *ret_driver)
+{
+    const rd_knowledge *k = in->knowledge;
+    rd_repo_match m;
+    if (!source_match(in, s, &m))
+        return NULL;
+    /* .../rocm/apt/debian (suite xenial): the layout before versioned paths */
+    bool obsolete = m.kind == RD_REPO_ROCM && streq(m.version, "debian");
+    /* AMD's moving folder: judged as the release it serves (apt's
+     * Release file), else the newest the tables know */
+    bool moving = rd_repo_match_moving(&m);
+    const rd_release *served = moving && s->index_version ? rd_knowledge_release(k, s->index_version) : NULL;
+    /* a release newer than the tables is not judged (tables.older-than-host) */
+    const rd_release *rel = (obsolete || (moving && !served)) && k->n_releases ? &k->releases[k->n_releases - 1]
+                            : served                                           ? served
+                                                                               : match_line(k, &m);
+    *ret_obsolete = obsolete;
+    *ret_driver = m.kind != RD_REPO_ROCM;
+    rd_repo_match_done(&m);
+    return rel;
+}
+
+static rd_finding *suite_finding(suite_state *st, const rd_facts *f, rd_findings *out)
+{
+    if (!st->fd)
+        st->fd = rd_finding_add(out, RD_FINDING(APT_SUITE_MISMATCH), RD_SEV_ERROR, NULL,
+                                "An AMD apt source names a suite that does not fit this OS (%s %s)", f->os.id,
+                                f->os.version_codename);
+    return st->fd;
+}
+
+/* One source of release rel whose suite is not want (NULL: the release has
+ * no packages for this OS; near: the nearest OS release it lists). */
+static void suite_evidence(rd_finding *fd, const rd_facts *f, const rd_apt_source *s, const rd_release *rel,
+                           const char *want, const rd_release_os *near, bool obsolete)
+{
+    const char *codename = f->os.version_codename;
+    _cleanup_free_ char *t = source_text(s);
+    if (obsolete)
+        rd_finding_evidence(fd,
+                            "%s: the unversioned repository of old ROCm releases (.../debian); current ones "
+                            "name the release, with suite %s",
+                            t, strempty(want));
+    else if (want && near)
+        rd_finding_evidence(fd,
+                            "%s: suite %s; %s is not a release ROCm %s lists: its nearest, %s %s, uses %s "
+                            "(AMD's repository has no %s suite)",
+                            t, s->suite, codename, rel->line, near->id, near->version_id, want, s->suite);
+    else if (want)
+        rd_finding_evidence(fd, "%s: suite %s, ROCm %s on %s uses %s", t, s->suite, rel->line, codename, want);
+    else
+        rd_finding_evidence(fd, "%s: ROCm %s has no packages for %s %s", t, rel->line, f->os.id,
+                            strempty(f->os.version_id));
+}
+
+/* One enabled AMD source against the suite its release uses on this OS. */
+static void assess_source_suite(const rd_assess_input *in, const rd_apt_source *s, suite_state *st, rd_findings *out)
 {
     const rd_facts *f = in->facts;
     const rd_knowledge *k = in->knowledge;
     const char *codename = f->os.version_codename;
-    if (!codename || !(streq_ptr(f->os.id, "ubuntu") || streq_ptr(f->os.id, "debian")))
+    bool obsolete, driver;
+    const rd_release *rel = source_release(in, s, &obsolete, &driver);
+    if (!rel)
         return;
-    rd_finding *fd = NULL;
-    const char *want_first = NULL;
-    const rd_release *first_release = NULL;
-    bool any_obsolete = false;
-    for (size_t i = 0; i < f->apt.n_sources; i++) {
-        const rd_apt_source *s = &f->apt.sources[i];
-        if (!s->enabled || s->placeholder || !s->suite)
-            continue;
-        rd_repo_match m;
-        if (!source_match(in, s, &m))
-            continue;
-        /* .../rocm/apt/debian (suite xenial): the layout before versioned paths */
-        bool obsolete = m.kind == RD_REPO_ROCM && streq(m.version, "debian");
-        /* AMD's moving folder: judged as the release it serves (apt's
-         * Release file), else the newest the tables know */
-        bool moving = rd_repo_match_moving(&m);
-        const rd_release *served = moving && s->index_version ? rd_knowledge_release(k, s->index_version) : NULL;
-        /* a release newer than the tables is not judged (tables.older-than-host) */
-        const rd_release *rel = (obsolete || (moving && !served)) && k->n_releases ? &k->releases[k->n_releases - 1]
-                                : served                                           ? served
-                                                                                   : match_line(k, &m);
-        bool driver = m.kind != RD_REPO_ROCM;
-        rd_repo_match_done(&m);
-        if (!rel)
-            continue;
-        const char *want = rd_knowledge_apt_suite(k, rel->latest, codename);
-        /* a release without packages for an OS that a later one has (Debian
-         * 13 with 6.3's sources): the first release that has them */
-        const rd_release *first = !want && rd_support_lists_os(k, &f->os) ? rd_support_first_for_os(k, &f->os) : NULL;
-        if (first) {
-            if (!fd)
-                fd = rd_finding_add(out, "apt.suite-mismatch", RD_SEV_ERROR, NULL,
-                                    "An AMD apt source names a suite that does not fit this OS (%s %s)", f->os.id,
-                                    codename);
-            _cleanup_free_ char *t = source_text(s);
-            rd_finding_evidence(fd, "%s: ROCm %s has no packages for %s %s; the first release that has is ROCm %s (%s)",
-                                t, rel->line, f->os.id, strempty(f->os.version_id), first->line, first->latest);
-            if (!first_release)
-                first_release = first;
-            continue;
-        }
-        /* up to 5.2 only ROCm's folder has the literal suite "ubuntu"; the
-         * driver's has the codename */
-        if (want && driver && streq(want, "ubuntu"))
-            want = codename;
-        /* an OS release no line lists (Ubuntu 25.04, Debian testing): the
-         * suite of the nearest one of its family */
-        const rd_release_os *near = want ? NULL : rd_support_nearest_os(rel, &f->os);
-        if (near && near->apt_suite)
-            want = near->apt_suite;
-        if (want && streq(want, s->suite) && !obsolete)
-            continue;
-        if (!fd)
-            fd =
-                rd_finding_add(out, "apt.suite-mismatch", RD_SEV_ERROR, NULL,
-                               "An AMD apt source names a suite that does not fit this OS (%s %s)", f->os.id, codename);
+    const char *want = rd_knowledge_apt_suite(k, rel->latest, codename);
+    /* a release without packages for an OS that a later one has (Debian
+     * 13 with 6.3's sources): the first release that has them */
+    const rd_release *first = !want && rd_support_lists_os(k, &f->os) ? rd_support_first_for_os(k, &f->os) : NULL;
+    if (first) {
+        rd_finding *fd = suite_finding(st, f, out);
         _cleanup_free_ char *t = source_text(s);
-        if (obsolete)
-            rd_finding_evidence(fd,
-                                "%s: the unversioned repository of old ROCm releases (.../debian); current ones "
-                                "name the release, with suite %s",
-                                t, strempty(want));
-        else if (want && near)
-            rd_finding_evidence(fd,
-                                "%s: suite %s; %s is not a release ROCm %s lists: its nearest, %s %s, uses %s "
-                                "(AMD's repository has no %s suite)",
-                                t, s->suite, codename, rel->line, near->id, near->version_id, want, s->suite);
-        else if (want)
-            rd_finding_evidence(fd, "%s: suite %s, ROCm %s on %s uses %s", t, s->suite, rel->line, codename, want);
-        else
-            rd_finding_evidence(fd, "%s: ROCm %s has no packages for %s %s", t, rel->line, f->os.id,
-                                strempty(f->os.version_id));
-        if (!want_first)
-            want_first = want;
-        any_obsolete |= obsolete;
-    }
-    if (!fd)
+        rd_finding_evidence(fd, "%s: ROCm %s has no packages for %s %s; the first release that has is ROCm %s (%s)", t,
+                            rel->line, f->os.id, strempty(f->os.version_id), first->line, first->latest);
+        if (!st->first_release)
+            st->first_release = first;
         return;
-    rd_finding_evidence(fd, "/etc/os-release: VERSION_CODENAME=%s", codename);
-    const rd_repo_os ros = { .suite = want_first };
+    }
+    /* up to 5.2 only ROCm's folder has the literal suite "ubuntu"; the
+     * driver's has the codename */
+    if (want && driver && streq(want, "ubuntu"))
+        want = codename;
+    /* an OS release no line lists (Ubuntu 25.04, Debian testing): the
+     * suite of the nearest one of its family */
+    const rd_release_os *near = want ? NULL : rd_support_nearest_os(rel, &f->os);
+    if (near && near->apt_suite)
+        want = near->apt_suite;
+    if (want && streq(want, s->suite) && !obsolete)
+        return;
+    suite_evidence(suite_finding(st, f, out), f, s, rel, want, near, obsolete);
+    if (!st->want_first)
+        st->want_first = want;
+    st->any_obsolete |= obsolete;
+}
+
+static void suite_remedy(const suite_state *st, const rd_facts *f, const rd_knowledge *k)
+{
+    rd_finding *fd = st->fd;
+    rd_finding_evidence(fd, "/etc/os-release: VERSION_CODENAME=%s", f->os.version_codename);
+    const rd_repo_os ros = { .suite = st->want_first };
     _cleanup_free_ char *newest_url =
         rd_repos_url(RD_AMD_REPO_BASE, rd_repos_newest(k), RD_REPO_APT, RD_REPO_ROCM, &ros);
-    if (any_obsolete && want_first && newest_url)
+    if (st->any_obsolete && st->want_first && newest_url)
         rd_finding_remedy(fd,
                           "Replace the old line with `deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
                           "%s %s main` (and fix any other line named above), then `sudo apt update`.",
-                          newest_url, want_first);
-    else if (want_first)
+                          newest_url, st->want_first);
+    else if (st->want_first)
         rd_finding_remedy(fd,
                           "Use the suite %s in that line (AMD's repositories use the Ubuntu codename; only "
                           "those before ROCm 5.3 used \"ubuntu\"), then `sudo apt update`.",
-                          want_first);
-    else if (first_release)
+                          st->want_first);
+    else if (st->first_release)
         rd_finding_remedy(fd,
                           "Move to ROCm %s or later, the first release with packages for %s %s (`sudo rocm-doctor fix "
                           "--only apt --release %s` writes its sources), then `sudo apt update`.",
-                          first_release->latest, f->os.id, strempty(f->os.version_id), first_release->latest);
+                          st->first_release->latest, f->os.id, strempty(f->os.version_id), st->first_release->latest);
     else
         rd_finding_remedy(fd, "Point the source at a release that supports this OS (`rocm-doctor list releases` shows "
                               "the table), then `sudo apt update`.");
     rd_finding_set_fix(fd, "apt");
+}
+
+static void assess_suite(const rd_assess_input *in, rd_findings *out)
+{
+    const rd_facts *f = in->facts;
+    if (!f->os.version_codename || !(streq_ptr(f->os.id, "ubuntu") || streq_ptr(f->os.id, "debian")))
+        return;
+    suite_state st = { 0 };
+    for (size_t i = 0; i < f->apt.n_sources; i++) {
+        const rd_apt_source *s = &f->apt.sources[i];
+        if (s->enabled && !s->placeholder && s->suite)
+            assess_source_suite(in, s, &st, out);
+    }
+    if (st.fd)
+        suite_remedy(&st, f, in->knowledge);
 }
 
 static const rd_apt_keyring *keyring(const rd_apt_facts *a, const char *path)
@@ -696,7 +734,7 @@ static void assess_keys(const rd_assess_input *in, rd_findings *out)
         _cleanup_free_ char *t = source_text(s);
         if (!s->signed_by) {
             if (!nosb)
-                nosb = rd_finding_add(out, "apt.no-signed-by", RD_SEV_WARNING, NULL,
+                nosb = rd_finding_add(out, RD_FINDING(APT_NO_SIGNED_BY), RD_SEV_WARNING, NULL,
                                       "AMD's apt source does not say which key signs it (no signed-by)");
             rd_finding_evidence(nosb, "%s", t);
             continue;
@@ -707,7 +745,7 @@ static void assess_keys(const rd_assess_input *in, rd_findings *out)
         if (kr && kr->exists && kr->amd_key)
             continue;
         if (!missing)
-            missing = rd_finding_add(out, "apt.key-missing", RD_SEV_ERROR, NULL,
+            missing = rd_finding_add(out, RD_FINDING(APT_KEY_MISSING), RD_SEV_ERROR, NULL,
                                      "The key file AMD's apt source names does not hold AMD's key: `apt update` "
                                      "fails with NO_PUBKEY %s",
                                      key_id);
@@ -743,7 +781,7 @@ static void assess_keys(const rd_assess_input *in, rd_findings *out)
         if (!kr->legacy || !kr->amd_key)
             continue;
         if (!legacy)
-            legacy = rd_finding_add(out, "apt.key-deprecated", any_amd ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+            legacy = rd_finding_add(out, RD_FINDING(APT_KEY_DEPRECATED), any_amd ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
                                     "AMD's signing key was added with apt-key, which is deprecated");
         rd_finding_evidence(legacy, "%s holds key %s", kr->path, key_id);
     }
@@ -777,7 +815,7 @@ static void assess_pin(const rd_assess_input *in, rd_findings *out)
     for (size_t i = 0; i < a->n_pins; i++)
         if (a->pins[i].priority > 500)
             return;
-    rd_finding *fd = rd_finding_add(out, "apt.pin-missing", RD_SEV_WARNING, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(APT_PIN_MISSING), RD_SEV_WARNING, NULL,
                                     "AMD's repository is not pinned: the distribution's ROCm packages can mix in");
     _cleanup_free_ char *t = source_text(rocm);
     rd_finding_evidence(fd, "%s", t);
@@ -815,7 +853,7 @@ static void assess_repo_path(const rd_assess_input *in, rd_findings *out)
         bool judged = rd_repo_match_unserved(&m);
         if (judged) {
             if (!fd)
-                fd = rd_finding_add(out, "apt.repo-path", RD_SEV_ERROR, NULL,
+                fd = rd_finding_add(out, RD_FINDING(APT_REPO_PATH), RD_SEV_ERROR, NULL,
                                     "An apt source names a folder AMD does not serve: `apt update` fails on it "
                                     "(404 Not Found)");
             _cleanup_free_ char *t = source_text(s);
@@ -859,8 +897,10 @@ static void apt_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const apt_findings[] = {
-    "apt.repo-missing",   "apt.repo-path",    "apt.suite-mismatch", "apt.key-missing",
-    "apt.key-deprecated", "apt.no-signed-by", "apt.pin-missing",    NULL,
+    RD_FINDING(APT_REPO_MISSING),   RD_FINDING(APT_REPO_PATH),
+    RD_FINDING(APT_SUITE_MISMATCH), RD_FINDING(APT_KEY_MISSING),
+    RD_FINDING(APT_KEY_DEPRECATED), RD_FINDING(APT_NO_SIGNED_BY),
+    RD_FINDING(APT_PIN_MISSING),    NULL,
 };
 
 /* clang-format off */

@@ -45,15 +45,15 @@ static void assess_carveout(const rd_assess_input *in, const rd_gpu *g, rd_findi
     if (vram >= SMALL_CARVEOUT || (gtt && gtt <= vram))
         return;
     int gtt_kernel = kernel_at_least(f, "6.10");
-    rd_finding *fd =
-        rd_finding_add(out, "apu.small-carveout", gtt_kernel == 1 ? RD_SEV_INFO : RD_SEV_WARNING, g->pci->address,
-                       gtt_kernel == 1 ? "%s (%s) has a %.1f GiB carve-out: ROCm allocates from GTT on "
-                                         "this kernel, but programs that size themselves by VRAM see "
-                                         "only the carve-out"
-                                       : "%s (%s) has only a %.1f GiB carve-out: HIP runs out of memory "
-                                         "(\"HIP out of memory\", hipErrorOutOfMemory) far below the "
-                                         "system's RAM",
-                       g->name, *g->gfx ? g->gfx : "APU", vram / GiB);
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(APU_SMALL_CARVEOUT), gtt_kernel == 1 ? RD_SEV_INFO : RD_SEV_WARNING,
+                                    g->pci->address,
+                                    gtt_kernel == 1 ? "%s (%s) has a %.1f GiB carve-out: ROCm allocates from GTT on "
+                                                      "this kernel, but programs that size themselves by VRAM see "
+                                                      "only the carve-out"
+                                                    : "%s (%s) has only a %.1f GiB carve-out: HIP runs out of memory "
+                                                      "(\"HIP out of memory\", hipErrorOutOfMemory) far below the "
+                                                      "system's RAM",
+                                    g->name, *g->gfx ? g->gfx : "APU", vram / GiB);
     const char *where = g->drm->card ? g->drm->card : g->pci->address;
     rd_finding_evidence(fd, "%s: integrated GPU at %s", *g->gfx ? g->gfx : "APU", g->pci->address);
     rd_finding_evidence(fd, "%s mem_info_vram_total: %" PRIu64 " (%.1f GiB, the firmware's UMA carve-out)", where, vram,
@@ -116,7 +116,7 @@ static void apu_assess(const rd_assess_input *in, rd_findings *out)
             goto done;
 
     rd_finding *fd =
-        rd_finding_add(out, "apu.igpu-conflict", RD_SEV_WARNING, igpu->pci_address,
+        rd_finding_add(out, RD_FINDING(APU_IGPU_CONFLICT), RD_SEV_WARNING, igpu->pci_address,
                        "ROCm sees the integrated GPU (%s at %s) next to the discrete one: programs "
                        "may pick it or crash on it",
                        *igpu->gfx ? igpu->gfx : "gfx unknown", igpu->pci_address ? igpu->pci_address : "?");
@@ -167,7 +167,7 @@ done:
     free(agents);
 }
 
-static const char *const apu_findings[] = { "apu.igpu-conflict", "apu.small-carveout", NULL };
+static const char *const apu_findings[] = { RD_FINDING(APU_IGPU_CONFLICT), RD_FINDING(APU_SMALL_CARVEOUT), NULL };
 
 const rd_probe rd_probe_apu = {
     .id = "apu",

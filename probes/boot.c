@@ -196,8 +196,8 @@ static void assess_dkms_build(const rd_assess_input *in, rd_findings *out)
     if (!tried || built)
         return;
     bool inbox = f->driver.module_present;
-    rd_finding *fd = rd_finding_add(out, "driver.dkms-build-failed", inbox ? RD_SEV_WARNING : RD_SEV_ERROR, NULL,
-                                    "amdgpu-dkms %s failed to build for the running kernel %s%s", tried, kernel,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(DRIVER_DKMS_BUILD_FAILED), inbox ? RD_SEV_WARNING : RD_SEV_ERROR,
+                                    NULL, "amdgpu-dkms %s failed to build for the running kernel %s%s", tried, kernel,
                                     inbox ? ": the kernel's own amdgpu runs instead" : "");
     rd_finding_evidence(fd,
                         "/var/lib/dkms/amdgpu/%s/build/make.log: the last build was for %s (DKMS: \"Bad return "
@@ -254,7 +254,7 @@ static void assess_secure_boot(const rd_assess_input *in, rd_findings *out)
         strv_free(lines);
         return;
     }
-    rd_finding *fd = rd_finding_add(out, "driver.secure-boot-dkms", RD_SEV_ERROR, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(DRIVER_SECURE_BOOT_DKMS), RD_SEV_ERROR, NULL,
                                     loaded ? "Secure Boot rejects the DKMS-built amdgpu: the kernel runs another driver"
                                            : "Secure Boot keeps the DKMS-built amdgpu from loading: its signing key "
                                              "is not enrolled");
@@ -283,7 +283,8 @@ static void assess_secure_boot(const rd_assess_input *in, rd_findings *out)
     strv_free(lines);
 }
 
-static const char *const boot_findings[] = { "driver.secure-boot-dkms", "driver.dkms-build-failed", NULL };
+static const char *const boot_findings[] = { RD_FINDING(DRIVER_SECURE_BOOT_DKMS), RD_FINDING(DRIVER_DKMS_BUILD_FAILED),
+                                             NULL };
 
 /* clang-format off */
 const rd_probe rd_probe_boot = {

@@ -88,7 +88,7 @@ static void assess_gids(const rd_facts *f, const char *kind, int64_t uid, const 
         if (unnamed_only && node->group)
             continue;
         if (!fd)
-            fd = rd_finding_add(out, "container.gid-mismatch", RD_SEV_ERROR, NULL,
+            fd = rd_finding_add(out, RD_FINDING(CONTAINER_GID_MISMATCH), RD_SEV_ERROR, NULL,
                                 "The container's process lacks the host group of the GPU device nodes");
         rd_finding_evidence(fd, "%s: mode %04" PRIo64 ", group %" PRId64 " (%s in this container)", node->path,
                             node->mode, node->gid, node->group ? node->group : "no name");
@@ -185,7 +185,7 @@ static bool assess_devices(const rd_facts *f, const char *kind, rd_findings *out
         if (streq(node->role, "render") && render_passed)
             continue;
         if (!missing) {
-            missing = rd_finding_add(out, "container.devices-missing", RD_SEV_ERROR, NULL,
+            missing = rd_finding_add(out, RD_FINDING(CONTAINER_DEVICES_MISSING), RD_SEV_ERROR, NULL,
                                      "This %s container was not given the GPU devices", kind);
             rd_finding_evidence(missing, "%s", f->os.container_evidence ? f->os.container_evidence : kind);
         }
@@ -229,7 +229,8 @@ static void container_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
-static const char *const container_findings[] = { "container.devices-missing", "container.gid-mismatch", NULL };
+static const char *const container_findings[] = { RD_FINDING(CONTAINER_DEVICES_MISSING),
+                                                  RD_FINDING(CONTAINER_GID_MISMATCH), NULL };
 
 const rd_probe rd_probe_container = {
     .id = "container",

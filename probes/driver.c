@@ -383,7 +383,7 @@ static void assess_blacklist(const rd_assess_input *in, const rd_cmdline_info *c
         if (!is_blacklist_line(l))
             continue;
         if (!fd)
-            fd = rd_finding_add(out, "driver.blacklisted", loaded ? RD_SEV_WARNING : RD_SEV_ERROR, NULL,
+            fd = rd_finding_add(out, RD_FINDING(DRIVER_BLACKLISTED), loaded ? RD_SEV_WARNING : RD_SEV_ERROR, NULL,
                                 loaded ? "amdgpu is blacklisted and will not load at the next boot"
                                        : "amdgpu is blacklisted, so it does not load");
         rd_finding_evidence(fd, "%s:%" PRId64 ": %s %s%s%s", l->file, l->line, l->directive, l->module,
@@ -397,7 +397,7 @@ static void assess_blacklist(const rd_assess_input *in, const rd_cmdline_info *c
     }
     for (size_t i = 0; ci->blacklist_tokens && ci->blacklist_tokens[i]; i++) {
         if (!fd)
-            fd = rd_finding_add(out, "driver.blacklisted", loaded ? RD_SEV_WARNING : RD_SEV_ERROR, NULL,
+            fd = rd_finding_add(out, RD_FINDING(DRIVER_BLACKLISTED), loaded ? RD_SEV_WARNING : RD_SEV_ERROR, NULL,
                                 "amdgpu is blacklisted on the kernel command line");
         rd_finding_evidence(fd, "/proc/cmdline: %s", ci->blacklist_tokens[i]);
     }
@@ -481,7 +481,7 @@ static bool assess_kernel_too_old(const rd_assess_input *in, const rd_gpu *g, rd
     if (g->pci->driver || !g->gfx[0] || !kernel ||
         rd_packages_kernel_serves(&in->knowledge->packages, g->gfx, &f->os, &min) != RD_KERNEL_TOO_OLD)
         return false;
-    rd_finding *fd = rd_finding_add(out, "driver.kernel-too-old", RD_SEV_ERROR, g->pci->address,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(DRIVER_KERNEL_TOO_OLD), RD_SEV_ERROR, g->pci->address,
                                     "The running kernel's amdgpu cannot drive %s %s (%s): it serves it from "
                                     "kernel %s, this is %s",
                                     g->pci->address, g->name, g->gfx, min, kernel);
@@ -513,7 +513,7 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
     rd_cmdline_parse(f->driver.cmdline, &ci);
 
     if (!f->driver.module_present && unbound > 0) {
-        rd_finding *fd = rd_finding_add(out, "driver.not-loaded", RD_SEV_ERROR, NULL,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(DRIVER_NOT_LOADED), RD_SEV_ERROR, NULL,
                                         "The amdgpu driver is not loaded: %zu AMD GPU%s without a driver", unbound,
                                         unbound == 1 ? "" : "s");
         rd_finding_evidence(fd, "/sys/module/amdgpu: absent");
@@ -541,8 +541,8 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
     assess_blacklist(in, &ci, out);
 
     if (ci.nomodeset || ci.amdgpu_modeset_off) {
-        rd_finding *fd = rd_finding_add(out, "driver.nomodeset", on_amdgpu ? RD_SEV_WARNING : RD_SEV_ERROR, NULL,
-                                        "%s on the kernel command line keeps amdgpu from loading",
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(DRIVER_NOMODESET), on_amdgpu ? RD_SEV_WARNING : RD_SEV_ERROR,
+                                        NULL, "%s on the kernel command line keeps amdgpu from loading",
                                         ci.nomodeset ? "nomodeset" : "amdgpu.modeset=0");
         rd_finding_evidence(fd, "/proc/cmdline: %s", f->driver.cmdline);
         _cleanup_free_ char *how = rd_distro_cmdline_remove(&f->os, ci.nomodeset ? "nomodeset" : "amdgpu.modeset=0");
@@ -557,7 +557,7 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
         if (!p || !strstr(p, "amdgpu/") || !strstr(p, "failed"))
             continue;
         if (!fw)
-            fw = rd_finding_add(out, "driver.firmware-missing", RD_SEV_ERROR, NULL,
+            fw = rd_finding_add(out, RD_FINDING(DRIVER_FIRMWARE_MISSING), RD_SEV_ERROR, NULL,
                                 "amdgpu could not load firmware it needs");
         rd_finding_evidence(fw, "kernel: %s", t);
     }
@@ -569,8 +569,9 @@ static void driver_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
-static const char *const driver_findings[] = { "driver.not-loaded", "driver.kernel-too-old",   "driver.blacklisted",
-                                               "driver.nomodeset",  "driver.firmware-missing", NULL };
+static const char *const driver_findings[] = { RD_FINDING(DRIVER_NOT_LOADED),       RD_FINDING(DRIVER_KERNEL_TOO_OLD),
+                                               RD_FINDING(DRIVER_BLACKLISTED),      RD_FINDING(DRIVER_NOMODESET),
+                                               RD_FINDING(DRIVER_FIRMWARE_MISSING), NULL };
 
 /* clang-format off */
 const rd_probe rd_probe_driver = {

@@ -151,7 +151,7 @@ static void report_invalid(rd_finding **invalid, const rd_env_var *v, int r, rd_
 {
     unsigned ma, mi, st;
     if (!*invalid) {
-        *invalid = rd_finding_add(out, "arch.override-invalid", RD_SEV_ERROR, NULL,
+        *invalid = rd_finding_add(out, RD_FINDING(ARCH_OVERRIDE_INVALID), RD_SEV_ERROR, NULL,
                                   "%s is not a valid MAJOR.MINOR.STEP value: the ROCm runtime does not start", v->name);
         rd_finding_remedy(*invalid,
                           "Remove the line, or set the value of the GPU's own family in the "
@@ -194,7 +194,7 @@ static void assess_global_igpu(rd_finding **global_igpu, const rd_env_var *v, co
         return;
     if (!*global_igpu) {
         *global_igpu =
-            rd_finding_add(out, "arch.override-global-with-igpu", RD_SEV_WARNING, a->pci_address,
+            rd_finding_add(out, RD_FINDING(ARCH_OVERRIDE_GLOBAL_WITH_IGPU), RD_SEV_WARNING, a->pci_address,
                            "A global %s also applies to the integrated GPU (%s, %s)", OVERRIDE, a->name, a->gfx);
         rd_finding_remedy(*global_igpu,
                           "Replace the global variable with the per-node form for the GPU that "
@@ -222,7 +222,7 @@ static void assess_wrong_family(const rd_env_var *v, const rd_agent *a, unsigned
         wrong = a->arch && a->arch->gfx_target_version / 10000 != ma;
     if (!wrong)
         return;
-    rd_finding *fd = rd_finding_add(out, "arch.override-wrong-family", RD_SEV_ERROR, a->pci_address,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(ARCH_OVERRIDE_WRONG_FAMILY), RD_SEV_ERROR, a->pci_address,
                                     "%s=%u.%u.%u makes %s (%s, %s) pretend to be %s of another family", v->name, ma, mi,
                                     st, a->name, a->gfx, strempty(gfam), named ? target : "an unknown target");
     describe_var(fd, v);
@@ -319,7 +319,7 @@ static void assess_visible(const rd_assess_input *in, const rd_agent *agents, si
         if (kept > 0)
             continue;
         if (!fd) {
-            fd = rd_finding_add(out, "env.visible-devices-hides-all", RD_SEV_ERROR, NULL,
+            fd = rd_finding_add(out, RD_FINDING(ENV_VISIBLE_DEVICES_HIDES_ALL), RD_SEV_ERROR, NULL,
                                 "A visible-devices variable hides every GPU from ROCm programs");
             rd_finding_remedy(fd,
                               "Unset the variable, or list devices that exist: indices 0-%zu in KFD node order, "
@@ -399,7 +399,7 @@ static void assess_targets(const rd_assess_input *in, const rd_agent *agents, si
             continue;
         _cleanup_free_ char *m = strv_join(missing, ", "), *w = strv_join(want, ";");
         rd_finding *fd =
-            rd_finding_add(out, "env.pytorch-arch-mismatch", RD_SEV_WARNING, NULL,
+            rd_finding_add(out, RD_FINDING(ENV_PYTORCH_ARCH_MISMATCH), RD_SEV_WARNING, NULL,
                            "%s leaves out %s: code built with it has no kernels for this host's GPU", v->name, m);
         describe_var(fd, v);
         rd_finding_remedy(fd, "Build for the GPUs present: %s=\"%s\" (add the targets you also need elsewhere).",
@@ -424,8 +424,9 @@ static void env_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const env_findings[] = {
-    "arch.override-invalid",         "arch.override-wrong-family", "arch.override-global-with-igpu",
-    "env.visible-devices-hides-all", "env.pytorch-arch-mismatch",  NULL,
+    RD_FINDING(ARCH_OVERRIDE_INVALID),          RD_FINDING(ARCH_OVERRIDE_WRONG_FAMILY),
+    RD_FINDING(ARCH_OVERRIDE_GLOBAL_WITH_IGPU), RD_FINDING(ENV_VISIBLE_DEVICES_HIDES_ALL),
+    RD_FINDING(ENV_PYTORCH_ARCH_MISMATCH),      NULL,
 };
 
 /* clang-format off */

@@ -40,9 +40,9 @@ static void assess_ras(const rd_health_limits *lim, const rd_health_gpu *g, rd_f
     size_t ue_lines = rd_health_event_count(g, RD_HEALTH_EV_RAS_UE) + rd_health_event_count(g, RD_HEALTH_EV_POISON);
     if (ue > 0 || ue_lines > 0) {
         rd_finding *fd = ue > 0
-                             ? rd_finding_add(out, "gpu.ras-uncorrectable", RD_SEV_ERROR, g->pci_address,
+                             ? rd_finding_add(out, RD_FINDING(GPU_RAS_UNCORRECTABLE), RD_SEV_ERROR, g->pci_address,
                                               "%" PRId64 " uncorrectable ECC/RAS errors on GPU %s", ue, g->pci_address)
-                             : rd_finding_add(out, "gpu.ras-uncorrectable", RD_SEV_ERROR, g->pci_address,
+                             : rd_finding_add(out, RD_FINDING(GPU_RAS_UNCORRECTABLE), RD_SEV_ERROR, g->pci_address,
                                               "uncorrectable ECC/RAS errors on GPU %s (kernel log)", g->pci_address);
         for (size_t i = 0; i < g->n_ras; i++)
             if (g->ras[i].ue > 0)
@@ -54,7 +54,7 @@ static void assess_ras(const rd_health_limits *lim, const rd_health_gpu *g, rd_f
                               "retired, follow AMD's service guidance for the board (RMA).");
     }
     if (ce > lim->correctable_errors_max) {
-        rd_finding *fd = rd_finding_add(out, "gpu.ras-correctable", RD_SEV_WARNING, g->pci_address,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(GPU_RAS_CORRECTABLE), RD_SEV_WARNING, g->pci_address,
                                         "%" PRId64 " correctable ECC/RAS errors on GPU %s (more than %" PRId64 ")", ce,
                                         g->pci_address, lim->correctable_errors_max);
         for (size_t i = 0; i < g->n_ras; i++)
@@ -130,7 +130,7 @@ static void assess_retired(const rd_assess_input *in, const rd_health_limits *li
         sev = RD_SEV_WARNING;
     else
         return;
-    rd_finding *fd = rd_finding_add(out, "gpu.retired-pages", sev, g->pci_address,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(GPU_RETIRED_PAGES), sev, g->pci_address,
                                     sev == RD_SEV_ERROR ? "GPU %s has retired %" PRId64 " VRAM pages, at or past its "
                                                           "threshold of %" PRId64
                                                         : "GPU %s has retired %" PRId64 " VRAM pages, near its "
@@ -181,7 +181,7 @@ static void assess_resets(const rd_health_event *ev, size_t n, const char *gpu, 
     }
     const char *where = gpu ? gpu : "an AMD GPU";
     if (failed > 0) {
-        rd_finding *fd = rd_finding_add(out, "gpu.reset-failed", RD_SEV_ERROR, gpu,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(GPU_RESET_FAILED), RD_SEV_ERROR, gpu,
                                         "a reset of %s failed: the GPU is unusable until the node reboots", where);
         evidence_events(fd, ev, n, failed_kinds);
         rd_finding_remedy(fd, "Drain the node and reboot it (a cold boot if the GPU does not come back). If resets "
@@ -199,7 +199,7 @@ static void assess_resets(const rd_health_event *ev, size_t n, const char *gpu, 
                  strempty(cause->detail));
     if (strlen(cause_text) >= sizeof cause_text - 1)
         memcpy(cause_text + sizeof cause_text - 4, "...", 4);
-    rd_finding *fd = rd_finding_add(out, "gpu.reset-seen", RD_SEV_WARNING, gpu,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(GPU_RESET_SEEN), RD_SEV_WARNING, gpu,
                                     "%s reset %zu times and hung %zu times since boot (last %.1f s after boot%s)",
                                     where, resets, hangs, last ? (double)last->usec / 1e6 : 0.0, cause_text);
     evidence_events(fd, ev, n, hang_kinds);
@@ -238,9 +238,9 @@ static void assess_aer(const rd_health_limits *lim, const rd_health_gpu *g, char
     }
     if (!worst)
         return;
-    rd_finding *fd =
-        rd_finding_add(out, "pcie.aer-errors", sev, g->pci_address, "PCIe errors on the path of GPU %s, worst at %s%s",
-                       g->pci_address, worst->address, streq(worst->address, g->pci_address) ? " (the GPU)" : "");
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(PCIE_AER_ERRORS), sev, g->pci_address,
+                                    "PCIe errors on the path of GPU %s, worst at %s%s", g->pci_address, worst->address,
+                                    streq(worst->address, g->pci_address) ? " (the GPU)" : "");
     for (size_t i = 0; i < g->n_aer; i++) {
         const rd_aer_device *a = &g->aer[i];
         if (a->fatal > 0 || a->nonfatal > 0 || a->correctable > lim->aer_correctable_max)
@@ -269,7 +269,7 @@ static void assess_thermal(const rd_health_limits *lim, const rd_health_gpu *g, 
         if (!emergency && !near)
             continue;
         rd_finding *fd =
-            rd_finding_add(out, "gpu.hot", emergency ? RD_SEV_ERROR : RD_SEV_WARNING, g->pci_address,
+            rd_finding_add(out, RD_FINDING(GPU_HOT), emergency ? RD_SEV_ERROR : RD_SEV_WARNING, g->pci_address,
                            "GPU %s %s temperature %.0f °C is %s", g->pci_address, t->label ? t->label : t->name,
                            (double)t->input_mc / 1000,
                            emergency ? "at its emergency (shutdown) limit" : "at or near its critical limit");
@@ -288,9 +288,10 @@ static void assess_power(const rd_health_limits *lim, const rd_health_gpu *g, rd
     if (cap <= 0 || def <= 0 || cap >= def)
         return;
     bool far = cap * 100 < def * lim->power_cap_warn_percent;
-    rd_finding *fd = rd_finding_add(out, "gpu.power-capped", far ? RD_SEV_WARNING : RD_SEV_INFO, g->pci_address,
-                                    "GPU %s power cap is %.0f W, below its default of %.0f W (%" PRId64 "%%)",
-                                    g->pci_address, (double)cap / 1e6, (double)def / 1e6, cap * 100 / def);
+    rd_finding *fd =
+        rd_finding_add(out, RD_FINDING(GPU_POWER_CAPPED), far ? RD_SEV_WARNING : RD_SEV_INFO, g->pci_address,
+                       "GPU %s power cap is %.0f W, below its default of %.0f W (%" PRId64 "%%)", g->pci_address,
+                       (double)cap / 1e6, (double)def / 1e6, cap * 100 / def);
     rd_finding_evidence(
         fd, "hwmon power1_cap %" PRId64 ", power1_cap_default %" PRId64 ", power1_cap_max %" PRId64 " (microwatts)",
         cap, def, g->power_cap_max_uw);
@@ -316,8 +317,8 @@ static void assess_throttle(const rd_health_limits *lim, const rd_health_gpu *g,
     for (unsigned r = 0; r < RD_THROTTLE_N; r++)
         if ((active | past) & (1u << r))
             strbuf_printf(&why, "%s%s", why.s ? ", " : "", rd_throttle_reason_name(r));
-    rd_finding *fd = rd_finding_add(out, "gpu.throttled", RD_SEV_WARNING, g->pci_address, "GPU %s is throttled: %s",
-                                    g->pci_address, why.s);
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(GPU_THROTTLED), RD_SEV_WARNING, g->pci_address,
+                                    "GPU %s is throttled: %s", g->pci_address, why.s);
     if (active)
         rd_finding_evidence(fd, "%s/%s/gpu_metrics (%s): indep_throttle_status 0x%016" PRIx64, sysfs, g->pci_address,
                             m->layout, m->indep_throttle_status);
@@ -348,7 +349,7 @@ static void assess_vram(const rd_assess_input *in, const rd_health_limits *lim, 
     if (!p || !p->vram_bytes ||
         (uint64_t)g->vram_total * 100 >= p->vram_bytes * (uint64_t)(100 - lim->vram_missing_percent))
         return;
-    rd_finding *fd = rd_finding_add(out, "gpu.vram-missing", RD_SEV_ERROR, g->pci_address,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(GPU_VRAM_MISSING), RD_SEV_ERROR, g->pci_address,
                                     "GPU %s reports %.1f GiB of VRAM; an %s has %" PRIu64 " GiB", g->pci_address,
                                     (double)g->vram_total / (1 << 30), p->product, p->vram_bytes >> 30);
     rd_finding_evidence(fd, "%s/%s/mem_info_vram_total: %" PRId64, sysfs, g->pci_address, g->vram_total);
@@ -374,7 +375,7 @@ static void assess_firmware(const rd_assess_input *in, const rd_gpu *gpu, const 
         const rd_firmware_bad *b = rd_knowledge_firmware_bad(in->knowledge, gpu->gfx, name, (uint32_t)v);
         if (!b)
             continue;
-        rd_finding *fd = rd_finding_add(out, "gpu.firmware-known-bad", RD_SEV_WARNING, g->pci_address,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(GPU_FIRMWARE_KNOWN_BAD), RD_SEV_WARNING, g->pci_address,
                                         "GPU %s (%s) runs %s firmware %s, a version known to be broken", g->pci_address,
                                         gpu->gfx, name, eq + 1);
         rd_finding_evidence(fd, "%s/%s/fw_version/%s_fw_version: %s", sysfs, g->pci_address, name, eq + 1);
@@ -452,7 +453,7 @@ static void assess_hive_without_links(const rd_assess_input *in, uint64_t hive, 
     if (members < 2 || judged < members)
         return;
     rd_finding *fd =
-        rd_finding_add(out, "xgmi.link-missing", RD_SEV_ERROR, v->gpus[first].pci->address,
+        rd_finding_add(out, RD_FINDING(XGMI_LINK_MISSING), RD_SEV_ERROR, v->gpus[first].pci->address,
                        "none of the %zu GPUs of hive %" PRIu64 " has an XGMI link to another", members, hive);
     for (size_t a = first; a < v->n_gpus; a++) {
         const rd_io_links_read *r = hive_of(&v->gpus[a]) == hive ? links_read(h, &v->gpus[a]) : NULL;
@@ -482,7 +483,7 @@ static void assess_xgmi_pair(const rd_assess_input *in, const rd_gpu *ga, const 
         return;
     const rd_gpu *gt = from == ra ? gb : ga;
     uint64_t hive = hive_of(ga);
-    rd_finding *fd = rd_finding_add(out, "xgmi.link-missing", RD_SEV_ERROR, ga->pci->address,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(XGMI_LINK_MISSING), RD_SEV_ERROR, ga->pci->address,
                                     "no XGMI link between GPU %s and GPU %s of hive %" PRIu64, ga->pci->address,
                                     gb->pci->address, hive);
     if (gt->n_kfd == 1)
@@ -546,7 +547,7 @@ static void assess_hive_size(const rd_assess_input *in, rd_findings *out)
         if (members >= expected)
             continue;
         rd_finding *fd =
-            rd_finding_add(out, "xgmi.hive-incomplete", RD_SEV_ERROR, h->gpus[a].pci_address,
+            rd_finding_add(out, RD_FINDING(XGMI_HIVE_INCOMPLETE), RD_SEV_ERROR, h->gpus[a].pci_address,
                            "XGMI hive %" PRIu64 " has %" PRId64 " of %" PRId64 " GPUs", hive, members, expected);
         for (size_t b = 0; b < h->n_gpus; b++)
             if (h->gpus[b].xgmi_hive_id == hive)

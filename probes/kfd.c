@@ -256,7 +256,7 @@ static char *supported_gpus(const rd_knowledge *k)
  * kernel, driver package or ROCm release. Say so plainly. */
 static void never_rocm(const rd_assess_input *in, const rd_gpu *g, rd_findings *out)
 {
-    rd_finding *fd = rd_finding_add(out, "driver.kfd-unsupported", RD_SEV_ERROR, g->pci->address,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(DRIVER_KFD_UNSUPPORTED), RD_SEV_ERROR, g->pci->address,
                                     "%s %s (%s, %s) cannot run ROCm: no Linux kernel's KFD and no ROCm release "
                                     "supports it",
                                     g->pci->address, g->name, g->gfx, strempty(g->arch->codename));
@@ -284,7 +284,7 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
     /* In a container whose host has KFD, a missing /dev/kfd is the container's
      * doing: container.devices-missing reports that one cause. */
     if (!f->kfd.present || (dev_missing && !f->os.container)) {
-        rd_finding *fd = rd_finding_add(out, "kfd.missing", RD_SEV_ERROR, NULL,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(KFD_MISSING), RD_SEV_ERROR, NULL,
                                         "amdgpu drives %zu GPU%s but the compute interface (KFD) is missing", bound,
                                         bound == 1 ? "" : "s");
         if (!f->kfd.present)
@@ -304,7 +304,7 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
         const rd_gpu *g = &in->gpus->gpus[i];
         if (g->n_kfd > 0 || !streq_ptr(g->pci->driver, "amdgpu"))
             continue;
-        if (finding_for_gpu(out, "pcie.atomics-missing", g->pci->address))
+        if (finding_for_gpu(out, RD_FINDING(PCIE_ATOMICS_MISSING), g->pci->address))
             continue; /* the reason KFD skipped it is already reported */
         bool hidden = false;
         for (size_t j = 0; j < f->kfd.n_nodes; j++)
@@ -316,7 +316,7 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
             continue;
         }
         rd_finding *fd =
-            rd_finding_add(out, "driver.kfd-unsupported", RD_SEV_ERROR, g->pci->address,
+            rd_finding_add(out, RD_FINDING(DRIVER_KFD_UNSUPPORTED), RD_SEV_ERROR, g->pci->address,
                            "%s %s is driven by amdgpu but KFD does not offer it for compute", g->pci->address, g->name);
         kfd_evidence(f, g, fd);
         _cleanup_free_ char *kernels = validated_kernels(in);
@@ -328,9 +328,9 @@ static void kfd_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
-static const char *const kfd_findings[] = { "kfd.missing", "driver.kfd-unsupported", NULL };
+static const char *const kfd_findings[] = { RD_FINDING(KFD_MISSING), RD_FINDING(DRIVER_KFD_UNSUPPORTED), NULL };
 /* a GPU KFD skipped for want of atomics has that finding instead */
-static const char *const kfd_needs[] = { "pcie.atomics-missing", NULL };
+static const char *const kfd_needs[] = { RD_FINDING(PCIE_ATOMICS_MISSING), NULL };
 
 const rd_probe rd_probe_kfd = {
     .id = "kfd",

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include "distro.h"
 #include "probe.h"
+#include "release.h"
 #include "rootfs.h"
 #include "util.h"
 
@@ -265,16 +266,13 @@ static void assess_unlisted(const rd_assess_input *in, rd_findings *out)
     const rd_knowledge *k = in->knowledge;
     if (in->gpus->n_gpus == 0 || !o->id || k->n_releases == 0)
         return;
-    /* the release of AMD's ROCm installed under /opt when there is one,
-     * else the newest (a distribution's own ROCm is not AMD's release) */
-    const char *opt = in->facts->rocm.default_path;
-    const rd_release *rel =
-        opt && startswith(opt, "/opt/") ? rd_knowledge_release(k, in->facts->rocm.default_version) : NULL;
+    /* the release of AMD's ROCm installed when there is one, else the newest */
+    const rd_release *rel = rd_knowledge_release(k, rd_release_amd_installed(in->facts));
     if (!rel)
         rel = &k->releases[k->n_releases - 1];
     if (rd_release_find_os(rel, o->id, o->version_id))
         return;
-    rd_finding *fd = rd_finding_add(out, "os.not-validated", RD_SEV_INFO, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(OS_NOT_VALIDATED), RD_SEV_INFO, NULL,
                                     "%s is not a release AMD lists for ROCm %s: it is not validated by AMD",
                                     o->pretty_name ? o->pretty_name : o->id, rel->line);
     rd_finding_evidence(fd, "/etc/os-release: ID=%s VERSION_ID=%s%s%s", o->id, strempty(o->version_id),
@@ -307,7 +305,7 @@ static void assess_unreadable(const rd_facts *f, rd_findings *out)
 {
     if (f->n_unreadable == 0)
         return;
-    rd_finding *fd = rd_finding_add(out, "facts.unreadable", RD_SEV_WARNING, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(FACTS_UNREADABLE), RD_SEV_WARNING, NULL,
                                     f->n_unreadable == 1 ? "%zu file could not be read: the checks that need it "
                                                            "did not run"
                                                          : "%zu files could not be read: the checks that need them "
@@ -329,7 +327,7 @@ static void os_assess(const rd_assess_input *in, rd_findings *out)
     assess_unreadable(in->facts, out);
     if (!o->wsl)
         return;
-    rd_finding *fd = rd_finding_add(out, "host.wsl", RD_SEV_ERROR, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(HOST_WSL), RD_SEV_ERROR, NULL,
                                     "This is Windows Subsystem for Linux: ROCm here uses AMD's WSL stack, "
                                     "not amdgpu/KFD");
     rd_finding_evidence(fd, "%s", o->wsl_evidence);
@@ -337,7 +335,8 @@ static void os_assess(const rd_assess_input *in, rd_findings *out)
                           "--usecase=wsl,rocm --no-dkms) inside; the Linux driver checks do not apply here.");
 }
 
-static const char *const os_findings[] = { "host.wsl", "os.not-validated", "facts.unreadable", NULL };
+static const char *const os_findings[] = { RD_FINDING(HOST_WSL), RD_FINDING(OS_NOT_VALIDATED),
+                                           RD_FINDING(FACTS_UNREADABLE), NULL };
 
 /* clang-format off */
 const rd_probe rd_probe_os = {

@@ -301,7 +301,7 @@ static void assess_kernel_devel(const rd_assess_input *in, rd_findings *out)
         return;
     rd_os_family fam = rd_os_family_of(f->os.id, f->os.id_like);
     const char *pm = rd_os_package_manager(fam);
-    rd_finding *fd = rd_finding_add(out, "kernel.devel-missing", RD_SEV_ERROR, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(KERNEL_DEVEL_MISSING), RD_SEV_ERROR, NULL,
                                     "The DKMS driver cannot be built for the running kernel %s: its headers (%s) are "
                                     "not installed",
                                     k->kernel, k->wanted ? k->wanted : "the kernel's development package");
@@ -334,7 +334,7 @@ static void packages_rpm_assess(const rd_assess_input *in, rd_findings *out)
 {
     const rd_rpm_facts *r = &in->facts->rpm;
     if (r->present && r->error) {
-        rd_finding *fd = rd_finding_add(out, "rpm.database-unreadable", RD_SEV_WARNING, NULL,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(RPM_DATABASE_UNREADABLE), RD_SEV_WARNING, NULL,
                                         "The rpm database could not be read: the package checks were skipped");
         rd_finding_evidence(fd, "%s", r->error);
         rd_finding_remedy(fd, "Run the check where rpm is installed (the host itself, or a container with rpm), or "
@@ -343,7 +343,8 @@ static void packages_rpm_assess(const rd_assess_input *in, rd_findings *out)
     assess_kernel_devel(in, out);
 }
 
-static const char *const packages_rpm_findings[] = { "rpm.database-unreadable", "kernel.devel-missing", NULL };
+static const char *const packages_rpm_findings[] = { RD_FINDING(RPM_DATABASE_UNREADABLE),
+                                                     RD_FINDING(KERNEL_DEVEL_MISSING), NULL };
 
 /* clang-format off */
 const rd_probe rd_probe_packages_rpm = {

@@ -448,7 +448,8 @@ static void assess_none(const rd_assess_input *in, rd_findings *out)
     const rd_facts *f = in->facts;
     if (f->os.wsl)
         return; /* host.wsl says what applies instead */
-    rd_finding *fd = rd_finding_add(out, "gpu.none", RD_SEV_ERROR, NULL, "No AMD GPU is visible on this host");
+    rd_finding *fd =
+        rd_finding_add(out, RD_FINDING(GPU_NONE), RD_SEV_ERROR, NULL, "No AMD GPU is visible on this host");
     size_t others = 0;
     for (size_t i = 0; i < f->pci.n_devices; i++) {
         const rd_pci_device *d = &f->pci.devices[i];
@@ -556,7 +557,7 @@ static void assess_atomics(const rd_assess_input *in, const rd_gpu *g, rd_findin
     bool needs = !a || a->atomics != RD_ATOMICS_NOT_REQUIRED;
     if (!logged && !(blocker && needs))
         return;
-    rd_finding *fd = rd_finding_add(out, "pcie.atomics-missing", RD_SEV_ERROR, g->pci->address,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(PCIE_ATOMICS_MISSING), RD_SEV_ERROR, g->pci->address,
                                     "%s %s is not usable by ROCm: its PCIe path does not support AtomicOps",
                                     g->pci->address, g->name);
     if (line)
@@ -585,7 +586,7 @@ static void assess_link(const rd_gpu *g, const rd_facts *f, rd_findings *out)
     /* AMD GPUs drop their link speed when idle; only a narrower link is a fault */
     if (l->current_link_width >= l->max_link_width)
         return;
-    rd_finding *fd = rd_finding_add(out, "pcie.link-degraded", RD_SEV_WARNING, g->pci->address,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(PCIE_LINK_DEGRADED), RD_SEV_WARNING, g->pci->address,
                                     "%s %s runs its PCIe link at x%" PRId64 " of x%" PRId64, g->pci->address, g->name,
                                     l->current_link_width, l->max_link_width);
     rd_finding_evidence(fd, "%s: link x%" PRId64 " of x%" PRId64 ", %.1f GT/s of %.1f GT/s", l->address,
@@ -623,7 +624,7 @@ static void assess_bar(const rd_assess_input *in, const rd_gpu *g, rd_findings *
                                 streq(g->arch->gfx, "gfx90a") || streq(g->arch->gfx, "gfx908"));
     if (largest >= g->vram_bytes || (!log && !instinct))
         return;
-    rd_finding *fd = rd_finding_add(out, "pcie.bar-small", RD_SEV_WARNING, g->pci->address,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(PCIE_BAR_SMALL), RD_SEV_WARNING, g->pci->address,
                                     "%s %s: the CPU can map only %" PRIu64 " MiB of its %" PRIu64 " MiB VRAM",
                                     g->pci->address, g->name, largest >> 20, g->vram_bytes >> 20);
     rd_finding_evidence(fd, "%s: largest memory BAR %" PRIu64 " MiB, VRAM %" PRIu64 " MiB%s", g->pci->address,
@@ -647,7 +648,7 @@ static void assess_binding(const rd_assess_input *in, const rd_gpu *g, rd_findin
             (g->gfx[0] && f->os.kernel_release &&
              rd_packages_kernel_serves(&in->knowledge->packages, g->gfx, &f->os, &min) == RD_KERNEL_TOO_OLD))
             return;
-        rd_finding *fd = rd_finding_add(out, "gpu.no-driver", RD_SEV_ERROR, p->address,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(GPU_NO_DRIVER), RD_SEV_ERROR, p->address,
                                         "%s %s has no driver bound although amdgpu is loaded", p->address, g->name);
         rd_finding_evidence(fd, "/sys/bus/pci/devices/%s/driver: absent", p->address);
         for (size_t i = 0; i < f->driver.n_kmsg; i++)
@@ -661,7 +662,7 @@ static void assess_binding(const rd_assess_input *in, const rd_gpu *g, rd_findin
         const char *family = g->arch ? g->arch->family : NULL;
         const char *opt = streq_ptr(family, "gfx6") ? "si" : streq_ptr(family, "gfx7") ? "cik" : NULL;
         rd_finding *fd =
-            rd_finding_add(out, "gpu.radeon-bound", RD_SEV_ERROR, p->address,
+            rd_finding_add(out, RD_FINDING(GPU_RADEON_BOUND), RD_SEV_ERROR, p->address,
                            "%s %s is driven by the legacy radeon driver, which ROCm cannot use", p->address, g->name);
         rd_finding_evidence(fd, "/sys/bus/pci/devices/%s/driver -> radeon", p->address);
         if (g->gfx[0])
@@ -690,7 +691,7 @@ static void assess_binding(const rd_assess_input *in, const rd_gpu *g, rd_findin
     }
     if (streq(p->driver, "vfio-pci")) {
         rd_finding *fd =
-            rd_finding_add(out, "gpu.vfio-bound", RD_SEV_WARNING, p->address,
+            rd_finding_add(out, RD_FINDING(GPU_VFIO_BOUND), RD_SEV_WARNING, p->address,
                            "%s %s is bound to vfio-pci (reserved for a VM), not amdgpu", p->address, g->name);
         rd_finding_evidence(fd, "/sys/bus/pci/devices/%s/driver -> vfio-pci", p->address);
         rd_finding_remedy(fd,
@@ -715,13 +716,13 @@ static void pci_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
-static const char *const pci_findings[] = { "gpu.none",
-                                            "gpu.no-driver",
-                                            "gpu.radeon-bound",
-                                            "gpu.vfio-bound",
-                                            "pcie.atomics-missing",
-                                            "pcie.link-degraded",
-                                            "pcie.bar-small",
+static const char *const pci_findings[] = { RD_FINDING(GPU_NONE),
+                                            RD_FINDING(GPU_NO_DRIVER),
+                                            RD_FINDING(GPU_RADEON_BOUND),
+                                            RD_FINDING(GPU_VFIO_BOUND),
+                                            RD_FINDING(PCIE_ATOMICS_MISSING),
+                                            RD_FINDING(PCIE_LINK_DEGRADED),
+                                            RD_FINDING(PCIE_BAR_SMALL),
                                             NULL };
 
 const rd_probe rd_probe_pci = {

@@ -834,7 +834,7 @@ static void assess_prereq(const repo_check *c, rd_findings *out)
             continue;
         if (!fd) {
             _cleanup_free_ char *t = repo_text(rocm);
-            fd = rd_finding_add(out, "dnf.prereq-repo-missing", RD_SEV_WARNING, NULL,
+            fd = rd_finding_add(out, RD_FINDING(DNF_PREREQ_REPO_MISSING), RD_SEV_WARNING, NULL,
                                 "ROCm needs packages from repositories that are not enabled here");
             rd_finding_evidence(fd, "%s", t);
         }
@@ -880,13 +880,13 @@ static void repos_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const repos_findings[] = {
-    "dnf.repo-invalid",        "dnf.repo-missing",
-    "dnf.repo-path",           "dnf.release-mismatch",
-    "dnf.gpgcheck-off",        "dnf.key-missing",
-    "dnf.prereq-repo-missing", "zypper.repo-invalid",
-    "zypper.repo-missing",     "zypper.repo-path",
-    "zypper.release-mismatch", "zypper.gpgcheck-off",
-    "zypper.key-missing",      NULL,
+    RD_FINDING(DNF_REPO_INVALID),        RD_FINDING(DNF_REPO_MISSING),
+    RD_FINDING(DNF_REPO_PATH),           RD_FINDING(DNF_RELEASE_MISMATCH),
+    RD_FINDING(DNF_GPGCHECK_OFF),        RD_FINDING(DNF_KEY_MISSING),
+    RD_FINDING(DNF_PREREQ_REPO_MISSING), RD_FINDING(ZYPPER_REPO_INVALID),
+    RD_FINDING(ZYPPER_REPO_MISSING),     RD_FINDING(ZYPPER_REPO_PATH),
+    RD_FINDING(ZYPPER_RELEASE_MISMATCH), RD_FINDING(ZYPPER_GPGCHECK_OFF),
+    RD_FINDING(ZYPPER_KEY_MISSING),      NULL,
 };
 
 /* clang-format off */

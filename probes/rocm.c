@@ -551,7 +551,7 @@ static void assess_not_installed(const rd_assess_input *in, rd_findings *out)
         if (f->wheels.installs[i].runtime)
             return;
     bool intended = install_intended(in);
-    rd_finding *fd = rd_finding_add(out, "rocm.not-installed", intended ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(ROCM_NOT_INSTALLED), intended ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
                                     intended ? "ROCm is meant to be installed here, but no installation has its runtime"
                                              : "No ROCm user space is installed on this host");
     if (f->rocm.opt_rocm)
@@ -630,9 +630,10 @@ static void assess_multiple(const rd_assess_input *in, rd_findings *out)
                                                        bin, strempty(o->version), strempty(def->version)));
     }
 
-    rd_finding *fd = rd_finding_add(out, "rocm.multiple-versions", conflicts ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
-                                    conflicts ? "Several ROCm versions are installed and the system mixes them"
-                                              : "Several ROCm versions are installed side by side");
+    rd_finding *fd =
+        rd_finding_add(out, RD_FINDING(ROCM_MULTIPLE_VERSIONS), conflicts ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+                       conflicts ? "Several ROCm versions are installed and the system mixes them"
+                                 : "Several ROCm versions are installed side by side");
     for (size_t i = 0; i < r->n_installs; i++)
         rd_finding_evidence(fd, "%s: ROCm %s (%s)%s", r->installs[i].path, strempty(r->installs[i].version),
                             strempty(r->installs[i].version_source), &r->installs[i] == def ? ", in use" : "");
@@ -662,7 +663,7 @@ static void assess_path(const rd_assess_input *in, rd_findings *out)
     _cleanup_free_ char *bin = xasprintf("%s/bin", def->path);
     if (path_has(r->path_env, bin) || path_has(r->path_env, "/opt/rocm/bin"))
         return;
-    rd_finding *fd = rd_finding_add(out, "path.rocm-bin-missing", RD_SEV_WARNING, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(PATH_ROCM_BIN_MISSING), RD_SEV_WARNING, NULL,
                                     "ROCm's tools (rocminfo, hipcc, amd-smi) are not on PATH");
     rd_finding_evidence(fd, "PATH (process environment): %s", r->path_env);
     rd_finding_evidence(fd, "ROCm %s is in %s, /opt/rocm %s", strempty(def->version), def->path,
@@ -727,7 +728,7 @@ static void assess_no_kernels(const rd_assess_input *in, rd_findings *out)
         _cleanup_free_ char *ov_used = ov ? gfx_of_override(ov->value) : NULL;
         if (ov_used && family_gfx && streq(ov_used, family_gfx) && strv_contains(def->rocblas_gfx, ov_used)) {
             /* the same-family override makes the GPU run code that is there */
-            rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_INFO, g->pci->address,
+            rd_finding *fd = rd_finding_add(out, RD_FINDING(ARCH_NO_KERNELS), RD_SEV_INFO, g->pci->address,
                                             "ROCm %s has no rocBLAS kernels for %s (%s); it runs %s's through "
                                             "the override",
                                             strempty(def->version), g->gfx, g->name, ov_used);
@@ -741,7 +742,7 @@ static void assess_no_kernels(const rd_assess_input *in, rd_findings *out)
                               g->gfx);
             continue;
         }
-        rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, g->pci->address,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(ARCH_NO_KERNELS), RD_SEV_ERROR, g->pci->address,
                                         "ROCm %s has no rocBLAS kernels for %s (%s): hipErrorNoBinaryForGpu, "
                                         "\"invalid device function\"",
                                         strempty(def->version), g->gfx, g->name);
@@ -798,11 +799,11 @@ static void assess_unsupported(const rd_assess_input *in, rd_findings *out)
         if (!gpu_counts(in->gpus, g) || rd_release_supports(rel, g->gfx))
             continue;
         bool deprecated = rd_release_deprecates(rel, g->gfx);
-        rd_finding *fd =
-            rd_finding_add(out, "arch.unsupported", deprecated ? RD_SEV_INFO : RD_SEV_WARNING, g->pci->address,
-                           deprecated ? "%s (%s) is deprecated in ROCm %s: it works, but not for long"
-                                      : "%s (%s) is not officially supported by ROCm %s",
-                           g->name, g->gfx, rel->line);
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(ARCH_UNSUPPORTED), deprecated ? RD_SEV_INFO : RD_SEV_WARNING,
+                                        g->pci->address,
+                                        deprecated ? "%s (%s) is deprecated in ROCm %s: it works, but not for long"
+                                                   : "%s (%s) is not officially supported by ROCm %s",
+                                        g->name, g->gfx, rel->line);
         strbuf b = { 0 };
         join_list(&b, rel->gfx);
         rd_finding_evidence(fd, "support.ini %s (%s): ROCm %s supports %s%s", strempty(t->version), strempty(t->date),
@@ -868,7 +869,7 @@ static void assess_userspace_mismatch(const rd_assess_input *in, rd_findings *ou
     }
     if (!outside)
         return;
-    rd_finding *fd = rd_finding_add(out, "driver.userspace-mismatch", RD_SEV_WARNING, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(DRIVER_USERSPACE_MISMATCH), RD_SEV_WARNING, NULL,
                                     "The amdgpu-dkms driver (from ROCm %s) and ROCm %s user space are too far apart",
                                     drv->line, def->version);
     rd_finding_evidence(fd, "/sys/module/amdgpu/version: %s (amdgpu-dkms of ROCm %s)", f->driver.version, drv->line);
@@ -915,11 +916,11 @@ static void assess_kernel(const rd_assess_input *in, rd_findings *out)
     bool dkms = f->driver.version || f->boot.dkms_amdgpu;
     rd_finding *fd;
     if (!nearest)
-        fd = rd_finding_add(out, "kernel.unsupported", dkms ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+        fd = rd_finding_add(out, RD_FINDING(KERNEL_UNSUPPORTED), dkms ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
                             "Kernel %s is not one ROCm %s was validated with on %s %s", series, rel->line, f->os.id,
                             f->os.version_id);
     else
-        fd = rd_finding_add(out, "kernel.unsupported", dkms ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
+        fd = rd_finding_add(out, RD_FINDING(KERNEL_UNSUPPORTED), dkms ? RD_SEV_WARNING : RD_SEV_INFO, NULL,
                             "Kernel %s is newer than any kernel ROCm %s was validated with (%s on %s %s)", series,
                             rel->line, newest, os->id, os->version_id);
     strbuf b = { 0 };
@@ -1026,7 +1027,7 @@ static void assess_tables_older(const rd_assess_input *in, rd_findings *out)
         }
     if (!ev)
         return;
-    rd_finding *fd = rd_finding_add(out, "tables.older-than-host", RD_SEV_INFO, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(TABLES_OLDER_THAN_HOST), RD_SEV_INFO, NULL,
                                     "This host uses a ROCm release newer than rocm-doctor's tables (of %s, newest %s)",
                                     strempty(k->repos_info.date ? k->repos_info.date : k->support_info.date), newest);
     for (size_t i = 0; ev[i]; i++)
@@ -1112,7 +1113,7 @@ static void assess_open_world(const rd_assess_input *in, rd_findings *out)
     amd_sources_free(v, n);
     rd_finding *fd;
     if (moving) {
-        fd = rd_finding_add(out, "rocm.release-moving", RD_SEV_INFO, NULL,
+        fd = rd_finding_add(out, RD_FINDING(ROCM_RELEASE_MOVING), RD_SEV_INFO, NULL,
                             "This host follows AMD's moving \"latest\" folder: it changes ROCm release at every "
                             "upgrade");
         for (size_t i = 0; moving[i]; i++)
@@ -1126,7 +1127,7 @@ static void assess_open_world(const rd_assess_input *in, rd_findings *out)
                           fix);
     }
     if (old) {
-        fd = rd_finding_add(out, "rocm.release-unsupported", RD_SEV_WARNING, NULL,
+        fd = rd_finding_add(out, RD_FINDING(ROCM_RELEASE_UNSUPPORTED), RD_SEV_WARNING, NULL,
                             "An AMD source names a ROCm release older than any rocm-doctor supports (%s and later)",
                             k->repos[0].release);
         for (size_t i = 0; old[i]; i++)
@@ -1136,7 +1137,7 @@ static void assess_open_world(const rd_assess_input *in, rd_findings *out)
                               "releases`) is a deliberate upgrade: pass --release to choose one.");
     }
     if (unknown) {
-        fd = rd_finding_add(out, "tables.folder-unknown", RD_SEV_INFO, NULL,
+        fd = rd_finding_add(out, RD_FINDING(TABLES_FOLDER_UNKNOWN), RD_SEV_INFO, NULL,
                             "A folder on AMD's repository server that rocm-doctor's tables (of %s) do not know",
                             strempty(k->repos_info.date));
         for (size_t i = 0; unknown[i]; i++)
@@ -1165,9 +1166,10 @@ static void rocm_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const rocm_findings[] = {
-    "rocm.not-installed",  "rocm.multiple-versions",    "path.rocm-bin-missing", "arch.no-kernels",
-    "arch.unsupported",    "driver.userspace-mismatch", "kernel.unsupported",    "tables.older-than-host",
-    "rocm.release-moving", "rocm.release-unsupported",  "tables.folder-unknown", NULL,
+    RD_FINDING(ROCM_NOT_INSTALLED),       RD_FINDING(ROCM_MULTIPLE_VERSIONS), RD_FINDING(PATH_ROCM_BIN_MISSING),
+    RD_FINDING(ARCH_NO_KERNELS),          RD_FINDING(ARCH_UNSUPPORTED),       RD_FINDING(DRIVER_USERSPACE_MISMATCH),
+    RD_FINDING(KERNEL_UNSUPPORTED),       RD_FINDING(TABLES_OLDER_THAN_HOST), RD_FINDING(ROCM_RELEASE_MOVING),
+    RD_FINDING(ROCM_RELEASE_UNSUPPORTED), RD_FINDING(TABLES_FOLDER_UNKNOWN),  NULL,
 };
 
 /* clang-format off */

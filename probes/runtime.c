@@ -16,30 +16,23 @@ static void runtime_gather(const rd_ctx *ctx, rd_facts *facts)
     rd_runtime_gather(ctx, facts);
 }
 
-/* Level-1 findings that stop the runtime from opening the GPUs, most
- * fundamental first: the runtime's error is their symptom. */
-#define NO_GPU_CAUSES                                                                                                  \
-    "host.wsl", "gpu.none", "gpu.no-driver", "gpu.radeon-bound", "gpu.vfio-bound", "driver.not-loaded",                \
-        "driver.kernel-too-old", "driver.blacklisted", "driver.nomodeset", "driver.firmware-missing", "kfd.missing",   \
-        "container.devices-missing", "kfd.no-access", "render.no-access", "group.relogin-needed",                      \
-        "driver.kfd-unsupported", "pcie.atomics-missing", "env.visible-devices-hides-all"
-/* ... and those that give the runtime a GPU whose code it cannot run. */
-#define ISA_CAUSES                                                                                                     \
-    "arch.override-invalid", "arch.override-wrong-family", "arch.override-global-with-igpu", "apu.igpu-conflict",      \
-        "arch.unsupported"
-static const char *const no_gpu_causes[] = { NO_GPU_CAUSES, NULL };
-static const char *const isa_causes[] = { ISA_CAUSES, NULL };
-/* what runtime_assess reads: declared, so the assess order is checked */
-static const char *const runtime_needs[] = { NO_GPU_CAUSES, ISA_CAUSES, NULL };
-
-static const rd_finding *find_cause(const rd_findings *out, const char *const *ids, const char *gpu)
+/* The level-1 findings that explain a runtime failure, by their flags in
+ * the catalogue (catalogue.def): RD_FINDING_NO_GPU, those that stop the
+ * runtime from opening the GPUs, and RD_FINDING_BAD_ISA, those that give
+ * it a GPU whose code it cannot run; the first present in the catalogue's
+ * order, the most fundamental. */
+static const rd_finding *find_cause(const rd_findings *out, unsigned flag, const char *gpu)
 {
-    for (size_t k = 0; ids[k]; k++)
+    for (size_t k = 0; k < RD_N_FINDINGS; k++) {
+        if (!(rd_finding_catalogue[k].flags & flag))
+            continue;
         for (size_t i = 0; i < out->n; i++) {
             const rd_finding *f = &out->items[i];
-            if (streq(f->id, ids[k]) && f->severity >= RD_SEV_WARNING && (!gpu || !f->gpu || streq(f->gpu, gpu)))
+            if (streq(f->id, rd_finding_catalogue[k].id) && f->severity >= RD_SEV_WARNING &&
+                (!gpu || !f->gpu || streq(f->gpu, gpu)))
                 return f;
         }
+    }
     return NULL;
 }
 
@@ -106,13 +99,13 @@ static void assess_child(const rd_runtime_facts *rt, rd_findings *out)
 {
     const rd_finding *cause;
     if (rt->error) {
-        rd_finding *fd = rd_finding_add(out, "runtime.kernel-failed", RD_SEV_ERROR, NULL,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(RUNTIME_KERNEL_FAILED), RD_SEV_ERROR, NULL,
                                         "The GPU runtime check could not be started");
         rd_finding_evidence(fd, "%s", rt->error);
         return;
     }
     if (streq_ptr(rt->child_status, "timeout")) {
-        rd_finding *fd = rd_finding_add(out, "runtime.kernel-timeout", RD_SEV_ERROR, stage_gpu(rt),
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(RUNTIME_KERNEL_TIMEOUT), RD_SEV_ERROR, stage_gpu(rt),
                                         "The ROCm runtime did not finish within %" PRId64 " s: the GPU or its "
                                         "driver hangs",
                                         rt->timeout_s);
@@ -130,14 +123,14 @@ static void assess_child(const rd_runtime_facts *rt, rd_findings *out)
     }
     bool hiprtc_stage = rt->child_stage && strstr(rt->child_stage, "hiprtc");
     if (streq_ptr(rt->child_status, "signal")) {
-        rd_finding *fd =
-            rd_finding_add(out, "runtime.kernel-failed", hiprtc_stage ? RD_SEV_WARNING : RD_SEV_ERROR, stage_gpu(rt),
-                           "The ROCm runtime crashed (%s)%s", rt->child_signal_name ? rt->child_signal_name : "signal",
-                           hiprtc_stage ? " while compiling a kernel with hiprtc" : "");
+        rd_finding *fd = rd_finding_add(
+            out, RD_FINDING(RUNTIME_KERNEL_FAILED), hiprtc_stage ? RD_SEV_WARNING : RD_SEV_ERROR, stage_gpu(rt),
+            "The ROCm runtime crashed (%s)%s", rt->child_signal_name ? rt->child_signal_name : "signal",
+            hiprtc_stage ? " while compiling a kernel with hiprtc" : "");
         rd_finding_evidence(fd, "the runtime process was killed by %s after %.1f s",
                             rt->child_signal_name ? rt->child_signal_name : "a signal", rt->elapsed_s);
         stage_evidence(fd, rt);
-        if (!hiprtc_stage && (cause = find_cause(out, isa_causes, stage_gpu(rt))))
+        if (!hiprtc_stage && (cause = find_cause(out, RD_FINDING_BAD_ISA, stage_gpu(rt))))
             blame(fd, cause, "crashes and memory access faults follow when the runtime runs a GPU as another ISA.");
         else if (hiprtc_stage)
             rd_finding_remedy(fd, "The installed hiprtc cannot compile for this GPU (ROCm 5.x aborts for "
@@ -150,7 +143,7 @@ static void assess_child(const rd_runtime_facts *rt, rd_findings *out)
     }
     if (streq_ptr(rt->child_status, "no-result")) {
         rd_finding *fd =
-            rd_finding_add(out, "runtime.kernel-failed", RD_SEV_ERROR, stage_gpu(rt),
+            rd_finding_add(out, RD_FINDING(RUNTIME_KERNEL_FAILED), RD_SEV_ERROR, stage_gpu(rt),
                            "The ROCm runtime ended the process (exit status %" PRId64 ")", rt->child_exit_code);
         stage_evidence(fd, rt);
         rd_finding_remedy(fd, "A runtime that calls exit() cannot start on this host: run with "
@@ -163,7 +156,7 @@ static void assess_child(const rd_runtime_facts *rt, rd_findings *out)
 static rd_finding *gpu_none(rd_findings *out)
 {
     for (size_t i = 0; i < out->n; i++)
-        if (streq(out->items[i].id, "gpu.none") && out->items[i].severity == RD_SEV_ERROR)
+        if (streq(out->items[i].id, RD_FINDING(GPU_NONE)) && out->items[i].severity == RD_SEV_ERROR)
             return &out->items[i];
     return NULL;
 }
@@ -188,7 +181,7 @@ static void assess_hsa_init(const rd_assess_input *in, const rd_runtime_facts *r
                                 rt->hip_device_count < 0 ? 0 : rt->hip_device_count);
         return;
     }
-    rd_finding *fd = rd_finding_add(out, "runtime.hsa-init-failed", RD_SEV_ERROR, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(RUNTIME_HSA_INIT_FAILED), RD_SEV_ERROR, NULL,
                                     "The ROCm runtime cannot start: hsa_init returned %s", name);
     rd_finding_evidence(fd, "%s: hsa_init: %s (%s)%s%s", rt->hsa_library, name, hex, *text ? ": " : "", text);
     if (rt->hip_init_status > 0)
@@ -196,7 +189,7 @@ static void assess_hsa_init(const rd_assess_input *in, const rd_runtime_facts *r
                             strempty(rt->hip_init_status_name), strempty(rt->hip_device_count_status_name),
                             rt->hip_device_count < 0 ? 0 : rt->hip_device_count);
 
-    const rd_finding *cause = find_cause(out, isa ? isa_causes : no_gpu_causes, NULL);
+    const rd_finding *cause = find_cause(out, isa ? RD_FINDING_BAD_ISA : RD_FINDING_NO_GPU, NULL);
     if (cause) {
         blame(fd, cause,
               isa ? "the runtime rejects the GPU's ISA because of it."
@@ -277,7 +270,7 @@ static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt,
     const char *label = gpu ? gpu : "GPU";
     const char *gfx = d->gfx ? d->gfx : "unknown gfx";
     if (streq_ptr(d->result, "ok")) {
-        rd_finding *fd = rd_finding_add(out, "runtime.kernel-ok", RD_SEV_OK, gpu,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(RUNTIME_KERNEL_OK), RD_SEV_OK, gpu,
                                         "%s %s computes correctly: launch %.1f µs, host→device %.1f GB/s, "
                                         "device→host %.1f GB/s",
                                         label, gfx, d->launch_latency_us, d->h2d_gbps, d->d2h_gbps);
@@ -286,11 +279,11 @@ static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt,
         if (streq_ptr(d->hiprtc, "ok"))
             rd_finding_evidence(fd, "hiprtc compiled the kernel for this GPU and it computed correctly");
     } else if (streq_ptr(d->result, "wrong-result")) {
-        rd_finding *fd = rd_finding_add(out, "runtime.kernel-failed", RD_SEV_ERROR, gpu,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(RUNTIME_KERNEL_FAILED), RD_SEV_ERROR, gpu,
                                         "%s %s runs kernels but computes wrong results", label, gfx);
         rd_finding_evidence(fd, "%s", strempty(d->mismatch));
         kfd_evidence(in->facts, rt, d, fd);
-        const rd_finding *cause = find_cause(out, isa_causes, gpu);
+        const rd_finding *cause = find_cause(out, RD_FINDING_BAD_ISA, gpu);
         if (cause)
             blame(fd, cause, "code for another ISA can run and compute garbage.");
         else
@@ -298,15 +291,16 @@ static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt,
                                   "memory: check `sudo dmesg` for amdgpu RAS/ECC errors, update linux-firmware, "
                                   "and test the card in another machine.");
     } else if (streq_ptr(d->result, "error")) {
-        rd_finding *fd = rd_finding_add(out, "runtime.kernel-failed", RD_SEV_ERROR, gpu, "%s %s: %s failed with %s",
-                                        label, gfx, strempty(d->error_call), strempty(d->error_name));
+        rd_finding *fd =
+            rd_finding_add(out, RD_FINDING(RUNTIME_KERNEL_FAILED), RD_SEV_ERROR, gpu, "%s %s: %s failed with %s", label,
+                           gfx, strempty(d->error_call), strempty(d->error_name));
         rd_finding_evidence(fd, "%s: %s (%" PRId64 ")", strempty(d->error_call), strempty(d->error_name),
                             d->error_code);
         kfd_evidence(in->facts, rt, d, fd);
         const char *e = strempty(d->error_name);
         bool code = strstr(e, "NoBinaryForGpu") || strstr(e, "InvalidImage") || strstr(e, "InvalidKernelFile") ||
                     strstr(e, "InvalidDeviceFunction") || strstr(e, "SharedObjectInitFailed");
-        const rd_finding *cause = find_cause(out, code ? isa_causes : no_gpu_causes, gpu);
+        const rd_finding *cause = find_cause(out, code ? RD_FINDING_BAD_ISA : RD_FINDING_NO_GPU, gpu);
         if (cause)
             blame(fd, cause, code ? "the runtime takes the GPU for another ISA." : "the runtime cannot use the GPU.");
         else if (code)
@@ -320,12 +314,12 @@ static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt,
                                   "runtime's account.");
     } else if (streq_ptr(d->result, "no-code-object")) {
         if (streq_ptr(d->hiprtc, "ok")) {
-            rd_finding *fd = rd_finding_add(out, "runtime.kernel-ok", RD_SEV_OK, gpu,
+            rd_finding *fd = rd_finding_add(out, RD_FINDING(RUNTIME_KERNEL_OK), RD_SEV_OK, gpu,
                                             "%s %s computes correctly (kernel compiled with hiprtc)", label, gfx);
             rd_finding_evidence(fd, "rd_vector_add and rd_atomic_sum over 1048576 elements: every value exact");
             return;
         }
-        rd_finding *fd = rd_finding_add(out, "runtime.kernel-untested", RD_SEV_INFO, gpu,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(RUNTIME_KERNEL_UNTESTED), RD_SEV_INFO, gpu,
                                         "%s %s was not tested: this rocm-doctor has no kernel for it", label, gfx);
         if (d->hiprtc_error)
             rd_finding_evidence(fd, "hiprtc: %s", d->hiprtc_error);
@@ -336,9 +330,10 @@ static void assess_device(const rd_assess_input *in, const rd_runtime_facts *rt,
     }
     if (d->hiprtc && (streq(d->hiprtc, "failed") || streq(d->hiprtc, "wrong-result")) &&
         !streq_ptr(d->result, "no-code-object") && streq_ptr(d->result, "ok")) {
-        rd_finding *fd = rd_finding_add(
-            out, "runtime.kernel-failed", RD_SEV_WARNING, gpu, "%s %s runs prebuilt kernels, but hiprtc %s", label, gfx,
-            streq(d->hiprtc, "failed") ? "cannot compile one for it" : "compiles one that computes wrong results");
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(RUNTIME_KERNEL_FAILED), RD_SEV_WARNING, gpu,
+                                        "%s %s runs prebuilt kernels, but hiprtc %s", label, gfx,
+                                        streq(d->hiprtc, "failed") ? "cannot compile one for it"
+                                                                   : "compiles one that computes wrong results");
         rd_finding_evidence(fd, "%s", strempty(d->hiprtc_error));
         rd_finding_remedy(fd,
                           "Run-time compilation (PyTorch extensions, Triton, hipRTC users) needs a ROCm "
@@ -366,9 +361,9 @@ static void no_device(rd_findings *out, const char *summary, const char *evidenc
         rd_finding_evidence(none, "level 2: %s", evidence);
         return;
     }
-    rd_finding *fd = rd_finding_add(out, "runtime.no-device", RD_SEV_ERROR, NULL, "%s", summary);
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(RUNTIME_NO_DEVICE), RD_SEV_ERROR, NULL, "%s", summary);
     rd_finding_evidence(fd, "%s", evidence);
-    const rd_finding *cause = find_cause(out, no_gpu_causes, NULL);
+    const rd_finding *cause = find_cause(out, RD_FINDING_NO_GPU, NULL);
     if (cause)
         blame(fd, cause, why);
     else
@@ -387,7 +382,8 @@ static void runtime_assess(const rd_assess_input *in, rd_findings *out)
         return;
 
     if (!rt->hsa_library && rt->hsa_load_error)
-        library_missing(f, out, "runtime.hsa-missing", "ROCm runtime (libhsa-runtime64)", rt->hsa_load_error, false);
+        library_missing(f, out, RD_FINDING(RUNTIME_HSA_MISSING), "ROCm runtime (libhsa-runtime64)", rt->hsa_load_error,
+                        false);
     else if (rt->hsa_library && rt->hsa_init_status > 0) {
         assess_hsa_init(in, rt, out);
         return; /* HIP sits on HSA: its failures are the same one */
@@ -400,7 +396,7 @@ static void runtime_assess(const rd_assess_input *in, rd_findings *out)
     }
 
     if (!rt->hip_library && rt->hip_load_error) {
-        library_missing(f, out, "runtime.hip-missing", "HIP runtime (libamdhip64)", rt->hip_load_error, true);
+        library_missing(f, out, RD_FINDING(RUNTIME_HIP_MISSING), "HIP runtime (libamdhip64)", rt->hip_load_error, true);
         return;
     }
     if (!rt->hip_library)
@@ -429,10 +425,10 @@ static void runtime_assess(const rd_assess_input *in, rd_findings *out)
             seen |= streq_ptr(rt->devices[k].pci_address, g->pci->address);
         if (seen)
             continue;
-        rd_finding *fd = rd_finding_add(out, "runtime.no-device", RD_SEV_WARNING, g->pci->address,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(RUNTIME_NO_DEVICE), RD_SEV_WARNING, g->pci->address,
                                         "%s %s has a KFD node but HIP does not offer it", g->pci->address, g->name);
         rd_finding_evidence(fd, "HIP devices: %zu; KFD node %" PRId64, rt->n_devices, g->kfd[0]->node_id);
-        const rd_finding *cause = find_cause(out, no_gpu_causes, g->pci->address);
+        const rd_finding *cause = find_cause(out, RD_FINDING_NO_GPU, g->pci->address);
         if (cause)
             blame(fd, cause, "the runtime skips GPUs it cannot open.");
         else
@@ -441,9 +437,9 @@ static void runtime_assess(const rd_assess_input *in, rd_findings *out)
 }
 
 static const char *const runtime_findings[] = {
-    "runtime.hsa-missing", "runtime.hsa-init-failed", "runtime.hip-missing",
-    "runtime.no-device",   "runtime.kernel-failed",   "runtime.kernel-timeout",
-    "runtime.kernel-ok",   "runtime.kernel-untested", NULL,
+    RD_FINDING(RUNTIME_HSA_MISSING), RD_FINDING(RUNTIME_HSA_INIT_FAILED), RD_FINDING(RUNTIME_HIP_MISSING),
+    RD_FINDING(RUNTIME_NO_DEVICE),   RD_FINDING(RUNTIME_KERNEL_FAILED),   RD_FINDING(RUNTIME_KERNEL_TIMEOUT),
+    RD_FINDING(RUNTIME_KERNEL_OK),   RD_FINDING(RUNTIME_KERNEL_UNTESTED), NULL,
 };
 
 const rd_probe rd_probe_runtime = {
@@ -453,7 +449,7 @@ const rd_probe rd_probe_runtime = {
     .findings = runtime_findings,
     .areas = RD_STRV("runtime"),
     .uevents = RD_STRV("pci", "drm", "kfd"),
-    .needs = runtime_needs,
+    .needs_flags = RD_FINDING_NO_GPU | RD_FINDING_BAD_ISA,
     .gather = runtime_gather,
     .assess = runtime_assess,
 };

@@ -11,8 +11,11 @@
 #define CORE_MAX 8192
 
 const char *const rd_slurm_findings[] = {
-    "slurm.conf-invalid",    "slurm.grestypes-missing", "slurm.gres-count", "slurm.gres-file",      "slurm.gres-type",
-    "slurm.gres-autodetect", "slurm.gres-cores",        "slurm.cgroup-kfd", "slurm.conf-too-large", NULL,
+    RD_FINDING(SLURM_CONF_INVALID),   RD_FINDING(SLURM_GRESTYPES_MISSING),
+    RD_FINDING(SLURM_GRES_COUNT),     RD_FINDING(SLURM_GRES_FILE),
+    RD_FINDING(SLURM_GRES_TYPE),      RD_FINDING(SLURM_GRES_AUTODETECT),
+    RD_FINDING(SLURM_GRES_CORES),     RD_FINDING(SLURM_CGROUP_KFD),
+    RD_FINDING(SLURM_CONF_TOO_LARGE), NULL,
 };
 
 typedef struct {
@@ -109,7 +112,7 @@ static void check_invalid(const slurm_view *v, rd_findings *out)
 {
     if (!v->s->errors)
         return;
-    rd_finding *fd = rd_finding_add(out, "slurm.conf-invalid", RD_SEV_WARNING, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(SLURM_CONF_INVALID), RD_SEV_WARNING, NULL,
                                     "Slurm's configuration has lines that do not read as Slurm reads them");
     rd_finding_evidence_all(fd, v->s->errors);
     rd_finding_remedy(fd, "Correct the lines shown; slurmd and slurmctld refuse or misread them the same way.");
@@ -119,7 +122,7 @@ static void check_too_large(const slurm_view *v, rd_findings *out)
 {
     if (!v->s->limits)
         return;
-    rd_finding *fd = rd_finding_add(out, "slurm.conf-too-large", RD_SEV_WARNING, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(SLURM_CONF_TOO_LARGE), RD_SEV_WARNING, NULL,
                                     "Slurm's configuration is larger than rocm-doctor reads: the rest was not checked");
     rd_finding_evidence_all(fd, v->s->limits);
     rd_finding_remedy(fd, "Look for an Include that repeats or loops, or a range that names far more devices than "
@@ -141,7 +144,7 @@ static void check_grestypes(const slurm_view *v, rd_findings *out)
     for (char **n = names; n && *n; n++)
         if (strcasecmp(*n, "gpu") == 0)
             return;
-    rd_finding *fd = rd_finding_add(out, "slurm.grestypes-missing", RD_SEV_ERROR, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(SLURM_GRESTYPES_MISSING), RD_SEV_ERROR, NULL,
                                     "slurm.conf gives this node GPUs but GresTypes does not name gpu");
     rd_finding_evidence(fd, "%s:%" PRId64 ": NodeName=%s Gres=%s", v->node->file, v->node->line, v->node->node_name,
                         v->node_gres);
@@ -167,7 +170,7 @@ static void check_count(const slurm_view *v, rd_findings *out)
     bool conf_wrong = in_conf && conf_count != n, gres_wrong = in_gres && gres_count != n;
     if (!conf_wrong && !gres_wrong)
         return;
-    rd_finding *fd = rd_finding_add(out, "slurm.gres-count", RD_SEV_ERROR, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(SLURM_GRES_COUNT), RD_SEV_ERROR, NULL,
                                     "Slurm is configured for %" PRId64 " GPUs on this node, which has %" PRId64,
                                     gres_wrong ? gres_count : conf_count, n);
     if (conf_wrong)
@@ -205,7 +208,7 @@ static void check_files(const slurm_view *v, rd_findings *out)
             if (gpu_of_render(v, *f))
                 continue;
             if (!fd)
-                fd = rd_finding_add(out, "slurm.gres-file", RD_SEV_ERROR, NULL,
+                fd = rd_finding_add(out, RD_FINDING(SLURM_GRES_FILE), RD_SEV_ERROR, NULL,
                                     "gres.conf's File= names devices that are not this node's GPU render nodes");
             bool card = startswith(*f, "/dev/dri/card") != NULL;
             rd_finding_evidence(fd, "%s:%" PRId64 ": File=%s: %s", g->file, g->line, *f,
@@ -239,7 +242,7 @@ static void check_types(const slurm_view *v, rd_findings *out)
         if (known)
             continue;
         if (!fd) {
-            fd = rd_finding_add(out, "slurm.gres-type", RD_SEV_ERROR, NULL,
+            fd = rd_finding_add(out, RD_FINDING(SLURM_GRES_TYPE), RD_SEV_ERROR, NULL,
                                 "gres.conf's GPU types differ from the node's Gres= in slurm.conf");
             rd_finding_evidence(fd, "%s:%" PRId64 ": NodeName=%s Gres=%s", v->node->file, v->node->line,
                                 v->node->node_name, v->node_gres);
@@ -268,7 +271,7 @@ static void check_autodetect(const slurm_view *v, rd_findings *out)
     bool other = strcasecmp(m, "nvml") == 0 || strcasecmp(m, "oneapi") == 0 || strcasecmp(m, "nrt") == 0;
     if (!other && !(rsmi && (!v->s->rsmi_plugin || !v->s->rsmi_library)))
         return;
-    rd_finding *fd = rd_finding_add(out, "slurm.gres-autodetect", RD_SEV_ERROR, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(SLURM_GRES_AUTODETECT), RD_SEV_ERROR, NULL,
                                     "gres.conf's AutoDetect=%s cannot see this node's AMD GPUs", m);
     rd_finding_evidence(fd, "%s:%" PRId64 ": AutoDetect=%s", ad->file, ad->line, m);
     if (other)
@@ -319,7 +322,7 @@ static void check_cores(const slurm_view *v, rd_findings *out)
         if (!outside)
             continue;
         if (!fd) {
-            fd = rd_finding_add(out, "slurm.gres-cores", RD_SEV_WARNING, NULL,
+            fd = rd_finding_add(out, RD_FINDING(SLURM_GRES_CORES), RD_SEV_WARNING, NULL,
                                 "gres.conf's Cores= bind GPUs to cores of another NUMA node");
             for (size_t j = 0; j < v->s->n_numa; j++)
                 rd_finding_evidence(fd, "NUMA node %" PRId64 " (AMD GPUs): cores %s", v->s->numa[j].numa_node,
@@ -343,7 +346,7 @@ static void check_cgroup(const slurm_view *v, rd_findings *out)
     for (char **p = v->s->allowed_devices; p && *p; p++)
         if (fnmatch(*p, "/dev/kfd", 0) == 0)
             return;
-    rd_finding *fd = rd_finding_add(out, "slurm.cgroup-kfd", RD_SEV_ERROR, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(SLURM_CGROUP_KFD), RD_SEV_ERROR, NULL,
                                     "Slurm's device cgroup keeps jobs from opening /dev/kfd: HIP fails in every job");
     rd_finding_evidence(fd, "%s:%" PRId64 ": ConstrainDevices=%s", st->file, st->line, st->value);
     rd_finding_evidence(fd, "%s: no line allows /dev/kfd", v->s->allowed_devices_file);

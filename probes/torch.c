@@ -441,7 +441,7 @@ static void assess_agent(const rd_facts *f, const rd_agent *a, const char *list,
     rd_env_override_target(&f->env, a->node_id, over, sizeof over);
     if (*over && in_list(t->arch_list, over))
         return;
-    rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, a->pci_address,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(ARCH_NO_KERNELS), RD_SEV_ERROR, a->pci_address,
                                     "PyTorch %s (ROCm %s) has no kernels for %s (%s)", strempty(t->version), t->hip,
                                     a->name, a->gfx);
     rd_finding_evidence(fd, "%s: %s", t->arch_source ? t->arch_source : "PyTorch's build targets",
@@ -485,7 +485,7 @@ static void torch_assess(const rd_assess_input *in, rd_findings *out)
         goto done;
 
     if (!t->hip) {
-        rd_finding *fd = rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, NULL,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(ARCH_NO_KERNELS), RD_SEV_ERROR, NULL,
                                         "PyTorch %s is a %s build: it has no kernels for AMD GPUs",
                                         strempty(t->version), t->cuda ? "CUDA" : "CPU-only");
         rd_finding_evidence(fd, "torch.__version__ %s, torch.version.hip None, torch.version.cuda %s",
@@ -500,7 +500,7 @@ static void torch_assess(const rd_assess_input *in, rd_findings *out)
         if (t->hip_error && strstr(t->hip_error, "NoBinaryForGpu")) {
             /* the build's targets are unknown, its abort says enough */
             rd_finding *fd =
-                rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, NULL,
+                rd_finding_add(out, RD_FINDING(ARCH_NO_KERNELS), RD_SEV_ERROR, NULL,
                                "PyTorch %s (ROCm %s) has no code for a GPU of this host", strempty(t->version), t->hip);
             rd_finding_evidence(fd, "torch.cuda.is_available() failed: %s", t->hip_error);
             rd_finding_remedy(fd,
@@ -525,7 +525,7 @@ done:
     free(agents);
 }
 
-static const char *const torch_findings[] = { "arch.no-kernels", NULL };
+static const char *const torch_findings[] = { RD_FINDING(ARCH_NO_KERNELS), NULL };
 
 /* clang-format off */
 const rd_probe rd_probe_torch = {

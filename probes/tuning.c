@@ -100,7 +100,7 @@ static void tuning_assess(const rd_assess_input *in, rd_findings *out)
         return;
 
     if (f->tuning.numa_balancing > 0) {
-        rd_finding *fd = rd_finding_add(out, "tuning.numa-balancing", RD_SEV_WARNING, NULL,
+        rd_finding *fd = rd_finding_add(out, RD_FINDING(TUNING_NUMA_BALANCING), RD_SEV_WARNING, NULL,
                                         "Automatic NUMA balancing is on in a host with %zu Instinct GPUs", n);
         rd_finding_evidence(fd, "/proc/sys/kernel/numa_balancing: %" PRId64, f->tuning.numa_balancing);
         rd_finding_remedy(fd, "Turn it off now and at every boot: sudo sysctl -w kernel.numa_balancing=0 and "
@@ -124,7 +124,7 @@ static void tuning_assess(const rd_assess_input *in, rd_findings *out)
     bool on_cmdline = (amd && streq(amd, "on")) || (intel && streq(intel, "on"));
     if (units == 0 && !on_cmdline)
         return;
-    rd_finding *fd = rd_finding_add(out, "tuning.iommu-pt", RD_SEV_WARNING, NULL,
+    rd_finding *fd = rd_finding_add(out, RD_FINDING(TUNING_IOMMU_PT), RD_SEV_WARNING, NULL,
                                     "The IOMMU translates GPU DMA in a host with %zu Instinct GPUs: add iommu=pt", n);
     if (units > 0) {
         strbuf b = { 0 };
@@ -146,7 +146,7 @@ static void tuning_assess(const rd_assess_input *in, rd_findings *out)
         rd_finding_set_fix(fd, "cmdline");
 }
 
-static const char *const tuning_findings[] = { "tuning.numa-balancing", "tuning.iommu-pt", NULL };
+static const char *const tuning_findings[] = { RD_FINDING(TUNING_NUMA_BALANCING), RD_FINDING(TUNING_IOMMU_PT), NULL };
 
 const rd_probe rd_probe_tuning = {
     .id = "tuning",

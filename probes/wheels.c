@@ -473,7 +473,7 @@ static void no_kernels_finding(const rd_assess_input *in, const rd_wheel_install
     for (size_t i = 0; w->gfx && w->gfx[i]; i++)
         strbuf_printf(&targets, "%s%s", i ? " " : "", w->gfx[i]);
     rd_finding *fd =
-        rd_finding_add(out, "arch.no-kernels", RD_SEV_ERROR, n == 1 ? first->pci->address : NULL,
+        rd_finding_add(out, RD_FINDING(ARCH_NO_KERNELS), RD_SEV_ERROR, n == 1 ? first->pci->address : NULL,
                        "The ROCm %s wheels in %s are built for %s: no kernels for %s (%s)", strempty(w->version),
                        w->prefix, w->family ? w->family : targets.s, first->name, first->gfx);
     for (size_t i = 0; w->dists && w->dists[i]; i++)
@@ -551,7 +551,7 @@ static void assess_versions(const rd_assess_input *in, const rd_wheel_install *w
     if (!*wrel || rd_version_compare(wrel, srel) == 0)
         return;
     rd_finding *fd = rd_finding_add(
-        out, "rocm.multiple-versions", RD_SEV_WARNING, NULL,
+        out, RD_FINDING(ROCM_MULTIPLE_VERSIONS), RD_SEV_WARNING, NULL,
         "ROCm %s as wheels in %s and ROCm %s in %s: Python there loads %s %s runtime", w->version, w->prefix,
         sys->version, sys->path, w->runtime ? "the wheels'" : "the system's", w->runtime ? w->version : sys->version);
     rd_finding_evidence(fd, "%s: Version: %s", strempty(w->version_source), w->version);
@@ -583,7 +583,7 @@ static void wheels_assess(const rd_assess_input *in, rd_findings *out)
     }
 }
 
-static const char *const wheels_findings[] = { "arch.no-kernels", "rocm.multiple-versions", NULL };
+static const char *const wheels_findings[] = { RD_FINDING(ARCH_NO_KERNELS), RD_FINDING(ROCM_MULTIPLE_VERSIONS), NULL };
 
 /* clang-format off */
 const rd_probe rd_probe_wheels = {

@@ -88,9 +88,6 @@ int rd_verb_undo(const rd_options *o, char **args, size_t n_args);
 int rd_verb_setup(const rd_options *o, char **args, size_t n_args);
 /* fix --status [RUN] (verb-history.c); main.c runs it for fix --status */
 int rd_verb_fix_status(const rd_options *o, char **args, size_t n_args);
-/* The --root directory (or "/"), resolved, and a descriptor of it; 0 or 3
- * after saying why (run-cli.c). */
-int rd_cli_open_root(const char *root, char **ret_path, int *ret_fd);
 /* A run carried out whose report cannot be written: says so (it was `what`,
  * "applied" or "undone", all the same) and returns r (run-cli.c). */
 int rd_cli_unwritten(const char *what, const char *run_id, int r);
@@ -124,8 +121,9 @@ int rd_cli_fleet_remote(const rd_options *o, struct rd_fleet *fleet);
 /* Prints "rocm-doctor: MESSAGE" on stderr; returns 3. */
 #define rd_fail(...) (rd_msg_error("rocm-doctor", __VA_ARGS__), RD_EXIT_UNKNOWN)
 
-/* The options, one flag each: the verbs' table in main.c says which a verb
- * takes. */
+/* The options, one flag each (several for the fleet's): the verbs' table in
+ * main.c says which a verb takes. When a command is given several it does
+ * not take, the lowest flag is the one named. */
 enum {
     RD_OPT_ROOT = 1 << 0,
     RD_OPT_USER = 1 << 1,
@@ -143,13 +141,13 @@ enum {
     RD_OPT_OUTPUT = 1 << 13,
     RD_OPT_PYTHON = 1 << 14,
     RD_OPT_ROCM_PATH = 1 << 15,
-    RD_OPT_STATUS = 1 << 16,
-    RD_OPT_RELEASE = 1 << 20,
-    RD_OPT_USECASE = 1 << 21,
-    RD_OPT_VERBOSE = 1 << 22,
-    RD_OPT_ON_UNKNOWN = 1 << 23,
-    RD_OPT_SERVER = 1 << 24,
-    RD_OPT_FLEET = 1 << 25, /* --from, --hosts, --slurm, --nodes, --partition, --parallel, --node-timeout, --html */
+    RD_OPT_RELEASE = 1 << 16,
+    RD_OPT_USECASE = 1 << 17,
+    RD_OPT_STATUS = 1 << 18,
+    RD_OPT_VERBOSE = 1 << 19,
+    RD_OPT_ON_UNKNOWN = 1 << 20,
+    RD_OPT_SERVER = 1 << 21,
+    RD_OPT_FLEET = 1 << 22, /* --from, --hosts, --slurm, --nodes, --partition, --parallel, --node-timeout, --html */
 };
 
 bool rd_cli_want_color(int setting);
@@ -159,9 +157,10 @@ int rd_cli_run_check(const rd_options *o, rd_run *r);
 /* The same for a verb that only reports (check, facts, slurm): the tables
  * the check does not always consult are loaded when it asks for them. */
 int rd_cli_run_diagnosis(const rd_options *o, rd_run *r);
-/* The package managers' deadlines from configuration c (NULL: the root's
- * configuration, loaded for the purpose; defaults where it is malformed). */
-void rd_cli_fix_deadlines(const rd_options *o, const rd_config *c);
+/* The package managers' deadlines from configuration c (NULL: the
+ * configuration of ctx's root, loaded for the purpose; defaults where it is
+ * malformed). */
+void rd_cli_fix_deadlines(const rd_options *o, const rd_ctx *ctx, const rd_config *c);
 /* Prints the report in o->format; returns the exit status, or 3 when
  * standard output cannot be written. */
 int rd_cli_render(const rd_options *o, const rd_run *r, FILE *out);

@@ -120,79 +120,93 @@ static bool drain(int fd, strbuf *b, size_t max, bool *truncated)
     }
 }
 
-/* Runs the jobs' argvs, at most parallel at once, each for at most
- * timeout_s; returns when all are done or on Ctrl-C. */
-static void run_jobs(job *jobs, size_t n, char **(*argv_of)(const job *, const void *), const void *ud, size_t parallel,
-                     int64_t timeout_s)
+/* The jobs of run_jobs and where it is with them. */
+typedef struct {
+    job *jobs;
+    size_t n;
+    size_t next;    /* the first job not started */
+    size_t running; /* started and not reaped */
+    size_t parallel;
+    int64_t timeout_s;
+    char **(*argv_of)(const job *, const void *);
+    const void *ud;
+    struct pollfd *pfd; /* the pipes to wait on, and their jobs */
+    job **slot;
+} job_runner;
+
+/* Starts jobs until parallel of them run; one that cannot start is done,
+ * with the reason in its err. */
+static void start_jobs(job_runner *jr)
 {
-    size_t next = 0, running = 0;
-    struct pollfd *pfd = xcalloc(2 * (parallel ? parallel : 1), sizeof *pfd);
-    job **slot = xcalloc(2 * (parallel ? parallel : 1), sizeof *slot);
-    while (!got_sigint && (next < n || running > 0)) {
-        while (next < n && running < parallel) {
-            job *j = &jobs[next++];
-            _cleanup_strv_free_ char **argv = argv_of(j, ud);
-            int r = start(argv, &j->pid, &j->out_fd, &j->err_fd);
-            if (r < 0) {
-                strbuf_printf(&j->err, "cannot run %s: %s", argv[0], errno_name(-r));
-                j->done = true;
-                continue;
-            }
-            j->started_ms = now_ms();
-            running++;
-        }
-        size_t k = 0;
-        int64_t now = now_ms(), wait_ms = 1000;
-        for (size_t i = 0; i < n; i++) {
-            job *j = &jobs[i];
-            if (!j->pid || j->done)
-                continue;
-            int64_t left = j->started_ms + timeout_s * 1000 - now;
-            if (left <= 0 && !j->timed_out) {
-                j->timed_out = true;
-                kill(-j->pid, SIGKILL);
-            }
-            if (left > 0 && left < wait_ms)
-                wait_ms = left;
-            if (j->out_fd >= 0) {
-                pfd[k] = (struct pollfd){ .fd = j->out_fd, .events = POLLIN };
-                slot[k++] = j;
-            }
-            if (j->err_fd >= 0) {
-                pfd[k] = (struct pollfd){ .fd = j->err_fd, .events = POLLIN };
-                slot[k++] = j;
-            }
-            if (j->out_fd < 0 && j->err_fd < 0) {
-                int st;
-                pid_t w = waitpid(j->pid, &st, j->timed_out ? 0 : WNOHANG);
-                if (w == j->pid) {
-                    j->status = st;
-                    j->done = true;
-                    running--;
-                } else
-                    wait_ms = wait_ms > 50 ? 50 : wait_ms;
-            }
-        }
-        if (k == 0)
+    while (jr->next < jr->n && jr->running < jr->parallel) {
+        job *j = &jr->jobs[jr->next++];
+        _cleanup_strv_free_ char **argv = jr->argv_of(j, jr->ud);
+        int r = start(argv, &j->pid, &j->out_fd, &j->err_fd);
+        if (r < 0) {
+            strbuf_printf(&j->err, "cannot run %s: %s", argv[0], errno_name(-r));
+            j->done = true;
             continue;
-        if (poll(pfd, k, (int)wait_ms) < 0 && errno != EINTR)
-            break;
-        for (size_t i = 0; i < k; i++) {
-            if (!pfd[i].revents)
-                continue;
-            job *j = slot[i];
-            bool is_out = pfd[i].fd == j->out_fd;
-            if (!drain(pfd[i].fd, is_out ? &j->out : &j->err, is_out ? MAX_OUTPUT : MAX_ERROR,
-                       is_out ? &j->truncated : NULL)) {
-                close(pfd[i].fd);
-                if (is_out)
-                    j->out_fd = -1;
-                else
-                    j->err_fd = -1;
-            }
+        }
+        j->started_ms = now_ms();
+        jr->running++;
+    }
+}
+
+/* A running job: killed once past its time, reaped once both its pipes
+ * are closed, else its open pipes added to jr->pfd at *k. *wait_ms: how
+ * long the poll may wait for it. */
+static void watch_job(job_runner *jr, job *j, int64_t now, size_t *k, int64_t *wait_ms)
+{
+    int64_t left = j->started_ms + jr->timeout_s * 1000 - now;
+    if (left <= 0 && !j->timed_out) {
+        j->timed_out = true;
+        kill(-j->pid, SIGKILL);
+    }
+    if (left > 0 && left < *wait_ms)
+        *wait_ms = left;
+    if (j->out_fd >= 0) {
+        jr->pfd[*k] = (struct pollfd){ .fd = j->out_fd, .events = POLLIN };
+        jr->slot[(*k)++] = j;
+    }
+    if (j->err_fd >= 0) {
+        jr->pfd[*k] = (struct pollfd){ .fd = j->err_fd, .events = POLLIN };
+        jr->slot[(*k)++] = j;
+    }
+    if (j->out_fd < 0 && j->err_fd < 0) {
+        int st;
+        pid_t w = waitpid(j->pid, &st, j->timed_out ? 0 : WNOHANG);
+        if (w == j->pid) {
+            j->status = st;
+            j->done = true;
+            jr->running--;
+        } else
+            *wait_ms = *wait_ms > 50 ? 50 : *wait_ms;
+    }
+}
+
+/* What the k pipes polled have, into their jobs; a pipe at its end is
+ * closed. */
+static void read_ready(job_runner *jr, size_t k)
+{
+    for (size_t i = 0; i < k; i++) {
+        if (!jr->pfd[i].revents)
+            continue;
+        job *j = jr->slot[i];
+        bool is_out = jr->pfd[i].fd == j->out_fd;
+        if (!drain(jr->pfd[i].fd, is_out ? &j->out : &j->err, is_out ? MAX_OUTPUT : MAX_ERROR,
+                   is_out ? &j->truncated : NULL)) {
+            close(jr->pfd[i].fd);
+            if (is_out)
+                j->out_fd = -1;
+            else
+                j->err_fd = -1;
         }
     }
-    /* Ctrl-C, or done: end what still runs */
+}
+
+/* Ctrl-C, or done: ends what still runs, keeping what it wrote. */
+static void end_jobs(job *jobs, size_t n)
+{
     for (size_t i = 0; i < n; i++) {
         job *j = &jobs[i];
         if (!j->pid || j->done)
@@ -207,8 +221,39 @@ static void run_jobs(job *jobs, size_t n, char **(*argv_of)(const job *, const v
         waitpid(j->pid, &j->status, 0);
         j->interrupted = true;
     }
-    free(pfd);
-    free(slot);
+}
+
+/* Runs the jobs' argvs, at most parallel at once, each for at most
+ * timeout_s; returns when all are done or on Ctrl-C. */
+static void run_jobs(job *jobs, size_t n, char **(*argv_of)(const job *, const void *), const void *ud, size_t parallel,
+                     int64_t timeout_s)
+{
+    job_runner jr = {
+        .jobs = jobs,
+        .n = n,
+        .parallel = parallel,
+        .timeout_s = timeout_s,
+        .argv_of = argv_of,
+        .ud = ud,
+        .pfd = xcalloc(2 * (parallel ? parallel : 1), sizeof(struct pollfd)),
+        .slot = xcalloc(2 * (parallel ? parallel : 1), sizeof(job *)),
+    };
+    while (!got_sigint && (jr.next < n || jr.running > 0)) {
+        start_jobs(&jr);
+        size_t k = 0;
+        int64_t now = now_ms(), wait_ms = 1000;
+        for (size_t i = 0; i < n; i++)
+            if (jobs[i].pid && !jobs[i].done)
+                watch_job(&jr, &jobs[i], now, &k, &wait_ms);
+        if (k == 0)
+            continue;
+        if (poll(jr.pfd, k, (int)wait_ms) < 0 && errno != EINTR)
+            break;
+        read_ready(&jr, k);
+    }
+    end_jobs(jobs, n);
+    free(jr.pfd);
+    free(jr.slot);
 }
 
 static void job_free(job *j)
@@ -465,17 +510,17 @@ static long task_of(const char *line, const char **ret_text)
  * prints it before it runs rocm-doctor). */
 #define NODE_LINE "rocm-doctor-fleet-node "
 
-static int through_srun(const rd_options *o, char **names, size_t n, int64_t timeout_s, rd_fleet *fleet)
+/* srun's command line: one task per node of names, each labelled, running
+ * sh -c 'echo NAME; exec rocm-doctor check --json "$@"' sh [--user U]. */
+static char **srun_argv(const rd_options *o, char **names, size_t n, const char *job_name)
 {
     _cleanup_free_ char *list = strv_join(names, ",");
     _cleanup_free_ char *nn = xasprintf("--nodes=%zu", n);
     _cleanup_free_ char *nodelist = xasprintf("--nodelist=%s", list);
-    _cleanup_free_ char *job_name = xasprintf("--job-name=rocm-doctor-fleet-%ld", (long)getpid());
     char **argv =
         rd_strv_new("srun", nn, "--ntasks-per-node=1", nodelist, "--label", "--kill-on-bad-exit=0", job_name, NULL);
     if (o->partition)
         argv = strv_push(argv, xasprintf("--partition=%s", o->partition));
-    /* sh -c 'echo NAME; exec rocm-doctor check --json "$@"' sh [--user U] */
     argv = strv_push(argv, xstrdup("sh"));
     argv = strv_push(argv, xstrdup("-c"));
     argv = strv_push(argv, xstrdup("echo \"" NODE_LINE "${SLURMD_NODENAME:-$(hostname -s)}\"; exec \"$@\""));
@@ -483,75 +528,117 @@ static int through_srun(const rd_options *o, char **names, size_t n, int64_t tim
     _cleanup_strv_free_ char **cmd = remote_command(o);
     for (char **c = cmd; *c; c++)
         argv = strv_push(argv, xstrdup(*c));
+    return argv;
+}
+
+/* srun was killed: its step may live on; cancels the job by its name
+ * (job_name: srun's --job-name=NAME), Ctrl-C or not. */
+static void scancel_job(const char *job_name)
+{
+    _cleanup_free_ char *name_arg = xasprintf("--name=%s", job_name + strlen("--job-name="));
+    char **cancel = rd_strv_new("scancel", name_arg, NULL);
+    sig_atomic_t saved = got_sigint;
+    job c = { .name = xstrdup("scancel"), .out_fd = -1, .err_fd = -1, .status = -1 };
+    got_sigint = 0;
+    run_jobs(&c, 1, given_argv, cancel, 1, 30);
+    got_sigint = saved;
+    job_free(&c);
+    strv_free(cancel);
+}
+
+/* srun's output split by task label: each task's node (its first line),
+ * standard output and standard error. */
+typedef struct {
+    size_t n;
+    char **node;
+    strbuf *outs;
+    strbuf *errs;
+} srun_tasks;
+
+static void srun_tasks_grow(srun_tasks *t, size_t more)
+{
+    t->node = xrealloc(t->node, more * sizeof *t->node);
+    t->outs = xrealloc(t->outs, more * sizeof *t->outs);
+    t->errs = xrealloc(t->errs, more * sizeof *t->errs);
+    for (size_t k = t->n; k < more; k++) {
+        t->node[k] = NULL;
+        t->outs[k] = (strbuf){ 0 };
+        t->errs[k] = (strbuf){ 0 };
+    }
+    t->n = more;
+}
+
+/* The lines of srun's standard output (err false) or error into tasks. */
+static void srun_tasks_add(srun_tasks *tasks, const char *text_of_srun, bool err)
+{
+    _cleanup_strv_free_ char **lines = strv_split(strempty(text_of_srun), "\n");
+    for (char **l = lines; l && *l; l++) {
+        const char *text = NULL;
+        long t = task_of(*l, &text);
+        if (t < 0 || (size_t)t >= MAX_NODES)
+            continue;
+        if ((size_t)t >= tasks->n)
+            srun_tasks_grow(tasks, (size_t)t + 1);
+        if (!err && !tasks->node[t] && startswith(text, NODE_LINE)) {
+            tasks->node[t] = xstrdup(text + strlen(NODE_LINE));
+            continue;
+        }
+        strbuf *b = err ? &tasks->errs[t] : &tasks->outs[t];
+        strbuf_append(b, text);
+        strbuf_append(b, "\n");
+    }
+}
+
+static void srun_tasks_free(srun_tasks *t)
+{
+    for (size_t k = 0; k < t->n; k++) {
+        free(t->node[k]);
+        free(t->outs[k].s);
+        free(t->errs[k].s);
+    }
+    free(t->node);
+    free(t->outs);
+    free(t->errs);
+}
+
+/* Each node of names from its task (srun's last line of error when it ran
+ * none there). */
+static void srun_nodes(const rd_options *o, char **names, size_t n, const job *j, const srun_tasks *tasks,
+                       int64_t timeout_s, rd_fleet *fleet)
+{
+    _cleanup_free_ char *srun_last = last_line(j->err.s);
+    for (size_t i = 0; i < n; i++) {
+        size_t t = 0;
+        while (t < tasks->n && !streq_ptr(tasks->node[t], names[i]))
+            t++;
+        if (t == tasks->n) {
+            _cleanup_free_ char *why = j->timed_out ? NULL : xstrdup(srun_last ? srun_last : "srun ran no task there");
+            node_of(o, names[i], "", 0, why, j->timed_out, j->interrupted, 0, timeout_s, fleet);
+            continue;
+        }
+        const strbuf *out = &tasks->outs[t];
+        const char *err = tasks->errs[t].s;
+        bool no_tool = err && strstr(err, "rocm-doctor") && strstr(err, "not found");
+        node_of(o, names[i], out->s ? out->s : "", out->len, err, j->timed_out && !out->len, j->interrupted,
+                no_tool ? (127 << 8) : 0, timeout_s, fleet);
+    }
+}
+
+static int through_srun(const rd_options *o, char **names, size_t n, int64_t timeout_s, rd_fleet *fleet)
+{
+    _cleanup_free_ char *job_name = xasprintf("--job-name=rocm-doctor-fleet-%ld", (long)getpid());
+    char **argv = srun_argv(o, names, n, job_name);
     job j = { .name = xstrdup("srun"), .out_fd = -1, .err_fd = -1, .status = -1 };
     run_jobs(&j, 1, given_argv, argv, 1, timeout_s);
     strv_free(argv);
-    if (j.timed_out || j.interrupted) {
-        /* srun was killed: its step may live on; cancel the job by its name */
-        _cleanup_free_ char *name_arg = xasprintf("--name=%s", job_name + strlen("--job-name="));
-        char **cancel = rd_strv_new("scancel", name_arg, NULL);
-        sig_atomic_t saved = got_sigint;
-        job c = { .name = xstrdup("scancel"), .out_fd = -1, .err_fd = -1, .status = -1 };
-        got_sigint = 0;
-        run_jobs(&c, 1, given_argv, cancel, 1, 30);
-        got_sigint = saved;
-        job_free(&c);
-        strv_free(cancel);
-    }
+    if (j.timed_out || j.interrupted)
+        scancel_job(job_name);
     /* tasks by their label, each named by its first line */
-    size_t n_tasks = 0;
-    char **task_node = NULL;
-    strbuf *outs = NULL, *errs = NULL;
-    for (int pass = 0; pass < 2; pass++) {
-        _cleanup_strv_free_ char **lines = strv_split(strempty(pass ? j.err.s : j.out.s), "\n");
-        for (char **l = lines; l && *l; l++) {
-            const char *text = NULL;
-            long t = task_of(*l, &text);
-            if (t < 0 || (size_t)t >= MAX_NODES)
-                continue;
-            if ((size_t)t >= n_tasks) {
-                size_t more = (size_t)t + 1;
-                task_node = xrealloc(task_node, more * sizeof *task_node);
-                outs = xrealloc(outs, more * sizeof *outs);
-                errs = xrealloc(errs, more * sizeof *errs);
-                for (size_t k = n_tasks; k < more; k++) {
-                    task_node[k] = NULL;
-                    outs[k] = (strbuf){ 0 };
-                    errs[k] = (strbuf){ 0 };
-                }
-                n_tasks = more;
-            }
-            if (!pass && !task_node[t] && startswith(text, NODE_LINE)) {
-                task_node[t] = xstrdup(text + strlen(NODE_LINE));
-                continue;
-            }
-            strbuf_append(pass ? &errs[t] : &outs[t], text);
-            strbuf_append(pass ? &errs[t] : &outs[t], "\n");
-        }
-    }
-    _cleanup_free_ char *srun_last = last_line(j.err.s);
-    for (size_t i = 0; i < n; i++) {
-        size_t t = 0;
-        while (t < n_tasks && !streq_ptr(task_node[t], names[i]))
-            t++;
-        if (t == n_tasks) {
-            _cleanup_free_ char *why = j.timed_out ? NULL : xstrdup(srun_last ? srun_last : "srun ran no task there");
-            node_of(o, names[i], "", 0, why, j.timed_out, j.interrupted, 0, timeout_s, fleet);
-            continue;
-        }
-        const char *err = errs[t].s;
-        bool no_tool = err && strstr(err, "rocm-doctor") && strstr(err, "not found");
-        node_of(o, names[i], outs[t].s ? outs[t].s : "", outs[t].len, err, j.timed_out && !outs[t].len, j.interrupted,
-                no_tool ? (127 << 8) : 0, timeout_s, fleet);
-    }
-    for (size_t t = 0; t < n_tasks; t++) {
-        free(task_node[t]);
-        free(outs[t].s);
-        free(errs[t].s);
-    }
-    free(task_node);
-    free(outs);
-    free(errs);
+    srun_tasks tasks = { 0 };
+    srun_tasks_add(&tasks, j.out.s, false);
+    srun_tasks_add(&tasks, j.err.s, true);
+    srun_nodes(o, names, n, &j, &tasks, timeout_s, fleet);
+    srun_tasks_free(&tasks);
     job_free(&j);
     return 0;
 }

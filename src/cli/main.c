@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -74,66 +75,6 @@ static int check_args(const rd_verb *verb, char **args, size_t n_args)
     return 0;
 }
 
-/* Each option's help; flag 0: every command takes it. */
-static const struct {
-    unsigned flag;
-    const char *text;
-} option_help[] = {
-    { RD_OPT_ROOT, "  --root DIR       Inspect (or fix) the OS installation under DIR (hardware is\n"
-                   "                   always the running kernel's /sys, /dev and /proc)\n" },
-    { RD_OPT_USER, "  --user NAME      Whose access to the GPUs to check (default: the invoking\n"
-                   "                   user, or SUDO_USER under sudo)\n" },
-    { RD_OPT_FACTS, "  --facts FILE     Diagnose a saved facts file instead of this host\n" },
-    { RD_OPT_CONFIG, "  --config FILE    Read only this configuration file\n" },
-    { RD_OPT_FORMAT, "  --format FMT     text, json, prometheus or nfd\n"
-                     "  --json           Same as --format json\n" },
-    { RD_OPT_LEVEL, "  --level 1|2      1: static checks; 2: also run a GPU kernel\n" },
-    { RD_OPT_TIMEOUT, "  --timeout SEC    Level 2: give up on the GPU after SEC seconds (default 20)\n" },
-    { RD_OPT_WITH_PYTHON, "  --with-python    Also check the installed PyTorch build\n" },
-    { RD_OPT_PYTHON, "  --python PATH    Also look for ROCm wheels in this Python environment (a\n"
-                     "                   venv or conda directory, or its bin/python)\n" },
-    { RD_OPT_ROCM_PATH, "  --rocm-path DIR  verify: load libhsa-runtime64 and libamdhip64 from DIR\n"
-                        "                   only (e.g. a wheel's _rocm_sdk_core/lib)\n" },
-    { 0, "  --color WHEN     auto, always or never (NO_COLOR is honoured)\n" },
-    { RD_OPT_APPLY, "  --apply          fix, setup: carry out the plan (needs root)\n" },
-    { RD_OPT_RELEASE, "  --release X      setup: the ROCm release to install (default: the configured\n"
-                      "                   one, else the newest that supports this OS and its GPUs)\n" },
-    { RD_OPT_USECASE, "  --usecase U,...  setup: what to install: rocm, runtime, hip-sdk, ml-sdk,\n"
-                      "                   driver (default: rocm,driver; `rocm-doctor list usecases`)\n" },
-    { RD_OPT_YES, "  --yes            Do not ask for confirmation\n" },
-    { RD_OPT_ONLY, "  --only IDS       fix: only these fixes or findings (comma-separated)\n" },
-    { RD_OPT_KEY_FILE, "  --key-file FILE  fix, setup: AMD's signing key from a file (default: fetched\n"
-                       "                   from where repos.ini says, checked against its fingerprint)\n" },
-    { RD_OPT_VERBOSE, "  --verbose        fix, setup: also show what the package manager printed\n"
-                      "                   when a step could not be planned\n" },
-    { RD_OPT_LAST, "  --last           undo: the most recent run\n" },
-    { RD_OPT_STATUS, "  --status [RUN]   fix: the applied runs, what they changed and how they\n"
-                     "                   were verified after the reboot\n" },
-    { RD_OPT_OUTPUT, "  -o, --output FILE  report: where to write the bundle (- for standard output)\n" },
-    { RD_OPT_SERVER, "  --server         list releases: the releases AMD's server (or the configured\n"
-                     "                   mirror) has that the tables lack\n" },
-    { RD_OPT_ON_UNKNOWN, "  --on-unknown ACT slurm: when the check cannot run, drain the node (drain,\n"
-                         "                   the default) or leave it as it is (keep); never resume\n" },
-    { RD_OPT_FLEET, "  --from DIR       fleet: the saved reports or facts files, one per node\n"
-                    "  --hosts NODESET  fleet: check these nodes through clush, pdsh or ssh\n"
-                    "  --slurm          fleet: check nodes through srun, one task per node\n"
-                    "  --nodes LIST     fleet --slurm: these nodes (gpu[001-128])\n"
-                    "  --partition P    fleet --slurm: the nodes of this partition\n"
-                    "  --parallel N     fleet: nodes checked at once (default 64)\n"
-                    "  --node-timeout SEC  fleet: give up on a node after SEC seconds (default 120)\n"
-                    "  --html FILE      fleet: also write the report as one HTML page\n" },
-    { 0, "  -h, --help       Show this help\n"
-         "  -V, --version    Show the version and the GPU targets of the embedded kernels\n" },
-};
-
-static void print_options(unsigned accepted)
-{
-    printf("\nOptions:\n");
-    for (size_t i = 0; i < ELEMENTSOF(option_help); i++)
-        if (option_help[i].flag == 0 || (option_help[i].flag & accepted))
-            fputs(option_help[i].text, stdout);
-}
-
 /* Output that is the whole point of the command (--help, --version) must
  * reach its reader: a full disk or a closed pipe is exit status 3. */
 static int finish_stdout(void)
@@ -141,6 +82,253 @@ static int finish_stdout(void)
     if (fflush(stdout) != 0 || ferror(stdout))
         return rd_fail("cannot write to standard output: %s", errno_name(errno ? errno : EIO));
     return RD_EXIT_OK;
+}
+
+/* The version, and the GPU targets whose kernels are built in (other
+ * targets are compiled by the installation's hiprtc at run time). */
+static int version(void)
+{
+    printf("rocm-doctor %s\n", PACKAGE_VERSION);
+    if (rd_n_code_objects == 0)
+        printf("GPU kernels: none embedded (verify compiles them with hiprtc)\n");
+    else {
+        int column = printf("GPU kernels (code object v4, v5):");
+        for (size_t i = 0; i < rd_n_code_objects; i++) {
+            if (i > 0 && streq(rd_code_objects[i].gfx, rd_code_objects[i - 1].gfx))
+                continue;
+            if (column + 1 + (int)strlen(rd_code_objects[i].gfx) > 79)
+                column = printf("\n ") - 1;
+            column += printf(" %s", rd_code_objects[i].gfx);
+        }
+        printf("\n");
+    }
+    return finish_stdout();
+}
+
+/* What the command line says beside the options struct: --help, help's
+ * lists, and which options were given (their RD_OPT_* flags). */
+typedef struct {
+    rd_options o;
+    bool want_help;
+    bool list_verbs;   /* help --list-verbs */
+    bool list_options; /* help --list-options */
+    unsigned given;
+} cli_args;
+
+/* Not an exit status: the option was read, go on. */
+#define PARSE_GO_ON (-1)
+
+/* One row of the table of options: how it is written, which commands take
+ * it, where its value goes and how, and its lines in --help. */
+typedef struct cli_option cli_option;
+struct cli_option {
+    const char *name;
+    int has_arg; /* getopt's no_argument or required_argument */
+    char short_name;
+    unsigned flag; /* the RD_OPT_* of the commands that take it; 0: every command */
+    size_t field;  /* offsetof(cli_args, ...): where the parser puts the value */
+    /* PARSE_GO_ON, or the exit status (after printing) */
+    int (*parse)(const cli_option *opt, const char *arg, void *field);
+    const char *need; /* the usage error's end when the value is empty ("a user name"); NULL: may be empty */
+    const char *help; /* its lines in --help; NULL: not shown */
+};
+/* help --list-verbs and --list-options: for the shell's completion, offered
+ * to no command. */
+#define OPT_HELP_LISTS (1u << 31)
+
+static int parse_string(const cli_option *opt, const char *arg, void *field)
+{
+    if (opt->need && !*arg)
+        return rd_usage_error("--%s needs %s", opt->name, opt->need);
+    *(const char **)field = arg;
+    return PARSE_GO_ON;
+}
+
+static int parse_true(const cli_option *opt, const char *arg, void *field)
+{
+    *(bool *)field = true;
+    return PARSE_GO_ON;
+}
+
+static int parse_seconds(const cli_option *opt, const char *arg, void *field)
+{
+    uint64_t u;
+    if (safe_atou64(arg, 10, &u) < 0 || u == 0 || u > 3600)
+        return rd_usage_error("--%s must be a number of seconds from 1 to 3600, not \"%s\"", opt->name, arg);
+    *(int64_t *)field = (int64_t)u;
+    return PARSE_GO_ON;
+}
+
+static int parse_parallel(const cli_option *opt, const char *arg, void *field)
+{
+    uint64_t u;
+    if (safe_atou64(arg, 10, &u) < 0 || u == 0 || u > 4096)
+        return rd_usage_error("--%s must be a number from 1 to 4096, not \"%s\"", opt->name, arg);
+    *(int64_t *)field = (int64_t)u;
+    return PARSE_GO_ON;
+}
+
+static int parse_level(const cli_option *opt, const char *arg, void *field)
+{
+    if (!streq(arg, "1") && !streq(arg, "2"))
+        return rd_usage_error("--level must be 1 or 2, not \"%s\"", arg);
+    *(int *)field = arg[0] - '0';
+    return PARSE_GO_ON;
+}
+
+static int set_format(rd_options *o, rd_format f)
+{
+    if (o->format_set && o->format != f)
+        return rd_usage_error("%s", "--json and --format disagree; give one of them");
+    o->format = f;
+    o->format_set = true;
+    return PARSE_GO_ON;
+}
+
+/* field: the whole rd_options (--format and --json both set format_set) */
+static int parse_format(const cli_option *opt, const char *arg, void *field)
+{
+    int f = rd_format_from_name(arg);
+    if (f >= 0)
+        return set_format(field, (rd_format)f);
+    return rd_usage_error("--format must be text, json, prometheus or nfd, not \"%s\"", arg);
+}
+
+static int parse_json(const cli_option *opt, const char *arg, void *field)
+{
+    return set_format(field, RD_FORMAT_JSON);
+}
+
+static int parse_color(const cli_option *opt, const char *arg, void *field)
+{
+    int *color = field;
+    if (streq(arg, "auto"))
+        *color = -1;
+    else if (streq(arg, "always"))
+        *color = 1;
+    else if (streq(arg, "never"))
+        *color = 0;
+    else
+        return rd_usage_error("--color must be auto, always or never, not \"%s\"", arg);
+    return PARSE_GO_ON;
+}
+
+static int parse_version(const cli_option *opt, const char *arg, void *field)
+{
+    return version();
+}
+
+#define FIELD(f) offsetof(cli_args, f)
+
+/* The options, one row each, in the order of --help (tests/run/cli/test-man.py
+ * reads this table: each one is documented): name, argument, short form,
+ * the commands' flag, field, parser, what an empty value lacks, help. */
+static const cli_option options[] = {
+    { "root", required_argument, 0, RD_OPT_ROOT, FIELD(o.root), parse_string, NULL,
+      "  --root DIR       Inspect (or fix) the OS installation under DIR (hardware is\n"
+      "                   always the running kernel's /sys, /dev and /proc)\n" },
+    { "user", required_argument, 0, RD_OPT_USER, FIELD(o.user), parse_string, "a user name",
+      "  --user NAME      Whose access to the GPUs to check (default: the invoking\n"
+      "                   user, or SUDO_USER under sudo)\n" },
+    { "facts", required_argument, 0, RD_OPT_FACTS, FIELD(o.facts_file), parse_string, NULL,
+      "  --facts FILE     Diagnose a saved facts file instead of this host\n" },
+    { "config", required_argument, 0, RD_OPT_CONFIG, FIELD(o.config_file), parse_string, NULL,
+      "  --config FILE    Read only this configuration file\n" },
+    { "format", required_argument, 0, RD_OPT_FORMAT, FIELD(o), parse_format, NULL,
+      "  --format FMT     text, json, prometheus or nfd\n" },
+    { "json", no_argument, 0, RD_OPT_FORMAT, FIELD(o), parse_json, NULL, "  --json           Same as --format json\n" },
+    { "level", required_argument, 0, RD_OPT_LEVEL, FIELD(o.level), parse_level, NULL,
+      "  --level 1|2      1: static checks; 2: also run a GPU kernel\n" },
+    { "timeout", required_argument, 0, RD_OPT_TIMEOUT, FIELD(o.timeout_s), parse_seconds, NULL,
+      "  --timeout SEC    Level 2: give up on the GPU after SEC seconds (default 20)\n" },
+    { "with-python", no_argument, 0, RD_OPT_WITH_PYTHON, FIELD(o.with_python), parse_true, NULL,
+      "  --with-python    Also check the installed PyTorch build\n" },
+    { "python", required_argument, 0, RD_OPT_PYTHON, FIELD(o.python), parse_string, NULL,
+      "  --python PATH    Also look for ROCm wheels in this Python environment (a\n"
+      "                   venv or conda directory, or its bin/python)\n" },
+    { "rocm-path", required_argument, 0, RD_OPT_ROCM_PATH, FIELD(o.rocm_path), parse_string, "a directory",
+      "  --rocm-path DIR  verify: load libhsa-runtime64 and libamdhip64 from DIR\n"
+      "                   only (e.g. a wheel's _rocm_sdk_core/lib)\n" },
+    { "color", required_argument, 0, 0, FIELD(o.color), parse_color, NULL,
+      "  --color WHEN     auto, always or never (NO_COLOR is honoured)\n" },
+    { "apply", no_argument, 0, RD_OPT_APPLY, FIELD(o.apply), parse_true, NULL,
+      "  --apply          fix, setup: carry out the plan (needs root)\n" },
+    { "release", required_argument, 0, RD_OPT_RELEASE, FIELD(o.release), parse_string,
+      "a ROCm release such as 6.4 or 6.4.1",
+      "  --release X      setup: the ROCm release to install (default: the configured\n"
+      "                   one, else the newest that supports this OS and its GPUs)\n" },
+    { "usecase", required_argument, 0, RD_OPT_USECASE, FIELD(o.usecase), parse_string,
+      "a comma-separated list of use cases",
+      "  --usecase U,...  setup: what to install: rocm, runtime, hip-sdk, ml-sdk,\n"
+      "                   driver (default: rocm,driver; `rocm-doctor list usecases`)\n" },
+    { "yes", no_argument, 0, RD_OPT_YES, FIELD(o.yes), parse_true, NULL,
+      "  --yes            Do not ask for confirmation\n" },
+    { "only", required_argument, 0, RD_OPT_ONLY, FIELD(o.only), parse_string, "a comma-separated list of ids",
+      "  --only IDS       fix: only these fixes or findings (comma-separated)\n" },
+    { "key-file", required_argument, 0, RD_OPT_KEY_FILE, FIELD(o.key_file), parse_string, NULL,
+      "  --key-file FILE  fix, setup: AMD's signing key from a file (default: fetched\n"
+      "                   from where repos.ini says, checked against its fingerprint)\n" },
+    { "verbose", no_argument, 0, RD_OPT_VERBOSE, FIELD(o.verbose), parse_true, NULL,
+      "  --verbose        fix, setup: also show what the package manager printed\n"
+      "                   when a step could not be planned\n" },
+    { "last", no_argument, 0, RD_OPT_LAST, FIELD(o.last), parse_true, NULL,
+      "  --last           undo: the most recent run\n" },
+    { "status", no_argument, 0, RD_OPT_STATUS, FIELD(o.status), parse_true, NULL,
+      "  --status [RUN]   fix: the applied runs, what they changed and how they\n"
+      "                   were verified after the reboot\n" },
+    { "output", required_argument, 'o', RD_OPT_OUTPUT, FIELD(o.output), parse_string, NULL,
+      "  -o, --output FILE  report: where to write the bundle (- for standard output)\n" },
+    { "server", no_argument, 0, RD_OPT_SERVER, FIELD(o.server), parse_true, NULL,
+      "  --server         list releases: the releases AMD's server (or the configured\n"
+      "                   mirror) has that the tables lack\n" },
+    { "on-unknown", required_argument, 0, RD_OPT_ON_UNKNOWN, FIELD(o.on_unknown), parse_string, NULL,
+      "  --on-unknown ACT slurm: when the check cannot run, drain the node (drain,\n"
+      "                   the default) or leave it as it is (keep); never resume\n" },
+    { "from", required_argument, 0, RD_OPT_FLEET, FIELD(o.from), parse_string, NULL,
+      "  --from DIR       fleet: the saved reports or facts files, one per node\n" },
+    { "hosts", required_argument, 0, RD_OPT_FLEET, FIELD(o.hosts), parse_string, NULL,
+      "  --hosts NODESET  fleet: check these nodes through clush, pdsh or ssh\n" },
+    { "slurm", no_argument, 0, RD_OPT_FLEET, FIELD(o.slurm), parse_true, NULL,
+      "  --slurm          fleet: check nodes through srun, one task per node\n" },
+    { "nodes", required_argument, 0, RD_OPT_FLEET, FIELD(o.nodes), parse_string, NULL,
+      "  --nodes LIST     fleet --slurm: these nodes (gpu[001-128])\n" },
+    { "partition", required_argument, 0, RD_OPT_FLEET, FIELD(o.partition), parse_string, NULL,
+      "  --partition P    fleet --slurm: the nodes of this partition\n" },
+    { "parallel", required_argument, 0, RD_OPT_FLEET, FIELD(o.parallel), parse_parallel, NULL,
+      "  --parallel N     fleet: nodes checked at once (default 64)\n" },
+    { "node-timeout", required_argument, 0, RD_OPT_FLEET, FIELD(o.node_timeout), parse_seconds, NULL,
+      "  --node-timeout SEC  fleet: give up on a node after SEC seconds (default 120)\n" },
+    { "html", required_argument, 0, RD_OPT_FLEET, FIELD(o.html), parse_string, NULL,
+      "  --html FILE      fleet: also write the report as one HTML page\n" },
+    { "help", no_argument, 'h', 0, FIELD(want_help), parse_true, NULL, "  -h, --help       Show this help\n" },
+    { "version", no_argument, 'V', 0, 0, parse_version, NULL,
+      "  -V, --version    Show the version and the GPU targets of the embedded kernels\n" },
+    { "list-verbs", no_argument, 0, OPT_HELP_LISTS, FIELD(list_verbs), parse_true, NULL, NULL },
+    { "list-options", no_argument, 0, OPT_HELP_LISTS, FIELD(list_options), parse_true, NULL, NULL },
+};
+
+/* getopt's value for a row: its short form, else 256 and its index. */
+#define LONG_ONLY 256
+
+static const cli_option *option_of(int c)
+{
+    for (size_t i = 0; i < ELEMENTSOF(options); i++)
+        if (c == (options[i].short_name ? options[i].short_name : LONG_ONLY + (int)i))
+            return &options[i];
+    return NULL;
+}
+
+static bool takes(const cli_option *opt, unsigned accepted)
+{
+    return opt->flag != OPT_HELP_LISTS && (opt->flag == 0 || (opt->flag & accepted));
+}
+
+static void print_options(unsigned accepted)
+{
+    printf("\nOptions:\n");
+    for (size_t i = 0; i < ELEMENTSOF(options); i++)
+        if (options[i].help && takes(&options[i], accepted))
+            fputs(options[i].help, stdout);
 }
 
 static int help(const rd_verb *verb)
@@ -168,27 +356,6 @@ static int help(const rd_verb *verb)
     return finish_stdout();
 }
 
-/* The version, and the GPU targets whose kernels are built in (other
- * targets are compiled by the installation's hiprtc at run time). */
-static int version(void)
-{
-    printf("rocm-doctor %s\n", PACKAGE_VERSION);
-    if (rd_n_code_objects == 0)
-        printf("GPU kernels: none embedded (verify compiles them with hiprtc)\n");
-    else {
-        int column = printf("GPU kernels (code object v4, v5):");
-        for (size_t i = 0; i < rd_n_code_objects; i++) {
-            if (i > 0 && streq(rd_code_objects[i].gfx, rd_code_objects[i - 1].gfx))
-                continue;
-            if (column + 1 + (int)strlen(rd_code_objects[i].gfx) > 79)
-                column = printf("\n ") - 1;
-            column += printf(" %s", rd_code_objects[i].gfx);
-        }
-        printf("\n");
-    }
-    return finish_stdout();
-}
-
 static const rd_verb *find_verb(const char *name)
 {
     for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
@@ -197,53 +364,20 @@ static const rd_verb *find_verb(const char *name)
     return NULL;
 }
 
-/* Names the first option given that the verb does not take (in the table's
- * order): 3 then, else 0. */
-static int reject_options(const rd_options *o, const char *verb, unsigned not_accepted)
+/* Names the option given that the verb does not take with the lowest flag,
+ * with the others of its flag ("--format/--json"): 3 then, else 0. */
+static int reject_options(unsigned given, const char *verb, unsigned not_accepted)
 {
-    static const struct {
-        unsigned flag;
-        const char *name;
-    } names[] = {
-        { RD_OPT_ROOT, "--root" },
-        { RD_OPT_USER, "--user" },
-        { RD_OPT_FACTS, "--facts" },
-        { RD_OPT_CONFIG, "--config" },
-        { RD_OPT_FORMAT, "--format/--json" },
-        { RD_OPT_LEVEL, "--level" },
-        { RD_OPT_WITH_PYTHON, "--with-python" },
-        { RD_OPT_TIMEOUT, "--timeout" },
-        { RD_OPT_APPLY, "--apply" },
-        { RD_OPT_YES, "--yes" },
-        { RD_OPT_ONLY, "--only" },
-        { RD_OPT_KEY_FILE, "--key-file" },
-        { RD_OPT_LAST, "--last" },
-        { RD_OPT_OUTPUT, "--output" },
-        { RD_OPT_PYTHON, "--python" },
-        { RD_OPT_ROCM_PATH, "--rocm-path" },
-        { RD_OPT_RELEASE, "--release" },
-        { RD_OPT_USECASE, "--usecase" },
-        { RD_OPT_STATUS, "--status" },
-        { RD_OPT_VERBOSE, "--verbose" },
-        { RD_OPT_ON_UNKNOWN, "--on-unknown" },
-        { RD_OPT_SERVER, "--server" },
-        { RD_OPT_FLEET, "--from/--hosts/--slurm/--nodes/--partition/--parallel/--node-timeout/--html" },
-    };
-    unsigned given =
-        (o->root ? RD_OPT_ROOT : 0) | (o->user ? RD_OPT_USER : 0) | (o->facts_file ? RD_OPT_FACTS : 0) |
-        (o->config_file ? RD_OPT_CONFIG : 0) | (o->format_set ? RD_OPT_FORMAT : 0) | (o->level ? RD_OPT_LEVEL : 0) |
-        (o->with_python ? RD_OPT_WITH_PYTHON : 0) | (o->timeout_s ? RD_OPT_TIMEOUT : 0) |
-        (o->apply ? RD_OPT_APPLY : 0) | (o->yes ? RD_OPT_YES : 0) | (o->only ? RD_OPT_ONLY : 0) |
-        (o->key_file ? RD_OPT_KEY_FILE : 0) | (o->last ? RD_OPT_LAST : 0) | (o->output ? RD_OPT_OUTPUT : 0) |
-        (o->python ? RD_OPT_PYTHON : 0) | (o->rocm_path ? RD_OPT_ROCM_PATH : 0) | (o->release ? RD_OPT_RELEASE : 0) |
-        (o->usecase ? RD_OPT_USECASE : 0) | (o->status ? RD_OPT_STATUS : 0) | (o->verbose ? RD_OPT_VERBOSE : 0) |
-        (o->on_unknown ? RD_OPT_ON_UNKNOWN : 0) | (o->server ? RD_OPT_SERVER : 0);
-    if (o->from || o->hosts || o->slurm || o->nodes || o->partition || o->parallel || o->node_timeout || o->html)
-        given |= RD_OPT_FLEET;
-    for (size_t i = 0; i < ELEMENTSOF(names); i++)
-        if (given & not_accepted & names[i].flag)
-            return rd_usage_error("%s is not an option of the %s command", names[i].name, verb);
-    return 0;
+    unsigned refused = given & not_accepted;
+    if (!refused)
+        return 0;
+    unsigned flag = refused & -refused;
+    strbuf b = { 0 };
+    for (size_t i = 0; i < ELEMENTSOF(options); i++)
+        if (options[i].flag == flag)
+            strbuf_printf(&b, "%s--%s", b.len ? "/" : "", options[i].name);
+    _cleanup_free_ char *names = strbuf_steal(&b);
+    return rd_usage_error("%s is not an option of the %s command", names, verb);
 }
 
 bool rd_cli_want_color(int setting)
@@ -265,23 +399,6 @@ int rd_cli_print_json(json_object *j)
     int r = fputs(s, stdout) < 0 || fflush(stdout) != 0 ? -EIO : 0;
     json_object_put(j);
     return r;
-}
-
-static int set_format(rd_options *o, rd_format f)
-{
-    if (o->format_set && o->format != f)
-        return rd_usage_error("%s", "--json and --format disagree; give one of them");
-    o->format = f;
-    o->format_set = true;
-    return 0;
-}
-
-static int parse_format(const char *arg, rd_options *o)
-{
-    int f = rd_format_from_name(arg);
-    if (f >= 0)
-        return set_format(o, (rd_format)f);
-    return rd_usage_error("--format must be text, json, prometheus or nfd, not \"%s\"", arg);
 }
 
 /* --python names a path on the inspected system, made absolute without
@@ -312,96 +429,6 @@ static int check_paths(rd_options *o, char **ret_python)
     return 0;
 }
 
-/* The long options (tests/run/cli/test-man.py reads this table: each one is documented). */
-enum {
-    OPT_ROOT = 256,
-    OPT_USER,
-    OPT_FACTS,
-    OPT_CONFIG,
-    OPT_FORMAT,
-    OPT_JSON,
-    OPT_LEVEL,
-    OPT_TIMEOUT,
-    OPT_WITH_PYTHON,
-    OPT_COLOR,
-    OPT_APPLY,
-    OPT_YES,
-    OPT_ONLY,
-    OPT_KEY_FILE,
-    OPT_LAST,
-    OPT_PYTHON,
-    OPT_ROCM_PATH,
-    OPT_STATUS,
-    OPT_RELEASE,
-    OPT_USECASE,
-    OPT_VERBOSE,
-    OPT_ON_UNKNOWN,
-    OPT_SERVER,
-    OPT_FROM,
-    OPT_HOSTS,
-    OPT_SLURM,
-    OPT_NODES,
-    OPT_PARTITION,
-    OPT_PARALLEL,
-    OPT_NODE_TIMEOUT,
-    OPT_HTML,
-    OPT_LIST_VERBS,
-    OPT_LIST_OPTIONS,
-};
-/* help --list-verbs and --list-options: for the shell's completion, offered
- * to no command. */
-#define OPT_HELP_LISTS (1u << 31)
-/* Each long option, the RD_OPT_* flag of the verbs that take it (0: every
- * command) and its short form. */
-static const struct {
-    struct option o;
-    unsigned flag;
-    char short_name;
-} options[] = {
-    { { "root", required_argument, NULL, OPT_ROOT }, RD_OPT_ROOT, 0 },
-    { { "user", required_argument, NULL, OPT_USER }, RD_OPT_USER, 0 },
-    { { "facts", required_argument, NULL, OPT_FACTS }, RD_OPT_FACTS, 0 },
-    { { "config", required_argument, NULL, OPT_CONFIG }, RD_OPT_CONFIG, 0 },
-    { { "format", required_argument, NULL, OPT_FORMAT }, RD_OPT_FORMAT, 0 },
-    { { "json", no_argument, NULL, OPT_JSON }, RD_OPT_FORMAT, 0 },
-    { { "level", required_argument, NULL, OPT_LEVEL }, RD_OPT_LEVEL, 0 },
-    { { "timeout", required_argument, NULL, OPT_TIMEOUT }, RD_OPT_TIMEOUT, 0 },
-    { { "with-python", no_argument, NULL, OPT_WITH_PYTHON }, RD_OPT_WITH_PYTHON, 0 },
-    { { "color", required_argument, NULL, OPT_COLOR }, 0, 0 },
-    { { "apply", no_argument, NULL, OPT_APPLY }, RD_OPT_APPLY, 0 },
-    { { "yes", no_argument, NULL, OPT_YES }, RD_OPT_YES, 0 },
-    { { "only", required_argument, NULL, OPT_ONLY }, RD_OPT_ONLY, 0 },
-    { { "key-file", required_argument, NULL, OPT_KEY_FILE }, RD_OPT_KEY_FILE, 0 },
-    { { "last", no_argument, NULL, OPT_LAST }, RD_OPT_LAST, 0 },
-    { { "python", required_argument, NULL, OPT_PYTHON }, RD_OPT_PYTHON, 0 },
-    { { "rocm-path", required_argument, NULL, OPT_ROCM_PATH }, RD_OPT_ROCM_PATH, 0 },
-    { { "release", required_argument, NULL, OPT_RELEASE }, RD_OPT_RELEASE, 0 },
-    { { "usecase", required_argument, NULL, OPT_USECASE }, RD_OPT_USECASE, 0 },
-    { { "status", no_argument, NULL, OPT_STATUS }, RD_OPT_STATUS, 0 },
-    { { "verbose", no_argument, NULL, OPT_VERBOSE }, RD_OPT_VERBOSE, 0 },
-    { { "on-unknown", required_argument, NULL, OPT_ON_UNKNOWN }, RD_OPT_ON_UNKNOWN, 0 },
-    { { "server", no_argument, NULL, OPT_SERVER }, RD_OPT_SERVER, 0 },
-    { { "from", required_argument, NULL, OPT_FROM }, RD_OPT_FLEET, 0 },
-    { { "hosts", required_argument, NULL, OPT_HOSTS }, RD_OPT_FLEET, 0 },
-    { { "slurm", no_argument, NULL, OPT_SLURM }, RD_OPT_FLEET, 0 },
-    { { "nodes", required_argument, NULL, OPT_NODES }, RD_OPT_FLEET, 0 },
-    { { "partition", required_argument, NULL, OPT_PARTITION }, RD_OPT_FLEET, 0 },
-    { { "parallel", required_argument, NULL, OPT_PARALLEL }, RD_OPT_FLEET, 0 },
-    { { "node-timeout", required_argument, NULL, OPT_NODE_TIMEOUT }, RD_OPT_FLEET, 0 },
-    { { "html", required_argument, NULL, OPT_HTML }, RD_OPT_FLEET, 0 },
-    { { "output", required_argument, NULL, 'o' }, RD_OPT_OUTPUT, 'o' },
-    { { "help", no_argument, NULL, 'h' }, 0, 'h' },
-    { { "version", no_argument, NULL, 'V' }, 0, 'V' },
-    { { "list-verbs", no_argument, NULL, OPT_LIST_VERBS }, OPT_HELP_LISTS, 0 },
-    { { "list-options", no_argument, NULL, OPT_LIST_OPTIONS }, OPT_HELP_LISTS, 0 },
-};
-
-/* What help --list-verbs and --list-options print. */
-typedef struct {
-    bool list_verbs;
-    bool list_options;
-} help_lists;
-
 /* The commands, one a line: the table's, then help and version. */
 static int list_verbs(void)
 {
@@ -418,10 +445,10 @@ static int list_verbs(void)
 static int list_options(unsigned accepted)
 {
     for (size_t i = 0; i < ELEMENTSOF(options); i++) {
-        if (options[i].flag == OPT_HELP_LISTS || (options[i].flag && !(options[i].flag & accepted)))
+        if (!takes(&options[i], accepted))
             continue;
-        const char *value = options[i].o.has_arg == required_argument ? "=" : "";
-        printf("--%s%s\n", options[i].o.name, value);
+        const char *value = options[i].has_arg == required_argument ? "=" : "";
+        printf("--%s%s\n", options[i].name, value);
         if (options[i].short_name)
             printf("-%c%s\n", options[i].short_name, value);
     }
@@ -429,168 +456,82 @@ static int list_options(unsigned accepted)
 }
 
 /* rocm-doctor help [COMMAND], help --list-verbs, help --list-options [COMMAND]. */
-static int help_command(const char *name, const help_lists *lists)
+static int help_command(const char *name, const cli_args *a)
 {
     const rd_verb *verb = name ? find_verb(name) : NULL;
     if (name && !verb)
         return rd_usage_error("unknown command \"%s\"", name);
-    if (lists->list_verbs)
+    if (a->list_verbs)
         return list_verbs();
-    if (lists->list_options)
+    if (a->list_options)
         return list_options(verb ? verb->options : ~0u);
     return help(verb);
 }
 
-static int parse_color(const char *arg, rd_options *o)
+/* The options of argv into *a, through getopt_long with the table's array:
+ * PARSE_GO_ON, or the exit status of --version or a usage error. */
+static int parse_options(int argc, char **argv, cli_args *a)
 {
-    if (streq(arg, "auto"))
-        o->color = -1;
-    else if (streq(arg, "always"))
-        o->color = 1;
-    else if (streq(arg, "never"))
-        o->color = 0;
-    else
-        return rd_usage_error("--color must be auto, always or never, not \"%s\"", arg);
-    return 0;
-}
-
-/* Not an exit status: parse_option read the option, go on. */
-#define PARSE_GO_ON (-1)
-
-/* One option from getopt_long (c, optarg); PARSE_GO_ON, or the exit
- * status when it is --version or a usage error. */
-static int parse_option(int c, char **argv, rd_options *o, bool *want_help, help_lists *lists)
-{
-    int r;
-    uint64_t u;
-    switch (c) {
-    case OPT_ROOT: o->root = optarg; break;
-    case OPT_USER:
-        if (!*optarg)
-            return rd_usage_error("%s", "--user needs a user name");
-        o->user = optarg;
-        break;
-    case OPT_FACTS: o->facts_file = optarg; break;
-    case OPT_CONFIG: o->config_file = optarg; break;
-    case OPT_FORMAT:
-        if ((r = parse_format(optarg, o)) != 0)
+    struct option longopts[ELEMENTSOF(options) + 1] = { 0 };
+    char shortopts[2 * ELEMENTSOF(options) + 2] = ":";
+    size_t n = 1;
+    for (size_t i = 0; i < ELEMENTSOF(options); i++) {
+        const cli_option *opt = &options[i];
+        int val = opt->short_name ? opt->short_name : LONG_ONLY + (int)i;
+        longopts[i] = (struct option){ opt->name, opt->has_arg, NULL, val };
+        if (opt->short_name) {
+            shortopts[n++] = opt->short_name;
+            if (opt->has_arg == required_argument)
+                shortopts[n++] = ':';
+        }
+    }
+    int c;
+    opterr = 0;
+    /* GNU getopt permutes: options may come before or after the command */
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        const cli_option *opt = c == ':' || c == '?' ? NULL : option_of(c);
+        if (c == ':')
+            return rd_usage_error("option %s needs an argument", argv[optind - 1]);
+        if (!opt)
+            return rd_usage_error("unknown option %s", argv[optind - 1]);
+        int r = opt->parse(opt, optarg, (char *)a + opt->field);
+        if (r != PARSE_GO_ON)
             return r;
-        break;
-    case OPT_JSON:
-        if ((r = set_format(o, RD_FORMAT_JSON)) != 0)
-            return r;
-        break;
-    case OPT_LEVEL:
-        if (!streq(optarg, "1") && !streq(optarg, "2"))
-            return rd_usage_error("--level must be 1 or 2, not \"%s\"", optarg);
-        o->level = optarg[0] - '0';
-        break;
-    case OPT_TIMEOUT:
-        if (safe_atou64(optarg, 10, &u) < 0 || u == 0 || u > 3600)
-            return rd_usage_error("--timeout must be a number of seconds from 1 to 3600, not \"%s\"", optarg);
-        o->timeout_s = (int64_t)u;
-        break;
-    case OPT_WITH_PYTHON: o->with_python = true; break;
-    case OPT_COLOR:
-        if ((r = parse_color(optarg, o)) != 0)
-            return r;
-        break;
-    case OPT_APPLY: o->apply = true; break;
-    case OPT_YES: o->yes = true; break;
-    case OPT_VERBOSE: o->verbose = true; break;
-    case OPT_ON_UNKNOWN: o->on_unknown = optarg; break;
-    case OPT_SERVER: o->server = true; break;
-    case OPT_ONLY:
-        if (!*optarg)
-            return rd_usage_error("%s", "--only needs a comma-separated list of ids");
-        o->only = optarg;
-        break;
-    case OPT_KEY_FILE: o->key_file = optarg; break;
-    case OPT_LAST: o->last = true; break;
-    case OPT_STATUS: o->status = true; break;
-    case OPT_PYTHON: o->python = optarg; break;
-    case OPT_ROCM_PATH:
-        if (!*optarg)
-            return rd_usage_error("%s", "--rocm-path needs a directory");
-        o->rocm_path = optarg;
-        break;
-    case OPT_RELEASE:
-        if (!*optarg)
-            return rd_usage_error("%s", "--release needs a ROCm release such as 6.4 or 6.4.1");
-        o->release = optarg;
-        break;
-    case OPT_USECASE:
-        if (!*optarg)
-            return rd_usage_error("%s", "--usecase needs a comma-separated list of use cases");
-        o->usecase = optarg;
-        break;
-    case OPT_FROM: o->from = optarg; break;
-    case OPT_HOSTS: o->hosts = optarg; break;
-    case OPT_SLURM: o->slurm = true; break;
-    case OPT_NODES: o->nodes = optarg; break;
-    case OPT_PARTITION: o->partition = optarg; break;
-    case OPT_HTML: o->html = optarg; break;
-    case OPT_PARALLEL:
-        if (safe_atou64(optarg, 10, &u) < 0 || u == 0 || u > 4096)
-            return rd_usage_error("--parallel must be a number from 1 to 4096, not \"%s\"", optarg);
-        o->parallel = (int64_t)u;
-        break;
-    case OPT_NODE_TIMEOUT:
-        if (safe_atou64(optarg, 10, &u) < 0 || u == 0 || u > 3600)
-            return rd_usage_error("--node-timeout must be a number of seconds from 1 to 3600, not \"%s\"", optarg);
-        o->node_timeout = (int64_t)u;
-        break;
-    case 'o': o->output = optarg; break;
-    case 'h': *want_help = true; break;
-    case OPT_LIST_VERBS: lists->list_verbs = true; break;
-    case OPT_LIST_OPTIONS: lists->list_options = true; break;
-    case 'V': return version();
-    case ':': return rd_usage_error("option %s needs an argument", argv[optind - 1]);
-    default: return rd_usage_error("unknown option %s", argv[optind - 1]);
+        a->given |= opt->flag & ~OPT_HELP_LISTS;
     }
     return PARSE_GO_ON;
 }
 
 int main(int argc, char **argv)
 {
-    rd_options o = { .color = -1 };
-    bool want_help = false;
-    help_lists lists = { 0 };
-    struct option longopts[ELEMENTSOF(options) + 1] = { 0 };
-    for (size_t i = 0; i < ELEMENTSOF(options); i++)
-        longopts[i] = options[i].o;
-    int c;
-    opterr = 0;
-    /* GNU getopt permutes: options may come before or after the command */
-    while ((c = getopt_long(argc, argv, ":hVo:", longopts, NULL)) != -1) {
-        int r = parse_option(c, argv, &o, &want_help, &lists);
-        if (r != PARSE_GO_ON)
-            return r;
-    }
+    cli_args a = { .o = { .color = -1 } };
+    int r = parse_options(argc, argv, &a);
+    if (r != PARSE_GO_ON)
+        return r;
+    rd_options *o = &a.o;
     const char *name = optind < argc ? argv[optind++] : NULL;
     bool is_help = name && streq(name, "help");
-    if ((lists.list_verbs || lists.list_options) && !is_help)
-        return rd_usage_error("%s is an option of the help command",
-                              lists.list_verbs ? "--list-verbs" : "--list-options");
+    if ((a.list_verbs || a.list_options) && !is_help)
+        return rd_usage_error("%s is an option of the help command", a.list_verbs ? "--list-verbs" : "--list-options");
     if (name && streq(name, "version"))
         return version();
     if (is_help) /* rocm-doctor help [COMMAND] */
-        return help_command(optind < argc ? argv[optind] : NULL, &lists);
+        return help_command(optind < argc ? argv[optind] : NULL, &a);
     const rd_verb *verb = find_verb(name ? name : "check");
     if (!verb)
         return rd_usage_error("unknown command \"%s\"", name);
-    if (want_help)
+    if (a.want_help)
         return help(name ? verb : NULL);
-    if (verb->run == rd_verb_fix && o.status)
+    if (verb->run == rd_verb_fix && o->status)
         verb = &fix_status;
     /* the options are checked against the verb's table entry here, never in the verbs */
-    int r = reject_options(&o, verb->name, ~verb->options);
+    r = reject_options(a.given, verb->name, ~verb->options);
     if (r == 0)
         r = check_args(verb, argv + optind, (size_t)(argc - optind));
     if (r != 0)
         return r;
     _cleanup_free_ char *python = NULL;
-    if ((r = check_paths(&o, &python)) != 0)
+    if ((r = check_paths(o, &python)) != 0)
         return r;
-    return verb->run(&o, argv + optind, (size_t)(argc - optind));
+    return verb->run(o, argv + optind, (size_t)(argc - optind));
 }

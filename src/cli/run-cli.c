@@ -47,7 +47,7 @@ int rd_cli_run_diagnosis(const rd_options *o, rd_run *r)
     return run_check(o, r, true);
 }
 
-void rd_cli_fix_deadlines(const rd_options *o, const rd_config *c)
+void rd_cli_fix_deadlines(const rd_options *o, const rd_ctx *ctx, const rd_config *c)
 {
     rd_config loaded;
     rd_config_init(&loaded);
@@ -58,7 +58,7 @@ void rd_cli_fix_deadlines(const rd_options *o, const rd_config *c)
         const rd_config_ids ids = { .probes = &rd_probe_registry, .fix_ids = fix_ids };
         _cleanup_free_ char *err = NULL;
         rd_config_free(&loaded);
-        if (rd_config_load(&ids, o->root ? o->root : "/", o->config_file, &loaded, &err) < 0)
+        if (rd_config_load(&ids, ctx->root, o->config_file, &loaded, &err) < 0)
             rd_config_init(&loaded);
         c = &loaded;
     }
@@ -80,19 +80,6 @@ int rd_cli_render(const rd_options *o, const rd_run *r, FILE *out)
     if (e < 0 || fflush(out) != 0 || ferror(out))
         return rd_fail("cannot write the report: %s", errno_name(e < 0 ? -e : EIO));
     return rd_findings_exit_status(&r->findings);
-}
-
-int rd_cli_open_root(const char *root, char **ret_path, int *ret_fd)
-{
-    char resolved[PATH_MAX];
-    if (!realpath(root ? root : "/", resolved))
-        return rd_fail("--root %s: %s", root, strerror(errno));
-    int fd = open(resolved, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return rd_fail("--root %s: %s", root, strerror(errno));
-    *ret_path = xstrdup(resolved);
-    *ret_fd = fd;
-    return 0;
 }
 
 /* The run was carried out: a report that cannot be written does not undo

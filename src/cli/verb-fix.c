@@ -22,9 +22,11 @@ static int parse_only(const char *only, char ***ret)
         bool finding = strchr(id, '.') && strspn(id, "abcdefghijklmnopqrstuvwxyz0123456789.-") == strlen(id);
         if (!rd_fix_get(&rd_fix_registry, id) && !finding) {
             strv_free(v);
-            return rd_usage_error("--only: \"%s\" is neither a fix (group, udev, modprobe, apt, env, cmdline) nor a "
-                                  "finding id",
-                                  id);
+            _cleanup_strv_free_ char **fixes = NULL;
+            for (size_t i = 0; i < rd_fix_registry.n_fixes; i++)
+                fixes = strv_push(fixes, xstrdup(rd_fix_registry.fixes[i]->id));
+            _cleanup_free_ char *names = strv_join(fixes, ", ");
+            return rd_usage_error("--only: \"%s\" is neither a fix (%s) nor a finding id", id, names);
         }
         if (!strv_contains(v, id))
             v = strv_push(v, xstrdup(id));
@@ -106,7 +108,7 @@ static int report_results(const rd_options *o, const rd_plan *plan, const rd_app
     return fflush(stdout) != 0 || ferror(stdout) ? rd_cli_unwritten("applied", res->run_id, r) : r;
 }
 
-static int apply_plan(const rd_options *o, const rd_plan *plan, int root_fd, const char *verb)
+static int apply_plan(const rd_options *o, const rd_plan *plan, const rd_ctx *ctx, const char *verb)
 {
     if (geteuid() != 0)
         return rd_fail("applying the plan needs root: run `sudo rocm-doctor %s --apply` (`rocm-doctor %s` shows "
@@ -120,7 +122,7 @@ static int apply_plan(const rd_options *o, const rd_plan *plan, int root_fd, con
     }
     _cleanup_apply_result_ rd_apply_result res = { 0 };
     _cleanup_free_ char *err = NULL;
-    if (rd_plan_apply(plan, root_fd, &res, &err) < 0)
+    if (rd_plan_apply(plan, ctx, &res, &err) < 0)
         return rd_fail("%s", err);
     return report_results(o, plan, &res);
 }
@@ -147,24 +149,20 @@ int rd_cli_plan_verb(const rd_options *o, const rd_cli_setup *setup)
     _cleanup_run_ rd_run run = { 0 };
     if ((r = rd_cli_run_check(o, &run)) != 0)
         return r;
-    rd_cli_fix_deadlines(o, &run.config);
+    rd_cli_fix_deadlines(o, &run.ctx, &run.config);
     _cleanup_strv_free_ char **usecases = NULL;
     if (setup && (r = setup->prepare(o, &run, &usecases)) != RD_CLI_GO_ON)
         return r;
-    _cleanup_free_ char *root = NULL;
-    _cleanup_close_ int root_fd = -1;
-    if ((r = rd_cli_open_root(o->root, &root, &root_fd)) != 0)
-        return r;
+    /* the root is the check's, resolved once (rd_ctx_init) */
     _cleanup_free_ char *err = NULL;
-    if (rd_pkg_root_confined(root, &err) < 0)
+    if (rd_pkg_root_confined(&run.ctx, &err) < 0)
         return rd_fail("%s", err);
     /* an interrupted run comes first, even when there is nothing new to do */
-    if (o->apply && rd_journal_unresolved_now(root, root_fd, &err) != 0)
+    if (o->apply && rd_journal_unresolved_now(&run.ctx, &err) != 0)
         return rd_fail("%s", err);
     rd_fix_input in = {
         .fixes = &rd_fix_registry,
-        .root = root,
-        .root_fd = root_fd,
+        .ctx = &run.ctx,
         .config = &run.config,
         .facts = &run.facts,
         .gpus = &run.view,
@@ -184,7 +182,7 @@ int rd_cli_plan_verb(const rd_options *o, const rd_cli_setup *setup)
     if (!o->apply || plan.n_steps == 0)
         r = show_plan(o, &run, &plan, only != NULL, verb);
     else
-        r = apply_plan(o, &plan, root_fd, verb);
+        r = apply_plan(o, &plan, &run.ctx, verb);
     /* setup asked for every one of its steps: one that could not be
      * planned leaves the host without a working ROCm */
     if (setup && fix_refused(&plan) && r != RD_EXIT_UNKNOWN && r < 2)

@@ -15,17 +15,18 @@ int rd_verb_fix_status(const rd_options *o, char **args, size_t n_args)
     if (o->format_set && o->format != RD_FORMAT_JSON && o->format != RD_FORMAT_TEXT)
         return rd_usage_error("%s", "fix --status prints text or JSON");
     const char *only = n_args ? args[0] : NULL;
-    _cleanup_free_ char *root = NULL;
-    _cleanup_close_ int root_fd = -1;
-    if ((r = rd_cli_open_root(o->root, &root, &root_fd)) != 0)
-        return r;
+    _cleanup_free_ char *err = NULL;
+    _cleanup_ctx_ rd_ctx ctx;
+    if (rd_ctx_open_root(&ctx, o->root, &err) < 0)
+        return rd_fail("%s", err);
+    const char *root = ctx.root;
     /* an unreadable journal is not an empty one */
-    _cleanup_close_ int jfd = rd_fix_open_dir(root_fd, RD_JOURNAL_DIR, NULL);
+    _cleanup_close_ int jfd = rd_fix_open_dir(ctx.root_fd, RD_JOURNAL_DIR, NULL);
     if (jfd < 0 && jfd != -ENOENT)
         return rd_fail("cannot read %s%s: %s%s", root_prefix(root), RD_JOURNAL_DIR, rd_fix_describe_error(-jfd),
                        jfd == -EACCES ? " (the journal is root's: use sudo)" : "");
     json_object *runs = NULL;
-    r = rd_fix_runs_json(root, root_fd, only, SIZE_MAX, &runs);
+    r = rd_fix_runs_json(&ctx, only, SIZE_MAX, &runs);
     if (r == -ENOENT) {
         return rd_fail("no run %s in %s%s", only, root_prefix(root), RD_JOURNAL_DIR);
     }

@@ -53,18 +53,19 @@ static int status_file_verdict(const rd_options *o, char ***ret_ids, char **ret_
     _cleanup_free_ char *err = NULL;
     _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
     const rd_config_ids ids = { .probes = &rd_probe_registry, .fix_ids = fix_ids };
-    int r = rd_config_load(&ids, o->root, o->config_file, &config, &err);
+    _cleanup_ctx_ rd_ctx ctx;
+    int r = rd_ctx_open_root(&ctx, o->root, &err);
+    if (r < 0)
+        return r;
+    r = rd_config_load(&ids, ctx.root, o->config_file, &config, &err);
     if (r < 0)
         return r;
     _cleanup_free_ char *path = xstrdup_or_null(config.status_file);
     rd_config_free(&config);
     if (!path || !*path)
         return -ENOENT;
-    _cleanup_close_ int root_fd = open(o->root ? o->root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (root_fd < 0)
-        return -errno;
     bool opened;
-    r = rd_slurm_status_verdict(root_fd, path, time(NULL), ret_ids, &opened);
+    r = rd_slurm_status_verdict(ctx.root_fd, path, time(NULL), ret_ids, &opened);
     if (opened)
         *ret_path = TAKE_PTR(path);
     return r;

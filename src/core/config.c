@@ -17,6 +17,7 @@
 #include "rootfs.h"
 #include "redact.h"
 #include "util.h"
+#include "catalogue.h"
 
 #define CONFIG_MAX_SIZE (1024 * 1024)
 
@@ -930,9 +931,9 @@ void rd_config_apply(const rd_config *c, size_t n_gpus, rd_findings *findings)
 {
     if (c->expected_gpus >= 0 && (int64_t)n_gpus != c->expected_gpus) {
         bool fewer = (int64_t)n_gpus < c->expected_gpus;
-        rd_finding *f = rd_finding_add(findings, "gpu.count-mismatch", fewer ? RD_SEV_ERROR : RD_SEV_INFO, NULL,
-                                       "%zu AMD GPU%s visible, %" PRId64 " expected", n_gpus, n_gpus == 1 ? "" : "s",
-                                       c->expected_gpus);
+        rd_finding *f = rd_finding_add(findings, RD_FINDING(GPU_COUNT_MISMATCH), fewer ? RD_SEV_ERROR : RD_SEV_INFO,
+                                       NULL, "%zu AMD GPU%s visible, %" PRId64 " expected", n_gpus,
+                                       n_gpus == 1 ? "" : "s", c->expected_gpus);
         rd_finding_evidence(f, "expected_gpus = %" PRId64 " (%s)", c->expected_gpus,
                             c->expected_gpus_source ? c->expected_gpus_source : "configuration");
         rd_finding_evidence(f, "found %zu AMD GPU%s", n_gpus, n_gpus == 1 ? "" : "s");

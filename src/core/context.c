@@ -8,7 +8,7 @@
 #include "rootfs.h"
 #include "util.h"
 
-int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_error)
+int rd_ctx_open_root(rd_ctx *ctx, const char *root, char **ret_error)
 {
     memset(ctx, 0, sizeof(*ctx));
     ctx->root_fd = -1;
@@ -25,12 +25,20 @@ int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_erro
         return -errno;
     }
     ctx->root = xstrdup(resolved);
+    return 0;
+}
+
+int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_error)
+{
+    int r = rd_ctx_open_root(ctx, root, ret_error);
+    if (r < 0)
+        return r;
     ctx->user = xstrdup_or_null(user);
     ctx->uid = getuid();
     ctx->sudo_user = xstrdup_or_null(secure_getenv("SUDO_USER"));
 
     const char *dir = rd_data_dir();
-    int r = rd_knowledge_open(dir, RD_KT_CHECK, &ctx->knowledge, ret_error);
+    r = rd_knowledge_open(dir, RD_KT_CHECK, &ctx->knowledge, ret_error);
     if (r < 0)
         return r;
     return 0;

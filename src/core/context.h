@@ -28,8 +28,17 @@ typedef struct {
     const char *rocm_path;
 } rd_ctx;
 
+/* The one place --root is resolved: ctx->root is root (NULL: "/") with its
+ * links resolved, ctx->root_fd a descriptor of it; everything after (the
+ * check, the fixes, undo, fix --status, the package managers' confinement,
+ * slurm's status file) takes them from the context. rd_ctx_open_root opens
+ * the root alone (what undo and fix --status need); rd_ctx_init also loads
+ * the knowledge tables. Either way *ctx is freed with rd_ctx_free, and an
+ * unusable root is "--root DIR: REASON" in *ret_error. */
+int rd_ctx_open_root(rd_ctx *ctx, const char *root, char **ret_error);
 int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_error);
 void rd_ctx_free(rd_ctx *ctx);
+#define _cleanup_ctx_ __attribute__((cleanup(rd_ctx_free)))
 static inline bool rd_ctx_has_root(const rd_ctx *ctx)
 {
     return ctx->root[1] != 0;

@@ -6,6 +6,7 @@
 #include "knowledge.h"
 #include "repo-url.h"
 #include "util.h"
+#include "catalogue.h"
 
 /* inih hands the handler no line numbers; a reader that counts them gives
  * errors their file:line, and catches lines longer than inih reads whole. */
@@ -538,8 +539,8 @@ size_t rd_explain_pick(const rd_error_entry *e, const rd_findings *fs, const rd_
      * first in the table's order. Messages of the package managers, DKMS,
      * Python and containers have their causes on this host, GPU or not. */
     bool hardware = e->domain == RD_DOMAIN_RUNTIME;
-    for (size_t i = 0; hardware && !strv_contains(e->causes, "gpu.none") && i < fs->n; i++)
-        if (streq(fs->items[i].id, "gpu.none") && fs->items[i].severity >= RD_SEV_WARNING) {
+    for (size_t i = 0; hardware && !strv_contains(e->causes, RD_FINDING(GPU_NONE)) && i < fs->n; i++)
+        if (streq(fs->items[i].id, RD_FINDING(GPU_NONE)) && fs->items[i].severity >= RD_SEV_WARNING) {
             *ARRAY_APPEND(out, n) = &fs->items[i];
             *ret = out;
             return n;
@@ -603,7 +604,8 @@ static void message_url(const char *start, size_t n, const char *after, char **r
 
 size_t rd_explain_message_urls(const rd_knowledge *k, const char *mirror, const char *text, rd_findings *fs)
 {
-    static const char *const ids[] = { "apt.repo-path", "dnf.repo-path", "zypper.repo-path" };
+    static const char *const ids[] = { RD_FINDING(APT_REPO_PATH), RD_FINDING(DNF_REPO_PATH),
+                                       RD_FINDING(ZYPPER_REPO_PATH) };
     size_t found = 0;
     for (const char *p = text; k && !rd_repos_empty(k) && p && (p = strstr(p, "http")); p++) {
         if (!startswith(p, "https://") && !startswith(p, "http://"))

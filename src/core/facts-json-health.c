@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "facts-json.h"
+#include "catalogue.h"
 
 /* clang-format off */
 /* The schema tables keep one field a line. */
@@ -173,9 +174,9 @@ void rd_health_aer_sum(const rd_health_gpu *g, int64_t ret[3])
 
 /* clang-format off */
 const char *const rd_health_finding_ids[] = {
-    "gpu.ras-uncorrectable", "gpu.ras-correctable", "gpu.retired-pages", "gpu.reset-seen", "gpu.reset-failed",
-    "xgmi.link-missing", "xgmi.hive-incomplete", "pcie.aer-errors", "gpu.throttled", "gpu.power-capped",
-    "gpu.hot", "gpu.vram-missing", "gpu.firmware-known-bad", NULL,
+    RD_FINDING(GPU_RAS_UNCORRECTABLE), RD_FINDING(GPU_RAS_CORRECTABLE), RD_FINDING(GPU_RETIRED_PAGES), RD_FINDING(GPU_RESET_SEEN), RD_FINDING(GPU_RESET_FAILED),
+    RD_FINDING(XGMI_LINK_MISSING), RD_FINDING(XGMI_HIVE_INCOMPLETE), RD_FINDING(PCIE_AER_ERRORS), RD_FINDING(GPU_THROTTLED), RD_FINDING(GPU_POWER_CAPPED),
+    RD_FINDING(GPU_HOT), RD_FINDING(GPU_VRAM_MISSING), RD_FINDING(GPU_FIRMWARE_KNOWN_BAD), NULL,
 };
 /* clang-format on */
 

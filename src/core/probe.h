@@ -9,6 +9,7 @@
 #include "findings.h"
 #include "gpus.h"
 #include "knowledge.h"
+#include "catalogue.h"
 
 struct rd_config;
 
@@ -48,23 +49,28 @@ typedef struct {
      * instead of repeating it), NULL-terminated: the assess order must put
      * the probes that report them first (rd_probe_table_check). */
     const char *const *needs;
+    unsigned needs_flags; /* ... and every finding of the catalogue with one of these flags */
     void (*gather)(const rd_ctx *ctx, rd_facts *facts);
     void (*assess)(const rd_assess_input *in, rd_findings *out);
 } rd_probe;
 
-/* The probes, in gather order and in assess order. The table itself lives
- * with the probes (probes/registry.c); the core only walks what it is given,
- * so it never depends on the probes. */
+/* The probes, in gather order; the assess order is sorted from it by
+ * .needs (rd_probe_assess_order). The table itself lives with the probes
+ * (probes/registry.c); the core only walks what it is given, so it never
+ * depends on the probes. */
 typedef struct {
     const rd_probe *const *gather;
     size_t n_gather;
-    const rd_probe *const *assess;
-    size_t n_assess;
 } rd_probe_table;
 
 /* The finding the configuration itself reports (rd_config_apply). */
-#define RD_CONFIG_FINDING "gpu.count-mismatch"
+#define RD_CONFIG_FINDING RD_FINDING(GPU_COUNT_MISMATCH)
 
-/* -EINVAL when a probe reads a finding that no probe assessed before it
- * reports, with *ret_error saying which. */
+/* The assess order: t's order, except that a probe comes after every
+ * probe that reports a finding it reads (.needs, .needs_flags), into
+ * ret_order (t->n_gather entries). -EINVAL when a probe reads a finding
+ * no probe reports, -ELOOP when probes read each other's findings, with
+ * *ret_error saying which. */
+int rd_probe_assess_order(const rd_probe_table *t, const rd_probe **ret_order, char **ret_error);
+/* The same check, for the table's test. */
 int rd_probe_table_check(const rd_probe_table *t, char **ret_error);

@@ -156,6 +156,12 @@ static void set_release(const rd_knowledge *k, rd_release_choice *c, const char 
         c->before_tables = true;
 }
 
+const char *rd_release_amd_installed(const rd_facts *f)
+{
+    const char *path = f->rocm.default_path;
+    return path && startswith(path, "/opt/") ? f->rocm.default_version : NULL;
+}
+
 static bool from_installed(const rd_release_input *in, rd_release_choice *c)
 {
     const rd_facts *f = in->facts;
@@ -167,12 +173,11 @@ static bool from_installed(const rd_release_input *in, rd_release_choice *c)
         if (streq(f->rpm.packages[i].name, "rocm-core"))
             version = f->rpm.packages[i].version, where = "rpm database: rocm-core";
     _cleanup_free_ char *release = rd_release_of_package_version(version);
-    /* AMD's installation under /opt; a distribution's own ROCm (Debian's
-     * 5.2 in /usr) is no release of AMD's repositories */
-    if (!release && f->rocm.default_version && f->rocm.default_path && startswith(f->rocm.default_path, "/opt/")) {
-        release = rd_release_of_package_version(f->rocm.default_version);
-        version = f->rocm.default_version;
-        where = f->rocm.default_path ? f->rocm.default_path : "/opt/rocm";
+    const char *amd = release ? NULL : rd_release_amd_installed(f);
+    if (amd) {
+        release = rd_release_of_package_version(amd);
+        version = amd;
+        where = f->rocm.default_path;
     }
     if (!release)
         return false;

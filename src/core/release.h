@@ -55,6 +55,10 @@ const char *rd_release_origin_text(rd_release_origin o);
 /* Why a choice outside the tables keeps the host's folders: one sentence,
  * naming the tables' date and range; NULL for a choice with a row. */
 char *rd_release_outside_text(const rd_knowledge *k, const rd_release_choice *c);
+/* The version of AMD's ROCm installed under /opt/ (the default
+ * installation's), or NULL: a distribution's own ROCm (Debian's 5.2 in
+ * /usr) is no release of AMD's repositories. */
+const char *rd_release_amd_installed(const rd_facts *f);
 /* The X.Y.Z (or X.Y) a package version begins with ("5.6.0.50600-67~22.04"
  * is 5.6.0); NULL when it does not begin with one. */
 char *rd_release_of_package_version(const char *version);

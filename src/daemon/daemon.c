@@ -142,7 +142,7 @@ static int publish_files(const rd_run *run, time_t nfd_expiry)
     int ret = 0, r;
     /* the fix runs as their journals say now: the newest ten in the status */
     json_object *fix_runs = NULL;
-    if (rd_fix_runs_json(run->ctx.root, run->ctx.root_fd, NULL, 10, &fix_runs) < 0)
+    if (rd_fix_runs_json(&run->ctx, NULL, 10, &fix_runs) < 0)
         fix_runs = NULL;
     const rd_report_fix_runs counts = {
         .pending = (uint64_t)rd_json_get_int(fix_runs, "pending", 0),
@@ -242,7 +242,7 @@ static int run_check(const rd_run_params *p, rd_run *r)
 static void verify_fix_runs(rd_run *run, bool also_stderr)
 {
     _cleanup_free_ char *boot_id = rd_boot_id();
-    if (rd_fix_runs_due(run->ctx.root, run->ctx.root_fd, boot_id) == 0)
+    if (rd_fix_runs_due(&run->ctx, boot_id) == 0)
         return;
     bool runtime = run->config.verify_runtime;
     if (runtime && run->level < 2) {
@@ -254,7 +254,7 @@ static void verify_fix_runs(rd_run *run, bool also_stderr)
     rd_verify_outcome *out = NULL;
     size_t n = 0;
     _cleanup_free_ char *err = NULL;
-    if (rd_fix_runs_verify(run->ctx.root, run->ctx.root_fd, &in, &out, &n, &err) < 0)
+    if (rd_fix_runs_verify(&run->ctx, &in, &out, &n, &err) < 0)
         rd_daemon_log("the pending fix runs were not all verified: %s", err);
     for (size_t i = 0; i < n; i++) {
         _cleanup_strv_free_ char **fields =

@@ -364,8 +364,9 @@ static int apply_roll_back(rd_journal *jr, const char *error, char **ret_error)
     return -EIO;
 }
 
-int rd_plan_apply(const rd_plan *p, int root_fd, rd_apply_result *ret, char **ret_error)
+int rd_plan_apply(const rd_plan *p, const rd_ctx *ctx, rd_apply_result *ret, char **ret_error)
 {
+    int root_fd = ctx->root_fd;
     _cleanup_close_ int lock = rd_journal_lock(p->root, root_fd, ret_error);
     if (lock < 0)
         return lock;

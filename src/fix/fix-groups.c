@@ -51,7 +51,7 @@ static void parse_groups(const char *text, rd_group_entry **ret, size_t *ret_n)
 int rd_fix_read_groups(const rd_fix_input *in, rd_group_entry **ret, size_t *ret_n)
 {
     _cleanup_free_ char *text = NULL;
-    int r = rd_fix_read(in->root_fd, "/etc/group", &text, NULL, NULL);
+    int r = rd_fix_read(in->ctx->root_fd, "/etc/group", &text, NULL, NULL);
     if (r < 0)
         return r;
     parse_groups(text, ret, ret_n);
@@ -62,7 +62,8 @@ bool rd_fix_user_exists(const rd_fix_input *in, const char *user, int64_t *ret_g
 {
     _cleanup_free_ char *text = NULL;
     passwd_record rec;
-    if (rd_fix_read(in->root_fd, "/etc/passwd", &text, NULL, NULL) < 0 || passwd_find_text(text, user, -1, &rec) < 0)
+    if (rd_fix_read(in->ctx->root_fd, "/etc/passwd", &text, NULL, NULL) < 0 ||
+        passwd_find_text(text, user, -1, &rec) < 0)
         return false;
     if (ret_gid)
         *ret_gid = rec.gid;
@@ -98,7 +99,7 @@ int rd_step_group_add(rd_plan *p, rd_step *s, const rd_fix_input *in, const char
     if (r < 0)
         return r;
     if (!snap->exists) {
-        *ret_reason = xasprintf("%s/etc/group does not exist", root_prefix(in->root));
+        *ret_reason = xasprintf("%s/etc/group does not exist", root_prefix(in->ctx->root));
         return -ENOENT;
     }
     rd_group_entry *groups = NULL;
@@ -119,12 +120,12 @@ int rd_step_group_add(rd_plan *p, rd_step *s, const rd_fix_input *in, const char
         r = 0;
     } else if (!g) {
         r = -ENOENT;
-        *ret_reason = xasprintf("group %s does not exist in %s/etc/group", group, root_prefix(in->root));
+        *ret_reason = xasprintf("group %s does not exist in %s/etc/group", group, root_prefix(in->ctx->root));
     } else if (!rd_fix_user_exists(in, user, &primary)) {
         r = -ENOENT;
         *ret_reason = xasprintf("user %s is not in %s/etc/passwd (a directory service user: add it to %s with the "
                                 "directory's tools)",
-                                user, root_prefix(in->root), group);
+                                user, root_prefix(in->ctx->root), group);
     } else if (strv_contains(g->members, user) || primary == g->gid) {
         r = 0;
     } else {

@@ -175,7 +175,7 @@ int rd_plan_snapshot(rd_plan *p, const rd_fix_input *in, const char *path, rd_sn
     char *content = NULL;
     size_t size = 0;
     struct stat st = { 0 };
-    int r = rd_fix_read(in->root_fd, path, &content, &size, &st);
+    int r = rd_fix_read(in->ctx->root_fd, path, &content, &size, &st);
     if (r == -EACCES) {
         /* /etc/shadow and /etc/gshadow: planning needs no root; applying
          * (as root) reads and journals them */
@@ -353,7 +353,7 @@ void rd_plan_detail(rd_plan *p, char *detail)
 
 int rd_plan_build(const rd_fix_input *in, rd_plan *ret, char **ret_error)
 {
-    rd_plan p = { .root = xstrdup(in->root) };
+    rd_plan p = { .root = xstrdup(in->ctx->root) };
     for (size_t i = 0; i < in->fixes->n_fixes; i++) {
         const rd_fix *fix = in->fixes->fixes[i];
         bool wanted = has_findings_for(in, fix->id) || (fix->on_request && rd_fix_named(in, fix->id)) ||

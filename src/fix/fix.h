@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include "config.h"
+#include "context.h"
 #include "facts.h"
+#include "catalogue.h"
 #include "findings.h"
 #include "gpus.h"
 #include "knowledge.h"
@@ -108,8 +110,7 @@ typedef struct rd_fix_table rd_fix_table;
 
 typedef struct {
     const rd_fix_table *fixes; /* which fixes exist, in plan order */
-    const char *root;          /* "/" or the directory */
-    int root_fd;
+    const rd_ctx *ctx;         /* the root, resolved once: ctx->root ("/" or the directory), ctx->root_fd */
     const rd_config *config;
     const rd_facts *facts;
     const rd_gpu_view *gpus;

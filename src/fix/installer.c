@@ -748,6 +748,79 @@ static int read_sources(const rd_config *config, const rd_knowledge *k, const rd
     return 0;
 }
 
+/* What AMD's installer package looks like for the OS's family; *ret_pretty
+ * holds the name ret->pretty points to. -EOPNOTSUPP for a family AMD ships
+ * none for. */
+static int os_kind_of(const rd_os_facts *os, os_kind *ret, char **ret_pretty, char **ret_reason)
+{
+    switch (rd_os_family_facts(os)) {
+    case RD_OS_DEBIAN:
+        *ret_pretty = xasprintf("%s %s", strempty(os->id), strempty(os->version_codename));
+        *ret = (os_kind){ RD_REPO_APT, *ret_pretty, "/etc/apt/sources.list.d", ".list" };
+        return 0;
+    case RD_OS_RHEL:
+        *ret_pretty = xasprintf("EL %s", strempty(os->version_id));
+        *ret = (os_kind){ RD_REPO_EL, *ret_pretty, "/etc/yum.repos.d", ".repo" };
+        return 0;
+    case RD_OS_SUSE:
+        *ret_pretty = xasprintf("SLES %s", strempty(os->version_id));
+        *ret = (os_kind){ RD_REPO_SLES, *ret_pretty, "/etc/zypp/repos.d", ".repo" };
+        return 0;
+    default:
+        *ret_reason = xasprintf("AMD ships no installer package for %s", os->pretty_name ? os->pretty_name
+                                                                         : os->id        ? os->id
+                                                                                         : "an OS without os-release");
+        return -EOPNOTSUPP;
+    }
+}
+
+/* The installers' folder of release want on the server (*ret_folder points
+ * into *ret_dirs); -ENOENT naming the releases it has. */
+static int installer_folder(server *s, const layout *lay, const char *want, char ***ret_dirs, const char **ret_folder,
+                            char **ret_reason)
+{
+    _cleanup_free_ char *top = installer_url(s, "");
+    _cleanup_strv_free_ char **names = NULL;
+    int r = fetch_index(s, top, "the index of AMD's installers", &names, ret_reason);
+    if (r < 0)
+        return r;
+    *ret_dirs = folders_of(names);
+    *ret_folder = release_folder(*ret_dirs, want);
+    if (!*ret_folder) {
+        _cleanup_strv_free_ char **has = releases_of(names);
+        _cleanup_free_ char *list = has ? strv_join(has, " ") : xstrdup("none");
+        *ret_reason = xasprintf("ROCm %s is not on %s: %s/ has no folder for it (its releases: %s)", want, s->base,
+                                lay->top, list);
+        return -ENOENT;
+    }
+    return 0;
+}
+
+/* The package at path unpacked into dest: its repository files under
+ * ok->conf_dir. */
+static int unpack_installer(const os_kind *ok, const char *path, const char *scratch_dir, const char *dest,
+                            char **reason)
+{
+    if (ok->family != RD_REPO_APT)
+        return rpm_extract(path, dest, ok->conf_dir, reason);
+    _cleanup_free_ char *data = NULL;
+    int r = deb_data(path, scratch_dir, &data, reason);
+    return r < 0 ? r : untar(data, dest, ok->conf_dir, reason);
+}
+
+/* The tree the package was picked from, for $amdgpudistro: the last folder
+ * of dir_url ("el9.6" of ".../rhel/el9.6/"); NULL for apt. */
+static char *tree_of(const os_kind *ok, const char *dir_url)
+{
+    if (ok->family == RD_REPO_APT)
+        return NULL;
+    size_t n = strlen(dir_url);
+    const char *end = dir_url + n - 1, *start = end;
+    while (start > dir_url && start[-1] != '/')
+        start--;
+    return xstrndup(start, (size_t)(end - start));
+}
+
 int rd_installer_read(const rd_config *config, const rd_knowledge *k, const rd_os_facts *os, const char *release,
                       rd_installer_info *ret, char **ret_reason)
 {
@@ -759,48 +832,19 @@ int rd_installer_read(const rd_config *config, const rd_knowledge *k, const rd_o
     }
     os_kind ok = { 0 };
     _cleanup_free_ char *pretty = NULL;
-    switch (rd_os_family_facts(os)) {
-    case RD_OS_DEBIAN:
-        pretty = xasprintf("%s %s", strempty(os->id), strempty(os->version_codename));
-        ok = (os_kind){ RD_REPO_APT, pretty, "/etc/apt/sources.list.d", ".list" };
-        break;
-    case RD_OS_RHEL:
-        pretty = xasprintf("EL %s", strempty(os->version_id));
-        ok = (os_kind){ RD_REPO_EL, pretty, "/etc/yum.repos.d", ".repo" };
-        break;
-    case RD_OS_SUSE:
-        pretty = xasprintf("SLES %s", strempty(os->version_id));
-        ok = (os_kind){ RD_REPO_SLES, pretty, "/etc/zypp/repos.d", ".repo" };
-        break;
-    default:
-        *ret_reason = xasprintf("AMD ships no installer package for %s", os->pretty_name ? os->pretty_name
-                                                                         : os->id        ? os->id
-                                                                                         : "an OS without os-release");
-        return -EOPNOTSUPP;
-    }
-
-    _cleanup_(layout_done) layout lay = { 0 };
-    int r = layout_of(k, ok.family, &lay, ret_reason);
+    int r = os_kind_of(os, &ok, &pretty, ret_reason);
     if (r < 0)
+        return r;
+    _cleanup_(layout_done) layout lay = { 0 };
+    if ((r = layout_of(k, ok.family, &lay, ret_reason)) < 0)
         return r;
     _cleanup_(server_end) server s;
-    r = server_begin(&s, config, lay.top, ret_reason);
-    if (r < 0)
+    if ((r = server_begin(&s, config, lay.top, ret_reason)) < 0)
         return r;
-    _cleanup_free_ char *top = installer_url(&s, "");
-    _cleanup_strv_free_ char **names = NULL;
     _cleanup_strv_free_ char **dirs = NULL;
-    if ((r = fetch_index(&s, top, "the index of AMD's installers", &names, ret_reason)) < 0)
+    const char *folder = NULL;
+    if ((r = installer_folder(&s, &lay, want, &dirs, &folder, ret_reason)) < 0)
         return r;
-    dirs = folders_of(names);
-    const char *folder = release_folder(dirs, want);
-    if (!folder) {
-        _cleanup_strv_free_ char **has = releases_of(names);
-        _cleanup_free_ char *list = has ? strv_join(has, " ") : xstrdup("none");
-        *ret_reason =
-            xasprintf("ROCm %s is not on %s: %s/ has no folder for it (its releases: %s)", want, s.base, lay.top, list);
-        return -ENOENT;
-    }
     _cleanup_free_ char *dir_url = NULL, *package = NULL, *path = NULL;
     if ((r = find_package(&s, k, os, &ok, &lay, want, folder, &dir_url, &package, ret_reason)) < 0)
         return r;
@@ -814,22 +858,8 @@ int rd_installer_read(const rd_config *config, const rd_knowledge *k, const rd_o
         return -errno;
     }
     _cleanup_free_ char *reason = NULL;
-    if (ok.family == RD_REPO_APT) {
-        _cleanup_free_ char *data = NULL;
-        r = deb_data(path, s.scratch.dir, &data, &reason);
-        if (r >= 0)
-            r = untar(data, dest, ok.conf_dir, &reason);
-    } else
-        r = rpm_extract(path, dest, ok.conf_dir, &reason);
-    /* the tree the package was picked from, for $amdgpudistro */
-    _cleanup_free_ char *tree = NULL;
-    if (ok.family != RD_REPO_APT) {
-        size_t n = strlen(dir_url);
-        const char *end = dir_url + n - 1, *start = end;
-        while (start > dir_url && start[-1] != '/')
-            start--;
-        tree = xstrndup(start, (size_t)(end - start));
-    }
+    r = unpack_installer(&ok, path, s.scratch.dir, dest, &reason);
+    _cleanup_free_ char *tree = tree_of(&ok, dir_url);
     if (r >= 0)
         r = read_sources(config, k, os, &ok, dest, tree, ret, &reason);
     if (r < 0) {

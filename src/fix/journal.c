@@ -272,8 +272,10 @@ int rd_journal_unresolved(const char *root, int root_fd, char **ret_message)
     return 1;
 }
 
-int rd_journal_unresolved_now(const char *root, int root_fd, char **ret_message)
+int rd_journal_unresolved_now(const rd_ctx *ctx, char **ret_message)
 {
+    const char *root = ctx->root;
+    int root_fd = ctx->root_fd;
     {
         /* no journal: no run, and no state directory made for the look */
         _cleanup_close_ int t = rd_fix_open_dir(root_fd, RD_JOURNAL_DIR, NULL);

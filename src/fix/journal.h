@@ -30,11 +30,12 @@ void rd_apply_result_free(rd_apply_result *r);
  * failure rolls back what was done. Refuses while an interrupted run is
  * unresolved. Returns 0, or a negative errno with *ret_error saying what
  * happened (and whether it was rolled back). */
-int rd_plan_apply(const rd_plan *p, int root_fd, rd_apply_result *ret, char **ret_error);
+int rd_plan_apply(const rd_plan *p, const rd_ctx *ctx, rd_apply_result *ret, char **ret_error);
 
 /* Undoes run_id (NULL: the newest run that is applied, or was interrupted
- * while being applied or undone). */
-int rd_journal_undo(const char *root, int root_fd, const char *run_id, rd_apply_result *ret, char **ret_error);
+ * while being applied or undone). The entry points here take the context:
+ * its root, resolved once (rd_ctx_open_root), and its descriptor. */
+int rd_journal_undo(const rd_ctx *ctx, const char *run_id, rd_apply_result *ret, char **ret_error);
 
 /* "rocm-doctor undo [--root DIR] RUN-ID": the command that undoes a run. */
 char *rd_undo_command(const char *root, const char *run_id);
@@ -51,7 +52,7 @@ int rd_journal_unresolved(const char *root, int root_fd, char **ret_message);
 /* The same with the lock taken for the look and let go: != 0 with the
  * message when a run is interrupted, or in progress in another process
  * (which holds the lock). */
-int rd_journal_unresolved_now(const char *root, int root_fd, char **ret_message);
+int rd_journal_unresolved_now(const rd_ctx *ctx, char **ret_message);
 
 /* ---- what a run achieved (result.c) ---- */
 
@@ -113,16 +114,16 @@ typedef struct {
 /* How many applied runs wait for a verdict whose event has happened: a
  * reboot (another boot id than at apply), or a re-login (at once). Reads
  * only. */
-size_t rd_fix_runs_due(const char *root, int root_fd, const char *boot_id);
+size_t rd_fix_runs_due(const rd_ctx *ctx, const char *boot_id);
 /* Under the journal lock, gives every due run its verdict from in and
  * writes it into its journal; a run that has one is left alone. Returns 0
  * with the runs finished in *ret, or a negative errno with *ret_error
  * (the lock is held, a journal could not be written: *ret has the others). */
-int rd_fix_runs_verify(const char *root, int root_fd, const rd_verify_input *in, rd_verify_outcome **ret, size_t *ret_n,
+int rd_fix_runs_verify(const rd_ctx *ctx, const rd_verify_input *in, rd_verify_outcome **ret, size_t *ret_n,
                        char **ret_error);
 void rd_verify_outcomes_free(rd_verify_outcome *o, size_t n);
 /* {"pending": N, "verified": N, "failed": N, "runs": [...]}: the counts
  * over the applied runs that waited for a verdict, and the newest max runs
  * (only: that run alone; -ENOENT when there is none), each with what it
  * changed and its verification (see rocm-doctor(8), fix --status). */
-int rd_fix_runs_json(const char *root, int root_fd, const char *only, size_t max, json_object **ret);
+int rd_fix_runs_json(const rd_ctx *ctx, const char *only, size_t max, json_object **ret);

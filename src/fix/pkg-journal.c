@@ -91,7 +91,7 @@ static rd_pm pm_of(json_object *jp)
 int rd_journal_packages_before(rd_journal *jr, const rd_action *a, char **ret_error)
 {
     _cleanup_free_ char *list = NULL, *err = NULL;
-    int r = rd_pkg_installed(a->pkgs->pm, jr->root, &list, &err);
+    int r = rd_pkg_installed(a->pkgs->pm, jr->root, jr->root_fd, &list, &err);
     if (r < 0) {
         *ret_error = xasprintf("cannot list the installed packages: %s; nothing was written", err);
         return r;
@@ -144,7 +144,7 @@ int rd_journal_packages_after(rd_journal *jr, char **ret_error)
     _cleanup_free_ char *before = NULL, *after = NULL, *err = NULL;
     int r = read_before(jr, &before);
     if (r >= 0)
-        r = rd_pkg_installed(pm_of(jp), jr->root, &after, &err);
+        r = rd_pkg_installed(pm_of(jp), jr->root, jr->root_fd, &after, &err);
     if (r < 0) {
         *ret_error = xasprintf("cannot record the packages the run changed: %s", err ? err : rd_fix_describe_error(-r));
         return r;
@@ -289,7 +289,7 @@ int rd_packages_verify(rd_journal *jr, bool killed, char **ret_error)
     }
     rd_pm pm = pm_of(jp);
     _cleanup_free_ char *now = NULL, *err = NULL;
-    int r = rd_pkg_installed(pm, jr->root, &now, &err);
+    int r = rd_pkg_installed(pm, jr->root, jr->root_fd, &now, &err);
     if (r < 0) {
         *ret_error = xasprintf("%s; nothing was undone", err);
         return r;
@@ -351,7 +351,7 @@ static void remove_new_pubkeys(rd_journal *jr, json_object *jp, rd_pm pm, strbuf
 static int live_changes(rd_journal *jr, json_object *jp, rd_pm pm, rd_pkg_changes *ret, char **ret_error)
 {
     _cleanup_free_ char *now = NULL;
-    int r = rd_pkg_installed(pm, jr->root, &now, ret_error);
+    int r = rd_pkg_installed(pm, jr->root, jr->root_fd, &now, ret_error);
     if (r < 0)
         return r;
     rd_pkg_changes c = { 0 };

@@ -88,7 +88,7 @@ static int copy_in(const rd_plan *p, const rd_fix_input *in, const char *ov, con
         return 0;
     if (r < 0) {
         rootfs_resolved res;
-        r = rootfs_resolve(in->root_fd, path, &res);
+        r = rootfs_resolve(in->ctx->root_fd, path, &res);
         if (r == -EXDEV) {
             *ret_reason = xasprintf("%s is a link that leads outside the root (%s -> %s); the package manager's dry "
                                     "run reads only the root's files",
@@ -97,7 +97,7 @@ static int copy_in(const rd_plan *p, const rd_fix_input *in, const char *ov, con
             return r;
         }
         if (r == 0)
-            r = rd_fix_read(in->root_fd, res.path, &own, &size, NULL);
+            r = rd_fix_read(in->ctx->root_fd, res.path, &own, &size, NULL);
         rootfs_resolved_done(&res);
         if (r < 0)
             return r == -ENOENT || r == -ELOOP || r == -EISDIR || r == -EINVAL ? 0 : r;
@@ -119,7 +119,7 @@ static int copy_dir(const rd_plan *p, const rd_fix_input *in, const char *ov, co
     int r = mkdir_p(dst);
     if (r < 0)
         return r;
-    _cleanup_close_ int dfd = rd_fix_open_dir(in->root_fd, dir, NULL);
+    _cleanup_close_ int dfd = rd_fix_open_dir(in->ctx->root_fd, dir, NULL);
     _cleanup_strv_free_ char **names = dfd >= 0 ? dir_names(dfd, visible, NULL, NULL) : NULL;
     for (size_t i = 0; names && names[i]; i++) {
         _cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]);
@@ -183,7 +183,7 @@ static int seed_lists(const rd_fix_input *in, const char *ov)
     int r = mkdir_p(dst);
     if (r < 0)
         return r;
-    _cleanup_close_ int dfd = rd_fix_open_dir(in->root_fd, "/var/lib/apt/lists", NULL);
+    _cleanup_close_ int dfd = rd_fix_open_dir(in->ctx->root_fd, "/var/lib/apt/lists", NULL);
     _cleanup_strv_free_ char **names = dfd >= 0 ? dir_names(dfd, visible, NULL, NULL) : NULL;
     for (size_t i = 0; names && names[i]; i++) {
         if (streq(names[i], "lock") || streq(names[i], "partial") || streq(names[i], "auxfiles"))

@@ -487,11 +487,13 @@ static char **dpkg_query_argv(const char *root)
     return rd_strv_new("dpkg-query", admin, "-W", "-f", "${db:Status-Abbrev}\t${binary:Package}\t${Version}\n", NULL);
 }
 
-int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error)
+static int root_confined(const char *root, int root_fd, char **ret_error);
+
+int rd_pkg_installed(rd_pm pm, const char *root, int root_fd, char **ret, char **ret_error)
 {
     /* dpkg-query and rpm read the state the chrooted apt-get writes, and
      * a FIFO there would hang them */
-    int c = rd_pkg_root_confined(root, ret_error);
+    int c = root_confined(root, root_fd, ret_error);
     if (c < 0)
         return c;
     _cleanup_strv_free_ char **argv = NULL;
@@ -583,14 +585,15 @@ static char *host_resolved(const char *root, const char *path)
 }
 
 /* Refuses path when the root's own programs (chrooted) and the host's
- * would find different things there, or one of them a thing outside it. */
-static int confined_dir(int root_fd, const char *root, const char *real_root, const char *path, char **ret_error)
+ * would find different things there, or one of them a thing outside it
+ * (root: resolved, as the context holds it). */
+static int confined_dir(int root_fd, const char *root, const char *path, char **ret_error)
 {
     rootfs_resolved res;
     int r = rootfs_resolve(root_fd, path, &res);
     _cleanup_free_ char *host = host_resolved(root, path);
-    _cleanup_free_ char *inside = r == 0 ? xasprintf("%s%s", root_prefix(real_root), root_prefix(res.path)) : NULL;
-    bool host_out = host && !streq(host, real_root) && !(startswith(host, real_root) && host[strlen(real_root)] == '/');
+    _cleanup_free_ char *inside = r == 0 ? xasprintf("%s%s", root_prefix(root), root_prefix(res.path)) : NULL;
+    bool host_out = host && !streq(host, root) && !(startswith(host, root) && host[strlen(root)] == '/');
     bool leaks =
         r == -EXDEV || r == -ELOOP || host_out || (r == 0 && (!host || !streq(host, inside))) || (r == -ENOENT && host);
     if (leaks) {
@@ -605,23 +608,18 @@ static int confined_dir(int root_fd, const char *root, const char *real_root, co
     return leaks ? -EXDEV : 0;
 }
 
-int rd_pkg_root_confined(const char *root, char **ret_error)
+/* root: "/" or a directory with its links resolved, root_fd a descriptor of it. */
+static int root_confined(const char *root, int root_fd, char **ret_error)
 {
     root = under_root(root) ? root : "/";
-    _cleanup_close_ int root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-    _cleanup_free_ char *real_root = realpath(root, NULL);
-    if (root_fd < 0 || !real_root) {
-        *ret_error = xasprintf("--root %s: %s", root, strerror(errno));
-        return -errno;
-    }
     /* on the host itself there is one tree: only the files matter */
     for (size_t i = 0; under_root(root) && i < ELEMENTSOF(state_dirs); i++) {
-        int r = confined_dir(root_fd, root, real_root, state_dirs[i], ret_error);
+        int r = confined_dir(root_fd, root, state_dirs[i], ret_error);
         if (r < 0)
             return r;
     }
     for (size_t i = 0; i < ELEMENTSOF(state_files); i++) {
-        int r = under_root(root) ? confined_dir(root_fd, root, real_root, state_files[i], ret_error) : 0;
+        int r = under_root(root) ? confined_dir(root_fd, root, state_files[i], ret_error) : 0;
         if (r < 0)
             return r;
         struct stat st;
@@ -634,6 +632,11 @@ int rd_pkg_root_confined(const char *root, char **ret_error)
         }
     }
     return 0;
+}
+
+int rd_pkg_root_confined(const rd_ctx *ctx, char **ret_error)
+{
+    return root_confined(ctx->root, ctx->root_fd, ret_error);
 }
 
 /* ---- the lock ---- */

@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "context.h"
 #include "distro.h"
 
 typedef enum {
@@ -106,10 +107,12 @@ char *rd_pkg_list_version(const char *list, const char *name);
  * caches, logs and configuration that leads outside the root (a relative
  * link climbing out, an absolute link the host follows to its own tree),
  * or a state file that is not a regular file (a FIFO would hang dpkg).
- * *ret_error names the path. 0 for "/" and a sound root. */
-int rd_pkg_root_confined(const char *root, char **ret_error);
-/* The installed packages of the root, "NAME\tVERSION" lines sorted by name. */
-int rd_pkg_installed(rd_pm pm, const char *root, char **ret, char **ret_error);
+ * *ret_error names the path. 0 for "/" and a sound root. The root is the
+ * context's, resolved once (rd_ctx_open_root). */
+int rd_pkg_root_confined(const rd_ctx *ctx, char **ret_error);
+/* The installed packages of the root (root and root_fd as a context holds
+ * them), "NAME\tVERSION" lines sorted by name. */
+int rd_pkg_installed(rd_pm pm, const char *root, int root_fd, char **ret, char **ret_error);
 /* Waits (up to timeout_s seconds) until no other process holds the
  * package manager's lock in the root; -EBUSY with the holder's pid in
  * *ret_error otherwise. */

@@ -230,8 +230,10 @@ static int undo_finish(rd_journal *jr, strbuf *problems, char **ret_error)
     return -EIO;
 }
 
-int rd_journal_undo(const char *root, int root_fd, const char *run_id, rd_apply_result *ret, char **ret_error)
+int rd_journal_undo(const rd_ctx *ctx, const char *run_id, rd_apply_result *ret, char **ret_error)
 {
+    const char *root = ctx->root;
+    int root_fd = ctx->root_fd;
     if (run_id && !rd_valid_run_id(run_id)) {
         *ret_error = xasprintf("\"%s\" is not a run id (they look like 20261130-105800)", run_id);
         return -EINVAL;

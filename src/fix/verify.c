@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include "journal-private.h"
+#include "catalogue.h"
 
 #define BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
 
@@ -80,8 +81,10 @@ static bool run_due(json_object *j, const char *boot_id)
     return boot_id && then && !streq(boot_id, then);
 }
 
-size_t rd_fix_runs_due(const char *root, int root_fd, const char *boot_id)
+size_t rd_fix_runs_due(const rd_ctx *ctx, const char *boot_id)
 {
+    const char *root = ctx->root;
+    int root_fd = ctx->root_fd;
     size_t n = 0;
     _cleanup_strv_free_ char **ids = rd_journal_list(root_fd);
     for (size_t i = 0; ids && ids[i]; i++) {
@@ -131,9 +134,9 @@ static json_object *runtime_verdict(const rd_findings *fs, bool ran, bool *ret_f
         const rd_finding *f = &fs->items[i];
         if (!startswith(f->id, "runtime."))
             continue;
-        if (streq(f->id, "runtime.kernel-ok"))
+        if (streq(f->id, RD_FINDING(RUNTIME_KERNEL_OK)))
             ok++;
-        else if ((f->severity >= RD_SEV_ERROR || streq(f->id, "runtime.kernel-untested")) && !bad)
+        else if ((f->severity >= RD_SEV_ERROR || streq(f->id, RD_FINDING(RUNTIME_KERNEL_UNTESTED))) && !bad)
             bad = f;
         else if (!other)
             other = f;
@@ -206,9 +209,11 @@ static int verify_one(rd_journal *jr, const rd_verify_input *in, rd_verify_outco
     return 0;
 }
 
-int rd_fix_runs_verify(const char *root, int root_fd, const rd_verify_input *in, rd_verify_outcome **ret, size_t *ret_n,
+int rd_fix_runs_verify(const rd_ctx *ctx, const rd_verify_input *in, rd_verify_outcome **ret, size_t *ret_n,
                        char **ret_error)
 {
+    const char *root = ctx->root;
+    int root_fd = ctx->root_fd;
     _cleanup_close_ int lock = rd_journal_lock(root, root_fd, ret_error);
     if (lock < 0)
         return lock;
@@ -315,8 +320,10 @@ static const char *counted_state(json_object *j)
     return rd_json_get_str(v, "state");
 }
 
-int rd_fix_runs_json(const char *root, int root_fd, const char *only, size_t max, json_object **ret)
+int rd_fix_runs_json(const rd_ctx *ctx, const char *only, size_t max, json_object **ret)
 {
+    const char *root = ctx->root;
+    int root_fd = ctx->root_fd;
     int64_t pending = 0, verified = 0, failed = 0;
     bool found = false;
     json_object *runs = json_object_new_array();

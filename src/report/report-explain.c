@@ -8,6 +8,7 @@
 #include "json-util.h"
 #include "report.h"
 #include "util.h"
+#include "catalogue.h"
 
 /* gpu.none picked as a cause: no AMD GPU is visible here, so whatever the
  * message says, it came from no GPU of this host (a log from another
@@ -18,7 +19,7 @@
  * gpu.none's, followed by NOT_FROM_HERE. NULL for any other finding. */
 static char *cause_remedy(const rd_finding *f)
 {
-    if (!streq(f->id, "gpu.none") || !f->remedy)
+    if (!streq(f->id, RD_FINDING(GPU_NONE)) || !f->remedy)
         return NULL;
     return xasprintf("%s%s", f->remedy, NOT_FROM_HERE);
 }

@@ -27,39 +27,83 @@ static int finish(FILE *out)
 /* ---------------------------------------------------------------------- */
 /* JSON */
 
-json_object *rd_report_fleet_json(const rd_fleet *fleet, const rd_fleet_analysis *a)
+static json_object *json_summary(const rd_fleet *fleet, const rd_fleet_analysis *a)
 {
-    json_object *o = json_object_new_object();
-    rd_json_add(o, "schema", json_object_new_string(RD_FLEET_SCHEMA));
-    rd_json_add(o, "version", json_object_new_string(PACKAGE_VERSION));
-    rd_json_add(o, "exit_status", json_object_new_int(a->exit_status));
     json_object *sum = json_object_new_object();
     rd_json_add(sum, "nodes", rd_json_int((int64_t)fleet->n_nodes));
     rd_json_add(sum, "ok", rd_json_int((int64_t)a->n_status[0]));
     rd_json_add(sum, "warning", rd_json_int((int64_t)a->n_status[1]));
     rd_json_add(sum, "error", rd_json_int((int64_t)a->n_status[2]));
     rd_json_add(sum, "unreachable", rd_json_int((int64_t)a->n_status[3]));
-    rd_json_add(o, "summary", sum);
+    return sum;
+}
+
+/* A node: its name, status, class and finding ids (each once). */
+static json_object *json_node(const rd_fleet_node *n)
+{
+    json_object *j = json_object_new_object();
+    rd_json_add(j, "name", json_object_new_string(n->name));
+    rd_json_add(j, "status", json_object_new_string(rd_fleet_status_name(n->exit_status)));
+    rd_json_add(j, "exit_status", json_object_new_int(n->exit_status));
+    rd_json_add(j, "class", rd_json_str_or_null(n->klass));
+    json_object *ids = json_object_new_array();
+    for (size_t k = 0; k < n->n_findings; k++) {
+        bool seen = false;
+        for (size_t m = 0; m < k && !seen; m++)
+            seen = streq(n->findings[m].id, n->findings[k].id);
+        if (!seen)
+            json_object_array_add(ids, json_object_new_string(n->findings[k].id));
+    }
+    rd_json_add(j, "findings", ids);
+    return j;
+}
+
+static json_object *json_cause(const rd_fleet_cause *c)
+{
+    json_object *j = json_object_new_object();
+    rd_json_add(j, "id", json_object_new_string(c->finding->id));
+    rd_json_add(j, "severity", json_object_new_string(rd_severity_name(c->finding->severity)));
+    rd_json_add(j, "summary", rd_json_str_or_null(c->finding->summary));
+    rd_json_add(j, "remedy", rd_json_str_or_null(c->finding->remedy));
+    rd_json_add(j, "fix", rd_json_str_or_null(c->finding->fix));
+    _cleanup_free_ char *cmd = rd_fleet_fix_command(c->finding);
+    rd_json_add(j, "fix_command", rd_json_str_or_null(cmd));
+    rd_json_add(j, "nodes", rd_json_strv(c->nodes));
+    rd_json_add(j, "hostlist", json_object_new_string(c->hostlist));
+    return j;
+}
+
+static json_object *json_drift(const rd_fleet_drift *d)
+{
+    json_object *j = json_object_new_object();
+    rd_json_add(j, "class", json_object_new_string(d->klass));
+    rd_json_add(j, "property", json_object_new_string(d->property));
+    rd_json_add(j, "majority", json_object_new_string(d->majority));
+    rd_json_add(j, "majority_nodes", rd_json_int((int64_t)d->n_majority));
+    json_object *outliers = json_object_new_array();
+    for (size_t k = 0; k < d->n_outliers; k++) {
+        json_object *x = json_object_new_object();
+        rd_json_add(x, "node", json_object_new_string(d->outliers[k].node));
+        rd_json_add(x, "value", json_object_new_string(d->outliers[k].value));
+        json_object_array_add(outliers, x);
+    }
+    rd_json_add(j, "outliers", outliers);
+    return j;
+}
+
+json_object *rd_report_fleet_json(const rd_fleet *fleet, const rd_fleet_analysis *a)
+{
+    json_object *o = json_object_new_object();
+    rd_json_add(o, "schema", json_object_new_string(RD_FLEET_SCHEMA));
+    rd_json_add(o, "version", json_object_new_string(PACKAGE_VERSION));
+    rd_json_add(o, "exit_status", json_object_new_int(a->exit_status));
+    rd_json_add(o, "summary", json_summary(fleet, a));
 
     json_object *nodes = rd_json_new_array(fleet->n_nodes);
     json_object *unreachable = json_object_new_array();
     for (size_t i = 0; i < fleet->n_nodes; i++) {
         const rd_fleet_node *n = &fleet->nodes[i];
-        json_object *j = json_object_new_object();
-        rd_json_add(j, "name", json_object_new_string(n->name));
-        rd_json_add(j, "status", json_object_new_string(rd_fleet_status_name(n->exit_status)));
-        rd_json_add(j, "exit_status", json_object_new_int(n->exit_status));
-        rd_json_add(j, "class", rd_json_str_or_null(n->klass));
-        json_object *ids = json_object_new_array();
-        for (size_t k = 0; k < n->n_findings; k++) {
-            bool seen = false;
-            for (size_t m = 0; m < k && !seen; m++)
-                seen = streq(n->findings[m].id, n->findings[k].id);
-            if (!seen)
-                json_object_array_add(ids, json_object_new_string(n->findings[k].id));
-        }
-        rd_json_add(j, "findings", ids);
-        json_object_array_add(nodes, j);
+        json_object_array_add(nodes, json_node(n));
         if (n->unreachable) {
             json_object *u = json_object_new_object();
             rd_json_add(u, "node", json_object_new_string(n->name));
@@ -70,40 +114,13 @@ json_object *rd_report_fleet_json(const rd_fleet *fleet, const rd_fleet_analysis
     rd_json_add(o, "nodes", nodes);
 
     json_object *causes = json_object_new_array();
-    for (size_t i = 0; i < a->n_causes; i++) {
-        const rd_fleet_cause *c = &a->causes[i];
-        json_object *j = json_object_new_object();
-        rd_json_add(j, "id", json_object_new_string(c->finding->id));
-        rd_json_add(j, "severity", json_object_new_string(rd_severity_name(c->finding->severity)));
-        rd_json_add(j, "summary", rd_json_str_or_null(c->finding->summary));
-        rd_json_add(j, "remedy", rd_json_str_or_null(c->finding->remedy));
-        rd_json_add(j, "fix", rd_json_str_or_null(c->finding->fix));
-        _cleanup_free_ char *cmd = rd_fleet_fix_command(c->finding);
-        rd_json_add(j, "fix_command", rd_json_str_or_null(cmd));
-        rd_json_add(j, "nodes", rd_json_strv(c->nodes));
-        rd_json_add(j, "hostlist", json_object_new_string(c->hostlist));
-        json_object_array_add(causes, j);
-    }
+    for (size_t i = 0; i < a->n_causes; i++)
+        json_object_array_add(causes, json_cause(&a->causes[i]));
     rd_json_add(o, "causes", causes);
 
     json_object *drift = json_object_new_array();
-    for (size_t i = 0; i < a->n_drift; i++) {
-        const rd_fleet_drift *d = &a->drift[i];
-        json_object *j = json_object_new_object();
-        rd_json_add(j, "class", json_object_new_string(d->klass));
-        rd_json_add(j, "property", json_object_new_string(d->property));
-        rd_json_add(j, "majority", json_object_new_string(d->majority));
-        rd_json_add(j, "majority_nodes", rd_json_int((int64_t)d->n_majority));
-        json_object *outliers = json_object_new_array();
-        for (size_t k = 0; k < d->n_outliers; k++) {
-            json_object *x = json_object_new_object();
-            rd_json_add(x, "node", json_object_new_string(d->outliers[k].node));
-            rd_json_add(x, "value", json_object_new_string(d->outliers[k].value));
-            json_object_array_add(outliers, x);
-        }
-        rd_json_add(j, "outliers", outliers);
-        json_object_array_add(drift, j);
-    }
+    for (size_t i = 0; i < a->n_drift; i++)
+        json_object_array_add(drift, json_drift(&a->drift[i]));
     rd_json_add(o, "drift", drift);
     rd_json_add(o, "unreachable", unreachable);
     return o;
@@ -300,84 +317,88 @@ static const char html_style[] =
     ".unreachable{background:#bbb;color:#333}"
     ".legend span{margin-right:1em;padding:0 .4em}";
 
-int rd_report_fleet_html(FILE *out, const rd_fleet *fleet, const rd_fleet_analysis *a)
+static void html_cause(FILE *out, const rd_fleet_cause *c)
 {
-    fprintf(out,
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<title>rocm-doctor fleet: %zu nodes</title>\n<style>%s</style>\n</head>\n<body>\n",
-            fleet->n_nodes, html_style);
-    fprintf(out,
-            "<h1>rocm-doctor fleet: %zu nodes</h1>\n<p id=\"summary\">%zu healthy, %zu with warnings, "
-            "%zu with errors, %zu not checked</p>\n",
-            fleet->n_nodes, a->n_status[0], a->n_status[1], a->n_status[2], a->n_status[3]);
+    const char *sev = rd_severity_name(c->finding->severity);
+    fprintf(out, "<tr class=\"cause\"><td class=\"sev-%s\">%s</td><td><code>", sev, sev);
+    html_escaped(out, c->finding->id);
+    fputs("</code><br>", out);
+    html_escaped(out, c->finding->summary);
+    fprintf(out, "</td><td>%zu</td><td><code>", c->n_nodes);
+    html_escaped(out, c->hostlist);
+    fputs("</code></td><td>", out);
+    html_escaped(out, c->finding->remedy);
+    fputs("</td><td class=\"fix\">", out);
+    _cleanup_free_ char *cmd = rd_fleet_fix_command(c->finding);
+    if (cmd) {
+        fputs("<code>", out);
+        html_escaped(out, cmd);
+        fputs("</code>", out);
+    }
+    fputs("</td></tr>\n", out);
+}
 
+static void html_causes(FILE *out, const rd_fleet_analysis *a)
+{
     fputs("<h2>Causes</h2>\n", out);
-    if (!a->n_causes)
+    if (!a->n_causes) {
         fputs("<p>No findings.</p>\n", out);
-    else {
-        fputs("<table id=\"causes\">\n<tr><th>Severity</th><th>Finding</th><th>Nodes</th><th>Host list</th>"
-              "<th>Remedy</th><th>Fix</th></tr>\n",
-              out);
-        for (size_t i = 0; i < a->n_causes; i++) {
-            const rd_fleet_cause *c = &a->causes[i];
-            const char *sev = rd_severity_name(c->finding->severity);
-            fprintf(out, "<tr class=\"cause\"><td class=\"sev-%s\">%s</td><td><code>", sev, sev);
-            html_escaped(out, c->finding->id);
-            fputs("</code><br>", out);
-            html_escaped(out, c->finding->summary);
-            fprintf(out, "</td><td>%zu</td><td><code>", c->n_nodes);
-            html_escaped(out, c->hostlist);
-            fputs("</code></td><td>", out);
-            html_escaped(out, c->finding->remedy);
-            fputs("</td><td class=\"fix\">", out);
-            _cleanup_free_ char *cmd = rd_fleet_fix_command(c->finding);
-            if (cmd) {
-                fputs("<code>", out);
-                html_escaped(out, cmd);
-                fputs("</code>", out);
-            }
+        return;
+    }
+    fputs("<table id=\"causes\">\n<tr><th>Severity</th><th>Finding</th><th>Nodes</th><th>Host list</th>"
+          "<th>Remedy</th><th>Fix</th></tr>\n",
+          out);
+    for (size_t i = 0; i < a->n_causes; i++)
+        html_cause(out, &a->causes[i]);
+    fputs("</table>\n", out);
+}
+
+static void html_drift(FILE *out, const rd_fleet_analysis *a)
+{
+    if (!a->n_drift)
+        return;
+    fputs("<h2>Drift</h2>\n<table id=\"drift\">\n<tr><th>Class</th><th>Property</th><th>Majority</th>"
+          "<th>Outliers</th></tr>\n",
+          out);
+    for (size_t i = 0; i < a->n_drift; i++) {
+        const rd_fleet_drift *d = &a->drift[i];
+        fputs("<tr class=\"drift\"><td>", out);
+        html_escaped(out, d->klass);
+        fputs("</td><td>", out);
+        html_escaped(out, d->property);
+        fputs("</td><td>", out);
+        html_escaped(out, d->majority);
+        fprintf(out, " (%zu)</td><td>", d->n_majority);
+        for (size_t k = 0; k < d->n_outliers; k++) {
+            fputs(k ? "<br>" : "", out);
+            html_escaped(out, d->outliers[k].node);
+            fputs(": ", out);
+            html_escaped(out, d->outliers[k].value);
+        }
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
+static void html_unreachable(FILE *out, const rd_fleet *fleet, const rd_fleet_analysis *a)
+{
+    if (!a->n_status[3])
+        return;
+    fputs("<h2>Not checked</h2>\n<table id=\"unreachable\">\n<tr><th>Node</th><th>Reason</th></tr>\n", out);
+    for (size_t i = 0; i < fleet->n_nodes; i++)
+        if (fleet->nodes[i].unreachable) {
+            fputs("<tr class=\"unreachable-node\"><td>", out);
+            html_escaped(out, fleet->nodes[i].name);
+            fputs("</td><td>", out);
+            html_escaped(out, fleet->nodes[i].unreachable);
             fputs("</td></tr>\n", out);
         }
-        fputs("</table>\n", out);
-    }
+    fputs("</table>\n", out);
+}
 
-    if (a->n_drift) {
-        fputs("<h2>Drift</h2>\n<table id=\"drift\">\n<tr><th>Class</th><th>Property</th><th>Majority</th>"
-              "<th>Outliers</th></tr>\n",
-              out);
-        for (size_t i = 0; i < a->n_drift; i++) {
-            const rd_fleet_drift *d = &a->drift[i];
-            fputs("<tr class=\"drift\"><td>", out);
-            html_escaped(out, d->klass);
-            fputs("</td><td>", out);
-            html_escaped(out, d->property);
-            fputs("</td><td>", out);
-            html_escaped(out, d->majority);
-            fprintf(out, " (%zu)</td><td>", d->n_majority);
-            for (size_t k = 0; k < d->n_outliers; k++) {
-                fputs(k ? "<br>" : "", out);
-                html_escaped(out, d->outliers[k].node);
-                fputs(": ", out);
-                html_escaped(out, d->outliers[k].value);
-            }
-            fputs("</td></tr>\n", out);
-        }
-        fputs("</table>\n", out);
-    }
-
-    if (a->n_status[3]) {
-        fputs("<h2>Not checked</h2>\n<table id=\"unreachable\">\n<tr><th>Node</th><th>Reason</th></tr>\n", out);
-        for (size_t i = 0; i < fleet->n_nodes; i++)
-            if (fleet->nodes[i].unreachable) {
-                fputs("<tr class=\"unreachable-node\"><td>", out);
-                html_escaped(out, fleet->nodes[i].name);
-                fputs("</td><td>", out);
-                html_escaped(out, fleet->nodes[i].unreachable);
-                fputs("</td></tr>\n", out);
-            }
-        fputs("</table>\n", out);
-    }
-
+/* The grid: one box per node, coloured by its status. */
+static void html_nodes(FILE *out, const rd_fleet *fleet)
+{
     fputs("<h2>Nodes</h2>\n<p class=\"legend\"><span class=\"ok\">healthy</span><span class=\"warning\">warnings"
           "</span><span class=\"error\">errors</span><span class=\"unreachable\">not checked</span></p>\n"
           "<div class=\"grid\" id=\"nodes\">\n",
@@ -396,6 +417,23 @@ int rd_report_fleet_html(FILE *out, const rd_fleet *fleet, const rd_fleet_analys
         html_escaped(out, n->name);
         fputs("</span>\n", out);
     }
-    fputs("</div>\n</body>\n</html>\n", out);
+    fputs("</div>\n", out);
+}
+
+int rd_report_fleet_html(FILE *out, const rd_fleet *fleet, const rd_fleet_analysis *a)
+{
+    fprintf(out,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<title>rocm-doctor fleet: %zu nodes</title>\n<style>%s</style>\n</head>\n<body>\n",
+            fleet->n_nodes, html_style);
+    fprintf(out,
+            "<h1>rocm-doctor fleet: %zu nodes</h1>\n<p id=\"summary\">%zu healthy, %zu with warnings, "
+            "%zu with errors, %zu not checked</p>\n",
+            fleet->n_nodes, a->n_status[0], a->n_status[1], a->n_status[2], a->n_status[3]);
+    html_causes(out, a);
+    html_drift(out, a);
+    html_unreachable(out, fleet, a);
+    html_nodes(out, fleet);
+    fputs("</body>\n</html>\n", out);
     return finish(out);
 }

@@ -7,6 +7,7 @@
 #include "report-runtime.h"
 #include "term.h"
 #include "util.h"
+#include "catalogue.h"
 
 #define BOLD RD_COLOR_BOLD
 #define RESET RD_COLOR_RESET
@@ -153,7 +154,7 @@ static void print_verdict(const rd_term *t, const rd_gpu_view *v, const rd_findi
     int status = rd_findings_exit_status(fs);
     size_t computed = 0;
     for (size_t i = 0; i < fs->n; i++)
-        computed += streq(fs->items[i].id, "runtime.kernel-ok");
+        computed += streq(fs->items[i].id, RD_FINDING(RUNTIME_KERNEL_OK));
     if (v->n_gpus > 0 && status == RD_EXIT_OK && users_unchecked > 0) {
         rd_report_mark(t, RD_SEV_OK);
         fprintf(t->out, "ROCm's hardware and driver checks pass for %zu GPU%s; access was not checked.\n", v->n_gpus,
@@ -395,7 +396,7 @@ void rd_report_verify_text(FILE *out, const rd_facts *f, const rd_gpu_view *v, c
     fputc('\n', out);
     size_t ok = 0;
     for (size_t i = 0; i < fs->n; i++)
-        ok += streq(fs->items[i].id, "runtime.kernel-ok");
+        ok += streq(fs->items[i].id, RD_FINDING(RUNTIME_KERNEL_OK));
     if (f->runtime.n_devices == 0)
         fprintf(out, "No GPU was tested.\n");
     else if (ok > 0 && shown == 0) {

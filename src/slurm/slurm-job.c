@@ -9,6 +9,7 @@
 #include "rootfs.h"
 #include "slurm-conf.h"
 #include "util.h"
+#include "catalogue.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -107,10 +108,10 @@ int rd_slurm_job_gpus(const rd_facts *f, const rd_gpu_view *v, const rd_knowledg
 static const struct {
     const char *key, *id, *what;
 } counters[] = {
-    { "ras_uncorrectable", "gpu.ras-uncorrectable", "RAS uncorrectable errors" },
-    { "retired_pages", "gpu.retired-pages", "retired VRAM pages" },
-    { "resets", "gpu.reset-seen", "GPU resets" },
-    { "ras_correctable", "gpu.ras-correctable", "RAS correctable errors" },
+    { "ras_uncorrectable", RD_FINDING(GPU_RAS_UNCORRECTABLE), "RAS uncorrectable errors" },
+    { "retired_pages", RD_FINDING(GPU_RETIRED_PAGES), "retired VRAM pages" },
+    { "resets", RD_FINDING(GPU_RESET_SEEN), "GPU resets" },
+    { "ras_correctable", RD_FINDING(GPU_RAS_CORRECTABLE), "RAS correctable errors" },
 };
 
 static int64_t counter(const rd_health_gpu *g, size_t which)

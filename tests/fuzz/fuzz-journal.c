@@ -83,12 +83,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[256];
     snprintf(path, sizeof path, "%s/var/lib/rocm-doctor/journal/" RUN_ID "/journal.json", root);
     write_file(path, data, size);
-    int root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (root_fd < 0)
+    rd_ctx ctx;
+    char *error = NULL;
+    if (rd_ctx_open_root(&ctx, root, &error) < 0)
         abort();
     rd_apply_result res = { 0 };
-    char *error = NULL;
-    int r = rd_journal_undo(root, root_fd, RUN_ID, &res, &error);
+    int r = rd_journal_undo(&ctx, RUN_ID, &res, &error);
     if (r == 0) {
         rd_apply_result_free(&res);
         char *text = NULL;
@@ -103,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (!error)
         abort();
     free(error);
-    close(root_fd);
+    rd_ctx_free(&ctx);
     char *c = NULL;
     if (read_file_at(AT_FDCWD, canary, 4096, &c, NULL) < 0 || !streq(c, CANARY))
         abort();

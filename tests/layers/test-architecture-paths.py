@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""ARCHITECTURE.md stays true: every file and folder it names in backticks
-exists: from the source root (`src/cli/main.c`,
+"""ARCHITECTURE.md stays true: every descriptor field it names in backticks
+(`.needs`) is a field of a struct in a header under src/, and every file
+and folder it names in backticks exists: from the source root (`src/cli/main.c`,
 `tests/unit/probes/test-<area>.c`) or, as the text names a file of the
 folder it speaks of (`check.c`, `probes/test-apt.c` under tests/unit/,
 `kernels/`), below some folder of the tree. `<word>` and `*` are
@@ -48,6 +49,29 @@ def named_paths(text):
     return out
 
 
+def named_fields(text):
+    """The backticked descriptor fields of text (`.needs`)."""
+    return re.findall(r"`\.([a-z_][a-z0-9_]*)`", text)
+
+
+def struct_fields(root):
+    """The member names declared in the headers below root (a line
+    `type name;`, `type *name;`, `type (*name)(...);` or with an array)."""
+    out = set()
+    pointer = re.compile(r"^\s+[\w\s*]+\(\s*\*\s*(\w+)\s*\)\s*\(")
+    member = re.compile(r"^\s+[\w\s*]+?[\s*](\w+)\s*(\[[^]]*\])?\s*;")
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if x != ".git" and not os.path.isdir(os.path.join(d, x, "meson-private"))]
+        for x in files:
+            if x.endswith(".h"):
+                with open(os.path.join(d, x), encoding="utf-8", errors="replace") as f:
+                    for line in f:
+                        m = pointer.match(line) or member.match(line)
+                        if m:
+                            out.add(m.group(1))
+    return out
+
+
 def missing(names, paths):
     """The names that match no path of the tree."""
     out = []
@@ -81,6 +105,20 @@ def rule_can_fail():
     rdtest.eq(named_paths("`--root` `rd_run_params.probes` `/apt/parse/keyring` `main()` `grep -l x probes/` "
                           "`fixes/<z>.c` `check.c` `tests/layers/` `x.y`"),
               ["fixes/<z>.c", "check.c", "tests/layers/"], "only the paths are taken")
+
+
+@rdtest.test
+def every_named_field_exists():
+    rdtest.eq(named_fields("`.needs` and `.after`, not `..` or `.ci/run`"), ["needs", "after"],
+              "only the fields are taken")
+    with open(os.path.join(ROOT, "ARCHITECTURE.md"), encoding="utf-8") as f:
+        names = named_fields(f.read())
+    fields = struct_fields(os.path.join(ROOT, "src"))
+    rdtest.check("needs" in fields and "gather" in fields and "findings" in fields,
+                 "the probe descriptor's fields are read from src/core/probe.h")
+    rdtest.check("after" not in fields, "no header declares a field .after")
+    gone = [n for n in names if n not in fields]
+    rdtest.eq(gone, [], "the descriptor fields ARCHITECTURE.md names exist")
 
 
 @rdtest.test

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The root rule of the Python tests: a script that declares a root-only
-test (@rdtest.test(root=...), tests/lib/rdtest.py) is registered in meson
-in suite 'root' with RDTEST_ROOT=only, so that those tests run where the
-suite runs as root and are skipped and counted elsewhere; and no script
-without one is in that suite.
+test (@rdtest.test(root=...) or @rdtest.plan_and_root, tests/lib/rdtest.py)
+is registered in meson in suite 'root' with RDTEST_ROOT=only, so that those
+tests run where the suite runs as root and are skipped and counted
+elsewhere; and no script without one is in that suite.
 
 Usage: test-root-suite.py SOURCE_ROOT"""
 import json
@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import rdtest  # noqa: E402
 
 ROOT, BUILD = sys.argv[1], sys.argv[2]
-DECLARES_ROOT = re.compile(r"^\s*@?rdtest\.test\([^)]*\broot=(?!False)", re.M)
+DECLARES_ROOT = re.compile(r"^\s*@?rdtest\.(test\([^)]*\broot=(?!False)|plan_and_root\b)", re.M)
 
 
 def scripts():

@@ -16,6 +16,9 @@ declares its tests as functions, and ends with rdtest.main():
     @rdtest.test(root=True)          # needs root: skipped and counted without it
     def runs_as_another_uid(): ...
 
+    @rdtest.plan_and_root            # two tests: roundtrip_plan, body(False),
+    def _roundtrip(apply): ...       # and roundtrip, body(True), root=True
+
     sys.exit(rdtest.main())
 
 check(cond, what, detail="") and eq(got, want, what) count one check each;
@@ -76,6 +79,26 @@ def test(fn=None, *, root=False):
         return f
 
     return register(fn) if fn is not None else register
+
+
+def plan_and_root(body):
+    """Registers body(apply), a function named _NAME, as two tests: NAME_plan,
+    body(False), the part that needs no root, and NAME, body(True), which
+    needs root (as @test(root=True))."""
+    name = body.__name__.lstrip("_")
+
+    def plan_part():
+        body(False)
+
+    def whole():
+        body(True)
+
+    plan_part.__name__ = plan_part.__qualname__ = name + "_plan"
+    plan_part.__doc__ = "The part of %s that needs no root." % name
+    whole.__name__ = whole.__qualname__ = name
+    test(plan_part)
+    test(whole, root=True)
+    return body
 
 
 def check(cond, what, detail=""):

@@ -105,6 +105,21 @@ def select_and_root_mode():
 
 
 @rdtest.test
+def plan_and_root_registers_two_tests():
+    body = ("@rdtest.plan_and_root\ndef _trip(apply):\n    print('apply=%s' % apply)\n"
+            "    rdtest.check(True, 'x')\n")
+    code, out = script(body, {"RDTEST_ROOT": "none"})
+    rdtest.check(code == 0 and "ok - trip_plan" in out and "apply=False" in out and "- trip\n" not in out,
+                 "RDTEST_ROOT=none: the part that needs no root, as NAME_plan", out)
+    code, out = script(body, {"RDTEST_ROOT": "only"})
+    rdtest.check("- trip_plan" not in out and "--- trip\n" in out, "RDTEST_ROOT=only: NAME, the root part", out)
+    if os.geteuid() == 0:
+        rdtest.check(code == 0 and "apply=True" in out, "as root it runs with apply", out)
+    else:
+        rdtest.eq(code, 77, "skipped for want of root")
+
+
+@rdtest.test
 def expect_file_compares_and_regenerates():
     rel = "rdtest-self/%d.txt" % os.getpid()
     path = os.path.join(rdtest.EXPECTED_DIR, rel)

@@ -148,8 +148,8 @@ def list_checks_and_usecases():
     j = json.loads(out) if rc == 0 else {}
     checks = {c["id"]: c for c in j.get("checks", [])}
     ids = [c["id"] for c in j.get("checks", [])]
-    rdtest.check(ids[:11] == ["os", "pci", "drm", "kfd", "driver", "access", "packages-rpm", "rocm", "apt", "repos-rpm",
-                              "boot"],
+    rdtest.check(ids[:11] == ["os", "pci", "drm", "driver", "kfd", "access", "boot", "packages-rpm", "rocm", "apt",
+                              "repos-rpm"],
                  "list checks --json: probes in gather order",
                  ids)
     rdtest.check(checks.get("repos-rpm", {}).get("findings") ==

@@ -59,6 +59,19 @@ def every_finding_has_an_entry():
 
 
 @rdtest.test
+def every_entry_is_a_finding():
+    # the other way: an entry of the FINDINGS pages names a finding of the
+    # catalogue (src/core/catalogue.def), not one removed or misspelt
+    findings = "".join(open(p).read() for p in pages if re.search(r"/rocm-doctor\.1-3\d-findings", p))
+    named = set()
+    for m in entry_re.finditer(findings.replace("\\_", "_")):
+        named |= set(re.findall(r"\*([a-z][a-z0-9-]*\.[a-z0-9.-]+)\*", m.group(1)))
+    rdtest.check(len(named) >= 90, "the FINDINGS pages have entries", len(named))
+    for i in sorted(named):
+        rdtest.check(i in ids, f"the entry {i} of rocm-doctor(1)'s FINDINGS is a finding the program reports")
+
+
+@rdtest.test
 def every_fix_has_an_entry():
     for f in sorted(fix_ids):
         rdtest.check(re.search(r"^(\*[a-z]+\*, )*\*%s\*(, \*[a-z]+\*)* \(" % re.escape(f), fixes_page, re.M)

@@ -4,97 +4,18 @@ the normalised expected-output files of the fix and setup tests (the
 harness is tests/lib/rdtest.py)."""
 import copy
 import hashlib
-import json
 import os
 import re
-import stat
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import beds  # noqa: E402
 import rdtest  # noqa: E402
-
-PASSWD = "root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice:/home/alice:/bin/bash\n" \
-         "bob:x:1001:1001:Bob:/home/bob:/bin/bash\n"
-SHADOW = "root:*:19000:0:99999:7:::\nalice:!:19000:0:99999:7:::\nbob:!:19000:0:99999:7:::\n"
-GROUP = "root:x:0:\nvideo:x:44:\nrender:x:992:\nalice:x:1000:\nbob:x:1001:\n"
-GSHADOW = "root:*::\nvideo:*::\nrender:!::\nalice:!::\nbob:!::\n"
-
-# a temporary folder removed when the test program exits
-temp_dir = rdtest.temp_dir
-
-
-class Root:
-    """A small Debian-like OS tree: users, groups, /var/lib."""
-
-    def __init__(self):
-        self.path = temp_dir("rd-fix-root.")
-        for d in ("etc", "var/lib", "usr/lib"):
-            os.makedirs(os.path.join(self.path, d))
-        self.write("/etc/passwd", PASSWD)
-        self.write("/etc/shadow", SHADOW, 0o640)
-        self.write("/etc/group", GROUP)
-        self.write("/etc/gshadow", GSHADOW, 0o640)
-
-    @classmethod
-    def at(cls, path):
-        """A Root over a tree that exists already (nothing is written)."""
-        r = cls.__new__(cls)
-        r.path = path
-        return r
-
-    def p(self, path):
-        return os.path.join(self.path, path.lstrip("/"))
-
-    def write(self, path, text, mode=0o644):
-        full = self.p(path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "wb") as f:
-            f.write(text.encode() if isinstance(text, str) else text)
-        os.chmod(full, mode)
-
-    def read(self, path):
-        with open(self.p(path)) as f:
-            return f.read()
-
-    def exists(self, path):
-        return os.path.lexists(self.p(path))
-
-    def tree(self):
-        """Every entry with its type, mode, owner and content hash; the
-        journal directory (rocm-doctor's own state) is left out."""
-        out = {}
-        for dirpath, dirnames, filenames in os.walk(self.path):
-            rel = os.path.relpath(dirpath, self.path)
-            if rel == "var/lib/rocm-doctor" or rel.startswith("var/lib/rocm-doctor/"):
-                dirnames[:] = []
-                continue
-            for name in dirnames + filenames:
-                full = os.path.join(dirpath, name)
-                key = os.path.normpath(os.path.join(rel, name))
-                if key == "var/lib/rocm-doctor":
-                    continue
-                st = os.lstat(full)
-                if stat.S_ISLNK(st.st_mode):
-                    val = ("link", os.readlink(full))
-                elif stat.S_ISDIR(st.st_mode):
-                    val = ("dir", oct(st.st_mode & 0o7777), st.st_uid, st.st_gid)
-                else:
-                    with open(full, "rb") as f:
-                        h = hashlib.sha256(f.read()).hexdigest()
-                    val = ("file", oct(st.st_mode & 0o7777), st.st_uid, st.st_gid, h)
-                out[key] = val
-        return out
-
-    def all_text(self):
-        """Concatenated content of every regular file outside the journal."""
-        parts = []
-        for key, val in sorted(self.tree().items()):
-            if val[0] == "file":
-                with open(self.p(key), "rb") as f:
-                    parts.append(f.read().decode("utf-8", "replace"))
-        return "\n".join(parts)
+# the beds (tests/lib/beds.py) under the names the fix tests know them by
+PASSWD, SHADOW, GROUP, GSHADOW = beds.PASSWD, beds.SHADOW, beds.GROUP, beds.GSHADOW
+Root, temp_dir, write_facts = beds.Root, beds.temp_dir, beds.write_facts
 
 
 def normalise(text, root=None, facts=None, more=None):
@@ -164,15 +85,9 @@ def expect_next(what, text, root=None, facts=None, more=None, area="fix"):
 
 
 def load_facts(src_dir, name="rx7900xtx-no-access.json"):
-    with open(os.path.join(src_dir, "..", "cli", "facts", name)) as f:
-        return json.load(f)
-
-
-def write_facts(facts, directory):
-    fd, path = tempfile.mkstemp(suffix=".json", dir=directory)
-    with os.fdopen(fd, "w") as f:
-        json.dump(facts, f)
-    return path
+    """A facts file of tests/run/cli/facts (src_dir is a folder of
+    tests/run, as the scripts' arguments name it)."""
+    return beds.load_facts(name)
 
 
 def root_only_nodes(facts):

@@ -1,8 +1,21 @@
 # SPDX-License-Identifier: MIT
-"""What the tests of each fix (test-<fix>.py) share: the binary run on a
-temporary root with a facts file, the policy written under the root, a
-scenario's umockdev testbed (Live: plan, apply, apply again, check again,
-undo). It reads the scripts' arguments: ROCM_DOCTOR FIX_DRIVER SOURCE_DIR
+"""What the tests of each fix (test-<fix>.py) share, and all they import:
+the binary run on a temporary root with a facts file, the policy written
+under the root, a scenario's umockdev testbed (Live: plan, apply, apply
+again, check again, undo); the beds come from tests/lib/beds.py.
+
+Each fix is tested through the real binary: on temporary roots with facts
+files, and on the findings of real scenarios (their umockdev testbed and
+root tree), with the policy from a rocm-doctor.conf under the root. Plans,
+applied runs and undo texts are compared with tests/expected/fix/
+(README.md).
+
+A script imports what it uses from here alone (Python puts the script's
+folder, tests/run/fix, first on the path):
+
+    from fixrun import base_facts, expect, fixlib, Live, plan, rdtest, run, setup
+
+It reads the scripts' arguments: ROCM_DOCTOR FIX_DRIVER SOURCE_DIR
 [TB_RUN]."""
 import os
 import re
@@ -10,8 +23,8 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import beds  # noqa: E402
 import fixlib  # noqa: E402
 import rdtest  # noqa: E402
 
@@ -74,14 +87,8 @@ def testbed(name):
         rdtest.skip("needs root")  # tb-run gives the device nodes their owners
     d = fixlib.temp_dir("rd-fix-tb.")
     os.chmod(d, 0o755)
-    runner = os.path.join(SRC, "..", "scenarios", "run.py")
-    out = subprocess.run([sys.executable, runner, name, "--write", d], capture_output=True, text=True,
-                         check=True).stdout.split()
-    rdtest.check(out[0] == "tb-run" and out[-1] == "CMD", "run.py --write: %s" % out)
-    # rocm-doctor's own state goes to /var/lib/rocm-doctor; the tree
-    # comparison leaves that directory out, not its parents
-    os.makedirs(os.path.join(d, "root", "var", "lib"), exist_ok=True)
-    return d + "/root", [TB_RUN] + out[1:-1]
+    root, args = beds.write_scenario(name, d)
+    return root, [TB_RUN] + args
 
 
 def live(prefix, args, **kw):

@@ -4,10 +4,7 @@
 keyring and a pin, the key checked by fingerprint; the real apt reads
 what was written.
 
-Through the real binary: on temporary roots with facts files, and on the
-findings of real scenarios (their umockdev testbed and root tree), with the
-policy from a rocm-doctor.conf under the root. Plans, applied runs and undo
-texts are compared with tests/expected/fix/ (README.md).
+How each fix is tested: fixrun.py.
 
 Usage: test-apt.py ROCM_DOCTOR FIX_DRIVER SOURCE_DIR [TB_RUN]"""
 import os
@@ -17,18 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-import fixlib  # noqa: E402
-import rdtest  # noqa: E402
-from fixrun import (  # noqa: E402
-    base_facts,
-    conf,
-    expect,
-    Live,
-    plan,
-    run,
-    setup)
+from fixrun import base_facts, conf, expect, fixlib, Live, plan, rdtest, run, setup
 
 
 def gpg(home, *args, stdin=None):
@@ -117,6 +103,7 @@ def apt_cmd(root, *args):
         return subprocess.run([args[0]] + opts + list(args[1:]), capture_output=True, text=True, env=env)
 
 
+@rdtest.plan_and_root
 def _apt_roundtrip_real_apt(apply):
     if not shutil.which("gpg") or not shutil.which("apt-get"):
         rdtest.skip("needs gpg and apt")
@@ -187,17 +174,6 @@ def _apt_roundtrip_real_apt(apply):
     rdtest.eq(run(["undo", "--root", r.path]).returncode, 0, "undo")
     conf(r, apt_policy)
     rdtest.eq(r.tree(), before, "tree after the second undo")
-
-
-@rdtest.test
-def apt_roundtrip_real_apt_plan():
-    """The part of apt_roundtrip_real_apt that needs no root."""
-    _apt_roundtrip_real_apt(False)
-
-
-@rdtest.test(root=True)
-def apt_roundtrip_real_apt():
-    _apt_roundtrip_real_apt(True)
 
 
 @rdtest.test

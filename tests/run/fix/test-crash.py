@@ -20,10 +20,8 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fixlib  # noqa: E402
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-import rdtest  # noqa: E402
+import fixlib
+from fixlib import rdtest
 
 RD, SRC = sys.argv[1:3]
 EXHAUSTIVE = os.environ.get("ROCM_DOCTOR_KILL_POINTS") == "all"

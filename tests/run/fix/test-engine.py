@@ -5,33 +5,18 @@ rollback on failure, edits between plan and apply, leftover temporary
 files, symlinks out of the root, root for --apply, usage errors, the
 plan's diff, allowed_fixes.
 
-Through the real binary: on temporary roots with facts files, and on the
-findings of real scenarios (their umockdev testbed and root tree), with the
-policy from a rocm-doctor.conf under the root. Plans, applied runs and undo
-texts are compared with tests/expected/fix/ (README.md).
+How each fix is tested: fixrun.py.
 
 Usage: test-engine.py ROCM_DOCTOR FIX_DRIVER SOURCE_DIR [TB_RUN]"""
 import fcntl
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-import fixlib  # noqa: E402
-import rdtest  # noqa: E402
-from fixrun import (  # noqa: E402
-    ACCESS,
-    base_facts,
-    DRIVER,
-    expect,
-    IS_ROOT,
-    Live,
-    RD,
-    run,
-    setup)
+from fixrun import ACCESS, base_facts, DRIVER, expect, fixlib, IS_ROOT, Live, RD, rdtest, run, setup
 
 
 @rdtest.test(root=True)
@@ -306,7 +291,10 @@ def apply_needs_root():
 def usage_errors():
     p = run(["fix", "--only", "bogus"])
     rdtest.eq(p.returncode, 3, "unknown --only id")
-    rdtest.check('"bogus" is neither a fix' in p.stderr, p.stderr)
+    fixes = [f["id"] for f in json.loads(run(["list", "fixes", "--json"]).stdout)["fixes"]]
+    rdtest.check(len(fixes) >= 10 and "slurm-gres" in fixes, "list fixes --json: the registry", fixes)
+    rdtest.check('--only: "bogus" is neither a fix (%s) nor a finding id' % ", ".join(fixes) in p.stderr,
+                 "the error names every fix of the registry", p.stderr)
     p = run(["undo", "--last", "20261130-105800"])
     rdtest.eq(p.returncode, 3, "--last and an id")
     p = run(["fix", "--apply", "--json"])

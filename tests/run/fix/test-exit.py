@@ -10,11 +10,7 @@ import os
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from fixlib import Root, load_facts, temp_dir, write_facts  # noqa: E402
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-import rdtest  # noqa: E402
+from fixlib import rdtest, Root, load_facts, temp_dir, write_facts
 
 RD, SRC = sys.argv[1], sys.argv[2]
 

@@ -14,13 +14,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 import rpmlib  # noqa: E402
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-import rdtest  # noqa: E402
-
-from rpmfix import expect, make_key, need_tools, run, tree, write  # noqa: E402
+from rpmfix import expect, make_key, need_tools, rdtest, run, tree, write  # noqa: E402
 
 RD = os.path.abspath(sys.argv[1])
 

@@ -3,29 +3,13 @@
 """The modprobe fix (fixes/modprobe.c): amdgpu blacklists removed or
 commented out (the deliberate ones kept), radeon handed over to amdgpu.
 
-Through the real binary: on temporary roots with facts files, and on the
-findings of real scenarios (their umockdev testbed and root tree), with the
-policy from a rocm-doctor.conf under the root. Plans, applied runs and undo
-texts are compared with tests/expected/fix/ (README.md).
+How each fix is tested: fixrun.py.
 
 Usage: test-modprobe.py ROCM_DOCTOR FIX_DRIVER SOURCE_DIR [TB_RUN]"""
-import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-import fixlib  # noqa: E402
-import rdtest  # noqa: E402
-from fixrun import (  # noqa: E402
-    base_facts,
-    expect,
-    Live,
-    live,
-    plan,
-    run,
-    setup,
-    testbed)
+from fixrun import base_facts, expect, fixlib, Live, live, plan, rdtest, run, setup, testbed
 
 
 def blacklist_facts(files):
@@ -214,6 +198,7 @@ def modprobe_continued_blacklist_disabled():
                  p.stdout)
 
 
+@rdtest.plan_and_root
 def _live_blacklist_roundtrip(apply):
     root, prefix = testbed("blacklisted-etc")
     r = fixlib.Root.at(root)
@@ -240,17 +225,6 @@ def _live_blacklist_roundtrip(apply):
                     p.stdout, re.M), p.stdout)
     rdtest.eq(run(["undo", "--root", root]).returncode, 0, "undo")
     rdtest.eq(r.tree(), before, "tree after undo")
-
-
-@rdtest.test
-def live_blacklist_roundtrip_plan():
-    """The part of live_blacklist_roundtrip that needs no root."""
-    _live_blacklist_roundtrip(False)
-
-
-@rdtest.test(root=True)
-def live_blacklist_roundtrip():
-    _live_blacklist_roundtrip(True)
 
 
 @rdtest.test(root=True)

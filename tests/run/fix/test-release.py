@@ -16,11 +16,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rpmlib  # noqa: E402
-from rpmfix import make_key, need_tools, run, write  # noqa: E402
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-import rdtest  # noqa: E402
+from rpmfix import make_key, need_tools, rdtest, run, write  # noqa: E402
 
 RD = os.path.abspath(sys.argv[1])
 

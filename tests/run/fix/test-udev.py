@@ -3,29 +3,14 @@
 """The udev fix (fixes/udev.c): a 0660 rule that gives /dev/kfd and the
 render nodes to group render (0666 only when asked), never a chmod.
 
-Through the real binary: on temporary roots with facts files, and on the
-findings of real scenarios (their umockdev testbed and root tree), with the
-policy from a rocm-doctor.conf under the root. Plans, applied runs and undo
-texts are compared with tests/expected/fix/ (README.md).
+How each fix is tested: fixrun.py.
 
 Usage: test-udev.py ROCM_DOCTOR FIX_DRIVER SOURCE_DIR [TB_RUN]"""
 import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-import fixlib  # noqa: E402
-import rdtest  # noqa: E402
-from fixrun import (  # noqa: E402
-    ACCESS,
-    base_facts,
-    conf,
-    expect,
-    Live,
-    plan,
-    run,
-    setup)
+from fixrun import ACCESS, base_facts, conf, expect, fixlib, Live, plan, rdtest, run, setup
 
 
 UDEV_PLAN = """Plan for ROOT: 1 step

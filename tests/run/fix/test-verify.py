@@ -20,10 +20,8 @@ import socket
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fixlib  # noqa: E402
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-import rdtest  # noqa: E402
+import fixlib
+from fixlib import rdtest
 
 RD, RDD, SRC, TB_RUN, DOUBLE = sys.argv[1:6]
 PROMTOOL = sys.argv[6] if len(sys.argv) > 6 else None

@@ -21,11 +21,8 @@ import sys
 import time
 
 sys.dont_write_bytecode = True
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-sys.path.insert(0, HERE)
-import rdtest  # noqa: E402
 import fleetlib  # noqa: E402
+import rdtest  # noqa: E402  (fleetlib puts tests/lib on the path)
 
 BIN, TB_RUN = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
@@ -45,14 +42,7 @@ class Cluster:
             return s.getsockname()[1]
 
     def facts(self, scenario):
-        path = os.path.join(self.tmp, scenario + ".facts.json")
-        with fleetlib.Bed(scenario, BIN, TB_RUN) as bed:
-            p = bed.run("facts")
-            if p.returncode != 0:
-                rdtest.fail("facts of %s" % scenario, p.stderr)
-        with open(path, "w") as f:
-            f.write(p.stdout)
-        return path
+        return fleetlib.scenario_facts(scenario, BIN, TB_RUN, self.tmp)
 
     def start(self):
         t = self.tmp

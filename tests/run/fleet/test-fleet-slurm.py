@@ -17,12 +17,10 @@ import sys
 import time
 
 sys.dont_write_bytecode = True
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-sys.path.insert(0, os.path.join(HERE, "..", "slurm"))
-sys.path.insert(0, HERE)
-import rdtest  # noqa: E402
 import fleetlib  # noqa: E402
+import beds  # noqa: E402  (fleetlib puts tests/lib on the path)
+import rdtest  # noqa: E402
+beds.use("slurm")
 import slurmlib  # noqa: E402
 
 BIN, TB_RUN = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
@@ -32,15 +30,7 @@ os.chmod(tmp, 0o755)
 
 
 def facts(scenario):
-    path = os.path.join(tmp, scenario + ".facts.json")
-    if not os.path.exists(path):
-        with fleetlib.Bed(scenario, BIN, TB_RUN) as bed:
-            p = bed.run("facts")
-            if p.returncode != 0:
-                rdtest.fail("facts of %s" % scenario, p.stderr)
-        with open(path, "w") as f:
-            f.write(p.stdout)
-    return path
+    return fleetlib.scenario_facts(scenario, BIN, TB_RUN, tmp)
 
 
 def setup():

@@ -12,6 +12,20 @@ from beds_rocm import (
 from beds_rpm import DEBIAN_13_OS_RELEASE
 
 
+def signed_rocm_list(tb, *folders):
+    """AMD's key in /etc/apt/keyrings/rocm.gpg (the beds' stand-in, pinned),
+    the 600 pin on repo.radeon.com, and rocm.list with a signed source for
+    each "FOLDER SUITE" of folders (on https://repo.radeon.com/, component
+    main)."""
+    tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
+    pin_stand_in_key(tb)
+    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
+                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
+    tb.root_file("etc/apt/sources.list.d/rocm.list",
+                 "".join("deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/%s main\n" % f
+                         for f in folders))
+
+
 @scenario("healthy-navi21-rocm-deb822")
 def healthy_navi21_rocm_deb822():
     """RX 6900 XT, ROCm 6.3.3 with a deb822 .sources file, Ubuntu 22.04 on its 6.8
@@ -113,15 +127,7 @@ def apt_rocm_newer_than_table():
     healthy_rx7900xtx_box(tb)
     rocm_install(tb, "7.3.0", build="31")
     dpkg_status(tb, rocm_packages("7.3.0", build="31"))
-    tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
-    pin_stand_in_key(tb)
-    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
-                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
-    tb.root_file("etc/apt/sources.list.d/rocm.list",
-                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
-                 "https://repo.radeon.com/rocm/apt/7.3 noble main\n"
-                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
-                 "https://repo.radeon.com/graphics/7.3/ubuntu noble main\n")
+    signed_rocm_list(tb, "rocm/apt/7.3 noble", "graphics/7.3/ubuntu noble")
     return Scenario(tb, [("tables.older-than-host", "info")], 0, compare_info=True,
                     evidence=[("tables.older-than-host", "/opt/rocm-7.3.0/.info/version: 7.3.0-31: ROCm 7.3.0"),
                               ("tables.older-than-host", "/etc/apt/sources.list.d/rocm.list:1: "
@@ -299,14 +305,7 @@ def apt_latest_noble():
     healthy_rx7900xtx_box(tb)
     rocm_install(tb, "7.2.0")
     dpkg_status(tb, rocm_packages("7.2.0"))
-    tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
-    pin_stand_in_key(tb)
-    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
-                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
-    tb.root_file("etc/apt/sources.list.d/rocm.list",
-                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/latest noble main\n"
-                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] "
-                 "https://repo.radeon.com/graphics/latest/ubuntu noble main\n")
+    signed_rocm_list(tb, "rocm/apt/latest noble", "graphics/latest/ubuntu noble")
     tb.root_file("var/lib/apt/lists/repo.radeon.com_rocm_apt_latest_dists_noble_InRelease",
                  "Origin: repo.radeon.com\nLabel: repo.radeon.com\nSuite: noble\nCodename: noble\nVersion: 7.2.4\n"
                  "Architectures: amd64\nComponents: main\n")
@@ -328,12 +327,7 @@ def apt_latest_jammy_on_noble():
     healthy_rx7900xtx_box(tb)
     rocm_install(tb, "7.2.0")
     dpkg_status(tb, rocm_packages("7.2.0"))
-    tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
-    pin_stand_in_key(tb)
-    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
-                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
-    tb.root_file("etc/apt/sources.list.d/rocm.list",
-                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/latest jammy main\n")
+    signed_rocm_list(tb, "rocm/apt/latest jammy")
     return Scenario(tb, [("apt.suite-mismatch", "error"), ("rocm.release-moving", "info")], 2, compare_info=True,
                     evidence=[("apt.suite-mismatch", "/etc/apt/sources.list.d/rocm.list:1: deb "
                                "https://repo.radeon.com/rocm/apt/latest jammy main: suite jammy, "
@@ -352,12 +346,7 @@ def debian13_rocm631_sources():
     healthy_rx7900xtx_box(tb)
     tb.root_file("etc/os-release", DEBIAN_13_OS_RELEASE)
     tb.kernel(release="6.12.48+deb13-amd64")
-    tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
-    pin_stand_in_key(tb)
-    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
-                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
-    tb.root_file("etc/apt/sources.list.d/rocm.list",
-                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/6.3.1 jammy main\n")
+    signed_rocm_list(tb, "rocm/apt/6.3.1 jammy")
     return Scenario(tb, [("apt.suite-mismatch", "error"), ("rocm.not-installed", "warning")], 2,
                     evidence=[("apt.suite-mismatch", "/etc/apt/sources.list.d/rocm.list:1: deb "
                                "https://repo.radeon.com/rocm/apt/6.3.1 jammy main: ROCm 6.3 has no packages for "
@@ -375,13 +364,7 @@ def apt_rocm45_and_unknown_folder():
     healthy_navi21_box(tb)
     tb.root_file("etc/os-release", UBUNTU_2204_OS_RELEASE)
     tb.kernel(release="5.15.0-76-generic")
-    tb.root_file("etc/apt/keyrings/rocm.gpg", pgp_key_block())
-    pin_stand_in_key(tb)
-    tb.root_file("etc/apt/preferences.d/rocm-pin-600",
-                 "Package: *\nPin: release o=repo.radeon.com\nPin-Priority: 600\n")
-    tb.root_file("etc/apt/sources.list.d/rocm.list",
-                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/4.5 ubuntu main\n"
-                 "deb [arch=amd64 signed-by=/etc/apt/keyrings/rocm.gpg] https://repo.radeon.com/rocm/apt/beta jammy main\n")
+    signed_rocm_list(tb, "rocm/apt/4.5 ubuntu", "rocm/apt/beta jammy")
     return Scenario(tb, [("rocm.not-installed", "warning"), ("rocm.release-unsupported", "warning"),
                          ("tables.folder-unknown", "info")], 1, compare_info=True,
                     evidence=[("rocm.release-unsupported", "/etc/apt/sources.list.d/rocm.list:1: "

@@ -5,26 +5,22 @@ with AMD's names in local repositories laid out as AMD's mirror, the real
 apt-get and dpkg; the rpm host for dnf --installroot and zypper --root.
 
 It reads the scripts' arguments: ROCM_DOCTOR SOURCE_DIR CACHE_DIR."""
-import copy
 import fcntl
-import hashlib
 import json
 import os
 import re
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "fix"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import beds  # noqa: E402
+from beds import Root, temp_dir  # noqa: E402,F401
+beds.use("fix")
 import fixlib  # noqa: E402
-from fixlib import Root, temp_dir  # noqa: E402
 import rdtest  # noqa: E402
 import standin  # noqa: E402
 
@@ -93,9 +89,7 @@ def expect(h, what, text):
 
 
 def facts(kernel=KERNEL):
-    with open(os.path.join(SRC, "..", "cli", "facts", "rx7900xtx-no-access.json")) as f:
-        fa = json.load(f)
-    fa = copy.deepcopy(fa)
+    fa = beds.load_facts()
     fa["os"]["kernel_release"] = kernel
     return fa
 
@@ -159,31 +153,31 @@ class Host:
         return sorted(l.strip() for l in q.stdout.splitlines() if l.strip())
 
     def tree(self):
-        """Every entry with its type, mode, owner and content hash, without
-        the state apt and dpkg keep about themselves (indexes, logs, the
-        status file's backups) and rocm-doctor's journal; device nodes by
-        their numbers, never read."""
-        skip = ("var/lib/apt", "var/cache/apt", "var/lib/dpkg", "var/log", "var/cache/debconf", "var/cache/ldconfig",
-                "tmp", "var/lib/rocm-doctor", "proc", "sys")
-        out = {}
-        for dirpath, dirnames, filenames in os.walk(self.path):
-            rel = os.path.relpath(dirpath, self.path)
-            dirnames[:] = [d for d in dirnames if os.path.normpath(os.path.join(rel, d)) not in skip]
-            for name in dirnames + filenames:
-                full = os.path.join(dirpath, name)
-                key = os.path.normpath(os.path.join(rel, name))
-                st = os.lstat(full)
-                if stat.S_ISLNK(st.st_mode):
-                    out[key] = ("link", os.readlink(full))
-                elif stat.S_ISDIR(st.st_mode):
-                    out[key] = ("dir", oct(st.st_mode & 0o7777), st.st_uid, st.st_gid)
-                elif stat.S_ISREG(st.st_mode):
-                    with open(full, "rb") as f:
-                        h = hashlib.sha256(f.read()).hexdigest()
-                    out[key] = ("file", oct(st.st_mode & 0o7777), st.st_uid, st.st_gid, h)
-                else:
-                    out[key] = ("node", oct(st.st_mode), st.st_rdev)
-        return out
+        """beds.tree() of the root without the state apt and dpkg keep about
+        themselves (indexes, logs, the status file's backups) and
+        rocm-doctor's journal."""
+        return beds.tree(self.path, skip=("var/lib/apt", "var/cache/apt", "var/lib/dpkg", "var/log",
+                                          "var/cache/debconf", "var/cache/ldconfig", "tmp", "var/lib/rocm-doctor",
+                                          "proc", "sys"))
+
+    # what lists the root's packages, as the checks name it
+    LISTING = "dpkg -l"
+
+    def planned_nothing(self, pkgs, tree):
+        """Planning left the packages (packages()) and the tree (tree()) as
+        they were."""
+        rdtest.eq(self.packages(), pkgs, "planning installed nothing")
+        same_tree(self.tree(), tree, "planning wrote nothing")
+
+    def undo_restores(self, pkgs, tree, what=""):
+        """undo ends with 0 and leaves the packages (packages()) and the tree
+        (tree()) as they were before; what follows "after undo" in the
+        checks' names. Returns undo's process."""
+        p = self.rd("undo")
+        rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+        rdtest.eq(self.packages(), pkgs, "%s after undo%s" % (self.LISTING, what))
+        same_tree(self.tree(), tree, "the tree after undo%s" % what)
+        return p
 
     def run_ids(self):
         d = self.r.p("/var/lib/rocm-doctor/journal")
@@ -398,6 +392,9 @@ class RpmHost:
     setup = Host.setup
     run_ids = Host.run_ids
     journal = Host.journal
+    LISTING = "rpm -qa"
+    planned_nothing = Host.planned_nothing
+    undo_restores = Host.undo_restores
 
     def packages(self):
         q = subprocess.run(["rpm", "--root", self.path, "-qa", "--qf", "%{NAME} %{VERSION}-%{RELEASE}\n"],
@@ -444,10 +441,7 @@ def rpm_roundtrip(pm, want_headers):
     mirror_recognised(h, "%s.repo-missing" % pm, {"dnf.release-mismatch", "zypper.release-mismatch"})
     p = h.setup()
     rdtest.eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "a second setup plans nothing")
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
-    rdtest.eq(h.packages(), pkgs_before, "rpm -qa after undo")
-    same_tree(h.tree(), tree_before, "the tree after undo")
+    h.undo_restores(pkgs_before, tree_before)
     return out
 
 
@@ -478,10 +472,7 @@ def real_layout(release, apply=False):
     rdtest.check(any(l.startswith("rocm-core %s.%s ii" % (release, build)) for l in h.packages()), h.packages())
     q = h.chroot("apt-get", "update")
     rdtest.eq(q.returncode, 0, "apt-get update in the set-up root reads every source: " + q.stdout)
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
-    rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
-    same_tree(h.tree(), tree_before, "the tree after undo")
+    h.undo_restores(pkgs_before, tree_before)
 
 
 def broken(pkgs):
@@ -495,10 +486,7 @@ def unfinished_undo_then_fixed(h, pkgs_before, tree_before, cause_gone):
     says what is left; once it is gone, the next undo finishes."""
     rdtest.eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), True, "the repository is kept until the packages are out")
     cause_gone()
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
-    rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
-    same_tree(h.tree(), tree_before, "the tree after undo")
+    h.undo_restores(pkgs_before, tree_before)
 
 
 def local_deb(h, name, version, depends, files):

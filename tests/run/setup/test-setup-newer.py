@@ -17,14 +17,8 @@ import os
 import re
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "fix"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-sys.path.insert(0, HERE)
-from fixlib import temp_dir  # noqa: E402
-import rdtest  # noqa: E402
-import standin  # noqa: E402
-from setuplib import Host, RpmHost, expect, facts, mirror, need_root, package_lines, rpm_mirror, same_tree  # noqa: E402
+from setuplib import (Host, RpmHost, expect, facts, mirror, need_root, package_lines, rdtest, rpm_mirror, same_tree,
+                      standin, temp_dir)
 
 STATE = {}
 VERSION = "7.3.0." + "70300-1"
@@ -78,6 +72,22 @@ def host(os_release=JAMMY, mirror_base=None):
     return h
 
 
+def installer_plan(h, m, why, *args):
+    """A plan (setup --release 7.3.0, compared with its expected text; or
+    the command of args) with steps to carry out and exactly the jammy
+    installer's folders on the mirror as its sources; its text, the root as
+    ROOT."""
+    p = h.rd(*(args or ("setup", "--release", "7.3.0")))
+    if not args:
+        expect(h, "plan", p.stdout)
+    out = p.stdout.replace(h.path, "ROOT")
+    rdtest.eq(p.returncode, 1, "plan: steps to carry out (stderr %s)\n%s" % (p.stderr, out))
+    base = m.base + "/radeon/"
+    rdtest.eq(uris(out), [base + "amdgpu/30.40/ubuntu", base + "graphics/7.3/ubuntu", base + "rocm/apt/7.3"],
+              "%s: %s" % (why, out))
+    return out
+
+
 def uris(out):
     """The URIs of the sources a plan writes."""
     return sorted(re.findall(r"^\+URIs: (\S+)$", out, re.M))
@@ -92,21 +102,15 @@ def release_from_the_installer_plan_apply_undo():
     m = server()
     h = host()
     pkgs_before, tree_before = h.packages(), h.tree()
-    p = h.rd("setup", "--release", "7.3.0")
-    expect(h, "plan", p.stdout)
-    out = p.stdout.replace(h.path, "ROOT")
-    rdtest.eq(p.returncode, 1, "plan: steps to carry out (stderr %s)\n%s" % (p.stderr, out))
+    out = installer_plan(h, m, "exactly the installer's folders, on the mirror")
     base = m.base + "/radeon/"
-    rdtest.eq(uris(out), [base + "amdgpu/30.40/ubuntu", base + "graphics/7.3/ubuntu", base + "rocm/apt/7.3"],
-              "exactly the installer's folders, on the mirror: " + out)
     rdtest.check(base + "amdgpu-install/7.3/ubuntu/jammy/amdgpu-install_7.3.70300-1_all.deb" in out,
                  "the plan names the installer the folders came from: " + out)
     rdtest.check("Not planned" not in out, "every step planned: " + out)
     pk = dict((n, v) for _, n, v in package_lines(out))
     rdtest.eq(pk.get("rocm-core"), VERSION, "rocm-core from rocm/apt/7.3: %s" % out)
     rdtest.eq(pk.get("rocm"), VERSION, "rocm from rocm/apt/7.3: %s" % out)
-    rdtest.eq(h.packages(), pkgs_before, "planning installed nothing")
-    same_tree(h.tree(), tree_before, "planning wrote nothing")
+    h.planned_nothing(pkgs_before, tree_before)
     rdtest.check(not os.path.exists(STATE["marker"]), "no maintainer script of the installer ran")
 
     p = h.rd("setup", "--release", "7.3.0", "--apply", "--yes")
@@ -121,10 +125,7 @@ def release_from_the_installer_plan_apply_undo():
     rdtest.eq(q.returncode, 0, "apt-get update in the set-up root reads every source: " + q.stdout)
     p = h.rd("setup", "--release", "7.3.0")
     rdtest.eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "a second setup plans nothing")
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
-    rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
-    same_tree(h.tree(), tree_before, "the tree after undo")
+    h.undo_restores(pkgs_before, tree_before)
 
 
 @rdtest.test(root=True)
@@ -132,13 +133,7 @@ def release_from_the_installer_debian_12():
     m = server()
     h = host(BOOKWORM)
     tree_before = h.tree()
-    p = h.rd("setup", "--release", "7.3.0")
-    expect(h, "plan", p.stdout)
-    out = p.stdout.replace(h.path, "ROOT")
-    rdtest.eq(p.returncode, 1, "plan (stderr %s)\n%s" % (p.stderr, out))
-    base = m.base + "/radeon/"
-    rdtest.eq(uris(out), [base + "amdgpu/30.40/ubuntu", base + "graphics/7.3/ubuntu", base + "rocm/apt/7.3"],
-              "Debian 12: the jammy installer's folders: " + out)
+    out = installer_plan(h, m, "Debian 12: the jammy installer's folders")
     rdtest.eq(dict((n, v) for _, n, v in package_lines(out)).get("rocm-core"), VERSION, out)
     same_tree(h.tree(), tree_before, "planning wrote nothing")
 
@@ -152,12 +147,7 @@ def configured_release_fix_apt():
     conf = h.r.read("/etc/rocm-doctor/rocm-doctor.conf").replace("[fix]\n", "[fix]\nrocm_release = 7.3.0\n")
     h.r.write("/etc/rocm-doctor/rocm-doctor.conf", conf)
     tree_before = h.tree()
-    p = h.rd("fix", "--only", "apt")
-    out = p.stdout.replace(h.path, "ROOT")
-    rdtest.eq(p.returncode, 1, "plan (stderr %s)\n%s" % (p.stderr, out))
-    base = m.base + "/radeon/"
-    rdtest.eq(uris(out), [base + "amdgpu/30.40/ubuntu", base + "graphics/7.3/ubuntu", base + "rocm/apt/7.3"],
-              "the configured release's folders, from its installer: " + out)
+    out = installer_plan(h, m, "the configured release's folders, from its installer", "fix", "--only", "apt")
     rdtest.check("2. apt: AMD's apt repository for ROCm 7.3.0 (from AMD's installer package)" in out or
                  "1. apt: AMD's apt repository for ROCm 7.3.0 (from AMD's installer package)" in out, out)
     same_tree(h.tree(), tree_before, "planning wrote nothing")
@@ -213,17 +203,13 @@ def release_from_the_installer_el9_plan_apply_undo():
     pk = dict((n, v) for _, n, v in package_lines(out))
     rdtest.eq(pk.get("rocm-core"), "7.3.0.70300-1.el9", "rocm-core from rocm/el9/7.3/main: %s" % out)
     rdtest.eq(pk.get("amdgpu-dkms"), "6.18.4-2400000.el9", "the driver from amdgpu/30.40: %s" % out)
-    rdtest.eq(h.packages(), pkgs_before, "planning installed nothing")
-    same_tree(h.tree(), tree_before, "planning wrote nothing")
+    h.planned_nothing(pkgs_before, tree_before)
     p = h.rd("setup", "--release", "7.3.0", "--apply", "--yes")
     expect(h, "apply", p.stdout)
     rdtest.eq(p.returncode, 0, "apply (stdout %s, stderr %s)" % (p.stdout, p.stderr))
     rdtest.check("rocm-core 7.3.0.70300-1.el9" in h.packages(), h.packages())
     rdtest.check(not os.path.exists(STATE["marker"]), "no scriptlet of the installer ran")
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
-    rdtest.eq(h.packages(), pkgs_before, "rpm -qa after undo")
-    same_tree(h.tree(), tree_before, "the tree after undo")
+    h.undo_restores(pkgs_before, tree_before)
 
 
 @rdtest.test(root=True)

@@ -18,14 +18,7 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "fix"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-sys.path.insert(0, HERE)
-from fixlib import temp_dir  # noqa: E402
-import rdtest  # noqa: E402
-import standin  # noqa: E402
-from setuplib import (  # noqa: E402
+from setuplib import (
     RD,
     Host,
     KERNEL,
@@ -44,8 +37,11 @@ from setuplib import (  # noqa: E402
     rx9070xt_facts,
     same_tree,
     kill_and_wait_for_the_lock,
+    rdtest,
     setup_killed_at,
+    standin,
     task_output,
+    temp_dir,
     unfinished_undo_then_fixed)
 
 
@@ -98,11 +94,8 @@ def bare_host_plan_apply_again_undo():
     p = h.setup()
     rdtest.eq((p.returncode, p.stdout), (0, "Nothing to do in this root.\n"), "setup a second time plans nothing")
 
-    p = h.rd("undo")
+    p = h.undo_restores(pkgs_before, tree_before)
     expect(h, "undo", p.stdout)
-    rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
-    rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
-    same_tree(h.tree(), tree_before, "the tree after undo")
 
 
 @rdtest.test(root=True)
@@ -290,10 +283,7 @@ def killed_in_the_package_phase_undo_restores():
     rdtest.check(any(l.startswith("rocm ") for l in h.packages()), "dpkg had installed the packages")
     p = h.setup("--apply", "--yes")
     rdtest.check(p.returncode == 3 and "was interrupted" in p.stderr, "a new run waits for undo: " + p.stderr)
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
-    rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo of the killed run")
-    same_tree(h.tree(), tree_before, "tree after undo of the killed run")
+    h.undo_restores(pkgs_before, tree_before, " of the killed run")
 
 
 @rdtest.test(root=True)
@@ -307,10 +297,7 @@ def killed_while_dpkg_configures_undo_finishes_dpkg_then_restores():
     os.unlink(marker)
     state = [l for l in h.packages() if l.startswith("rocm-opencl-runtime ")]
     rdtest.check(state and state[0].split()[-1] in ("iU", "iF", "iH"), "dpkg left it unconfigured: %s" % state)
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
-    rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
-    same_tree(h.tree(), tree_before, "tree after undo")
+    h.undo_restores(pkgs_before, tree_before)
 
 
 @rdtest.test(root=True)
@@ -390,12 +377,9 @@ def rpm_failing_scriptlet_undo_removes_without_it():
     rdtest.check(p.returncode in (0, 1), "apply: %s %s" % (p.stdout, p.stderr))
     rdtest.check(any(l.startswith("amdgpu-dkms ") for l in h.packages()), h.packages())
     h.r.write("/tmp/rd-dkms-fails", "")
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    p = h.undo_restores(pkgs_before, tree_before)
     rdtest.check("Note: amdgpu-dkms could not be finished by the package manager" in " ".join(p.stdout.split()),
                  "undo says which: " + p.stdout)
-    rdtest.eq(h.packages(), pkgs_before, "rpm -qa after undo")
-    same_tree(h.tree(), tree_before, "the tree after undo")
 
 
 @rdtest.test(root=True)
@@ -558,12 +542,9 @@ def failing_postinst_killed_rollback_undo_finishes():
     os.unlink(marker)
     rdtest.check(any(l.startswith("amdgpu-dkms ") and l.endswith(" iF") for l in h.packages()),
                  "amdgpu-dkms half-configured: %s" % h.packages())
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "undo with the postinst still failing: %s %s" % (p.stdout, p.stderr))
+    p = h.undo_restores(pkgs_before, tree_before)
     rdtest.check("amdgpu-dkms could not be finished by the package manager" in " ".join(p.stdout.split()),
                  "undo says which: " + p.stdout)
-    rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
-    same_tree(h.tree(), tree_before, "the tree after undo")
 
 
 @rdtest.test(root=True)
@@ -580,13 +561,10 @@ def killed_while_unpacking_undo_restores():
     os.unlink(marker)
     state = [l for l in h.packages() if l.startswith("hsa-rocr ")]
     rdtest.check(state and state[0].split()[-1] in ("iHR", "iH"), "half-installed: %s" % state)
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "undo: %s %s" % (p.stdout, p.stderr))
+    p = h.undo_restores(pkgs_before, tree_before)
     rdtest.check("Note: hsa-rocr, rocm-core could not be finished by the package manager (a maintainer script failed, or it "
                  "was interrupted) and were removed with its force options." in " ".join(p.stdout.split()),
                  "undo says which (rocm-core unpacked, not configured): " + p.stdout)
-    rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
-    same_tree(h.tree(), tree_before, "the tree after undo")
     rdtest.eq(h.journal(h.run_ids()[0])["state"], "rolled-back", "the journal")
 
 
@@ -696,10 +674,7 @@ def damaged_journal_refused():
     with open(os.path.join(jdir, "journal.json"), "w") as f:
         f.write(text)
 
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "undo of the intact journal: %s %s" % (p.stdout, p.stderr))
-    rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
-    same_tree(h.tree(), tree_before, "the tree after undo")
+    h.undo_restores(pkgs_before, tree_before)
 
 
 @rdtest.test(root=True)
@@ -771,10 +746,7 @@ def undo_killed_between_packages_and_repository_finished_by_the_next():
     rdtest.eq(h.journal(h.run_ids()[0])["state"], "undoing", "the killed undo")
     rdtest.check(not any(l.startswith("rocm-core ") for l in h.packages()), "the packages are out: %s" % h.packages())
     rdtest.eq(h.r.exists("/etc/apt/sources.list.d/rocm.sources"), True, "the repository file is still there")
-    p = h.rd("undo")
-    rdtest.eq(p.returncode, 0, "the next undo: %s %s" % (p.stdout, p.stderr))
-    rdtest.eq(h.packages(), pkgs_before, "dpkg -l after undo")
-    same_tree(h.tree(), tree_before, "the tree after undo")
+    h.undo_restores(pkgs_before, tree_before)
     rdtest.eq(h.journal(h.run_ids()[0])["state"], "undone", "the journal")
 
 

@@ -12,19 +12,16 @@
 #include "util.h"
 #include "testlib.h"
 
-/* The finding-id catalogue: every id a probe of the table declares (its
- * descriptor's findings) and the configuration's own (RD_CONFIG_FINDING),
- * as rd_probe_table_knows takes them. Every cause in conf/errors.ini must be
- * one of these, so a cause naming an id no check reports fails. */
+/* The finding catalogue's ids (catalogue.def): every cause in
+ * conf/errors.ini must be one of them, so a cause naming an id no check
+ * reports fails. */
 static const char **catalogue;
 
-static const char **catalogue_of(const rd_probe_table *t)
+static const char **catalogue_ids(void)
 {
     GPtrArray *ids = g_ptr_array_new();
-    g_ptr_array_add(ids, (gpointer)RD_CONFIG_FINDING);
-    for (size_t i = 0; i < t->n_gather; i++)
-        for (size_t k = 0; t->gather[i]->findings && t->gather[i]->findings[k]; k++)
-            g_ptr_array_add(ids, (gpointer)t->gather[i]->findings[k]);
+    for (size_t k = 0; k < RD_N_FINDINGS; k++)
+        g_ptr_array_add(ids, (gpointer)rd_finding_catalogue[k].id);
     g_ptr_array_add(ids, NULL);
     return (const char **)g_ptr_array_free(ids, FALSE);
 }
@@ -55,10 +52,6 @@ static void test_shipped_table(void)
     }
     rd_error_table t;
     g_autofree char *err = NULL;
-    /* the catalogue holds every finding id of the man page's FINDINGS */
-    g_assert_cmpuint(g_strv_length((char **)catalogue), >=, 94);
-    for (size_t i = 0; catalogue[i]; i++)
-        g_assert_true(rd_probe_table_knows(&rd_probe_registry, catalogue[i]));
     /* with the catalogue as the known ids: every cause is in it */
     int r = rd_error_table_load(path, catalogue, &t, &err);
     if (r < 0)
@@ -930,7 +923,7 @@ static const rd_test_case tests[] = {
 int main(int argc, char **argv)
 {
     rd_test_init(&argc, &argv, false);
-    catalogue = catalogue_of(&rd_probe_registry);
+    catalogue = catalogue_ids();
     g_autofree char *path = shipped_path();
     g_autofree char *err = NULL;
     if (path) {

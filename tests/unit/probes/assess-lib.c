@@ -194,6 +194,15 @@ void set_user_groups(rd_facts *f, const int64_t *groups, size_t n)
 void assess(const rd_facts *f, result *r)
 {
     rd_assess(&rd_probe_registry, f, &knowledge, &r->view, &r->fs);
+    /* every finding is a catalogue row, reported with at most the row's
+     * severity (the ids a probe composes, dnf.* and zypper.*, too) */
+    for (size_t i = 0; i < r->fs.n; i++) {
+        const rd_finding_def *d = rd_finding_lookup(r->fs.items[i].id);
+        if (!d)
+            g_test_message("%s is not in the finding catalogue", r->fs.items[i].id);
+        g_assert_nonnull(d);
+        g_assert_cmpint(r->fs.items[i].severity, <=, d->severity);
+    }
 }
 
 void result_free(result *r)

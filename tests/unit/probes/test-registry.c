@@ -18,14 +18,29 @@ static ssize_t index_of(const rd_probe *const *order, size_t n, const char *id)
     return -1;
 }
 
-static void t_same_probes(void)
+static char *probe_ids(const rd_probe *const *order, size_t n)
+{
+    GString *out = g_string_new(NULL);
+    for (size_t i = 0; i < n; i++)
+        g_string_append_printf(out, "%s%s", i ? " " : "", order[i]->id);
+    return g_string_free(out, FALSE);
+}
+
+/* The assess order sorted from .needs: every probe once, and the order the
+ * reports have always had (drm, which has no assess step, aside). */
+static void t_assess_order(void)
 {
     const rd_probe_table *t = &rd_probe_registry;
-    g_assert_cmpuint(t->n_gather, ==, t->n_assess);
-    for (size_t i = 0; i < t->n_gather; i++) {
-        g_assert_cmpint(index_of(t->assess, t->n_assess, t->gather[i]->id), >=, 0);
+    for (size_t i = 0; i < t->n_gather; i++)
         g_assert_cmpint(index_of(t->gather, t->n_gather, t->gather[i]->id), ==, (ssize_t)i);
-    }
+    g_autofree const rd_probe **order = g_new0(const rd_probe *, t->n_gather);
+    g_autofree char *err = NULL;
+    g_assert_cmpint(rd_probe_assess_order(t, order, &err), ==, 0);
+    g_assert_null(err);
+    g_autofree char *ids = probe_ids(order, t->n_gather);
+    g_assert_cmpstr(ids, ==,
+                    "os pci drm driver kfd access boot packages-rpm rocm apt repos-rpm env apu container tuning torch "
+                    "wheels health runtime slurm");
 }
 
 static void t_needs_are_honoured(void)
@@ -33,9 +48,11 @@ static void t_needs_are_honoured(void)
     g_autofree char *err = NULL;
     g_assert_cmpint(rd_probe_table_check(&rd_probe_registry, &err), ==, 0);
     size_t declared = 0;
-    for (size_t i = 0; i < rd_probe_registry.n_assess; i++)
-        for (const char *const *n = rd_probe_registry.assess[i]->needs; n && *n; n++)
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++)
+        for (const char *const *n = rd_probe_registry.gather[i]->needs; n && *n; n++)
             declared++;
+    for (size_t k = 0; k < RD_N_FINDINGS; k++)
+        declared += (rd_finding_catalogue[k].flags & rd_probe_runtime.needs_flags) != 0;
     /* kfd reads pci's atomics finding, the runtime its level-1 causes */
     g_assert_cmpuint(declared, >=, 15);
 }
@@ -82,6 +99,32 @@ static void t_findings_unique(void)
     g_assert_false(rd_probe_table_knows(&rd_probe_registry, "no.such-finding"));
 }
 
+/* The catalogue and the probes agree: every id a probe declares has a
+ * row, every row is declared by a probe (or is the configuration's), and
+ * a probe reports each id with at most the row's severity. */
+static void t_catalogue(void)
+{
+    g_assert_cmpuint(RD_N_FINDINGS, >=, 98);
+    for (size_t k = 0; k < RD_N_FINDINGS; k++) {
+        const rd_finding_def *d = &rd_finding_catalogue[k];
+        g_assert_true(rd_finding_lookup(d->id) == d);
+        g_assert_true(rd_probe_table_knows(&rd_probe_registry, d->id));
+        g_assert_cmpint(d->severity, >=, RD_SEV_OK);
+        g_assert_cmpint(d->severity, <=, RD_SEV_ERROR);
+        for (size_t j = 0; j < k; j++)
+            g_assert_cmpstr(rd_finding_catalogue[j].id, !=, d->id);
+    }
+    for (size_t i = 0; i < rd_probe_registry.n_gather; i++)
+        for (const char *const *f = rd_probe_registry.gather[i]->findings; f && *f; f++)
+            g_assert_nonnull(rd_finding_lookup(*f));
+    g_assert_null(rd_finding_lookup("no.such-finding"));
+    g_assert_cmpstr(RD_FINDING(DRIVER_KERNEL_TOO_OLD), ==, "driver.kernel-too-old");
+    g_assert_true(rd_finding_lookup(RD_FINDING(DRIVER_KERNEL_TOO_OLD))->flags & RD_FINDING_NO_GPU);
+    g_assert_true(rd_finding_lookup(RD_FINDING(ARCH_UNSUPPORTED))->flags & RD_FINDING_BAD_ISA);
+    g_assert_cmpuint(rd_finding_lookup(RD_FINDING(GPU_NONE))->flags, ==, RD_FINDING_NO_GPU);
+    g_assert_cmpuint(rd_finding_lookup(RD_FINDING(GPU_HOT))->flags, ==, 0);
+}
+
 /* clang-format off */
 /* ---- the assess rules, facts in, findings out (the whole probe table) ---- */
 
@@ -114,30 +157,52 @@ static void test_healthy(void)
 }
 
 
-/* The assess order honours what each probe declares it reads. */
+/* The assess order honours what each probe declares it reads, whatever
+ * the table's order; a need no probe reports, or probes that read each
+ * other's findings, are errors. */
+static const char *const loop_a_findings[] = { "loop.a", NULL };
+static const char *const loop_b_findings[] = { "loop.b", NULL };
+static void loop_assess(const rd_assess_input *in, rd_findings *out)
+{
+}
+static const rd_probe loop_a = { .id = "loop-a",
+                                 .findings = loop_a_findings,
+                                 .needs = loop_b_findings,
+                                 .assess = loop_assess };
+static const rd_probe loop_b = { .id = "loop-b",
+                                 .findings = loop_b_findings,
+                                 .needs = loop_a_findings,
+                                 .assess = loop_assess };
+
 static void test_probe_order(void)
 {
+    /* runtime first, kfd before pci: sorted after their causes */
+    const rd_probe *table[] = { &rd_probe_runtime, &rd_probe_kfd, &rd_probe_os,        &rd_probe_pci,
+                                &rd_probe_driver,  &rd_probe_env, &rd_probe_container, &rd_probe_access,
+                                &rd_probe_apu,     &rd_probe_rocm };
+    rd_probe_table t = { table, G_N_ELEMENTS(table) };
+    const rd_probe *order[G_N_ELEMENTS(table)];
     g_autofree char *err = NULL;
-    g_assert_cmpint(rd_probe_table_check(&rd_probe_registry, &err), ==, 0);
-    /* runtime first: its causes come after it */
-    const rd_probe *order[32];
-    size_t n = 0;
-    for (size_t i = 0; i < rd_probe_registry.n_assess; i++)
-        if (!streq(rd_probe_registry.assess[i]->id, "runtime"))
-            order[n++] = rd_probe_registry.assess[i];
-    memmove(order + 1, order, n * sizeof(order[0]));
-    for (size_t i = 0; i < rd_probe_registry.n_assess; i++)
-        if (streq(rd_probe_registry.assess[i]->id, "runtime"))
-            order[0] = rd_probe_registry.assess[i];
-    rd_probe_table bad = { rd_probe_registry.gather, rd_probe_registry.n_gather, order, n + 1 };
-    g_autofree char *err2 = NULL;
-    g_assert_cmpint(rd_probe_table_check(&bad, &err2), ==, -EINVAL);
-    assert_contains(err2, "probe runtime reads");
+    g_assert_cmpint(rd_probe_assess_order(&t, order, &err), ==, 0);
+    g_autofree char *ids = probe_ids(order, G_N_ELEMENTS(table));
+    g_assert_cmpstr(ids, ==, "os pci kfd driver env container access apu rocm runtime");
+
+    /* without pci, kfd's need is reported by no probe */
+    t = (rd_probe_table){ table + 1, 1 };
+    g_assert_cmpint(rd_probe_assess_order(&t, order, &err), ==, -EINVAL);
+    g_assert_cmpstr(err, ==, "probe kfd reads pcie.atomics-missing, which no probe reports");
+    g_clear_pointer(&err, g_free);
+
+    const rd_probe *loop[] = { &rd_probe_os, &loop_a, &loop_b };
+    t = (rd_probe_table){ loop, G_N_ELEMENTS(loop) };
+    g_assert_cmpint(rd_probe_table_check(&t, &err), ==, -ELOOP);
+    g_assert_cmpstr(err, ==, "probe loop-a reads the findings of probes that read its own");
 }
 
 static const rd_test_case tests[] = {
-    { "/registry/same-probes", t_same_probes },
+    { "/registry/assess-order", t_assess_order },
     { "/registry/needs-are-honoured", t_needs_are_honoured },
+    { "/registry/catalogue", t_catalogue },
     { "/registry/areas-exist", t_areas_exist },
     { "/registry/reads-are-absolute", t_reads_are_absolute },
     { "/registry/findings-unique", t_findings_unique },
