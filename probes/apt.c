@@ -315,6 +315,7 @@ static void scan_keyring(const rd_ctx *ctx, rd_apt_facts *a, const char *path, b
     /* AMD's key: a primary key whose whole fingerprint is the one the
      * tables pin (the key id only where no table names the fingerprint) */
     const rd_knowledge *kn = &ctx->knowledge;
+    (void)rd_knowledge_need(kn, RD_KT_REPO_KEY, NULL);
     const char *amd = kn->repo_fingerprint  ? kn->repo_fingerprint
                       : kn->rpm.fingerprint ? kn->rpm.fingerprint
                                             : kn->apt_key_id;
@@ -838,8 +839,6 @@ static void assess_repo_path(const rd_assess_input *in, rd_findings *out)
 {
     const rd_apt_facts *a = &in->facts->apt;
     const rd_knowledge *k = in->knowledge;
-    if (k->n_repos == 0)
-        return;
     rd_finding *fd = NULL;
     const char *first_meant = NULL;
     for (size_t i = 0; i < a->n_sources; i++) {
@@ -847,6 +846,10 @@ static void assess_repo_path(const rd_assess_input *in, rd_findings *out)
         rd_repo_match m;
         if (!s->enabled || s->placeholder || !source_match(in, s, &m))
             continue;
+        if (k->n_repos == 0) { /* no repository table (source_match loaded it): nothing is judged */
+            rd_repo_match_done(&m);
+            break;
+        }
         bool judged = rd_repo_match_unserved(&m);
         if (judged) {
             if (!fd)

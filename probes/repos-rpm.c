@@ -553,8 +553,6 @@ static void assess_path(const repo_check *c, rd_findings *out)
 {
     const rd_knowledge *k = c->in->knowledge;
     const rd_os_facts *os = &c->in->facts->os;
-    if (k->n_repos == 0)
-        return;
     rd_repo_family fam = streq(c->pm, "dnf") ? RD_REPO_EL : RD_REPO_SLES;
     _cleanup_free_ char *id = finding_id(c, "repo-path");
     rd_finding *fd = NULL;
@@ -562,7 +560,9 @@ static void assess_path(const repo_check *c, rd_findings *out)
         const rd_rpm_repo *r = &c->cfg->repos[i];
         const char *path = r->amd && r->enabled && r->url ? rd_repo_path_of(NULL, r->url) : NULL;
         rd_repo_match m;
-        if (!path || rd_repos_classify(k, path, &m) == 0)
+        if (!path || rd_repos_empty(k)) /* no repository table: nothing is judged */
+            continue;
+        if (rd_repos_classify(k, path, &m) == 0)
             continue;
         /* a tree no release has (a rolling release's $releasever: el42,
          * sle/20250601) is the OS's mismatch, not the folder's */

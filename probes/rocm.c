@@ -972,15 +972,40 @@ static char *newer_url(const rd_assess_input *in, const char *where, const char 
 /* This host runs or names a ROCm release newer than the tables (a release
  * that came out after them): said once, as information, and the checks
  * that compare releases leave that release alone. */
+/* Whether the host names a release at all: ROCm in /opt, or a source on
+ * AMD's server (or the mirror). Only then are the tables' releases read. */
+static bool names_a_release(const rd_assess_input *in, const rd_rocm_install *def)
+{
+    const rd_facts *f = in->facts;
+    const char *mirror = in->config ? in->config->mirror : NULL;
+    if (def && streq_ptr(def->kind, "opt") && def->version)
+        return true;
+    for (size_t i = 0; i < f->apt.n_sources; i++) {
+        const rd_apt_source *src = &f->apt.sources[i];
+        if (src->enabled && !src->placeholder && src->uri && rd_repo_path_of(mirror, src->uri))
+            return true;
+    }
+    const rd_repo_config *cfgs[] = { &f->repos.dnf, &f->repos.zypper };
+    for (size_t c = 0; c < ELEMENTSOF(cfgs); c++)
+        for (size_t i = 0; i < cfgs[c]->n_repos; i++) {
+            const rd_rpm_repo *r = &cfgs[c]->repos[i];
+            if (r->amd && r->enabled && r->url && rd_repo_path_of(mirror, r->url))
+                return true;
+        }
+    return false;
+}
+
 static void assess_tables_older(const rd_assess_input *in, rd_findings *out)
 {
     const rd_facts *f = in->facts;
     const rd_knowledge *k = in->knowledge;
+    const rd_rocm_install *def = default_install(&f->rocm);
+    if (!names_a_release(in, def))
+        return;
     const char *newest = tables_newest(k);
     if (!newest)
         return;
     char **ev = NULL;
-    const rd_rocm_install *def = default_install(&f->rocm);
     if (def && streq_ptr(def->kind, "opt") && def->version && rd_version_compare(def->version, newest) > 0)
         ev = strv_push(ev,
                        xasprintf("%s: ROCm %s", def->version_source ? def->version_source : "/opt/rocm", def->version));
@@ -1058,11 +1083,13 @@ static void amd_sources_free(amd_source *v, size_t n)
 static void assess_open_world(const rd_assess_input *in, rd_findings *out)
 {
     const rd_knowledge *k = in->knowledge;
-    if (k->n_repos == 0)
-        return;
     const char *mirror = in->config ? in->config->mirror : NULL;
     amd_source *v = NULL;
     size_t n = amd_sources(in, &v);
+    if (n > 0 && rd_repos_empty(k)) {
+        amd_sources_free(v, n);
+        return;
+    }
     /* evidence first: a finding's pointer moves when another is added */
     _cleanup_strv_free_ char **moving = NULL, **old = NULL, **unknown = NULL;
     for (size_t i = 0; i < n; i++) {

@@ -372,6 +372,7 @@ static bool series_of(const char *v, bool major_minor, char *buf, size_t size)
  * "rocm-rel-7.1"); X.Y where none is installed. */
 static char *amd_release_url(const rd_facts *f, const rd_knowledge *k)
 {
+    (void)rd_knowledge_need(k, RD_KT_WHEELS, NULL);
     const char *tpl = k->wheel_release && strstr(k->wheel_release, "{series}")
                           ? k->wheel_release
                           : "https://repo.radeon.com/rocm/manylinux/rocm-rel-{series}/";

@@ -417,6 +417,7 @@ static char *torch_hint(const rd_knowledge *k, const rd_wheel_install *w)
     /* TheRock's own torch builds ("2.9.1+rocmsdk20260116") go with its wheels */
     if (!w->torch_version || strstr(w->torch_version, "+rocmsdk"))
         return xstrdup("and torch from the same index");
+    (void)rd_knowledge_need(k, RD_KT_WHEELS, NULL);
     rd_torch_origin o;
     rd_torch_origin_of(w->torch_version, w->torch_direct_url, &o);
     const char *said = o.certain ? "says" : "suggests";
@@ -467,6 +468,7 @@ static char *install_hint(const rd_knowledge *k, const rd_wheel_install *w, cons
 static void no_kernels_finding(const rd_assess_input *in, const rd_wheel_install *w, const rd_gpu *first,
                                const char *addresses, size_t n, rd_findings *out)
 {
+    (void)rd_knowledge_need(in->knowledge, RD_KT_WHEELS, NULL);
     strbuf targets = { 0 };
     for (size_t i = 0; w->gfx && w->gfx[i]; i++)
         strbuf_printf(&targets, "%s%s", i ? " " : "", w->gfx[i]);

@@ -154,6 +154,9 @@ bool rd_cli_want_color(int setting);
 /* rd_run_check with the options (run-cli.c); returns 0, or 3 after printing
  * the reason on stderr. *r must be freed with rd_run_free either way. */
 int rd_cli_run_check(const rd_options *o, rd_run *r);
+/* The same for a verb that only reports (check, facts, slurm): the tables
+ * the check does not always consult are loaded when it asks for them. */
+int rd_cli_run_diagnosis(const rd_options *o, rd_run *r);
 /* The package managers' deadlines from configuration c (NULL: the
  * configuration of ctx's root, loaded for the purpose; defaults where it is
  * malformed). */

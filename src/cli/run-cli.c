@@ -12,7 +12,7 @@
 #include "run.h"
 #include "util.h"
 
-int rd_cli_run_check(const rd_options *o, rd_run *r)
+static int run_check(const rd_options *o, rd_run *r, bool tables_on_first_use)
 {
     _cleanup_strv_free_ char **fix_ids = rd_fix_table_ids(&rd_fix_registry);
     const rd_run_params p = {
@@ -27,6 +27,7 @@ int rd_cli_run_check(const rd_options *o, rd_run *r)
         .timeout_s = o->timeout_s,
         .python = o->python,
         .rocm_path = o->rocm_path,
+        .tables_on_first_use = tables_on_first_use,
     };
     _cleanup_free_ char *err = NULL;
     if (rd_run_check(&p, r, &err) < 0)
@@ -34,6 +35,16 @@ int rd_cli_run_check(const rd_options *o, rd_run *r)
     for (char **w = r->config.warnings; w && *w; w++)
         rd_msg_error("rocm-doctor", "warning: %s", *w);
     return 0;
+}
+
+int rd_cli_run_check(const rd_options *o, rd_run *r)
+{
+    return run_check(o, r, false);
+}
+
+int rd_cli_run_diagnosis(const rd_options *o, rd_run *r)
+{
+    return run_check(o, r, true);
 }
 
 void rd_cli_fix_deadlines(const rd_options *o, const rd_ctx *ctx, const rd_config *c)

@@ -9,7 +9,7 @@
 int rd_verb_check(const rd_options *o, char **args, size_t n_args)
 {
     rd_run run;
-    int r = rd_cli_run_check(o, &run);
+    int r = rd_cli_run_diagnosis(o, &run);
     if (r == 0)
         r = rd_cli_render(o, &run, stdout);
     rd_run_free(&run);
@@ -26,7 +26,7 @@ int rd_verb_facts(const rd_options *o, char **args, size_t n_args)
     if (fo.level == 0)
         fo.level = 1; /* the runtime runs only when asked for here, never from config */
     rd_run run;
-    int r = rd_cli_run_check(&fo, &run);
+    int r = rd_cli_run_diagnosis(&fo, &run);
     if (r == 0 && rd_cli_print_json(rd_facts_to_json(&run.facts)) < 0)
         r = rd_fail("cannot write to standard output");
     rd_run_free(&run);

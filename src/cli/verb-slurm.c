@@ -3,24 +3,20 @@
  * Takes the boot check's or the daemon's status when it is fresh, else runs
  * the level-1 check, then drains the node with the error ids as the reason,
  * resumes a node it drained itself once the errors are gone, and leaves a
- * node someone else drained alone. */
+ * node someone else drained alone. slurm prolog and epilog: a job's GPUs
+ * checked, their counters compared. What is decided and kept is in
+ * src/slurm/ (slurm-node.c, slurm-job.c); this file parses, calls and says. */
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <time.h>
 #include "cli.h"
 #include "config.h"
 #include "explain.h"
 #include "fix.h"
 #include "fixes.h"
-#include "json-util.h"
 #include "registry.h"
-#include "rootfs.h"
 #include "slurm-job.h"
 #include "slurm-node.h"
 #include "util.h"
-
-/* A status older than this is not taken as the node's health. */
-#define STATUS_MAX_AGE_S 600
 
 /* This node's name, exactly one (scontrol takes a list, or a range, where
  * it takes a name); NULL, said on stderr, when there is none. */
@@ -48,33 +44,8 @@ static char *slurm_node_name(void)
     return xstrdup(buf);
 }
 
-/* The findings of a report (status.json or a fresh check's JSON): the exit
- * status they make and the error ids. */
-static int verdict_of_report(json_object *report, char ***ret_ids)
-{
-    json_object *findings;
-    if (!json_object_object_get_ex(report, "findings", &findings) || !json_object_is_type(findings, json_type_array))
-        return -EINVAL;
-    int status = 0;
-    for (size_t i = 0; i < json_object_array_length(findings); i++) {
-        json_object *f = json_object_array_get_idx(findings, i);
-        const char *sev = rd_json_get_str(f, "severity"), *id = rd_json_get_str(f, "id");
-        /* the ids become Slurm's reason and the one line printed */
-        if (!sev || !id || !rd_finding_id_valid(id))
-            return -EINVAL;
-        if (streq(sev, "error")) {
-            status = 2;
-            *ret_ids = strv_push(*ret_ids, xstrdup(id));
-        } else if (streq(sev, "warning") && status < 1)
-            status = 1;
-    }
-    return status;
-}
-
-/* The status file's verdict when it was written in the last
- * STATUS_MAX_AGE_S seconds; -ESTALE when older, -EPERM when it is not
- * root's alone (owned by another user, or writable by group or others),
- * -EINVAL when its findings are not a report's. *ret_path: the file,
+/* The status file's verdict (rd_slurm_status_verdict), as the
+ * configuration names it; -ENOENT when it names none. *ret_path: the file,
  * whenever it exists. */
 static int status_file_verdict(const rd_options *o, char ***ret_ids, char **ret_path)
 {
@@ -93,23 +64,10 @@ static int status_file_verdict(const rd_options *o, char ***ret_ids, char **ret_
     rd_config_free(&config);
     if (!path || !*path)
         return -ENOENT;
-    struct stat st;
-    _cleanup_close_ int fd = rootfs_open_regular(ctx.root_fd, path, ROOTFS_IN_ROOT, &st);
-    if (fd < 0)
-        return fd;
-    *ret_path = xstrdup(path);
-    /* whoever can write it could resume the node: only root's word counts */
-    if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
-        return -EPERM;
-    if (st.st_mtime < time(NULL) - STATUS_MAX_AGE_S)
-        return -ESTALE;
-    _cleanup_free_ char *text = NULL;
-    size_t size;
-    if ((r = read_fd_sized(fd, &st, 64u << 20, &text, &size)) < 0)
-        return r;
-    json_object *j = json_tokener_parse(text);
-    r = j ? verdict_of_report(j, ret_ids) : -EINVAL;
-    json_object_put(j);
+    bool opened;
+    r = rd_slurm_status_verdict(ctx.root_fd, path, time(NULL), ret_ids, &opened);
+    if (opened)
+        *ret_path = TAKE_PTR(path);
     return r;
 }
 
@@ -120,7 +78,7 @@ static int check_verdict(const rd_options *o, char ***ret_ids)
     if (co.level == 0)
         co.level = 1;
     rd_run run;
-    int r = rd_cli_run_check(&co, &run);
+    int r = rd_cli_run_diagnosis(&co, &run);
     if (r == 0) {
         r = rd_findings_exit_status(&run.findings);
         for (size_t i = 0; i < run.findings.n; i++)
@@ -192,7 +150,7 @@ static int check_run(const rd_options *o, rd_run *run)
     rd_options co = *o;
     if (co.level == 0)
         co.level = 1;
-    int r = rd_cli_run_check(&co, run);
+    int r = rd_cli_run_diagnosis(&co, run);
     if (r != 0)
         rd_run_free(run);
     return r;
@@ -254,46 +212,13 @@ static int slurm_health(const rd_options *o)
     return r != 0 ? r : status;
 }
 
-/* Where the prolog leaves a job's counters for its epilog. */
-static char *job_state_dir(const char *job)
-{
-    const char *base = secure_getenv("ROCM_DOCTOR_SLURM_STATE_DIR");
-    return xasprintf("%s/%s", base && *base ? base : "/run/rocm-doctor/slurm", job);
-}
-
 /* SLURM_JOB_ID, checked: it becomes a directory name. */
 static int job_id(const char **ret)
 {
     const char *job = secure_getenv("SLURM_JOB_ID");
-    if (!job || !*job || strspn(job, "0123456789_") != strlen(job))
+    if (!rd_slurm_job_id_valid(job))
         return rd_fail("SLURM_JOB_ID is %s: run this as Slurm's Prolog or Epilog", job ? "not a job id" : "not set");
     *ret = job;
-    return 0;
-}
-
-static int mkdir_p(const char *path)
-{
-    _cleanup_free_ char *p = xstrdup(path);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            if (mkdir(p, 0755) < 0 && errno != EEXIST)
-                return -errno;
-            *s = '/';
-        }
-    return mkdir(p, 0700) < 0 && errno != EEXIST ? -errno : 0;
-}
-
-static int save_counters(const char *dir, json_object *counters)
-{
-    int r = mkdir_p(dir);
-    if (r < 0)
-        return rd_fail("cannot create %s: %s", dir, errno_name(-r));
-    _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    _cleanup_free_ char *text = rd_json_pretty(counters);
-    r = dfd < 0 ? -errno : write_atomic_at(dfd, "counters.json", text, strlen(text), 0600, (uid_t)-1, (gid_t)-1);
-    if (r < 0)
-        return rd_fail("cannot write %s/counters.json: %s", dir, errno_name(-r));
     return 0;
 }
 
@@ -335,9 +260,11 @@ static int slurm_prolog(const rd_options *o)
     } else if (gpus && (r = job_errors(job, &run.findings, gpus)) == 0) {
         /* only a job that starts has an epilog to compare */
         json_object *c = rd_slurm_counters_json(&run.facts, job, gpus);
-        _cleanup_free_ char *dir = job_state_dir(job);
-        r = save_counters(dir, c);
+        _cleanup_free_ char *dir = rd_slurm_job_state_dir(job), *what = NULL;
+        int e = rd_slurm_counters_save(dir, c, &what);
         json_object_put(c);
+        if (e < 0)
+            r = rd_fail("cannot %s %s: %s", streq(what, dir) ? "create" : "write", what, errno_name(-e));
     }
     rd_run_free(&run);
     return r;
@@ -349,23 +276,19 @@ static int slurm_epilog(const rd_options *o)
     const char *job;
     if (job_id(&job) != 0)
         return RD_EXIT_UNKNOWN;
-    _cleanup_free_ char *dir = job_state_dir(job);
+    _cleanup_free_ char *dir = rd_slurm_job_state_dir(job);
     _cleanup_free_ char *path = xasprintf("%s/counters.json", dir);
-    _cleanup_free_ char *text = NULL;
-    size_t size;
-    int r = read_file_at(AT_FDCWD, path, 16u << 20, &text, &size);
+    json_object *saved = NULL;
+    int r = rd_slurm_counters_load(dir, &saved);
     if (r == -ENOENT)
         return 0; /* no GPUs, or no prolog: nothing to compare */
-    if (r < 0) {
+    if (r < 0 && r != -EBADMSG) {
         /* damaged or not a file: removed all the same, as the next job of
          * this id must not compare with it */
         rd_msg_error("rocm-doctor", "cannot read %s: %s (removed)", path, errno_name(-r));
-        if (unlink(path) < 0 && errno == EISDIR)
-            (void)rmdir(path);
-        (void)rmdir(dir);
+        rd_slurm_counters_drop(dir);
         return RD_EXIT_UNKNOWN;
     }
-    json_object *saved = json_tokener_parse(text);
     rd_run run;
     r = !saved ? rd_fail("%s: not JSON", path) : check_run(o, &run) != 0 ? RD_EXIT_UNKNOWN : 0;
     _cleanup_strv_free_ char **ids = NULL, **evidence = NULL;
@@ -378,8 +301,7 @@ static int slurm_epilog(const rd_options *o)
         fprintf(stderr, "rocm-doctor: job %s: %s\n", job, *e);
     if (r == 0 && ids)
         r = drain_for(ids);
-    unlink(path);
-    rmdir(dir);
+    rd_slurm_counters_drop(dir);
     return r;
 }
 

@@ -38,7 +38,7 @@ int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_erro
     ctx->sudo_user = xstrdup_or_null(secure_getenv("SUDO_USER"));
 
     const char *dir = rd_data_dir();
-    r = rd_knowledge_load(dir, &ctx->knowledge, ret_error);
+    r = rd_knowledge_open(dir, RD_KT_CHECK, &ctx->knowledge, ret_error);
     if (r < 0)
         return r;
     return 0;

@@ -607,7 +607,7 @@ size_t rd_explain_message_urls(const rd_knowledge *k, const char *mirror, const 
     static const char *const ids[] = { RD_FINDING(APT_REPO_PATH), RD_FINDING(DNF_REPO_PATH),
                                        RD_FINDING(ZYPPER_REPO_PATH) };
     size_t found = 0;
-    for (const char *p = text; k && k->n_repos && p && (p = strstr(p, "http")); p++) {
+    for (const char *p = text; k && !rd_repos_empty(k) && p && (p = strstr(p, "http")); p++) {
         if (!startswith(p, "https://") && !startswith(p, "http://"))
             continue;
         size_t n = strcspn(p, " \t\n'\"<>[](),");

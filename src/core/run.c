@@ -18,6 +18,8 @@ int rd_run_check(const rd_run_params *p, rd_run *r, char **ret_error)
         return e;
     }
     r->ctx_ready = true;
+    if (!p->tables_on_first_use && (e = rd_knowledge_need(&r->ctx.knowledge, RD_KT_ALL, ret_error)) < 0)
+        return e;
 
     rd_config_free(&r->config);
     const rd_config_ids ids = { .probes = p->probes, .fix_ids = p->fix_ids };
@@ -43,7 +45,8 @@ int rd_run_check(const rd_run_params *p, rd_run *r, char **ret_error)
             rd_gather_level2(p->probes, &r->ctx, &r->facts);
     }
     rd_run_assess(r);
-    return 0;
+    /* a table first asked for by the check, and malformed, fails it as at the start */
+    return rd_knowledge_error(&r->ctx.knowledge, ret_error);
 }
 
 void rd_run_assess(rd_run *r)

@@ -21,6 +21,11 @@ typedef struct {
     int64_t timeout_s;     /* level-2 child limit; 0: the configuration's */
     const char *python;    /* --python PATH: an environment to inspect */
     const char *rocm_path; /* --rocm-path DIR: level 2 loads the runtime from DIR */
+    /* The knowledge tables the check does not always consult (health,
+     * wheels, repos) are loaded when a step first asks for them, and a
+     * malformed one fails the run only then; false: all before the check
+     * (what fixes and the plans they make need). */
+    bool tables_on_first_use;
 } rd_run_params;
 
 typedef struct {

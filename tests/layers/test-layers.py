@@ -24,12 +24,14 @@ build, src = sys.argv[1], os.path.realpath(sys.argv[2])
 FORBIDDEN_ALL = {"cli": "cli.h", "daemon": "daemon.h"}
 LAYERS = {
     "src/shared": ("util.h", ["facts.h", "report.h", "fix.h", "runtime.h", "registry.h", "fixes.h"]),
-    "src/core": ("util.h", ["report.h", "fix.h", "runtime.h", "registry.h", "fixes.h"]),
-    "src/runtime": ("facts.h", ["report.h", "fix.h", "registry.h", "fixes.h"]),
-    "src/report": ("fix.h", ["runtime.h", "registry.h", "fixes.h"]),
-    "src/fix": ("facts.h", ["report.h", "runtime.h", "registry.h", "fixes.h"]),
-    "probes": ("runtime.h", ["report.h", "fix.h", "fixes.h"]),
-    "fixes": ("fix.h", ["report.h", "runtime.h", "registry.h"]),
+    "src/core": ("util.h", ["report.h", "fix.h", "runtime.h", "registry.h", "fixes.h", "slurm-conf.h"]),
+    "src/knowledge": ("facts.h", ["report.h", "fix.h", "runtime.h", "registry.h", "fixes.h", "slurm-conf.h"]),
+    "src/slurm": ("knowledge.h", ["report.h", "fix.h", "runtime.h", "registry.h", "fixes.h"]),
+    "src/runtime": ("facts.h", ["report.h", "fix.h", "registry.h", "fixes.h", "slurm-conf.h"]),
+    "src/report": ("fix.h", ["runtime.h", "registry.h", "fixes.h", "slurm-conf.h"]),
+    "src/fix": ("facts.h", ["report.h", "runtime.h", "registry.h", "fixes.h", "slurm-conf.h"]),
+    "probes": ("slurm-conf.h", ["report.h", "fix.h", "fixes.h"]),
+    "fixes": ("slurm-conf.h", ["report.h", "runtime.h", "registry.h"]),
     "src/cli": ("registry.h", ["daemon.h"]),
     "src/daemon": ("registry.h", ["cli.h"]),
 }

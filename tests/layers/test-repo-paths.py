@@ -3,7 +3,7 @@
 """The repository rule: no C code composes a path of AMD's repository
 server (rocm/apt/..., rocm/el9/..., rocm/zyp/..., amdgpu/<v>/ubuntu,
 graphics/<v>/..., amdgpu-install/..., the key's path). Those folders come
-from conf/repos.ini through its loader, src/core/knowledge-repos.c, the one
+from conf/repos.ini through its loader, src/knowledge/knowledge-repos.c, the one
 file allowed to know their shapes.
 
 Usage: test-repo-paths.py SOURCE_ROOT"""
@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import rdtest  # noqa: E402
 
 ROOT = sys.argv[1]
-ALLOWED = {os.path.join("src", "core", "knowledge-repos.c")}
+ALLOWED = {os.path.join("src", "knowledge", "knowledge-repos.c")}
 # A C string literal holding a piece of one of AMD's repository paths.
 PATTERN = re.compile(r'rocm/(apt|zyp|yum|el\d|el[{%]|rhel)|/?(amdgpu|graphics)/(%s|\{|\d)|amdgpu-install/'
                      r'|rocm\.gpg\.key|(el|rhel|sle)/%s/main|/ubuntu\b')

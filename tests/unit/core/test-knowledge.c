@@ -527,6 +527,50 @@ static void test_archs_overrides(void)
     g_assert_false(rd_knowledge_arch(&knowledge, "gfx700")->no_kfd);
 }
 
+/* Tables loaded when first asked for: the check's four at the start,
+ * repos.ini's [key] before its rows, each parsed once; a malformed table
+ * no one asks for is never read, one asked for fails with file and line. */
+static void test_on_first_use(rd_test_tmpdir *t, gconstpointer data)
+{
+    rd_test_write_file(t->dir, "archs.ini", good_archs);
+    rd_test_write_file(t->dir, "pci-ids.ini", good_pci_ids);
+    rd_test_write_file(t->dir, "health.ini",
+                       "[table]\nname = health\nversion = 1\ndate = 2026-01-01\n[vram]\n"
+                       "74a1 = lots MI300X\n");
+    rd_test_write_file(t->dir, "repos.ini",
+                       "[table]\nname = repos\nversion = 1\ndate = 2026-01-01\n\n[key]\npath = rocm/rocm.gpg.key\n"
+                       "fingerprint = CA8BB4727A47B4D09B4EE8969386B48A1A693C5C\n\n[release 6.4.0]\n"
+                       "date = 2025-04-11\nbogus = 1\n");
+    rd_knowledge k;
+    g_autofree char *err = NULL, *later = NULL, *again = NULL, *full = NULL;
+    g_assert_cmpint(rd_knowledge_open(t->dir, RD_KT_CHECK, &k, &err), ==, 0);
+    g_assert_cmpuint(k.n_archs, >, 0);
+    g_assert_null(k.repo_fingerprint);
+    g_assert_cmpint(rd_knowledge_error(&k, &later), ==, 0);
+    /* the key without the rows */
+    g_assert_cmpint(rd_knowledge_need(&k, RD_KT_REPO_KEY, &err), ==, 0);
+    g_assert_cmpstr(k.repo_fingerprint, ==, "CA8BB4727A47B4D09B4EE8969386B48A1A693C5C");
+    g_assert_cmpstr(k.repos_info.name, ==, "repos");
+    g_assert_cmpuint(k.n_repos, ==, 0);
+    /* the rows from where the key stopped: the line counts from the top */
+    g_autofree char *want = g_strdup_printf("%s/repos.ini:12: unknown key \"bogus\" in [release 6.4.0]", t->dir);
+    g_assert_cmpint(rd_knowledge_need(&k, RD_KT_REPOS, &err), ==, -EINVAL);
+    g_assert_cmpstr(err, ==, want);
+    g_assert_cmpint(rd_knowledge_error(&k, &later), ==, -EINVAL);
+    g_assert_cmpstr(later, ==, want);
+    /* parsed once: asking again reads nothing, the error stays the first */
+    g_assert_cmpint(rd_knowledge_need(&k, RD_KT_REPOS, NULL), ==, 0);
+    /* a query loads its table: health.ini's error comes now */
+    g_assert_null(rd_knowledge_product_memory(&k, 0x74a1, 0));
+    g_autofree char *want_health = g_strdup_printf(
+        "%s/health.ini:6: \"lots MI300X\" is not \"GIB PRODUCT NAME\" or \"shared PRODUCT NAME\"", t->dir);
+    g_assert_cmpint(rd_knowledge_need(&k, RD_KT_HEALTH, &again), ==, 0);
+    rd_knowledge_free(&k);
+    /* all at once: the first table in order fails */
+    g_assert_cmpint(rd_knowledge_load(t->dir, &k, &full), ==, -EINVAL);
+    g_assert_cmpstr(full, ==, want_health);
+}
+
 static const rd_test_case tests[] = {
     { "/knowledge/gfx-name", test_gfx_name },
     { "/knowledge/shipped-tables", test_shipped_tables },
@@ -553,6 +597,7 @@ int main(int argc, char **argv)
     RD_TEST_ADD_TMP("/knowledge/load/binary", test_binary_table);
     RD_TEST_ADD_TMP("/knowledge/health/firmware", test_health_firmware);
     RD_TEST_ADD_TMP("/knowledge/health/vram", test_health_vram);
+    RD_TEST_ADD_TMP("/knowledge/load/on-first-use", test_on_first_use);
     rd_test_load_knowledge(&knowledge);
     int r = g_test_run();
     rd_knowledge_free(&knowledge);

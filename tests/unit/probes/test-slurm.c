@@ -4,6 +4,10 @@
  * and the assess rules with their file:line evidence. */
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "testlib.h"
 #include "check.h"
@@ -794,6 +798,92 @@ static void test_counters(void)
     rd_facts_free(&f);
 }
 
+/* The health verdict of a report: the exit status its findings make and
+ * the error ids; a finding whose id is no finding id is no report. */
+static void test_report_verdict(void)
+{
+    char **ids = NULL;
+    json_object *j = json_tokener_parse("{\"findings\": [{\"id\": \"kfd.missing\", \"severity\": \"error\"}, "
+                                        "{\"id\": \"pcie.bar-small\", \"severity\": \"warning\"}, "
+                                        "{\"id\": \"gpu.none\", \"severity\": \"error\"}]}");
+    g_assert_cmpint(rd_slurm_report_verdict(j, &ids), ==, 2);
+    _cleanup_free_ char *joined = strv_join(ids, " ");
+    g_assert_cmpstr(joined, ==, "kfd.missing gpu.none");
+    strv_free(TAKE_PTR(ids));
+    json_object_put(j);
+    j = json_tokener_parse("{\"findings\": [{\"id\": \"pcie.bar-small\", \"severity\": \"warning\"}]}");
+    g_assert_cmpint(rd_slurm_report_verdict(j, &ids), ==, 1);
+    g_assert_null(ids);
+    json_object_put(j);
+    j = json_tokener_parse("{\"findings\": [{\"id\": \"x; rm -rf /\", \"severity\": \"error\"}]}");
+    g_assert_cmpint(rd_slurm_report_verdict(j, &ids), ==, -EINVAL);
+    json_object_put(j);
+    strv_free(ids);
+    ids = NULL;
+    j = json_tokener_parse("{\"gpus\": []}");
+    g_assert_cmpint(rd_slurm_report_verdict(j, &ids), ==, -EINVAL);
+    json_object_put(j);
+    strv_free(ids);
+}
+
+/* The status file: fresh and root's alone is a verdict; older than the
+ * limit, -ESTALE; writable by the group, -EPERM; absent, not opened. */
+static void test_status_verdict(void)
+{
+    _cleanup_free_ char *root = g_dir_make_tmp("rd-slurm-status-XXXXXX", NULL);
+    rd_test_write_file(root, "run/status.json", "{\"findings\": [{\"id\": \"kfd.missing\", \"severity\": \"error\"}]}");
+    _cleanup_free_ char *path = g_build_filename(root, "run/status.json", NULL);
+    _cleanup_close_ int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    g_assert_cmpint(fd, >=, 0);
+    char **ids = NULL;
+    bool opened = false;
+    time_t now = time(NULL);
+    if (getuid() == 0) {
+        g_assert_cmpint(rd_slurm_status_verdict(fd, "/run/status.json", now, &ids, &opened), ==, 2);
+        g_assert_true(opened);
+        g_assert_cmpstr(ids ? ids[0] : NULL, ==, "kfd.missing");
+        strv_free(TAKE_PTR(ids));
+        g_assert_cmpint(
+            rd_slurm_status_verdict(fd, "/run/status.json", now + RD_SLURM_STATUS_MAX_AGE_S + 60, &ids, &opened), ==,
+            -ESTALE);
+        g_assert_cmpint(chmod(path, 0664), ==, 0);
+    }
+    /* not root's alone: another owner (a test not run as root), or group-writable */
+    g_assert_cmpint(rd_slurm_status_verdict(fd, "/run/status.json", now, &ids, &opened), ==, -EPERM);
+    g_assert_true(opened);
+    g_assert_cmpint(rd_slurm_status_verdict(fd, "/run/none.json", now, &ids, &opened), ==, -ENOENT);
+    g_assert_false(opened);
+    g_assert_null(ids);
+    rd_test_rm_rf(root);
+}
+
+/* What the prolog keeps for the epilog: saved, read back, dropped. */
+static void test_counters_state(void)
+{
+    _cleanup_free_ char *base = g_dir_make_tmp("rd-slurm-state-XXXXXX", NULL);
+    _cleanup_free_ char *dir = g_build_filename(base, "a/42", NULL);
+    g_assert_true(rd_slurm_job_id_valid("42_7"));
+    g_assert_false(rd_slurm_job_id_valid("../42"));
+    g_assert_false(rd_slurm_job_id_valid(""));
+    g_assert_false(rd_slurm_job_id_valid(NULL));
+    json_object *c = json_tokener_parse("{\"job\": \"42\", \"gpus\": []}"), *back = NULL;
+    char *what = NULL;
+    g_assert_cmpint(rd_slurm_counters_save(dir, c, &what), ==, 0);
+    g_assert_null(what);
+    g_assert_cmpint(rd_slurm_counters_load(dir, &back), ==, 0);
+    g_assert_true(json_object_equal(c, back));
+    json_object_put(back);
+    rd_slurm_counters_drop(dir);
+    g_assert_cmpint(rd_slurm_counters_load(dir, &back), ==, -ENOENT);
+    g_assert_false(g_file_test(dir, G_FILE_TEST_EXISTS));
+    rd_test_write_file(dir, "counters.json", "not json");
+    g_assert_cmpint(rd_slurm_counters_load(dir, &back), ==, -EBADMSG);
+    rd_slurm_counters_drop(dir);
+    g_assert_false(g_file_test(dir, G_FILE_TEST_EXISTS));
+    json_object_put(c);
+    rd_test_rm_rf(base);
+}
+
 static const rd_test_case tests[] = {
     { "/slurm/parse/lines", test_parse },
     { "/slurm/parse/ranges", test_expand },
@@ -813,6 +903,9 @@ static const rd_test_case tests[] = {
     { "/slurm/node/decide", test_decide },
     { "/slurm/job/gpus", test_job_gpus },
     { "/slurm/job/counters", test_counters },
+    { "/slurm/node/report-verdict", test_report_verdict },
+    { "/slurm/node/status-verdict", test_status_verdict },
+    { "/slurm/job/counters-state", test_counters_state },
 };
 
 RD_TEST_MAIN_KNOWLEDGE(tests, true, &knowledge)

@@ -33,3 +33,19 @@ json_object *rd_slurm_counters_json(const rd_facts *f, const char *job, char *co
 /* The finding ids whose counters grew since saved, in a stable order, and one
  * evidence line each ("0000:03:00.0: RAS uncorrectable errors 0 -> 2"). */
 void rd_slurm_counters_grown(json_object *saved, const rd_facts *f, char ***ret_ids, char ***ret_evidence);
+
+/* What the prolog leaves for the epilog: the job's counters in
+ * BASE/JOB/counters.json (BASE: ROCM_DOCTOR_SLURM_STATE_DIR, else
+ * /run/rocm-doctor/slurm). */
+/* Whether job (SLURM_JOB_ID) is one: digits and '_' (it names a folder). */
+bool rd_slurm_job_id_valid(const char *job);
+char *rd_slurm_job_state_dir(const char *job);
+/* Writes counters to dir/counters.json atomically (dir made 0700, the
+ * folders above it 0755); -errno, *ret_what: the path that failed. */
+int rd_slurm_counters_save(const char *dir, json_object *counters, char **ret_what);
+/* The counters saved in dir: 0 and *ret; -ENOENT when none were (no GPUs,
+ * or no prolog), -EBADMSG when they are not JSON, -errno when unreadable. */
+int rd_slurm_counters_load(const char *dir, json_object **ret);
+/* Removes dir/counters.json, whatever it is, and dir: the next job of
+ * this id must not compare with them. */
+void rd_slurm_counters_drop(const char *dir);

@@ -4,7 +4,7 @@
 #include "knowledge-private.h"
 
 /* [firmware-known-bad]: "GFX.NAME = 0xVERSION REASON" */
-static int firmware_bad_row(parse_state *st, const char *name, const char *value)
+static int firmware_bad_row(parse_state *st, void *obj, const char *name, const char *value)
 {
     const char *dot = strchr(name, '.');
     if (!dot || !startswith(name, "gfx") || dot - name > 10 || !dot[1] ||
@@ -62,14 +62,8 @@ static bool product_key_seen(const rd_knowledge *k, uint16_t dev, int16_t rev)
 
 /* [vram]: "DEVICE[.REV] = GIB|shared PRODUCT NAME"; [vram-left-out]:
  * "DEVICE[.REV] = REASON"; [firmware-known-bad] above. */
-static int health_handler(void *user, const char *section, const char *name, const char *value)
+static int product_row(parse_state *st, bool left_out, const char *name, const char *value)
 {
-    parse_state *st = user;
-    if (streq(section, "firmware-known-bad"))
-        return firmware_bad_row(st, name, value);
-    bool left_out = streq(section, "vram-left-out");
-    if (!left_out && !streq(section, "vram"))
-        return kn_fail(st, xasprintf("unknown section [%s]", section));
     uint16_t dev;
     int16_t rev;
     if (!parse_product_key(name, &dev, &rev))
@@ -103,14 +97,35 @@ static int health_handler(void *user, const char *section, const char *name, con
     return 1;
 }
 
+static int vram_row(parse_state *st, void *obj, const char *name, const char *value)
+{
+    return product_row(st, false, name, value);
+}
+
+static int left_out_row(parse_state *st, void *obj, const char *name, const char *value)
+{
+    return product_row(st, true, name, value);
+}
+
+static const kn_key firmware_keys[] = { { NULL, KN_PARSE, 0, NULL, firmware_bad_row } };
+static const kn_key vram_keys[] = { { NULL, KN_PARSE, 0, NULL, vram_row } };
+static const kn_key left_out_keys[] = { { NULL, KN_PARSE, 0, NULL, left_out_row } };
+static const kn_section health_sections[] = {
+    { "firmware-known-bad", false, kn_whole, KN_KEYS(firmware_keys) },
+    { "vram", false, kn_whole, KN_KEYS(vram_keys) },
+    { "vram-left-out", false, kn_whole, KN_KEYS(left_out_keys) },
+};
+static const kn_rows health_rows = { KN_KEYS(health_sections) };
+
 int rd_knowledge_load_health(const char *path, rd_knowledge *k, char **ret_error)
 {
-    parse_state st = { .k = k, .info = &k->health_info };
-    return kn_load_table(path, &st, health_handler, ret_error);
+    parse_state st = { .k = k, .rows_of = &health_rows, .info = &k->health_info };
+    return kn_load_table(path, &st, ret_error);
 }
 
 const rd_product_memory *rd_knowledge_product_memory(const rd_knowledge *k, uint16_t device_id, uint8_t revision)
 {
+    (void)rd_knowledge_need(k, RD_KT_HEALTH, NULL);
     const rd_product_memory *any = NULL;
     for (size_t i = 0; i < k->n_product_memory; i++) {
         const rd_product_memory *p = &k->product_memory[i];
@@ -127,6 +142,7 @@ const rd_product_memory *rd_knowledge_product_memory(const rd_knowledge *k, uint
 const rd_firmware_bad *rd_knowledge_firmware_bad(const rd_knowledge *k, const char *gfx, const char *name,
                                                  uint32_t version)
 {
+    (void)rd_knowledge_need(k, RD_KT_HEALTH, NULL);
     for (size_t i = 0; i < k->n_firmware_bad; i++)
         if (k->firmware_bad[i].version == version && streq(k->firmware_bad[i].gfx, gfx) &&
             streq(k->firmware_bad[i].name, name))

@@ -4,7 +4,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "explain.h"
+#include "json-util.h"
+#include "rootfs.h"
 #include "util.h"
 
 /* The value of "Key=" on one of the lines of text, to the end of its line
@@ -147,4 +150,46 @@ rd_slurm_action rd_slurm_decide(int status, char *const *error_ids, rd_slurm_on_
         return RD_SLURM_KEEP;
     *ret_reason = TAKE_PTR(reason);
     return RD_SLURM_DRAIN;
+}
+
+int rd_slurm_report_verdict(json_object *report, char ***ret_ids)
+{
+    json_object *findings;
+    if (!json_object_object_get_ex(report, "findings", &findings) || !json_object_is_type(findings, json_type_array))
+        return -EINVAL;
+    int status = 0;
+    for (size_t i = 0; i < json_object_array_length(findings); i++) {
+        json_object *f = json_object_array_get_idx(findings, i);
+        const char *sev = rd_json_get_str(f, "severity"), *id = rd_json_get_str(f, "id");
+        if (!sev || !id || !rd_finding_id_valid(id))
+            return -EINVAL;
+        if (streq(sev, "error")) {
+            status = 2;
+            *ret_ids = strv_push(*ret_ids, xstrdup(id));
+        } else if (streq(sev, "warning") && status < 1)
+            status = 1;
+    }
+    return status;
+}
+
+int rd_slurm_status_verdict(int root_fd, const char *path, time_t now, char ***ret_ids, bool *ret_opened)
+{
+    struct stat st;
+    _cleanup_close_ int fd = rootfs_open_regular(root_fd, path, ROOTFS_IN_ROOT, &st);
+    *ret_opened = fd >= 0;
+    if (fd < 0)
+        return fd;
+    if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+        return -EPERM;
+    if (st.st_mtime < now - RD_SLURM_STATUS_MAX_AGE_S)
+        return -ESTALE;
+    _cleanup_free_ char *text = NULL;
+    size_t size;
+    int r = read_fd_sized(fd, &st, 64u << 20, &text, &size);
+    if (r < 0)
+        return r;
+    json_object *j = json_tokener_parse(text);
+    r = j ? rd_slurm_report_verdict(j, ret_ids) : -EINVAL;
+    json_object_put(j);
+    return r;
 }

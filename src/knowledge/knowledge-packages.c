@@ -25,64 +25,29 @@ char *const *rd_usecase_packages(const rd_usecase *u, const char *pm)
     return i == 0 ? u->apt : i == 1 ? u->dnf : i == 2 ? u->zypper : NULL;
 }
 
-static bool package_names_ok(char *const *v, char **ret_bad)
+static char *package_name(parse_state *st, const char *name, const char *v)
 {
-    for (size_t i = 0; v && v[i]; i++)
-        if (strspn(v[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_{}:") != strlen(v[i]) ||
-            v[i][0] == '-') {
-            *ret_bad = xstrdup(v[i]);
-            return false;
-        }
-    return true;
+    if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_{}:") != strlen(v) || v[0] == '-')
+        return xasprintf("\"%s\" is not a package name", v);
+    return NULL;
 }
 
-/* A list key: package names, gfx targets or gfx:kernel pairs. */
-static int list_key(parse_state *st, char ***slot, const char *value)
+/* [driver] inbox-kernel: "gfx1100:6.2", a target and the first kernel series. */
+static char *target_kernel(parse_state *st, const char *name, const char *v)
 {
-    char **v = strv_split(value, " \t,");
-    _cleanup_free_ char *bad = NULL;
-    if (!package_names_ok(v, &bad)) {
-        strv_free(v);
-        return kn_fail(st, xasprintf("\"%s\" is not a package name", bad));
-    }
-    strv_free(*slot);
-    *slot = v;
-    return 1;
+    char *e = package_name(st, name, v);
+    const char *colon = strchr(v, ':');
+    unsigned a, b;
+    if (!e && (!startswith(v, "gfx") || !colon || sscanf(colon + 1, "%u.%u", &a, &b) != 2))
+        e = xasprintf("\"%s\" is not TARGET:KERNEL (gfx1100:6.2)", v);
+    return e;
 }
 
-static int packages_handler(void *user, const char *section, const char *name, const char *value)
+static int usecase_row(parse_state *st, const char *section, const char *uc, void **ret)
 {
-    parse_state *st = user;
     rd_packages_table *t = &st->k->packages;
-    int pm = rd_packages_pm_index(name);
-    if (streq(section, "setup")) {
-        if (streq(name, "default"))
-            return list_key(st, &t->default_usecases, value);
-        return kn_fail(st, xasprintf("unknown key \"%s\" in [setup]", name));
-    }
-    if (streq(section, "headers") || streq(section, "shadow")) {
-        if (pm < 0)
-            return kn_fail(st, xasprintf("unknown key \"%s\" in [%s] (apt, dnf or zypper)", name, section));
-        return list_key(st, streq(section, "headers") ? &t->headers[pm] : &t->shadow[pm], value);
-    }
-    if (streq(section, "driver")) {
-        if (streq(name, "dkms-gfx"))
-            return list_key(st, &t->dkms_gfx, value);
-        if (streq(name, "inbox-kernel")) {
-            int r = list_key(st, &t->inbox_kernel, value);
-            for (size_t i = 0; r && t->inbox_kernel && t->inbox_kernel[i]; i++) {
-                const char *colon = strchr(t->inbox_kernel[i], ':');
-                unsigned a, b;
-                if (!startswith(t->inbox_kernel[i], "gfx") || !colon || sscanf(colon + 1, "%u.%u", &a, &b) != 2)
-                    return kn_fail(st, xasprintf("\"%s\" is not TARGET:KERNEL (gfx1100:6.2)", t->inbox_kernel[i]));
-            }
-            return r;
-        }
-        return kn_fail(st, xasprintf("unknown key \"%s\" in [driver]", name));
-    }
-    const char *uc = startswith(section, "usecase ");
-    if (!uc || !*uc || strchr(uc, ' '))
-        return kn_fail(st, xasprintf("unknown section [%s]", section));
+    if (!*uc || strchr(uc, ' '))
+        return -1;
     rd_usecase *u = t->n_usecases ? &t->usecases[t->n_usecases - 1] : NULL;
     if (!u || !streq(u->name, uc)) {
         if (rd_knowledge_usecase(st->k, uc))
@@ -90,24 +55,56 @@ static int packages_handler(void *user, const char *section, const char *name, c
         u = ARRAY_APPEND(t->usecases, t->n_usecases);
         u->name = xstrdup(uc);
     }
-    if (streq(name, "summary"))
-        return kn_string_key(st, section, name, value, &u->summary);
-    if (streq(name, "since"))
-        return kn_string_key(st, section, name, value, &u->since);
-    if (streq(name, "driver")) {
-        if (kn_parse_bool(value, &u->driver) < 0)
-            return kn_fail(st, xasprintf("driver must be yes or no, not \"%s\"", value));
-        return 1;
-    }
-    if (pm >= 0)
-        return list_key(st, pm == 0 ? &u->apt : pm == 1 ? &u->dnf : &u->zypper, value);
-    return kn_fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
+    *ret = u;
+    return 1;
 }
+
+static int packages_of(parse_state *st, const char *section, const char *arg, void **ret)
+{
+    *ret = &st->k->packages;
+    return 1;
+}
+
+#define LIST(n, s, f, chk)                                                                                             \
+    {                                                                                                                  \
+        n, KN_WORDS, offsetof(s, f), chk, NULL, true                                                                   \
+    }
+static const kn_key setup_keys[] = { LIST("default", rd_packages_table, default_usecases, package_name) };
+static const kn_key headers_keys[] = {
+    LIST("apt", rd_packages_table, headers[0], package_name),
+    LIST("dnf", rd_packages_table, headers[1], package_name),
+    LIST("zypper", rd_packages_table, headers[2], package_name),
+};
+static const kn_key shadow_keys[] = {
+    LIST("apt", rd_packages_table, shadow[0], package_name),
+    LIST("dnf", rd_packages_table, shadow[1], package_name),
+    LIST("zypper", rd_packages_table, shadow[2], package_name),
+};
+static const kn_key driver_keys[] = {
+    LIST("dkms-gfx", rd_packages_table, dkms_gfx, package_name),
+    LIST("inbox-kernel", rd_packages_table, inbox_kernel, target_kernel),
+};
+static const kn_key usecase_keys[] = {
+    KN_STR("summary", rd_usecase, summary),
+    KN_STR("since", rd_usecase, since),
+    { "driver", KN_BOOL, offsetof(rd_usecase, driver) },
+    LIST("apt", rd_usecase, apt, package_name),
+    LIST("dnf", rd_usecase, dnf, package_name),
+    LIST("zypper", rd_usecase, zypper, package_name),
+};
+static const kn_section packages_sections[] = {
+    { "setup", false, packages_of, KN_KEYS(setup_keys) },
+    { "headers", false, packages_of, KN_KEYS(headers_keys), " (apt, dnf or zypper)" },
+    { "shadow", false, packages_of, KN_KEYS(shadow_keys), " (apt, dnf or zypper)" },
+    { "driver", false, packages_of, KN_KEYS(driver_keys) },
+    { "usecase ", true, usecase_row, KN_KEYS(usecase_keys) },
+};
+static const kn_rows packages_rows = { KN_KEYS(packages_sections) };
 
 int rd_knowledge_load_packages(const char *path, rd_knowledge *k, char **ret_error)
 {
-    parse_state st = { .k = k, .info = &k->packages.info };
-    int r = kn_load_table(path, &st, packages_handler, ret_error);
+    parse_state st = { .k = k, .rows_of = &packages_rows, .info = &k->packages.info };
+    int r = kn_load_table(path, &st, ret_error);
     if (r < 0)
         return r;
     for (size_t i = 0; i < strv_length(k->packages.default_usecases); i++)

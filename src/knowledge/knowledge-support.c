@@ -6,25 +6,17 @@
 #include <ctype.h>
 #include "distro.h"
 
-static int parse_gfx_list(parse_state *st, const char *name, const char *value, char ***ret)
+static char *gfx_of_archs(parse_state *st, const char *name, const char *v)
 {
-    _cleanup_strv_free_ char **v = strv_split(value, " \t");
-    if (!v)
-        return kn_fail(st, xasprintf("%s is empty", name));
-    for (size_t i = 0; v[i]; i++) {
-        if (!rd_knowledge_arch(st->k, v[i]))
-            return kn_fail(st, xasprintf("%s: \"%s\" is not a gfx target of archs.ini", name, v[i]));
-        if (strv_contains(v + i + 1, v[i]))
-            return kn_fail(st, xasprintf("%s: %s is listed twice", name, v[i]));
-    }
-    strv_free(*ret);
-    *ret = TAKE_PTR(v);
-    return 1;
+    if (rd_knowledge_arch(st->k, v))
+        return NULL;
+    return xasprintf("%s: \"%s\" is not a gfx target of archs.ini", name, v);
 }
 
 /* ID VERSION_ID CODENAME [suite SUITE] [tree TREE] kernels SERIES... */
-static int parse_os_line(parse_state *st, rd_release *r, const char *value)
+static int parse_os_line(parse_state *st, void *obj, const char *name, const char *value)
 {
+    rd_release *r = obj;
     _cleanup_strv_free_ char **w = strv_split(value, " \t");
     size_t n = strv_length(w), i = 3;
     if (n < 5)
@@ -70,8 +62,9 @@ static const char *const template_names[] = { "rocm", "amdgpu", "major", "os" };
 
 /* A baseurl template: https://HOST/..., placeholders only from
  * template_names, braces paired, no white space. */
-static int parse_template(parse_state *st, const char *name, const char *value, char **ret)
+static int parse_template(parse_state *st, void *obj, const char *name, const char *value)
 {
+    char **ret = &((rd_rpm_info *)obj)->gpgkey;
     if (!startswith(value, "https://") || strpbrk(value, " \t"))
         return kn_fail(st, xasprintf("%s \"%s\" is not an https:// URL", name, value));
     for (const char *p = strchr(value, '{'); p; p = strchr(p + 1, '{')) {
@@ -92,72 +85,28 @@ static int parse_template(parse_state *st, const char *name, const char *value, 
     return 1;
 }
 
-static int parse_word_list(parse_state *st, const char *name, const char *value, char ***ret)
+static char *host_value(parse_state *st, const char *name, const char *value)
 {
-    char **v = strv_split(value, " \t");
-    if (!v)
-        return kn_fail(st, xasprintf("%s is empty", name));
-    strv_free(*ret);
-    *ret = v;
-    return 1;
+    if (!*value || strpbrk(value, "/: \t"))
+        return xasprintf("host \"%s\" is not a host name", value);
+    return NULL;
 }
 
-static int rpm_key(parse_state *st, const char *name, const char *value)
+static char *key_id_value(parse_state *st, const char *name, const char *value)
 {
-    rd_rpm_info *rpm = &st->k->rpm;
-    if (streq(name, "host")) {
-        if (!*value || strpbrk(value, "/: \t"))
-            return kn_fail(st, xasprintf("host \"%s\" is not a host name", value));
-        free(rpm->host);
-        rpm->host = xstrdup(value);
-        return 1;
-    }
-    if (streq(name, "fingerprint")) {
-        if (!kn_is_fingerprint(value))
-            return kn_fail(st, xasprintf("fingerprint \"%s\" is not 40 upper-case hex digits", value));
-        free(rpm->fingerprint);
-        rpm->fingerprint = xstrdup(value);
-        return 1;
-    }
-    if (streq(name, "gpgkey"))
-        return parse_template(st, name, value, &rpm->gpgkey);
-    char ***list = streq(name, "crb-repos")       ? &rpm->crb_repos
-                   : streq(name, "epel-repos")    ? &rpm->epel_repos
-                   : streq(name, "crb-packages")  ? &rpm->crb_packages
-                   : streq(name, "epel-packages") ? &rpm->epel_packages
-                   : streq(name, "sles-modules")  ? &rpm->sles_modules
-                   : streq(name, "sles-repos")    ? &rpm->sles_repos
-                                                  : NULL;
-    if (!list)
-        return kn_fail(st, xasprintf("unknown key \"%s\" in [rpm]", name));
-    return parse_word_list(st, name, value, list);
-}
-
-/* [apt]: host, key-id, pin-origin. */
-static int apt_key(parse_state *st, const char *name, const char *value)
-{
-    rd_knowledge *k = st->k;
-    char **slot = streq(name, "host")         ? &k->apt_host
-                  : streq(name, "key-id")     ? &k->apt_key_id
-                  : streq(name, "pin-origin") ? &k->apt_pin_origin
-                                              : NULL;
-    if (!slot)
-        return kn_fail(st, xasprintf("unknown key \"%s\" in [apt]", name));
-    if (slot == &k->apt_key_id) {
-        uint64_t id;
-        if (strlen(value) != 16 || safe_atou64(value, 16, &id) < 0)
-            return kn_fail(st, xasprintf("key-id \"%s\" is not a 16-digit hex key id", value));
-    }
-    free(*slot);
-    *slot = xstrdup(value);
-    return 1;
+    uint64_t id;
+    if (strlen(value) != 16 || safe_atou64(value, 16, &id) < 0)
+        return xasprintf("key-id \"%s\" is not a 16-digit hex key id", value);
+    return NULL;
 }
 
 /* The release of a [rocm X.Y] section: a new one when the section starts,
  * refused when it repeats or comes out of order. */
-static int release_section(parse_state *st, const char *section, const char *line, rd_release **ret)
+static int release_row(parse_state *st, const char *section, const char *line, void **ret)
 {
     rd_knowledge *k = st->k;
+    if (!kn_is_version(line, 2, 2))
+        return -1;
     if (!st->release || !streq(st->release->line, line)) {
         for (size_t i = 0; i < k->n_releases; i++)
             if (streq(k->releases[i].line, line))
@@ -172,80 +121,124 @@ static int release_section(parse_state *st, const char *section, const char *lin
     return 1;
 }
 
-/* One key of a [rocm X.Y] section. */
-static int release_key(parse_state *st, rd_release *r, const char *section, const char *name, const char *value)
+static int latest_value(parse_state *st, void *obj, const char *name, const char *value)
 {
-    if (streq(name, "latest")) {
-        const char *rest = startswith(value, r->line);
-        if (!kn_is_version(value, 3, 3) || !rest || *rest != '.')
-            return kn_fail(st, xasprintf("latest \"%s\" is not a %s.N release", value, r->line));
-        free(r->latest);
-        r->latest = xstrdup(value);
-    } else if (streq(name, "date")) {
-        unsigned y, m;
-        int end = 0;
-        if (sscanf(value, "%4u-%2u%n", &y, &m, &end) != 2 || value[end] || strlen(value) != 7 || y < 2000 || m < 1 ||
-            m > 12)
-            return kn_fail(st, xasprintf("date \"%s\" is not YYYY-MM", value));
-        free(r->date);
-        r->date = xstrdup(value);
-    } else if (streq(name, "gfx"))
-        return parse_gfx_list(st, name, value, &r->gfx);
-    else if (streq(name, "deprecated"))
-        return parse_gfx_list(st, name, value, &r->deprecated);
-    else if (streq(name, "apt-suite")) {
-        if (streq(value, "ubuntu"))
-            r->apt_suite_ubuntu = true;
-        else if (streq(value, "codename"))
-            r->apt_suite_ubuntu = false;
-        else
-            return kn_fail(st, xasprintf("apt-suite must be codename or ubuntu, not \"%s\"", value));
-    } else if (streq(name, "dkms")) {
-        if (!kn_is_version(value, 2, 3))
-            return kn_fail(st, xasprintf("dkms \"%s\" is not a driver version like 6.8.5", value));
-        free(r->dkms);
-        r->dkms = xstrdup(value);
-    } else if (streq(name, "window")) {
-        const char *n;
-        uint64_t v;
-        if ((n = startswith(value, "releases ")) && safe_atou64(n, 10, &v) == 0 && v <= 100)
-            r->window_kind = RD_WINDOW_RELEASES;
-        else if ((n = startswith(value, "months ")) && safe_atou64(n, 10, &v) == 0 && v <= 1200)
-            r->window_kind = RD_WINDOW_MONTHS;
-        else
-            return kn_fail(st, xasprintf("window must be \"releases N\" or \"months N\", not \"%s\"", value));
-        r->window = (uint32_t)v;
-    } else if (streq(name, "os"))
-        return parse_os_line(st, r, value);
-    else if (streq(name, "el-rocm") || streq(name, "el-amdgpu") || streq(name, "el-graphics") ||
-             streq(name, "sles-rocm") || streq(name, "sles-amdgpu") || streq(name, "amdgpu"))
-        return kn_fail(
-            st, xasprintf("\"%s\" moved to repos.ini: the folders AMD serves are listed per release there", name));
-    else
-        return kn_fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
+    rd_release *r = obj;
+    const char *rest = startswith(value, r->line);
+    if (!kn_is_version(value, 3, 3) || !rest || *rest != '.')
+        return kn_fail(st, xasprintf("latest \"%s\" is not a %s.N release", value, r->line));
+    free(r->latest);
+    r->latest = xstrdup(value);
     return 1;
 }
 
-static int support_handler(void *user, const char *section, const char *name, const char *value)
+static char *month_value(parse_state *st, const char *name, const char *value)
 {
-    parse_state *st = user;
-    if (streq(section, "rpm"))
-        return rpm_key(st, name, value);
-    if (streq(section, "apt"))
-        return apt_key(st, name, value);
-    const char *line = startswith(section, "rocm ");
-    if (!line || !kn_is_version(line, 2, 2))
-        return kn_fail(st, xasprintf("section [%s] is neither [table], [apt], [rpm] nor [rocm X.Y]", section));
-    rd_release *r = NULL;
-    if (release_section(st, section, line, &r) == 0)
-        return 0; /* the error is recorded */
-    return release_key(st, r, section, name, value);
+    unsigned y, m;
+    int end = 0;
+    if (sscanf(value, "%4u-%2u%n", &y, &m, &end) != 2 || value[end] || strlen(value) != 7 || y < 2000 || m < 1 ||
+        m > 12)
+        return xasprintf("date \"%s\" is not YYYY-MM", value);
+    return NULL;
 }
+
+static int apt_suite_value(parse_state *st, void *obj, const char *name, const char *value)
+{
+    rd_release *r = obj;
+    if (streq(value, "ubuntu"))
+        r->apt_suite_ubuntu = true;
+    else if (streq(value, "codename"))
+        r->apt_suite_ubuntu = false;
+    else
+        return kn_fail(st, xasprintf("apt-suite must be codename or ubuntu, not \"%s\"", value));
+    return 1;
+}
+
+static char *dkms_value(parse_state *st, const char *name, const char *value)
+{
+    if (!kn_is_version(value, 2, 3))
+        return xasprintf("dkms \"%s\" is not a driver version like 6.8.5", value);
+    return NULL;
+}
+
+static int window_value(parse_state *st, void *obj, const char *name, const char *value)
+{
+    rd_release *r = obj;
+    const char *n;
+    uint64_t v;
+    if ((n = startswith(value, "releases ")) && safe_atou64(n, 10, &v) == 0 && v <= 100)
+        r->window_kind = RD_WINDOW_RELEASES;
+    else if ((n = startswith(value, "months ")) && safe_atou64(n, 10, &v) == 0 && v <= 1200)
+        r->window_kind = RD_WINDOW_MONTHS;
+    else
+        return kn_fail(st, xasprintf("window must be \"releases N\" or \"months N\", not \"%s\"", value));
+    r->window = (uint32_t)v;
+    return 1;
+}
+
+/* The last row of [rocm X.Y]: the folder keys that moved to repos.ini, else unknown. */
+static int moved_key(parse_state *st, void *obj, const char *name, const char *value)
+{
+    static const char *const moved[] = { "el-rocm", "el-amdgpu", "el-graphics", "sles-rocm", "sles-amdgpu", "amdgpu" };
+    for (size_t i = 0; i < ELEMENTSOF(moved); i++)
+        if (streq(name, moved[i]))
+            return kn_fail(
+                st, xasprintf("\"%s\" moved to repos.ini: the folders AMD serves are listed per release there", name));
+    return kn_fail(st, xasprintf("unknown key \"%s\" in [rocm %s]", name, ((rd_release *)obj)->line));
+}
+
+static int rpm_of(parse_state *st, const char *section, const char *arg, void **ret)
+{
+    *ret = &st->k->rpm;
+    return 1;
+}
+
+#define WORDS(n, f)                                                                                                    \
+    {                                                                                                                  \
+        n, KN_WORDS, offsetof(rd_rpm_info, f), NULL, NULL, false, true                                                 \
+    }
+static const kn_key rpm_keys[] = {
+    { "host", KN_STRING, offsetof(rd_rpm_info, host), host_value },
+    { "fingerprint", KN_STRING, offsetof(rd_rpm_info, fingerprint), kn_fingerprint_value },
+    { "gpgkey", KN_PARSE, 0, NULL, parse_template },
+    WORDS("crb-repos", crb_repos),
+    WORDS("epel-repos", epel_repos),
+    WORDS("crb-packages", crb_packages),
+    WORDS("epel-packages", epel_packages),
+    WORDS("sles-modules", sles_modules),
+    WORDS("sles-repos", sles_repos),
+};
+static const kn_key apt_keys[] = {
+    KN_STR("host", rd_knowledge, apt_host),
+    { "key-id", KN_STRING, offsetof(rd_knowledge, apt_key_id), key_id_value },
+    KN_STR("pin-origin", rd_knowledge, apt_pin_origin),
+};
+#define GFX(n, f)                                                                                                      \
+    {                                                                                                                  \
+        n, KN_WORDS, offsetof(rd_release, f), gfx_of_archs, NULL, false, true, true                                    \
+    }
+static const kn_key release_keys[] = {
+    { "latest", KN_PARSE, 0, NULL, latest_value },
+    { "date", KN_STRING, offsetof(rd_release, date), month_value },
+    GFX("gfx", gfx),
+    GFX("deprecated", deprecated),
+    { "apt-suite", KN_PARSE, 0, NULL, apt_suite_value },
+    { "dkms", KN_STRING, offsetof(rd_release, dkms), dkms_value },
+    { "window", KN_PARSE, 0, NULL, window_value },
+    { "os", KN_PARSE, 0, NULL, parse_os_line },
+    { NULL, KN_PARSE, 0, NULL, moved_key },
+};
+static const kn_section support_sections[] = {
+    { "rpm", false, rpm_of, KN_KEYS(rpm_keys) },
+    { "apt", false, kn_whole, KN_KEYS(apt_keys) },
+    { "rocm ", true, release_row, KN_KEYS(release_keys) },
+};
+static const kn_rows support_rows = { KN_KEYS(support_sections), "neither [table], [apt], [rpm] nor [rocm X.Y]" };
 
 int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_error)
 {
-    parse_state st = { .k = k, .info = &k->support_info };
-    int r = kn_load_table(path, &st, support_handler, ret_error);
+    parse_state st = { .k = k, .rows_of = &support_rows, .info = &k->support_info };
+    int r = kn_load_table(path, &st, ret_error);
     if (r < 0)
         return r;
     if (!k->apt_host || !k->apt_key_id || !k->apt_pin_origin) {

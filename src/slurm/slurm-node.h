@@ -7,8 +7,10 @@
  * FAILed, are never touched. */
 #pragma once
 
+#include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #define RD_SLURM_REASON_PREFIX "rocm-doctor:"
 /* Slurm keeps any length, but sinfo -R shows 20 columns by default and
@@ -20,6 +22,8 @@
  * seconds (slurmd waits for it); a scontrol that hangs (slurmctld does
  * not answer) is ended and the run's status is 3. */
 #define RD_SLURM_SCONTROL_TIMEOUT_S 10
+/* A status file older than this is not taken as the node's health. */
+#define RD_SLURM_STATUS_MAX_AGE_S 600
 
 typedef struct {
     char *state;  /* "IDLE+DRAIN", "MIXED", "DOWN*+DRAIN" */
@@ -62,3 +66,17 @@ typedef enum {
  * A status of 3 never resumes. */
 rd_slurm_action rd_slurm_decide(int status, char *const *error_ids, rd_slurm_on_unknown on_unknown,
                                 const rd_slurm_node_state *node, char **ret_reason);
+
+/* The findings of a report (status.json or a check's JSON): the exit
+ * status they make (0, 1 or 2) and the error ids; -EINVAL when a finding
+ * lacks its severity or its id is not a finding id (the ids become Slurm's
+ * reason). */
+int rd_slurm_report_verdict(json_object *report, char ***ret_ids);
+/* The verdict of the status file path (under root_fd, confined to it) when
+ * it was written in the last RD_SLURM_STATUS_MAX_AGE_S seconds before now:
+ * -ESTALE when older, -EPERM when it is not root's alone (owned by another
+ * user, or writable by group or others: whoever can write it could resume
+ * the node), -EINVAL when its findings are not a report's, -errno when it
+ * cannot be opened or read. *ret_opened: whether it was opened (a regular
+ * file is there). */
+int rd_slurm_status_verdict(int root_fd, const char *path, time_t now, char ***ret_ids, bool *ret_opened);

@@ -98,80 +98,77 @@ static int parse_path(parse_state *st, const path_key *pk, const char *value, ch
     return 1;
 }
 
-static int parse_list(parse_state *st, const char *name, const char *value, bool versions, char ***slot)
+static char *suite_word(parse_state *st, const char *name, const char *v)
 {
-    _cleanup_strv_free_ char **v = strv_split(value, " \t");
-    if (!v)
-        return kn_fail(st, xasprintf("%s is empty", name));
-    for (size_t i = 0; v[i]; i++) {
-        bool ok = versions ? kn_is_version(v[i], 1, 2) : strspn(v[i], "abcdefghijklmnopqrstuvwxyz") == strlen(v[i]);
-        if (!ok)
-            return kn_fail(st, xasprintf("%s: \"%s\" is not %s", name, v[i],
-                                         versions ? "an OS tree like 9.6 or 10" : "an apt suite like noble"));
-        if (strv_contains(v + i + 1, v[i]))
-            return kn_fail(st, xasprintf("%s: %s is listed twice", name, v[i]));
-    }
-    strv_free(*slot);
-    *slot = TAKE_PTR(v);
-    return 1;
+    if (strspn(v, "abcdefghijklmnopqrstuvwxyz") == strlen(v))
+        return NULL;
+    return xasprintf("%s: \"%s\" is not an apt suite like noble", name, v);
 }
 
-static int release_key(parse_state *st, rd_repo_row *r, const char *name, const char *value)
+static char *tree_word(parse_state *st, const char *name, const char *v)
+{
+    if (kn_is_version(v, 1, 2))
+        return NULL;
+    return xasprintf("%s: \"%s\" is not an OS tree like 9.6 or 10", name, v);
+}
+
+static char *date_value(parse_state *st, const char *name, const char *value)
+{
+    unsigned y, m, d;
+    int end = 0;
+    if (sscanf(value, "%4u-%2u-%2u%n", &y, &m, &d, &end) != 3 || value[end] || strlen(value) != 10 || y < 2000 ||
+        m < 1 || m > 12 || d < 1 || d > 31)
+        return xasprintf("date \"%s\" is not YYYY-MM-DD", value);
+    return NULL;
+}
+
+static char *driver_value(parse_state *st, const char *name, const char *value)
+{
+    if (kn_is_version(value, 2, 3))
+        return NULL;
+    return xasprintf("driver \"%s\" is not a version like 6.4 or 30.10.1", value);
+}
+
+/* The last row of [release]: a folder key of path_keys, else unknown. */
+static int path_value(parse_state *st, void *obj, const char *name, const char *value)
 {
     for (size_t i = 0; i < ELEMENTSOF(path_keys); i++)
         if (streq(name, path_keys[i].name))
-            return parse_path(st, &path_keys[i], value, path_slot(r, path_keys[i].family, path_keys[i].kind));
-    if (streq(name, "date")) {
-        unsigned y, m, d;
-        int end = 0;
-        if (sscanf(value, "%4u-%2u-%2u%n", &y, &m, &d, &end) != 3 || value[end] || strlen(value) != 10 || y < 2000 ||
-            m < 1 || m > 12 || d < 1 || d > 31)
-            return kn_fail(st, xasprintf("date \"%s\" is not YYYY-MM-DD", value));
-        return kn_string_key(st, "release", name, value, &r->date);
-    }
-    if (streq(name, "driver")) {
-        if (!kn_is_version(value, 2, 3))
-            return kn_fail(st, xasprintf("driver \"%s\" is not a version like 6.4 or 30.10.1", value));
-        return kn_string_key(st, "release", name, value, &r->driver);
-    }
-    if (streq(name, "suites"))
-        return parse_list(st, name, value, false, &r->suites);
-    if (streq(name, "el-trees"))
-        return parse_list(st, name, value, true, &r->el_trees);
-    if (streq(name, "sles-trees"))
-        return parse_list(st, name, value, true, &r->sles_trees);
-    if (streq(name, "source")) {
-        r->sources = strv_push(r->sources, xstrdup(value));
-        return 1;
-    }
-    if (streq(name, "also")) {
-        static const path_key also_key = { "also", RD_REPO_EL, RD_REPO_ROCM, 0 };
-        _cleanup_free_ char *path = NULL;
-        int ok = parse_path(st, &also_key, value, &path);
-        if (ok)
-            r->also = strv_push(r->also, TAKE_PTR(path));
-        return ok;
-    }
-    return kn_fail(st, xasprintf("unknown key \"%s\" in [release %s]", name, r->release));
+            return parse_path(st, &path_keys[i], value, path_slot(obj, path_keys[i].family, path_keys[i].kind));
+    return kn_fail(st, xasprintf("unknown key \"%s\" in [release %s]", name, ((rd_repo_row *)obj)->release));
 }
 
-static int repos_handler(void *user, const char *section, const char *name, const char *value)
+static int source_value(parse_state *st, void *obj, const char *name, const char *value)
 {
-    parse_state *st = user;
+    rd_repo_row *r = obj;
+    r->sources = strv_push(r->sources, xstrdup(value));
+    return 1;
+}
+
+static int also_value(parse_state *st, void *obj, const char *name, const char *value)
+{
+    static const path_key also_key = { "also", RD_REPO_EL, RD_REPO_ROCM, 0 };
+    rd_repo_row *r = obj;
+    _cleanup_free_ char *path = NULL;
+    int ok = parse_path(st, &also_key, value, &path);
+    if (ok)
+        r->also = strv_push(r->also, TAKE_PTR(path));
+    return ok;
+}
+
+static char *key_path_value(parse_state *st, const char *name, const char *value)
+{
+    if (!*value || value[0] == '/' || strstr(value, "..") || strstr(value, "://"))
+        return xasprintf("path \"%s\" is not a path under the repository base", value);
+    return NULL;
+}
+
+/* [release X.Y.Z]: a row each, oldest first. */
+static int release_row(parse_state *st, const char *section, const char *rel, void **ret)
+{
     rd_knowledge *k = st->k;
-    if (streq(section, "key")) {
-        if (streq(name, "fingerprint") && !kn_is_fingerprint(value))
-            return kn_fail(st, xasprintf("fingerprint \"%s\" is not 40 upper-case hex digits", value));
-        if (streq(name, "path") && (!*value || value[0] == '/' || strstr(value, "..") || strstr(value, "://")))
-            return kn_fail(st, xasprintf("path \"%s\" is not a path under the repository base", value));
-        return kn_string_key(st, section, name, value,
-                             streq(name, "path")          ? &k->repo_key
-                             : streq(name, "fingerprint") ? &k->repo_fingerprint
-                                                          : NULL);
-    }
-    const char *rel = startswith(section, "release ");
-    if (!rel || !kn_is_version(rel, 3, 3))
-        return kn_fail(st, xasprintf("section [%s] is neither [table], [key] nor [release X.Y.Z]", section));
+    if (!kn_is_version(rel, 3, 3))
+        return -1;
     rd_repo_row *last = k->n_repos ? &k->repos[k->n_repos - 1] : NULL;
     if (!last || !streq(last->release, rel)) {
         for (size_t i = 0; i < k->n_repos; i++)
@@ -183,8 +180,33 @@ static int repos_handler(void *user, const char *section, const char *name, cons
         last = ARRAY_APPEND(k->repos, k->n_repos);
         last->release = xstrdup(rel);
     }
-    return release_key(st, last, name, value);
+    *ret = last;
+    return 1;
 }
+
+#define TREES(n, f, chk)                                                                                               \
+    {                                                                                                                  \
+        n, KN_WORDS, offsetof(rd_repo_row, f), chk, NULL, false, true, true                                            \
+    }
+static const kn_key release_keys[] = {
+    { "date", KN_STRING, offsetof(rd_repo_row, date), date_value },
+    { "driver", KN_STRING, offsetof(rd_repo_row, driver), driver_value },
+    TREES("suites", suites, suite_word),
+    TREES("el-trees", el_trees, tree_word),
+    TREES("sles-trees", sles_trees, tree_word),
+    { "source", KN_PARSE, 0, NULL, source_value },
+    { "also", KN_PARSE, 0, NULL, also_value },
+    { NULL, KN_PARSE, 0, NULL, path_value }, /* apt-rocm ... sles-installer: path_keys */
+};
+static const kn_key key_keys[] = {
+    { "path", KN_STRING, offsetof(rd_knowledge, repo_key), key_path_value },
+    { "fingerprint", KN_STRING, offsetof(rd_knowledge, repo_fingerprint), kn_fingerprint_value },
+};
+static const kn_section repos_sections[] = {
+    { "key", false, kn_whole, KN_KEYS(key_keys) },
+    { "release ", true, release_row, KN_KEYS(release_keys) },
+};
+static const kn_rows repos_rows = { KN_KEYS(repos_sections), "neither [table], [key] nor [release X.Y.Z]" };
 
 /* Whether one component of path is version, or its X.Y when it is X.Y.0
  * (AMD names the folder of 6.4.0 "6.4"). */
@@ -223,16 +245,39 @@ static char *row_problem(const rd_repo_row *r)
     return NULL;
 }
 
-int rd_knowledge_load_repos(const char *path, rd_knowledge *k, char **ret_error)
+/* [table] and [key], which come before the releases; when [key] comes
+ * after them, the whole file. */
+int kn_load_repos_key(const char *path, parse_state *st, char **ret_error)
 {
-    parse_state st = { .k = k, .info = &k->repos_info };
-    int r = kn_load_table(path, &st, repos_handler, ret_error);
+    rd_knowledge *k = st->k;
+    st->rows_of = &repos_rows;
+    st->stop_before = "release ";
+    int r = kn_parse_text(path, st, ret_error);
+    if (r >= 0 && (!k->repo_key || !k->repo_fingerprint) && st->pos < st->end) {
+        st->stop_before = NULL;
+        r = kn_parse_text(path, st, ret_error);
+    }
     if (r < 0)
+        return r;
+    if ((r = kn_check_info(path, st->info, ret_error)) < 0)
         return r;
     if (!k->repo_key || !k->repo_fingerprint) {
         *ret_error = xasprintf("%s: [key] needs path and fingerprint", path);
         return -EINVAL;
     }
+    return 0;
+}
+
+/* The release rows from where kn_load_repos_key stopped, and the checks
+ * across them. */
+int kn_load_repos_rows(const char *path, parse_state *st, char **ret_error)
+{
+    rd_knowledge *k = st->k;
+    st->rows_of = &repos_rows;
+    st->stop_before = NULL;
+    int r = kn_parse_text(path, st, ret_error);
+    if (r < 0)
+        return r;
     if (k->n_repos == 0) {
         *ret_error = xasprintf("%s: no [release X.Y.Z] section", path);
         return -EINVAL;
@@ -247,10 +292,29 @@ int rd_knowledge_load_repos(const char *path, rd_knowledge *k, char **ret_error)
     return 0;
 }
 
+int rd_knowledge_load_repos(const char *path, rd_knowledge *k, char **ret_error)
+{
+    parse_state st = { .k = k, .info = &k->repos_info };
+    _cleanup_free_ char *text = NULL;
+    int r = kn_read_table(path, &st, &text, ret_error);
+    if (r >= 0)
+        r = kn_load_repos_key(path, &st, ret_error);
+    if (r >= 0)
+        r = kn_load_repos_rows(path, &st, ret_error);
+    return r;
+}
+
 /* ---- queries ---- */
+
+bool rd_repos_empty(const rd_knowledge *k)
+{
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
+    return k->n_repos == 0;
+}
 
 const rd_repo_row *rd_repos_find(const rd_knowledge *k, const char *release)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     _cleanup_free_ char *v = release ? xstrndup(release, strcspn(release, "-")) : NULL;
     if (!v || !kn_is_version(v, 2, 3))
         return NULL;
@@ -262,6 +326,7 @@ const rd_repo_row *rd_repos_find(const rd_knowledge *k, const char *release)
 
 char *rd_repos_unknown_release(const rd_knowledge *k, const char *release)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     const rd_repo_row *newest = rd_repos_newest(k);
     return xasprintf("ROCm \"%s\" is not a release of the repository table (repos.ini of %s, %s to %s): the folders "
                      "AMD serves for it are unknown; `rocm-doctor list releases` shows them",
@@ -271,11 +336,13 @@ char *rd_repos_unknown_release(const rd_knowledge *k, const char *release)
 
 const rd_repo_row *rd_repos_newest(const rd_knowledge *k)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     return k->n_repos ? &k->repos[k->n_repos - 1] : NULL;
 }
 
 const rd_repo_row *rd_repos_newest_of_line(const rd_knowledge *k, const char *line)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     for (size_t i = k->n_repos; line && i > 0; i--) {
         const char *rest = startswith(k->repos[i - 1].release, line);
         if (rest && *rest == '.')
@@ -347,6 +414,7 @@ char *rd_repos_url(const char *base, const rd_repo_row *r, rd_repo_family f, rd_
 
 char *rd_repos_key_url(const rd_knowledge *k, const char *base)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPO_KEY, NULL);
     return k->repo_key ? xasprintf("%s/%s", strempty(base), k->repo_key) : NULL;
 }
 
@@ -532,6 +600,7 @@ static bool row_serves(const rd_repo_row *row, rd_repo_family f, const char *tmp
 int rd_repos_classify(const rd_knowledge *k, const char *path, rd_repo_match *ret)
 {
     *ret = (rd_repo_match){ 0 };
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     while (path && *path == '/')
         path++;
     _cleanup_strv_free_ char **parts = path ? strv_split(path, "/") : NULL;
@@ -573,6 +642,7 @@ bool rd_repo_match_moving(const rd_repo_match *m)
 
 bool rd_repos_tree_major_known(const rd_knowledge *k, rd_repo_family f, const char *major)
 {
+    (void)rd_knowledge_need(k, RD_KT_REPOS, NULL);
     size_t n = strlen(strempty(major));
     for (size_t i = 0; n && i < k->n_repos; i++) {
         char *const *trees = f == RD_REPO_EL ? k->repos[i].el_trees : k->repos[i].sles_trees;

@@ -4,50 +4,50 @@
 
 #include <strings.h>
 
-/* conf/wheels.ini: [index] url/packages/release and [family NAME] rows
- * of gfx targets. */
-static int wheels_handler(void *user, const char *section, const char *name, const char *value)
+/* [family NAME]: a row each, in the order they come. */
+static int family_row(parse_state *st, const char *section, const char *fam, void **ret)
 {
-    parse_state *st = user;
     rd_knowledge *k = st->k;
-    if (streq(section, "index"))
-        return kn_string_key(st, section, name, value,
-                             streq(name, "url")        ? &k->wheel_index
-                             : streq(name, "packages") ? &k->wheel_packages
-                             : streq(name, "release")  ? &k->wheel_release
-                                                       : NULL);
-    const char *fam = startswith(section, "family ");
-    if (!fam || !*fam || strchr(fam, ' '))
-        return kn_fail(st, xasprintf("unknown section [%s]", section));
+    if (!*fam || strchr(fam, ' '))
+        return -1;
     rd_wheel_family *w = k->n_wheel_families ? &k->wheel_families[k->n_wheel_families - 1] : NULL;
     if (!w || !streq(w->name, fam)) {
-        if (rd_knowledge_wheel_family(k, fam))
-            return kn_fail(st, xasprintf("section [%s] appears twice", section));
+        for (size_t i = 0; i < k->n_wheel_families; i++)
+            if (strcasecmp(k->wheel_families[i].name, fam) == 0)
+                return kn_fail(st, xasprintf("section [%s] appears twice", section));
         w = ARRAY_APPEND(k->wheel_families, k->n_wheel_families);
         w->name = xstrdup(fam);
     }
-    if (streq(name, "gfx")) {
-        char **v = strv_split(value, " \t");
-        for (size_t i = 0; v && v[i]; i++)
-            if (!startswith(v[i], "gfx") || strlen(v[i]) < 6 || strlen(v[i]) > 8) {
-                _cleanup_free_ char *bad = xstrdup(v[i]);
-                strv_free(v);
-                return kn_fail(st, xasprintf("\"%s\" is not a gfx target name", bad));
-            }
-        strv_free(w->gfx);
-        w->gfx = v;
-    } else if (streq(name, "index")) {
-        if (kn_parse_bool(value, &w->index) < 0)
-            return kn_fail(st, xasprintf("index must be yes or no, not \"%s\"", value));
-    } else
-        return kn_fail(st, xasprintf("unknown key \"%s\" in [%s]", name, section));
+    *ret = w;
     return 1;
 }
 
+static char *gfx_name(parse_state *st, const char *name, const char *v)
+{
+    if (startswith(v, "gfx") && strlen(v) >= 6 && strlen(v) <= 8)
+        return NULL;
+    return xasprintf("\"%s\" is not a gfx target name", v);
+}
+
+static const kn_key index_keys[] = {
+    KN_STR("url", rd_knowledge, wheel_index),
+    KN_STR("packages", rd_knowledge, wheel_packages),
+    KN_STR("release", rd_knowledge, wheel_release),
+};
+static const kn_key family_keys[] = {
+    { "gfx", KN_WORDS, offsetof(rd_wheel_family, gfx), gfx_name },
+    { "index", KN_BOOL, offsetof(rd_wheel_family, index) },
+};
+static const kn_section wheels_sections[] = {
+    { "index", false, kn_whole, KN_KEYS(index_keys) },
+    { "family ", true, family_row, KN_KEYS(family_keys) },
+};
+static const kn_rows wheels_rows = { KN_KEYS(wheels_sections) };
+
 int rd_knowledge_load_wheels(const char *path, rd_knowledge *k, char **ret_error)
 {
-    parse_state st = { .k = k, .info = &k->wheels_info };
-    int r = kn_load_table(path, &st, wheels_handler, ret_error);
+    parse_state st = { .k = k, .rows_of = &wheels_rows, .info = &k->wheels_info };
+    int r = kn_load_table(path, &st, ret_error);
     if (r < 0)
         return r;
     for (size_t i = 0; i < k->n_wheel_families; i++)
@@ -64,6 +64,7 @@ int rd_knowledge_load_wheels(const char *path, rd_knowledge *k, char **ret_error
 
 const rd_wheel_family *rd_knowledge_wheel_family(const rd_knowledge *k, const char *name)
 {
+    (void)rd_knowledge_need(k, RD_KT_WHEELS, NULL);
     for (size_t i = 0; name && i < k->n_wheel_families; i++)
         if (strcasecmp(k->wheel_families[i].name, name) == 0)
             return &k->wheel_families[i];
@@ -72,6 +73,7 @@ const rd_wheel_family *rd_knowledge_wheel_family(const rd_knowledge *k, const ch
 
 const rd_wheel_family *rd_knowledge_wheel_family_for(const rd_knowledge *k, const char *gfx)
 {
+    (void)rd_knowledge_need(k, RD_KT_WHEELS, NULL);
     for (size_t i = 0; gfx && i < k->n_wheel_families; i++)
         if (k->wheel_families[i].index && strv_contains(k->wheel_families[i].gfx, gfx))
             return &k->wheel_families[i];

@@ -183,6 +183,25 @@ typedef struct {
     char *major, *os;          /* the OS parts the path names (rpm) */
 } rd_repo_match;
 
+/* The tables, as bits: which to load now (rd_knowledge_open) and which a
+ * query needs (rd_knowledge_need). */
+enum {
+    RD_KT_ARCHS = 1u << 0,
+    RD_KT_PCI_IDS = 1u << 1,
+    RD_KT_SUPPORT = 1u << 2, /* needs archs.ini: its gfx lists name its targets */
+    RD_KT_HEALTH = 1u << 3,
+    RD_KT_WHEELS = 1u << 4,
+    RD_KT_PACKAGES = 1u << 5,
+    RD_KT_REPO_KEY = 1u << 6, /* repos.ini's [table] and [key] */
+    RD_KT_REPOS = 1u << 7,    /* ... and its release rows */
+    RD_KT_ALL = (1u << 8) - 1,
+    /* What every check consults: the GPUs' targets, the support matrix,
+     * the packages of the use cases. */
+    RD_KT_CHECK = RD_KT_ARCHS | RD_KT_PCI_IDS | RD_KT_SUPPORT | RD_KT_PACKAGES,
+};
+
+struct kn_lazy;
+
 typedef struct {
     rd_arch *archs;
     size_t n_archs;
@@ -214,12 +233,26 @@ typedef struct {
     char *repo_key;         /* the signing key's path under the base */
     char *repo_fingerprint; /* its fingerprint, 40 hex digits */
     rd_table_info repos_info;
+    struct kn_lazy *lazy; /* the tables not loaded yet; NULL: all are */
 } rd_knowledge;
 
 /* Loads archs.ini, pci-ids.ini and support.ini from dir (support.ini may be
  * absent: then n_releases is 0 and the release checks are skipped). A malformed table fails with
  * *ret_error naming the file and line. */
 int rd_knowledge_load(const char *dir, rd_knowledge *ret, char **ret_error);
+/* Loads the tables of now (RD_KT_ bits) from dir, the others on first use:
+ * each query of a table that is not loaded yet loads it (and a gather or
+ * assess step that reads a table's fields calls rd_knowledge_need first).
+ * A table is parsed once; one that fails leaves its fields empty and its
+ * error for rd_knowledge_error. */
+int rd_knowledge_open(const char *dir, unsigned now, rd_knowledge *ret, char **ret_error);
+/* Loads the tables (RD_KT_ bits) not loaded yet; 0, or the -errno of the
+ * first that failed, with *ret_error (when not NULL) naming file and line.
+ * k is const to its readers: loading fills what they will read. */
+int rd_knowledge_need(const rd_knowledge *k, unsigned tables, char **ret_error);
+/* The first table that failed to load on first use: its -errno and
+ * *ret_error; 0 when none did. */
+int rd_knowledge_error(const rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_archs(const char *path, rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_pci_ids(const char *path, rd_knowledge *k, char **ret_error);
 int rd_knowledge_load_support(const char *path, rd_knowledge *k, char **ret_error);
@@ -335,6 +368,8 @@ const rd_repo_row *rd_repos_find(const rd_knowledge *k, const char *release);
 /* Why a release is refused: "ROCm "7.3.0" is not a release of the
  * repository table (repos.ini of DATE, FIRST to NEWEST): ...". */
 char *rd_repos_unknown_release(const rd_knowledge *k, const char *release);
+/* Whether the table has no rows (repos.ini is absent); loads them. */
+bool rd_repos_empty(const rd_knowledge *k);
 /* The newest row; NULL for an empty table. */
 const rd_repo_row *rd_repos_newest(const rd_knowledge *k);
 /* The newest row of a release line ("6.4"); NULL: none. */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "slurm-job.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "json-util.h"
+#include "rootfs.h"
 #include "slurm-conf.h"
 #include "util.h"
 #include "catalogue.h"
@@ -155,4 +158,63 @@ void rd_slurm_counters_grown(json_object *saved, const rd_facts *f, char ***ret_
             *ret_evidence = strv_push(*ret_evidence,
                                       xasprintf("%s: %s %" PRId64 " -> %" PRId64, addr, counters[i].what, before, now));
         }
+}
+
+bool rd_slurm_job_id_valid(const char *job)
+{
+    return job && *job && strspn(job, "0123456789_") == strlen(job);
+}
+
+char *rd_slurm_job_state_dir(const char *job)
+{
+    const char *base = secure_getenv("ROCM_DOCTOR_SLURM_STATE_DIR");
+    return xasprintf("%s/%s", base && *base ? base : "/run/rocm-doctor/slurm", job);
+}
+
+static int mkdir_p(const char *path)
+{
+    _cleanup_free_ char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            if (mkdir(p, 0755) < 0 && errno != EEXIST)
+                return -errno;
+            *s = '/';
+        }
+    return mkdir(p, 0700) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+int rd_slurm_counters_save(const char *dir, json_object *saved, char **ret_what)
+{
+    int r = mkdir_p(dir);
+    if (r < 0) {
+        *ret_what = xstrdup(dir);
+        return r;
+    }
+    _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    _cleanup_free_ char *text = rd_json_pretty(saved);
+    r = dfd < 0 ? -errno : write_atomic_at(dfd, "counters.json", text, strlen(text), 0600, (uid_t)-1, (gid_t)-1);
+    if (r < 0)
+        *ret_what = xasprintf("%s/counters.json", dir);
+    return r;
+}
+
+int rd_slurm_counters_load(const char *dir, json_object **ret)
+{
+    _cleanup_free_ char *path = xasprintf("%s/counters.json", dir);
+    _cleanup_free_ char *text = NULL;
+    size_t size;
+    int r = read_file_at(AT_FDCWD, path, 16u << 20, &text, &size);
+    if (r < 0)
+        return r;
+    *ret = json_tokener_parse(text);
+    return *ret ? 0 : -EBADMSG;
+}
+
+void rd_slurm_counters_drop(const char *dir)
+{
+    _cleanup_free_ char *path = xasprintf("%s/counters.json", dir);
+    if (unlink(path) < 0 && errno == EISDIR)
+        (void)rmdir(path);
+    (void)rmdir(dir);
 }
