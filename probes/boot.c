@@ -125,10 +125,10 @@ static void keep_boot_record(rd_kmsg_record *rec, void *userdata)
         free(rec->text);
 }
 
-static void gather_kmsg(rd_boot_facts *b)
+static void gather_kmsg(const rd_ctx *ctx, rd_boot_facts *b)
 {
     kmsg_keep k = { b, 0 };
-    (void)rd_kmsg_read(keep_boot_record, &k, NULL); /* the driver probe records errors */
+    (void)rd_kmsg_read(ctx, keep_boot_record, &k, NULL); /* the driver probe records errors */
 }
 
 static void boot_gather(const rd_ctx *ctx, rd_facts *facts)
@@ -150,7 +150,7 @@ static void boot_gather(const rd_ctx *ctx, rd_facts *facts)
             b->mok_key = xstrdup(mok_keys[i]);
         }
     }
-    gather_kmsg(b);
+    gather_kmsg(ctx, b);
 }
 
 /* ---- assess ---- */

@@ -935,7 +935,6 @@ static int cmp_health_gpu(const void *a, const void *b)
 static void health_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_health_facts *h = &facts->health;
-    (void)ctx;
     h->bad_page_threshold_param = attr_line(AT_FDCWD, "/sys/module/amdgpu/parameters/bad_page_threshold");
     for (size_t i = 0; i < facts->pci.n_devices; i++) {
         const rd_pci_device *p = &facts->pci.devices[i];
@@ -948,7 +947,7 @@ static void health_gather(const rd_ctx *ctx, rd_facts *facts)
         return;
     gather_xgmi_links(facts, h);
     kmsg_state st = { h };
-    (void)rd_kmsg_read(keep_event, &st, &h->kmsg_error);
+    (void)rd_kmsg_read(ctx, keep_event, &st, &h->kmsg_error);
 }
 
 const rd_probe rd_probe_health = {
