@@ -120,10 +120,10 @@ static void sha1_update(sha1_ctx *c, const unsigned char *p, size_t n)
 static void sha1_final(sha1_ctx *c, unsigned char out[20])
 {
     uint64_t bits = c->len * 8;
-    unsigned char pad = 0x80, zero = 0, be[8];
-    sha1_update(c, &pad, 1);
-    while (c->n != 56)
-        sha1_update(c, &zero, 1);
+    static const unsigned char pad[64] = { 0x80 };
+    unsigned char be[8];
+    /* 0x80, then zeros up to 56 bytes into a block, in one update */
+    sha1_update(c, pad, c->n < 56 ? 56 - c->n : 120 - c->n);
     for (int i = 0; i < 8; i++)
         be[i] = (unsigned char)(bits >> (56 - 8 * i));
     sha1_update(c, be, 8);
@@ -203,9 +203,13 @@ char **rd_keyring_fingerprints(const unsigned char *data, size_t size)
         sha1_update(&c, head, 3);
         sha1_update(&c, body, len);
         sha1_final(&c, fpr);
+        static const char digits[] = "0123456789ABCDEF";
         char hex[41];
-        for (int i = 0; i < 20; i++)
-            snprintf(hex + 2 * i, 3, "%02X", fpr[i]);
+        for (int i = 0; i < 20; i++) {
+            hex[2 * i] = digits[fpr[i] >> 4];
+            hex[2 * i + 1] = digits[fpr[i] & 15];
+        }
+        hex[40] = 0;
         v = strv_push(v, xstrdup(hex));
     }
     return v;
