@@ -116,13 +116,11 @@ typedef struct {
     size_t kept;
 } kmsg_keep;
 
-static void keep_boot_record(rd_kmsg_record *rec, void *userdata)
+static void keep_boot_record(const rd_kmsg_record *rec, void *userdata)
 {
     kmsg_keep *k = userdata;
     if (rd_boot_kmsg_relevant(rec->text) && k->kept++ < 64)
-        k->b->kmsg = strv_push(k->b->kmsg, rec->text);
-    else
-        free(rec->text);
+        k->b->kmsg = strv_push(k->b->kmsg, xstrdup(rec->text));
 }
 
 static void gather_kmsg(const rd_ctx *ctx, rd_boot_facts *b)

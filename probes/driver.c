@@ -308,55 +308,64 @@ static int kmsg_slurp(strbuf *ret)
     return r;
 }
 
-static void kmsg_replay(const char *text, size_t len, void (*on_record)(rd_kmsg_record *rec, void *userdata),
-                        void *userdata)
+/* The records of the log as read (continuation lines, " SUBSYSTEM=...",
+ * start with a space and are not records). */
+static void kmsg_records(const char *text, size_t len, rd_kmsg_record **ret, size_t *ret_n)
 {
     const char *start = text, *end = text + len, *nl;
     while (start < end && (nl = memchr(start, '\n', (size_t)(end - start)))) {
         rd_kmsg_record rec;
-        /* continuation lines (" SUBSYSTEM=...") start with a space */
         if (*start != ' ' && rd_kmsg_parse_record(start, (size_t)(nl - start), &rec) == 0)
-            on_record(&rec, userdata);
+            *ARRAY_APPEND(*ret, *ret_n) = rec;
         start = nl + 1;
     }
 }
 
-int rd_kmsg_read(const rd_ctx *ctx, void (*on_record)(rd_kmsg_record *rec, void *userdata), void *userdata,
+int rd_kmsg_read(const rd_ctx *ctx, void (*on_record)(const rd_kmsg_record *rec, void *userdata), void *userdata,
                  char **ret_error)
 {
     rd_gather_cache *cache = ctx && ctx->cache && ctx->cache->active ? ctx->cache : NULL;
-    strbuf b = { 0 };
+    rd_kmsg_record *recs = NULL;
+    size_t n = 0;
     int r;
     if (cache && cache->kmsg_read) {
         r = cache->kmsg_error;
-        b.s = cache->kmsg;
-        b.len = cache->kmsg_len;
+        recs = cache->kmsg;
+        n = cache->n_kmsg;
     } else {
+        strbuf b = { 0 };
         r = kmsg_slurp(&b);
+        /* records read before an error still count, as they did when streamed */
+        if (b.s)
+            kmsg_records(b.s, b.len, &recs, &n);
+        free(b.s);
         if (cache) {
             cache->kmsg_read = true;
             cache->kmsg_error = r;
-            cache->kmsg = b.s;
-            cache->kmsg_len = b.len;
+            cache->kmsg = recs;
+            cache->n_kmsg = n;
         }
     }
     if (r < 0 && ret_error)
         *ret_error = xasprintf("/dev/kmsg: %s", strerror(-r));
-    /* records read before an error still count, as they did when streamed */
-    if (b.s)
-        kmsg_replay(b.s, b.len, on_record, userdata);
-    if (!cache)
-        free(b.s);
+    for (size_t i = 0; i < n; i++)
+        on_record(&recs[i], userdata);
+    if (!cache) {
+        for (size_t i = 0; i < n; i++)
+            free(recs[i].text);
+        free(recs);
+    }
     return r;
 }
 
-static void keep_driver_record(rd_kmsg_record *rec, void *userdata)
+static void keep_driver_record(const rd_kmsg_record *rec, void *userdata)
 {
     rd_driver_facts *d = userdata;
-    if (rd_kmsg_relevant(rec->text) && d->n_kmsg < MAX_KMSG_RECORDS)
-        *ARRAY_APPEND(d->kmsg, d->n_kmsg) = *rec;
-    else
-        free(rec->text);
+    if (rd_kmsg_relevant(rec->text) && d->n_kmsg < MAX_KMSG_RECORDS) {
+        rd_kmsg_record *kept = ARRAY_APPEND(d->kmsg, d->n_kmsg);
+        *kept = *rec;
+        kept->text = xstrdup(rec->text);
+    }
 }
 
 static void gather_kmsg(const rd_ctx *ctx, rd_driver_facts *d)

@@ -903,17 +903,15 @@ static void annotate_process(kmsg_state *st, const char *text)
     last->detail = d;
 }
 
-static void keep_event(rd_kmsg_record *rec, void *userdata)
+static void keep_event(const rd_kmsg_record *rec, void *userdata)
 {
     kmsg_state *st = userdata;
     rd_health_event e = { 0 };
     char address[16];
     if (!rd_health_classify(rec->text, &e, address)) {
         annotate_process(st, rec->text);
-        free(rec->text);
         return;
     }
-    e.text = rec->text;
     e.usec = rec->usec;
     rd_health_event **arr;
     size_t *n;
@@ -921,9 +919,9 @@ static void keep_event(rd_kmsg_record *rec, void *userdata)
     if (*n >= MAX_EVENTS_PER_GPU) {
         free(e.kind);
         free(e.detail);
-        free(e.text);
         return;
     }
+    e.text = xstrdup(rec->text);
     *ARRAY_APPEND(*arr, *n) = e;
 }
 

@@ -54,6 +54,8 @@ void rd_ctx_free(rd_ctx *ctx)
 
 void rd_gather_cache_clear(rd_gather_cache *c)
 {
+    for (size_t i = 0; i < c->n_kmsg; i++)
+        free(c->kmsg[i].text);
     free(c->kmsg);
     *c = (rd_gather_cache){ .active = c->active };
 }

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "facts.h"
 #include "knowledge.h"
 
 /* What one gather reads that several probes use, read by the first of them
@@ -12,10 +13,10 @@
  * probe's own re-gather in the daemon) nothing is kept. */
 typedef struct {
     bool active;    /* inside rd_gather */
-    bool kmsg_read; /* kmsg holds the log as read, kmsg_error its -errno */
+    bool kmsg_read; /* kmsg holds the log's records, kmsg_error the read's -errno */
     int kmsg_error;
-    char *kmsg;
-    size_t kmsg_len;
+    rd_kmsg_record *kmsg;
+    size_t n_kmsg;
 } rd_gather_cache;
 
 void rd_gather_cache_clear(rd_gather_cache *c);
