@@ -116,19 +116,17 @@ typedef struct {
     size_t kept;
 } kmsg_keep;
 
-static void keep_boot_record(rd_kmsg_record *rec, void *userdata)
+static void keep_boot_record(const rd_kmsg_record *rec, void *userdata)
 {
     kmsg_keep *k = userdata;
     if (rd_boot_kmsg_relevant(rec->text) && k->kept++ < 64)
-        k->b->kmsg = strv_push(k->b->kmsg, rec->text);
-    else
-        free(rec->text);
+        k->b->kmsg = strv_push(k->b->kmsg, xstrdup(rec->text));
 }
 
-static void gather_kmsg(rd_boot_facts *b)
+static void gather_kmsg(const rd_ctx *ctx, rd_boot_facts *b)
 {
     kmsg_keep k = { b, 0 };
-    (void)rd_kmsg_read(keep_boot_record, &k, NULL); /* the driver probe records errors */
+    (void)rd_kmsg_read(ctx, keep_boot_record, &k, NULL); /* the driver probe records errors */
 }
 
 static void boot_gather(const rd_ctx *ctx, rd_facts *facts)
@@ -150,7 +148,7 @@ static void boot_gather(const rd_ctx *ctx, rd_facts *facts)
             b->mok_key = xstrdup(mok_keys[i]);
         }
     }
-    gather_kmsg(b);
+    gather_kmsg(ctx, b);
 }
 
 /* ---- assess ---- */

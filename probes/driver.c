@@ -112,20 +112,37 @@ void rd_cmdline_info_free(rd_cmdline_info *i)
     memset(i, 0, sizeof(*i));
 }
 
+/* One decimal field of a kmsg header at *p, before end: digits up to a
+ * comma or the end (leading commas skipped, as strtok_r did). */
+static bool kmsg_field(const char **p, const char *end, uint64_t *ret)
+{
+    const char *s = *p;
+    while (s < end && *s == ',')
+        s++;
+    const char *digits = s;
+    uint64_t v = 0;
+    for (; s < end && *s >= '0' && *s <= '9'; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    if (s == digits || (s < end && *s != ','))
+        return false;
+    *p = s;
+    *ret = v;
+    return true;
+}
+
 int rd_kmsg_parse_record(const char *rec, size_t len, rd_kmsg_record *ret)
 {
     const char *semi = memchr(rec, ';', len);
     if (!semi || semi - rec > 128)
         return -EINVAL;
-    char head[129];
-    memcpy(head, rec, (size_t)(semi - rec));
-    head[semi - rec] = 0;
-    char *save = NULL;
-    char *f_prio = strtok_r(head, ",", &save), *f_seq = strtok_r(NULL, ",", &save),
-         *f_usec = strtok_r(NULL, ",", &save);
+    /* every record of every reader passes here: no copy of the header */
+    const char *h = rec;
     uint64_t prio, seq, usec;
-    if (!f_prio || !f_seq || !f_usec || safe_atou64(f_prio, 10, &prio) < 0 || safe_atou64(f_seq, 10, &seq) < 0 ||
-        safe_atou64(f_usec, 10, &usec) < 0)
+    if (!kmsg_field(&h, semi, &prio) || !kmsg_field(&h, semi, &seq) || !kmsg_field(&h, semi, &usec))
         return -EINVAL;
     const char *text = semi + 1;
     size_t tlen = len - (size_t)(text - rec);
@@ -261,70 +278,99 @@ static void gather_modprobe(const rd_ctx *ctx, rd_facts *facts)
     free(seen);
 }
 
-int rd_kmsg_read(void (*on_record)(rd_kmsg_record *rec, void *userdata), void *userdata, char **ret_error)
+/* The whole log as /dev/kmsg gives it: one record per read(), which is
+ * what the kernel allows (no call returns more); a plain file (a saved log,
+ * a test bed) returns many records a read. */
+static int kmsg_slurp(strbuf *ret)
 {
     int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        int r = -errno;
-        if (ret_error)
-            *ret_error = xasprintf("/dev/kmsg: %s", strerror(errno));
-        return r;
-    }
-    /* A real /dev/kmsg returns one record per read; a plain file (a saved log,
-     * a test bed) returns many: split on newlines either way. */
+    if (fd < 0)
+        return -errno;
+    strbuf_appendn(ret, "", 0);
     char buf[16384];
-    strbuf pending = { 0 };
-    size_t total = 0;
-    int ret = 0;
+    int r = 0;
     for (;;) {
         ssize_t k = read(fd, buf, sizeof buf);
         if (k < 0) {
             if (errno == EINTR || errno == EPIPE)
                 continue; /* EPIPE: a record was overwritten while we read */
-            if (errno != EAGAIN) {
-                ret = -errno;
-                if (ret_error)
-                    *ret_error = xasprintf("/dev/kmsg: %s", strerror(errno));
-            }
+            if (errno != EAGAIN)
+                r = -errno;
             break;
         }
         if (k == 0)
             break;
-        total += (size_t)k;
-        if (total > 64u * 1024 * 1024)
+        if (ret->len + (size_t)k > 64u * 1024 * 1024)
             break; /* a strange kmsg that never ends */
-        strbuf_appendn(&pending, buf, (size_t)k);
-        char *start = pending.s;
-        char *nl;
-        while ((nl = memchr(start, '\n', pending.len - (size_t)(start - pending.s)))) {
-            rd_kmsg_record rec;
-            /* continuation lines (" SUBSYSTEM=...") start with a space */
-            if (*start != ' ' && rd_kmsg_parse_record(start, (size_t)(nl - start), &rec) == 0)
-                on_record(&rec, userdata);
-            start = nl + 1;
-        }
-        size_t rest = pending.len - (size_t)(start - pending.s);
-        memmove(pending.s, start, rest);
-        pending.len = rest;
-        pending.s[rest] = 0;
+        strbuf_appendn(ret, buf, (size_t)k);
     }
-    free(pending.s);
     close(fd);
-    return ret;
+    return r;
 }
 
-static void keep_driver_record(rd_kmsg_record *rec, void *userdata)
+/* The records of the log as read (continuation lines, " SUBSYSTEM=...",
+ * start with a space and are not records). */
+static void kmsg_records(const char *text, size_t len, rd_kmsg_record **ret, size_t *ret_n)
+{
+    const char *start = text, *end = text + len, *nl;
+    while (start < end && (nl = memchr(start, '\n', (size_t)(end - start)))) {
+        rd_kmsg_record rec;
+        if (*start != ' ' && rd_kmsg_parse_record(start, (size_t)(nl - start), &rec) == 0)
+            *ARRAY_APPEND(*ret, *ret_n) = rec;
+        start = nl + 1;
+    }
+}
+
+int rd_kmsg_read(const rd_ctx *ctx, void (*on_record)(const rd_kmsg_record *rec, void *userdata), void *userdata,
+                 char **ret_error)
+{
+    rd_gather_cache *cache = ctx && ctx->cache && ctx->cache->active ? ctx->cache : NULL;
+    rd_kmsg_record *recs = NULL;
+    size_t n = 0;
+    int r;
+    if (cache && cache->kmsg_read) {
+        r = cache->kmsg_error;
+        recs = cache->kmsg;
+        n = cache->n_kmsg;
+    } else {
+        strbuf b = { 0 };
+        r = kmsg_slurp(&b);
+        /* records read before an error still count, as they did when streamed */
+        if (b.s)
+            kmsg_records(b.s, b.len, &recs, &n);
+        free(b.s);
+        if (cache) {
+            cache->kmsg_read = true;
+            cache->kmsg_error = r;
+            cache->kmsg = recs;
+            cache->n_kmsg = n;
+        }
+    }
+    if (r < 0 && ret_error)
+        *ret_error = xasprintf("/dev/kmsg: %s", strerror(-r));
+    for (size_t i = 0; i < n; i++)
+        on_record(&recs[i], userdata);
+    if (!cache) {
+        for (size_t i = 0; i < n; i++)
+            free(recs[i].text);
+        free(recs);
+    }
+    return r;
+}
+
+static void keep_driver_record(const rd_kmsg_record *rec, void *userdata)
 {
     rd_driver_facts *d = userdata;
-    if (rd_kmsg_relevant(rec->text) && d->n_kmsg < MAX_KMSG_RECORDS)
-        *ARRAY_APPEND(d->kmsg, d->n_kmsg) = *rec;
-    else
-        free(rec->text);
+    if (rd_kmsg_relevant(rec->text) && d->n_kmsg < MAX_KMSG_RECORDS) {
+        rd_kmsg_record *kept = ARRAY_APPEND(d->kmsg, d->n_kmsg);
+        *kept = *rec;
+        kept->text = xstrdup(rec->text);
+    }
 }
 
-static void gather_kmsg(rd_driver_facts *d)
+static void gather_kmsg(const rd_ctx *ctx, rd_driver_facts *d)
 {
-    (void)rd_kmsg_read(keep_driver_record, d, &d->kmsg_error);
+    (void)rd_kmsg_read(ctx, keep_driver_record, d, &d->kmsg_error);
 }
 
 static void driver_gather(const rd_ctx *ctx, rd_facts *facts)
@@ -338,7 +384,7 @@ static void driver_gather(const rd_ctx *ctx, rd_facts *facts)
         d->cmdline_error = xasprintf("/proc/cmdline: %s", strerror(-r));
     else
         d->cmdline = cmdline;
-    gather_kmsg(d);
+    gather_kmsg(ctx, d);
 }
 
 /* ---- assess ---- */

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "context.h"
 #include "facts.h"
 
 /* modprobe.d: the lines about `modules` (NULL-terminated names) from one
@@ -25,8 +26,11 @@ void rd_cmdline_info_free(rd_cmdline_info *i);
  * anything else. The level is prio & 7. */
 int rd_kmsg_parse_record(const char *rec, size_t len, rd_kmsg_record *ret);
 /* Reads /dev/kmsg (or the file a test bed puts there) to its end and hands
- * every record to on_record, which owns rec->text. Returns 0, or -errno
+ * every record to on_record, which copies what it keeps (rec->text lives
+ * only for the call). Within rd_gather the log is read and parsed once and
+ * the later callers get the same records (ctx->cache). Returns 0, or -errno
  * with *ret_error (when not NULL) naming the problem. */
-int rd_kmsg_read(void (*on_record)(rd_kmsg_record *rec, void *userdata), void *userdata, char **ret_error);
+int rd_kmsg_read(const rd_ctx *ctx, void (*on_record)(const rd_kmsg_record *rec, void *userdata), void *userdata,
+                 char **ret_error);
 /* Whether a kernel log line concerns the GPU stack (kept in the facts). */
 bool rd_kmsg_relevant(const char *text);

@@ -903,17 +903,15 @@ static void annotate_process(kmsg_state *st, const char *text)
     last->detail = d;
 }
 
-static void keep_event(rd_kmsg_record *rec, void *userdata)
+static void keep_event(const rd_kmsg_record *rec, void *userdata)
 {
     kmsg_state *st = userdata;
     rd_health_event e = { 0 };
     char address[16];
     if (!rd_health_classify(rec->text, &e, address)) {
         annotate_process(st, rec->text);
-        free(rec->text);
         return;
     }
-    e.text = rec->text;
     e.usec = rec->usec;
     rd_health_event **arr;
     size_t *n;
@@ -921,9 +919,9 @@ static void keep_event(rd_kmsg_record *rec, void *userdata)
     if (*n >= MAX_EVENTS_PER_GPU) {
         free(e.kind);
         free(e.detail);
-        free(e.text);
         return;
     }
+    e.text = xstrdup(rec->text);
     *ARRAY_APPEND(*arr, *n) = e;
 }
 
@@ -935,7 +933,6 @@ static int cmp_health_gpu(const void *a, const void *b)
 static void health_gather(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_health_facts *h = &facts->health;
-    (void)ctx;
     h->bad_page_threshold_param = attr_line(AT_FDCWD, "/sys/module/amdgpu/parameters/bad_page_threshold");
     for (size_t i = 0; i < facts->pci.n_devices; i++) {
         const rd_pci_device *p = &facts->pci.devices[i];
@@ -948,7 +945,7 @@ static void health_gather(const rd_ctx *ctx, rd_facts *facts)
         return;
     gather_xgmi_links(facts, h);
     kmsg_state st = { h };
-    (void)rd_kmsg_read(keep_event, &st, &h->kmsg_error);
+    (void)rd_kmsg_read(ctx, keep_event, &st, &h->kmsg_error);
 }
 
 const rd_probe rd_probe_health = {

@@ -120,10 +120,14 @@ static int run_collect(char *const *argv, char **ret_out)
 
 static bool is_watched(const char *name, char *const *extra)
 {
+    /* asked for each installed package: the first byte rules out most */
     for (size_t i = 0; i < ELEMENTSOF(watched); i++)
-        if (streq(name, watched[i]))
+        if (name[0] == watched[i][0] && streq(name, watched[i]))
             return true;
-    return strv_contains(extra, name);
+    for (size_t i = 0; extra && extra[i]; i++)
+        if (name[0] == extra[i][0] && streq(name, extra[i]))
+            return true;
+    return false;
 }
 
 typedef struct {
@@ -132,26 +136,54 @@ typedef struct {
     size_t *n;
 } rpm_query;
 
-/* One line of `rpm -qa --qf NAME\tVERSION-RELEASE\tARCH\tSUMMARY\n`. */
-static int rpm_query_line(char *line, void *userdata)
+/* One line of `rpm -qa --qf NAME\tVERSION-RELEASE\tARCH\tSUMMARY\n`,
+ * tokenised as strtok_r would (runs of tabs are one separator), but only
+ * once its name is one the checks watch. */
+static void rpm_query_line(char *line, const rpm_query *q)
 {
-    rpm_query *q = userdata;
-    char *save = NULL, *name = strtok_r(line, "\t", &save), *ver = strtok_r(NULL, "\t", &save);
+    char *save = NULL, *name = strtok_r(line, "\t", &save);
+    if (!name || !is_watched(name, q->extra))
+        return;
+    char *ver = strtok_r(NULL, "\t", &save);
     char *arch = strtok_r(NULL, "\t", &save), *summary = strtok_r(NULL, "\t", &save);
-    if (!name || !ver || !is_watched(name, q->extra))
-        return 0;
+    if (!ver)
+        return;
     rd_rpm_package *pk = ARRAY_APPEND(*q->packages, *q->n);
     pk->name = xstrdup(name);
     pk->version = xstrdup(ver);
     pk->arch = arch && !streq(arch, "(none)") ? xstrdup(arch) : NULL;
     pk->summary = summary && streq(name, "gpg-pubkey") ? xstrdup(summary) : NULL;
-    return 0;
 }
 
 void rd_rpm_parse_query(const char *text, char *const *extra, rd_rpm_package **packages, size_t *n)
 {
     rpm_query q = { extra, packages, n };
-    foreach_line(text, rpm_query_line, &q);
+    /* one pass; a line is copied only when its name (up to the first tab)
+     * starts like a watched one */
+    char buf[256];
+    for (const char *p = text; p && *p;) {
+        const char *eol = strchrnul(p, '\n');
+        size_t len = (size_t)(eol - p);
+        const char *name = p;
+        while (name < eol && *name == '\t')
+            name++;
+        bool maybe = false;
+        for (size_t i = 0; i < ELEMENTSOF(watched) && !maybe && name < eol; i++)
+            maybe = *name == watched[i][0];
+        for (size_t i = 0; extra && extra[i] && !maybe && name < eol; i++)
+            maybe = *name == extra[i][0];
+        if (maybe) {
+            if (len < sizeof buf) {
+                memcpy(buf, p, len);
+                buf[len] = 0;
+                rpm_query_line(buf, &q);
+            } else {
+                _cleanup_free_ char *line = xstrndup(p, len);
+                rpm_query_line(line, &q);
+            }
+        }
+        p = *eol ? eol + 1 : NULL;
+    }
 }
 
 static void gather_rpm(const rd_ctx *ctx, rd_facts *facts)

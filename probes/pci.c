@@ -13,6 +13,8 @@
 #include "probe.h"
 #include "util.h"
 
+#define PCI_VENDOR_AMD_GPU 0x1002
+
 #define PCIE_TYPE_ENDPOINT 0
 #define PCIE_TYPE_LEGACY_ENDPOINT 1
 #define PCIE_TYPE_ROOT_PORT 4
@@ -297,7 +299,21 @@ typedef struct {
     size_t pci_ids_len;
 } name_db;
 
-static void fill_device(struct pci_access *pacc, struct pci_dev *p, rd_pci_device *d, const name_db *names)
+/* How much of a function's config space the findings read: none for the
+ * devices they only name (another vendor's GPU: its ids and class come from
+ * sysfs), the first 256 bytes for the bridges above an AMD GPU (the PCI
+ * Express capability: port type, AtomicOps routing and completion), and the
+ * extended space for the AMD GPU itself (Resizable BAR, the evidence of
+ * pcie.bar-small). Each config read may trap to the hypervisor on a VM, so
+ * a 4 KiB read costs milliseconds there. */
+enum {
+    CFG_NONE = 0,
+    CFG_STANDARD = 256,
+    CFG_EXTENDED = 4096,
+};
+
+static void fill_device(struct pci_access *pacc, struct pci_dev *p, rd_pci_device *d, const name_db *names,
+                        size_t cfg_bytes)
 {
     pci_fill_info(p, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_SIZES | PCI_FILL_BASES | PCI_FILL_DRIVER);
     d->address = xasprintf("%04x:%02x:%02x.%x", p->domain, p->bus, p->dev, p->func);
@@ -334,11 +350,12 @@ static void fill_device(struct pci_access *pacc, struct pci_dev *p, rd_pci_devic
             }
     }
 
-    uint8_t cfg[4096];
+    uint8_t cfg[CFG_EXTENDED];
     size_t len = 0;
-    static const size_t tries[] = { 4096, 256, 64 };
+    /* an unprivileged read of the sysfs config file gets 64 bytes */
+    static const size_t tries[] = { CFG_EXTENDED, CFG_STANDARD, 64 };
     for (size_t i = 0; i < ELEMENTSOF(tries) && !len; i++)
-        if (pci_read_block(p, 0, cfg, (int)tries[i]))
+        if (tries[i] <= cfg_bytes && pci_read_block(p, 0, cfg, (int)tries[i]))
             len = tries[i];
     rd_pcie_caps caps;
     d->pcie_type = -1;
@@ -403,12 +420,20 @@ static void pci_gather(const rd_ctx *ctx, rd_facts *facts)
             names.amdgpu_ids = amdgpu_ids;
         }
         rd_pci_device *d = ARRAY_APPEND(pf->devices, pf->n_devices);
-        fill_device(pacc, p, d, &names);
+        fill_device(pacc, p, d, &names, p->vendor_id == PCI_VENDOR_AMD_GPU ? CFG_EXTENDED : CFG_NONE);
     }
-    /* the bridges on each display device's path, once each */
+    /* the bridges on each display device's path, once each; config space
+     * only for those above an AMD GPU */
     size_t n_display = pf->n_devices;
+    char ***paths = xcalloc(n_display + 1, sizeof(char **));
+    _cleanup_strv_free_ char **amd_path = NULL;
     for (size_t i = 0; i < n_display; i++) {
-        _cleanup_strv_free_ char **up = pci_ancestors(pf->devices[i].address);
+        paths[i] = pci_ancestors(pf->devices[i].address);
+        for (size_t j = 0; pf->devices[i].vendor_id == PCI_VENDOR_AMD_GPU && paths[i] && paths[i][j]; j++)
+            amd_path = strv_push(amd_path, xstrdup(paths[i][j]));
+    }
+    for (size_t i = 0; i < n_display; i++) {
+        char **up = paths[i];
         if (up && up[0])
             pf->devices[i].parent = xstrdup(up[0]);
         for (size_t j = 0; up && up[j]; j++) {
@@ -418,12 +443,15 @@ static void pci_gather(const rd_ctx *ctx, rd_facts *facts)
             if (!p)
                 break;
             rd_pci_device *d = ARRAY_APPEND(pf->devices, pf->n_devices);
-            fill_device(pacc, p, d, &names);
+            fill_device(pacc, p, d, &names, strv_contains(amd_path, up[j]) ? CFG_STANDARD : CFG_NONE);
             d->children = pci_children(up[j]);
             if (up[j + 1])
                 d->parent = xstrdup(up[j + 1]);
         }
     }
+    for (size_t i = 0; i < n_display; i++)
+        strv_free(paths[i]);
+    free(paths);
 out:
     pci_cleanup(pacc);
 }

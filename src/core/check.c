@@ -7,9 +7,17 @@ void rd_gather(const rd_probe_table *t, const rd_ctx *ctx, rd_facts *facts)
 {
     free(facts->root);
     facts->root = xstrdup(ctx->root);
+    if (ctx->cache) {
+        rd_gather_cache_clear(ctx->cache);
+        ctx->cache->active = true;
+    }
     for (size_t i = 0; i < t->n_gather; i++)
         if (t->gather[i]->gather && !(t->gather[i]->flags & RD_PROBE_LEVEL2))
             t->gather[i]->gather(ctx, facts);
+    if (ctx->cache) {
+        ctx->cache->active = false;
+        rd_gather_cache_clear(ctx->cache);
+    }
 }
 
 void rd_gather_level2(const rd_probe_table *t, const rd_ctx *ctx, rd_facts *facts)

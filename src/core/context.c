@@ -36,6 +36,7 @@ int rd_ctx_init(rd_ctx *ctx, const char *root, const char *user, char **ret_erro
     ctx->user = xstrdup_or_null(user);
     ctx->uid = getuid();
     ctx->sudo_user = xstrdup_or_null(secure_getenv("SUDO_USER"));
+    ctx->cache = xcalloc(1, sizeof(*ctx->cache));
 
     const char *dir = rd_data_dir();
     r = rd_knowledge_open(dir, RD_KT_CHECK, &ctx->knowledge, ret_error);
@@ -51,9 +52,20 @@ void rd_ctx_free(rd_ctx *ctx)
     free(ctx->root);
     free(ctx->user);
     free(ctx->sudo_user);
+    if (ctx->cache)
+        rd_gather_cache_clear(ctx->cache);
+    free(ctx->cache);
     rd_knowledge_free(&ctx->knowledge);
     memset(ctx, 0, sizeof(*ctx));
     ctx->root_fd = -1;
+}
+
+void rd_gather_cache_clear(rd_gather_cache *c)
+{
+    for (size_t i = 0; i < c->n_kmsg; i++)
+        free(c->kmsg[i].text);
+    free(c->kmsg);
+    *c = (rd_gather_cache){ .active = c->active };
 }
 
 const char *rd_data_dir(void)

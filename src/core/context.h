@@ -4,7 +4,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "facts.h"
 #include "knowledge.h"
+
+/* What one gather reads that several probes use, read by the first of them
+ * and kept until rd_gather returns: the kernel log (the driver, boot and
+ * health probes each keep their records of it). Outside rd_gather (a
+ * probe's own re-gather in the daemon) nothing is kept. */
+typedef struct {
+    bool active;    /* inside rd_gather */
+    bool kmsg_read; /* kmsg holds the log's records, kmsg_error the read's -errno */
+    int kmsg_error;
+    rd_kmsg_record *kmsg;
+    size_t n_kmsg;
+} rd_gather_cache;
+
+void rd_gather_cache_clear(rd_gather_cache *c);
 
 /* What a run inspects: the OS installation under `root` (every /etc, /usr,
  * /opt, /var, /lib file is read there) and the running kernel's /sys, /dev
@@ -16,6 +31,7 @@ typedef struct {
     uid_t uid;       /* real uid of the process */
     char *sudo_user; /* SUDO_USER, when set */
     rd_knowledge knowledge;
+    rd_gather_cache *cache; /* rd_ctx_init allocates it; NULL in a hand-made ctx */
     /* Set by the caller after rd_ctx_init (rd_run_check does): */
     const struct rd_config *config; /* never NULL once a run has started */
     bool with_python;               /* --with-python or config: import torch */

@@ -7,15 +7,22 @@
 #include <string.h>
 #include "util.h"
 
+/* Base64 digit values plus one (0: not a digit), a table lookup a byte:
+ * the armored keyrings in trusted.gpg.d are read at every check. */
+static const unsigned char b64_plus1[256] = {
+    ['A'] = 1,  ['B'] = 2,  ['C'] = 3,  ['D'] = 4,  ['E'] = 5,  ['F'] = 6,  ['G'] = 7,  ['H'] = 8,
+    ['I'] = 9,  ['J'] = 10, ['K'] = 11, ['L'] = 12, ['M'] = 13, ['N'] = 14, ['O'] = 15, ['P'] = 16,
+    ['Q'] = 17, ['R'] = 18, ['S'] = 19, ['T'] = 20, ['U'] = 21, ['V'] = 22, ['W'] = 23, ['X'] = 24,
+    ['Y'] = 25, ['Z'] = 26, ['a'] = 27, ['b'] = 28, ['c'] = 29, ['d'] = 30, ['e'] = 31, ['f'] = 32,
+    ['g'] = 33, ['h'] = 34, ['i'] = 35, ['j'] = 36, ['k'] = 37, ['l'] = 38, ['m'] = 39, ['n'] = 40,
+    ['o'] = 41, ['p'] = 42, ['q'] = 43, ['r'] = 44, ['s'] = 45, ['t'] = 46, ['u'] = 47, ['v'] = 48,
+    ['w'] = 49, ['x'] = 50, ['y'] = 51, ['z'] = 52, ['0'] = 53, ['1'] = 54, ['2'] = 55, ['3'] = 56,
+    ['4'] = 57, ['5'] = 58, ['6'] = 59, ['7'] = 60, ['8'] = 61, ['9'] = 62, ['+'] = 63, ['/'] = 64,
+};
+
 static int b64_value(char c)
 {
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    return c == '+' ? 62 : c == '/' ? 63 : -1;
+    return (int)b64_plus1[(unsigned char)c] - 1;
 }
 
 /* The body of an ASCII-armored block, decoded; NULL when data is not armored. */
@@ -120,10 +127,10 @@ static void sha1_update(sha1_ctx *c, const unsigned char *p, size_t n)
 static void sha1_final(sha1_ctx *c, unsigned char out[20])
 {
     uint64_t bits = c->len * 8;
-    unsigned char pad = 0x80, zero = 0, be[8];
-    sha1_update(c, &pad, 1);
-    while (c->n != 56)
-        sha1_update(c, &zero, 1);
+    static const unsigned char pad[64] = { 0x80 };
+    unsigned char be[8];
+    /* 0x80, then zeros up to 56 bytes into a block, in one update */
+    sha1_update(c, pad, c->n < 56 ? 56 - c->n : 120 - c->n);
     for (int i = 0; i < 8; i++)
         be[i] = (unsigned char)(bits >> (56 - 8 * i));
     sha1_update(c, be, 8);
@@ -203,9 +210,13 @@ char **rd_keyring_fingerprints(const unsigned char *data, size_t size)
         sha1_update(&c, head, 3);
         sha1_update(&c, body, len);
         sha1_final(&c, fpr);
+        static const char digits[] = "0123456789ABCDEF";
         char hex[41];
-        for (int i = 0; i < 20; i++)
-            snprintf(hex + 2 * i, 3, "%02X", fpr[i]);
+        for (int i = 0; i < 20; i++) {
+            hex[2 * i] = digits[fpr[i] >> 4];
+            hex[2 * i + 1] = digits[fpr[i] & 15];
+        }
+        hex[40] = 0;
         v = strv_push(v, xstrdup(hex));
     }
     return v;

@@ -86,6 +86,43 @@ static void test_dpkg_status(void)
     free(p);
 }
 
+/* The fields of an unwanted stanza never reach the next one; fields are
+ * known by name and colon, not by prefix; a stanza may end with the text. */
+static void test_dpkg_status_skip(void)
+{
+    static const char text[] = "Package: bash\n"
+                               "Version: 5.2\n"
+                               "Status: install ok installed\n"
+                               "\n"
+                               "\n"
+                               "Status: install ok installed\n"
+                               "Package: rocm-core\n"
+                               "Versions: 9.9\n"
+                               "Version:6.4.1\r\n"
+                               "Package-Type: udeb\n"
+                               "\n"
+                               "Package: rocm-smi\n"
+                               "Status: install ok not-installed\n"
+                               "Version: 6.4.1\n"
+                               "\n"
+                               "Package: rocminfo\n"
+                               "Version: 1.0\n"
+                               "Status: deinstall ok installed";
+    rd_package *p = NULL;
+    size_t n = 0;
+    rd_dpkg_status_parse(text, want_any, &p, &n);
+    g_assert_cmpuint(n, ==, 2);
+    g_assert_cmpstr(p[0].name, ==, "rocm-core");
+    g_assert_cmpstr(p[0].version, ==, "6.4.1");
+    g_assert_cmpstr(p[1].name, ==, "rocminfo");
+    g_assert_cmpstr(p[1].version, ==, "1.0");
+    for (size_t i = 0; i < n; i++) {
+        free(p[i].name);
+        free(p[i].version);
+    }
+    free(p);
+}
+
 static void test_boot_kmsg(void)
 {
     g_assert_true(
@@ -476,6 +513,7 @@ static void test_gather_opt_links(void)
 static const rd_test_case tests[] = {
     { "/rocm/parse/rocblas", test_rocblas_names },
     { "/rocm/parse/dpkg-status", test_dpkg_status },
+    { "/rocm/parse/dpkg-status-skip", test_dpkg_status_skip },
     { "/boot/parse/boot-kmsg", test_boot_kmsg },
     /* the rocm, apt and boot probes together */
     { "/rocm/facts/round-trip", test_round_trip },
