@@ -98,14 +98,16 @@ class Host:
     """A fresh copy of the base tree, made to look like a bare Ubuntu 24.04
     host: its apt sources name only the local distribution repository."""
 
-    def __init__(self, kernel=KERNEL, mirror_base=None, conf_extra="", suite="bookworm", distro_source=None):
+    def __init__(self, kernel=KERNEL, mirror_base=None, conf_extra="", suite="bookworm", distro_source=None,
+                 own_os_release=False):
         tar = base_tar(suite)
         m = mirror()
         self.path = temp_dir("rd-setup-root.")
         subprocess.run(["tar", "-C", self.path, "-xf", tar], check=True)
         self.r = Root.at(self.path)
-        self.r.write("/etc/os-release", 'NAME="Ubuntu"\nVERSION_ID="24.04"\nID=ubuntu\nID_LIKE=debian\n'
-                                         'VERSION_CODENAME=noble\nPRETTY_NAME="Ubuntu 24.04.1 LTS"\n')
+        if not own_os_release:
+            self.r.write("/etc/os-release", 'NAME="Ubuntu"\nVERSION_ID="24.04"\nID=ubuntu\nID_LIKE=debian\n'
+                                             'VERSION_CODENAME=noble\nPRETTY_NAME="Ubuntu 24.04.1 LTS"\n')
         self.r.write("/etc/apt/sources.list", distro_source or "deb [trusted=yes] %s/distro noble main\n" % m.base)
         # hermetic apt: no caches kept, no recommends from the host's taste
         self.r.write("/etc/apt/apt.conf.d/99rd-test", 'Dir::Cache::pkgcache "";\nDir::Cache::srcpkgcache "";\n')
@@ -445,13 +447,14 @@ def rpm_roundtrip(pm, want_headers):
     return out
 
 
-def real_layout(release, apply=False):
+def real_layout(release, apply=False, suite="bookworm"):
     """setup --release on the mirror laid out as AMD's server really is
     (standin.REAL_LAYOUT, written by hand): the sources name those folders
     and apt's dry run resolves every package from them, which it cannot
-    when a folder is one AMD does not serve (apt update fails with 404)."""
+    when a folder is one AMD does not serve (apt update fails with 404).
+    With suite="trixie": a Debian 13 host as it is, its own os-release."""
     rocm_dir, drv_dir, gfx_dir, build, _ = standin.REAL_LAYOUT[release]
-    h = Host(conf_extra="apt_driver = yes\napt_graphics = yes\n")
+    h = Host(conf_extra="apt_driver = yes\napt_graphics = yes\n", suite=suite, own_os_release=suite != "bookworm")
     base = mirror().base + "/radeon/"
     p = h.rd("setup", "--release", release)
     expect(h, "plan", p.stdout)

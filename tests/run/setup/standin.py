@@ -88,6 +88,9 @@ REAL_LAYOUT = {
               "1:6.16.6.30200000-2238411.24.04"),
     "7.2.3": ("rocm/apt/7.2.3", "amdgpu/30.30.3/ubuntu", "graphics/7.2.3/ubuntu", "70203-72~24.04",
               "1:6.16.13.30300300-2318901.24.04"),
+    # the folders as conf/repos.ini has them; the build numbers are stand-ins
+    "7.2.4": ("rocm/apt/7.2.4", "amdgpu/30.30.4/ubuntu", "graphics/7.2.4/ubuntu", "70204-1~24.04",
+              "1:6.16.13.30300400-1.24.04"),
 }
 
 

@@ -505,6 +505,15 @@ def real_layout_7_2_3_apply_undo():
 
 
 @rdtest.test(root=True)
+def debian13_host_release_7_2_4_apply_undo():
+    """A Debian 13 host as debootstrap makes it (its os-release, apt 3 and
+    sqv, the keyrings that are links): setup --release 7.2.4 names AMD's
+    noble folders of 7.2.4, resolves every package's version with the root's
+    own apt, installs them with its dpkg and undoes it."""
+    real_layout("7.2.4", apply=True, suite="trixie")
+
+
+@rdtest.test(root=True)
 def failing_postinst_rolled_back():
     """amdgpu-dkms's postinst fails, as it does when its DKMS build fails,
     and again at every `dpkg --configure -a`: the rollback removes it
