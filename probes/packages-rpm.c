@@ -46,7 +46,6 @@ static const char *const watched[] = {
     "dkms",
     "gpg-pubkey",
 };
-static const char *const dbpaths[] = { "/usr/lib/sysimage/rpm", "/var/lib/rpm" };
 
 /* Runs argv with stdout collected (stderr too, for the reason of a failure);
  * at most RPM_OUTPUT_MAX bytes and RPM_TIMEOUT_MS. Returns the exit status,
@@ -189,14 +188,10 @@ void rd_rpm_parse_query(const char *text, char *const *extra, rd_rpm_package **p
 static void gather_rpm(const rd_ctx *ctx, rd_facts *facts)
 {
     rd_rpm_facts *r = &facts->rpm;
-    for (size_t i = 0; i < ELEMENTSOF(dbpaths) && !r->dbpath; i++) {
-        _cleanup_close_ int fd = rd_root_open(ctx, dbpaths[i], O_RDONLY | O_DIRECTORY);
-        _cleanup_strv_free_ char **names = NULL;
-        if (fd >= 0 && rd_root_list_dir(ctx, dbpaths[i], NULL, &names) >= 0 && names)
-            r->dbpath = xstrdup(dbpaths[i]);
-    }
-    if (!r->dbpath)
+    const char *dbpath = rd_rpm_dbpath(ctx);
+    if (!dbpath)
         return; /* no rpm database: not an rpm host, rpm is never run */
+    r->dbpath = xstrdup(dbpath);
     r->present = true;
     const char *rpm = secure_getenv("ROCM_DOCTOR_RPM");
     char *argv[] = { (char *)(rpm ? rpm : "rpm"),

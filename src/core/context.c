@@ -116,6 +116,22 @@ unsigned rd_root_how(const rd_ctx *ctx)
     return root_how(ctx);
 }
 
+const char *rd_rpm_dbpath_at(int root_fd, unsigned how)
+{
+    static const char *const dbpaths[] = { "/usr/lib/sysimage/rpm", "/var/lib/rpm" };
+    for (size_t i = 0; i < ELEMENTSOF(dbpaths); i++) {
+        _cleanup_strv_free_ char **names = NULL;
+        if (rootfs_list_dir(root_fd, dbpaths[i], (rootfs_flags)how, NULL, &names, NULL) >= 0 && names && names[0])
+            return dbpaths[i];
+    }
+    return NULL;
+}
+
+const char *rd_rpm_dbpath(const rd_ctx *ctx)
+{
+    return rd_rpm_dbpath_at(ctx->root_fd, root_how(ctx));
+}
+
 /* An absolute path with "." and ".." taken out by its text alone (no link
  * read): how the user's shell names a file, for the prefix test. */
 static char *lexical_path(const char *cwd, const char *path)

@@ -78,6 +78,18 @@ int rd_root_resolve(const rd_ctx *ctx, const char *path, char **ret);
 /* The rootfs_flags for ctx->root_fd (for passwd_foreach_file and friends). */
 unsigned rd_root_how(const rd_ctx *ctx);
 
+/* The rpm database of the tree at root_fd (how: the rootfs_flags it is read
+ * with): the first of /usr/lib/sysimage/rpm (rpm 4.16 and later: Fedora 36
+ * on, RHEL 10, SUSE) and /var/lib/rpm that is a directory with something in
+ * it, its links followed inside the tree; NULL when neither is. rpm and
+ * rpmkeys take it as --dbpath, which they read relative to --root: the
+ * probe, the package steps and their lock check all ask here, so they use
+ * the tree's own database whatever the host's rpm macros say (Debian's rpm
+ * keeps its own in ~/.rpmdb). */
+const char *rd_rpm_dbpath_at(int root_fd, unsigned how);
+/* rd_rpm_dbpath_at for ctx's root. */
+const char *rd_rpm_dbpath(const rd_ctx *ctx);
+
 /* --python under --root DIR: PATH names a file of the image, written as
  * inside it (/home/u/venv/bin/python3) or with DIR in front
  * (DIR/home/u/venv/bin/python3, DIR as given or with its links resolved;

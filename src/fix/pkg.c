@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -481,6 +482,34 @@ static bool under_root(const char *root)
     return root && !streq(root, "/");
 }
 
+/* The tree's rpm database (rd_rpm_dbpath_at, as the probe finds it) for
+ * root ("/" or the directory): NULL when it has none. */
+static const char *rpm_dbpath(const char *root)
+{
+    bool in = under_root(root);
+    _cleanup_close_ int fd = open(in ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    return fd < 0 ? NULL : rd_rpm_dbpath_at(fd, in ? ROOTFS_IN_ROOT : ROOTFS_IN_ROOT | ROOTFS_HOST);
+}
+
+/* "rpm --root ROOT --dbpath DB ARGS...", ARGS up to a NULL: the tree's own
+ * database, never the one the host's rpm macros name (Debian's rpm:
+ * ~/.rpmdb); a tree without one is left to rpm's default. */
+__attribute__((sentinel)) static char **rpm_argv(const char *root, ...)
+{
+    char **argv = rd_strv_new("rpm", "--root", under_root(root) ? root : "/", NULL);
+    const char *db = rpm_dbpath(root);
+    if (db) {
+        argv = strv_push(argv, xstrdup("--dbpath"));
+        argv = strv_push(argv, xstrdup(db));
+    }
+    va_list ap;
+    va_start(ap, root);
+    for (const char *a; (a = va_arg(ap, const char *));)
+        argv = strv_push(argv, xstrdup(a));
+    va_end(ap);
+    return argv;
+}
+
 static char **dpkg_query_argv(const char *root)
 {
     _cleanup_free_ char *admin = xasprintf("--admindir=%s/var/lib/dpkg", under_root(root) ? root : "");
@@ -499,10 +528,9 @@ int rd_pkg_installed(rd_pm pm, const char *root, int root_fd, char **ret, char *
     _cleanup_strv_free_ char **argv = NULL;
     if (pm == RD_PM_APT) {
         argv = dpkg_query_argv(root);
-    } else if (pm == RD_PM_DNF || pm == RD_PM_ZYPPER)
-        argv = rd_strv_new("rpm", "--root", under_root(root) ? root : "/", "-qa", "--qf",
-                           "%{NAME}\t%|EPOCH?{%{EPOCH}:}:{}|%{VERSION}-%{RELEASE}\n", NULL);
-    else {
+    } else if (pm == RD_PM_DNF || pm == RD_PM_ZYPPER) {
+        argv = rpm_argv(root, "-qa", "--qf", "%{NAME}\t%|EPOCH?{%{EPOCH}:}:{}|%{VERSION}-%{RELEASE}\n", NULL);
+    } else {
         *ret_error = xstrdup("no package manager is known for this OS");
         return -EOPNOTSUPP;
     }
@@ -668,7 +696,9 @@ static pid_t pidfile_holder(const char *root, const char *path)
     return kill((pid_t)pid, 0) == 0 || errno == EPERM ? (pid_t)pid : 0;
 }
 
-static pid_t lock_holder(rd_pm pm, const char *root, const char **ret_path)
+/* *ret_path: the lock file held (a new string). rpm's lock is .rpm.lock
+ * in the database folder that rpm is given (rpm_dbpath). */
+static pid_t lock_holder(rd_pm pm, const char *root, char **ret_path)
 {
     static const char *const apt_locks[] = { "/var/lib/dpkg/lock-frontend", "/var/lib/dpkg/lock",
                                              "/var/lib/apt/lists/lock", "/var/cache/apt/archives/lock" };
@@ -676,13 +706,16 @@ static pid_t lock_holder(rd_pm pm, const char *root, const char **ret_path)
     if (pm == RD_PM_APT)
         for (size_t i = 0; i < ELEMENTSOF(apt_locks) && !pid; i++)
             if ((pid = fcntl_holder(root, apt_locks[i])))
-                *ret_path = apt_locks[i];
-    if (pm == RD_PM_DNF || pm == RD_PM_ZYPPER)
-        if ((pid = fcntl_holder(root, "/var/lib/rpm/.rpm.lock")))
-            *ret_path = "/var/lib/rpm/.rpm.lock";
+                *ret_path = xstrdup(apt_locks[i]);
+    const char *db = pm == RD_PM_DNF || pm == RD_PM_ZYPPER ? rpm_dbpath(root) : NULL;
+    if (db) {
+        _cleanup_free_ char *lock = xasprintf("%s/.rpm.lock", db);
+        if ((pid = fcntl_holder(root, lock)))
+            *ret_path = TAKE_PTR(lock);
+    }
     if (pm == RD_PM_ZYPPER && !pid)
         if ((pid = pidfile_holder(root, "/run/zypp.pid")))
-            *ret_path = "/run/zypp.pid";
+            *ret_path = xstrdup("/run/zypp.pid");
     return pid;
 }
 
@@ -700,7 +733,7 @@ int rd_pkg_wait_lock(rd_pm pm, const char *root, int64_t timeout_s, char **ret_e
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
-        const char *path = NULL;
+        _cleanup_free_ char *path = NULL;
         pid_t pid = lock_holder(pm, root, &path);
         if (!pid)
             return 0;
@@ -904,8 +937,8 @@ char *rd_pkg_pubkeys(rd_pm pm, const char *root)
 {
     if (pm != RD_PM_DNF && pm != RD_PM_ZYPPER)
         return NULL;
-    _cleanup_strv_free_ char **argv = rd_strv_new("rpm", "--root", under_root(root) ? root : "/", "-q", "gpg-pubkey",
-                                                  "--qf", "%{NAME}-%{VERSION}-%{RELEASE}\n", NULL);
+    _cleanup_strv_free_ char **argv =
+        rpm_argv(root, "-q", "gpg-pubkey", "--qf", "%{NAME}-%{VERSION}-%{RELEASE}\n", NULL);
     char *out = NULL;
     int r = rd_fix_spawn(argv, &out);
     if (r != 0) { /* status 1: none imported */
@@ -923,7 +956,7 @@ int rd_pkg_import_key(rd_pm pm, const char *root, const char *key_path, char **r
     _cleanup_free_ char *full = xasprintf("%s%s", root, key_path);
     if (access(full, F_OK) < 0)
         return 0;
-    _cleanup_strv_free_ char **argv = rd_strv_new("rpm", "--root", root, "--import", full, NULL);
+    _cleanup_strv_free_ char **argv = rpm_argv(root, "--import", full, NULL);
     return run(argv, NULL, ret_error);
 }
 
@@ -931,7 +964,7 @@ int rd_pkg_remove_pubkeys(const char *root, char *const *names, char **ret_error
 {
     if (!names || !names[0])
         return 0;
-    _cleanup_strv_free_ char **argv = rd_strv_new("rpm", "--root", under_root(root) ? root : "/", "-e", NULL);
+    _cleanup_strv_free_ char **argv = rpm_argv(root, "-e", NULL);
     argv = push_all(argv, names);
     return run(argv, NULL, ret_error);
 }
@@ -987,7 +1020,7 @@ int rd_pkg_force_remove(rd_pm pm, const char *root, char *const *names, char **r
         for (size_t i = 0; i < ELEMENTSOF(opts); i++)
             argv = strv_push(argv, xstrdup(opts[i]));
     } else
-        argv = rd_strv_new("rpm", "--root", under_root(root) ? root : "/", "-e", "--noscripts", "--nodeps", NULL);
+        argv = rpm_argv(root, "-e", "--noscripts", "--nodeps", NULL);
     argv = push_all(argv, names);
     return run(argv, NULL, ret_error);
 }

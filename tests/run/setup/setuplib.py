@@ -338,6 +338,16 @@ def rpm_mirror():
     return m
 
 
+def rpm_key_name(m):
+    """The name rpm gives the mirror's key once imported:
+    gpg-pubkey-SHORTID-CREATED, the creation time in hex."""
+    q = subprocess.run(["gpg", "--homedir", temp_dir("rd-gpg-home."), "--batch", "--with-colons", "--show-keys",
+                        m.key_file], capture_output=True, text=True)
+    created = [l.split(":")[5] for l in q.stdout.splitlines() if l.startswith("pub:")]
+    rdtest.check(len(created) == 1, "gpg --show-keys %s: %s" % (m.key_file, q.stdout + q.stderr))
+    return "gpg-pubkey-%s-%08x" % (m.fingerprint[-8:].lower(), int(created[0]))
+
+
 def instinct_facts(os_id, version_id, kernel, device_id, gfx_target_version, name):
     fa = facts(kernel)
     fa["os"] = {"id": os_id, "version_id": version_id, "kernel_release": kernel}
@@ -350,21 +360,31 @@ def instinct_facts(os_id, version_id, kernel, device_id, gfx_target_version, nam
 
 class RpmHost:
     """An empty tree with an os-release, users, the distribution's
-    repository and the policy: dnf --installroot or zypper --root fill it."""
+    repository and the policy: dnf --installroot or zypper --root fill it.
+    dbpath: where the tree keeps its rpm database (/var/lib/rpm, or
+    /usr/lib/sysimage/rpm as rpm 4.16 and later do: Fedora 36 on, RHEL 10,
+    SUSE). macros=False: rocm-doctor runs with no ~/.rpmmacros, so Debian's
+    rpm would take ~/.rpmdb unless told the tree's database (zypper finds
+    it by itself; dnf takes rpm's macros, so a dnf host keeps them)."""
 
-    def __init__(self, pm):
+    def __init__(self, pm, dbpath="/var/lib/rpm", macros=True):
         need_root()
         if not shutil.which(pm) or not shutil.which("rpmbuild") or not shutil.which("createrepo_c"):
             rdtest.skip("needs %s, rpmbuild and createrepo_c" % pm)
         m = rpm_mirror()
         self.pm = pm
+        self.dbpath = dbpath
         self.r = Root()
         self.path = self.r.path
         # Debian's rpm keeps its database in ~/.rpmdb; RHEL's and SUSE's
         # tools use the tree's own: the same for rpm, dnf and zypper here
         self.home = temp_dir("rd-setup-home.")
-        with open(os.path.join(self.home, ".rpmmacros"), "w") as f:
-            f.write("%_dbpath /var/lib/rpm\n")
+        if macros:
+            with open(os.path.join(self.home, ".rpmmacros"), "w") as f:
+                f.write("%%_dbpath %s\n" % dbpath)
+        if dbpath != "/var/lib/rpm":
+            os.makedirs(self.r.p(dbpath))
+            self.rpm("--initdb")
         if pm == "dnf":
             self.r.write("/etc/os-release", 'NAME="Red Hat Enterprise Linux"\nVERSION_ID="9.6"\nID="rhel"\n'
                                              'ID_LIKE="fedora"\nPRETTY_NAME="Red Hat Enterprise Linux 9.6 (Plow)"\n')
@@ -389,6 +409,19 @@ class RpmHost:
                 if pm == "dnf" else ["zypper", "-n", "--root", self.path, "install", "filesystem"])
         q = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         rdtest.eq(q.returncode, 0, "%s: %s" % (" ".join(argv), q.stdout[-2000:]))
+        if dbpath != "/var/lib/rpm" and os.path.islink(self.r.p("/var/lib/rpm")):
+            os.unlink(self.r.p("/var/lib/rpm"))  # zypper's link to it: the tree has only the one folder
+
+    def rpm(self, *args):
+        """rpm on the tree's own database, named (not from ~/.rpmmacros)."""
+        return subprocess.run(["rpm", "--root", self.path, "--dbpath", self.dbpath] + list(args),
+                              capture_output=True, text=True, env=dict(os.environ, HOME=self.home))
+
+    def pubkeys(self):
+        """The gpg-pubkey-SHORTID-CREATED names in the tree's database."""
+        q = self.rpm("-q", "gpg-pubkey", "--qf", "%{NAME}-%{VERSION}-%{RELEASE}\n")
+        rdtest.check(q.returncode in (0, 1), "rpm -q gpg-pubkey: " + q.stdout + q.stderr)
+        return sorted(l for l in q.stdout.splitlines() if l.startswith("gpg-pubkey-"))
 
     rd = Host.rd
     setup = Host.setup
@@ -399,8 +432,7 @@ class RpmHost:
     undo_restores = Host.undo_restores
 
     def packages(self):
-        q = subprocess.run(["rpm", "--root", self.path, "-qa", "--qf", "%{NAME} %{VERSION}-%{RELEASE}\n"],
-                           capture_output=True, text=True, env=dict(os.environ, HOME=self.home))
+        q = self.rpm("-qa", "--qf", "%{NAME} %{VERSION}-%{RELEASE}\n")
         return sorted(l for l in q.stdout.splitlines() if l)
 
     def tree(self):

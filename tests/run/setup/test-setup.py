@@ -33,6 +33,8 @@ from setuplib import (
     mirror_recognised,
     package_lines,
     real_layout,
+    rpm_key_name,
+    rpm_mirror,
     rpm_roundtrip,
     rx9070xt_facts,
     same_tree,
@@ -392,6 +394,70 @@ def rhel_dnf_installroot():
 @rdtest.test(root=True)
 def sles_zypper_root():
     rpm_roundtrip("zypper", [("install", "kernel-default-devel", "6.4.0-150600.23.25.1")])
+
+
+@rdtest.test(root=True)
+def sles_rpm_database_in_sysimage():
+    """A tree whose rpm database is /usr/lib/sysimage/rpm and nothing at
+    /var/lib/rpm, set up with this host's rpm, whose own database is
+    ~/.rpmdb (no ~/.rpmmacros): the key goes into the tree's database (rpm
+    --dbpath) and undo takes it out again; a key imported before is found
+    there (the journal's keys before) and kept by undo; the check reads
+    the same database."""
+    m = rpm_mirror()
+    key = rpm_key_name(m)
+    for imported_before in (False, True):
+        what = "key imported before" if imported_before else "no key before"
+        h = RpmHost("zypper", dbpath="/usr/lib/sysimage/rpm", macros=False)
+        rdtest.eq(os.path.lexists(h.r.p("/var/lib/rpm")), False, "no /var/lib/rpm in the tree")
+        rdtest.check(os.path.exists(h.r.p("/usr/lib/sysimage/rpm/rpmdb.sqlite")), "the database is in sysimage")
+        if imported_before:
+            q = h.rpm("--import", m.key_file)
+            rdtest.eq(q.returncode, 0, "rpm --import: " + q.stdout + q.stderr)
+        before = [key] if imported_before else []
+        rdtest.eq(h.pubkeys(), before, what)
+        pkgs_before, tree_before = h.packages(), h.tree()
+        p = h.setup("--apply", "--yes")
+        rdtest.check(p.returncode in (0, 1), "%s: apply: %s %s" % (what, p.stdout, p.stderr))
+        rdtest.eq(h.pubkeys(), [key], "%s: the key in /usr/lib/sysimage/rpm" % what)
+        for name, (version, release, _, _) in standin.RPM_ROCM.items():
+            rdtest.check("%s %s-%s" % (name, version, release) in h.packages(),
+                         "%s: %s installed: %s" % (what, name, h.packages()))
+        rdtest.eq(os.path.lexists(h.r.p(h.home + "/.rpmdb")), False, "%s: no ~/.rpmdb in the tree" % what)
+        j = h.journal(h.run_ids()[0])
+        rdtest.eq(j["packages"]["pubkeys_before"], before, "%s: the journal's keys before" % what)
+        q = subprocess.run([RD, "facts", "--root", h.path], capture_output=True, text=True,
+                           env=dict(os.environ, HOME=h.home))  # the probe on the tree, not the facts file
+        rpm = json.loads(q.stdout)["rpm"] if q.returncode in (0, 1, 2) and q.stdout.startswith("{") else {}
+        rdtest.eq(rpm.get("dbpath"), "/usr/lib/sysimage/rpm", "%s: the check's database: %s" % (what, q.stderr))
+        rdtest.eq(sorted("%s-%s" % (x["name"], x["version"]) for x in rpm.get("packages", [])
+                         if x["name"] == "gpg-pubkey"), [key], "%s: the check finds the key" % what)
+        h.undo_restores(pkgs_before, tree_before, " (%s)" % what)
+        rdtest.eq(h.pubkeys(), before, "%s: after undo" % what)
+
+
+@rdtest.test(root=True)
+def rpm_lock_held_by_another_process():
+    """rpm's lock is .rpm.lock in the tree's database folder: held there by
+    another process, apply waits for it (package_lock_timeout_s = 2), then
+    fails naming it, with nothing installed. Both layouts: the database in
+    /usr/lib/sysimage/rpm (no /var/lib/rpm) and in /var/lib/rpm."""
+    for dbpath in ("/usr/lib/sysimage/rpm", "/var/lib/rpm"):
+        h = RpmHost("dnf", dbpath=dbpath)
+        rdtest.eq(os.path.lexists(h.r.p("/var/lib/rpm")), dbpath == "/var/lib/rpm", "/var/lib/rpm in the tree")
+        pkgs_before, tree_before = h.packages(), h.tree()
+        with open(h.r.p(dbpath + "/.rpm.lock"), "a") as lock:
+            fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            t0 = time.monotonic()
+            p = h.setup("--apply", "--yes", timeout=120)
+            waited = time.monotonic() - t0
+        rdtest.eq(p.returncode, 3, "%s: apply fails: %s %s" % (dbpath, p.stdout, p.stderr))
+        rdtest.check("%s%s/.rpm.lock is held by process %d (python3), still after 2 s" % (h.path, dbpath, os.getpid())
+                     in p.stderr, "%s: the lock named: %s" % (dbpath, p.stderr))
+        rdtest.check("everything done before was rolled back" in p.stderr, p.stderr)
+        rdtest.check(waited >= 2, "waited for the lock (%.1f s)" % waited)
+        rdtest.eq(h.packages(), pkgs_before, "%s: nothing installed" % dbpath)
+        rdtest.eq(h.pubkeys(), [], "%s: no key imported" % dbpath)
 
 
 @rdtest.test(root=True)

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The parsers of the rpm probes: .repo files (variables, sections,
- * duplicates, garbage, size) and the rpm query, and kernel-devel matching. */
+ * duplicates, garbage, size) and the rpm query, kernel-devel matching, and
+ * which folder of a tree is its rpm database. */
+#include <fcntl.h>
 #include <glib.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
+#include "context.h"
 #include "facts-json.h"
 #include "rpm.h"
 #include "util.h"
@@ -161,6 +167,78 @@ static void test_kernel_devel(void)
     g_assert_cmpstr(c, ==, "kernel-default-devel");
 }
 
+/* A file in folder dir of the tree (made with its parents). */
+static void put_in(const char *top, const char *dir, const char *name)
+{
+    g_autofree char *d = g_build_filename(top, dir, NULL);
+    g_assert_cmpint(g_mkdir_with_parents(d, 0755), ==, 0);
+    g_autofree char *f = g_build_filename(d, name, NULL);
+    g_assert_true(g_file_set_contents(f, "", 0, NULL));
+}
+
+/* A symbolic link name -> target in folder dir of the tree. */
+static void link_in(const char *top, const char *dir, const char *name, const char *target)
+{
+    g_autofree char *d = g_build_filename(top, dir, NULL);
+    g_assert_cmpint(g_mkdir_with_parents(d, 0755), ==, 0);
+    g_autofree char *l = g_build_filename(d, name, NULL);
+    g_assert_cmpint(symlink(target, l), ==, 0);
+}
+
+static const char *dbpath_of(const char *top)
+{
+    int fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    g_assert_cmpint(fd, >=, 0);
+    const char *db = rd_rpm_dbpath_at(fd, 0);
+    close(fd);
+    return db;
+}
+
+static char *fresh_tree(void)
+{
+    char *top = g_dir_make_tmp("rd-rpmdb-XXXXXX", NULL);
+    g_assert_nonnull(top);
+    return top;
+}
+
+static void remove_tree(char *top)
+{
+    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", top);
+    g_assert_cmpint(system(cmd), ==, 0);
+    g_free(top);
+}
+
+/* The tree's rpm database: /usr/lib/sysimage/rpm before /var/lib/rpm, a
+ * folder with nothing but dot-files (rpm's lock) is none, and a link is
+ * followed inside the tree. */
+static void test_dbpath(void)
+{
+    char *t = fresh_tree();
+    g_assert_null(dbpath_of(t));
+    put_in(t, "var/lib/rpm", "rpmdb.sqlite");
+    g_assert_cmpstr(dbpath_of(t), ==, "/var/lib/rpm");
+    put_in(t, "usr/lib/sysimage/rpm", ".rpm.lock");
+    g_assert_cmpstr(dbpath_of(t), ==, "/var/lib/rpm");
+    put_in(t, "usr/lib/sysimage/rpm", "rpmdb.sqlite");
+    g_assert_cmpstr(dbpath_of(t), ==, "/usr/lib/sysimage/rpm");
+    remove_tree(t);
+
+    /* Fedora 36 on: /var/lib/rpm a link to it; SUSE: sysimage alone */
+    t = fresh_tree();
+    put_in(t, "usr/lib/sysimage/rpm", "Packages.db");
+    g_assert_cmpstr(dbpath_of(t), ==, "/usr/lib/sysimage/rpm");
+    link_in(t, "var/lib", "rpm", "../../usr/lib/sysimage/rpm");
+    g_assert_cmpstr(dbpath_of(t), ==, "/usr/lib/sysimage/rpm");
+    remove_tree(t);
+
+    /* an absolute link: followed inside the tree, never to the host's */
+    t = fresh_tree();
+    put_in(t, "var/lib/rpm", "Packages");
+    link_in(t, "usr/lib/sysimage", "rpm", "/var/lib/rpm");
+    g_assert_cmpstr(dbpath_of(t), ==, "/usr/lib/sysimage/rpm");
+    remove_tree(t);
+}
+
 static const rd_test_case tests[] = {
     { "/rpm/repo/expand", test_expand },
     { "/rpm/repo/parse", test_repo_parse },
@@ -169,6 +247,7 @@ static const rd_test_case tests[] = {
     /* the rpm query */
     { "/rpm/query", test_rpm_query },
     { "/rpm/kernel-devel", test_kernel_devel },
+    { "/rpm/dbpath", test_dbpath },
 };
 
 RD_TEST_MAIN(tests, false)
