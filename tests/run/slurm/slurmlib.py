@@ -56,6 +56,21 @@ def free_port():
         return s.getsockname()[1]
 
 
+def stop_pid(pid):
+    """SIGTERM, and SIGKILL when it has not ended in 10 seconds."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+
+
 class Cluster:
     def __init__(self, node="rdnode", extra_conf="", gres_conf=None, cgroup_conf=None, node_conf=""):
         self.node = node
@@ -213,19 +228,27 @@ PartitionName=debug Nodes={self.node} Default=YES MaxTime=INFINITE State=UP
             pid = self.pids.pop(name, None)
             if pid is None:
                 continue
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                continue
-            for _ in range(100):
-                try:
-                    os.kill(pid, 0)
-                except ProcessLookupError:
-                    break
-                time.sleep(0.1)
-            else:
-                os.kill(pid, signal.SIGKILL)
+            # Slurm 24.11's `scontrol reconfigure` starts new daemons that
+            # write their pid files, and the ones started here exit
+            for p in sorted({pid, self.pid_in(name)} - {None}):
+                stop_pid(p)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    def pid_in(self, name):
+        """The pid in the daemon's pid file now, when that process is this
+        daemon (its command and SLURM_CONF or munge socket ours), or None."""
+        try:
+            with open(self.path(name + ".pid")) as f:
+                pid = int(f.read().split()[0])
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                argv = f.read().split(b"\0")
+            with open("/proc/%d/environ" % pid, "rb") as f:
+                env = f.read().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            return None
+        ours = (("SLURM_CONF=" + self.conf).encode() in env or
+                ("--socket=" + self.path("munge.sock")).encode() in argv)
+        return pid if os.path.basename(argv[0].decode(errors="replace")) == name and ours else None
 
     def __enter__(self):
         try:
