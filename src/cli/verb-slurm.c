@@ -117,6 +117,34 @@ static int parse_on_unknown(const char *arg, rd_slurm_on_unknown *ret)
     return 0;
 }
 
+/* This node's State= and Reason= from `scontrol show node`; 0 or 3. */
+static int read_node(const char *node, rd_slurm_node_state *ret)
+{
+    _cleanup_free_ char *shown = NULL;
+    const char *const argv[] = { "scontrol", "show", "node", node, NULL };
+    if (scontrol(argv, &shown) != 0)
+        return RD_EXIT_UNKNOWN;
+    if (rd_slurm_node_state_parse(shown, ret) < 0)
+        return rd_fail("scontrol show node %s: no State= in its output", node);
+    return 0;
+}
+
+/* After a resume: where Slurm kept rocm-doctor's reason on the node it
+ * resumed (rd_slurm_reason_kept), replaces it with RD_SLURM_REASON_RESUMED,
+ * which no later run takes for its own drain; 0 or 3. */
+static int replace_kept_reason(const char *node, const char *nodearg)
+{
+    rd_slurm_node_state after = { 0 };
+    int r = read_node(node, &after);
+    if (r == 0 && rd_slurm_reason_kept(&after)) {
+        const char *const argv[] = { "scontrol", "update", nodearg, "reason=" RD_SLURM_REASON_RESUMED, NULL };
+        if (scontrol(argv, NULL) != 0)
+            r = RD_EXIT_UNKNOWN;
+    }
+    rd_slurm_node_state_done(&after);
+    return r;
+}
+
 /* Carries out the decision; 0, or 3 when scontrol failed. */
 static int act(const char *node, rd_slurm_action a, const char *reason, const rd_slurm_node_state *st)
 {
@@ -135,7 +163,7 @@ static int act(const char *node, rd_slurm_action a, const char *reason, const rd
         if (scontrol(argv, NULL) != 0)
             return RD_EXIT_UNKNOWN;
         printf("%s: resumed (was: %s)\n", node, st->reason);
-        return 0;
+        return replace_kept_reason(node, nodearg);
     }
     case RD_SLURM_KEEP:
         printf("%s: %s%s%s%s\n", node, st->state, st->reason ? " (" : "", strempty(st->reason), st->reason ? ")" : "");
@@ -164,13 +192,9 @@ static int decide_and_act(int status, char *const *ids, rd_slurm_on_unknown on_u
     _cleanup_free_ char *node = slurm_node_name();
     if (!node)
         return RD_EXIT_UNKNOWN;
-    _cleanup_free_ char *shown = NULL;
-    const char *const argv[] = { "scontrol", "show", "node", node, NULL };
-    if (scontrol(argv, &shown) != 0)
-        return RD_EXIT_UNKNOWN;
     rd_slurm_node_state st = { 0 };
-    if (rd_slurm_node_state_parse(shown, &st) < 0)
-        return rd_fail("scontrol show node %s: no State= in its output", node);
+    if (read_node(node, &st) != 0)
+        return RD_EXIT_UNKNOWN;
     _cleanup_free_ char *reason = NULL;
     rd_slurm_action a = rd_slurm_decide(status, ids, on_unknown, &st, &reason);
     int r = act(node, a, reason, &st);

@@ -120,6 +120,11 @@ bool rd_slurm_reason_is_ours(const char *reason)
     }
 }
 
+bool rd_slurm_reason_kept(const rd_slurm_node_state *after)
+{
+    return !after->drain && !after->down && rd_slurm_reason_is_ours(after->reason);
+}
+
 bool rd_slurm_node_name_valid(const char *name)
 {
     size_t n = name ? strlen(name) : 0;

@@ -16,6 +16,13 @@
 /* Slurm keeps any length, but sinfo -R shows 20 columns by default and
  * admins read it in scontrol: the ids are cut to this many bytes. */
 #define RD_SLURM_REASON_MAX 128
+/* What rocm-doctor leaves as the reason of a node it resumed where Slurm
+ * kept its drain reason (Slurm 23.11 to 25.11 without an accounting
+ * storage clear a reason on resume only through that plugin): not one of
+ * rd_slurm_reason's, so a drain Slurm makes itself later, which keeps the
+ * reason it finds, is never taken for rocm-doctor's and resumed. Slurm has
+ * no way to clear a reason on a node that is not drained. */
+#define RD_SLURM_REASON_RESUMED RD_SLURM_REASON_PREFIX " resumed"
 /* Slurm's node names are host names */
 #define RD_SLURM_NODE_NAME_MAX 64
 /* How long one scontrol run may take: a HealthCheckProgram must end in
@@ -46,6 +53,10 @@ char *rd_slurm_reason(char *const *ids);
  * list of finding ids (rd_finding_id_valid), the last item maybe "+N".
  * "rocm-doctor: maintenance, do not resume" is not. */
 bool rd_slurm_reason_is_ours(const char *reason);
+/* Whether the node, read back after rocm-doctor resumed it, still carries
+ * a reason of rd_slurm_reason's though it is no longer drained: Slurm kept
+ * it, and rocm-doctor replaces it with RD_SLURM_REASON_RESUMED. */
+bool rd_slurm_reason_kept(const rd_slurm_node_state *after);
 /* Whether name is exactly one node name: letters, digits, '-', '_', '.',
  * not "ALL", no list (',', brackets, blanks). */
 bool rd_slurm_node_name_valid(const char *name);

@@ -35,7 +35,7 @@ def facts(scenario):
 
 def setup():
     global cluster
-    why = slurmlib.Cluster.missing()
+    why = slurmlib.Cluster.jobs_missing()
     if why:
         rdtest.skip(why)
     if cluster is None:

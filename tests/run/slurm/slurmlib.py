@@ -6,6 +6,7 @@ users) and the packages munge, slurmctld, slurmd and slurm-client; Cluster.
 missing() says what is absent so a test can skip (rdtest.skip)."""
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -16,10 +17,58 @@ import time
 TOOLS = ["munged", "slurmctld", "slurmd", "scontrol", "sinfo", "srun"]
 
 
+def slurm_version():
+    """(major, minor) of the slurmd installed, (0, 0) when it does not say."""
+    p = subprocess.run(["slurmd", "-V"], capture_output=True, text=True)
+    m = re.search(r"(\d+)\.(\d+)", p.stdout)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def no_cgroup_conf():
+    """The cluster uses no cgroup (proctrack/linuxproc, task/none), but
+    slurmd starts its cgroup plugin all the same, and fails ("No filesystem
+    mounted on /sys/fs/cgroup", "Unable to initialize cgroup plugin") where
+    none is mounted, as in a chroot: CgroupPlugin=disabled, a value Slurm
+    has since 24.05, spares it; None before."""
+    return "CgroupPlugin=disabled\n" if slurm_version() >= (24, 5) else None
+
+
+def resume_keeps_reason():
+    """Whether `scontrol update state=resume` leaves the node's reason as it
+    was on this cluster: Slurm 23.11 to 25.11 clear the reason of a node
+    that comes back into service only through the accounting storage
+    plugin, and this cluster has none (AccountingStorageType=
+    accounting_storage/none); 22.05 clears it without one, and so does
+    26.05 again ("Fix not clearing node reasons on resume when not using
+    an accounting storage plugin")."""
+    return (23, 11) <= slurm_version() < (26, 5)
+
+
+def resumed_reason():
+    """The reason of a node rocm-doctor resumed: none, or where Slurm keeps
+    the reason, the one rocm-doctor puts in place of its own."""
+    return "rocm-doctor: resumed" if resume_keeps_reason() else None
+
+
 def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def stop_pid(pid):
+    """SIGTERM, and SIGKILL when it has not ended in 10 seconds."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
 
 
 class Cluster:
@@ -41,6 +90,23 @@ class Cluster:
         absent = [t for t in TOOLS if not shutil.which(t)]
         if absent:
             return "missing %s (apt-get install munge slurmctld slurmd slurm-client)" % " ".join(absent)
+        return None
+
+    @staticmethod
+    def jobs_missing():
+        """Why jobs cannot run promptly here, or None: Slurm 24.11's
+        slurmctld looks up srun's host name for each job and step, holding
+        the job lock 10 seconds on a name that does not resolve (a chroot
+        whose /etc/hosts lacks it): srun and its steps then linger."""
+        why = Cluster.missing()
+        if why or slurm_version() < (24, 11):
+            return why
+        name = socket.gethostname()
+        try:
+            socket.getaddrinfo(name, None)
+        except OSError:
+            return "this host's name %s does not resolve (add it to /etc/hosts): Slurm %d.%d's jobs wait on it" % (
+                (name,) + slurm_version())
         return None
 
     def path(self, *parts):
@@ -81,9 +147,10 @@ PartitionName=debug Nodes={self.node} Default=YES MaxTime=INFINITE State=UP
         if self.gres_conf is not None:
             with open(self.path("gres.conf"), "w") as f:
                 f.write(self.gres_conf)
-        if self.cgroup_conf is not None:
+        cgroup = self.cgroup_conf if self.cgroup_conf is not None else no_cgroup_conf()
+        if cgroup is not None:
             with open(self.path("cgroup.conf"), "w") as f:
-                f.write(self.cgroup_conf)
+                f.write(cgroup)
 
     def node_gres(self):
         return (" " + self.node_conf) if self.node_conf else ""
@@ -161,19 +228,27 @@ PartitionName=debug Nodes={self.node} Default=YES MaxTime=INFINITE State=UP
             pid = self.pids.pop(name, None)
             if pid is None:
                 continue
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                continue
-            for _ in range(100):
-                try:
-                    os.kill(pid, 0)
-                except ProcessLookupError:
-                    break
-                time.sleep(0.1)
-            else:
-                os.kill(pid, signal.SIGKILL)
+            # Slurm 24.11's `scontrol reconfigure` starts new daemons that
+            # write their pid files, and the ones started here exit
+            for p in sorted({pid, self.pid_in(name)} - {None}):
+                stop_pid(p)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    def pid_in(self, name):
+        """The pid in the daemon's pid file now, when that process is this
+        daemon (its command and SLURM_CONF or munge socket ours), or None."""
+        try:
+            with open(self.path(name + ".pid")) as f:
+                pid = int(f.read().split()[0])
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                argv = f.read().split(b"\0")
+            with open("/proc/%d/environ" % pid, "rb") as f:
+                env = f.read().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            return None
+        ours = (("SLURM_CONF=" + self.conf).encode() in env or
+                ("--socket=" + self.path("munge.sock")).encode() in argv)
+        return pid if os.path.basename(argv[0].decode(errors="replace")) == name and ours else None
 
     def __enter__(self):
         try:

@@ -8,8 +8,9 @@ administrator's drain stays; a check that cannot run drains (or, with
 --on-unknown keep, leaves the node) and never resumes; a fresh status file
 is taken as the verdict, a stale one is not, nor one that is not root's
 alone; an administrator's DOWN or drain (even one whose reason starts like
-rocm-doctor's) is never changed; a list as the node name is refused; a
-hanging scontrol is ended after its deadline.
+rocm-doctor's) is never changed, nor a drain Slurm made itself; a list
+as the node name is refused; a hanging scontrol is ended after its
+deadline.
 
 Usage: test-slurm-health.py ROCM_DOCTOR TB_RUN"""
 import json
@@ -84,6 +85,9 @@ def health_drains_and_resumes_the_node():
         rdtest.check(rc == 0, "healthy: exit 0", "%d %s %s" % (rc, out, err))
         rdtest.check(out == "%s: resumed (was: rocm-doctor: pcie.aer-errors)" % node, "healthy: resumed", out)
         rdtest.check("DRAIN" not in (c.node_field("State") or "DRAIN"), "healthy: no DRAIN", c.node_field("State"))
+        rdtest.check(c.reason() == slurmlib.resumed_reason(),
+                     "healthy: no reason of rocm-doctor's own left (Slurm %d.%d)" % slurmlib.slurm_version(),
+                     c.reason())
         rdtest.check(c.sinfo_r() == "", "healthy: sinfo -R empty", c.sinfo_r())
 
         c.run(["scontrol", "update", "nodename=" + node, "state=drain", "reason=disk replacement"])
@@ -97,6 +101,9 @@ def health_drains_and_resumes_the_node():
                      "admin drain, broken GPU: the admin's reason stays",
                      "%d %s %s" % (rc, out, c.reason()))
         c.run(["scontrol", "update", "nodename=" + node, "state=resume"])
+        # what Slurm itself does with a reason on resume (the cause of the above)
+        kept = "disk replacement" if slurmlib.resume_keeps_reason() else None
+        rdtest.check(c.reason() == kept, "Slurm's own resume leaves the reason %r" % kept, c.reason())
 
         no_tables = {"ROCM_DOCTOR_DATA_DIR": os.path.join(tmp, "no-such-dir")}
         rc, out, err = health(c, "--facts", healthy, "--on-unknown", "keep", env=no_tables)
@@ -112,7 +119,7 @@ def health_drains_and_resumes_the_node():
                      "check still cannot run: never resumed",
                      "%d %s %s" % (rc, out, c.reason()))
         rc, out, err = health(c, "--facts", healthy)
-        rdtest.check(rc == 0 and c.reason() is None,
+        rdtest.check(rc == 0 and c.reason() == slurmlib.resumed_reason(),
                      "check runs again, healthy: resumed",
                      "%d %s %s" % (rc, out, err))
 
@@ -190,7 +197,7 @@ def only_root_and_only_its_own_drain_put_a_node_back():
         # root's own, 0644: the verdict
         write_status([])
         rc, out, err = health(c, "--config", conf)
-        rdtest.check(rc == 0 and c.reason() is None, "status file root's alone: the verdict resumes",
+        rdtest.check(rc == 0 and c.reason() == slurmlib.resumed_reason(), "status file root's alone: the verdict resumes",
                      "%d %s %s %s" % (rc, out, err, c.reason()))
 
         # an id that is not a finding id never reaches Slurm or the output
@@ -250,6 +257,48 @@ def only_root_and_only_its_own_drain_put_a_node_back():
         rdtest.check("did not finish within 10 seconds" in err, "hanging scontrol: says so", err)
 
 
+@rdtest.test(root=True)
+def a_drain_slurm_made_is_never_resumed():
+    """rocm-doctor drains the node and resumes it; then slurmd registers
+    with less memory than slurm.conf now says, and Slurm drains the node
+    itself. Slurm's own drain keeps a reason the node still has, and Slurm
+    23.11 to 25.11 keep rocm-doctor's on resume (slurmlib.
+    resume_keeps_reason): that is why rocm-doctor puts "rocm-doctor:
+    resumed" in place of its own, and a healthy check leaves Slurm's drain
+    alone either way."""
+    tmp, broken, healthy = facts_files()
+    with slurmlib.Cluster() as c:
+        node = c.node
+        rc, out, err = health(c, "--facts", broken)
+        rdtest.check(rc == 2 and c.reason() == "rocm-doctor: pcie.aer-errors", "rocm-doctor drains",
+                     "%d %s %s %s" % (rc, out, err, c.reason()))
+        rc, out, err = health(c, "--facts", healthy)
+        rdtest.check(rc == 0 and out == node + ": resumed (was: rocm-doctor: pcie.aer-errors)"
+                     and c.reason() == slurmlib.resumed_reason(),
+                     "rocm-doctor resumes, leaving the reason %r" % slurmlib.resumed_reason(),
+                     "%d %s %s %s" % (rc, out, err, c.reason()))
+        c.wait_idle()
+        with open(c.conf) as f:
+            conf = f.read()
+        with open(c.conf, "w") as f:
+            f.write(conf.replace(" CPUs=1 State=UNKNOWN", " CPUs=1 RealMemory=100000000 State=UNKNOWN"))
+        p = c.run(["scontrol", "reconfigure"])
+        rdtest.check(p.returncode == 0, "scontrol reconfigure", p.stdout + p.stderr)
+        rdtest.check(wait_for(c, lambda: "DRAIN" in (c.node_field("State") or "")),
+                     "slurmd registers with less memory: Slurm drains the node", c.node_field("State"))
+        slurms = c.reason()
+        print("# Slurm's drain: %s (%s)" % (c.node_field("State"), slurms))
+        if slurmlib.resume_keeps_reason():
+            rdtest.check(slurms == "rocm-doctor: resumed", "Slurm's drain keeps the reason the node had", slurms)
+        else:
+            rdtest.check((slurms or "").startswith("Low RealMemory"), "Slurm's drain has Slurm's reason", slurms)
+        rc, out, err = health(c, "--facts", healthy)
+        rdtest.check(rc == 0 and "DRAIN" in (c.node_field("State") or "") and c.reason() == slurms
+                     and not out.startswith(node + ": resumed"),
+                     "Slurm's drain: a healthy check leaves it",
+                     "%d %s %s %s %s" % (rc, out, err, c.node_field("State"), c.reason()))
+
+
 def wait_for(c, cond, timeout=30):
     end = time.time() + timeout
     while time.time() < end:
@@ -280,7 +329,8 @@ def slurmd_runs_it_as_its_health_check_program():
                      c.reason())
         with open(current, "w") as f:
             f.write(healthy)
-        rdtest.check(wait_for(c, lambda: c.reason() is None and "DRAIN" not in (c.node_field("State") or "DRAIN")),
+        rdtest.check(wait_for(c, lambda: c.reason() == slurmlib.resumed_reason()
+                              and "DRAIN" not in (c.node_field("State") or "DRAIN")),
                      "HealthCheckProgram: slurmd's next run resumes it",
                      "%s %s" % (c.reason(), c.node_field("State")))
 

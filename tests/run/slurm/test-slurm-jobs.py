@@ -82,7 +82,7 @@ class Jobs:
 
     @classmethod
     def get(cls):
-        why = slurmlib.Cluster.missing()
+        why = slurmlib.Cluster.jobs_missing()
         if why:
             rdtest.skip(why)
         if cls.c is None:

@@ -642,6 +642,9 @@ static void test_reason(void)
                               "admin rocm-doctor: gpu.hot" };
     for (size_t i = 0; i < G_N_ELEMENTS(foreign); i++)
         g_assert_false(rd_slurm_reason_is_ours(foreign[i]));
+    /* what replaces a reason Slurm kept after the resume is not ours */
+    g_assert_cmpstr(RD_SLURM_REASON_RESUMED, ==, "rocm-doctor: resumed");
+    g_assert_false(rd_slurm_reason_is_ours(RD_SLURM_REASON_RESUMED));
     /* many ids: cut with a count of the rest, within the limit */
     char *many[21];
     for (int i = 0; i < 20; i++)
@@ -652,6 +655,29 @@ static void test_reason(void)
     g_assert_cmpstr(cut, ==,
                     (char *)"rocm-doctor: gpu.ras-uncorrectable,gpu.ras-uncorrectable,gpu.ras-uncorrectable,"
                             "gpu.ras-uncorrectable,+16");
+}
+
+static void test_reason_kept(void)
+{
+    /* resumed, Slurm kept the reason: replaced */
+    rd_slurm_node_state kept = { .state = (char *)"IDLE*", .reason = (char *)"rocm-doctor: pcie.aer-errors" };
+    g_assert_true(rd_slurm_reason_kept(&kept));
+    kept.reason = (char *)"rocm-doctor: check failed";
+    g_assert_true(rd_slurm_reason_kept(&kept));
+    /* Slurm cleared it, or it is someone else's, or already replaced */
+    const char *not_ours[] = { NULL, "bad DIMM", "rocm-doctor: maintenance by admin, do not resume",
+                               RD_SLURM_REASON_RESUMED };
+    for (size_t i = 0; i < G_N_ELEMENTS(not_ours); i++) {
+        rd_slurm_node_state s = { .state = (char *)"IDLE", .reason = (char *)not_ours[i] };
+        g_assert_false(rd_slurm_reason_kept(&s));
+    }
+    /* still drained (the resume did not take), or DOWN: left alone */
+    rd_slurm_node_state drained = { .state = (char *)"IDLE+DRAIN",
+                                    .reason = (char *)"rocm-doctor: gpu.hot",
+                                    .drain = true };
+    g_assert_false(rd_slurm_reason_kept(&drained));
+    rd_slurm_node_state down = { .state = (char *)"DOWN*", .reason = (char *)"rocm-doctor: gpu.hot", .down = true };
+    g_assert_false(rd_slurm_reason_kept(&down));
 }
 
 static void test_decide(void)
@@ -900,6 +926,7 @@ static const rd_test_case tests[] = {
     { "/slurm/node/state", test_node_state },
     { "/slurm/node/name", test_node_name },
     { "/slurm/node/reason", test_reason },
+    { "/slurm/node/reason-kept", test_reason_kept },
     { "/slurm/node/decide", test_decide },
     { "/slurm/job/gpus", test_job_gpus },
     { "/slurm/job/counters", test_counters },
