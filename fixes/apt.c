@@ -711,27 +711,38 @@ static int plan_keep(const rd_fix_input *in, rd_plan *p, const rd_release_choice
     return r;
 }
 
-/* The line of apt's output that names one of the folders v (a GPG error,
- * else any), or NULL. */
+/* How much a line of apt's output says about a folder's signature: 2 when
+ * it names the key (apt 2's "GPG error: ... NO_PUBKEY", apt 3's "OpenPGP
+ * signature verification failed: ... Missing key"), 1 when it only says the
+ * folder is not signed, else 0. */
+static int signature_line_rank(const char *line)
+{
+    if (strstr(line, "GPG error") || strstr(line, "NO_PUBKEY") ||
+        strstr(line, "OpenPGP signature verification failed") || strstr(line, "Missing key"))
+        return 2;
+    return strstr(line, "not signed") ? 1 : 0;
+}
+
+/* The line of apt's output that names one of the folders v (the one that
+ * says most about its signature, else the first), shortened at a word, or
+ * NULL. */
 static char *line_naming(const char *out, const kept_source *v, size_t n)
 {
-    char *any = NULL;
+    _cleanup_free_ char *best = NULL;
+    int best_rank = -1;
     for (const char *l = out; l && *l; l += strcspn(l, "\n"), l += *l == '\n') {
         _cleanup_free_ char *line = xstrndup(l, strcspn(l, "\n"));
         bool names = false;
         for (size_t i = 0; i < n && !names; i++)
             names = strstr(line, v[i].uri) != NULL;
-        if (!names)
-            continue;
-        strstrip(line);
-        if (strstr(line, "GPG error") || strstr(line, "NO_PUBKEY") || strstr(line, "not signed")) {
-            free(any);
-            return xasprintf("%.400s", line);
+        int rank = names ? signature_line_rank(line) : -1;
+        if (rank > best_rank) {
+            free(best);
+            best = xstrdup(strstrip(line));
+            best_rank = rank;
         }
-        if (!any)
-            any = xasprintf("%.400s", line);
     }
-    return any;
+    return best ? str_cut_words(best, 400) : NULL;
 }
 
 /* Folders read from an installer count only once apt fetches their signed

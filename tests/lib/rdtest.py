@@ -293,6 +293,25 @@ def temp_dir(prefix):
     return remove_at_exit(tempfile.mkdtemp(prefix=prefix))
 
 
+def path_without(names, path, parent):
+    """path (a PATH value) with the named programs taken out, for a test of
+    a host that lacks them where this one has them (the README's Install
+    puts rocm-doctor in /usr/bin): a folder that holds one is replaced by a
+    folder of links to everything else in it, made in parent."""
+    out = []
+    for d in path.split(os.pathsep):
+        if not any(os.path.lexists(os.path.join(d, n)) for n in names):
+            out.append(d)
+            continue
+        shadow = os.path.join(parent, "path-without" + d.replace("/", "-"))
+        os.makedirs(shadow, exist_ok=True)
+        for entry in os.listdir(d):
+            if entry not in names and not os.path.lexists(os.path.join(shadow, entry)):
+                os.symlink(os.path.join(d, entry), os.path.join(shadow, entry))
+        out.append(shadow)
+    return os.pathsep.join(out)
+
+
 @atexit.register
 def _remove_temporaries():
     if os.environ.get("ROCM_DOCTOR_KEEP_TESTBED"):

@@ -176,23 +176,6 @@ def package_source_message():
                  (p.stdout + p.stderr)[-3000:])
 
 
-def path_without(names, path):
-    """path with the named programs taken out: a folder that has one is
-    replaced by a folder of links to everything else in it."""
-    out = []
-    for d in path.split(os.pathsep):
-        if not any(os.path.lexists(os.path.join(d, n)) for n in names):
-            out.append(d)
-            continue
-        shadow = os.path.join(tmp, "path-without" + d.replace("/", "-"))
-        os.makedirs(shadow, exist_ok=True)
-        for entry in os.listdir(d):
-            if entry not in names and not os.path.lexists(os.path.join(shadow, entry)):
-                os.symlink(os.path.join(d, entry), os.path.join(shadow, entry))
-        out.append(shadow)
-    return os.pathsep.join(out)
-
-
 @rdtest.test
 def readme_first_example_in_check_mode():
     need_ansible()
@@ -212,7 +195,7 @@ def readme_first_example_in_check_mode():
     had_pkg_dir = os.path.exists(pkg_dir)
     cmd = readme_cmd.replace("-i inventory", "-i localhost, -c local --check -e rocm_doctor_become=false")
     # no rocm-doctor on this host, even where the packages are installed
-    bare_env = dict(env, PATH=path_without(("rocm-doctor", "rocm-doctord"), "/usr/local/bin:/usr/bin:/bin"))
+    bare_env = dict(env, PATH=rdtest.path_without(("rocm-doctor", "rocm-doctord"), "/usr/local/bin:/usr/bin:/bin", tmp))
     rdtest.eq(shutil.which("rocm-doctor", path=bare_env["PATH"]), None, "the example's PATH has no rocm-doctor")
     p = subprocess.run(["bash", "-euo", "pipefail", "-c", cmd], cwd=os.path.join(top, "tree"), capture_output=True,
                        text=True, env=bare_env, timeout=600)

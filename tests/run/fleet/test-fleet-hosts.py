@@ -65,12 +65,15 @@ class Cluster:
                     f.write('ROCM_DOCTOR_DATA_DIR="%s" exec "%s" "$@" --facts "%s"\n'
                             % (data_dir, BIN, error if node == ERROR else healthy))
             os.chmod(tool, 0o755)
-        # the forced command: the node (the address the client reached) gets its bin first on PATH
+        # the forced command: the node (the address the client reached) gets
+        # its bin first on PATH, then the system's without any rocm-doctor
+        # installed there (NO_TOOL has none)
+        system = rdtest.path_without(("rocm-doctor", "rocm-doctord"), "/usr/bin:/bin", t)
         forced = os.path.join(t, "forced-command")
         with open(forced, "w") as f:
             f.write('#!/bin/sh\nnode=$(echo "$SSH_CONNECTION" | cut -d" " -f3)\n'
-                    'PATH="%s/nodes/$node/bin:/usr/bin:/bin"; export PATH\n'
-                    'exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"\n' % t)
+                    'PATH="%s/nodes/$node/bin:%s"; export PATH\n'
+                    'exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"\n' % (t, system))
         os.chmod(forced, 0o755)
         with open(os.path.join(t, "client_key.pub")) as f:
             pub = f.read().strip()

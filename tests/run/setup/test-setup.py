@@ -458,6 +458,7 @@ def rpm_lock_held_by_another_process():
         rdtest.check(waited >= 2, "waited for the lock (%.1f s)" % waited)
         rdtest.eq(h.packages(), pkgs_before, "%s: nothing installed" % dbpath)
         rdtest.eq(h.pubkeys(), [], "%s: no key imported" % dbpath)
+        same_tree(h.tree(), tree_before, "%s: the tree after the rollback" % dbpath)
 
 
 @rdtest.test(root=True)
