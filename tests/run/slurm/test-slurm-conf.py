@@ -20,10 +20,12 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fleet"))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "..", "lib"))
 import fleetlib  # noqa: E402
 import rdtest  # noqa: E402
+import slurmlib  # noqa: E402
 
 binary, tb_run = os.path.abspath(sys.argv[1]), sys.argv[2]
 NODE = "gpu01"
@@ -123,19 +125,6 @@ def stop(pid):
     os.kill(pid, signal.SIGKILL)
 
 
-def slurmd_version():
-    m = re.search(r"(\d+)\.(\d+)", subprocess.run(["slurmd", "-V"], capture_output=True, text=True).stdout)
-    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
-
-
-def cgroup_conf():
-    """Slurm 24.11's slurmd -G starts its cgroup plugin and fails where no
-    cgroup v2 (or complete v1) hierarchy is mounted, as in a chroot;
-    CgroupPlugin=disabled (a value 22.05 does not have) spares it: -G reads
-    gres.conf, no cgroup."""
-    return "CgroupPlugin=disabled\n" if slurmd_version() >= (24, 11) else None
-
-
 def slurmd_agrees(bed, tmp):
     """slurmd -G and rocm-doctor facts on the same gres.conf."""
     dev = os.path.join(tmp, "dev")
@@ -147,7 +136,7 @@ def slurmd_agrees(bed, tmp):
     write_conf(bed.root, "ClusterName=c\nSlurmctldHost=localhost\nGresTypes=gpu\nAuthType=auth/munge\n"
                "AuthInfo=socket=%s/munge.sock\nProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n"
                "NodeName=gpu01 CPUs=1 Gres=gpu:mi300x:2,gpu:mi250:2\nPartitionName=p Nodes=gpu01\n" % tmp, gres,
-               cgroup_conf(),
+               slurmlib.no_cgroup_conf(),
                {"gres.d/more.conf": "NodeName=gpu01 Name=gpu Type=mi250 File=%s/renderD[130,131] # two\n" % dev})
     env = dict(os.environ, SLURM_CONF=os.path.join(bed.root, "etc", "slurm", "slurm.conf"))
     p = subprocess.run(["slurmd", "-G", "-N", NODE], env=env, capture_output=True, text=True, timeout=60)
