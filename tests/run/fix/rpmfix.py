@@ -56,6 +56,24 @@ def write(root, path, text):
         f.write(text)
 
 
+def make_root(tmp, os_release, repo_dir, bad_repo, packages, conf_extra="", before_install=None):
+    """An rpm host in tmp/root: its os-release, AMD's repository file as an
+    old guide left it (repo_dir/amdgpu.repo), a configuration that pins the
+    release and the key made in tmp/gnupg, and packages installed with the
+    real rpm (before_install(root) runs just before). Returns (root, the
+    armored key file, its fingerprint)."""
+    root = os.path.join(tmp, "root")
+    armored, fpr = make_key(os.path.join(tmp, "gnupg"))
+    write(root, "/etc/os-release", os_release)
+    write(root, repo_dir + "/amdgpu.repo", bad_repo)
+    write(root, "/etc/rocm-doctor/rocm-doctor.conf",
+          "[fix]\nrocm_release = 6.4.3\napt_key_fingerprint = %s\n%s" % (fpr, conf_extra))
+    if before_install:
+        before_install(root)
+    rpmlib.install(root, packages)
+    return root, armored, fpr
+
+
 def need_tools():
     if not (rpmlib.have_rpm_tools() and shutil.which("gpg")):
         rdtest.skip("needs rpm, rpmbuild and gpg")

@@ -14,8 +14,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-import rpmlib  # noqa: E402
-from rpmfix import expect, make_key, need_tools, rdtest, run, tree, write  # noqa: E402
+from rpmfix import expect, make_root, need_tools, rdtest, run, tree  # noqa: E402
 
 RD = os.path.abspath(sys.argv[1])
 
@@ -46,13 +45,8 @@ def mode(root, path):
 def login_roundtrip(kind, os_release, repo_dir, bad_repo, packages, secret_files, shown, written):
     tmp = tempfile.mkdtemp(prefix="rd-fix-login-%s." % kind)
     try:
-        root = os.path.join(tmp, "root")
-        armored, fpr = make_key(os.path.join(tmp, "gnupg"))
-        write(root, "/etc/os-release", os_release)
-        write(root, repo_dir + "/amdgpu.repo", bad_repo)
-        write(root, "/etc/rocm-doctor/rocm-doctor.conf",
-              "[fix]\nrocm_release = 6.4.3\napt_key_fingerprint = %s\n[repository]\nmirror = %s\n" % (fpr, MIRROR))
-        rpmlib.install(root, packages)
+        root, armored, fpr = make_root(tmp, os_release, repo_dir, bad_repo, packages,
+                                       conf_extra="[repository]\nmirror = %s\n" % MIRROR)
         before = tree(root)
         outs = []
         p = run(RD, "fix", "--root", root, "--only", kind, "--key-file", armored)

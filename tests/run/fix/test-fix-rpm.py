@@ -15,7 +15,7 @@ import tempfile
 sys.dont_write_bytecode = True
 import repolib  # noqa: E402
 import rpmlib  # noqa: E402
-from rpmfix import expect, make_key, need_tools, rdtest, run, tree, write  # noqa: E402
+from rpmfix import expect, make_root, need_tools, rdtest, run, tree  # noqa: E402
 
 RD = os.path.abspath(sys.argv[1])
 PLAN_EXIT = 1  # a plan with steps to apply (rocm-doctor(1), fix)
@@ -24,13 +24,7 @@ PLAN_EXIT = 1  # a plan with steps to apply (rocm-doctor(1), fix)
 def roundtrip(kind, os_release, repo_dir, bad_repo, packages, expect_plan, client_check):
     tmp = tempfile.mkdtemp(prefix="rd-fix-%s." % kind)
     try:
-        root = os.path.join(tmp, "root")
-        armored, fpr = make_key(os.path.join(tmp, "gnupg"))
-        write(root, "/etc/os-release", os_release)
-        write(root, repo_dir + "/amdgpu.repo", bad_repo)
-        write(root, "/etc/rocm-doctor/rocm-doctor.conf",
-              "[fix]\nrocm_release = 6.4.3\napt_key_fingerprint = %s\n" % fpr)
-        rpmlib.install(root, packages)
+        root, armored, fpr = make_root(tmp, os_release, repo_dir, bad_repo, packages)
         db_before = rpmlib.query(root)
         before = tree(root)
 
@@ -69,14 +63,8 @@ def refused(kind, os_release, repo_dir, bad_repo, packages):
     is written."""
     tmp = tempfile.mkdtemp(prefix="rd-fix-refused-%s." % kind)
     try:
-        root = os.path.join(tmp, "root")
-        armored, fpr = make_key(os.path.join(tmp, "gnupg"))
-        write(root, "/etc/os-release", os_release)
-        write(root, repo_dir + "/amdgpu.repo", bad_repo)
-        write(root, "/etc/rocm-doctor/rocm-doctor.conf",
-              "[fix]\nrocm_release = 6.4.3\napt_key_fingerprint = %s\n" % fpr)
-        os.symlink("amdgpu.repo", os.path.join(root, repo_dir.lstrip("/"), "rocm.repo"))
-        rpmlib.install(root, packages)
+        root, armored, fpr = make_root(tmp, os_release, repo_dir, bad_repo, packages, before_install=lambda r:
+                                       os.symlink("amdgpu.repo", os.path.join(r, repo_dir.lstrip("/"), "rocm.repo")))
         before = tree(root)
         for args in (["fix"], ["fix", "--apply", "--yes"]):
             p = run(RD, *args, "--root", root, "--only", kind, "--key-file", armored)
