@@ -70,11 +70,15 @@ fi
 # Debian 13's root has its sources in deb822 form: one list, ours.
 rm -f "$root"/etc/apt/sources.list.d/*.sources
 echo "deb $mirror $suite main" >"$root/etc/apt/sources.list"
-# The host's name resolves, as on an installed system (the installer writes
-# it to /etc/hosts; debootstrap does not): Slurm 24.11's slurmctld looks up
-# srun's host name for each job and step and holds the job lock 10 seconds
-# on a name that does not resolve (the slurm tests' jobs then linger).
-grep -qw "$(hostname)" "$root/etc/hosts" 2>/dev/null || printf '127.0.1.1\t%s\n' "$(hostname)" >>"$root/etc/hosts"
+# /etc/hosts as on an installed system (the installer writes it; debootstrap
+# does not): localhost, and the host's name, which Slurm 24.11's slurmctld
+# looks up for each job and step, holding the job lock 10 seconds on a name
+# that does not resolve (the slurm tests' jobs then linger). A file with the
+# host's name alone would hide localhost, which the tests' servers use.
+if [ ! -s "$root/etc/hosts" ]; then
+    printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
+fi
+grep -qw "$(hostname)" "$root/etc/hosts" || printf '127.0.1.1\t%s\n' "$(hostname)" >>"$root/etc/hosts"
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
